@@ -1,0 +1,349 @@
+/* kk.h -- the one header a kk application needs: initialization, errors, backends, spaces, instances. */
+#ifndef KK_H
+#define KK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <kk/version.h>
+#include <kk/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ===========================================================================
+ * Status codes
+ *
+ * Every kk function that can fail returns a kk_status_t.  KK_OK is zero, a
+ * negative value is an error, KK_EXIT_REQUESTED (positive) is not an error.
+ * The enum, its names and its messages come from this one table.
+ * ======================================================================== */
+#define KK_STATUS_MAP(X)                                                                    \
+  X(OK, 0, "success")                                                                       \
+  X(EXIT_REQUESTED, 1, "help was printed; the program should now exit with status 0")       \
+  X(ERROR_INVALID_ARGUMENT, -1, "invalid argument")                                         \
+  X(ERROR_OUT_OF_MEMORY, -2, "out of memory")                                               \
+  X(ERROR_NOT_INITIALIZED, -3, "kk is not initialized")                                     \
+  X(ERROR_ALREADY_INITIALIZED, -4, "kk is already initialized")                             \
+  X(ERROR_CONFIG, -5, "invalid configuration")                                              \
+  X(ERROR_NOT_FOUND, -6, "not found")                                                       \
+  X(ERROR_PLUGIN, -7, "plugin could not be loaded")                                         \
+  X(ERROR_ABI_MISMATCH, -8, "plugin ABI mismatch")                                          \
+  X(ERROR_NO_DEVICE, -9, "no usable device")                                                \
+  X(ERROR_UNSUPPORTED, -10, "operation not supported by this backend")                      \
+  X(ERROR_BACKEND, -11, "backend runtime error")                                            \
+  X(ERROR_LAYOUT_MISMATCH, -12, "view layout does not match the kernel parameter")          \
+  X(ERROR_KERNEL_MISMATCH, -13, "kernel arguments or kind do not match the launch")         \
+  X(ERROR_KERNEL_FAILED, -14, "a kernel reported a failure")                                \
+  X(ERROR_IO, -15, "input/output error")                                                    \
+  X(ERROR_IN_USE, -16, "object is still in use")                                            \
+  X(ERROR_LIMIT, -17, "request exceeds a backend limit")                                    \
+  X(ERROR_INTERNAL, -18, "internal error")
+
+typedef enum kk_status {
+#define KK__STATUS_ENUM(name, value, msg) KK_##name = (value),
+  KK_STATUS_MAP(KK__STATUS_ENUM)
+#undef KK__STATUS_ENUM
+  /* pins the enum to 32 bits on every ABI */
+  KK__STATUS_PIN_MIN = INT32_MIN,
+  KK__STATUS_PIN_MAX = INT32_MAX
+} kk_status_t;
+
+/* The fixed message of a status ("out of memory").  Never NULL; an unknown value
+ * gives "unknown status".  Thread-safe. */
+const char *kk_status_str(kk_status_t status);
+
+/* The enumerator name without prefix ("ERROR_OUT_OF_MEMORY").  Thread-safe. */
+const char *kk_status_name(kk_status_t status);
+
+/* The message of the last failure on the calling thread, with its context: the
+ * operation, the label, the backend and the native error code where there is
+ * one, e.g. "kk_view_create: 'x' (8589934592 bytes) in space Cuda: out of
+ * memory (CUDA_ERROR_OUT_OF_MEMORY = 2)".  "" when nothing failed yet.  The
+ * string stays valid until the next kk call on this thread.  Thread-safe
+ * (each thread has its own). */
+const char *kk_last_error(void);
+
+/* The status of the last failure on the calling thread (KK_OK if none). */
+kk_status_t kk_last_status(void);
+
+/* Forgets the calling thread's last error. */
+void kk_clear_error(void);
+
+/* Called on every error kk records, after kk_last_error() is set, on the thread
+ * that failed.  A handler may abort() (libkk itself never does).  */
+typedef void (*kk_error_handler_t)(kk_status_t status, const char *message, void *user);
+
+/* Installs `handler` (NULL removes it) and returns the previous one.  Not
+ * thread-safe against concurrent failures: install it before kk_initialize. */
+kk_error_handler_t kk_set_error_handler(kk_error_handler_t handler, void *user);
+
+/* ===========================================================================
+ * Versions
+ * ======================================================================== */
+
+/* The library version the program runs with ("0.1.0"); KK_VERSION_STRING is
+ * the one it was compiled against. */
+const char *kk_version(void);
+
+/* The backend plugin ABI this libkk implements, (major << 16) | minor. */
+uint32_t kk_plugin_abi_version(void);
+
+/* The Kokkos Tools interface version this libkk implements (20240906). */
+uint64_t kk_tools_abi_version(void);
+
+/* ===========================================================================
+ * Initialization
+ *
+ * Precedence of every setting: command line > kk_settings_t > environment >
+ * JSON file > built-in default.  shared flags and variables are documented in
+ * docs/config.md and printed by --kokkos-help.
+ * ======================================================================== */
+
+/* Options for kk_initialize_with_settings().  The struct may grow; always start
+ * from KK_SETTINGS_INIT so that struct_size is right and every field reads
+ * "unset" (NULL, 0 or -1 as documented per field). */
+typedef struct kk_settings {
+  size_t struct_size;            /* sizeof(kk_settings_t), set by KK_SETTINGS_INIT */
+  const char *device;            /* as --kokkos-device: "cuda", "cuda:1", "openmp", "2"; NULL unset */
+  const char *config_file;       /* as --kokkos-config; NULL unset */
+  const char *plugin_path;       /* as --kokkos-plugin-path, ':'-separated; NULL unset */
+  int num_threads;               /* as --kokkos-num-threads; 0 unset */
+  int device_id;                 /* as --kokkos-device-id; -1 unset */
+  const char *map_device_id_by;  /* "random" or "mpi_rank"; NULL unset */
+  const char *visible_devices;   /* as KOKKOS_VISIBLE_DEVICES, "0,2"; NULL unset */
+  const char *tools_libs;        /* as --kokkos-tools-libs; NULL unset */
+  const char *tools_args;        /* as --kokkos-tools-args; NULL unset */
+  int print_configuration;       /* -1 unset, 0 no, 1 yes */
+  int disable_warnings;          /* -1 unset, 0 no, 1 yes */
+  int tune_internals;            /* -1 unset, 0 no, 1 yes */
+} kk_settings_t;
+
+#define KK_SETTINGS_INIT \
+  { sizeof(kk_settings_t), NULL, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, -1, -1, -1 }
+
+/* Initializes kk from the command line, the environment and the JSON file.
+ *
+ * argc/argv may be NULL.  The --kokkos-* flags kk recognizes are removed from
+ * argv (argv[*argc] stays NULL); unknown --kokkos-* flags stay and get a
+ * warning.  On error argv is left untouched.
+ *
+ * Loads every backend plugin found in the plugin path, selects the requested
+ * backend (or the highest-priority usable one) and a host backend beside it.
+ *
+ * Returns KK_OK; KK_EXIT_REQUESTED after printing --kokkos-help or
+ * --kokkos-tools-help output (kk is then NOT initialized and the program
+ * should exit with status 0); KK_ERROR_ALREADY_INITIALIZED when called twice
+ * without kk_finalize (the first initialization is kept); KK_ERROR_CONFIG for
+ * a malformed flag, variable or JSON file; KK_ERROR_NOT_FOUND /
+ * KK_ERROR_NO_DEVICE when an explicitly requested backend cannot be used (the
+ * message lists the usable backends and why each other one was skipped).
+ * kk_last_error() has the details.
+ *
+ * Not thread-safe: call it once, from one thread, before any other kk call
+ * except those marked "any time".  kk may be initialized again after
+ * kk_finalize(). */
+kk_status_t kk_initialize(int *argc, char ***argv);
+
+/* As kk_initialize(), with settings that rank between the command line and the
+ * environment.  `settings` may be NULL; it is read up to its struct_size.
+ * argc/argv may be NULL.  Same thread-safety and errors as kk_initialize(). */
+kk_status_t kk_initialize_ex(int *argc, char ***argv, const kk_settings_t *settings);
+
+/* kk_initialize_ex(NULL, NULL, settings). */
+kk_status_t kk_initialize_with_settings(const kk_settings_t *settings);
+
+/* Fences every backend, releases what kk still holds, finalizes and unloads the
+ * plugins.  Returns KK_ERROR_NOT_INITIALIZED when kk is not initialized (never
+ * crashes on an unbalanced call).  Not thread-safe: no other kk call may run
+ * concurrently. */
+kk_status_t kk_finalize(void);
+
+/* 1 between a successful kk_initialize and kk_finalize, else 0.  Any time,
+ * thread-safe. */
+int kk_is_initialized(void);
+
+/* For programs: calls kk_initialize(argc, argv) and exits the program when it
+ * does not succeed: status 0 after --kokkos-help, else status 1 with the
+ * reason on stderr.  It lives in the application (inline), since libkk itself
+ * never exits. */
+static inline void kk_initialize_or_exit(int *argc, char ***argv);
+
+/* Prints the configuration: versions, plugin path, every plugin with its state
+ * and reason, backends, devices, memory spaces, threads.  This is what
+ * --kokkos-print-configuration prints.  Requires initialization. */
+kk_status_t kk_print_configuration(FILE *out);
+
+/* Writes the same information as one JSON document (the format of
+ * `kk-info --json`, documented in docs/kk-info.md). */
+kk_status_t kk_print_configuration_json(FILE *out);
+
+/* ===========================================================================
+ * Plugins and backends (after initialization)
+ * ======================================================================== */
+
+typedef enum kk_plugin_state {
+  KK_PLUGIN_BUILTIN = 0,     /* built into libkk (serial) */
+  KK_PLUGIN_LOADED = 1,      /* loaded, initialized, has devices: usable */
+  KK_PLUGIN_SKIPPED = 2,     /* could not be loaded or initialized; reason says why */
+  KK_PLUGIN_NO_DEVICES = 3,  /* loaded and initialized, but reports no device; reason says why */
+  KK_PLUGIN_SHADOWED = 4,    /* a plugin of the same name earlier in the path wins */
+  KK__PLUGIN_STATE_PIN = INT32_MAX
+} kk_plugin_state_t;
+
+typedef struct kk_plugin_info {
+  size_t struct_size;        /* set by the caller to sizeof(kk_plugin_info_t) */
+  const char *name;          /* backend name ("cuda"); for a file that could not be opened, from its file name */
+  const char *path;          /* file it came from; "(built in)" for serial */
+  kk_plugin_state_t state;
+  const char *reason;        /* why skipped / no devices; "" otherwise */
+  int priority;              /* selection priority (higher wins), 0 if unknown */
+  uint32_t abi_version;      /* the plugin's declared ABI, (major << 16) | minor; 0 if unknown */
+  int device_count;          /* devices it reports (0 unless LOADED/BUILTIN) */
+  int is_default;            /* 1 for the backend kernels run on by default */
+  int is_host;               /* 1 for the host backend active beside it */
+  int is_host_backend;       /* 1 if the backend executes on the host CPU */
+} kk_plugin_info_t;
+
+/* Number of plugin entries (every file found plus the built-in serial backend). */
+int kk_plugin_count(void);
+
+/* Fills `info` for entry i (0 <= i < kk_plugin_count()); the strings stay valid
+ * until kk_finalize.  KK_ERROR_INVALID_ARGUMENT for a bad index or size. */
+kk_status_t kk_plugin_get_info(int i, kk_plugin_info_t *info);
+
+/* The plugin search path, one directory or file per entry, in search order. */
+int kk_plugin_path_count(void);
+const char *kk_plugin_path_entry(int i);
+
+/* Name of the default backend ("cuda", "openmp", ...) and of the host backend
+ * beside it (the same name when the default backend is a host backend). */
+const char *kk_backend_default(void);
+const char *kk_backend_host(void);
+
+/* Properties of one device of a loaded backend. */
+typedef struct kk_device_info {
+  size_t struct_size;            /* set by the caller to sizeof(kk_device_info_t) */
+  const char *backend;
+  int index;                     /* index among the backend's devices */
+  const char *name;              /* "NVIDIA H100 80GB HBM3", "host (2 cores)" */
+  const char *vendor;
+  const char *arch;              /* "sm_90", "gfx90a", "x86_64" */
+  kk_layout_t preferred_layout;  /* layout of a default-layout view on this backend */
+  int concurrency;               /* threads that run at once */
+  int warp_size;                 /* SIMT width, 1 on CPUs */
+  int max_team_size;
+  int max_vector_length;
+  size_t scratch_max[2];         /* per-team scratch limit at levels 0 and 1, bytes */
+  uint64_t memory_bytes;         /* device memory, 0 if unknown */
+  int selected;                  /* 1 if this is the device kk runs on */
+  int space_count;               /* memory spaces the backend offers */
+  const char *space_names[8];    /* their Kokkos names ("Cuda", "CudaUVM", ...) */
+  int space_host_accessible[8];
+} kk_device_info_t;
+
+/* Number of devices of `backend` (0 when absent or without devices). */
+int kk_device_count(const char *backend);
+
+/* Fills `info` for device `index` of `backend`.  KK_ERROR_NOT_FOUND for an
+ * unknown backend or index. */
+kk_status_t kk_device_get_info(const char *backend, int index, kk_device_info_t *info);
+
+/* Host threads kk uses for host kernels (the host backend's concurrency). */
+int kk_num_threads(void);
+
+/* The device index kk runs on in the default backend. */
+int kk_device_id(void);
+
+/* ===========================================================================
+ * Memory spaces
+ *
+ * A space is a kind of memory of an active backend, named as in Kokkos:
+ * "Host", "Cuda", "CudaUVM", "CudaHostPinned", "HIP", "HIPHostPinned",
+ * "HIPManaged", "SYCLDeviceUSM", "SYCLSharedUSM", "SYCLHostUSM".  Handles are
+ * owned by kk and valid until kk_finalize.
+ * ======================================================================== */
+typedef struct kk_space kk_space_t;
+
+/* The default memory space of the default backend. */
+kk_space_t *kk_space_default(void);
+/* The memory space of the host backend ("Host"). */
+kk_space_t *kk_space_host(void);
+/* A space by Kokkos name among the active backends; NULL if none. */
+kk_space_t *kk_space_find(const char *name);
+/* Number of spaces of the active backends, and the i-th. */
+int kk_space_count(void);
+kk_space_t *kk_space_at(int i);
+
+const char *kk_space_name(const kk_space_t *space);
+/* Name of the backend that owns the space. */
+const char *kk_space_backend(const kk_space_t *space);
+/* 1 if host code may dereference pointers into the space. */
+int kk_space_host_accessible(const kk_space_t *space);
+/* The layout a default-layout view in this space gets (the owning backend's). */
+kk_layout_t kk_space_default_layout(const kk_space_t *space);
+
+/* Allocates `bytes` in `space`.  `label` names the allocation in errors and
+ * profiles.  An out-of-memory error names the label, the size and the space.
+ * The memory is not initialized.  Thread-safe. */
+kk_status_t kk_space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr);
+
+/* Frees memory from kk_space_alloc.  NULL is ignored.  Thread-safe. */
+kk_status_t kk_space_free(kk_space_t *space, void *ptr);
+
+/* Copies `bytes` between two spaces (either may be NULL for ordinary host
+ * memory).  With instance NULL the copy is complete on return; else it is
+ * ordered on that instance and complete at its next fence.  Thread-safe. */
+typedef struct kk_instance kk_instance_t;
+kk_status_t kk_space_copy(kk_space_t *dst_space, void *dst, kk_space_t *src_space, const void *src,
+                          size_t bytes, kk_instance_t *instance);
+
+/* ===========================================================================
+ * Execution instances
+ *
+ * An instance is an ordered queue of work on one backend (a CUDA stream, a
+ * host worker).  Work on distinct instances may run concurrently.
+ * ======================================================================== */
+
+/* The default instance of the default backend, and of the host backend.
+ * Valid until kk_finalize; never destroy them. */
+kk_instance_t *kk_instance_default(void);
+kk_instance_t *kk_instance_host(void);
+
+/* Creates an instance on `backend` (NULL: the default backend).  Thread-safe. */
+kk_status_t kk_instance_create(const char *backend, kk_instance_t **out);
+
+/* Fences then destroys an instance.  NULL and the default instances are
+ * refused with KK_ERROR_INVALID_ARGUMENT. */
+kk_status_t kk_instance_destroy(kk_instance_t *instance);
+
+/* Waits until all work submitted to the instance has completed.  Thread-safe. */
+kk_status_t kk_instance_fence(kk_instance_t *instance);
+
+/* Name of the backend an instance belongs to. */
+const char *kk_instance_backend(const kk_instance_t *instance);
+
+/* Waits for all work on every instance of every active backend. */
+kk_status_t kk_fence(void);
+
+/* ===========================================================================
+ * Inline helpers
+ * ======================================================================== */
+static inline void kk_initialize_or_exit(int *argc, char ***argv) {
+  kk_status_t st = kk_initialize(argc, argv);
+  if (st == KK_EXIT_REQUESTED)
+    exit(0);
+  if (st != KK_OK) {
+    fprintf(stderr, "%s\n", kk_last_error());
+    exit(1);
+  }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KK_H */

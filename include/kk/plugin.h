@@ -1,0 +1,266 @@
+/* kk/plugin.h -- the backend plugin ABI: what a kk_<name>.so exports and what libkk offers it. */
+#ifndef KK_PLUGIN_H
+#define KK_PLUGIN_H
+
+/*
+ * A backend plugin is a shared object `kk_<name>.so` found in the plugin path
+ * (--kokkos-plugin-path, KOKKOS_PLUGIN_PATH, the JSON "plugin_path", then
+ * $(pkglibdir)/plugins).  It exports exactly one symbol:
+ *
+ *     const kk_plugin_ops_t *kk_plugin_<name>_entry(uint32_t core_abi,
+ *                                                     const kk_host_services_t *hs);
+ *
+ * The core passes the ABI version it implements and its host services; the
+ * plugin returns its operations table, or NULL (after hs->error() with the
+ * reason) when it cannot work with that core.  A plugin never links libkk and
+ * never sees jansson types; everything it needs from the core is in
+ * kk_host_services_t.
+ *
+ * Compatibility rules (docs/plugin-abi.md keeps the history):
+ *  - The ABI version is (major << 16) | minor.  A plugin whose major differs
+ *    from the core's is refused.
+ *  - kk_plugin_ops_t only ever grows at its end.  The core copies
+ *    min(ops->struct_size, sizeof(kk_plugin_ops_t)) bytes into a zeroed table,
+ *    so members an older plugin does not know read as NULL.
+ *  - Members marked "required since 1.N" must be non-NULL in a plugin that
+ *    declares minor >= N; the core checks them once, at load.  Every other
+ *    member is optional and the core calls it only behind KK_PLUGIN_HAS(),
+ *    with a fallback of its own or KK_ERROR_UNSUPPORTED.
+ *
+ * Threading: the core serializes init/finalize/device_open.  The memory,
+ * instance and launch operations may be called from several application
+ * threads at once and must be thread-safe.
+ *
+ * Errors: an operation returns a kk_status_t; before returning an error it
+ * should call hs->error() with what it was doing and the native error code,
+ * which becomes kk_last_error() prefixed with the backend name.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <kk.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KK_PLUGIN_ABI_MAJOR 1
+#define KK_PLUGIN_ABI_MINOR 0
+#define KK_PLUGIN_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | (uint32_t)(minor)))
+#define KK_PLUGIN_ABI_VERSION KK_PLUGIN_ABI_MAKE(KK_PLUGIN_ABI_MAJOR, KK_PLUGIN_ABI_MINOR)
+#define KK_PLUGIN_ABI_MAJOR_OF(v) ((uint32_t)(v) >> 16)
+#define KK_PLUGIN_ABI_MINOR_OF(v) ((uint32_t)(v) & 0xffffu)
+
+/* The entry symbol a plugin named `name` exports. */
+#define KK_PLUGIN_ENTRY_NAME(name) kk_plugin_##name##_entry
+
+/* Declares the entry point with the visibility it needs even when the plugin
+ * is compiled with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#define KK_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define KK_PLUGIN_EXPORT
+#endif
+
+/* ---------------------------------------------------------------------------
+ * Host services: what the core offers a plugin.  The table may grow at its end;
+ * check struct_size before using a member a newer core added.
+ * ------------------------------------------------------------------------ */
+
+typedef enum kk_log_level {
+  KK_LOG_DEBUG = 0,   /* printed only with KK_DEBUG=1 */
+  KK_LOG_INFO = 1,    /* printed only with KK_DEBUG=1 */
+  KK_LOG_WARNING = 2, /* printed unless warnings are disabled */
+  KK__LOG_PIN = 0x7fffffff
+} kk_log_level_t;
+
+/* How to choose a device among several; resolved by the core, given for
+ * information. */
+typedef enum kk_map_device_by {
+  KK_MAP_DEVICE_NONE = 0,
+  KK_MAP_DEVICE_RANDOM = 1,
+  KK_MAP_DEVICE_MPI_RANK = 2,
+  KK__MAP_DEVICE_PIN = 0x7fffffff
+} kk_map_device_by_t;
+
+/* The resolved global configuration, as far as backends care. */
+typedef struct kk_plugin_config {
+  uint32_t struct_size;
+  int32_t num_threads;        /* host threads requested; 0 = backend's choice */
+  int32_t device_id;          /* requested device index; -1 = not requested */
+  int32_t disable_warnings;   /* 1 when warnings must not be printed */
+  int32_t tune_internals;     /* 1 when a tuning tool may choose team sizes and tiles */
+  kk_map_device_by_t map_device_id_by;
+  int32_t visible_device_count; /* entries in visible_devices; 0 = all visible */
+  const int32_t *visible_devices;
+} kk_plugin_config_t;
+
+typedef struct kk_host_services {
+  uint32_t struct_size;
+  uint32_t abi_version;       /* the core's plugin ABI */
+  void *core;                 /* opaque; first argument of every service below */
+
+  /* Logs a message, prefixed "kk[<backend>]: ".  Quiet by default (see levels). */
+  void (*log)(void *core, kk_log_level_t level, const char *fmt, ...)
+#if defined(__GNUC__)
+      __attribute__((format(printf, 3, 4)))
+#endif
+      ;
+
+  /* Records an error as kk_last_error() on the calling thread:
+   * "kk[<backend>]: <message> (<native name> = <native code>)".  `native_name`
+   * may be NULL when there is no native code.  Returns `status` for
+   * `return hs->error(...)`. */
+  kk_status_t (*error)(void *core, kk_status_t status, const char *native_name, int64_t native_code,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+      __attribute__((format(printf, 5, 6)))
+#endif
+      ;
+
+  /* Backend-specific option from the JSON file's "backends": {"<name>": {...}}
+   * as a string ("true"/"false" for booleans, decimal for numbers), or NULL
+   * when not given.  Valid until finalize. */
+  const char *(*option)(void *core, const char *key);
+
+  /* The global configuration. */
+  const kk_plugin_config_t *config;
+} kk_host_services_t;
+
+/* ---------------------------------------------------------------------------
+ * Properties a plugin reports.
+ * ------------------------------------------------------------------------ */
+
+typedef struct kk_plugin_device {
+  uint32_t struct_size;       /* set by the core before the call */
+  char name[128];
+  char vendor[64];
+  char arch[64];
+  kk_layout_t preferred_layout; /* KK_LAYOUT_RIGHT or KK_LAYOUT_LEFT */
+  int32_t concurrency;
+  int32_t warp_size;
+  int32_t max_team_size;
+  int32_t max_vector_length;
+  uint64_t scratch_max[2];
+  uint64_t memory_bytes;
+} kk_plugin_device_t;
+
+enum {
+  KK_SPACE_HOST_ACCESSIBLE = 1u << 0,   /* host code may dereference it */
+  KK_SPACE_DEVICE_ACCESSIBLE = 1u << 1, /* the backend's kernels may dereference it */
+  KK_SPACE_DEFAULT = 1u << 2            /* the backend's default space */
+};
+
+typedef struct kk_plugin_space {
+  uint32_t struct_size;       /* set by the core before the call */
+  char name[64];              /* Kokkos name: "Host", "Cuda", "CudaUVM", ... */
+  uint32_t flags;             /* KK_SPACE_* */
+} kk_plugin_space_t;
+
+/* Space index meaning "ordinary host memory not allocated by this plugin", for
+ * mem_copy. */
+#define KK_PLUGIN_HOST_MEMORY (-1)
+
+/* Plugin flags. */
+enum {
+  KK_PLUGIN_FLAG_HOST = 1u << 0  /* executes on the host CPU; its spaces are host memory */
+};
+
+/* Kokkos Tools device types (the top byte of a tools device id). */
+enum {
+  KK_TOOLS_DEVICE_SERIAL = 0,
+  KK_TOOLS_DEVICE_OPENMP = 1,
+  KK_TOOLS_DEVICE_CUDA = 2,
+  KK_TOOLS_DEVICE_HIP = 3,
+  KK_TOOLS_DEVICE_OPENMPTARGET = 4,
+  KK_TOOLS_DEVICE_HPX = 5,
+  KK_TOOLS_DEVICE_THREADS = 6,
+  KK_TOOLS_DEVICE_SYCL = 7,
+  KK_TOOLS_DEVICE_OPENACC = 8
+};
+
+/* ---------------------------------------------------------------------------
+ * The operations table.  `ctx` is what init() returned; `inst` is a plugin
+ * instance from instance_create(), or NULL for the backend's default
+ * instance; `space` is an index < space_count().
+ * ------------------------------------------------------------------------ */
+typedef struct kk_plugin_ops {
+  /* ---- header (every version) ---- */
+  uint32_t struct_size;       /* sizeof(kk_plugin_ops_t) as the plugin was compiled */
+  uint32_t abi_version;       /* KK_PLUGIN_ABI_VERSION as the plugin was compiled */
+  const char *name;           /* must equal the <name> of kk_<name>.so */
+  int32_t priority;           /* selection priority, higher wins (cuda 100, openmp 30, serial 10) */
+  uint32_t flags;             /* KK_PLUGIN_FLAG_* */
+  uint32_t tools_device_type; /* KK_TOOLS_DEVICE_*; third parties pick a free value >= 32 */
+
+  /* ---- ABI 1.0: lifetime and devices (required since 1.0) ---- */
+
+  /* Initializes the plugin: opens the vendor runtime lazily, counts devices.
+   * Returning an error skips the plugin with the reason given to hs->error().
+   * Having no device is not an error: report it through device_count(). */
+  kk_status_t (*init)(const kk_host_services_t *hs, void **ctx);
+
+  /* Releases everything.  Called once, after all instances are destroyed. */
+  void (*finalize)(void *ctx);
+
+  /* Number of devices (after visibility filtering is the core's job: count them
+   * all).  When 0, *why_none (if not NULL) gets a reason that stays valid
+   * until finalize, e.g. "libcuda.so.1: cannot open shared object file". */
+  int32_t (*device_count)(void *ctx, const char **why_none);
+
+  /* Properties of device `dev`. */
+  kk_status_t (*device_props)(void *ctx, int32_t dev, kk_plugin_device_t *props);
+
+  /* Makes `dev` the device this plugin runs on (creates contexts, default
+   * stream, thread pool).  Called at most once, before any memory, instance or
+   * launch operation. */
+  kk_status_t (*device_open)(void *ctx, int32_t dev);
+
+  /* ---- ABI 1.0: memory (required since 1.0) ---- */
+  int32_t (*space_count)(void *ctx);
+  kk_status_t (*space_props)(void *ctx, int32_t space, kk_plugin_space_t *props);
+
+  /* Allocates `bytes` (> 0) aligned to at least 64 bytes.  On failure returns
+   * KK_ERROR_OUT_OF_MEMORY (the core adds label, size and space). */
+  kk_status_t (*mem_alloc)(void *ctx, int32_t space, size_t bytes, void **ptr);
+  kk_status_t (*mem_free)(void *ctx, int32_t space, void *ptr);
+
+  /* Copies between two of this plugin's spaces, or between one and
+   * KK_PLUGIN_HOST_MEMORY.  inst NULL: complete on return.  Else ordered on
+   * inst and complete at its next fence. */
+  kk_status_t (*mem_copy)(void *ctx, void *inst, void *dst, int32_t dst_space, const void *src,
+                          int32_t src_space, size_t bytes);
+
+  /* Sets `bytes` bytes to `value`, synchronously (inst NULL) or on inst. */
+  kk_status_t (*mem_set)(void *ctx, void *inst, void *dst, int32_t space, int value, size_t bytes);
+
+  /* ---- ABI 1.0: instances (required since 1.0) ---- */
+  kk_status_t (*instance_create)(void *ctx, void **inst);
+  kk_status_t (*instance_destroy)(void *ctx, void *inst);
+  kk_status_t (*instance_fence)(void *ctx, void *inst);
+  kk_status_t (*fence_all)(void *ctx);
+
+  /* ---- ABI 1.0: optional ---- */
+
+  /* Fills `count` elements of `pattern_size` bytes (1, 2, 4, 8 or 16) with
+   * `pattern`.  Without it the core fills through a host staging buffer. */
+  kk_status_t (*mem_fill)(void *ctx, void *inst, void *dst, int32_t space, const void *pattern,
+                          size_t pattern_size, size_t count);
+} kk_plugin_ops_t;
+
+/* True when the (core's zeroed copy of the) table has `member`: the one gate
+ * before every call of an optional member. */
+#define KK_PLUGIN_HAS(ops, member)                                                        \
+  (offsetof(kk_plugin_ops_t, member) + sizeof(((kk_plugin_ops_t *)0)->member) <=         \
+       (size_t)(ops)->struct_size &&                                                      \
+   (ops)->member != NULL)
+
+/* The entry point's type. */
+typedef const kk_plugin_ops_t *(*kk_plugin_entry_fn)(uint32_t core_abi, const kk_host_services_t *hs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KK_PLUGIN_H */
