@@ -1,0 +1,296 @@
+/* core/init.c -- kk_initialize / kk_finalize: configuration, plugin loading, backend and device selection. */
+#include "config.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+kk__state_t kk__g;
+/* kk_is_initialized() may be called from any thread at any time. */
+static atomic_int g_initialized;
+
+const char *kk_version(void) { return KK_VERSION_STRING; }
+uint32_t kk_plugin_abi_version(void) { return KK_PLUGIN_ABI_VERSION; }
+uint64_t kk_tools_abi_version(void) { return 20240906u; }
+
+int kk_is_initialized(void) { return atomic_load(&g_initialized); }
+
+int kk_plugin_path_count(void) { return kk__g.path_count; }
+
+const char *kk_plugin_path_entry(int i) { return i >= 0 && i < kk__g.path_count ? kk__g.path[i] : NULL; }
+
+static bool push_path(const char *p) {
+  char **np = realloc(kk__g.path, sizeof *np * (size_t)(kk__g.path_count + 1));
+  if (!np)
+    return false;
+  kk__g.path = np;
+  if (!(kk__g.path[kk__g.path_count] = kk__strdup(p)))
+    return false;
+  kk__g.path_count++;
+  return true;
+}
+
+/* "usable: openmp, serial; unusable: cuda (0 devices: ...), bad (cannot load: ...)" */
+static void describe_backends(kk__str_t *s) {
+  const char *sep = "";
+  kk__str_addf(s, "usable backends: ");
+  for (int i = 0; i < kk__g.backend_count; i++) {
+    kk__backend_t *b = kk__g.backends[i];
+    if (b->state == KK_PLUGIN_LOADED || b->state == KK_PLUGIN_BUILTIN) {
+      kk__str_addf(s, "%s%s", sep, b->name);
+      sep = ", ";
+    }
+  }
+  sep = "; not usable: ";
+  for (int i = 0; i < kk__g.backend_count; i++) {
+    kk__backend_t *b = kk__g.backends[i];
+    if (b->state == KK_PLUGIN_SKIPPED || b->state == KK_PLUGIN_NO_DEVICES) {
+      kk__str_addf(s, "%s%s (%s: %s)", sep, b->name, b->path, b->reason);
+      sep = "; ";
+    }
+  }
+}
+
+static bool usable(const kk__backend_t *b) { return b->state == KK_PLUGIN_LOADED || b->state == KK_PLUGIN_BUILTIN; }
+
+/* Position of a backend in the JSON backend_order, or INT_MAX when absent. */
+static int order_rank(const kk__backend_t *b) {
+  for (int i = 0; i < kk__g.config.backend_order_count; i++)
+    if (strcmp(kk__g.config.backend_order[i], b->name) == 0)
+      return i;
+  return 1 << 30;
+}
+
+/* Is a better than b for selection? backend_order first, then priority. */
+static bool better(const kk__backend_t *a, const kk__backend_t *b) {
+  if (!b)
+    return true;
+  int ra = order_rank(a), rb = order_rank(b);
+  if (ra != rb)
+    return ra < rb;
+  return a->ops.priority > b->ops.priority;
+}
+
+static kk_status_t select_backends(void) {
+  kk__config_t *cfg = &kk__g.config;
+  kk__backend_t *def = NULL;
+  if (cfg->device_backend) {
+    def = kk__backend_find(cfg->device_backend);
+    if (!def || !usable(def)) {
+      kk__str_t s = {0};
+      if (!def) {
+        kk__str_addf(&s, "kk_initialize: backend '%s' was requested (%s) but no plugin kk_%s.so is in the plugin path (",
+                     cfg->device_backend, kk__origin_name(cfg->device_origin), cfg->device_backend);
+        for (int i = 0; i < kk__g.path_count; i++)
+          kk__str_addf(&s, "%s%s", i ? ":" : "", kk__g.path[i]);
+        kk__str_addf(&s, "); ");
+      } else {
+        kk__str_addf(&s, "kk_initialize: backend '%s' was requested (%s) but cannot be used: %s; ",
+                     cfg->device_backend, kk__origin_name(cfg->device_origin), def->reason);
+      }
+      describe_backends(&s);
+      kk_status_t st = def && def->state == KK_PLUGIN_NO_DEVICES ? KK_ERROR_NO_DEVICE
+                       : def                                    ? KK_ERROR_PLUGIN
+                                                                : KK_ERROR_NOT_FOUND;
+      kk__error(st, "%s", s.s ? s.s : "kk_initialize: requested backend unavailable");
+      kk__str_free(&s);
+      return st;
+    }
+  } else {
+    for (int i = 0; i < kk__g.backend_count; i++)
+      if (usable(kk__g.backends[i]) && better(kk__g.backends[i], def))
+        def = kk__g.backends[i];
+  }
+  kk__backend_t *host = NULL;
+  if (def->ops.flags & KK_PLUGIN_FLAG_HOST)
+    host = def;
+  else
+    for (int i = 0; i < kk__g.backend_count; i++) {
+      kk__backend_t *b = kk__g.backends[i];
+      if (usable(b) && (b->ops.flags & KK_PLUGIN_FLAG_HOST) && better(b, host))
+        host = b;
+    }
+  kk__g.def = def;
+  kk__g.host = host; /* serial is always usable, so host is never NULL */
+  def->is_default = true;
+  host->is_host = true;
+  return KK_OK;
+}
+
+/* The local rank an MPI launcher gives the process, or -1. */
+static int mpi_local_rank(void) {
+  static const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                               "SLURM_LOCALID", "PMI_LOCAL_RANK"};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v)
+      return atoi(v);
+  }
+  return -1;
+}
+
+static kk_status_t select_device(kk__backend_t *b) {
+  kk__config_t *cfg = &kk__g.config;
+  bool is_host = (b->ops.flags & KK_PLUGIN_FLAG_HOST) != 0;
+  int n = b->device_count;
+  int visible[256];
+  int nvis = 0;
+  if (cfg->visible_count && !is_host) {
+    for (int i = 0; i < cfg->visible_count && nvis < 256; i++)
+      if (cfg->visible[i] < n)
+        visible[nvis++] = cfg->visible[i];
+    if (nvis == 0)
+      return kk__error(KK_ERROR_NO_DEVICE,
+                       "kk_initialize: the visible devices (%s) leave no device of backend %s, which has %d",
+                       kk__origin_name(cfg->visible_origin), b->name, n);
+  } else {
+    for (int i = 0; i < n && i < 256; i++)
+      visible[nvis++] = i;
+  }
+  int pos = 0;
+  const char *how = "default";
+  if (b->is_default && cfg->device_index >= 0) {
+    pos = cfg->device_index;
+    how = "--kokkos-device index";
+  } else if (!is_host && cfg->device_id >= 0) {
+    pos = cfg->device_id;
+    how = "device id";
+  } else if (!is_host && cfg->map_device_id_by == KK_MAP_DEVICE_RANDOM) {
+    srand((unsigned)time(NULL) ^ (unsigned)getpid());
+    pos = rand() % nvis;
+    how = "random";
+  } else if (!is_host && (cfg->map_device_id_by == KK_MAP_DEVICE_MPI_RANK ||
+                          (cfg->map_device_id_by == KK_MAP_DEVICE_NONE && mpi_local_rank() >= 0))) {
+    int r = mpi_local_rank();
+    pos = r >= 0 ? r % nvis : 0;
+    how = "MPI local rank";
+  }
+  if (pos >= nvis)
+    return kk__error(KK_ERROR_NO_DEVICE, "kk_initialize: device %d (%s) does not exist: backend %s has %d visible device%s",
+                     pos, how, b->name, nvis, nvis == 1 ? "" : "s");
+  b->device = visible[pos];
+  kk__debug("backend %s: device %d (%s)", b->name, b->device, how);
+  kk_status_t st = b->ops.device_open(b->ctx, b->device);
+  if (st != KK_OK)
+    return kk__error(st, "kk_initialize: opening device %d of backend %s failed: %s", b->device, b->name,
+                     kk_last_error());
+  b->opened = true;
+  return KK_OK;
+}
+
+static kk_status_t collect_spaces(void) {
+  kk__backend_t *act[2] = {kk__g.def, kk__g.host != kk__g.def ? kk__g.host : NULL};
+  for (int a = 0; a < 2; a++) {
+    if (!act[a])
+      continue;
+    for (int s = 0; s < act[a]->space_count; s++) {
+      struct kk_space **ns = realloc(kk__g.spaces, sizeof *ns * (size_t)(kk__g.space_count + 1));
+      if (!ns)
+        return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_initialize: out of memory");
+      kk__g.spaces = ns;
+      kk__g.spaces[kk__g.space_count++] = &act[a]->spaces[s];
+    }
+  }
+  return KK_OK;
+}
+
+static void teardown(void) {
+  for (int i = kk__g.backend_count - 1; i >= 0; i--)
+    kk__backend_stop(kk__g.backends[i]);
+  free(kk__g.backends);
+  free(kk__g.spaces);
+  for (int i = 0; i < kk__g.path_count; i++)
+    free(kk__g.path[i]);
+  free(kk__g.path);
+  kk__config_free(&kk__g.config);
+  memset(&kk__g, 0, sizeof kk__g);
+  kk__dl_exit();
+}
+
+kk_status_t kk_initialize_ex(int *argc, char ***argv, const kk_settings_t *settings) {
+  if (kk__g.initialized)
+    return kk__error(KK_ERROR_ALREADY_INITIALIZED,
+                     "kk_initialize: kk is already initialized (call kk_finalize before initializing again)");
+  kk_clear_error();
+  const char *dbg = getenv("KK_DEBUG");
+  bool on = false;
+  kk__debug_enabled = dbg && kk__parse_bool(dbg, &on) && on;
+  memset(&kk__g, 0, sizeof kk__g);
+  if ((argc == NULL) != (argv == NULL) || (argc && *argc > 0 && !*argv))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_initialize: argc and argv must both be given or both be NULL");
+
+  kk_status_t st = kk__config_resolve(argc ? *argc : 0, argv ? *argv : NULL, settings, &kk__g.config);
+  if (st != KK_OK)
+    return st;
+  kk__config_t *cfg = &kk__g.config;
+  kk__warnings_disabled = cfg->disable_warnings;
+  for (int i = 0; i < cfg->warning_count; i++)
+    kk__warn("%s", cfg->warnings[i]);
+  if (cfg->help) {
+    kk__config_print_help(stdout);
+    kk__config_apply_argv(cfg, argc, argv);
+    kk__config_free(cfg);
+    return KK_EXIT_REQUESTED;
+  }
+
+  kk__g.plugin_config = (kk_plugin_config_t){
+      .struct_size = sizeof(kk_plugin_config_t),
+      .num_threads = cfg->num_threads,
+      .device_id = cfg->device_id,
+      .disable_warnings = cfg->disable_warnings,
+      .tune_internals = cfg->tune_internals,
+      .map_device_id_by = cfg->map_device_id_by,
+      .visible_device_count = cfg->visible_count,
+      .visible_devices = cfg->visible,
+  };
+
+  if (kk__dl_init() != 0) {
+    kk__config_free(cfg);
+    return kk__error(KK_ERROR_PLUGIN, "kk_initialize: libltdl could not be initialized");
+  }
+  bool ok = true;
+  for (int i = 0; ok && i < cfg->plugin_path_count; i++)
+    ok = push_path(cfg->plugin_path[i]);
+  const char *nodef = getenv("KK_PLUGIN_PATH_NO_DEFAULT");
+  bool skip_default = false;
+  if (!(nodef && kk__parse_bool(nodef, &skip_default) && skip_default) && ok)
+    ok = push_path(kk__installed_plugin_dir());
+  if (!ok) {
+    teardown();
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_initialize: out of memory");
+  }
+
+  kk__load_all();
+  if ((st = select_backends()) != KK_OK || (st = select_device(kk__g.def)) != KK_OK ||
+      (kk__g.host != kk__g.def && (st = select_device(kk__g.host)) != KK_OK) || (st = collect_spaces()) != KK_OK) {
+    teardown();
+    return st;
+  }
+  kk__g.initialized = true;
+  atomic_store(&g_initialized, 1);
+  kk__config_apply_argv(cfg, argc, argv);
+  if (cfg->print_configuration)
+    kk_print_configuration(stdout);
+  return KK_OK;
+}
+
+kk_status_t kk_initialize(int *argc, char ***argv) { return kk_initialize_ex(argc, argv, NULL); }
+
+kk_status_t kk_initialize_with_settings(const kk_settings_t *settings) {
+  return kk_initialize_ex(NULL, NULL, settings);
+}
+
+kk_status_t kk_finalize(void) {
+  if (!kk__g.initialized)
+    return kk__error(KK_ERROR_NOT_INITIALIZED, "kk_finalize: kk is not initialized");
+  kk_status_t st = kk_fence();
+  atomic_store(&g_initialized, 0);
+  kk__g.initialized = false;
+  teardown();
+  return st;
+}

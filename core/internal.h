@@ -1,0 +1,241 @@
+/* core/internal.h -- libkk's private types and functions (prefix kk__), shared by the core's files. */
+#ifndef KK_CORE_INTERNAL_H
+#define KK_CORE_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <kk.h>
+#include <kk/plugin.h>
+
+#if defined(__GNUC__)
+#define KK__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define KK__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define KK__LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define KK__PRINTF(a, b)
+#define KK__UNLIKELY(x) (x)
+#define KK__LIKELY(x) (x)
+#endif
+
+/* ---- errors and messages (status.c) ---------------------------------- */
+
+/* Records an error for kk_last_error() and calls the user's handler.  Returns
+ * `status` so callers can `return kk__error(...)`. */
+kk_status_t kk__error(kk_status_t status, const char *fmt, ...) KK__PRINTF(2, 3);
+kk_status_t kk__verror(kk_status_t status, const char *fmt, va_list ap);
+
+/* Prints "kk: warning: ..." on stderr unless warnings are disabled. */
+void kk__warn(const char *fmt, ...) KK__PRINTF(1, 2);
+/* Prints "kk: ..." on stderr when KK_DEBUG is set. */
+void kk__debug(const char *fmt, ...) KK__PRINTF(1, 2);
+extern bool kk__warnings_disabled;
+extern bool kk__debug_enabled;
+
+/* printf into a fixed buffer, always terminated, truncating with "...". */
+void kk__snprintf(char *buf, size_t size, const char *fmt, ...) KK__PRINTF(3, 4);
+
+/* A growable string (for messages and reports, never on the dispatch path). */
+typedef struct kk__str {
+  char *s;
+  size_t len, cap;
+} kk__str_t;
+void kk__str_addf(kk__str_t *str, const char *fmt, ...) KK__PRINTF(2, 3);
+void kk__str_free(kk__str_t *str);
+char *kk__strdup(const char *s);
+
+/* ---- configuration (config.c) ----------------------------------------- */
+
+/* Where a configuration value came from, lowest precedence first. */
+typedef enum kk__origin {
+  KK__ORIGIN_DEFAULT = 0,
+  KK__ORIGIN_JSON,
+  KK__ORIGIN_ENV,
+  KK__ORIGIN_SETTINGS,
+  KK__ORIGIN_FLAG
+} kk__origin_t;
+
+const char *kk__origin_name(kk__origin_t origin);
+
+/* One backend's options from the JSON file, flattened to strings. */
+typedef struct kk__backend_options {
+  char *backend;
+  int count;
+  char **keys;
+  char **values;
+} kk__backend_options_t;
+
+typedef struct kk__config {
+  /* --kokkos-device: backend name (NULL: none requested) and device index (-1) */
+  char *device_backend;
+  int device_index;
+  kk__origin_t device_origin;
+
+  char *config_file;
+  kk__origin_t config_file_origin;
+
+  /* plugin search path: flag, env, JSON entries in that order (all of them) */
+  int plugin_path_count;
+  char **plugin_path;
+
+  int num_threads;        /* 0 = backend's choice */
+  kk__origin_t num_threads_origin;
+  int device_id;          /* -1 = not set */
+  kk__origin_t device_id_origin;
+  kk_map_device_by_t map_device_id_by;
+  kk__origin_t map_device_id_by_origin;
+  int visible_count;      /* 0 = all visible */
+  int32_t *visible;
+  kk__origin_t visible_origin;
+
+  char *tools_libs;
+  kk__origin_t tools_libs_origin;
+  char *tools_args;
+  kk__origin_t tools_args_origin;
+
+  bool print_configuration;
+  kk__origin_t print_configuration_origin;
+  bool disable_warnings;
+  kk__origin_t disable_warnings_origin;
+  bool tune_internals;
+  kk__origin_t tune_internals_origin;
+
+  bool help;        /* --kokkos-help */
+  bool tools_help;  /* --kokkos-tools-help */
+
+  /* JSON "backend_order" */
+  int backend_order_count;
+  char **backend_order;
+
+  /* JSON "backends" */
+  int backend_options_count;
+  kk__backend_options_t *backend_options;
+
+  /* warnings found while resolving (unknown flags and keys, deprecations),
+   * printed by kk_initialize unless warnings are disabled */
+  int warning_count;
+  char **warnings;
+
+  /* argv indices consumed; argv is only compacted once everything succeeded */
+  int consumed_count;
+  int *consumed;
+} kk__config_t;
+
+/* Resolves the configuration from argv, settings, environment and JSON file.
+ * Never modifies argv: on success call kk__config_apply_argv().  On error
+ * returns KK_ERROR_CONFIG with kk_last_error() set; `cfg` is then freed. */
+kk_status_t kk__config_resolve(int argc, char **argv, const kk_settings_t *settings, kk__config_t *cfg);
+
+/* Removes the consumed flags from argv. */
+void kk__config_apply_argv(const kk__config_t *cfg, int *argc, char ***argv);
+
+void kk__config_free(kk__config_t *cfg);
+
+/* Prints the flag/variable table (--kokkos-help). */
+void kk__config_print_help(FILE *out);
+
+/* Parses a boolean as the flags accept it; returns false when malformed. */
+bool kk__parse_bool(const char *s, bool *out);
+
+/* ---- dynamic loading (dl.c) -------------------------------------------- */
+
+typedef struct kk__dl kk__dl_t;
+
+/* Opens a shared object with libltdl.  On failure returns NULL and writes the
+ * real reason (the system loader's message) into why. */
+kk__dl_t *kk__dl_open(const char *path, char *why, size_t why_size);
+void *kk__dl_sym(kk__dl_t *dl, const char *symbol);
+void kk__dl_close(kk__dl_t *dl);
+/* libltdl is reference counted: kk__dl_init/exit bracket the library's use. */
+int kk__dl_init(void);
+void kk__dl_exit(void);
+
+/* ---- backends (loader.c, init.c, serial.c) ------------------------------- */
+
+struct kk_space {
+  struct kk__backend *backend;
+  int32_t index;              /* the plugin's space index */
+  char name[64];
+  uint32_t flags;             /* KK_SPACE_* */
+};
+
+struct kk_instance {
+  struct kk__backend *backend;
+  void *plugin_inst;          /* NULL for the default instance */
+  bool is_default;
+};
+
+typedef struct kk__backend {
+  char *name;
+  char *path;                 /* file, or "(built in)" */
+  kk_plugin_state_t state;
+  char reason[1024];
+  bool builtin;
+  kk__dl_t *dl;
+  kk_plugin_ops_t ops;        /* zeroed copy, struct_size bytes from the plugin */
+  uint32_t declared_struct_size;
+  void *ctx;
+  bool inited;
+  bool opened;                /* device_open done */
+  int device_count;
+  int device;                 /* selected device, -1 */
+  kk_plugin_device_t *devices;/* device_count properties */
+  int space_count;
+  struct kk_space *spaces;
+  struct kk_instance default_instance;
+  kk_host_services_t services;
+  int32_t option_backend;     /* index into config backend_options, -1 */
+  bool is_default, is_host;
+} kk__backend_t;
+
+/* The whole library state between kk_initialize and kk_finalize. */
+typedef struct kk__state {
+  bool initialized;
+  kk__config_t config;
+  kk_plugin_config_t plugin_config;
+  int backend_count;
+  kk__backend_t **backends;   /* serial first, then plugin files in search order */
+  kk__backend_t *def;         /* default backend */
+  kk__backend_t *host;        /* host backend beside it (may equal def) */
+  int space_count;            /* spaces of the active backends */
+  struct kk_space **spaces;
+  int path_count;             /* effective plugin search path */
+  char **path;
+} kk__state_t;
+
+extern kk__state_t kk__g;
+
+/* Fails with KK_ERROR_NOT_INITIALIZED naming `op` when kk is not initialized. */
+#define KK__REQUIRE_INIT(op)                                                                 \
+  do {                                                                                       \
+    if (KK__UNLIKELY(!kk__g.initialized))                                                    \
+      return kk__error(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (call kk_initialize first)", op); \
+  } while (0)
+
+/* Starts the built-in serial backend, then scans the plugin path and loads,
+ * checks and initializes every plugin; appends them all to kk__g.backends.
+ * Failures are recorded, never returned. */
+void kk__load_all(void);
+
+/* Validates an entry's ops table and copies it into b->ops; on failure sets
+ * b->state/reason.  Exposed for the loader tests. */
+bool kk__adopt_ops(kk__backend_t *b, const kk_plugin_ops_t *ops);
+
+/* Initializes a loaded backend and queries its devices and spaces; on failure
+ * records the reason.  */
+void kk__backend_start(kk__backend_t *b);
+/* Finalizes and unloads. */
+void kk__backend_stop(kk__backend_t *b);
+
+/* The serial backend's operations table (serial.c). */
+const kk_plugin_ops_t *kk__serial_entry(uint32_t core_abi, const kk_host_services_t *hs);
+
+/* Finds a loaded backend by name (any state). */
+kk__backend_t *kk__backend_find(const char *name);
+
+/* Installed plugin directory, from configure. */
+const char *kk__installed_plugin_dir(void);
+
+#endif /* KK_CORE_INTERNAL_H */

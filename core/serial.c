@@ -1,0 +1,142 @@
+/* core/serial.c -- the serial backend, built into libkk: runs everything on the calling thread and always works. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "host_common.h"
+
+typedef struct serial_ctx {
+  const kk_host_services_t *hs;
+} serial_ctx_t;
+
+/* The serial backend has one context per process, like any plugin. */
+static serial_ctx_t g_serial;
+
+static kk_status_t serial_init(const kk_host_services_t *hs, void **ctx) {
+  g_serial.hs = hs;
+  *ctx = &g_serial;
+  return KK_OK;
+}
+
+static void serial_finalize(void *ctx) { (void)ctx; }
+
+static int32_t serial_device_count(void *ctx, const char **why_none) {
+  (void)ctx;
+  (void)why_none;
+  return 1;
+}
+
+static kk_status_t serial_device_props(void *ctx, int32_t dev, kk_plugin_device_t *props) {
+  (void)ctx;
+  (void)dev;
+  kkh_host_device_props(props, 1, 1);
+  return KK_OK;
+}
+
+static kk_status_t serial_device_open(void *ctx, int32_t dev) {
+  (void)ctx;
+  (void)dev;
+  return KK_OK;
+}
+
+static int32_t serial_space_count(void *ctx) {
+  (void)ctx;
+  return 1;
+}
+
+static kk_status_t serial_space_props(void *ctx, int32_t space, kk_plugin_space_t *props) {
+  (void)ctx;
+  (void)space;
+  kkh_host_space_props(props);
+  return KK_OK;
+}
+
+static kk_status_t serial_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
+  (void)space;
+  return kkh_mem_alloc(((serial_ctx_t *)ctx)->hs, bytes, ptr);
+}
+
+static kk_status_t serial_mem_free(void *ctx, int32_t space, void *ptr) {
+  (void)ctx;
+  (void)space;
+  kkh_mem_free(ptr);
+  return KK_OK;
+}
+
+/* Everything serial is synchronous, so the instance is only a token. */
+static kk_status_t serial_mem_copy(void *ctx, void *inst, void *dst, int32_t dst_space, const void *src,
+                                   int32_t src_space, size_t bytes) {
+  (void)ctx, (void)inst, (void)dst_space, (void)src_space;
+  memmove(dst, src, bytes);
+  return KK_OK;
+}
+
+static kk_status_t serial_mem_set(void *ctx, void *inst, void *dst, int32_t space, int value, size_t bytes) {
+  (void)ctx, (void)inst, (void)space;
+  memset(dst, value, bytes);
+  return KK_OK;
+}
+
+static kk_status_t serial_mem_fill(void *ctx, void *inst, void *dst, int32_t space, const void *pattern,
+                                   size_t pattern_size, size_t count) {
+  (void)ctx, (void)inst, (void)space;
+  kkh_mem_fill(dst, pattern, pattern_size, count);
+  return KK_OK;
+}
+
+static kk_status_t serial_instance_create(void *ctx, void **inst) {
+  serial_ctx_t *c = ctx;
+  *inst = malloc(1);
+  if (!*inst)
+    return c->hs->error(c->hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "instance_create: out of memory");
+  return KK_OK;
+}
+
+static kk_status_t serial_instance_destroy(void *ctx, void *inst) {
+  (void)ctx;
+  free(inst);
+  return KK_OK;
+}
+
+static kk_status_t serial_instance_fence(void *ctx, void *inst) {
+  (void)ctx, (void)inst;
+  return KK_OK;
+}
+
+static kk_status_t serial_fence_all(void *ctx) {
+  (void)ctx;
+  return KK_OK;
+}
+
+static const kk_plugin_ops_t serial_ops = {
+    .struct_size = sizeof(kk_plugin_ops_t),
+    .abi_version = KK_PLUGIN_ABI_VERSION,
+    .name = "serial",
+    .priority = 10,
+    .flags = KK_PLUGIN_FLAG_HOST,
+    .tools_device_type = KK_TOOLS_DEVICE_SERIAL,
+    .init = serial_init,
+    .finalize = serial_finalize,
+    .device_count = serial_device_count,
+    .device_props = serial_device_props,
+    .device_open = serial_device_open,
+    .space_count = serial_space_count,
+    .space_props = serial_space_props,
+    .mem_alloc = serial_mem_alloc,
+    .mem_free = serial_mem_free,
+    .mem_copy = serial_mem_copy,
+    .mem_set = serial_mem_set,
+    .instance_create = serial_instance_create,
+    .instance_destroy = serial_instance_destroy,
+    .instance_fence = serial_instance_fence,
+    .fence_all = serial_fence_all,
+    .mem_fill = serial_mem_fill,
+};
+
+const kk_plugin_ops_t *kk__serial_entry(uint32_t core_abi, const kk_host_services_t *hs) {
+  (void)core_abi;
+  (void)hs;
+  return &serial_ops;
+}

@@ -1,0 +1,196 @@
+/* core/space.c -- memory spaces, raw allocations and copies, execution instances and fences. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+kk_space_t *kk_space_default(void) {
+  if (!kk__g.initialized)
+    return NULL;
+  kk__backend_t *b = kk__g.def;
+  for (int s = 0; s < b->space_count; s++)
+    if (b->spaces[s].flags & KK_SPACE_DEFAULT)
+      return &b->spaces[s];
+  return &b->spaces[0];
+}
+
+kk_space_t *kk_space_host(void) {
+  if (!kk__g.initialized)
+    return NULL;
+  kk__backend_t *b = kk__g.host;
+  for (int s = 0; s < b->space_count; s++)
+    if (b->spaces[s].flags & KK_SPACE_HOST_ACCESSIBLE)
+      return &b->spaces[s];
+  return &b->spaces[0];
+}
+
+kk_space_t *kk_space_find(const char *name) {
+  if (!kk__g.initialized || !name)
+    return NULL;
+  for (int i = 0; i < kk__g.space_count; i++)
+    if (strcmp(kk__g.spaces[i]->name, name) == 0)
+      return kk__g.spaces[i];
+  return NULL;
+}
+
+int kk_space_count(void) { return kk__g.initialized ? kk__g.space_count : 0; }
+
+kk_space_t *kk_space_at(int i) {
+  return kk__g.initialized && i >= 0 && i < kk__g.space_count ? kk__g.spaces[i] : NULL;
+}
+
+const char *kk_space_name(const kk_space_t *space) { return space ? space->name : "(host memory)"; }
+
+const char *kk_space_backend(const kk_space_t *space) { return space ? space->backend->name : NULL; }
+
+int kk_space_host_accessible(const kk_space_t *space) {
+  return !space || (space->flags & KK_SPACE_HOST_ACCESSIBLE) != 0;
+}
+
+kk_layout_t kk_space_default_layout(const kk_space_t *space) {
+  if (!space)
+    return KK_LAYOUT_RIGHT;
+  const kk__backend_t *b = space->backend;
+  return b->device >= 0 ? b->devices[b->device].preferred_layout : KK_LAYOUT_RIGHT;
+}
+
+kk_status_t kk_space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr) {
+  KK__REQUIRE_INIT("kk_space_alloc");
+  if (!space || !ptr)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_space_alloc: space and ptr must not be NULL");
+  *ptr = NULL;
+  if (bytes == 0)
+    return KK_OK;
+  kk__backend_t *b = space->backend;
+  kk_clear_error();
+  kk_status_t st = b->ops.mem_alloc(b->ctx, space->index, bytes, ptr);
+  if (st != KK_OK) {
+    const char *detail = kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st);
+    return kk__error(st, "kk_space_alloc: allocating '%s' (%zu bytes) in memory space %s of backend %s failed: %s",
+                     label ? label : "", bytes, space->name, b->name, detail);
+  }
+  return KK_OK;
+}
+
+kk_status_t kk_space_free(kk_space_t *space, void *ptr) {
+  KK__REQUIRE_INIT("kk_space_free");
+  if (!ptr)
+    return KK_OK;
+  if (!space)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_space_free: space must not be NULL");
+  return space->backend->ops.mem_free(space->backend->ctx, space->index, ptr);
+}
+
+/* The plugin space index of `side` as seen by backend `b`: its own space, or
+ * ordinary host memory, or -2 when b cannot reach it. */
+static int32_t side_index(const kk__backend_t *b, const kk_space_t *side) {
+  if (!side)
+    return KK_PLUGIN_HOST_MEMORY;
+  if (side->backend == b)
+    return side->index;
+  if (side->flags & KK_SPACE_HOST_ACCESSIBLE)
+    return KK_PLUGIN_HOST_MEMORY;
+  return -2;
+}
+
+kk_status_t kk_space_copy(kk_space_t *dst_space, void *dst, kk_space_t *src_space, const void *src, size_t bytes,
+                          kk_instance_t *instance) {
+  KK__REQUIRE_INIT("kk_space_copy");
+  if (bytes == 0)
+    return KK_OK;
+  if (!dst || !src)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_space_copy: NULL %s pointer", dst ? "source" : "destination");
+  /* The backend that performs the copy: the instance's, else a device backend
+   * among the two sides, else the host backend. */
+  kk__backend_t *b = instance ? instance->backend : NULL;
+  if (!b && dst_space && !(dst_space->backend->ops.flags & KK_PLUGIN_FLAG_HOST))
+    b = dst_space->backend;
+  if (!b && src_space && !(src_space->backend->ops.flags & KK_PLUGIN_FLAG_HOST))
+    b = src_space->backend;
+  if (!b)
+    b = kk__g.host;
+  int32_t di = side_index(b, dst_space), si = side_index(b, src_space);
+  if (di == -2 || si == -2)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_space_copy: backend %s cannot reach memory space %s of backend %s", b->name,
+                     di == -2 ? dst_space->name : src_space->name,
+                     di == -2 ? dst_space->backend->name : src_space->backend->name);
+  kk_clear_error();
+  kk_status_t st = b->ops.mem_copy(b->ctx, instance ? instance->plugin_inst : NULL, dst, di, src, si, bytes);
+  if (st != KK_OK)
+    return kk__error(st, "kk_space_copy: %zu bytes from %s to %s on backend %s failed: %s", bytes,
+                     kk_space_name(src_space), kk_space_name(dst_space), b->name,
+                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+  return KK_OK;
+}
+
+/* ---- instances ---------------------------------------------------------- */
+
+kk_instance_t *kk_instance_default(void) { return kk__g.initialized ? &kk__g.def->default_instance : NULL; }
+
+kk_instance_t *kk_instance_host(void) { return kk__g.initialized ? &kk__g.host->default_instance : NULL; }
+
+const char *kk_instance_backend(const kk_instance_t *instance) { return instance ? instance->backend->name : NULL; }
+
+kk_status_t kk_instance_create(const char *backend, kk_instance_t **out) {
+  KK__REQUIRE_INIT("kk_instance_create");
+  if (!out)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_create: out must not be NULL");
+  *out = NULL;
+  kk__backend_t *b = kk__g.def;
+  if (backend) {
+    b = kk__backend_find(backend);
+    if (!b || !(b->is_default || b->is_host))
+      return kk__error(KK_ERROR_NOT_FOUND,
+                       "kk_instance_create: backend '%s' is not active (active: %s%s%s)", backend, kk__g.def->name,
+                       kk__g.host != kk__g.def ? ", " : "", kk__g.host != kk__g.def ? kk__g.host->name : "");
+  }
+  kk_instance_t *inst = calloc(1, sizeof *inst);
+  if (!inst)
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_instance_create: out of memory");
+  inst->backend = b;
+  kk_clear_error();
+  kk_status_t st = b->ops.instance_create(b->ctx, &inst->plugin_inst);
+  if (st != KK_OK) {
+    free(inst);
+    return kk__error(st, "kk_instance_create: backend %s: %s", b->name,
+                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+  }
+  *out = inst;
+  return KK_OK;
+}
+
+kk_status_t kk_instance_destroy(kk_instance_t *instance) {
+  KK__REQUIRE_INIT("kk_instance_destroy");
+  if (!instance || instance->is_default)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_destroy: %s",
+                     instance ? "a default instance cannot be destroyed" : "instance is NULL");
+  kk__backend_t *b = instance->backend;
+  kk_status_t st = b->ops.instance_fence(b->ctx, instance->plugin_inst);
+  kk_status_t st2 = b->ops.instance_destroy(b->ctx, instance->plugin_inst);
+  free(instance);
+  return st != KK_OK ? st : st2;
+}
+
+kk_status_t kk_instance_fence(kk_instance_t *instance) {
+  KK__REQUIRE_INIT("kk_instance_fence");
+  if (!instance)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_fence: instance is NULL");
+  kk__backend_t *b = instance->backend;
+  kk_status_t st = b->ops.instance_fence(b->ctx, instance->plugin_inst);
+  if (st != KK_OK)
+    return kk__error(st, "kk_instance_fence: backend %s: %s", b->name, kk_last_error());
+  return KK_OK;
+}
+
+kk_status_t kk_fence(void) {
+  KK__REQUIRE_INIT("kk_fence");
+  kk_status_t st = kk__g.def->ops.fence_all(kk__g.def->ctx);
+  if (st == KK_OK && kk__g.host != kk__g.def)
+    st = kk__g.host->ops.fence_all(kk__g.host->ctx);
+  if (st != KK_OK)
+    return kk__error(st, "kk_fence: %s", kk_last_error());
+  return KK_OK;
+}
