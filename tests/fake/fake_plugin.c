@@ -1,0 +1,186 @@
+/* tests/fake/fake_plugin.c -- one source, built as several fake backend plugins, each failing the loader in one way. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kk/plugin.h>
+
+#define STR2(x) #x
+#define STR(x) STR2(x)
+#define CAT3(a, b, c) a##b##c
+#define ENTRY(name) CAT3(kk_plugin_, name, _entry)
+
+static const kk_host_services_t *g_hs;
+
+#ifdef FAKE_MODE_UNDEF
+/* Defined nowhere: binding this plugin fails with "undefined symbol". */
+extern int kk_fake_missing_function(void);
+#endif
+
+static kk_status_t fake_init(const kk_host_services_t *hs, void **ctx) {
+  g_hs = hs;
+  *ctx = &g_hs;
+#ifdef FAKE_MODE_INITFAIL
+  return hs->error(hs->core, KK_ERROR_BACKEND, "FAKE_ERROR_DRIVER", 999, "fakeDriverInit: the driver refused to start");
+#endif
+#ifdef FAKE_MODE_UNDEF
+  return kk_fake_missing_function() ? KK_OK : KK_ERROR_BACKEND;
+#endif
+  return KK_OK;
+}
+
+static void fake_finalize(void *ctx) { (void)ctx; }
+
+static int32_t fake_device_count(void *ctx, const char **why_none) {
+  (void)ctx;
+#ifdef FAKE_MODE_NODEV
+  *why_none = "no fake accelerator is present";
+  return 0;
+#else
+  (void)why_none;
+  return 2;
+#endif
+}
+
+static kk_status_t fake_device_props(void *ctx, int32_t dev, kk_plugin_device_t *p) {
+  (void)ctx;
+  strcpy(p->name, dev == 0 ? "fake device zero" : "fake device one");
+  strcpy(p->vendor, "kk tests");
+  strcpy(p->arch, "fake");
+  p->preferred_layout = KK_LAYOUT_LEFT;
+  p->concurrency = 1;
+  p->warp_size = 1;
+  p->max_team_size = 1;
+  p->max_vector_length = 1;
+  return KK_OK;
+}
+
+static kk_status_t fake_device_open(void *ctx, int32_t dev) {
+  (void)ctx, (void)dev;
+  return KK_OK;
+}
+
+static int32_t fake_space_count(void *ctx) {
+  (void)ctx;
+  return 1;
+}
+
+static kk_status_t fake_space_props(void *ctx, int32_t s, kk_plugin_space_t *p) {
+  (void)ctx, (void)s;
+  strcpy(p->name, "FakeSpace");
+  p->flags = KK_SPACE_HOST_ACCESSIBLE | KK_SPACE_DEVICE_ACCESSIBLE | KK_SPACE_DEFAULT;
+  return KK_OK;
+}
+
+#ifndef FAKE_MODE_NOREQ
+static kk_status_t fake_mem_alloc(void *ctx, int32_t s, size_t bytes, void **ptr) {
+  (void)ctx, (void)s;
+  if (bytes > ((size_t)1 << 40))
+    return g_hs->error(g_hs->core, KK_ERROR_OUT_OF_MEMORY, "FAKE_ERROR_OOM", 2, "fakeMalloc(%zu) failed", bytes);
+  *ptr = malloc(bytes);
+  return *ptr ? KK_OK : KK_ERROR_OUT_OF_MEMORY;
+}
+#endif
+
+static kk_status_t fake_mem_free(void *ctx, int32_t s, void *ptr) {
+  (void)ctx, (void)s;
+  free(ptr);
+  return KK_OK;
+}
+
+static kk_status_t fake_mem_copy(void *ctx, void *inst, void *dst, int32_t ds, const void *src, int32_t ss,
+                                 size_t bytes) {
+  (void)ctx, (void)inst, (void)ds, (void)ss;
+  memmove(dst, src, bytes);
+  return KK_OK;
+}
+
+static kk_status_t fake_mem_set(void *ctx, void *inst, void *dst, int32_t s, int v, size_t bytes) {
+  (void)ctx, (void)inst, (void)s;
+  memset(dst, v, bytes);
+  return KK_OK;
+}
+
+static int g_instance_token;
+
+static kk_status_t fake_instance_create(void *ctx, void **inst) {
+  (void)ctx;
+  *inst = &g_instance_token;
+  return KK_OK;
+}
+
+static kk_status_t fake_instance_destroy(void *ctx, void *inst) {
+  (void)ctx, (void)inst;
+  return KK_OK;
+}
+
+static kk_status_t fake_fence(void *ctx, void *inst) {
+  (void)ctx, (void)inst;
+  return KK_OK;
+}
+
+static kk_status_t fake_fence_all(void *ctx) {
+  (void)ctx;
+  return KK_OK;
+}
+
+static kk_status_t fake_mem_fill(void *ctx, void *inst, void *dst, int32_t s, const void *pattern, size_t psize,
+                                 size_t count) {
+  (void)ctx, (void)inst, (void)s;
+  for (size_t i = 0; i < count; i++)
+    memcpy((char *)dst + i * psize, pattern, psize);
+  return KK_OK;
+}
+
+static kk_plugin_ops_t fake_ops = {
+#if defined(FAKE_MODE_OLDMINOR)
+    /* An ABI 1.0 plugin compiled before the optional members existed. */
+    .struct_size = offsetof(kk_plugin_ops_t, mem_fill),
+    .abi_version = KK_PLUGIN_ABI_MAKE(1, 0),
+#elif defined(FAKE_MODE_ABIMAJOR)
+    .struct_size = sizeof(kk_plugin_ops_t),
+    .abi_version = KK_PLUGIN_ABI_MAKE(KK_PLUGIN_ABI_MAJOR + 1, 0),
+#else
+    .struct_size = sizeof(kk_plugin_ops_t),
+    .abi_version = KK_PLUGIN_ABI_VERSION,
+#endif
+#ifdef FAKE_MODE_BADNAME
+    .name = "someone_else",
+#else
+    .name = STR(FAKE_NAME),
+#endif
+    .priority = 50,
+    .flags = 0,
+    .tools_device_type = 40,
+    .init = fake_init,
+    .finalize = fake_finalize,
+    .device_count = fake_device_count,
+    .device_props = fake_device_props,
+    .device_open = fake_device_open,
+    .space_count = fake_space_count,
+    .space_props = fake_space_props,
+#ifndef FAKE_MODE_NOREQ
+    .mem_alloc = fake_mem_alloc,
+#endif
+    .mem_free = fake_mem_free,
+    .mem_copy = fake_mem_copy,
+    .mem_set = fake_mem_set,
+    .instance_create = fake_instance_create,
+    .instance_destroy = fake_instance_destroy,
+    .instance_fence = fake_fence,
+    .fence_all = fake_fence_all,
+    .mem_fill = fake_mem_fill, /* cut off by struct_size in the old-minor plugin */
+};
+
+#ifdef FAKE_MODE_NOSYM
+/* Exports a symbol, but not the entry the loader looks for. */
+KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_not_the_entry(uint32_t abi, const kk_host_services_t *hs) {
+  (void)abi, (void)hs;
+  return &fake_ops;
+}
+#else
+KK_PLUGIN_EXPORT const kk_plugin_ops_t *ENTRY(FAKE_NAME)(uint32_t abi, const kk_host_services_t *hs) {
+  (void)abi, (void)hs;
+  return &fake_ops;
+}
+#endif

@@ -1,0 +1,36 @@
+#!/bin/sh
+# tests/symbols.sh -- libkk exports only kk_ names; each plugin exports only kk_plugin_<name>_entry.
+set -u
+: "${top_builddir:=.}"
+: "${NM:=nm}"
+status=0
+
+lib="$top_builddir/.libs/libkk.so"
+if [ ! -f "$lib" ]; then
+  echo "FAIL: $lib not built"; exit 1
+fi
+bad=$($NM -D --defined-only "$lib" | awk '{print $NF}' | grep -Ev '^kk_[a-z0-9]' || true)
+if [ -n "$bad" ]; then
+  echo "FAIL: libkk exports names outside kk_:"; echo "$bad"; status=1
+fi
+count=$($NM -D --defined-only "$lib" | awk '{print $NF}' | grep -c '^kk_initialize$' || true)
+if [ "$count" != 1 ]; then
+  echo "FAIL: libkk does not export kk_initialize"; status=1
+fi
+internal=$($NM -D --defined-only "$lib" | awk '{print $NF}' | grep '^kk__' || true)
+if [ -n "$internal" ]; then
+  echo "FAIL: libkk exports internal kk__ names:"; echo "$internal"; status=1
+fi
+
+checked=0
+for so in "$top_builddir"/plugins/.libs/kk_*.so; do
+  [ -f "$so" ] || continue
+  name=$(basename "$so" .so); name=${name#kk_}
+  syms=$($NM -D --defined-only "$so" | awk '{print $NF}')
+  if [ "$syms" != "kk_plugin_${name}_entry" ]; then
+    echo "FAIL: $so exports:"; echo "$syms"; status=1
+  fi
+  checked=$((checked + 1))
+done
+echo "libkk and $checked plugin(s) checked"
+exit $status
