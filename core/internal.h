@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 
 #include <kk.h>
 #include <kk/plugin.h>
@@ -165,6 +166,7 @@ struct kk_instance {
   struct kk__backend *backend;
   void *plugin_inst;          /* NULL for the default instance */
   bool is_default;
+  struct kk_instance *next, *prev; /* the backend's list of created instances */
 };
 
 typedef struct kk__backend {
@@ -185,6 +187,8 @@ typedef struct kk__backend {
   int space_count;
   struct kk_space *spaces;
   struct kk_instance default_instance;
+  pthread_mutex_t instances_lock;   /* guards the list below (create/destroy only) */
+  struct kk_instance *instances;    /* created and not yet destroyed; finalize destroys leftovers */
   kk_host_services_t services;
   int32_t option_backend;     /* index into config backend_options, -1 */
   bool is_default, is_host;

@@ -75,6 +75,7 @@ static kk__backend_t *backend_new(const char *name, const char *path) {
   b->services.config = &kk__g.plugin_config;
   b->default_instance.backend = b;
   b->default_instance.is_default = true;
+  pthread_mutex_init(&b->instances_lock, NULL);
   if (!b->name || !b->path) {
     free(b->name);
     free(b->path);
@@ -231,6 +232,16 @@ void kk__backend_start(kk__backend_t *b) {
 }
 
 void kk__backend_stop(kk__backend_t *b) {
+  /* Instances the program did not destroy die with their backend. */
+  while (b->instances) {
+    struct kk_instance *inst = b->instances;
+    b->instances = inst->next;
+    kk__debug("backend %s: destroying an instance the program did not destroy", b->name);
+    b->ops.instance_fence(b->ctx, inst->plugin_inst);
+    b->ops.instance_destroy(b->ctx, inst->plugin_inst);
+    free(inst);
+  }
+  pthread_mutex_destroy(&b->instances_lock);
   if (b->inited && b->ops.finalize)
     b->ops.finalize(b->ctx);
   b->inited = false;

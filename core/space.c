@@ -158,6 +158,12 @@ kk_status_t kk_instance_create(const char *backend, kk_instance_t **out) {
     return kk__error(st, "kk_instance_create: backend %s: %s", b->name,
                      kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
   }
+  pthread_mutex_lock(&b->instances_lock);
+  inst->next = b->instances;
+  if (b->instances)
+    b->instances->prev = inst;
+  b->instances = inst;
+  pthread_mutex_unlock(&b->instances_lock);
   *out = inst;
   return KK_OK;
 }
@@ -168,6 +174,14 @@ kk_status_t kk_instance_destroy(kk_instance_t *instance) {
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_destroy: %s",
                      instance ? "a default instance cannot be destroyed" : "instance is NULL");
   kk__backend_t *b = instance->backend;
+  pthread_mutex_lock(&b->instances_lock);
+  if (instance->prev)
+    instance->prev->next = instance->next;
+  else
+    b->instances = instance->next;
+  if (instance->next)
+    instance->next->prev = instance->prev;
+  pthread_mutex_unlock(&b->instances_lock);
   kk_status_t st = b->ops.instance_fence(b->ctx, instance->plugin_inst);
   kk_status_t st2 = b->ops.instance_destroy(b->ctx, instance->plugin_inst);
   free(instance);
