@@ -9,6 +9,7 @@
 
 #include <kk/version.h>
 #include <kk/types.h>
+#include <kk/kernel_abi.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -328,6 +329,210 @@ const char *kk_instance_backend(const kk_instance_t *instance);
 
 /* Waits for all work on every instance of every active backend. */
 kk_status_t kk_fence(void);
+
+/* ===========================================================================
+ * Kernels
+ *
+ * Kernels are written in kernel files and compiled by kkcc (docs/kkcc.md);
+ * each becomes a kk_kernel_t named kk_kernel__<name> in the kernel object.
+ * ======================================================================== */
+
+/* In host code: declares kernel `name` (put it in the header shared with the
+ * kernel file) and names it in a launch. */
+#define KK_DECLARE_KERNEL(name) extern kk_kernel_t kk_kernel__##name
+#define KK_KERNEL(name) (&kk_kernel__##name)
+
+/* A registered kernel by name (modules linked in or loaded), or NULL.  When
+ * several modules define the name, the first registered wins.  Any time,
+ * thread-safe. */
+kk_kernel_t *kk_kernel_find(const char *name);
+
+/* Loads a kernel module built with `kkcc -shared -o kernels.so` (its kernels
+ * register themselves) and returns it.  The path is passed to the system
+ * loader as is.  Requires initialization. */
+kk_status_t kk_module_load(const char *path, kk_module_t **out);
+
+/* A kernel of a module by name, or NULL. */
+kk_kernel_t *kk_module_kernel(const kk_module_t *module, const char *name);
+
+/* Fences, unregisters and unloads a module from kk_module_load.  Its kernels
+ * must not be launched afterwards. */
+kk_status_t kk_module_unload(kk_module_t *module);
+
+/* ===========================================================================
+ * Views
+ *
+ * A view is a reference-counted, labeled, multidimensional array (rank 0..8)
+ * in one memory space, with a layout.  Host code holds kk_view_t handles;
+ * kernels receive descriptors (kk_view, kk_view_left, ...) filled by
+ * kk_view_bind*().  docs/views.md is the reference.
+ * ======================================================================== */
+typedef struct kk_view_obj kk_view_t;
+
+enum {
+  KK_VIEW_NO_INIT = 1u << 0  /* leave the memory uninitialized (default: zero) */
+};
+
+typedef struct kk_view_spec {
+  size_t struct_size;             /* set by KK_VIEW_SPEC_INIT */
+  const char *label;              /* names the view in errors and profiles */
+  kk_type_t type;                 /* element type */
+  size_t elem_size;               /* bytes per element; required for KK_TYPE_CUSTOM, else 0 */
+  int rank;                       /* 0..8 */
+  int64_t extents[KK_MAX_RANK];   /* extents of the first `rank` dimensions, >= 0 */
+  kk_layout_t layout;             /* KK_LAYOUT_DEFAULT: the space's backend decides */
+  int64_t strides[KK_MAX_RANK];   /* KK_LAYOUT_STRIDE only: strides in elements, >= 0 */
+  kk_space_t *space;              /* NULL: kk_space_default() */
+  unsigned flags;                 /* KK_VIEW_* */
+} kk_view_spec_t;
+
+#define KK_VIEW_SPEC_INIT \
+  { sizeof(kk_view_spec_t), "", KK_DOUBLE, 0, 0, {0}, KK_LAYOUT_DEFAULT, {0}, NULL, 0 }
+
+/* Creates a view.  The memory is zeroed unless KK_VIEW_NO_INIT.  An
+ * allocation failure (KK_ERROR_OUT_OF_MEMORY) names the label, the byte count
+ * and the space.  The new view has a use count of 1.  Thread-safe. */
+kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out);
+
+/* Shorthand: a zeroed view of `rank` dimensions in the default space and
+ * layout. */
+kk_status_t kk_view_alloc(kk_view_t **out, const char *label, kk_type_t type, int rank, const int64_t *extents);
+
+/* An unmanaged view over memory the caller owns (never freed by kk).  `data`
+ * must stay valid while the view is used and live in spec->space (NULL: the
+ * host space).  spec->flags are ignored.  Thread-safe. */
+kk_status_t kk_view_wrap(const kk_view_spec_t *spec, void *data, kk_view_t **out);
+
+/* Reference counting: retain returns v; release frees the handle when the
+ * count drops to zero, and the memory when no view or subview uses it any
+ * more.  NULL is ignored.  Thread-safe. */
+kk_view_t *kk_view_retain(kk_view_t *v);
+void kk_view_release(kk_view_t *v);
+int kk_view_use_count(const kk_view_t *v);
+
+/* Queries (any time while the view lives; thread-safe). */
+const char *kk_view_label(const kk_view_t *v);
+kk_type_t kk_view_type(const kk_view_t *v);
+size_t kk_view_elem_size(const kk_view_t *v);
+int kk_view_rank(const kk_view_t *v);
+int64_t kk_view_extent(const kk_view_t *v, int dim);   /* 1 past the rank */
+int64_t kk_view_stride(const kk_view_t *v, int dim);   /* elements; 0 past the rank */
+size_t kk_view_size(const kk_view_t *v);               /* product of the extents */
+size_t kk_view_span(const kk_view_t *v);               /* elements from the first to one past the last */
+int kk_view_span_is_contiguous(const kk_view_t *v);    /* span == size */
+kk_layout_t kk_view_layout(const kk_view_t *v);
+kk_space_t *kk_view_space(const kk_view_t *v);
+void *kk_view_data(const kk_view_t *v);
+int kk_view_is_managed(const kk_view_t *v);
+
+/* Subviews: one slice per dimension of src.  KK_IDX(i) fixes an index (the
+ * dimension disappears), KK_SPAN(b, e) keeps [b, e), KK_ALL keeps the whole
+ * dimension.  The subview shares src's memory (and keeps it alive); its layout
+ * stays right/left when the unit-stride dimension survives whole or as a
+ * range, else it becomes KK_LAYOUT_STRIDE. */
+typedef enum kk_slice_kind { KK_SLICE_ALL = 0, KK_SLICE_INDEX = 1, KK_SLICE_RANGE = 2 } kk_slice_kind_t;
+typedef struct kk_slice {
+  kk_slice_kind_t kind;
+  int64_t begin, end;
+} kk_slice_t;
+#define KK_ALL ((kk_slice_t){KK_SLICE_ALL, 0, 0})
+#define KK_IDX(i) ((kk_slice_t){KK_SLICE_INDEX, (i), 0})
+#define KK_SPAN(b, e) ((kk_slice_t){KK_SLICE_RANGE, (b), (e)})
+kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t **out);
+
+/* Copies src into dst: same rank, extents, element size and layout (else
+ * KK_ERROR_INVALID_ARGUMENT); any two spaces.  Complete on return.  With
+ * _async, ordered on `instance` and complete at its next fence. */
+kk_status_t kk_deep_copy(kk_view_t *dst, kk_view_t *src);
+kk_status_t kk_deep_copy_async(kk_instance_t *instance, kk_view_t *dst, kk_view_t *src);
+
+/* Sets every element of dst to *value (one element of the view's type). */
+kk_status_t kk_deep_copy_fill(kk_view_t *dst, const void *value);
+kk_status_t kk_deep_copy_fill_async(kk_instance_t *instance, kk_view_t *dst, const void *value);
+
+/* A new view in the host space with src's type, extents and layout (not its
+ * contents): the host copy of device data.  Labelled "<label>_mirror". */
+kk_status_t kk_view_create_mirror(kk_view_t *src, kk_view_t **out);
+/* As kk_view_create_mirror, in `space`. */
+kk_status_t kk_view_create_mirror_in(kk_space_t *space, kk_view_t *src, kk_view_t **out);
+/* src itself (retained) when the host can access it, else a mirror. */
+kk_status_t kk_view_create_mirror_view(kk_view_t *src, kk_view_t **out);
+
+/* Gives *view new extents (same rank), keeping the elements whose indices
+ * exist in both; new elements are zero.  Other handles to the old view keep
+ * the old memory. */
+kk_status_t kk_view_resize(kk_view_t **view, const int64_t *extents);
+/* As kk_view_resize without keeping any content (all zero). */
+kk_status_t kk_view_realloc(kk_view_t **view, const int64_t *extents);
+
+/* Descriptors for kernel arguments.  kk_view_bind gives a default-layout
+ * descriptor and requires the view's layout to be the default layout of the
+ * backend that owns its space (right on host backends, left on GPUs);
+ * _left/_right require that layout; _stride accepts any.  Rank 0 and
+ * unit-stride rank 1 views fit every type.  On a mismatch the descriptor is
+ * empty, kk_last_error() says why, and the next launch from this thread
+ * fails with KK_ERROR_LAYOUT_MISMATCH: a wrong layout is an error, never a
+ * silent wrong answer. */
+kk_view kk_view_bind(kk_view_t *v);
+kk_view_left kk_view_bind_left(kk_view_t *v);
+kk_view_right kk_view_bind_right(kk_view_t *v);
+kk_view_stride kk_view_bind_stride(kk_view_t *v);
+
+/* Name of an element type ("double"). */
+const char *kk_type_name(kk_type_t type);
+
+/* ===========================================================================
+ * Parallel dispatch (docs/parallel.md)
+ * ======================================================================== */
+typedef enum kk_schedule {
+  KK_SCHEDULE_STATIC = 0,   /* chunks assigned round-robin to threads in advance */
+  KK_SCHEDULE_DYNAMIC = 1,  /* threads take chunks as they finish */
+  KK__SCHEDULE_PIN = 0x7fffffff
+} kk_schedule_t;
+
+typedef struct kk_range_policy {
+  size_t struct_size;       /* sizeof(kk_range_policy_t) */
+  int64_t begin, end;       /* the index range [begin, end); begin <= end */
+  int64_t chunk;            /* iterations per chunk; 0: the backend's choice */
+  kk_schedule_t schedule;
+  kk_instance_t *instance;  /* where it runs; NULL: kk_instance_default() */
+} kk_range_policy_t;
+
+#define KK_RANGE(b, e) \
+  (&(const kk_range_policy_t){sizeof(kk_range_policy_t), (b), (e), 0, KK_SCHEDULE_STATIC, NULL})
+#define KK_RANGE_ON(inst, b, e) \
+  (&(const kk_range_policy_t){sizeof(kk_range_policy_t), (b), (e), 0, KK_SCHEDULE_STATIC, (inst)})
+/* The argument struct of a launch, and a result variable. */
+#define KK_ARGS(a) (const void *)&(a), sizeof(a)
+#define KK_RESULT(r) (void *)&(r), sizeof(r)
+
+/* Runs a KK_FOR kernel over the policy's range.  `args` (args_size bytes,
+ * which must equal the kernel's argument struct size) is copied before the
+ * call returns.  A wrong kernel kind or argument size is refused before
+ * launch (KK_ERROR_KERNEL_MISMATCH).  Returns when the work is queued on the
+ * instance: fence before reading results on the host (host backends run to
+ * completion before returning).  Thread-safe; launches on one instance are
+ * ordered. */
+kk_status_t kk_parallel_for(const char *label, const kk_range_policy_t *policy, const kk_kernel_t *kernel,
+                            const void *args, size_t args_size);
+
+/* Runs a reduce kernel and stores the reduced value in *result
+ * (result_size must equal the kernel's value size).  Synchronous: the value
+ * is there on return.  An empty range gives the reducers' identity. */
+kk_status_t kk_parallel_reduce(const char *label, const kk_range_policy_t *policy, const kk_kernel_t *kernel,
+                               const void *args, size_t args_size, void *result, size_t result_size);
+
+/* As kk_parallel_reduce, leaving the value in `result`, a view whose span is
+ * exactly one value, in a space the instance's backend can write.
+ * Asynchronous until the instance is fenced. */
+kk_status_t kk_parallel_reduce_view(const char *label, const kk_range_policy_t *policy,
+                                    const kk_kernel_t *kernel, const void *args, size_t args_size,
+                                    kk_view_t *result);
+
+/* Runs a scan kernel (two passes: the body sees final = 0, then 1).  When
+ * `total` is not NULL the scan's total is stored there (synchronously). */
+kk_status_t kk_parallel_scan(const char *label, const kk_range_policy_t *policy, const kk_kernel_t *kernel,
+                             const void *args, size_t args_size, void *total, size_t total_size);
 
 /* ===========================================================================
  * Inline helpers

@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define KK_PLUGIN_ABI_MAJOR 1
-#define KK_PLUGIN_ABI_MINOR 0
+#define KK_PLUGIN_ABI_MINOR 1
 #define KK_PLUGIN_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | (uint32_t)(minor)))
 #define KK_PLUGIN_ABI_VERSION KK_PLUGIN_ABI_MAKE(KK_PLUGIN_ABI_MAJOR, KK_PLUGIN_ABI_MINOR)
 #define KK_PLUGIN_ABI_MAJOR_OF(v) ((uint32_t)(v) >> 16)
@@ -181,6 +181,30 @@ enum {
 };
 
 /* ---------------------------------------------------------------------------
+ * A kernel launch (ABI 1.1).  Everything a backend needs to run one kernel;
+ * the struct lives on the caller's stack and is valid only during launch().
+ * ------------------------------------------------------------------------ */
+typedef struct kk_launch {
+  uint32_t struct_size;
+  uint32_t kind;               /* kk_kernel_kind_t, equal to kernel->kind */
+  const kk_kernel_t *kernel;   /* host entry points, reducer, name */
+  void *device_kernel;         /* from kernel_get(); NULL on host backends */
+  const void *args;            /* the argument struct: copy it if the launch outlives the call */
+  uint32_t args_size;
+  uint32_t schedule;           /* kk_schedule_t */
+  int64_t begin, end;          /* begin <= end */
+  int64_t chunk;               /* 0: backend's choice */
+  /* reduce: where the reduced value goes (never NULL); scan: the total (may be NULL) */
+  void *result;
+  /* KK_PLUGIN_HOST_MEMORY: result is host memory and must be written before
+   * launch() returns.  Else the index of one of this plugin's spaces: write it
+   * in instance order (asynchronously). */
+  int32_t result_space;
+  uint32_t reserved;
+  const char *label;           /* never NULL */
+} kk_launch_t;
+
+/* ---------------------------------------------------------------------------
  * The operations table.  `ctx` is what init() returned; `inst` is a plugin
  * instance from instance_create(), or NULL for the backend's default
  * instance; `space` is an index < space_count().
@@ -247,6 +271,33 @@ typedef struct kk_plugin_ops {
    * `pattern`.  Without it the core fills through a host staging buffer. */
   kk_status_t (*mem_fill)(void *ctx, void *inst, void *dst, int32_t space, const void *pattern,
                           size_t pattern_size, size_t count);
+
+  /* ---- ABI 1.1: kernels ---- */
+
+  /* Runs one kernel (required since 1.1).  Host backends call the kernel's
+   * host entry point (launch->kernel->host_for/_reduce/_scan) once per chunk
+   * of [begin, end); device backends launch launch->device_kernel.  A range
+   * beyond 2^31 iterations must work.  Reductions: start every partial value
+   * with kernel->reducer->init and combine them with ->join; an empty range
+   * yields the identity.  Scans: a first pass with final_pass 0 gives each
+   * chunk's total, the exclusive prefix of those totals starts each chunk's
+   * second pass (final_pass 1); the total goes to result when not NULL. */
+  kk_status_t (*launch)(void *ctx, void *inst, const kk_launch_t *launch);
+
+  /* Device backends (optional): the image formats module_load accepts, best
+   * first, NULL-terminated ("cuda-fatbin", "hip-codeobject", "spirv"). */
+  const char *const *image_formats;
+
+  /* Loads a module's device image: `image` is the module's first image in a
+   * format of image_formats, or NULL when it has none (the plugin may then
+   * compile module->source, or fail).  Called at kk_initialize for every
+   * registered module and at registration afterwards. */
+  kk_status_t (*module_load)(void *ctx, const kk_module_t *module, const kk_image_t *image, void **pmod);
+  kk_status_t (*module_unload)(void *ctx, void *pmod);
+
+  /* Looks up a kernel of a loaded module; the handle becomes
+   * kk_launch_t.device_kernel.  Required when module_load is present. */
+  kk_status_t (*kernel_get)(void *ctx, void *pmod, const kk_kernel_t *kernel, void **pkernel);
 } kk_plugin_ops_t;
 
 /* True when the (core's zeroed copy of the) table has `member`: the one gate

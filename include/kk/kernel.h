@@ -1,0 +1,252 @@
+/* kk/kernel.h -- the kernel language: include it in a kernel file (*.kk.c) and compile with kkcc. */
+#ifndef KK_KERNEL_H
+#define KK_KERNEL_H
+
+/*
+ * A kernel file is portable C99 plus these macros.  kkcc compiles it once per
+ * target with KK_TARGET_<T> defined, and kk/target/<t>.h spells each macro for
+ * that target: a host loop, a CUDA/HIP __global__ function or a SPIR-V kernel.
+ * docs/kernel-language.md is the reference; in short:
+ *
+ *   #include <kk/kernel.h>
+ *   #include "axpy.h"    // struct axpy_args { double a; kk_view x, y; };
+ *
+ *   KK_FOR(axpy, struct axpy_args, i) {
+ *     KK_AT(args->y, double, i) += args->a * KK_AT(args->x, double, i);
+ *   }
+ *   KK_REDUCE(dot, struct axpy_args, double, KK_SUM, i, acc) {
+ *     *acc += KK_AT(args->x, double, i) * KK_AT(args->y, double, i);
+ *   }
+ *   KK_SCAN(cumsum, struct axpy_args, double, i, partial, final) {
+ *     *partial += KK_AT(args->x, double, i);          // inclusive:
+ *     if (final) KK_AT(args->y, double, i) = *partial; //  write after adding
+ *   }
+ *
+ * Inside a body, `args` points to the (read-only) argument struct and the
+ * index is an int64_t.  Reductions: the 12 reducers KK_SUM, KK_PROD, KK_MIN,
+ * KK_MAX, KK_MINMAX, KK_MINLOC, KK_MAXLOC, KK_MINMAXLOC, KK_LAND, KK_LOR,
+ * KK_BAND, KK_BOR on the scalar types listed below; custom reducers
+ * (KK_REDUCER_INIT / KK_REDUCER_JOIN with KK_REDUCE_CUSTOM); several reducers
+ * in one launch (KK_REDUCE_N).
+ */
+
+#include <kk/kernel_abi.h>
+
+/* ---- helpers for variadic macros ------------------------------------------ */
+#define KK__CAT_(a, b) a##b
+#define KK__CAT(a, b) KK__CAT_(a, b)
+#define KK__NARG(...) KK__NARG_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define KK__NARG_(_1, _2, _3, _4, _5, _6, _7, _8, N, ...) N
+#define KK__UNPACK(...) __VA_ARGS__
+#define KK__CALL(m, ...) m(__VA_ARGS__)
+/* KK__FOREACH(M, D, a, b, c) -> M(D, a) M(D, b) M(D, c), up to 8 items. */
+#define KK__FE_1(M, D, x) M(D, x)
+#define KK__FE_2(M, D, x, ...) M(D, x) KK__FE_1(M, D, __VA_ARGS__)
+#define KK__FE_3(M, D, x, ...) M(D, x) KK__FE_2(M, D, __VA_ARGS__)
+#define KK__FE_4(M, D, x, ...) M(D, x) KK__FE_3(M, D, __VA_ARGS__)
+#define KK__FE_5(M, D, x, ...) M(D, x) KK__FE_4(M, D, __VA_ARGS__)
+#define KK__FE_6(M, D, x, ...) M(D, x) KK__FE_5(M, D, __VA_ARGS__)
+#define KK__FE_7(M, D, x, ...) M(D, x) KK__FE_6(M, D, __VA_ARGS__)
+#define KK__FE_8(M, D, x, ...) M(D, x) KK__FE_7(M, D, __VA_ARGS__)
+#define KK__FOREACH(M, D, ...) KK__CAT(KK__FE_, KK__NARG(__VA_ARGS__))(M, D, __VA_ARGS__)
+
+/* ---- the target ------------------------------------------------------------ */
+#if defined(KK_TARGET_CUDA)
+#include <kk/target/cuda.h>
+#elif defined(KK_TARGET_HIP)
+#include <kk/target/hip.h>
+#elif defined(KK_TARGET_SPIRV)
+#include <kk/target/spirv.h>
+#else /* KK_TARGET_HOST, or KK_TARGET_NONE for descriptors without host code */
+#include <kk/target/host.h>
+#endif
+
+#ifndef KK__FN
+#error "the target header must define KK__FN, the qualifiers of a helper callable from kernels"
+#endif
+
+/* ---- views ---------------------------------------------------------------- */
+
+/* The layout a descriptor type stands for (a compile-time constant). */
+#define KK__LAYOUT_OF(v) ((int)sizeof((v).kk__tag) == 1 ? KK__DEFAULT_LAYOUT : (int)sizeof((v).kk__tag) - 1)
+#define KK__T(d, k, i) ((int64_t)(i) * (d).stride[k])
+/* offset = first + middle + last; which of first/last has stride 1 depends on the layout */
+#define KK__OFFX(v, d, a, mid, lk, z)                                                   \
+  (KK__LAYOUT_OF(v) == KK_LAYOUT_RIGHT  ? KK__T(d, 0, a) + (mid) + (int64_t)(z)         \
+   : KK__LAYOUT_OF(v) == KK_LAYOUT_LEFT ? (int64_t)(a) + (mid) + KK__T(d, lk, z)         \
+                                        : KK__T(d, 0, a) + (mid) + KK__T(d, lk, z))
+#define KK__OFF1(v, d, a) (KK__LAYOUT_OF(v) == KK_LAYOUT_STRIDE ? KK__T(d, 0, a) : (int64_t)(a))
+#define KK__OFF2(v, d, a, b) KK__OFFX(v, d, a, 0, 1, b)
+#define KK__OFF3(v, d, a, b, c) KK__OFFX(v, d, a, KK__T(d, 1, b), 2, c)
+#define KK__OFF4(v, d, a, b, c, e) KK__OFFX(v, d, a, KK__T(d, 1, b) + KK__T(d, 2, c), 3, e)
+#define KK__OFF5(v, d, a, b, c, e, f) KK__OFFX(v, d, a, KK__T(d, 1, b) + KK__T(d, 2, c) + KK__T(d, 3, e), 4, f)
+#define KK__OFF6(v, d, a, b, c, e, f, g) \
+  KK__OFFX(v, d, a, KK__T(d, 1, b) + KK__T(d, 2, c) + KK__T(d, 3, e) + KK__T(d, 4, f), 5, g)
+#define KK__OFF7(v, d, a, b, c, e, f, g, h) \
+  KK__OFFX(v, d, a, KK__T(d, 1, b) + KK__T(d, 2, c) + KK__T(d, 3, e) + KK__T(d, 4, f) + KK__T(d, 5, g), 6, h)
+#define KK__OFF8(v, d, a, b, c, e, f, g, h, j)                                                            \
+  KK__OFFX(v, d, a,                                                                                        \
+           KK__T(d, 1, b) + KK__T(d, 2, c) + KK__T(d, 3, e) + KK__T(d, 4, f) + KK__T(d, 5, g) + KK__T(d, 6, h), \
+           7, j)
+
+/* The element of view descriptor `v` (any of kk_view, kk_view_left,
+ * kk_view_right, kk_view_stride) at the given 1 to 8 indices, as an lvalue of
+ * type T.  T must be the view's element type.  No bounds check. */
+#define KK_AT(v, T, ...) \
+  (((T *)(v).d.data)[KK__CAT(KK__OFF, KK__NARG(__VA_ARGS__))(v, (v).d, __VA_ARGS__)])
+/* The element of a rank-0 view. */
+#define KK_AT0(v, T) (*(T *)(v).d.data)
+#define KK_AT1(v, T, i0) KK_AT(v, T, i0)
+#define KK_AT2(v, T, i0, i1) KK_AT(v, T, i0, i1)
+#define KK_AT3(v, T, i0, i1, i2) KK_AT(v, T, i0, i1, i2)
+#define KK_AT4(v, T, i0, i1, i2, i3) KK_AT(v, T, i0, i1, i2, i3)
+/* Extent and stride (in elements) of dimension k; the data pointer. */
+#define KK_EXTENT(v, k) ((v).d.extent[k])
+#define KK_STRIDE(v, k) ((v).d.stride[k])
+#define KK_DATA(v, T) ((T *)(v).d.data)
+
+/* ---- reducers ---------------------------------------------------------------- */
+
+/* Scalar types a reducer accepts, with their type code and limits. */
+#define KK__TYPE_int8_t KK_INT8
+#define KK__TYPE_uint8_t KK_UINT8
+#define KK__TYPE_int16_t KK_INT16
+#define KK__TYPE_uint16_t KK_UINT16
+#define KK__TYPE_int32_t KK_INT32
+#define KK__TYPE_uint32_t KK_UINT32
+#define KK__TYPE_int64_t KK_INT64
+#define KK__TYPE_uint64_t KK_UINT64
+#define KK__TYPE_float KK_FLOAT
+#define KK__TYPE_double KK_DOUBLE
+#define KK__TYPE_int KK_INT32
+#define KK__TYPE_unsigned KK_UINT32
+#define KK__TYPE_long KK_INT64
+#define KK__TYPE_size_t KK_UINT64
+#define KK__MAXOF_int8_t ((int8_t)127)
+#define KK__MINOF_int8_t ((int8_t)(-127 - 1))
+#define KK__MAXOF_uint8_t ((uint8_t)255u)
+#define KK__MINOF_uint8_t ((uint8_t)0)
+#define KK__MAXOF_int16_t ((int16_t)32767)
+#define KK__MINOF_int16_t ((int16_t)(-32767 - 1))
+#define KK__MAXOF_uint16_t ((uint16_t)65535u)
+#define KK__MINOF_uint16_t ((uint16_t)0)
+#define KK__MAXOF_int32_t ((int32_t)2147483647)
+#define KK__MINOF_int32_t ((int32_t)(-2147483647 - 1))
+#define KK__MAXOF_uint32_t ((uint32_t)4294967295u)
+#define KK__MINOF_uint32_t ((uint32_t)0)
+#define KK__MAXOF_int64_t ((int64_t)9223372036854775807LL)
+#define KK__MINOF_int64_t ((int64_t)(-9223372036854775807LL - 1))
+#define KK__MAXOF_uint64_t ((uint64_t)18446744073709551615ULL)
+#define KK__MINOF_uint64_t ((uint64_t)0)
+#define KK__MAXOF_float 3.40282346638528859812e+38f
+#define KK__MINOF_float (-3.40282346638528859812e+38f)
+#define KK__MAXOF_double 1.79769313486231570815e+308
+#define KK__MINOF_double (-1.79769313486231570815e+308)
+#define KK__MAXOF_int KK__MAXOF_int32_t
+#define KK__MINOF_int KK__MINOF_int32_t
+#define KK__MAXOF_unsigned KK__MAXOF_uint32_t
+#define KK__MINOF_unsigned KK__MINOF_uint32_t
+#define KK__MAXOF_long KK__MAXOF_int64_t
+#define KK__MINOF_long KK__MINOF_int64_t
+#define KK__MAXOF_size_t KK__MAXOF_uint64_t
+#define KK__MINOF_size_t KK__MINOF_uint64_t
+#define KK__LOC_NONE ((int64_t)9223372036854775807LL)
+
+/* Value type of each reducer over scalar T. */
+#define KK__VT_KK_SUM(T) T
+#define KK__VT_KK_PROD(T) T
+#define KK__VT_KK_MIN(T) T
+#define KK__VT_KK_MAX(T) T
+#define KK__VT_KK_LAND(T) T
+#define KK__VT_KK_LOR(T) T
+#define KK__VT_KK_BAND(T) T
+#define KK__VT_KK_BOR(T) T
+#define KK__VT_KK_MINLOC(T) kk_valloc_##T
+#define KK__VT_KK_MAXLOC(T) kk_valloc_##T
+#define KK__VT_KK_MINMAX(T) kk_minmax_##T
+#define KK__VT_KK_MINMAXLOC(T) kk_minmaxloc_##T
+
+/* Identity (init) and combination (join) of each reducer; p, d, s point to
+ * values of KK__VT_R(T).  Ties of the *LOC reducers go to the smaller index,
+ * so results do not depend on the backend. */
+#define KK__INIT_KK_SUM(T, p) (*(p) = (T)0)
+#define KK__JOIN_KK_SUM(T, d, s) (*(d) += *(s))
+#define KK__INIT_KK_PROD(T, p) (*(p) = (T)1)
+#define KK__JOIN_KK_PROD(T, d, s) (*(d) *= *(s))
+#define KK__INIT_KK_MIN(T, p) (*(p) = KK__MAXOF_##T)
+#define KK__JOIN_KK_MIN(T, d, s) (*(s) < *(d) ? (void)(*(d) = *(s)) : (void)0)
+#define KK__INIT_KK_MAX(T, p) (*(p) = KK__MINOF_##T)
+#define KK__JOIN_KK_MAX(T, d, s) (*(s) > *(d) ? (void)(*(d) = *(s)) : (void)0)
+#define KK__INIT_KK_LAND(T, p) (*(p) = (T)1)
+#define KK__JOIN_KK_LAND(T, d, s) (*(d) = (T)(*(d) && *(s)))
+#define KK__INIT_KK_LOR(T, p) (*(p) = (T)0)
+#define KK__JOIN_KK_LOR(T, d, s) (*(d) = (T)(*(d) || *(s)))
+#define KK__INIT_KK_BAND(T, p) (*(p) = (T) ~(T)0)
+#define KK__JOIN_KK_BAND(T, d, s) (*(d) &= *(s))
+#define KK__INIT_KK_BOR(T, p) (*(p) = (T)0)
+#define KK__JOIN_KK_BOR(T, d, s) (*(d) |= *(s))
+#define KK__INIT_KK_MINLOC(T, p) ((p)->val = KK__MAXOF_##T, (p)->loc = KK__LOC_NONE)
+#define KK__JOIN_KK_MINLOC(T, d, s) KK_MINLOC_UPDATE(d, (s)->val, (s)->loc)
+#define KK__INIT_KK_MAXLOC(T, p) ((p)->val = KK__MINOF_##T, (p)->loc = KK__LOC_NONE)
+#define KK__JOIN_KK_MAXLOC(T, d, s) KK_MAXLOC_UPDATE(d, (s)->val, (s)->loc)
+#define KK__INIT_KK_MINMAX(T, p) ((p)->min_val = KK__MAXOF_##T, (p)->max_val = KK__MINOF_##T)
+#define KK__JOIN_KK_MINMAX(T, d, s)                                          \
+  ((s)->min_val < (d)->min_val ? (void)((d)->min_val = (s)->min_val) : (void)0, \
+   (s)->max_val > (d)->max_val ? (void)((d)->max_val = (s)->max_val) : (void)0)
+#define KK__INIT_KK_MINMAXLOC(T, p)                                                             \
+  ((p)->min_val = KK__MAXOF_##T, (p)->max_val = KK__MINOF_##T, (p)->min_loc = KK__LOC_NONE, \
+   (p)->max_loc = KK__LOC_NONE)
+#define KK__JOIN_KK_MINMAXLOC(T, d, s)                                                                   \
+  ((s)->min_val < (d)->min_val || ((s)->min_val == (d)->min_val && (s)->min_loc < (d)->min_loc)          \
+       ? (void)((d)->min_val = (s)->min_val, (d)->min_loc = (s)->min_loc)                                \
+       : (void)0,                                                                                        \
+   (s)->max_val > (d)->max_val || ((s)->max_val == (d)->max_val && (s)->max_loc < (d)->max_loc)          \
+       ? (void)((d)->max_val = (s)->max_val, (d)->max_loc = (s)->max_loc)                                \
+       : (void)0)
+/* A custom reducer R (KK_REDUCER_INIT / KK_REDUCER_JOIN) in KK_REDUCE_N takes
+ * the form (KK_CUSTOM, R, member). */
+#define KK__INIT_KK_CUSTOM(R, p) kk__rinit_##R(p)
+#define KK__JOIN_KK_CUSTOM(R, d, s) kk__rjoin_##R(d, s)
+
+/* Updates for the *LOC and MINMAX accumulators inside a kernel body. */
+#define KK_MINLOC_UPDATE(acc, v, i)                                               \
+  (((v) < (acc)->val || ((v) == (acc)->val && (int64_t)(i) < (acc)->loc))          \
+       ? (void)((acc)->val = (v), (acc)->loc = (int64_t)(i))                       \
+       : (void)0)
+#define KK_MAXLOC_UPDATE(acc, v, i)                                               \
+  (((v) > (acc)->val || ((v) == (acc)->val && (int64_t)(i) < (acc)->loc))          \
+       ? (void)((acc)->val = (v), (acc)->loc = (int64_t)(i))                       \
+       : (void)0)
+#define KK_MINMAX_UPDATE(acc, v)                                           \
+  ((v) < (acc)->min_val ? (void)((acc)->min_val = (v)) : (void)0,           \
+   (v) > (acc)->max_val ? (void)((acc)->max_val = (v)) : (void)0)
+#define KK_MINMAXLOC_UPDATE(acc, v, i)                                                                  \
+  (((v) < (acc)->min_val || ((v) == (acc)->min_val && (int64_t)(i) < (acc)->min_loc))                  \
+       ? (void)((acc)->min_val = (v), (acc)->min_loc = (int64_t)(i))                                     \
+       : (void)0,                                                                                        \
+   ((v) > (acc)->max_val || ((v) == (acc)->max_val && (int64_t)(i) < (acc)->max_loc))                  \
+       ? (void)((acc)->max_val = (v), (acc)->max_loc = (int64_t)(i))                                     \
+       : (void)0)
+
+/* Per-reducer pieces of KK_REDUCE_N: t is (R, T, member) */
+#define KK__RN_INIT(p, t) KK__CALL(KK__RN_INIT_, p, KK__UNPACK t)
+#define KK__RN_INIT_(p, R, T, m) KK__INIT_##R(T, &(p)->m);
+#define KK__RN_JOIN(ds, t) KK__CALL(KK__RN_JOIN_, KK__UNPACK ds, KK__UNPACK t)
+#define KK__RN_JOIN_(d, s, R, T, m) KK__JOIN_##R(T, &(d)->m, &(s)->m);
+#define KK__RN_PART(VT, t) KK__CALL(KK__RN_PART_, VT, KK__UNPACK t)
+#define KK__RN_PART_(VT, R, T, m) {R, KK__PTYPE_##R(T), (uint32_t)offsetof(VT, m), (uint32_t)sizeof(((VT *)0)->m)},
+#define KK__PTYPE_KK_SUM(T) KK__TYPE_##T
+#define KK__PTYPE_KK_PROD(T) KK__TYPE_##T
+#define KK__PTYPE_KK_MIN(T) KK__TYPE_##T
+#define KK__PTYPE_KK_MAX(T) KK__TYPE_##T
+#define KK__PTYPE_KK_LAND(T) KK__TYPE_##T
+#define KK__PTYPE_KK_LOR(T) KK__TYPE_##T
+#define KK__PTYPE_KK_BAND(T) KK__TYPE_##T
+#define KK__PTYPE_KK_BOR(T) KK__TYPE_##T
+#define KK__PTYPE_KK_MINLOC(T) KK__TYPE_##T
+#define KK__PTYPE_KK_MAXLOC(T) KK__TYPE_##T
+#define KK__PTYPE_KK_MINMAX(T) KK__TYPE_##T
+#define KK__PTYPE_KK_MINMAXLOC(T) KK__TYPE_##T
+#define KK__PTYPE_KK_CUSTOM(R) KK_TYPE_CUSTOM
+
+#endif /* KK_KERNEL_H */

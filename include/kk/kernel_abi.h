@@ -1,0 +1,209 @@
+/* kk/kernel_abi.h -- the descriptors that kernel objects (built by kkcc), libkk and backend plugins exchange. */
+#ifndef KK_KERNEL_ABI_H
+#define KK_KERNEL_ABI_H
+
+/*
+ * Host code, kernel files and plugins all see these types; device compilers
+ * (nvcc, hipcc, clang for SPIR-V) compile them too, so this header is plain C
+ * that is also valid C++ and OpenCL-flavoured C.  Layouts are part of the
+ * kernel-object ABI (KK_KERNEL_ABI_VERSION): a kernel object built by one kk
+ * release must register with a later libkk of the same major.
+ */
+
+#include <kk/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the kernel-object ABI: the layout of kk_kernel_t, kk_module_t
+ * and the view descriptors, (major << 16) | minor. */
+#define KK_KERNEL_ABI_VERSION 0x00010000u
+
+/* ---------------------------------------------------------------------------
+ * Element types of views and reductions.
+ * ------------------------------------------------------------------------ */
+typedef enum kk_type {
+  KK_TYPE_NONE = 0,
+  KK_INT8 = 1,
+  KK_UINT8 = 2,
+  KK_INT16 = 3,
+  KK_UINT16 = 4,
+  KK_INT32 = 5,
+  KK_UINT32 = 6,
+  KK_INT64 = 7,
+  KK_UINT64 = 8,
+  KK_FLOAT = 9,
+  KK_DOUBLE = 10,
+  KK_COMPLEX_FLOAT = 11,   /* two floats, re then im */
+  KK_COMPLEX_DOUBLE = 12,  /* two doubles, re then im */
+  KK_TYPE_CUSTOM = 64,     /* any trivially copyable type; give its size */
+  KK__TYPE_PIN = 0x7fffffff
+} kk_type_t;
+
+/* ---------------------------------------------------------------------------
+ * View descriptors: what a kernel receives for a view, inside its argument
+ * struct.  Each descriptor type fixes how KK_AT() computes an offset:
+ *
+ *   kk_view         the target's default layout: right (last index has stride
+ *                   1) on host targets, left (first index has stride 1) on GPU
+ *                   targets;
+ *   kk_view_right   right layout on every target;
+ *   kk_view_left    left layout on every target;
+ *   kk_view_stride  every stride read from the descriptor.
+ *
+ * Host code fills them with kk_view_bind() and friends (kk.h), which refuse a
+ * view whose layout does not match the parameter type.  The trailing tag's
+ * size encodes the type's layout for the index macros (a compile-time
+ * constant in every language kk compiles).
+ * ------------------------------------------------------------------------ */
+typedef struct kk_view_desc {
+  void *data;                      /* first element */
+  int64_t extent[KK_MAX_RANK];     /* extents; unused dimensions are 1 */
+  int64_t stride[KK_MAX_RANK];     /* in elements; unused dimensions are 0 */
+  int32_t rank;
+  int32_t layout;                  /* kk_layout_t of the bound view */
+  uint32_t elem_size;
+  uint32_t type;                   /* kk_type_t */
+} kk_view_desc_t;
+
+typedef struct kk_view { kk_view_desc_t d; char kk__tag[1]; } kk_view;
+typedef struct kk_view_right { kk_view_desc_t d; char kk__tag[2]; } kk_view_right;
+typedef struct kk_view_left { kk_view_desc_t d; char kk__tag[3]; } kk_view_left;
+typedef struct kk_view_stride { kk_view_desc_t d; char kk__tag[4]; } kk_view_stride;
+
+/* ---------------------------------------------------------------------------
+ * Reducers.
+ * ------------------------------------------------------------------------ */
+typedef enum kk_reducer_op {
+  KK_SUM = 1,
+  KK_PROD = 2,
+  KK_MIN = 3,
+  KK_MAX = 4,
+  KK_MINMAX = 5,
+  KK_MINLOC = 6,
+  KK_MAXLOC = 7,
+  KK_MINMAXLOC = 8,
+  KK_LAND = 9,
+  KK_LOR = 10,
+  KK_BAND = 11,
+  KK_BOR = 12,
+  KK_CUSTOM = 13,
+  KK__REDUCER_PIN = 0x7fffffff
+} kk_reducer_op_t;
+
+/* Maximum number of reducers in one launch. */
+#define KK_MAX_REDUCERS 8
+
+typedef struct kk_reducer_part {
+  uint32_t op;       /* kk_reducer_op_t */
+  uint32_t type;     /* kk_type_t of the reduced scalar (KK_TYPE_CUSTOM for custom) */
+  uint32_t offset;   /* of this reducer's value inside the accumulator */
+  uint32_t size;     /* of this reducer's value */
+} kk_reducer_part_t;
+
+/* How a reduce (or scan) kernel combines values.  The accumulator is one
+ * value of `value_size` bytes: a scalar, a {value, location} pair, or the
+ * struct of several reducers' values. */
+typedef struct kk_reducer_info {
+  uint32_t count;            /* reducers combined (1..KK_MAX_REDUCERS) */
+  uint32_t value_size;
+  uint32_t value_align;
+  uint32_t reserved;
+  kk_reducer_part_t part[KK_MAX_REDUCERS];
+  void (*init)(void *value);                   /* identity of every reducer (host code) */
+  void (*join)(void *dst, const void *src);    /* dst = dst (+) src (host code) */
+} kk_reducer_info_t;
+
+/* {value, location} of MINLOC / MAXLOC, {min, max} of MINMAX and the four of
+ * MINMAXLOC, for every scalar type a reducer accepts. */
+#define KK__LOC_TYPES(T)                                                          \
+  typedef struct kk_valloc_##T { T val; int64_t loc; } kk_valloc_##T;             \
+  typedef struct kk_minmax_##T { T min_val; T max_val; } kk_minmax_##T;           \
+  typedef struct kk_minmaxloc_##T {                                               \
+    T min_val; T max_val; int64_t min_loc; int64_t max_loc;                       \
+  } kk_minmaxloc_##T;
+KK__LOC_TYPES(int8_t)
+KK__LOC_TYPES(uint8_t)
+KK__LOC_TYPES(int16_t)
+KK__LOC_TYPES(uint16_t)
+KK__LOC_TYPES(int32_t)
+KK__LOC_TYPES(uint32_t)
+KK__LOC_TYPES(int64_t)
+KK__LOC_TYPES(uint64_t)
+KK__LOC_TYPES(float)
+KK__LOC_TYPES(double)
+
+/* ---------------------------------------------------------------------------
+ * Kernels and modules.
+ * ------------------------------------------------------------------------ */
+typedef enum kk_kernel_kind {
+  KK_KIND_FOR = 1,
+  KK_KIND_REDUCE = 2,
+  KK_KIND_SCAN = 3,
+  KK__KIND_PIN = 0x7fffffff
+} kk_kernel_kind_t;
+
+typedef void (*kk_host_for_fn)(const void *args, int64_t begin, int64_t end);
+typedef void (*kk_host_reduce_fn)(const void *args, int64_t begin, int64_t end, void *acc);
+typedef void (*kk_host_scan_fn)(const void *args, int64_t begin, int64_t end, void *acc, int final_pass);
+
+struct kk_module;
+
+/* One kernel, as the kernel macros define it in the kernel object.  The host
+ * entry points are NULL when the object was built without the host target.
+ * The host function processes [begin, end) in order; for a scan, `acc` holds
+ * the running value on entry and on return. */
+typedef struct kk_kernel {
+  uint32_t struct_size;
+  uint32_t abi_version;            /* KK_KERNEL_ABI_VERSION */
+  const char *name;                /* the kernel's name in the kernel file */
+  uint32_t kind;                   /* kk_kernel_kind_t */
+  uint32_t args_size;              /* sizeof the argument struct */
+  uint32_t args_align;
+  uint32_t flags;
+  const kk_reducer_info_t *reducer;/* reduce and scan kernels, else NULL */
+  kk_host_for_fn host_for;
+  kk_host_reduce_fn host_reduce;
+  kk_host_scan_fn host_scan;
+  struct kk_module *module;        /* set by kk_module_register */
+  void *runtime[4];                /* libkk's per-kernel state; zero in the object */
+} kk_kernel_t;
+
+/* A device image of one module for one target. */
+typedef struct kk_image {
+  const char *target;              /* "cuda", "hip", "spirv" */
+  const char *format;              /* "cuda-fatbin", "hip-codeobject", "spirv" */
+  const char *arch;                /* architectures inside, e.g. "sm_70,sm_80,sm_90,compute_90" */
+  const void *data;
+  uint64_t size;
+} kk_image_t;
+
+/* One kernel file's contribution: its kernels and device images, registered
+ * by the constructor kkcc generates. */
+typedef struct kk_module {
+  uint32_t struct_size;
+  uint32_t abi_version;            /* KK_KERNEL_ABI_VERSION */
+  const char *id;                  /* unique per compiled kernel file */
+  const char *source_name;         /* the kernel file as given to kkcc */
+  uint32_t kernel_count;
+  kk_kernel_t *const *kernels;
+  uint32_t image_count;
+  const kk_image_t *images;
+  const char *source;              /* preprocessed kernel source for JIT, or NULL */
+  uint64_t source_size;
+  const char *targets;             /* targets it was built for, "host,cuda" */
+  void *runtime[4];                /* libkk's per-module state; zero in the object */
+} kk_module_t;
+
+/* Registers / unregisters a module; called by the constructor and destructor
+ * that kkcc generates, before main() for objects linked into the program.
+ * Thread-safe; registering before kk_initialize is the normal case. */
+void kk_module_register(kk_module_t *module);
+void kk_module_unregister(kk_module_t *module);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KK_KERNEL_ABI_H */
