@@ -6,21 +6,47 @@
 
 #include "internal.h"
 #include "host_common.h"
+#include "host_exec.h"
 
 typedef struct serial_ctx {
   const kk_host_services_t *hs;
+  kkh_exec_t exec;       /* a team of one: the calling thread */
 } serial_ctx_t;
 
 /* The serial backend has one context per process, like any plugin. */
 static serial_ctx_t g_serial;
 
+static void serial_parallel(kkh_exec_t *ex, int n, kkh_task_fn task, void *arg) {
+  (void)ex;
+  (void)n; /* always 1 */
+  task(0, 1, arg);
+}
+
+static void serial_barrier(kkh_exec_t *ex, int tid, int n) { (void)ex, (void)tid, (void)n; }
+
 static kk_status_t serial_init(const kk_host_services_t *hs, void **ctx) {
   g_serial.hs = hs;
+  g_serial.exec.nthreads = 1;
+  g_serial.exec.parallel = serial_parallel;
+  g_serial.exec.barrier = serial_barrier;
+  g_serial.exec.slots = NULL; /* per launch, see serial_launch */
   *ctx = &g_serial;
   return KK_OK;
 }
 
 static void serial_finalize(void *ctx) { (void)ctx; }
+
+/* Serial work runs synchronously on the calling thread, so the partial-value
+ * slots live on its stack: launches from several application threads (on any
+ * instance) never share them. */
+static kk_status_t serial_launch(void *ctx, void *inst, const kk_launch_t *l) {
+  serial_ctx_t *c = ctx;
+  (void)inst;
+  _Alignas(64) unsigned char slots[3 * KKH_SLOT_SIZE];
+  kkh_exec_t ex = c->exec;
+  ex.slots = slots;
+  return kkh_launch(&ex, c->hs, l);
+}
 
 static int32_t serial_device_count(void *ctx, const char **why_none) {
   (void)ctx;
@@ -133,6 +159,7 @@ static const kk_plugin_ops_t serial_ops = {
     .instance_fence = serial_instance_fence,
     .fence_all = serial_fence_all,
     .mem_fill = serial_mem_fill,
+    .launch = serial_launch,
 };
 
 const kk_plugin_ops_t *kk__serial_entry(uint32_t core_abi, const kk_host_services_t *hs) {

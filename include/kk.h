@@ -468,7 +468,7 @@ kk_status_t kk_view_realloc(kk_view_t **view, const int64_t *extents);
 /* Descriptors for kernel arguments.  kk_view_bind gives a default-layout
  * descriptor and requires the view's layout to be the default layout of the
  * backend that owns its space (right on host backends, left on GPUs);
- * _left/_right require that layout; _stride accepts any.  Rank 0 and
+ * _left/_right require that layout; _strided accepts any.  Rank 0 and
  * unit-stride rank 1 views fit every type.  On a mismatch the descriptor is
  * empty, kk_last_error() says why, and the next launch from this thread
  * fails with KK_ERROR_LAYOUT_MISMATCH: a wrong layout is an error, never a
@@ -476,7 +476,7 @@ kk_status_t kk_view_realloc(kk_view_t **view, const int64_t *extents);
 kk_view kk_view_bind(kk_view_t *v);
 kk_view_left kk_view_bind_left(kk_view_t *v);
 kk_view_right kk_view_bind_right(kk_view_t *v);
-kk_view_stride kk_view_bind_stride(kk_view_t *v);
+kk_view_strided kk_view_bind_strided(kk_view_t *v);
 
 /* Name of an element type ("double"). */
 const char *kk_type_name(kk_type_t type);

@@ -90,7 +90,7 @@
            7, j)
 
 /* The element of view descriptor `v` (any of kk_view, kk_view_left,
- * kk_view_right, kk_view_stride) at the given 1 to 8 indices, as an lvalue of
+ * kk_view_right, kk_view_strided) at the given 1 to 8 indices, as an lvalue of
  * type T.  T must be the view's element type.  No bounds check. */
 #define KK_AT(v, T, ...) \
   (((T *)(v).d.data)[KK__CAT(KK__OFF, KK__NARG(__VA_ARGS__))(v, (v).d, __VA_ARGS__)])

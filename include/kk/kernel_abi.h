@@ -50,7 +50,7 @@ typedef enum kk_type {
  *                   targets;
  *   kk_view_right   right layout on every target;
  *   kk_view_left    left layout on every target;
- *   kk_view_stride  every stride read from the descriptor.
+ *   kk_view_strided  every stride read from the descriptor.
  *
  * Host code fills them with kk_view_bind() and friends (kk.h), which refuse a
  * view whose layout does not match the parameter type.  The trailing tag's
@@ -70,7 +70,7 @@ typedef struct kk_view_desc {
 typedef struct kk_view { kk_view_desc_t d; char kk__tag[1]; } kk_view;
 typedef struct kk_view_right { kk_view_desc_t d; char kk__tag[2]; } kk_view_right;
 typedef struct kk_view_left { kk_view_desc_t d; char kk__tag[3]; } kk_view_left;
-typedef struct kk_view_stride { kk_view_desc_t d; char kk__tag[4]; } kk_view_stride;
+typedef struct kk_view_strided { kk_view_desc_t d; char kk__tag[4]; } kk_view_strided;
 
 /* ---------------------------------------------------------------------------
  * Reducers.
