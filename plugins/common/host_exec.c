@@ -176,7 +176,12 @@ kk_status_t kkh_launch(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_la
     used = 1;
 
   kkh_task_fn task = l->kind == KK_KIND_FOR ? for_task : l->kind == KK_KIND_REDUCE ? reduce_task : scan_task;
-  if (used == 1)
+  if (used == 1 && l->kind == KK_KIND_SCAN) {
+    /* one thread: a single pass with final set, as a sequential scan does */
+    unsigned char *acc = T.slots + (size_t)2 * T.slot; /* slot 2 * used: where the total is read */
+    T.red->init(acc);
+    T.s(l->args, T.begin, T.begin + T.n, acc, 1);
+  } else if (used == 1)
     task(0, 1, &T); /* one chunk: no thread needs waking */
   else
     ex->parallel(ex, used, task, &T);

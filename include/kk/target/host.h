@@ -154,7 +154,8 @@
 /* KK_SCAN(name, args type, scalar type T, index, partial, final) { body }
  * A prefix sum: `*partial` is the running sum; the body adds element i to it
  * and, when `final` is true, may store it (after the add: inclusive scan;
- * before: exclusive).  The body runs twice per element, once with final 0. */
+ * before: exclusive).  The body may first run over a chunk with final 0 (to
+ * learn its total) before running over it with final 1. */
 #define KK_SCAN(NAME, ARGS_T, T, I, UPD, FIN)                                              \
   static void kk__vinit_##NAME(void *kk__p) { *(T *)kk__p = (T)0; }                          \
   static void kk__vjoin_##NAME(void *kk__d, const void *kk__s) { *(T *)kk__d += *(const T *)kk__s; } \
