@@ -438,11 +438,11 @@ START_TEST(atomics_complex_and_structs) {
   memset(&a, 0, sizeof a);
   a.n = n;
   kk_complex_float zf[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-  kk_complex_double zd[5] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}};
+  kk_complex_double zd[6] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}};
   struct rec16 zr[3];
   memset(zr, 0, sizeof zr);
   kk_view_t *cf = counters("cf", KK_COMPLEX_FLOAT, 4, zf, sizeof *zf);
-  kk_view_t *cd = counters("cd", KK_COMPLEX_DOUBLE, 5, zd, sizeof *zd);
+  kk_view_t *cd = counters("cd", KK_COMPLEX_DOUBLE, 6, zd, sizeof *zd);
   kk_view_spec_t rs = KK_VIEW_SPEC_INIT;
   rs.label = "rec";
   rs.type = KK_TYPE_CUSTOM;
@@ -467,6 +467,7 @@ START_TEST(atomics_complex_and_structs) {
   ck_assert(pd[2].re == (double)n);
   ck_assert(pd[3].re >= 0 && pd[3].re < 5 && pd[3].im == 1.0);
   ck_assert(pd[4].re == (double)n && pd[4].im == 2.0 * (double)n);
+  ck_assert(pd[5].re == (double)n && pd[5].im == -0.5 * (double)n);
   for (int64_t i = 0; i < 2 * n; i++)
     ck_assert_msg(((int64_t *)kk_view_data(ht))[i] == 1, "complex ticket %lld", (long long)i);
   const struct rec16 *pr = kk_view_data(hr);

@@ -212,6 +212,11 @@ KK_FOR(atomics_complex, struct atomic_args, i) {
       break;
     cur = prev;
   }
+  /* the lock table on complex double itself */
+  KK_ATOMIC_LOCK(&cd[5]) {
+    cd[5].re += 1.0;
+    cd[5].im -= 0.5;
+  }
   /* any type: a 24-byte record under the lock table */
   struct rec16 *rec = KK_DATA(args->rec, struct rec16);
   KK_ATOMIC_LOCK(&rec[i % 3]) {

@@ -531,8 +531,8 @@ KK__DEF_SINIT(double)
  * kk_atomic_compare_exchange(p, expected, desired) (the old value).  Types:
  * int32_t, uint32_t, int64_t, uint64_t, float, double (native instructions or
  * compare-and-swap loops) and kk_complex_float (a 64-bit CAS loop),
- * kk_complex_double (the lock table) for add, sub, exchange and
- * compare_exchange.  Read-modify-write operations are relaxed;
+ * kk_complex_double (a 128-bit CAS where the CPU has one, else the lock
+ * table) for add, sub, exchange and compare_exchange.  Read-modify-write operations are relaxed;
  * kk_atomic_load is acquire, kk_atomic_store release.  Any other update, on
  * any type, runs under the lock table: KK_ATOMIC_LOCK(p) { ... }.
  */
@@ -647,7 +647,32 @@ static inline kk_complex_float kk__acas_cf(kk_complex_float *p, kk_complex_float
   __atomic_compare_exchange_n((uint64_t *)p, &ue.u, ud.u, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return ue.c;
 }
-/* complex double: 16 bytes, through the lock table */
+/* complex double: 16 bytes -- one 128-bit compare-and-swap where the CPU has
+ * it (x86-64 with -mcx16, which kkcc's host recipe passes), else the lock
+ * table */
+#if defined(__GCC_HAVE_SYNC_COMPARE_AND_SWAP_16) && defined(__SIZEOF_INT128__)
+#define KK__CD_CAS 1
+static inline kk_complex_double kk__acd(kk_complex_double *p, kk_complex_double v, int op) {
+  union { kk_complex_double c; unsigned __int128 u; } o, n;
+  o.c = *(volatile kk_complex_double *)p; /* a guess; the CAS validates it */
+  for (;;) {
+    n.c.re = op == 0 ? o.c.re + v.re : op == 1 ? o.c.re - v.re : v.re;
+    n.c.im = op == 0 ? o.c.im + v.im : op == 1 ? o.c.im - v.im : v.im;
+    unsigned __int128 seen = __sync_val_compare_and_swap((unsigned __int128 *)p, o.u, n.u);
+    if (seen == o.u)
+      return o.c;
+    o.u = seen;
+  }
+}
+static inline kk_complex_double kk__acas_cd(kk_complex_double *p, kk_complex_double e, kk_complex_double d) {
+  union { kk_complex_double c; unsigned __int128 u; } ue, ud, seen;
+  ue.c = e;
+  ud.c = d;
+  seen.u = __sync_val_compare_and_swap((unsigned __int128 *)p, ue.u, ud.u);
+  return seen.c;
+}
+#else
+#define KK__CD_CAS 0
 static inline kk_complex_double kk__acd(kk_complex_double *p, kk_complex_double v, int op) {
   kk_complex_double old;
   KK_ATOMIC_LOCK(p) {
@@ -659,9 +684,6 @@ static inline kk_complex_double kk__acd(kk_complex_double *p, kk_complex_double 
   }
   return old;
 }
-static inline kk_complex_double kk__afetch_add_cd(kk_complex_double *p, kk_complex_double v) { return kk__acd(p, v, 0); }
-static inline kk_complex_double kk__afetch_sub_cd(kk_complex_double *p, kk_complex_double v) { return kk__acd(p, v, 1); }
-static inline kk_complex_double kk__aexchange_cd(kk_complex_double *p, kk_complex_double v) { return kk__acd(p, v, 2); }
 static inline kk_complex_double kk__acas_cd(kk_complex_double *p, kk_complex_double e, kk_complex_double d) {
   kk_complex_double old;
   KK_ATOMIC_LOCK(p) {
@@ -671,6 +693,10 @@ static inline kk_complex_double kk__acas_cd(kk_complex_double *p, kk_complex_dou
   }
   return old;
 }
+#endif
+static inline kk_complex_double kk__afetch_add_cd(kk_complex_double *p, kk_complex_double v) { return kk__acd(p, v, 0); }
+static inline kk_complex_double kk__afetch_sub_cd(kk_complex_double *p, kk_complex_double v) { return kk__acd(p, v, 1); }
+static inline kk_complex_double kk__aexchange_cd(kk_complex_double *p, kk_complex_double v) { return kk__acd(p, v, 2); }
 
 #define KK__ATOMIC_ARITH(op, p)                                                                           \
   _Generic(*(p), int: kk__a##op##_i32, unsigned int: kk__a##op##_u32, long: kk__a##op##_l,                  \
