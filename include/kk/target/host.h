@@ -48,6 +48,13 @@
 
 typedef const kk_host_thread_t *kk__thread_t;
 
+/* A chunk function's copy of its thread context: a local that no store in
+ * the body can alias, so the compiler keeps what the body reads of it (the
+ * thread id of a ScatterView access) in registers. */
+#define KK__LOCAL_THREAD                        \
+  const kk_host_thread_t kk__tl = *kk__thp;     \
+  kk__thread_t kk__th = &kk__tl
+
 /* The descriptor every kernel macro emits. */
 #define KK__DESCRIPTOR(NAME, KIND, ARGS_T, RINFO, RANK, FOR, RED, SCAN, MD, TEAM)             \
   kk_kernel_t kk_kernel__##NAME = {                                                            \
@@ -127,8 +134,9 @@ typedef const kk_host_thread_t *kk__thread_t;
 #define KK_FOR(NAME, ARGS_T, I)                                                                          \
   static inline void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, const int64_t I KK__UNUSED,    \
                                      kk__thread_t kk__th KK__UNUSED);                                    \
-  KK__UNUSED static void kk__host_##NAME(const void *kk__ap, int64_t kk__b, int64_t kk__e, kk__thread_t kk__th) { \
+  KK__UNUSED static void kk__host_##NAME(const void *kk__ap, int64_t kk__b, int64_t kk__e, kk__thread_t kk__thp) { \
     const ARGS_T kk__a = *(const ARGS_T *)kk__ap;                                                         \
+    KK__LOCAL_THREAD;                                                                                     \
     for (int64_t kk__i = kk__b; kk__i < kk__e; ++kk__i)                                                   \
       kk__body_##NAME(&kk__a, kk__i, kk__th);                                                             \
   }                                                                                                       \
@@ -140,8 +148,9 @@ typedef const kk_host_thread_t *kk__thread_t;
   static inline void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, const int64_t I KK__UNUSED,       \
                                      VT *const ACC KK__UNUSED, kk__thread_t kk__th KK__UNUSED);             \
   KK__UNUSED static void kk__host_##NAME(const void *kk__ap, int64_t kk__b, int64_t kk__e, void *kk__vp,    \
-                                         kk__thread_t kk__th) {                                             \
+                                         kk__thread_t kk__thp) {                                            \
     const ARGS_T kk__a = *(const ARGS_T *)kk__ap;                                                            \
+    KK__LOCAL_THREAD;                                                                                        \
     VT kk__acc = *(VT *)kk__vp;                                                                              \
     for (int64_t kk__i = kk__b; kk__i < kk__e; ++kk__i)                                                      \
       kk__body_##NAME(&kk__a, kk__i, &kk__acc, kk__th);                                                      \
@@ -179,8 +188,9 @@ typedef const kk_host_thread_t *kk__thread_t;
                                      T *const UPD KK__UNUSED, const int FIN KK__UNUSED,                 \
                                      kk__thread_t kk__th KK__UNUSED);                                   \
   KK__UNUSED static void kk__host_##NAME(const void *kk__ap, int64_t kk__b, int64_t kk__e, void *kk__vp,   \
-                                         int kk__final, kk__thread_t kk__th) {                             \
+                                         int kk__final, kk__thread_t kk__thp) {                            \
     const ARGS_T kk__a = *(const ARGS_T *)kk__ap;                                                        \
+    KK__LOCAL_THREAD;                                                                                    \
     T kk__acc = *(T *)kk__vp;                                                                            \
     if (kk__final)                                                                                       \
       for (int64_t kk__i = kk__b; kk__i < kk__e; ++kk__i)                                                \
@@ -237,8 +247,9 @@ typedef const kk_host_thread_t *kk__thread_t;
   static inline void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, KK__MD_PARAMS(__VA_ARGS__)         \
                                          kk__thread_t kk__th KK__UNUSED);                                   \
   KK__UNUSED static void kk__host_##NAME(const void *kk__ap, const int64_t *kk__lo, const int64_t *kk__hi,   \
-                                         int kk__left, void *kk__vp, kk__thread_t kk__th) {                  \
+                                         int kk__left, void *kk__vp, kk__thread_t kk__thp) {                 \
     const ARGS_T kk__a = *(const ARGS_T *)kk__ap;                                                            \
+    KK__LOCAL_THREAD;                                                                                        \
     (void)kk__vp;                                                                                            \
     KK__CAT(KK__MDLOOPS, RANK)(kk__body_##NAME(&kk__a, __VA_ARGS__, kk__th), __VA_ARGS__)                    \
   }                                                                                                          \
@@ -257,8 +268,9 @@ typedef const kk_host_thread_t *kk__thread_t;
   static inline void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, KK__MD_PARAMS(__VA_ARGS__)         \
                                          KK__VT_##R(T) *const ACC KK__UNUSED, kk__thread_t kk__th KK__UNUSED); \
   KK__UNUSED static void kk__host_##NAME(const void *kk__ap, const int64_t *kk__lo, const int64_t *kk__hi,   \
-                                         int kk__left, void *kk__vp, kk__thread_t kk__th) {                  \
+                                         int kk__left, void *kk__vp, kk__thread_t kk__thp) {                 \
     const ARGS_T kk__a = *(const ARGS_T *)kk__ap;                                                            \
+    KK__LOCAL_THREAD;                                                                                        \
     KK__VT_##R(T) kk__acc = *(KK__VT_##R(T) *)kk__vp;                                                        \
     KK__CAT(KK__MDLOOPS, RANK)(kk__body_##NAME(&kk__a, __VA_ARGS__, &kk__acc, kk__th), __VA_ARGS__)          \
     *(KK__VT_##R(T) *)kk__vp = kk__acc;                                                                      \
@@ -755,28 +767,27 @@ static inline void kk__apadd_cf(kk_complex_float *p, kk_complex_float v) { p->re
 static inline void kk__apadd_cd(kk_complex_double *p, kk_complex_double v) { p->re += v.re, p->im += v.im; }
 #define kk__plain_add(p, v) KK__ATOMIC_ANY(padd, p)((p), (v))
 
-/* The calling thread's duplicate of the element, or NULL in atomic mode. */
-#define KK__SDUP(sv, T, off)                                                                           \
-  ((sv).mode == KK_SCATTER_DUPLICATED && kk__th->thread_id < (sv).ndup                                 \
-       ? (T *)(sv).dups + (int64_t)kk__th->thread_id * (sv).dup_stride + (off)                         \
-       : (T *)0)
+/* Whether the calling thread contributes to its duplicate (loop-invariant, so
+ * the compiler splits the loop into a duplicate and an atomic version), and
+ * the element of that duplicate. */
+#define KK__SUSE_DUP(sv) ((sv).mode == KK_SCATTER_DUPLICATED && kk__th->thread_id < (sv).ndup)
+#define KK__SDUP(sv, T, off) ((T *)(sv).dups + (int64_t)kk__th->thread_id * (sv).dup_stride + (off))
 
 /* Contributions to element (i, ...) of the scatter view argument sv. */
 #define KK_SCATTER_ADD(sv, T, v, ...)                                                                   \
   do {                                                                                                  \
     const int64_t kk__so = KK__SOFF(sv, __VA_ARGS__);                                                   \
-    T *kk__sd = KK__SDUP(sv, T, kk__so);                                                                \
-    if (kk__sd)                                                                                         \
-      kk__plain_add(kk__sd, (v));                                                                       \
+    if (KK__SUSE_DUP(sv))                                                                               \
+      kk__plain_add(KK__SDUP(sv, T, kk__so), (v));                                                      \
     else                                                                                                \
       kk_atomic_add((T *)(sv).d.data + kk__so, (v));                                                    \
   } while (0)
 #define KK_SCATTER_MIN(sv, T, v, ...)                                                                   \
   do {                                                                                                  \
     const int64_t kk__so = KK__SOFF(sv, __VA_ARGS__);                                                   \
-    T *kk__sd = KK__SDUP(sv, T, kk__so);                                                                \
     const T kk__sv = (v);                                                                               \
-    if (kk__sd) {                                                                                       \
+    if (KK__SUSE_DUP(sv)) {                                                                             \
+      T *kk__sd = KK__SDUP(sv, T, kk__so);                                                              \
       if (kk__sv < *kk__sd)                                                                             \
         *kk__sd = kk__sv;                                                                               \
     } else                                                                                              \
@@ -785,9 +796,9 @@ static inline void kk__apadd_cd(kk_complex_double *p, kk_complex_double v) { p->
 #define KK_SCATTER_MAX(sv, T, v, ...)                                                                   \
   do {                                                                                                  \
     const int64_t kk__so = KK__SOFF(sv, __VA_ARGS__);                                                   \
-    T *kk__sd = KK__SDUP(sv, T, kk__so);                                                                \
     const T kk__sv = (v);                                                                               \
-    if (kk__sd) {                                                                                       \
+    if (KK__SUSE_DUP(sv)) {                                                                             \
+      T *kk__sd = KK__SDUP(sv, T, kk__so);                                                              \
       if (kk__sv > *kk__sd)                                                                             \
         *kk__sd = kk__sv;                                                                               \
     } else                                                                                              \
