@@ -2,6 +2,13 @@
 #ifndef KK_H
 #define KK_H
 
+#if defined(__CUDACC_RTC__) || defined(__HIPCC_RTC__) || defined(__OPENCL_VERSION__)
+/* A runtime compiler (the JIT fallback of a GPU plugin) sees only what kernels
+ * share with host code: the plain types and kernel declarations. */
+#include <kk/kernel_abi.h>
+#define KK_DECLARE_KERNEL(name) extern kk_kernel_t kk_kernel__##name
+#else
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -663,4 +670,5 @@ static inline void kk_initialize_or_exit(int *argc, char ***argv) {
 }
 #endif
 
+#endif /* not a runtime compiler */
 #endif /* KK_H */
