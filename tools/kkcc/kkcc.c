@@ -297,7 +297,10 @@ static int expand_arg(const target_t *t, const job_t *j, const char *arg, const 
         best = num, snprintf(newest, sizeof newest, "%s", a);
     }
     free(list);
-    list = xstrdup(ptx ? newest : archs);
+    const char *ptx_arch = ptx ? var(t, "PTX_ARCH") : NULL; /* --<target>-ptx=ARCH|none */
+    if (ptx_arch && strcmp(ptx_arch, "none") == 0)
+      return 0;
+    list = xstrdup(ptx ? (ptx_arch && *ptx_arch ? ptx_arch : newest) : archs);
     for (char *save = NULL, *a = strtok_r(list, ", ", &save); a; a = strtok_r(NULL, ", ", &save)) {
       const char *num = a + strcspn(a, "0123456789");
       size_t i;
@@ -528,6 +531,8 @@ static void usage(FILE *out) {
           "the host code, the device images and a constructor that registers them with libkk.\n"
           "  --targets=T,...     only these targets (default: every installed one)\n"
           "  --<target>-arch=A,...  architectures of a device target (e.g. --cuda-arch=sm_80,sm_90)\n"
+          "  --<target>-ptx=A|none  the architecture of the portable code embedded beside them (default: the\n"
+          "                      newest of --<target>-arch); none embeds only the kernel source, for the JIT\n"
           "  --targets-dir=DIR   where the target recipes are (default %s, or $KKCC_TARGETS_DIR)\n"
           "  --cc=CC             host C compiler (default $KKCC_CC or the recipe's)\n"
           "  -I, -D, -U          passed to every target; -O, -g, -f, -m, -W, -std= to the host compiler\n"
@@ -570,7 +575,7 @@ int main(int argc, char **argv) {
     } else if (strcmp(a, "--version") == 0) {
       printf("kkcc (kk) %s\n", PACKAGE_VERSION);
       return 0;
-    } else if (strncmp(a, "--", 2) == 0 && strstr(a, "-arch=")) {
+    } else if (strncmp(a, "--", 2) == 0 && (strstr(a, "-arch=") || strstr(a, "-ptx="))) {
       sv_push(&arch_over, a + 2);
     } else if ((a[0] == '-' && (a[1] == 'I' || a[1] == 'D' || a[1] == 'U')) && a[2] == '\0' && i + 1 < argc) {
       char *w = fmt("%s%s", a, argv[++i]);
@@ -599,13 +604,14 @@ int main(int argc, char **argv) {
     return 1;
   for (int i = 0; i < arch_over.n; i++) {
     char *eq = strchr(arch_over.v[i], '=');
-    *strstr(arch_over.v[i], "-arch=") = '\0';
+    bool is_ptx = strstr(arch_over.v[i], "-ptx=") != NULL;
+    *strstr(arch_over.v[i], is_ptx ? "-ptx=" : "-arch=") = '\0';
     target_t *t = find_target(arch_over.v[i]);
     if (!t) {
-      fprintf(stderr, "kkcc: --%s-arch: no such target\n", arch_over.v[i]);
+      fprintf(stderr, "kkcc: --%s-%s: no such target\n", arch_over.v[i], is_ptx ? "ptx" : "arch");
       return 2;
     }
-    json_object_set_new(t->vars, "ARCHS", json_string(eq + 1));
+    json_object_set_new(t->vars, is_ptx ? "PTX_ARCH" : "ARCHS", json_string(eq + 1));
   }
   if (cc)
     for (int i = 0; i < g_ntargets; i++)
