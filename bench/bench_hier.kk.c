@@ -23,20 +23,20 @@ KK_FOR(atomic_add_double, struct scatter_bench_args, u) {
   kk_atomic_add(&KK_AT(args->grid, double, KK_AT(args->idx, int32_t, u)), 1.0);
 }
 KK_FOR(atomic_add_cfloat, struct scatter_bench_args, u) {
-  kk_atomic_add(&KK_AT(args->grid, kk_complex_float, KK_AT(args->idx, int32_t, u)), ((kk_complex_float){1.0f, 0.5f}));
+  kk_atomic_add(&KK_AT(args->grid, kk_complex_float, KK_AT(args->idx, int32_t, u)), kk_cfloat(1.0f, 0.5f));
 }
 KK_FOR(atomic_add_cdouble, struct scatter_bench_args, u) {
-  kk_atomic_add(&KK_AT(args->grid, kk_complex_double, KK_AT(args->idx, int32_t, u)), ((kk_complex_double){1.0, 0.5}));
+  kk_atomic_add(&KK_AT(args->grid, kk_complex_double, KK_AT(args->idx, int32_t, u)), kk_cdouble(1.0, 0.5));
 }
 
 /* Table 3: the same through ScatterView */
 KK_FOR(sv_add_int, struct scatter_bench_args, u) { KK_SCATTER_ADD(args->sv, int32_t, 1, KK_AT(args->idx, int32_t, u)); }
 KK_FOR(sv_add_double, struct scatter_bench_args, u) { KK_SCATTER_ADD(args->sv, double, 1.0, KK_AT(args->idx, int32_t, u)); }
 KK_FOR(sv_add_cfloat, struct scatter_bench_args, u) {
-  KK_SCATTER_ADD(args->sv, kk_complex_float, ((kk_complex_float){1.0f, 0.5f}), KK_AT(args->idx, int32_t, u));
+  KK_SCATTER_ADD(args->sv, kk_complex_float, kk_cfloat(1.0f, 0.5f), KK_AT(args->idx, int32_t, u));
 }
 KK_FOR(sv_add_cdouble, struct scatter_bench_args, u) {
-  KK_SCATTER_ADD(args->sv, kk_complex_double, ((kk_complex_double){1.0, 0.5}), KK_AT(args->idx, int32_t, u));
+  KK_SCATTER_ADD(args->sv, kk_complex_double, kk_cdouble(1.0, 0.5), KK_AT(args->idx, int32_t, u));
 }
 
 /* Table 1: min and sum, apart and in one launch */

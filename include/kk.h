@@ -6,7 +6,7 @@
 /* A runtime compiler (the JIT fallback of a GPU plugin) sees only what kernels
  * share with host code: the plain types and kernel declarations. */
 #include <kk/kernel_abi.h>
-#define KK_DECLARE_KERNEL(name) extern kk_kernel_t kk_kernel__##name
+#define KK_DECLARE_KERNEL(name) typedef int kk__declared_##name /* the descriptor is host data */
 #else
 
 #include <stddef.h>
@@ -583,8 +583,8 @@ kk_status_t kk_parallel_reduce_md(const char *label, const kk_md_policy_t *polic
 typedef struct kk_team_policy {
   size_t struct_size;          /* sizeof(kk_team_policy_t) */
   int64_t league_size;         /* number of teams, >= 0 */
-  int32_t team_size;           /* threads per team, or KK_AUTO */
-  int32_t vector_length;       /* vector lanes per thread, or KK_AUTO */
+  int32_t team_size;           /* threads per team, or KK_AUTO (the backend's recommendation for the kernel) */
+  int32_t vector_length;       /* vector lanes per thread, or KK_AUTO (the device's warp: 32 on CUDA, 1 on CPUs) */
   uint64_t scratch_team[2];    /* scratch bytes per team at levels 0 and 1 */
   uint64_t scratch_thread[2];  /* scratch bytes per thread at levels 0 and 1 */
   int64_t chunk;               /* league ranks per chunk, 0: the backend's choice */

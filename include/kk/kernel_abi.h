@@ -61,6 +61,24 @@ typedef enum kk_type {
 typedef struct kk_complex_float { float re, im; } kk_complex_float;
 typedef struct kk_complex_double { double re, im; } kk_complex_double;
 
+/* Complex values in kernel code: use these, not a compound literal
+ * ((kk_complex_float){1, 2} is C only; the GPU runtime compilers take C++). */
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__HIPCC__) || defined(__HIPCC_RTC__)
+#define KK__HOST_DEVICE __host__ __device__
+#else
+#define KK__HOST_DEVICE
+#endif
+static inline KK__HOST_DEVICE kk_complex_float kk_cfloat(float re, float im) {
+  kk_complex_float z;
+  z.re = re, z.im = im;
+  return z;
+}
+static inline KK__HOST_DEVICE kk_complex_double kk_cdouble(double re, double im) {
+  kk_complex_double z;
+  z.re = re, z.im = im;
+  return z;
+}
+
 typedef struct kk_view_desc {
   void *data;                      /* first element */
   int64_t extent[KK_MAX_RANK];     /* extents; unused dimensions are 1 */
@@ -284,6 +302,7 @@ typedef struct kk_module {
  * every kernel object of the process; kernel code reaches it only through
  * the kernel-language macros. */
 #define KK_HOST_LOCK_COUNT 16384
+#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__) /* host declarations: a runtime compiler takes device code only */
 extern uint32_t kk_host_locks[KK_HOST_LOCK_COUNT];
 
 /* Registers / unregisters a module; called by the constructor and destructor
@@ -291,6 +310,7 @@ extern uint32_t kk_host_locks[KK_HOST_LOCK_COUNT];
  * Thread-safe; registering before kk_initialize is the normal case. */
 void kk_module_register(kk_module_t *module);
 void kk_module_unregister(kk_module_t *module);
+#endif
 
 #ifdef __cplusplus
 }

@@ -198,11 +198,11 @@ KK_FOR(atomics_complex, struct atomic_args, i) {
   kk_atomic_sub(&cf[1], one_f);
   kk_atomic_add(&cd[0], one_d);
   kk_atomic_sub(&cd[1], one_d);
-  kk_complex_double old = kk_atomic_fetch_add(&cd[2], ((kk_complex_double){1.0, 0.0}));
+  kk_complex_double old = kk_atomic_fetch_add(&cd[2], kk_cdouble(1.0, 0.0));
   KK_AT(args->tickets, int64_t, (int64_t)old.re) += 1;
-  kk_complex_float oldf = kk_atomic_fetch_add(&cf[2], ((kk_complex_float){1.0f, 0.0f}));
+  kk_complex_float oldf = kk_atomic_fetch_add(&cf[2], kk_cfloat(1.0f, 0.0f));
   KK_AT(args->tickets, int64_t, args->n + (int64_t)oldf.re) += 1;
-  kk_atomic_exchange(&cd[3], ((kk_complex_double){(double)(i % 5), 1.0}));
+  kk_atomic_exchange(&cd[3], kk_cdouble((double)(i % 5), 1.0));
   /* a CAS loop on complex double: im counts successful swaps */
   kk_complex_double cur = cd[4];
   for (;;) {
@@ -230,10 +230,10 @@ KK_FOR(atomics_complex, struct atomic_args, i) {
 KK_FOR(scatter_sum_i32, struct scatter_args, i) { KK_SCATTER_ADD(args->s, int32_t, (int32_t)(1 + i % 3), KK_AT(args->idx, int32_t, i)); }
 KK_FOR(scatter_sum_f64, struct scatter_args, i) { KK_SCATTER_ADD(args->s, double, 0.25 * (double)(1 + i % 3), KK_AT(args->idx, int32_t, i)); }
 KK_FOR(scatter_sum_cf, struct scatter_args, i) {
-  KK_SCATTER_ADD(args->s, kk_complex_float, ((kk_complex_float){1.0f, (float)(i % 2)}), KK_AT(args->idx, int32_t, i));
+  KK_SCATTER_ADD(args->s, kk_complex_float, kk_cfloat(1.0f, (float)(i % 2)), KK_AT(args->idx, int32_t, i));
 }
 KK_FOR(scatter_sum_cd, struct scatter_args, i) {
-  KK_SCATTER_ADD(args->s, kk_complex_double, ((kk_complex_double){1.0, (double)(i % 2)}), KK_AT(args->idx, int32_t, i));
+  KK_SCATTER_ADD(args->s, kk_complex_double, kk_cdouble(1.0, (double)(i % 2)), KK_AT(args->idx, int32_t, i));
 }
 KK_FOR(scatter_min_f64, struct scatter_args, i) { KK_SCATTER_MIN(args->s, double, (double)((i * 31) % 1009), KK_AT(args->idx, int32_t, i)); }
 KK_FOR(scatter_max_i64, struct scatter_args, i) { KK_SCATTER_MAX(args->s, int64_t, (int64_t)((i * 31) % 1009), KK_AT(args->idx, int32_t, i)); }

@@ -1,0 +1,3 @@
+#!/bin/sh
+# tests/nvrtc.sh -- the embedded CUDA source of every kernel module compiles with NVRTC for the GPUs kk targets.
+exec "${top_builddir:-.}/tests/nvrtc_modules" sm_80 sm_90
