@@ -37,6 +37,7 @@
   X(cuStreamCreate, "cuStreamCreate", CUresult, (CUstream *, unsigned int))                              \
   X(cuStreamDestroy, "cuStreamDestroy_v2", CUresult, (CUstream))                                         \
   X(cuStreamSynchronize, "cuStreamSynchronize", CUresult, (CUstream))                                    \
+  X(cuStreamQuery, "cuStreamQuery", CUresult, (CUstream))                                                \
   X(cuModuleLoadData, "cuModuleLoadData", CUresult, (CUmodule *, const void *))                          \
   X(cuModuleUnload, "cuModuleUnload", CUresult, (CUmodule))                                              \
   X(cuModuleGetFunction, "cuModuleGetFunction", CUresult, (CUfunction *, CUmodule, const char *))        \

@@ -72,6 +72,7 @@ kk_status_t cuda_inst_grow(cuda_ctx_t *c, cuda_inst_t *in, cuda_buf_t *b, size_t
 
 kk_status_t cuda_instance_create(void *ctx, void **inst) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   cuda_inst_t *in = malloc(sizeof *in);
   if (!in)
     return c->hs->error(c->hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "instance_create: out of memory");
@@ -86,6 +87,7 @@ kk_status_t cuda_instance_create(void *ctx, void **inst) {
 }
 
 kk_status_t cuda_instance_destroy(void *ctx, void *inst) {
+  CUDA_BIND((cuda_ctx_t *)ctx);
   cuda_inst_free(ctx, inst);
   free(inst);
   return KK_OK;
@@ -109,6 +111,7 @@ static kk_status_t check_failed(cuda_ctx_t *c, cuda_inst_t *in) {
 
 kk_status_t cuda_instance_fence(void *ctx, void *inst) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   cuda_inst_t *in = cuda_inst_of(c, inst);
   CU_TRY(c, c->cu.cuStreamSynchronize(in->stream), "cuStreamSynchronize");
   return check_failed(c, in);
@@ -116,6 +119,7 @@ kk_status_t cuda_instance_fence(void *ctx, void *inst) {
 
 kk_status_t cuda_fence_all(void *ctx) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   CU_TRY(c, c->cu.cuCtxSynchronize(), "cuCtxSynchronize");
   return check_failed(c, &c->def);
 }

@@ -14,9 +14,12 @@
 
 enum { CUDA_SPACE_DEVICE = 0, CUDA_SPACE_UVM = 1, CUDA_SPACE_PINNED = 2, CUDA_SPACE_COUNT = 3 };
 
-/* Synchronous results land in mapped pinned memory, one slot per launch in flight. */
+/* Synchronous results land in mapped pinned memory, one slot per launch in
+ * flight; a slot's last 8 bytes are the flag the kernel sets once the value
+ * is in place, so the host waits for the value, not the end of the kernel. */
 #define CUDA_RESULT_SLOTS 64
 #define CUDA_RESULT_SLOT_BYTES 256
+#define CUDA_RESULT_VALUE_BYTES (CUDA_RESULT_SLOT_BYTES - 8)
 
 /* A device buffer grown on demand (only the growth takes the instance's lock). */
 typedef struct cuda_buf {
@@ -37,6 +40,7 @@ typedef struct cuda_inst {
   unsigned char *results;           /* CUDA_RESULT_SLOTS mapped pinned slots */
   CUdeviceptr results_dev;
   atomic_uint next_slot;
+  atomic_ullong result_seq;         /* the flag value of the next synchronous result */
 } cuda_inst_t;
 
 typedef struct cuda_dev {
@@ -59,6 +63,7 @@ typedef struct cuda_ctx {
   CUdeviceptr locks;                /* the device lock table (KK_DEV_LOCK_COUNT words) */
   cuda_inst_t def;                  /* the default instance */
   char jit_cache[1024];             /* where NVRTC results are kept */
+  unsigned gen;                     /* this opening of the device (see cuda_bind) */
 } cuda_ctx_t;
 
 /* A loaded module and a kernel of it. */
@@ -74,6 +79,20 @@ typedef struct cuda_kernel {
   int dyn_smem_set;                 /* the dynamic shared memory opted in so far */
   struct cuda_kernel *next;
 } cuda_kernel_t;
+
+/* The driver's current context belongs to each thread: every entry point a
+ * program's thread may call first makes ours current.  After a thread's first
+ * call this is one compare of a thread-local word; the generation tells an
+ * older opening of the device (before a finalize) from this one. */
+extern _Thread_local unsigned cuda_tl_gen;
+kk_status_t cuda_bind_slow(cuda_ctx_t *c);
+static inline kk_status_t cuda_bind(cuda_ctx_t *c) { return cuda_tl_gen == c->gen ? KK_OK : cuda_bind_slow(c); }
+#define CUDA_BIND(c)                      \
+  do {                                    \
+    kk_status_t bind_st_ = cuda_bind(c);  \
+    if (bind_st_ != KK_OK)                \
+      return bind_st_;                    \
+  } while (0)
 
 /* cuda_instance.c */
 kk_status_t cuda_inst_init(cuda_ctx_t *c, cuda_inst_t *in);

@@ -22,6 +22,7 @@ kk_status_t cuda_space_props(void *ctx, int32_t space, kk_plugin_space_t *p) {
 
 kk_status_t cuda_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   CUdeviceptr d = 0;
   *ptr = NULL;
   switch (space) {
@@ -43,6 +44,7 @@ kk_status_t cuda_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
 
 kk_status_t cuda_mem_free(void *ctx, int32_t space, void *ptr) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   if (space == CUDA_SPACE_PINNED)
     CU_TRY(c, c->cu.cuMemFreeHost(ptr), "cuMemFreeHost");
   else
@@ -61,6 +63,7 @@ static kk_status_t finish(cuda_ctx_t *c, void *inst, cuda_inst_t *in, const char
 kk_status_t cuda_mem_copy(void *ctx, void *inst, void *dst, int32_t dst_space, const void *src, int32_t src_space,
                           size_t bytes) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   cuda_inst_t *in = cuda_inst_of(c, inst);
   (void)dst_space, (void)src_space; /* unified addressing tells the driver the direction */
   CU_TRY(c, c->cu.cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, bytes, in->stream),
@@ -70,6 +73,7 @@ kk_status_t cuda_mem_copy(void *ctx, void *inst, void *dst, int32_t dst_space, c
 
 kk_status_t cuda_mem_set(void *ctx, void *inst, void *dst, int32_t space, int value, size_t bytes) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   cuda_inst_t *in = cuda_inst_of(c, inst);
   (void)space;
   CU_TRY(c, c->cu.cuMemsetD8Async((CUdeviceptr)(uintptr_t)dst, (unsigned char)value, bytes, in->stream),
@@ -82,6 +86,7 @@ kk_status_t cuda_mem_set(void *ctx, void *inst, void *dst, int32_t space, int va
 kk_status_t cuda_mem_fill(void *ctx, void *inst, void *dst, int32_t space, const void *pattern, size_t psize,
                           size_t count) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   cuda_inst_t *in = cuda_inst_of(c, inst);
   CUdeviceptr d = (CUdeviceptr)(uintptr_t)dst;
   (void)space;

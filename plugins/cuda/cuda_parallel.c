@@ -21,6 +21,7 @@ static bool needs_jit(CUresult r) {
 
 kk_status_t cuda_module_load(void *ctx, const kk_module_t *m, const kk_image_t *image, void **pmod) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   cuda_module_t *cm = calloc(1, sizeof *cm);
   if (!cm)
     return c->hs->error(c->hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "module_load: out of memory");
@@ -66,6 +67,7 @@ kk_status_t cuda_module_load(void *ctx, const kk_module_t *m, const kk_image_t *
 
 kk_status_t cuda_module_unload(void *ctx, void *pmod) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   cuda_module_t *cm = pmod;
   while (cm->kernels) {
     cuda_kernel_t *k = cm->kernels;
@@ -81,6 +83,7 @@ kk_status_t cuda_module_unload(void *ctx, void *pmod) {
 
 kk_status_t cuda_kernel_get(void *ctx, void *pmod, const kk_kernel_t *kernel, void **pkernel) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   cuda_module_t *cm = pmod;
   char name[300];
   snprintf(name, sizeof name, "kk_k_%s", kernel->name);
@@ -138,16 +141,21 @@ static unsigned block_for(const cuda_kernel_t *k, int64_t n) {
  * result) or the caller's device memory. */
 typedef struct result_target {
   void *host_slot;
+  volatile unsigned long long *flag; /* in the host slot: equals seq once the value is there */
+  unsigned long long seq;
   size_t size;
   bool sync;
 } result_target_t;
 
+/* with_flag: the kernel ends in kk__reduce_finish, which sets the slot's flag. */
 static kk_status_t result_prepare(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t *l, kk_gpu_launch *L,
-                                  result_target_t *rt) {
+                                  result_target_t *rt, bool with_flag) {
   const uint32_t vs = l->kernel->reducer->value_size;
   rt->size = vs;
   rt->sync = l->result_space == KK_PLUGIN_HOST_MEMORY;
   rt->host_slot = NULL;
+  rt->flag = NULL;
+  L->result_flag = NULL;
   if (!l->result) {
     L->result = NULL;
     return KK_OK;
@@ -156,10 +164,17 @@ static kk_status_t result_prepare(cuda_ctx_t *c, cuda_inst_t *in, const kk_launc
     L->result = l->result; /* a view in one of our spaces: written in stream order */
     return KK_OK;
   }
-  if (vs <= CUDA_RESULT_SLOT_BYTES) {
+  if (vs <= CUDA_RESULT_VALUE_BYTES) {
     unsigned slot = atomic_fetch_add(&in->next_slot, 1u) % CUDA_RESULT_SLOTS;
     rt->host_slot = in->results + (size_t)slot * CUDA_RESULT_SLOT_BYTES;
     L->result = (void *)(uintptr_t)(in->results_dev + (CUdeviceptr)slot * CUDA_RESULT_SLOT_BYTES);
+    if (with_flag) {
+      rt->seq = atomic_fetch_add(&in->result_seq, 1ull) + 1;
+      rt->flag = (volatile unsigned long long *)(rt->host_slot + CUDA_RESULT_VALUE_BYTES);
+      L->result_flag = (unsigned long long *)(uintptr_t)(in->results_dev + (CUdeviceptr)slot * CUDA_RESULT_SLOT_BYTES +
+                                                         CUDA_RESULT_VALUE_BYTES);
+      L->result_seq = rt->seq;
+    }
     return KK_OK;
   }
   /* a large value: through device memory and a copy */
@@ -172,6 +187,21 @@ static kk_status_t result_finish(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch
                                  const result_target_t *rt) {
   if (!rt->sync || !l->result)
     return KK_OK;
+  if (rt->flag) {
+    /* Wait for the value's flag, asking the stream now and then so that a
+     * failed kernel (which never sets it) is reported, not waited for. */
+    for (unsigned spin = 1; *rt->flag != rt->seq; spin++)
+      if ((spin & 255u) == 0) {
+        CUresult q = c->cu.cuStreamQuery(in->stream);
+        if (q == CUDA_SUCCESS)
+          break;
+        if (q != CUDA_ERROR_NOT_READY)
+          CU_TRY(c, q, "waiting for the result of '%s'", l->label);
+      }
+    atomic_thread_fence(memory_order_acquire);
+    memcpy(l->result, rt->host_slot, rt->size);
+    return KK_OK;
+  }
   CU_TRY(c, c->cu.cuStreamSynchronize(in->stream), "waiting for the result of '%s'", l->label);
   if (rt->host_slot)
     memcpy(l->result, rt->host_slot, rt->size);
@@ -203,7 +233,7 @@ static kk_status_t launch_range(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_
     if (blocks > cap)
       blocks = cap;
     if ((st = cuda_inst_grow(c, in, &in->partials, (size_t)blocks * vs, false)) != KK_OK ||
-        (st = result_prepare(c, in, l, &L, &rt)) != KK_OK)
+        (st = result_prepare(c, in, l, &L, &rt, true)) != KK_OK)
       return st;
     L.partials = (void *)(uintptr_t)in->partials.ptr;
     L.counter = (unsigned *)(uintptr_t)in->counter;
@@ -226,7 +256,7 @@ static kk_status_t launch_range(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_
   if ((st = cuda_inst_grow(c, in, &in->partials, (size_t)tiles * vs, false)) != KK_OK ||
       (st = cuda_inst_grow(c, in, &in->partials2, (size_t)tiles * vs, false)) != KK_OK ||
       (st = cuda_inst_grow(c, in, &in->status, (size_t)tiles * 8, true)) != KK_OK ||
-      (st = result_prepare(c, in, l, &L, &rt)) != KK_OK)
+      (st = result_prepare(c, in, l, &L, &rt, false)) != KK_OK)
     return st;
   L.partials = (void *)(uintptr_t)in->partials.ptr;
   L.partials2 = (void *)(uintptr_t)in->partials2.ptr;
@@ -293,7 +323,7 @@ static kk_status_t launch_md(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t *
   result_target_t rt;
   kk_status_t st;
   if ((st = cuda_inst_grow(c, in, &in->partials, (size_t)blocks * vs, false)) != KK_OK ||
-      (st = result_prepare(c, in, l, &L, &rt)) != KK_OK)
+      (st = result_prepare(c, in, l, &L, &rt, true)) != KK_OK)
     return st;
   L.partials = (void *)(uintptr_t)in->partials.ptr;
   L.counter = (unsigned *)(uintptr_t)in->counter;
@@ -353,7 +383,7 @@ static kk_status_t launch_team(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t
     return go(c, in, l, k, &L, blocks, (unsigned)v, (unsigned)ts, 1, smem);
   result_target_t rt;
   if ((st = cuda_inst_grow(c, in, &in->partials, (size_t)blocks * vs, false)) != KK_OK ||
-      (st = result_prepare(c, in, l, &L, &rt)) != KK_OK)
+      (st = result_prepare(c, in, l, &L, &rt, true)) != KK_OK)
     return st;
   L.partials = (void *)(uintptr_t)in->partials.ptr;
   L.counter = (unsigned *)(uintptr_t)in->counter;
@@ -367,6 +397,7 @@ static kk_status_t launch_team(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t
 
 kk_status_t cuda_launch(void *ctx, void *inst, const kk_launch_t *l) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   cuda_inst_t *in = cuda_inst_of(c, inst);
   cuda_kernel_t *k = l->device_kernel;
   switch (l->kind) {
@@ -387,6 +418,7 @@ kk_status_t cuda_launch(void *ctx, void *inst, const kk_launch_t *l) {
 
 kk_status_t cuda_team_size_query(void *ctx, const kk_launch_t *l, int32_t *max, int32_t *recommended) {
   cuda_ctx_t *c = ctx;
+  CUDA_BIND(c);
   const cuda_kernel_t *k = l->device_kernel;
   const int32_t v = l->vector_length > 0 ? l->vector_length : 1;
   int32_t m = (k ? k->max_threads : c->devs[c->dev].max_threads_per_block) / v;

@@ -112,6 +112,7 @@ static kk_status_t cuda_init(const kk_host_services_t *hs, void **ctx) {
 static void cuda_finalize(void *ctx) {
   cuda_ctx_t *c = ctx;
   if (c->dev >= 0) {
+    (void)cuda_bind(c); /* finalize may come from another thread than the initialization */
     c->cu.cuCtxSynchronize();
     cuda_inst_free(c, &c->def);
     if (c->locks)
@@ -150,11 +151,21 @@ static kk_status_t cuda_device_props(void *ctx, int32_t dev, kk_plugin_device_t 
   return KK_OK;
 }
 
+_Thread_local unsigned cuda_tl_gen;
+static atomic_uint cuda_generation;
+
+kk_status_t cuda_bind_slow(cuda_ctx_t *c) {
+  CU_TRY(c, c->cu.cuCtxSetCurrent(c->context), "making the device's context current in this thread");
+  cuda_tl_gen = c->gen;
+  return KK_OK;
+}
+
 static kk_status_t cuda_device_open(void *ctx, int32_t dev) {
   cuda_ctx_t *c = ctx;
   CU_TRY(c, c->cu.cuDeviceGet(&c->device, dev), "cuDeviceGet(%d)", dev);
   CU_TRY(c, c->cu.cuDevicePrimaryCtxRetain(&c->context, c->device), "cuDevicePrimaryCtxRetain(device %d)", dev);
-  CU_TRY(c, c->cu.cuCtxSetCurrent(c->context), "cuCtxSetCurrent");
+  c->gen = atomic_fetch_add(&cuda_generation, 1u) + 1u; /* never 0, the value of a thread not yet bound */
+  CUDA_BIND(c);
   c->dev = dev;
   size_t lock_bytes = (size_t)KK_GPU_LOCK_COUNT * sizeof(unsigned);
   CU_TRY(c, c->cu.cuMemAlloc(&c->locks, lock_bytes), "allocating the device lock table (%zu bytes)", lock_bytes);

@@ -36,6 +36,11 @@
 
 typedef const kk_host_thread_t *kk__thread_t;
 
+/* The type of an expression (GNU __typeof__ is not in NVRTC's dialect). */
+template <class T> struct kk__unref { typedef T type; };
+template <class T> struct kk__unref<T &> { typedef T type; };
+#define KK__TYPEOF(x) typename kk__unref<decltype(x)>::type
+
 /* Dynamic shared memory of every kernel: reductions and level-0 scratch. */
 extern __shared__ __align__(16) unsigned char kk__smem[];
 
@@ -49,40 +54,54 @@ __device__ int kk__gpu_launch_version = KK_GPU_LAUNCH_VERSION;
 
 /* ==== generic helpers ===================================================================== */
 
-/* Shuffles of any trivially copyable value, word by word. */
+/* The lanes of this thread's warp that exist: a block whose size is not a
+ * multiple of 32 (a team of 3 threads x 4 lanes) ends in a partial warp, and
+ * a shuffle must not name lanes that are not there. */
+static __device__ __forceinline__ unsigned kk__warp_mask() {
+  const unsigned n = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned left = n - (tid & ~31u);
+  return left >= 32 ? 0xffffffffu : (1u << left) - 1u;
+}
+
+/* Shuffles of any trivially copyable value, word by word, over the warp's lanes that exist. */
 template <class T> __device__ __forceinline__ T kk__shfl_down(T v, int d, int width = 32) {
   unsigned w[(sizeof(T) + 3) / 4];
+  const unsigned kk__mask = kk__warp_mask();
   memcpy(w, &v, sizeof(T));
 #pragma unroll
   for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
-    w[k] = __shfl_down_sync(0xffffffffu, w[k], d, width);
+    w[k] = __shfl_down_sync(kk__mask, w[k], d, width);
   memcpy(&v, w, sizeof(T));
   return v;
 }
 template <class T> __device__ __forceinline__ T kk__shfl_up(T v, int d, int width = 32) {
   unsigned w[(sizeof(T) + 3) / 4];
+  const unsigned kk__mask = kk__warp_mask();
   memcpy(w, &v, sizeof(T));
 #pragma unroll
   for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
-    w[k] = __shfl_up_sync(0xffffffffu, w[k], d, width);
+    w[k] = __shfl_up_sync(kk__mask, w[k], d, width);
   memcpy(&v, w, sizeof(T));
   return v;
 }
 template <class T> __device__ __forceinline__ T kk__shfl_xor(T v, int d, int width = 32) {
   unsigned w[(sizeof(T) + 3) / 4];
+  const unsigned kk__mask = kk__warp_mask();
   memcpy(w, &v, sizeof(T));
 #pragma unroll
   for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
-    w[k] = __shfl_xor_sync(0xffffffffu, w[k], d, width);
+    w[k] = __shfl_xor_sync(kk__mask, w[k], d, width);
   memcpy(&v, w, sizeof(T));
   return v;
 }
 template <class T> __device__ __forceinline__ T kk__shfl(T v, int src, int width = 32) {
   unsigned w[(sizeof(T) + 3) / 4];
+  const unsigned kk__mask = kk__warp_mask();
   memcpy(w, &v, sizeof(T));
 #pragma unroll
   for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
-    w[k] = __shfl_sync(0xffffffffu, w[k], src, width);
+    w[k] = __shfl_sync(kk__mask, w[k], src, width);
   memcpy(&v, w, sizeof(T));
   return v;
 }
@@ -147,7 +166,10 @@ __device__ void kk__reduce_finish(VT v, const kk_gpu_launch &L, unsigned tid, un
   __shared__ bool kk__last;
   if (tid == 0) {
     ((VT *)L.partials)[block] = v;
-    __threadfence();
+    if (L.result_flag)
+      __threadfence_system(); /* the host may go on before the kernel ends: the body's writes first */
+    else
+      __threadfence();
     kk__last = atomicAdd(L.counter, 1u) == nblocks - 1;
   }
   __syncthreads();
@@ -164,6 +186,8 @@ __device__ void kk__reduce_finish(VT v, const kk_gpu_launch &L, unsigned tid, un
     *(VT *)L.result = acc;
     *L.counter = 0; /* ready for the next launch */
     __threadfence_system();
+    if (L.result_flag)
+      *(volatile unsigned long long *)L.result_flag = L.result_seq; /* the host waits for this word */
   }
 }
 
@@ -215,7 +239,12 @@ template <class VT, class RED> __device__ __forceinline__ void kk__block_exscan(
   __syncthreads();
 }
 
-/* One tile of a single-pass scan; body(i, &value, final). */
+/* One tile of a single-pass scan; body(i, &value, final).  The tile is
+ * L.items rounds of blockDim consecutive elements, one per thread, so that
+ * every load is coalesced; each round is a block scan whose prefixes stay in
+ * registers until the tile's prefix is known.  Joins keep element order, so
+ * a reducer need not commute. */
+#define KK__SCAN_MAX_ITEMS 8
 template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gpu_launch &L, F body) {
   __shared__ unsigned long long kk__tile;
   __shared__ T kk__prefix;
@@ -226,15 +255,25 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   }
   __syncthreads();
   const unsigned long long tile = kk__tile;
-  const int64_t per = (int64_t)blockDim.x * L.items;
-  const int64_t b = L.begin + (int64_t)tile * per + (int64_t)threadIdx.x * L.items;
-  const int64_t e = b + L.items < L.end ? b + L.items : L.end;
-  T part;
-  RED::init(&part);
-  for (int64_t i = b; i < e; i++)
-    body(i, &part, 0);
-  T excl, agg;
-  kk__block_exscan<T, RED>(part, excl, agg);
+  const int items = L.items < KK__SCAN_MAX_ITEMS ? (int)L.items : KK__SCAN_MAX_ITEMS;
+  const int64_t per = (int64_t)blockDim.x * items;
+  const int64_t base = L.begin + (int64_t)tile * per + threadIdx.x;
+  T pre[KK__SCAN_MAX_ITEMS], agg;
+  RED::init(&agg);
+#pragma unroll
+  for (int r = 0; r < KK__SCAN_MAX_ITEMS; r++) {
+    if (r >= items)
+      break;
+    const int64_t i = base + (int64_t)r * blockDim.x;
+    T v, ex, ra;
+    RED::init(&v);
+    if (i < L.end)
+      body(i, &v, 0);
+    kk__block_exscan<T, RED>(v, ex, ra);
+    pre[r] = agg;
+    RED::join(&pre[r], &ex);
+    RED::join(&agg, &ra);
+  }
   if (threadIdx.x == 0) {
     const unsigned long long E = L.epoch << 2;
     T *aggs = (T *)L.partials, *incls = (T *)L.partials2;
@@ -273,10 +312,18 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
       *(T *)L.result = inclusive; /* the last tile: the scan's total */
   }
   __syncthreads();
-  T run = kk__prefix;
-  RED::join(&run, &excl);
-  for (int64_t i = b; i < e; i++)
-    body(i, &run, 1);
+  const T tp = kk__prefix;
+#pragma unroll
+  for (int r = 0; r < KK__SCAN_MAX_ITEMS; r++) {
+    if (r >= items)
+      break;
+    const int64_t i = base + (int64_t)r * blockDim.x;
+    if (i < L.end) {
+      T run = tp;
+      RED::join(&run, &pre[r]);
+      body(i, &run, 1);
+    }
+  }
 }
 
 /* ==== reducer plumbing ===================================================================== */
@@ -686,12 +733,12 @@ template <class V, void (*JF)(V *, const V *)> struct kk__fjoin {
 #define KK_TEAM_THREAD_REDUCE_CUSTOM(t, J, B, E, RNAME, VAR)                                                    \
   for (int KK__CAT(kk__once_, J) = (kk__rinit_##RNAME(&(VAR)), 1); KK__CAT(kk__once_, J);                        \
        KK__CAT(kk__once_, J) = 0,                                                                               \
-           kk__team_allreduce<kk__fjoin<__typeof__(VAR), kk__rjoin_##RNAME>>((t), &(VAR)))                      \
+           kk__team_allreduce<kk__fjoin<KK__TYPEOF(VAR), kk__rjoin_##RNAME>>((t), &(VAR)))                      \
   KK_TEAM_THREAD_FOR(t, J, B, E)
 #define KK_THREAD_VECTOR_REDUCE_CUSTOM(t, K, B, E, RNAME, VAR)                                                  \
   for (int KK__CAT(kk__once_, K) = (kk__rinit_##RNAME(&(VAR)), 1); KK__CAT(kk__once_, K);                        \
        KK__CAT(kk__once_, K) = 0,                                                                               \
-           kk__vector_allreduce<kk__fjoin<__typeof__(VAR), kk__rjoin_##RNAME>>((t), &(VAR)))                    \
+           kk__vector_allreduce<kk__fjoin<KK__TYPEOF(VAR), kk__rjoin_##RNAME>>((t), &(VAR)))                    \
   KK_THREAD_VECTOR_FOR(t, K, B, E)
 
 /* Nested scans (sums) over the team's threads: contiguous blocks per thread
@@ -914,7 +961,10 @@ __device__ __forceinline__ kk_complex_float kk__acas(kk_complex_float *p, kk_com
       atomicCAS((unsigned long long *)p, kk__bits<kk_complex_float, unsigned long long>(e),
                 kk__bits<kk_complex_float, unsigned long long>(d)));
 }
-/* complex double: 16 bytes through the lock table */
+/* complex double: add and subtract one hardware atomic per component (each
+ * component's old value is returned; the pair is not one snapshot), exchange
+ * and compare-exchange 16 bytes through the lock table.  The two kinds must not
+ * race on one element: a locked update does not see a concurrent add. */
 __device__ __forceinline__ kk_complex_double kk__acd(kk_complex_double *p, kk_complex_double v, int op) {
   kk_complex_double old;
   KK_ATOMIC_LOCK(p) {
@@ -925,8 +975,18 @@ __device__ __forceinline__ kk_complex_double kk__acd(kk_complex_double *p, kk_co
   }
   return old;
 }
-__device__ __forceinline__ kk_complex_double kk__afetch_add(kk_complex_double *p, kk_complex_double v) { return kk__acd(p, v, 0); }
-__device__ __forceinline__ kk_complex_double kk__afetch_sub(kk_complex_double *p, kk_complex_double v) { return kk__acd(p, v, 1); }
+__device__ __forceinline__ kk_complex_double kk__afetch_add(kk_complex_double *p, kk_complex_double v) {
+  kk_complex_double o;
+  o.re = atomicAdd(&p->re, v.re);
+  o.im = atomicAdd(&p->im, v.im);
+  return o;
+}
+__device__ __forceinline__ kk_complex_double kk__afetch_sub(kk_complex_double *p, kk_complex_double v) {
+  kk_complex_double o;
+  o.re = atomicAdd(&p->re, -v.re);
+  o.im = atomicAdd(&p->im, -v.im);
+  return o;
+}
 __device__ __forceinline__ kk_complex_double kk__aexchange(kk_complex_double *p, kk_complex_double v) { return kk__acd(p, v, 2); }
 __device__ __forceinline__ kk_complex_double kk__acas(kk_complex_double *p, kk_complex_double e, kk_complex_double d) {
   kk_complex_double old;
@@ -941,6 +1001,20 @@ __device__ __forceinline__ kk_complex_double kk__acas(kk_complex_double *p, kk_c
   return old;
 }
 
+/* add and subtract without the old value: complex float then needs no
+ * compare-and-swap loop, one hardware add per component (a concurrent
+ * compare-and-swap on the element sees either half change and retries) */
+template <class T, class V> __device__ __forceinline__ void kk__aadd(T *p, V v) { (void)kk__afetch_add(p, (T)v); }
+template <class T, class V> __device__ __forceinline__ void kk__asub(T *p, V v) { (void)kk__afetch_sub(p, (T)v); }
+__device__ __forceinline__ void kk__aadd(kk_complex_float *p, kk_complex_float v) {
+  atomicAdd(&p->re, v.re);
+  atomicAdd(&p->im, v.im);
+}
+__device__ __forceinline__ void kk__asub(kk_complex_float *p, kk_complex_float v) {
+  atomicAdd(&p->re, -v.re);
+  atomicAdd(&p->im, -v.im);
+}
+
 #define kk_atomic_fetch_add(p, v) kk__afetch_add((p), (v))
 #define kk_atomic_fetch_sub(p, v) kk__afetch_sub((p), (v))
 #define kk_atomic_fetch_min(p, v) kk__afetch_min((p), (v))
@@ -948,14 +1022,14 @@ __device__ __forceinline__ kk_complex_double kk__acas(kk_complex_double *p, kk_c
 #define kk_atomic_fetch_and(p, v) kk__afetch_and((p), (v))
 #define kk_atomic_fetch_or(p, v) kk__afetch_or((p), (v))
 #define kk_atomic_fetch_xor(p, v) kk__afetch_xor((p), (v))
-#define kk_atomic_fetch_inc(p) kk__afetch_add((p), (__typeof__(*(p)))1)
-#define kk_atomic_fetch_dec(p) kk__afetch_sub((p), (__typeof__(*(p)))1)
+#define kk_atomic_fetch_inc(p) kk__afetch_add((p), (KK__TYPEOF(*(p)))1)
+#define kk_atomic_fetch_dec(p) kk__afetch_sub((p), (KK__TYPEOF(*(p)))1)
 #define kk_atomic_exchange(p, v) kk__aexchange((p), (v))
 #define kk_atomic_compare_exchange(p, e, d) kk__acas((p), (e), (d))
 #define kk_atomic_load(p) kk__aload(p)
-#define kk_atomic_store(p, v) kk__astore((p), (__typeof__(*(p)))(v))
-#define kk_atomic_add(p, v) ((void)kk_atomic_fetch_add(p, v))
-#define kk_atomic_sub(p, v) ((void)kk_atomic_fetch_sub(p, v))
+#define kk_atomic_store(p, v) kk__astore((p), (KK__TYPEOF(*(p)))(v))
+#define kk_atomic_add(p, v) kk__aadd((p), (v))
+#define kk_atomic_sub(p, v) kk__asub((p), (v))
 #define kk_atomic_min(p, v) ((void)kk_atomic_fetch_min(p, v))
 #define kk_atomic_max(p, v) ((void)kk_atomic_fetch_max(p, v))
 #define kk_atomic_and(p, v) ((void)kk_atomic_fetch_and(p, v))

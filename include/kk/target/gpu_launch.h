@@ -12,7 +12,7 @@
  */
 #include <kk/kernel_abi.h>
 
-#define KK_GPU_LAUNCH_VERSION 1
+#define KK_GPU_LAUNCH_VERSION 2
 
 /* Largest value a nested team reduction, broadcast or scan may carry on GPUs. */
 #define KK_GPU_TEAM_VALUE_MAX 32
@@ -48,6 +48,8 @@ typedef struct kk_gpu_launch {
   int64_t md_begin[KK_MD_MAX_RANK], md_end[KK_MD_MAX_RANK];
   int64_t md_tile[KK_MD_MAX_RANK], md_ntile[KK_MD_MAX_RANK];
   int64_t md_tiles;                    /* number of tiles */
+  unsigned long long *result_flag;     /* reduce: set to result_seq once the value is in place (NULL: none) */
+  unsigned long long result_seq;       /* lets the host wait for this value alone, not the whole kernel */
 } kk_gpu_launch;
 
 #endif
