@@ -279,6 +279,16 @@ static kk_status_t team_limits(kk__backend_t *b, const kk_launch_t *l, int32_t *
   return KK_OK;
 }
 
+/* The vector length of a team launch.  KK_AUTO: the device's warp (lanes that
+ * run in lock-step, so that a nested vector loop is coalesced on a GPU), 1 on
+ * a CPU, never beyond the device's maximum. */
+static int32_t vector_length_of(const kk_plugin_device_t *d, int32_t asked) {
+  if (asked)
+    return asked;
+  int32_t maxv = d->max_vector_length > 0 ? d->max_vector_length : 1, w = d->warp_size > 1 ? d->warp_size : 1;
+  return w < maxv ? w : maxv;
+}
+
 static kk_status_t prepare_team(const char *op, const char *label, const kk_team_policy_t *p, const kk_kernel_t *k,
                                 const void *args, size_t args_size, uint32_t kind, kk_launch_t *l, kk__backend_t **bp,
                                 kk_instance_t **ip) {
@@ -304,7 +314,7 @@ static kk_status_t prepare_team(const char *op, const char *label, const kk_team
     l->scratch_thread[lv] = p->scratch_thread[lv];
   }
   int32_t maxv = d->max_vector_length > 0 ? d->max_vector_length : 1;
-  l->vector_length = p->vector_length ? p->vector_length : 1;
+  l->vector_length = vector_length_of(d, p->vector_length);
   if (KK__UNLIKELY(l->vector_length > maxv))
     return kk__error(KK_ERROR_LIMIT, "%s '%s': vector length %d exceeds the maximum %d of backend %s", op, lb,
                      l->vector_length, maxv, b->name);
@@ -369,7 +379,7 @@ static kk_status_t team_query(const char *op, const kk_kernel_t *k, const kk_tea
   l.kernel = k;
   l.label = k->name;
   l.league_size = p->league_size;
-  l.vector_length = p->vector_length ? p->vector_length : 1;
+  l.vector_length = vector_length_of(&b->devices[b->device], p->vector_length);
   for (int lv = 0; lv < 2; lv++) {
     l.scratch_team[lv] = p->scratch_team[lv];
     l.scratch_thread[lv] = p->scratch_thread[lv];
