@@ -11,3 +11,5 @@ KK_DECLARE_KERNEL(bench_scan);
 KK_DECLARE_KERNEL(bench_empty_for);
 KK_DECLARE_KERNEL(bench_empty_reduce);
 KK_DECLARE_KERNEL(bench_init);
+KK_DECLARE_KERNEL(bench_iota5);
+KK_DECLARE_KERNEL(bench_scan_i64);

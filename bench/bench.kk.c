@@ -28,3 +28,13 @@ KK_SCAN(bench_scan, struct pair_args, double, i, part, final) {
 KK_FOR(bench_empty_for, struct none_args, i) {}
 
 KK_REDUCE(bench_empty_reduce, struct none_args, double, KK_SUM, i, acc) { *acc += 1.0; }
+
+KK_FOR(bench_iota5, struct pair_args, i) { KK_AT(args->x, int64_t, i) = i % 5; }
+
+/* exclusive prefix sum of int64 x into y (the CUB comparison on GPUs) */
+KK_SCAN(bench_scan_i64, struct pair_args, int64_t, i, part, final) {
+  const int64_t v = KK_AT(args->x, int64_t, i);
+  if (final)
+    KK_AT(args->y, int64_t, i) = *part;
+  *part += v;
+}

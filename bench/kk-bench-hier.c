@@ -9,6 +9,9 @@
 
 #include "bench_common.h"
 #include "bench_hier.h"
+#ifdef KK_BENCH_CUDA
+#include "native_cuda.h"
+#endif
 
 #define CHECK(call)                                            \
   do {                                                         \
@@ -21,6 +24,22 @@
 static kk_view_t *view(const char *label, kk_type_t t, int rank, const int64_t *ext) {
   kk_view_t *v;
   CHECK(kk_view_alloc(&v, label, t, rank, ext));
+  return v;
+}
+
+/* A view in LayoutRight whatever the backend's default (a GPU backend defaults to LayoutLeft): the batched kernel
+ * puts a team on each matrix and its lanes along a row, which wants rows contiguous; its hand-written versions
+ * index the same row-major data. */
+static kk_view_t *view_right(const char *label, kk_type_t t, int rank, const int64_t *ext) {
+  kk_view_spec_t s = KK_VIEW_SPEC_INIT;
+  s.label = label;
+  s.type = t;
+  s.rank = rank;
+  for (int d = 0; d < rank; d++)
+    s.extents[d] = ext[d];
+  s.layout = KK_LAYOUT_RIGHT;
+  kk_view_t *v;
+  CHECK(kk_view_create(&s, &v));
   return v;
 }
 
@@ -51,6 +70,30 @@ static kk_view_t *view(const char *label, kk_type_t t, int rank, const int64_t *
       tn = t2_ < tn ? t2_ : tn;                       \
     }                                                 \
   } while (0)
+
+/* On a GPU backend the native side is hand-written CUDA (bench/native_cuda.cu), which times itself: `native_time`
+ * is an expression giving seconds.  kk's launches end with a fence. */
+#define DUEL_GPU(reps, tk, tn, kk_expr, native_time)  \
+  do {                                                \
+    tk = tn = 1e30;                                   \
+    for (int round_ = 0; round_ < 2; round_++) {      \
+      double t1_ = BEST(reps, kk_expr; CHECK(kk_fence())); \
+      tk = t1_ < tk ? t1_ : tk;                       \
+      double t2_ = (native_time);                     \
+      tn = t2_ > 0 && t2_ < tn ? t2_ : tn;            \
+    }                                                 \
+  } while (0)
+
+#ifdef KK_BENCH_CUDA
+#define ON_GPU(backend) (strcmp((backend), "cuda") == 0)
+#else
+#define ON_GPU(backend) 0
+#define ncu_tensor(...) -1.0
+#define ncu_atomics(...) -1.0
+#define ncu_min_sum(...) -1.0
+#define ncu_batched(...) -1.0
+#define ncu_cg(...) -1.0
+#endif
 
 static double *dalloc(size_t n) {
   double *p = aligned_alloc(64, (n * sizeof(double) + 63) & ~(size_t)63);
@@ -93,6 +136,9 @@ static void bench_tensor(const char *backend, int nt, int reps) {
   const int64_t n = 200, n3 = n * n * n;
   const int64_t ext[3] = {n, n, n};
   kk_view_t *a = view("A", KK_DOUBLE, 3, ext), *b = view("B", KK_DOUBLE, 3, ext);
+  /* the backend's default layout (LayoutLeft on GPUs): the native side indexes the same way */
+  const int left = kk_view_layout(a) == KK_LAYOUT_LEFT;
+  (void)left;
   double one = 1.0;
   CHECK(kk_deep_copy_fill(b, &one));
   double *na = dalloc((size_t)n3), *nb = dalloc((size_t)n3);
@@ -103,14 +149,26 @@ static void bench_tensor(const char *backend, int nt, int reps) {
   struct tensor_args ta = {kk_view_bind(a), kk_view_bind(b), n};
   const double bytes = 3.0 * 8.0 * (double)n3;
   double tk, tn;
-  DUEL(reps, tk, tn, CHECK(kk_parallel_for("outer", KK_RANGE(0, n), KK_KERNEL(tensor_outer), KK_ARGS(ta))),
-       native_outer(na, nb, n, nt));
+  if (ON_GPU(backend))
+    DUEL_GPU(reps, tk, tn, CHECK(kk_parallel_for("outer", KK_RANGE(0, n), KK_KERNEL(tensor_outer), KK_ARGS(ta))),
+             ncu_tensor(0, n, reps, left));
+  else
+    DUEL(reps, tk, tn, CHECK(kk_parallel_for("outer", KK_RANGE(0, n), KK_KERNEL(tensor_outer), KK_ARGS(ta))),
+         native_outer(na, nb, n, nt));
   bench_record("tensor add outer", backend, "200^3", bytes / tk * 1e-9, bytes / tn * 1e-9, "GB/s", 0);
-  DUEL(reps, tk, tn, CHECK(kk_parallel_for("flat", KK_RANGE(0, n3), KK_KERNEL(tensor_flat), KK_ARGS(ta))),
-       native_flat(na, nb, n, nt));
+  if (ON_GPU(backend))
+    DUEL_GPU(reps, tk, tn, CHECK(kk_parallel_for("flat", KK_RANGE(0, n3), KK_KERNEL(tensor_flat), KK_ARGS(ta))),
+             ncu_tensor(1, n, reps, left));
+  else
+    DUEL(reps, tk, tn, CHECK(kk_parallel_for("flat", KK_RANGE(0, n3), KK_KERNEL(tensor_flat), KK_ARGS(ta))),
+         native_flat(na, nb, n, nt));
   bench_record("tensor add flat", backend, "200^3", bytes / tk * 1e-9, bytes / tn * 1e-9, "GB/s", 0);
-  DUEL(reps, tk, tn, CHECK(kk_parallel_for_md("md", KK_MD3(n, n, n), KK_KERNEL(tensor_md), KK_ARGS(ta))),
-       native_md(na, nb, n, nt));
+  if (ON_GPU(backend))
+    DUEL_GPU(reps, tk, tn, CHECK(kk_parallel_for_md("md", KK_MD3(n, n, n), KK_KERNEL(tensor_md), KK_ARGS(ta))),
+             ncu_tensor(2, n, reps, left));
+  else
+    DUEL(reps, tk, tn, CHECK(kk_parallel_for_md("md", KK_MD3(n, n, n), KK_KERNEL(tensor_md), KK_ARGS(ta))),
+         native_md(na, nb, n, nt));
   bench_record("tensor add MDRange", backend, "200^3", bytes / tk * 1e-9, bytes / tn * 1e-9, "GB/s", 0);
   free(na), free(nb);
   kk_view_release(a), kk_view_release(b);
@@ -235,17 +293,28 @@ static void bench_scatter(const char *backend, int nt, int reps, int64_t updates
     /* per-thread copies for the native ScatterView equivalent */
     void *dup = aligned_alloc(64, (size_t)cells * 16 * (size_t)nt);
     double tk, tn;
-    DUEL(reps, tk, tn, CHECK(kk_parallel_for("atomic", KK_RANGE(0, updates), atomic_k[t], KK_ARGS(a))),
-         native_atomics(t, ng, pi, updates, nt));
+    if (ON_GPU(backend))
+      DUEL_GPU(reps, tk, tn, CHECK(kk_parallel_for("atomic", KK_RANGE(0, updates), atomic_k[t], KK_ARGS(a))),
+               ncu_atomics(t, pi, updates, cells, reps));
+    else
+      DUEL(reps, tk, tn, CHECK(kk_parallel_for("atomic", KK_RANGE(0, updates), atomic_k[t], KK_ARGS(a))),
+           native_atomics(t, ng, pi, updates, nt));
     char label[64];
     snprintf(label, sizeof label, "atomic add %s", names[t]);
     bench_record(label, backend, "10^7", (double)updates / tk * 1e-9, (double)updates / tn * 1e-9, "Gupd/s", 0);
     double t_atomic = tk;
-    DUEL(reps, tk, tn, ({
-           CHECK(kk_parallel_for("scatter", KK_RANGE(0, updates), sv_k[t], KK_ARGS(a)));
-           CHECK(kk_scatter_view_contribute(sv));
-         }),
-         native_duplicated(t, ng, dup, pi, updates, cells, sizes[t], nt));
+    if (ON_GPU(backend)) /* a GPU ScatterView is atomics: the native side is the same atomic kernel */
+      DUEL_GPU(reps, tk, tn, ({
+                 CHECK(kk_parallel_for("scatter", KK_RANGE(0, updates), sv_k[t], KK_ARGS(a)));
+                 CHECK(kk_scatter_view_contribute(sv));
+               }),
+               ncu_atomics(t, pi, updates, cells, reps));
+    else
+      DUEL(reps, tk, tn, ({
+             CHECK(kk_parallel_for("scatter", KK_RANGE(0, updates), sv_k[t], KK_ARGS(a)));
+             CHECK(kk_scatter_view_contribute(sv));
+           }),
+           native_duplicated(t, ng, dup, pi, updates, cells, sizes[t], nt));
     snprintf(label, sizeof label, "ScatterView %s", names[t]);
     bench_record(label, backend, "10^7", (double)updates / tk * 1e-9, (double)updates / tn * 1e-9, "Gupd/s", 0);
     snprintf(label, sizeof label, "ScatterView/atomic %s", names[t]);
@@ -298,26 +367,33 @@ static void bench_minsum(const char *backend, int nt, int reps) {
   struct minsum_val both;
   double tk, tn;
   reps *= 5;
-  DUEL(reps, tk, tn, CHECK(kk_parallel_reduce("min", KK_RANGE(0, n), KK_KERNEL(red_min), KK_ARGS(a), KK_RESULT(mk))),
-       mn = native_min(nx, n, nt));
-  bench_record("min", backend, "10^6", tk * 1e6, tn * 1e6, "us", 1);
-  DUEL(reps, tk, tn, CHECK(kk_parallel_reduce("sum", KK_RANGE(0, n), KK_KERNEL(red_sum), KK_ARGS(a), KK_RESULT(sk))),
-       sn = native_sum(nx, n, nt));
-  bench_record("sum", backend, "10^6", tk * 1e6, tn * 1e6, "us", 1);
-  DUEL(reps, tk, tn, ({
-         CHECK(kk_parallel_reduce("min", KK_RANGE(0, n), KK_KERNEL(red_min), KK_ARGS(a), KK_RESULT(mk)));
-         CHECK(kk_parallel_reduce("sum", KK_RANGE(0, n), KK_KERNEL(red_sum), KK_ARGS(a), KK_RESULT(sk)));
-       }),
-       ({
-         mn = native_min(nx, n, nt);
-         sn = native_sum(nx, n, nt);
-       }));
-  bench_record("min+sum (2 launches)", backend, "10^6", tk * 1e6, tn * 1e6, "us", 1);
-  DUEL(reps, tk, tn,
-       CHECK(kk_parallel_reduce("min/sum", KK_RANGE(0, n), KK_KERNEL(red_min_sum), KK_ARGS(a), KK_RESULT(both))),
-       native_min_sum(nx, n, nt, &mn, &sn));
+  if (!ON_GPU(backend)) { /* apart and in two launches: against OpenMP only */
+    DUEL(reps, tk, tn, CHECK(kk_parallel_reduce("min", KK_RANGE(0, n), KK_KERNEL(red_min), KK_ARGS(a), KK_RESULT(mk))),
+         mn = native_min(nx, n, nt));
+    bench_record("min", backend, "10^6", tk * 1e6, tn * 1e6, "us", 1);
+    DUEL(reps, tk, tn, CHECK(kk_parallel_reduce("sum", KK_RANGE(0, n), KK_KERNEL(red_sum), KK_ARGS(a), KK_RESULT(sk))),
+         sn = native_sum(nx, n, nt));
+    bench_record("sum", backend, "10^6", tk * 1e6, tn * 1e6, "us", 1);
+    DUEL(reps, tk, tn, ({
+           CHECK(kk_parallel_reduce("min", KK_RANGE(0, n), KK_KERNEL(red_min), KK_ARGS(a), KK_RESULT(mk)));
+           CHECK(kk_parallel_reduce("sum", KK_RANGE(0, n), KK_KERNEL(red_sum), KK_ARGS(a), KK_RESULT(sk)));
+         }),
+         ({
+           mn = native_min(nx, n, nt);
+           sn = native_sum(nx, n, nt);
+         }));
+    bench_record("min+sum (2 launches)", backend, "10^6", tk * 1e6, tn * 1e6, "us", 1);
+  }
+  if (ON_GPU(backend))
+    DUEL_GPU(reps, tk, tn,
+             CHECK(kk_parallel_reduce("min/sum", KK_RANGE(0, n), KK_KERNEL(red_min_sum), KK_ARGS(a), KK_RESULT(both))),
+             ncu_min_sum(nx, n, reps, &mn, &sn));
+  else
+    DUEL(reps, tk, tn,
+         CHECK(kk_parallel_reduce("min/sum", KK_RANGE(0, n), KK_KERNEL(red_min_sum), KK_ARGS(a), KK_RESULT(both))),
+         native_min_sum(nx, n, nt, &mn, &sn));
   bench_record("min/sum (1 launch)", backend, "10^6", tk * 1e6, tn * 1e6, "us", 1);
-  if (both.mn != mn || fabs(both.sum - sn) > 1e-6 * fabs(sn) + 1e-6 || mk != mn)
+  if (both.mn != mn || fabs(both.sum - sn) > 1e-6 * fabs(sn) + 1e-6 || (!ON_GPU(backend) && mk != mn))
     fprintf(stderr, "kk-bench: min/sum results differ: kk (%g, %g) native (%g, %g)\n", both.mn, both.sum, mn, sn);
   free(nx);
   kk_view_release(hx), kk_view_release(x);
@@ -343,7 +419,8 @@ static void native_batched(const double *na, const double *nx, double *ny, int64
 static void bench_batched(const char *backend, int nt, int reps) {
   const int64_t nb = 4096, m = 64;
   const int64_t e3[3] = {nb, m, m}, e2[2] = {nb, m};
-  kk_view_t *A = view("A", KK_DOUBLE, 3, e3), *x = view("x", KK_DOUBLE, 2, e2), *y = view("y", KK_DOUBLE, 2, e2);
+  kk_view_t *A = view_right("A", KK_DOUBLE, 3, e3), *x = view_right("x", KK_DOUBLE, 2, e2),
+            *y = view_right("y", KK_DOUBLE, 2, e2);
   double one = 1.0, half = 0.5;
   CHECK(kk_deep_copy_fill(A, &half));
   CHECK(kk_deep_copy_fill(x, &one));
@@ -359,8 +436,12 @@ static void bench_batched(const char *backend, int nt, int reps) {
   kk_team_policy_t p = {sizeof p, nb, KK_AUTO, KK_AUTO, {kk_scratch_size(sizeof(double), m), 0}, {0, 0}, 0,
                         KK_SCHEDULE_STATIC, NULL};
   double tk, tn;
-  DUEL(reps, tk, tn, CHECK(kk_parallel_for_team("batched", &p, KK_KERNEL(batched_matvec), KK_ARGS(a))),
-       native_batched(na, nx, ny, nb, m, nt));
+  if (ON_GPU(backend))
+    DUEL_GPU(reps, tk, tn, CHECK(kk_parallel_for_team("batched", &p, KK_KERNEL(batched_matvec), KK_ARGS(a))),
+             ncu_batched(nb, m, reps));
+  else
+    DUEL(reps, tk, tn, CHECK(kk_parallel_for_team("batched", &p, KK_KERNEL(batched_matvec), KK_ARGS(a))),
+         native_batched(na, nx, ny, nb, m, nt));
   const double bytes = 8.0 * (double)(nb * m * m + 2 * nb * m);
   bench_record("batched 64x64 matvec", backend, "4096", bytes / tk * 1e-9, bytes / tn * 1e-9, "GB/s", 0);
   free(na), free(nx), free(ny);
@@ -459,6 +540,11 @@ static void bench_cg(const char *backend, int nt, int iters) {
     CHECK(kk_fence());
     double t = bench_now() - t0;
     tk = t < tk ? t : tk;
+    if (ON_GPU(backend)) {
+      t = ncu_cg(rp, ci, va, N, iters, &rr_n);
+      tn = t > 0 && t < tn ? t : tn;
+      continue;
+    }
 
     bench_settle();
 #pragma omp parallel for num_threads(nt) schedule(static)

@@ -11,6 +11,9 @@
 
 #include "bench.h"
 #include "bench_common.h"
+#ifdef KK_BENCH_CUDA
+#include "native_cuda.h"
+#endif
 
 /* ---- results ---------------------------------------------------------------------- */
 
@@ -203,6 +206,100 @@ static int g_reps = 0;
     best_;                                  \
   })
 
+#ifdef KK_BENCH_CUDA
+/* The cuda backend against hand-written CUDA (bench/native_cuda.cu): triad and dot, both also against the
+ * device-to-device copy bandwidth of the same run, and an int64 exclusive scan against CUB. */
+static void bench_stream_cuda(const char *backend, int logn) {
+  const int64_t n = (int64_t)1 << logn;
+  char size[16];
+  snprintf(size, sizeof size, "2^%d", logn);
+  int reps = g_reps ? g_reps : 20;
+  kk_view_t *a, *b, *c;
+  CHECK(kk_view_alloc(&a, "a", KK_DOUBLE, 1, &n));
+  CHECK(kk_view_alloc(&b, "b", KK_DOUBLE, 1, &n));
+  CHECK(kk_view_alloc(&c, "c", KK_DOUBLE, 1, &n));
+  struct triad_args ta = {3.0, kk_view_bind(a), kk_view_bind(b), kk_view_bind(c)};
+  CHECK(kk_parallel_for("init", KK_RANGE(0, n), KK_KERNEL(bench_init), KK_ARGS(ta)));
+  CHECK(kk_fence());
+
+  double tk = 1e30, tn = 1e30, tc = 1e30;
+  for (int round = 0; round < 2; round++) {
+    double t = BEST(reps, CHECK(kk_parallel_for("triad", KK_RANGE(0, n), KK_KERNEL(bench_triad), KK_ARGS(ta)));
+                    CHECK(kk_fence()));
+    tk = t < tk ? t : tk;
+    t = ncu_triad(n, reps);
+    tn = t > 0 && t < tn ? t : tn;
+    t = ncu_copy(n, reps);
+    tc = t > 0 && t < tc ? t : tc;
+  }
+  const double copy_bw = 16.0 * (double)n / tc * 1e-9;
+  record("triad", backend, size, 24.0 * (double)n / tk * 1e-9, 24.0 * (double)n / tn * 1e-9, "GB/s", 0);
+  record("triad vs D2D copy", backend, size, 24.0 * (double)n / tk * 1e-9, copy_bw, "GB/s", 0);
+
+  struct pair_args pa = {kk_view_bind(b), kk_view_bind(c)};
+  double dk = 0, dn = 0;
+  tk = tn = 1e30;
+  for (int round = 0; round < 2; round++) {
+    double t = BEST(reps, CHECK(kk_parallel_reduce("dot", KK_RANGE(0, n), KK_KERNEL(bench_dot), KK_ARGS(pa),
+                                                   KK_RESULT(dk))));
+    tk = t < tk ? t : tk;
+    t = ncu_dot(n, reps, &dn);
+    tn = t > 0 && t < tn ? t : tn;
+  }
+  if (fabs(dk - dn) > 1e-9 * fabs(dn))
+    fprintf(stderr, "kk-bench: dot differs: kk %.17g native %.17g\n", dk, dn);
+  record("dot", backend, size, 16.0 * (double)n / tk * 1e-9, 16.0 * (double)n / tn * 1e-9, "GB/s", 0);
+  record("dot vs D2D copy", backend, size, 16.0 * (double)n / tk * 1e-9, copy_bw, "GB/s", 0);
+  kk_view_release(a), kk_view_release(b), kk_view_release(c);
+
+  kk_view_t *x, *y;
+  CHECK(kk_view_alloc(&x, "x", KK_INT64, 1, &n));
+  CHECK(kk_view_alloc(&y, "y", KK_INT64, 1, &n));
+  struct pair_args sa = {kk_view_bind(x), kk_view_bind(y)};
+  CHECK(kk_parallel_for("iota5", KK_RANGE(0, n), KK_KERNEL(bench_iota5), KK_ARGS(sa)));
+  int64_t sk = 0, sn = 0;
+  tk = tn = 1e30;
+  for (int round = 0; round < 2; round++) {
+    double t = BEST(reps, CHECK(kk_parallel_scan("scan", KK_RANGE(0, n), KK_KERNEL(bench_scan_i64), KK_ARGS(sa),
+                                                 KK_RESULT(sk))));
+    tk = t < tk ? t : tk;
+    t = ncu_scan_i64(n, reps, &sn);
+    tn = t > 0 && t < tn ? t : tn;
+  }
+  if (sk != sn)
+    fprintf(stderr, "kk-bench: scan totals differ: kk %lld native (CUB) %lld\n", (long long)sk, (long long)sn);
+  record("exclusive scan i64", backend, size, 16.0 * (double)n / tk * 1e-9, 16.0 * (double)n / tn * 1e-9, "GB/s", 0);
+  kk_view_release(x), kk_view_release(y);
+}
+
+/* An empty launch with a fence, and a reduce of one element to the host, against one bare driver-API launch plus a
+ * stream synchronize. */
+static void bench_latency_cuda(const char *backend) {
+  const int launches = g_reps ? 100 * g_reps : 20000;
+  struct none_args z = {0};
+  double tk_for = 1e30, tk_red = 1e30;
+  for (int trial = 0; trial < 5; trial++) {
+    double t0 = now();
+    for (int k = 0; k < launches; k++) {
+      CHECK(kk_parallel_for("empty", KK_RANGE(0, 1), KK_KERNEL(bench_empty_for), KK_ARGS(z)));
+      CHECK(kk_fence());
+    }
+    double t = (now() - t0) / launches;
+    tk_for = t < tk_for ? t : tk_for;
+    double r = 0;
+    t0 = now();
+    for (int k = 0; k < launches; k++)
+      CHECK(kk_parallel_reduce("one", KK_RANGE(0, 1), KK_KERNEL(bench_empty_reduce), KK_ARGS(z), KK_RESULT(r)));
+    t = (now() - t0) / launches;
+    tk_red = t < tk_red ? t : tk_red;
+    g_sink = r;
+  }
+  double tn = ncu_launch_latency(launches, 5);
+  record("empty for + fence", backend, "1", tk_for * 1e6, tn * 1e6, "us", 1);
+  record("reduce of 1", backend, "1", tk_red * 1e6, tn * 1e6, "us", 1);
+}
+#endif
+
 static void bench_stream(const char *backend, int logn, int nt) {
   const int64_t n = (int64_t)1 << logn;
   char size[16];
@@ -337,7 +434,7 @@ static void print_json(FILE *out) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: kk-bench [--backends=serial,threads,openmp] [--cases=all|stream,latency,tensor,atomics,"
+  fprintf(stderr, "usage: kk-bench [--backends=serial,threads,openmp,cuda] [--cases=all|stream,latency,tensor,atomics,"
                   "minsum,batched,cg] [--sizes=24,26] [--reps=N] [--quick] [--json] [--kokkos-*...]\n");
 }
 
@@ -384,6 +481,21 @@ int main(int argc, char **argv) {
     int nt = kk_num_threads();
     if (!json)
       fprintf(stderr, "kk-bench: backend %s, %d thread%s\n", b, nt, nt == 1 ? "" : "s");
+#ifdef KK_BENCH_CUDA
+    if (strcmp(b, "cuda") == 0) {
+      if (bench_wants(cases, "stream")) {
+        char *slist = strdup(sizes);
+        for (char *save2 = NULL, *z = strtok_r(slist, ",", &save2); z; z = strtok_r(NULL, ",", &save2))
+          bench_stream_cuda(b, atoi(z));
+        free(slist);
+      }
+      if (bench_wants(cases, "latency"))
+        bench_latency_cuda(b);
+      bench_hier(b, nt, g_reps, cases, quick);
+      kk_finalize();
+      continue;
+    }
+#endif
     if (bench_wants(cases, "stream")) {
       char *slist = strdup(sizes);
       for (char *save2 = NULL, *z = strtok_r(slist, ",", &save2); z; z = strtok_r(NULL, ",", &save2))
