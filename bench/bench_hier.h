@@ -5,7 +5,7 @@ struct tensor_args { kk_view a, b; int64_t n; };               /* A += B on n^3 
 struct scatter_bench_args { kk_view grid, idx; kk_scatter sv; };
 struct minsum_val { double mn, sum; };
 struct minsum_args { kk_view x; };
-struct batched_args { kk_view a, x, y; int64_t m; };           /* y_b = A_b x_b, A_b m x m */
+struct batched_args { kk_view_right a, x, y; int64_t m; };     /* y_b = A_b x_b, A_b m x m, rows contiguous */
 struct tspmv_args { kk_view row_ptr, cols, vals, x, y; int64_t rows, rows_per_team; };
 struct vec_args { double a, b; kk_view x, y, z; };
 
