@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "tools.h"
 
 static const char *kind_name(uint32_t kind) {
   switch (kind) {
@@ -97,7 +98,8 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ra
 }
 
 static kk_status_t run(const char *op, kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l) {
-  kk_status_t st = b->ops.launch(b->ctx, inst->plugin_inst, l);
+  kk_status_t st = KK__UNLIKELY(kk__tools.active) ? kk__tools_launch(b, inst, l)
+                                                  : b->ops.launch(b->ctx, inst->plugin_inst, l);
   if (KK__UNLIKELY(st != KK_OK))
     return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name,
                      kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));

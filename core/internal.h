@@ -166,6 +166,7 @@ struct kk_instance {
   struct kk__backend *backend;
   void *plugin_inst;          /* NULL for the default instance */
   bool is_default;
+  uint32_t tools_id;          /* instance bits of its tools device id: 2, 3, ... (the default instance is 1) */
   struct kk_instance *next, *prev; /* the backend's list of created instances */
 };
 

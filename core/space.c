@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "tools.h"
 
 kk_space_t *kk_space_default(void) {
   if (!kk__g.initialized)
@@ -151,6 +152,7 @@ kk_status_t kk_instance_create(const char *backend, kk_instance_t **out) {
   if (!inst)
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_instance_create: out of memory");
   inst->backend = b;
+  inst->tools_id = kk__tools_next_instance_id();
   kk_clear_error();
   kk_status_t st = b->ops.instance_create(b->ctx, &inst->plugin_inst);
   if (st != KK_OK) {
@@ -193,17 +195,35 @@ kk_status_t kk_instance_fence(kk_instance_t *instance) {
   if (!instance)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_fence: instance is NULL");
   kk__backend_t *b = instance->backend;
+  uint64_t h = 0;
+  bool traced = KK__UNLIKELY(kk__tools.active);
+  if (traced)
+    kk__tools_begin_fence("kk_instance_fence: Unnamed Instance Fence", kk__tools_instance_device_id(instance), &h);
   kk_status_t st = b->ops.instance_fence(b->ctx, instance->plugin_inst);
+  if (traced)
+    kk__tools_end_fence(h);
   if (st != KK_OK)
     return kk__error(st, "kk_instance_fence: backend %s: %s", b->name, kk_last_error());
   return KK_OK;
 }
 
-kk_status_t kk_fence(void) {
+kk_status_t kk_fence(void) { return kk_fence_named(NULL); }
+
+kk_status_t kk_fence_named(const char *name) {
   KK__REQUIRE_INIT("kk_fence");
-  kk_status_t st = kk__g.def->ops.fence_all(kk__g.def->ctx);
-  if (st == KK_OK && kk__g.host != kk__g.def)
-    st = kk__g.host->ops.fence_all(kk__g.host->ctx);
+  kk__backend_t *act[2] = {kk__g.def, kk__g.host != kk__g.def ? kk__g.host : NULL};
+  kk_status_t st = KK_OK;
+  for (int i = 0; i < 2 && act[i] && st == KK_OK; i++) {
+    /* a tool sees one global fence (instance 0) per active backend */
+    uint64_t h = 0;
+    bool traced = KK__UNLIKELY(kk__tools.active);
+    if (traced)
+      kk__tools_begin_fence(name ? name : "kk_fence: Unnamed Global Fence",
+                            kk__tools_device_id(act[i], KK__TOOLS_INSTANCE_GLOBAL), &h);
+    st = act[i]->ops.fence_all(act[i]->ctx);
+    if (traced)
+      kk__tools_end_fence(h);
+  }
   if (st != KK_OK)
     return kk__error(st, "kk_fence: %s", kk_last_error());
   return KK_OK;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "tools.h"
 
 /* One allocation, shared by a view and its subviews. */
 typedef struct alloc {
@@ -125,6 +126,8 @@ static void alloc_release(alloc_t *a) {
       a->next->prev = a->prev;
   }
   pthread_mutex_unlock(&g_allocs_lock);
+  if (live && KK__UNLIKELY(kk__tools.active) && a->bytes)
+    kk__tools_deallocate(a->space, a->label, a->ptr, a->bytes);
   if (live)
     kk_space_free(a->space, a->ptr);
   free(a->label);
@@ -139,6 +142,8 @@ void kk__views_release_all(void) {
   for (; a; a = a->next) {
     kk__warn("kk_finalize: view memory '%s' (%zu bytes in %s) was still in use; it is freed now", a->label, a->bytes,
              a->space->name);
+    if (KK__UNLIKELY(kk__tools.active) && a->bytes)
+      kk__tools_deallocate(a->space, a->label, a->ptr, a->bytes);
     kk_space_free(a->space, a->ptr);
     a->ptr = NULL;
     a->generation = 0; /* the handle's last release frees only the record */
@@ -259,6 +264,8 @@ kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out) {
   pthread_mutex_unlock(&g_allocs_lock);
   v->alloc = a;
   v->data = a->ptr;
+  if (KK__UNLIKELY(kk__tools.active) && bytes)
+    kk__tools_allocate(space, v->label, a->ptr, bytes);
   *out = v;
   return KK_OK;
 }
@@ -453,6 +460,38 @@ static bool same_shape(const kk_view_t *a, const kk_view_t *b) {
   return true;
 }
 
+/* Copies every element of c->src into c->dst (same shape and layout). */
+static kk_status_t copy_views(void *p) {
+  copy_ctx_t *c = p;
+  kk_view_t *dst = c->dst, *src = c->src;
+  size_t n = size_of(dst->rank, dst->extent);
+  if (kk_view_span_is_contiguous(dst) && kk_view_span_is_contiguous(src) &&
+      memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
+    return copy_run(c, 0, 0, (int64_t)n);
+  return for_each_run(dst->rank, dst->extent, dst->stride, src->stride, copy_run, c);
+}
+
+/* Runs a deep copy or fill of dst between begin_deep_copy and end_deep_copy
+ * events.  A synchronous one (no instance) waits for the copy resource of the
+ * backend doing it, which the tool sees as that resource's fence. */
+static kk_status_t traced_copy(const char *op, kk__backend_t *b, kk_instance_t *inst, kk_view_t *dst,
+                               const kk_space_t *src_space, const char *src_label, const void *src,
+                               kk_status_t (*body)(void *), void *ctx) {
+  kk__tools_begin_deep_copy(dst->space, dst->label, dst->data, src_space, src_label, src,
+                            (uint64_t)kk_view_size(dst) * dst->elem_size);
+  uint64_t h = 0;
+  if (!inst) {
+    char name[128];
+    snprintf(name, sizeof name, "%s: Deep Copy Resource Synchronization", op);
+    kk__tools_begin_fence(name, kk__tools_device_id(b, KK__TOOLS_DEEP_COPY_RESOURCE), &h);
+  }
+  kk_status_t st = body(ctx);
+  if (!inst)
+    kk__tools_end_fence(h);
+  kk__tools_end_deep_copy();
+  return st;
+}
+
 /* Layouts match, treating unit-stride rank-1 views and rank 0 as layout-free. */
 static bool same_layout(const kk_view_t *a, const kk_view_t *b) {
   if (a->layout == b->layout || a->rank == 0)
@@ -483,11 +522,15 @@ static kk_status_t deep_copy(const char *op, kk_instance_t *inst, kk_view_t *dst
   if (dst->data == src->data && memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
     return KK_OK;
   copy_ctx_t c = {dst, src, inst};
-  size_t n = size_of(dst->rank, dst->extent);
-  if (kk_view_span_is_contiguous(dst) && kk_view_span_is_contiguous(src) &&
-      memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
-    return copy_run(&c, 0, 0, (int64_t)n);
-  return for_each_run(dst->rank, dst->extent, dst->stride, src->stride, copy_run, &c);
+  if (KK__UNLIKELY(kk__tools.active)) {
+    /* the backend kk_space_copy picks: the instance's, else a device side's, else the host's */
+    kk__backend_t *b = inst                                                 ? inst->backend
+                       : !(dst->space->backend->ops.flags & KK_PLUGIN_FLAG_HOST) ? dst->space->backend
+                       : !(src->space->backend->ops.flags & KK_PLUGIN_FLAG_HOST) ? src->space->backend
+                                                                               : kk__g.host;
+    return traced_copy(op, b, inst, dst, src->space, src->label, src->data, copy_views, &c);
+  }
+  return copy_views(&c);
 }
 
 kk_status_t kk_deep_copy(kk_view_t *dst, kk_view_t *src) { return deep_copy("kk_deep_copy", NULL, dst, src); }
@@ -539,16 +582,24 @@ static kk_status_t fill_run(void *p, int64_t off, int64_t unused, int64_t n) {
   return st;
 }
 
+/* Sets every element of c->dst to *c->value. */
+static kk_status_t fill_view(void *p) {
+  fill_ctx_t *c = p;
+  kk_view_t *dst = c->dst;
+  if (kk_view_span_is_contiguous(dst))
+    return fill_run(c, 0, 0, (int64_t)kk_view_size(dst));
+  return for_each_run(dst->rank, dst->extent, dst->stride, dst->stride, fill_run, c);
+}
+
 static kk_status_t fill(const char *op, kk_instance_t *inst, kk_view_t *dst, const void *value) {
   KK__REQUIRE_INIT(op);
   if (!dst || !value)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view or value", op);
   fill_ctx_t c = {dst, value, inst};
-  kk_status_t st;
-  if (kk_view_span_is_contiguous(dst))
-    st = fill_run(&c, 0, 0, (int64_t)kk_view_size(dst));
-  else
-    st = for_each_run(dst->rank, dst->extent, dst->stride, dst->stride, fill_run, &c);
+  /* as in Kokkos, a fill is a deep copy from the host scalar "Scalar" */
+  kk_status_t st = KK__UNLIKELY(kk__tools.active)
+                       ? traced_copy(op, dst->space->backend, inst, dst, NULL, "Scalar", value, fill_view, &c)
+                       : fill_view(&c);
   if (st != KK_OK)
     return kk__error(st, "%s: view '%s' in %s: %s", op, dst->label, dst->space->name, kk_last_error());
   return KK_OK;

@@ -1,0 +1,94 @@
+/* core/tools.h -- libkk's side of the Kokkos Tools interface: the callback table and the hooks the core calls. */
+#ifndef KK_CORE_TOOLS_H
+#define KK_CORE_TOOLS_H
+
+#include <kk/tools.h>
+
+#include "internal.h"
+
+/* The callbacks in use.  Every hook site tests `active` first, with
+ * KK__UNLIKELY: with no tool that is the whole cost of a hook, one predictable
+ * branch, and nothing below it runs.  The kk__tools_* functions are only
+ * called behind that test. */
+typedef struct kk__tools_state {
+  bool active;            /* some callback is set */
+  bool global_fencing;    /* fence every device before each begin/end of a kernel and each push/pop */
+  Kokkos_Profiling_EventSet cb;
+} kk__tools_state_t;
+
+extern kk__tools_state_t kk__tools;
+
+/* Instance bits of a device id (Kokkos' reserved values). */
+#define KK__TOOLS_INSTANCE_GLOBAL 0u          /* a fence of every instance */
+#define KK__TOOLS_INSTANCE_DEFAULT 1u         /* a backend's default instance */
+#define KK__TOOLS_DEEP_COPY_RESOURCE 0xFFFFFFu /* device and instance bits: a synchronous copy's resource */
+
+/* Fence names: the global fences done for a tool that requires global fencing
+ * contain "Kokkos Profile Tool Fence", which tools such as the kernel logger
+ * look for to leave out the fences they caused. */
+#define KK__TOOLS_GLOBAL_FENCE_NAME "kk::tools: Kokkos Profile Tool Fence"
+#define KK__TOOLS_TPI_FENCE_NAME "kk::tools: Tool Requested Fence"
+
+/* ---- lifetime (init.c) ---------------------------------------------------- */
+
+/* Loads the tool named by the configuration (after the backends started),
+ * then calls init, request_tool_settings, provide_tool_programming_interface,
+ * parse_args and declare_metadata on the callbacks in use.  A tool that cannot
+ * be loaded is a warning, never an error.  argv0 may be NULL. */
+void kk__tools_initialize(const char *argv0);
+
+/* Calls finalize (before the backends shut down), clears the callbacks and
+ * unloads the tool. */
+void kk__tools_finalize(void);
+
+/* --kokkos-tools-help: loads the tool, calls its print_help(argv0) (or says on
+ * stdout that it has none) and unloads it, without initializing it. */
+void kk__tools_print_help(const char *argv0);
+
+/* An id for a created instance: 2, 3, ... (1 is the default instance's);
+ * restarts at every kk_initialize.  Thread-safe. */
+uint32_t kk__tools_next_instance_id(void);
+
+/* ---- hooks (call only when kk__tools.active) ---------------------------------- */
+
+/* The device id of backend b's `instance` (one of the KK__TOOLS_* values or a
+ * created instance's id).  */
+uint32_t kk__tools_device_id(const kk__backend_t *b, uint32_t instance);
+
+/* The device id of an instance (default or created). */
+uint32_t kk__tools_instance_device_id(const kk_instance_t *inst);
+
+/* Runs one launch between begin_parallel_* and end_parallel_* (with global
+ * fences when the tool asked for them); returns the launch's status. */
+kk_status_t kk__tools_launch(kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l);
+
+void kk__tools_begin_fence(const char *name, uint32_t device_id, uint64_t *handle);
+void kk__tools_end_fence(uint64_t handle);
+
+/* View memory: size is the logical byte count; the same pointer is given to
+ * both. */
+void kk__tools_allocate(const kk_space_t *space, const char *label, const void *ptr, uint64_t size);
+void kk__tools_deallocate(const kk_space_t *space, const char *label, const void *ptr, uint64_t size);
+
+/* A deep copy or fill.  A NULL space is plain host memory ("Host"). */
+void kk__tools_begin_deep_copy(const kk_space_t *dst_space, const char *dst_label, const void *dst,
+                               const kk_space_t *src_space, const char *src_label, const void *src, uint64_t size);
+void kk__tools_end_deep_copy(void);
+
+/* ---- tuning (for automatic team sizes and MDRange tiles) ------------------------ */
+
+/* Asks the tuning tool for an integer `variable` of kernel `kernel`, within
+ * [lo, hi].  *out gets default_value unless --kokkos-tune-internals is on and
+ * a tool answers kokkosp_request_values with a value in range; *context gets
+ * the tuning context to close with kk__tools_tune_end() once the kernel ran
+ * (0 when no context was opened; closing 0 does nothing).  The output
+ * variable is declared to the tool once per (kernel, variable, lo, hi), as
+ * "kk.<variable>:<kernel>", an int64 interval range; the kernel's name is the
+ * context's input "kokkos.kernel_name".  Thread-safe; never on the dispatch
+ * path without tuning.  Returns KK_ERROR_INVALID_ARGUMENT for NULL pointers
+ * or lo > hi, KK_ERROR_OUT_OF_MEMORY, else KK_OK. */
+kk_status_t kk__tools_tune_int(const char *kernel, const char *variable, int64_t lo, int64_t hi,
+                               int64_t default_value, int64_t *out, size_t *context);
+void kk__tools_tune_end(size_t context);
+
+#endif /* KK_CORE_TOOLS_H */
