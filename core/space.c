@@ -211,19 +211,11 @@ kk_status_t kk_fence(void) { return kk_fence_named(NULL); }
 
 kk_status_t kk_fence_named(const char *name) {
   KK__REQUIRE_INIT("kk_fence");
-  kk__backend_t *act[2] = {kk__g.def, kk__g.host != kk__g.def ? kk__g.host : NULL};
-  kk_status_t st = KK_OK;
-  for (int i = 0; i < 2 && act[i] && st == KK_OK; i++) {
-    /* a tool sees one global fence (instance 0) per active backend */
-    uint64_t h = 0;
-    bool traced = KK__UNLIKELY(kk__tools.active);
-    if (traced)
-      kk__tools_begin_fence(name ? name : "kk_fence: Unnamed Global Fence",
-                            kk__tools_device_id(act[i], KK__TOOLS_INSTANCE_GLOBAL), &h);
-    st = act[i]->ops.fence_all(act[i]->ctx);
-    if (traced)
-      kk__tools_end_fence(h);
-  }
+  if (KK__UNLIKELY(kk__tools.active))
+    return kk__tools_fence_all(name ? name : "kk_fence: Unnamed Global Fence");
+  kk_status_t st = kk__g.def->ops.fence_all(kk__g.def->ctx);
+  if (st == KK_OK && kk__g.host != kk__g.def)
+    st = kk__g.host->ops.fence_all(kk__g.host->ctx);
   if (st != KK_OK)
     return kk__error(st, "kk_fence: %s", kk_last_error());
   return KK_OK;

@@ -324,6 +324,20 @@ kk_status_t kk__tools_launch(kk__backend_t *b, kk_instance_t *inst, const kk_lau
   return st;
 }
 
+kk_status_t kk__tools_fence_all(const char *name) {
+  kk__backend_t *active[2] = {kk__g.def, kk__g.host != kk__g.def ? kk__g.host : NULL};
+  kk_status_t st = KK_OK;
+  for (int i = 0; i < 2 && active[i] && st == KK_OK; i++) {
+    uint64_t h;
+    kk__tools_begin_fence(name, kk__tools_device_id(active[i], KK__TOOLS_INSTANCE_GLOBAL), &h);
+    st = active[i]->ops.fence_all(active[i]->ctx);
+    kk__tools_end_fence(h);
+  }
+  if (st != KK_OK)
+    return kk__error(st, "kk_fence '%s': %s", name, kk_last_error());
+  return KK_OK;
+}
+
 void kk__tools_begin_fence(const char *name, uint32_t device_id, uint64_t *handle) {
   *handle = 0;
   if (kk__tools.cb.begin_fence)

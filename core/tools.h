@@ -62,6 +62,10 @@ uint32_t kk__tools_instance_device_id(const kk_instance_t *inst);
  * fences when the tool asked for them); returns the launch's status. */
 kk_status_t kk__tools_launch(kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l);
 
+/* kk_fence_named() with a tool: fences the active backends, each between
+ * begin_fence and end_fence with its global device id (instance 0). */
+kk_status_t kk__tools_fence_all(const char *name);
+
 void kk__tools_begin_fence(const char *name, uint32_t device_id, uint64_t *handle);
 void kk__tools_end_fence(uint64_t handle);
 
