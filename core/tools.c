@@ -1,6 +1,7 @@
 /* core/tools.c -- Kokkos Tools support: loads a tool, calls it the way Kokkos does, and the profiling API for programs. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,7 +177,8 @@ static void parse_args(const char *argv0, const char *args) {
   char *p = buf + strlen(exe) + 1;
   memcpy(p, args ? args : "", len);
   p[len] = '\0';
-  for (char *tok = strtok(p, " \t"); tok; tok = strtok(NULL, " \t"))
+  char *save = NULL;
+  for (char *tok = strtok_r(p, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
     argv[argc++] = tok;
   argv[argc] = NULL;
   kk__tools.cb.parse_args(argc, argv);
@@ -239,6 +241,10 @@ void kk__tools_initialize(const char *argv0) {
     tpi.fence = tool_invoked_fence;
     cb->provide_tool_programming_interface(1, tpi);
   }
+#ifdef __GLIBC__
+  if (!argv0) /* kk_initialize_with_settings: the name the program was started under */
+    argv0 = program_invocation_name;
+#endif
   if (cb->parse_args)
     parse_args(argv0, cfg->tools_args);
   if (cb->declare_metadata)
@@ -366,16 +372,32 @@ void kk__tools_deallocate(const kk_space_t *space, const char *label, const void
     kk__tools.cb.deallocate_data(space_handle(space), label ? label : "", ptr, size);
 }
 
-void kk__tools_begin_deep_copy(const kk_space_t *dst_space, const char *dst_label, const void *dst,
-                               const kk_space_t *src_space, const char *src_label, const void *src, uint64_t size) {
-  if (kk__tools.cb.begin_deep_copy)
-    kk__tools.cb.begin_deep_copy(space_handle(dst_space), dst_label ? dst_label : "", dst, space_handle(src_space),
-                                 src_label ? src_label : "", src, size);
-}
+static bool on_host(const kk_space_t *s) { return !s || (s->backend->ops.flags & KK_PLUGIN_FLAG_HOST); }
 
-void kk__tools_end_deep_copy(void) {
-  if (kk__tools.cb.end_deep_copy)
-    kk__tools.cb.end_deep_copy();
+kk_status_t kk__tools_deep_copy(const char *op, kk_instance_t *inst, const kk_space_t *dst_space,
+                                const char *dst_label, const void *dst, const kk_space_t *src_space,
+                                const char *src_label, const void *src, uint64_t size, kk_status_t (*body)(void *),
+                                void *ctx) {
+  const Kokkos_Profiling_EventSet *cb = &kk__tools.cb;
+  if (cb->begin_deep_copy)
+    cb->begin_deep_copy(space_handle(dst_space), dst_label ? dst_label : "", dst, space_handle(src_space),
+                        src_label ? src_label : "", src, size);
+  uint64_t h = 0;
+  if (!inst) {
+    /* the backend kk_space_copy picks: a device side's, else the host's */
+    const kk__backend_t *b = !on_host(dst_space) ? dst_space->backend
+                             : !on_host(src_space) ? src_space->backend
+                                                   : kk__g.host;
+    char name[128];
+    snprintf(name, sizeof name, "%s: Deep Copy Resource Synchronization", op);
+    kk__tools_begin_fence(name, kk__tools_device_id(b, KK__TOOLS_DEEP_COPY_RESOURCE), &h);
+  }
+  kk_status_t st = body(ctx);
+  if (!inst)
+    kk__tools_end_fence(h);
+  if (cb->end_deep_copy)
+    cb->end_deep_copy();
+  return st;
 }
 
 /* ---- tuning ---------------------------------------------------------------------------- */

@@ -74,10 +74,15 @@ void kk__tools_end_fence(uint64_t handle);
 void kk__tools_allocate(const kk_space_t *space, const char *label, const void *ptr, uint64_t size);
 void kk__tools_deallocate(const kk_space_t *space, const char *label, const void *ptr, uint64_t size);
 
-/* A deep copy or fill.  A NULL space is plain host memory ("Host"). */
-void kk__tools_begin_deep_copy(const kk_space_t *dst_space, const char *dst_label, const void *dst,
-                               const kk_space_t *src_space, const char *src_label, const void *src, uint64_t size);
-void kk__tools_end_deep_copy(void);
+/* Runs body(ctx), the deep copy or fill `op` of `size` bytes, between
+ * begin_deep_copy and end_deep_copy.  A synchronous one (no instance) waits
+ * for the copy resource of the backend that copies, which the tool sees as
+ * that resource's fence.  A NULL space is plain host memory ("Host").
+ * Returns body's status. */
+kk_status_t kk__tools_deep_copy(const char *op, kk_instance_t *inst, const kk_space_t *dst_space,
+                                const char *dst_label, const void *dst, const kk_space_t *src_space,
+                                const char *src_label, const void *src, uint64_t size, kk_status_t (*body)(void *),
+                                void *ctx);
 
 /* ---- tuning (for automatic team sizes and MDRange tiles) ------------------------ */
 

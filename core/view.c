@@ -471,27 +471,6 @@ static kk_status_t copy_views(void *p) {
   return for_each_run(dst->rank, dst->extent, dst->stride, src->stride, copy_run, c);
 }
 
-/* Runs a deep copy or fill of dst between begin_deep_copy and end_deep_copy
- * events.  A synchronous one (no instance) waits for the copy resource of the
- * backend doing it, which the tool sees as that resource's fence. */
-static kk_status_t traced_copy(const char *op, kk__backend_t *b, kk_instance_t *inst, kk_view_t *dst,
-                               const kk_space_t *src_space, const char *src_label, const void *src,
-                               kk_status_t (*body)(void *), void *ctx) {
-  kk__tools_begin_deep_copy(dst->space, dst->label, dst->data, src_space, src_label, src,
-                            (uint64_t)kk_view_size(dst) * dst->elem_size);
-  uint64_t h = 0;
-  if (!inst) {
-    char name[128];
-    snprintf(name, sizeof name, "%s: Deep Copy Resource Synchronization", op);
-    kk__tools_begin_fence(name, kk__tools_device_id(b, KK__TOOLS_DEEP_COPY_RESOURCE), &h);
-  }
-  kk_status_t st = body(ctx);
-  if (!inst)
-    kk__tools_end_fence(h);
-  kk__tools_end_deep_copy();
-  return st;
-}
-
 /* Layouts match, treating unit-stride rank-1 views and rank 0 as layout-free. */
 static bool same_layout(const kk_view_t *a, const kk_view_t *b) {
   if (a->layout == b->layout || a->rank == 0)
@@ -522,14 +501,9 @@ static kk_status_t deep_copy(const char *op, kk_instance_t *inst, kk_view_t *dst
   if (dst->data == src->data && memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
     return KK_OK;
   copy_ctx_t c = {dst, src, inst};
-  if (KK__UNLIKELY(kk__tools.active)) {
-    /* the backend kk_space_copy picks: the instance's, else a device side's, else the host's */
-    kk__backend_t *b = inst                                                 ? inst->backend
-                       : !(dst->space->backend->ops.flags & KK_PLUGIN_FLAG_HOST) ? dst->space->backend
-                       : !(src->space->backend->ops.flags & KK_PLUGIN_FLAG_HOST) ? src->space->backend
-                                                                               : kk__g.host;
-    return traced_copy(op, b, inst, dst, src->space, src->label, src->data, copy_views, &c);
-  }
+  if (KK__UNLIKELY(kk__tools.active))
+    return kk__tools_deep_copy(op, inst, dst->space, dst->label, dst->data, src->space, src->label, src->data,
+                               (uint64_t)kk_view_size(dst) * dst->elem_size, copy_views, &c);
   return copy_views(&c);
 }
 
@@ -598,7 +572,8 @@ static kk_status_t fill(const char *op, kk_instance_t *inst, kk_view_t *dst, con
   fill_ctx_t c = {dst, value, inst};
   /* as in Kokkos, a fill is a deep copy from the host scalar "Scalar" */
   kk_status_t st = KK__UNLIKELY(kk__tools.active)
-                       ? traced_copy(op, dst->space->backend, inst, dst, NULL, "Scalar", value, fill_view, &c)
+                       ? kk__tools_deep_copy(op, inst, dst->space, dst->label, dst->data, NULL, "Scalar", value,
+                                             (uint64_t)kk_view_size(dst) * dst->elem_size, fill_view, &c)
                        : fill_view(&c);
   if (st != KK_OK)
     return kk__error(st, "%s: view '%s' in %s: %s", op, dst->label, dst->space->name, kk_last_error());
