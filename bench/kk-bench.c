@@ -10,6 +10,7 @@
 #endif
 
 #include "bench.h"
+#include "bench_common.h"
 
 /* ---- results ---------------------------------------------------------------------- */
 
@@ -25,8 +26,8 @@ typedef struct result {
 static result_t g_res[256];
 static int g_nres;
 
-static void record(const char *kcase, const char *backend, const char *size, double kk, double native,
-                   const char *unit, int lower) {
+void bench_record(const char *kcase, const char *backend, const char *size, double kk, double native,
+                  const char *unit, int lower) {
   if (g_nres >= 256)
     return;
   result_t *r = &g_res[g_nres++];
@@ -39,14 +40,27 @@ static void record(const char *kcase, const char *backend, const char *size, dou
   r->lower_is_better = lower;
 }
 
-static double now(void) {
+double bench_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Lets the other runtime's spinning threads go to sleep before timing. */
-static void settle(void) { usleep(20000); }
+void bench_settle(void) { usleep(20000); }
+
+int bench_wants(const char *cases, const char *name) {
+  if (strcmp(cases, "all") == 0)
+    return 1;
+  size_t n = strlen(name);
+  for (const char *p = cases; (p = strstr(p, name)); p += n)
+    if ((p == cases || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+      return 1;
+  return 0;
+}
+
+#define now bench_now
+#define settle bench_settle
+#define record bench_record
 
 #define CHECK(call)                                            \
   do {                                                         \
@@ -323,14 +337,15 @@ static void print_json(FILE *out) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: kk-bench [--backends=serial,threads,openmp] [--sizes=24,26] [--reps=N] [--json] "
-                  "[--kokkos-*...]\n");
+  fprintf(stderr, "usage: kk-bench [--backends=serial,threads,openmp] [--cases=all|stream,latency,tensor,atomics,"
+                  "minsum,batched,cg] [--sizes=24,26] [--reps=N] [--quick] [--json] [--kokkos-*...]\n");
 }
 
 int main(int argc, char **argv) {
   const char *backends = "serial,threads,openmp";
   const char *sizes = "24,26";
-  int json = 0;
+  const char *cases = "all";
+  int json = 0, quick = 0;
   char *plugin_path = getenv("KOKKOS_PLUGIN_PATH");
   for (int i = 1; i < argc; i++) {
     if (strncmp(argv[i], "--backends=", 11) == 0)
@@ -341,6 +356,10 @@ int main(int argc, char **argv) {
       g_reps = atoi(argv[i] + 7);
     else if (strcmp(argv[i], "--json") == 0)
       json = 1;
+    else if (strncmp(argv[i], "--cases=", 8) == 0)
+      cases = argv[i] + 8;
+    else if (strcmp(argv[i], "--quick") == 0)
+      quick = 1;
     else if (strncmp(argv[i], "--kokkos-", 9) == 0)
       continue; /* read by kk_initialize_ex below */
     else {
@@ -365,11 +384,15 @@ int main(int argc, char **argv) {
     int nt = kk_num_threads();
     if (!json)
       fprintf(stderr, "kk-bench: backend %s, %d thread%s\n", b, nt, nt == 1 ? "" : "s");
-    char *slist = strdup(sizes);
-    for (char *save2 = NULL, *z = strtok_r(slist, ",", &save2); z; z = strtok_r(NULL, ",", &save2))
-      bench_stream(b, atoi(z), nt);
-    free(slist);
-    bench_latency(b, nt);
+    if (bench_wants(cases, "stream")) {
+      char *slist = strdup(sizes);
+      for (char *save2 = NULL, *z = strtok_r(slist, ",", &save2); z; z = strtok_r(NULL, ",", &save2))
+        bench_stream(b, atoi(z), nt);
+      free(slist);
+    }
+    if (bench_wants(cases, "latency"))
+      bench_latency(b, nt);
+    bench_hier(b, nt, g_reps, cases, quick);
     kk_finalize();
   }
   free(blist);

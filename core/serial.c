@@ -1,6 +1,7 @@
 /* core/serial.c -- the serial backend, built into libkk: runs everything on the calling thread and always works. */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,9 +9,16 @@
 #include "host_common.h"
 #include "host_exec.h"
 
+/* An instance: a team of one (the calling thread) with its own cache of team
+ * scratch; `busy` keeps two application threads from sharing the cache. */
+typedef struct serial_inst {
+  kkh_exec_t exec;
+  atomic_flag busy;
+} serial_inst_t;
+
 typedef struct serial_ctx {
   const kk_host_services_t *hs;
-  kkh_exec_t exec;       /* a team of one: the calling thread */
+  serial_inst_t def;     /* the default instance */
 } serial_ctx_t;
 
 /* The serial backend has one context per process, like any plugin. */
@@ -24,28 +32,48 @@ static void serial_parallel(kkh_exec_t *ex, int n, kkh_task_fn task, void *arg) 
 
 static void serial_barrier(kkh_exec_t *ex, int tid, int n) { (void)ex, (void)tid, (void)n; }
 
+static void inst_init(serial_inst_t *si) {
+  memset(&si->exec, 0, sizeof si->exec);
+  si->exec.nthreads = 1;
+  si->exec.parallel = serial_parallel;
+  si->exec.barrier = serial_barrier;
+  si->exec.slots = NULL; /* on the stack of each launch, see serial_launch */
+  atomic_flag_clear(&si->busy);
+}
+
 static kk_status_t serial_init(const kk_host_services_t *hs, void **ctx) {
   g_serial.hs = hs;
-  g_serial.exec.nthreads = 1;
-  g_serial.exec.parallel = serial_parallel;
-  g_serial.exec.barrier = serial_barrier;
-  g_serial.exec.slots = NULL; /* per launch, see serial_launch */
+  inst_init(&g_serial.def);
   *ctx = &g_serial;
   return KK_OK;
 }
 
-static void serial_finalize(void *ctx) { (void)ctx; }
+static void serial_finalize(void *ctx) {
+  serial_ctx_t *c = ctx;
+  kkh_exec_release(&c->def.exec);
+}
 
 /* Serial work runs synchronously on the calling thread, so the partial-value
- * slots live on its stack: launches from several application threads (on any
- * instance) never share them. */
+ * slots live on its stack.  The team cache belongs to the instance; a second
+ * application thread launching on the same instance at the same time gets a
+ * cache of its own for that launch. */
 static kk_status_t serial_launch(void *ctx, void *inst, const kk_launch_t *l) {
   serial_ctx_t *c = ctx;
-  (void)inst;
+  serial_inst_t *si = inst ? inst : &c->def;
   _Alignas(64) unsigned char slots[3 * KKH_SLOT_SIZE];
-  kkh_exec_t ex = c->exec;
-  ex.slots = slots;
-  return kkh_launch(&ex, c->hs, l);
+  if (!atomic_flag_test_and_set_explicit(&si->busy, memory_order_acquire)) {
+    si->exec.slots = slots;
+    kk_status_t st = kkh_launch(&si->exec, c->hs, l);
+    si->exec.slots = NULL;
+    atomic_flag_clear_explicit(&si->busy, memory_order_release);
+    return st;
+  }
+  serial_inst_t own;
+  inst_init(&own);
+  own.exec.slots = slots;
+  kk_status_t st = kkh_launch(&own.exec, c->hs, l);
+  kkh_exec_release(&own.exec);
+  return st;
 }
 
 static int32_t serial_device_count(void *ctx, const char **why_none) {
@@ -114,14 +142,17 @@ static kk_status_t serial_mem_fill(void *ctx, void *inst, void *dst, int32_t spa
 
 static kk_status_t serial_instance_create(void *ctx, void **inst) {
   serial_ctx_t *c = ctx;
-  *inst = malloc(1);
-  if (!*inst)
+  serial_inst_t *si = malloc(sizeof *si);
+  if (!si)
     return c->hs->error(c->hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "instance_create: out of memory");
+  inst_init(si);
+  *inst = si;
   return KK_OK;
 }
 
 static kk_status_t serial_instance_destroy(void *ctx, void *inst) {
   (void)ctx;
+  kkh_exec_release(&((serial_inst_t *)inst)->exec);
   free(inst);
   return KK_OK;
 }

@@ -54,9 +54,10 @@ static kk_status_t tmpl_device_props(void *ctx, int32_t dev, kk_plugin_device_t 
   p->preferred_layout = KK_LAYOUT_RIGHT; /* host memory: C order is fastest */
   p->concurrency = c->nthreads;
   p->warp_size = 1;
-  p->max_team_size = 1;
-  p->max_vector_length = 1;
-  p->scratch_max[0] = p->scratch_max[1] = 0;
+  p->max_team_size = 1;             /* teams of one thread: no team barrier needed */
+  p->max_vector_length = 1 << 16;   /* vector loops run sequentially in each thread */
+  p->scratch_max[0] = 1 << 20;      /* scratch is malloc'ed per launch */
+  p->scratch_max[1] = 1 << 30;
   p->memory_bytes = 0;
   return KK_OK;
 }
@@ -141,46 +142,95 @@ typedef struct part {
   unsigned char *values;  /* nt partial values of value_size bytes */
   size_t vsize;
   pthread_barrier_t *barrier;
+  kk_host_thread_t th;    /* what kernel code sees of this thread */
+  int failed;             /* a team overran its scratch: */
+  int level, per_thread;  /*   where, */
+  uint64_t need, have;    /*   and by how much */
 } part_t;
 
-/* Thread t of nt owns the contiguous block [b, e). */
-static void block(const kk_launch_t *l, int t, int nt, int64_t *b, int64_t *e) {
-  int64_t n = l->end - l->begin, q = n / nt, r = n % nt;
-  *b = l->begin + t * q + (t < r ? t : r);
-  *e = *b + q + (t < r ? 1 : 0);
+/* Team operations for teams of one thread: only the scratch overrun can happen. */
+static void team_barrier(const kk_host_thread_t *th) { (void)th; }
+static void team_allreduce(const kk_host_thread_t *th, void *v, uint32_t n, void (*join)(void *, const void *)) {
+  (void)th, (void)v, (void)n, (void)join;
+}
+static void team_broadcast(const kk_host_thread_t *th, void *v, uint32_t n, int32_t root) {
+  (void)th, (void)v, (void)n, (void)root;
+}
+static void team_scan(const kk_host_thread_t *th, void *v, void *total, uint32_t n, void (*join)(void *, const void *),
+                      void (*init)(void *)) {
+  (void)th, (void)join;
+  if (total)
+    memcpy(total, v, n);
+  init(v);
+}
+static void team_overrun(const kk_host_thread_t *th, int32_t level, int32_t per_thread, uint64_t need, uint64_t have) {
+  part_t *w = th->backend;
+  w->failed = 1;
+  w->level = level, w->per_thread = per_thread, w->need = need, w->have = have;
+}
+static const kk_host_team_ops_t team_ops = {team_barrier, team_allreduce, team_broadcast, team_scan, team_overrun};
+
+
+/* The number of items a launch splits over threads: indices, rows of an
+ * MDRange's first dimension, or league ranks. */
+static int64_t items(const kk_launch_t *l) {
+  if (l->kind == KK_KIND_MD_FOR || l->kind == KK_KIND_MD_REDUCE)
+    return l->md_end[0] - l->md_begin[0];
+  if (l->kind == KK_KIND_TEAM_FOR || l->kind == KK_KIND_TEAM_REDUCE)
+    return l->league_size;
+  return l->end - l->begin;
 }
 
 static void *worker(void *p) {
   part_t *w = p;
   const kk_launch_t *l = w->l;
   const kk_kernel_t *k = l->kernel;
-  int64_t b, e;
-  block(l, w->t, w->nt, &b, &e);
+  int64_t b, e, n = items(l), q = n / w->nt, r = n % w->nt;
+  b = w->t * q + (w->t < r ? w->t : r);
+  e = b + q + (w->t < r ? 1 : 0);
   void *mine = w->values ? w->values + (size_t)w->t * w->vsize : NULL;
+  if (mine)
+    k->reducer->init(mine);
   switch (l->kind) {
   case KK_KIND_FOR:
     if (e > b)
-      k->host_for(l->args, b, e);
+      k->host_for(l->args, l->begin + b, l->begin + e, &w->th);
     break;
   case KK_KIND_REDUCE:
-    k->reducer->init(mine);
     if (e > b)
-      k->host_reduce(l->args, b, e, mine);
+      k->host_reduce(l->args, l->begin + b, l->begin + e, mine, &w->th);
     break;
   case KK_KIND_SCAN: {
     /* pass 1: my block's total; then the prefix of the blocks before mine; pass 2 */
-    k->reducer->init(mine);
     if (e > b)
-      k->host_scan(l->args, b, e, mine, 0);
+      k->host_scan(l->args, l->begin + b, l->begin + e, mine, 0, &w->th);
     pthread_barrier_wait(w->barrier);
     unsigned char *prefix = w->values + (size_t)(w->nt + 1 + w->t) * w->vsize;
     k->reducer->init(prefix);
     for (int t = 0; t < w->t; t++)
       k->reducer->join(prefix, w->values + (size_t)t * w->vsize);
     if (e > b)
-      k->host_scan(l->args, b, e, prefix, 1);
+      k->host_scan(l->args, l->begin + b, l->begin + e, prefix, 1, &w->th);
     break;
   }
+  case KK_KIND_MD_FOR:
+  case KK_KIND_MD_REDUCE: {
+    /* my block of the first dimension, whole extents elsewhere; tiles only
+     * tune performance, so this simple backend ignores them */
+    int64_t lo[KK_MD_MAX_RANK], hi[KK_MD_MAX_RANK];
+    for (int d = 0; d < l->rank; d++)
+      lo[d] = l->md_begin[d], hi[d] = l->md_end[d];
+    lo[0] = l->md_begin[0] + b;
+    hi[0] = l->md_begin[0] + e;
+    if (e > b)
+      k->host_md(l->args, lo, hi, l->iterate_inner == KK_ITERATE_LEFT, mine, &w->th);
+    break;
+  }
+  case KK_KIND_TEAM_FOR:
+  case KK_KIND_TEAM_REDUCE:
+    if (e > b && k->host_team(l->args, b, e, mine, &w->th))
+      w->failed = 1;
+    break;
   }
   return NULL;
 }
@@ -190,15 +240,19 @@ static kk_status_t tmpl_launch(void *ctx, void *inst, const kk_launch_t *l) {
   const kk_kernel_t *k = l->kernel;
   (void)inst;
   int ok = (l->kind == KK_KIND_FOR && k->host_for) || (l->kind == KK_KIND_REDUCE && k->host_reduce) ||
-           (l->kind == KK_KIND_SCAN && k->host_scan);
+           (l->kind == KK_KIND_SCAN && k->host_scan) ||
+           ((l->kind == KK_KIND_MD_FOR || l->kind == KK_KIND_MD_REDUCE) && k->host_md) ||
+           ((l->kind == KK_KIND_TEAM_FOR || l->kind == KK_KIND_TEAM_REDUCE) && k->host_team);
   if (!ok)
     return c->hs->error(c->hs->core, KK_ERROR_UNSUPPORTED, NULL, 0,
                         "kernel '%s': kind %u without host code is not supported by this backend", k->name, l->kind);
-  int64_t n = l->end - l->begin;
+  int reduces = l->kind == KK_KIND_REDUCE || l->kind == KK_KIND_SCAN || l->kind == KK_KIND_MD_REDUCE ||
+                l->kind == KK_KIND_TEAM_REDUCE;
+  int64_t n = items(l);
   int nt = n < c->nthreads ? (int)(n > 0 ? n : 1) : c->nthreads;
   size_t vsize = 0;
   unsigned char *values = NULL;
-  if (l->kind != KK_KIND_FOR) {
+  if (reduces) {
     vsize = ((size_t)k->reducer->value_size + 63) & ~(size_t)63;
     /* nt partials, one spare, nt scan prefixes */
     if (posix_memalign((void **)&values, 64, vsize * (size_t)(2 * nt + 1)) != 0)
@@ -208,25 +262,64 @@ static kk_status_t tmpl_launch(void *ctx, void *inst, const kk_launch_t *l) {
   part_t parts[256];
   if (nt > 256)
     nt = 256;
+  /* team kernels: every thread is a team of one, with its own scratch */
+  size_t scratch = (size_t)(l->scratch_team[0] + l->scratch_team[1] + l->scratch_thread[0] + l->scratch_thread[1]);
+  unsigned char *scr = NULL;
+  if (scratch && !(scr = malloc(scratch * (size_t)nt))) {
+    free(values);
+    return c->hs->error(c->hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "launch '%s': no scratch memory", l->label);
+  }
   pthread_barrier_t barrier;
   pthread_barrier_init(&barrier, NULL, (unsigned)nt);
   for (int t = 0; t < nt; t++) {
-    parts[t] = (part_t){l, t, nt, values, vsize, &barrier};
-    if (t > 0 && pthread_create(&th[t], NULL, worker, &parts[t]) != 0) {
+    part_t *w = &parts[t];
+    memset(w, 0, sizeof *w);
+    w->l = l, w->t = t, w->nt = nt, w->values = values, w->vsize = vsize, w->barrier = &barrier;
+    w->th.thread_id = t;
+    w->th.nthreads = nt;
+    w->th.team_rank = 0;
+    w->th.team_size = 1;
+    w->th.vector_length = l->vector_length > 0 ? l->vector_length : 1;
+    w->th.league_size = l->league_size;
+    unsigned char *mine = scr ? scr + (size_t)t * scratch : NULL;
+    w->th.team_scratch[0] = mine;
+    w->th.team_scratch[1] = mine ? mine + l->scratch_team[0] : NULL;
+    w->th.thread_scratch[0] = mine ? mine + l->scratch_team[0] + l->scratch_team[1] : NULL;
+    w->th.thread_scratch[1] = mine ? w->th.thread_scratch[0] + l->scratch_thread[0] : NULL;
+    for (int lv = 0; lv < 2; lv++) {
+      w->th.team_scratch_size[lv] = l->scratch_team[lv];
+      w->th.thread_scratch_size[lv] = l->scratch_thread[lv];
+    }
+    w->th.ops = &team_ops;
+    w->th.backend = w;
+  }
+  for (int t = 1; t < nt; t++)
+    if (pthread_create(&th[t], NULL, worker, &parts[t]) != 0) {
       /* fewer threads than planned would break the scan barrier: give up cleanly */
       for (int u = 1; u < t; u++)
         pthread_join(th[u], NULL);
       pthread_barrier_destroy(&barrier);
       free(values);
+      free(scr);
       return c->hs->error(c->hs->core, KK_ERROR_BACKEND, "errno", 0, "launch '%s': pthread_create failed",
                           l->label);
     }
-  }
   worker(&parts[0]); /* the calling thread is thread 0 */
   for (int t = 1; t < nt; t++)
     pthread_join(th[t], NULL);
   pthread_barrier_destroy(&barrier);
-  if (l->kind == KK_KIND_REDUCE) {
+  free(scr);
+  for (int t = 0; t < nt; t++)
+    if (parts[t].failed) {
+      part_t *w = &parts[t];
+      free(values);
+      return c->hs->error(c->hs->core, KK_ERROR_KERNEL_FAILED, NULL, 0,
+                          "kernel '%s': %s scratch at level %d overrun: the kernel asked for %llu bytes %s, the launch "
+                          "requested %llu",
+                          k->name, w->per_thread ? "thread" : "team", w->level, (unsigned long long)w->need,
+                          w->per_thread ? "per thread" : "per team", (unsigned long long)w->have);
+    }
+  if (reduces && l->kind != KK_KIND_SCAN) {
     if (n <= 0)
       k->reducer->init(values);
     for (int t = 1; t < nt; t++)

@@ -61,7 +61,11 @@ KK_DECLARE_KERNEL(set_scalar);
 
 /* ---- fixtures and helpers ------------------------------------------------------------ */
 
-static void setup(void) {
+void conf_setup(void);
+void conf_teardown(void);
+void conf_add_hier_tests(Suite *s);
+
+void conf_setup(void) {
   tu_clear_env();
   kk_settings_t s = KK_SETTINGS_INIT;
   s.device = g_backend;
@@ -71,7 +75,7 @@ static void setup(void) {
   ck_assert_str_eq(kk_backend_default(), g_backend);
 }
 
-static void teardown(void) { kk_finalize(); }
+void conf_teardown(void) { kk_finalize(); }
 
 static kk_view_t *view1(const char *label, kk_type_t t, int64_t n) {
   kk_view_t *v = NULL;
@@ -940,7 +944,7 @@ END_TEST
 static Suite *conformance_suite(void) {
   Suite *s = suite_create(g_backend);
   TCase *tc = tcase_create("dispatch");
-  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_checked_fixture(tc, conf_setup, conf_teardown);
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, for_axpy);
   tcase_add_test(tc, for_schedules_and_chunks);
@@ -951,7 +955,7 @@ static Suite *conformance_suite(void) {
   tcase_add_test(tc, instances_from_two_threads);
   suite_add_tcase(s, tc);
   tc = tcase_create("reducers");
-  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_checked_fixture(tc, conf_setup, conf_teardown);
   tcase_set_timeout(tc, 600);
 #define ADD_RED(T) tcase_add_test(tc, reducers_##T);
 #define ADD_BITS(T) tcase_add_test(tc, bit_reducers_##T);
@@ -962,13 +966,13 @@ static Suite *conformance_suite(void) {
   tcase_add_test(tc, reduce_into_a_view);
   suite_add_tcase(s, tc);
   tc = tcase_create("scans");
-  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_checked_fixture(tc, conf_setup, conf_teardown);
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, scans);
   tcase_add_test(tc, scan_double_and_custom);
   suite_add_tcase(s, tc);
   tc = tcase_create("views");
-  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_checked_fixture(tc, conf_setup, conf_teardown);
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, layouts_right_left_strided);
   tcase_add_test(tc, layout_mismatch_refused);
@@ -979,6 +983,7 @@ static Suite *conformance_suite(void) {
   tcase_add_test(tc, deep_copies_fills_mirrors);
   tcase_add_test(tc, resize_and_realloc);
   suite_add_tcase(s, tc);
+  conf_add_hier_tests(s);
   return s;
 }
 

@@ -31,3 +31,23 @@ struct cplx_stats { struct cplx sum; double max_abs2; int64_t argmax; };
 struct sum_and_stats { int64_t n; struct cplx_stats st; };
 
 #endif
+
+/* ---- issue 4: MDRange, teams, atomics, ScatterView ---- */
+struct md_args { kk_view hits; kk_view_strided hits6; int64_t b[6]; int64_t e[6]; int rank; };
+struct team_args {
+  kk_view a;          /* rows x cols, default layout */
+  kk_view x, y;       /* cols, rows */
+  kk_view out;        /* int64 per league rank: checks */
+  kk_view scan_out;   /* rows x cols int64 */
+  int64_t rows, cols;
+  int level;          /* scratch level used */
+};
+struct atomic_args {
+  kk_view i32, u32, i64, u64, f32, f64, cf, cd; /* a few counters each */
+  kk_view tickets;    /* int64: fetch results */
+  kk_view rec;        /* a struct updated under the lock table */
+  int64_t n;
+};
+struct rec16 { int64_t count; double sum; int32_t tag; int32_t pad; };
+struct scatter_args { kk_scatter s; kk_view idx; int64_t n; int cplx; };
+struct flag_args { kk_view flags; int me; int64_t spins; kk_view ok; };

@@ -137,7 +137,10 @@ static kk_status_t fake_launch(void *ctx, void *inst, const kk_launch_t *l) {
   (void)ctx, (void)inst;
   const kk_kernel_t *k = l->kernel;
   if (l->kind == KK_KIND_FOR && k->host_for) {
-    k->host_for(l->args, l->begin, l->end);
+    kk_host_thread_t th;
+    memset(&th, 0, sizeof th);
+    th.nthreads = th.team_size = th.vector_length = 1;
+    k->host_for(l->args, l->begin, l->end, &th);
     return KK_OK;
   }
   return g_hs->error(g_hs->core, KK_ERROR_UNSUPPORTED, NULL, 0, "the fake backend runs only host for-kernels");

@@ -256,7 +256,11 @@ typedef struct job {
 } job_t;
 
 /* Text of ${NAME} for a target and job; NULL when unknown. */
+static const target_t *g_host;
+
 static const char *value_of(const target_t *t, const job_t *j, const char *name, const char *includedir) {
+  if (strcmp(name, "HOST_CC") == 0)
+    return g_host ? var(g_host, "CC") : KKCC_CC;
   if (strcmp(name, "INPUT") == 0)
     return j->input;
   if (strcmp(name, "OUTPUT") == 0)
@@ -276,13 +280,24 @@ static int expand_arg(const target_t *t, const job_t *j, const char *arg, const 
       sv_push(out, j->extra);
     return 0;
   }
-  if (strcmp(arg, "${ARCH_FLAGS}") == 0) {
-    /* one template per architecture in ${ARCHS}, "{N}" its number */
-    json_t *each = json_object_get(t->json, "arch_flags");
+  if (strcmp(arg, "${ARCH_FLAGS}") == 0 || strcmp(arg, "${PTX_FLAGS}") == 0) {
+    /* one template per architecture in ${ARCHS} ("{N}" its number, "{ARCH}" its
+     * name); PTX_FLAGS only for the newest, whose PTX later GPUs can JIT */
+    bool ptx = strcmp(arg, "${PTX_FLAGS}") == 0;
+    json_t *each = json_object_get(t->json, ptx ? "ptx_flags" : "arch_flags");
     const char *archs = var(t, "ARCHS");
     if (!json_is_array(each) || !archs)
       return 0;
     char *list = xstrdup(archs);
+    char newest[64] = "";
+    long best = -1;
+    for (char *save = NULL, *a = strtok_r(list, ", ", &save); a; a = strtok_r(NULL, ", ", &save)) {
+      long num = strtol(a + strcspn(a, "0123456789"), NULL, 10);
+      if (num > best)
+        best = num, snprintf(newest, sizeof newest, "%s", a);
+    }
+    free(list);
+    list = xstrdup(ptx ? newest : archs);
     for (char *save = NULL, *a = strtok_r(list, ", ", &save); a; a = strtok_r(NULL, ", ", &save)) {
       const char *num = a + strcspn(a, "0123456789");
       size_t i;
@@ -347,11 +362,11 @@ static int expand_arg(const target_t *t, const job_t *j, const char *arg, const 
   return 0;
 }
 
-static int compile_target(const target_t *t, const job_t *j, const char *includedir) {
+static int run_recipe(const target_t *t, const char *key, const job_t *j, const char *includedir) {
   strv_t argv = {0};
   size_t i;
   json_t *a;
-  json_array_foreach(json_object_get(t->json, "compile"), i, a) {
+  json_array_foreach(json_object_get(t->json, key), i, a) {
     if (!json_is_string(a) || expand_arg(t, j, json_string_value(a), includedir, &argv) != 0) {
       sv_free(&argv);
       return -1;
@@ -359,10 +374,14 @@ static int compile_target(const target_t *t, const job_t *j, const char *include
   }
   int rc = argv.n ? run(argv.v, NULL) : -1;
   if (rc != 0)
-    fprintf(stderr, "kkcc: target %s: %s %s compiling %s\n", t->name, argv.n ? argv.v[0] : "(no command)",
-            rc < 0 ? "could not be run" : "failed", j->input);
+    fprintf(stderr, "kkcc: target %s: %s %s %s %s\n", t->name, argv.n ? argv.v[0] : "(no command)",
+            rc < 0 ? "could not be run" : "failed", strcmp(key, "compile") ? "preprocessing" : "compiling", j->input);
   sv_free(&argv);
   return rc == 0 ? 0 : -1;
+}
+
+static int compile_target(const target_t *t, const job_t *j, const char *includedir) {
+  return run_recipe(t, "compile", j, includedir);
 }
 
 /* ---- kernel names, registration --------------------------------------------- */
@@ -420,6 +439,9 @@ typedef struct image {
   char *archs;
 } image_t;
 
+/* The preprocessed kernel source a device plugin can compile at run time. */
+static char *g_source_path;
+
 static int write_registration(const char *path, const char *source, const char *id, const strv_t *names,
                               const image_t *imgs, int nimg, const char *targets, bool shared) {
   FILE *f = fopen(path, "w");
@@ -462,13 +484,30 @@ static int write_registration(const char *path, const char *source, const char *
   if (nimg == 0)
     fprintf(f, "  {0, 0, 0, 0, 0}\n");
   fprintf(f, "};\n\n");
+  long source_size = -1;
+  if (g_source_path) {
+    struct stat sb;
+    if (stat(g_source_path, &sb) == 0)
+      source_size = (long)sb.st_size;
+    fputs("__asm__(\".section .rodata\\nkk__source:\\n.incbin \\\"", f);
+    for (const char *c = g_source_path; *c; c++) {
+      if (*c == '"' || *c == '\\')
+        fputs("\\\\\\", f);
+      fputc(*c, f);
+    }
+    fputs("\\\"\\n.byte 0\\n.previous\");\n", f);
+    fprintf(f, "extern const char kk__source[];\n");
+  }
   fprintf(f, "%skk_module_t %s = {\n", shared ? "__attribute__((visibility(\"default\"))) " : "static ",
           shared ? "kk_module_info" : "kk__module");
   fprintf(f, "  sizeof(kk_module_t), KK_KERNEL_ABI_VERSION, ");
   c_string(f, id);
   fprintf(f, ", ");
   c_string(f, source);
-  fprintf(f, ",\n  %d, kk__kernels, %d, kk__images, 0, 0, ", names->n, nimg);
+  if (source_size >= 0)
+    fprintf(f, ",\n  %d, kk__kernels, %d, kk__images, kk__source, %ldu, ", names->n, nimg, source_size);
+  else
+    fprintf(f, ",\n  %d, kk__kernels, %d, kk__images, 0, 0, ", names->n, nimg);
   c_string(f, targets);
   fprintf(f, ", {0, 0, 0, 0}\n};\n\n");
   const char *m = shared ? "kk_module_info" : "kk__module";
@@ -623,6 +662,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "kkcc: no host target in %s: the kernel descriptors need one\n", targets_dir);
     return 1;
   }
+  g_host = host;
 
   char default_out[PATH_MAX];
   if (!output) {
@@ -682,6 +722,15 @@ int main(int argc, char **argv) {
     }
     im->size = (long)sb.st_size;
     nimg++;
+    if (!g_source_path && json_is_array(json_object_get(t->json, "source"))) {
+      char *sp = fmt("%s/source-%s.txt", tmp, t->name);
+      job_t sj = {input, sp, &dev_flags, NULL};
+      if (run_recipe(t, "source", &sj, includedir) != 0) {
+        free(sp);
+        goto done;
+      }
+      g_source_path = sp;
+    }
     if (*targets_built)
       strncat(targets_built, ",", sizeof targets_built - strlen(targets_built) - 1);
     strncat(targets_built, t->name, sizeof targets_built - strlen(targets_built) - 1);
@@ -761,6 +810,7 @@ done:
   free(host_obj);
   free(reg_c);
   free(reg_o);
+  free(g_source_path);
   sv_free(&names);
   sv_free(&host_flags);
   sv_free(&dev_flags);
