@@ -57,7 +57,7 @@ kk_layout_t kk_space_default_layout(const kk_space_t *space) {
   return b->device >= 0 ? b->devices[b->device].preferred_layout : KK_LAYOUT_RIGHT;
 }
 
-kk_status_t kk_space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr) {
+kk_status_t kk__space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr) {
   KK__REQUIRE_INIT("kk_space_alloc");
   if (!space || !ptr)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_space_alloc: space and ptr must not be NULL");
@@ -75,13 +75,26 @@ kk_status_t kk_space_alloc(kk_space_t *space, const char *label, size_t bytes, v
   return KK_OK;
 }
 
-kk_status_t kk_space_free(kk_space_t *space, void *ptr) {
+kk_status_t kk__space_free(kk_space_t *space, void *ptr) {
   KK__REQUIRE_INIT("kk_space_free");
   if (!ptr)
     return KK_OK;
   if (!space)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_space_free: space must not be NULL");
   return space->backend->ops.mem_free(space->backend->ctx, space->index, ptr);
+}
+
+kk_status_t kk_space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr) {
+  kk_status_t st = kk__space_alloc(space, label, bytes, ptr);
+  if (KK__UNLIKELY(kk__tools.active) && st == KK_OK && *ptr)
+    kk__tools_space_alloc(space, label, *ptr, bytes);
+  return st;
+}
+
+kk_status_t kk_space_free(kk_space_t *space, void *ptr) {
+  if (KK__UNLIKELY(kk__tools.active) && ptr && space && kk__g.initialized)
+    kk__tools_space_free(space, ptr); /* before the memory can be reused by another thread's allocation */
+  return kk__space_free(space, ptr);
 }
 
 /* The plugin space index of `side` as seen by backend `b`: its own space, or

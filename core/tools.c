@@ -252,12 +252,14 @@ void kk__tools_initialize(const char *argv0) {
 }
 
 static void tuning_reset(void);
+static void raw_reset(void);
 
 void kk__tools_finalize(void) {
   if (kk__tools.active && kk__tools.cb.finalize)
     kk__tools.cb.finalize();
   memset(&kk__tools, 0, sizeof kk__tools);
   tuning_reset();
+  raw_reset();
   unload(g_lib);
   g_lib = NULL;
 }
@@ -370,6 +372,65 @@ void kk__tools_allocate(const kk_space_t *space, const char *label, const void *
 void kk__tools_deallocate(const kk_space_t *space, const char *label, const void *ptr, uint64_t size) {
   if (kk__tools.cb.deallocate_data)
     kk__tools.cb.deallocate_data(space_handle(space), label ? label : "", ptr, size);
+}
+
+/* Allocations of the public kk_space_alloc, remembered while a tool is
+ * active so that their free can report the label and size. */
+typedef struct raw_alloc {
+  struct raw_alloc *next;
+  const kk_space_t *space;
+  const void *ptr;
+  uint64_t size;
+  char *label;
+} raw_alloc_t;
+
+static pthread_mutex_t g_raw_lock = PTHREAD_MUTEX_INITIALIZER;
+static raw_alloc_t *g_raw;
+
+void kk__tools_space_alloc(const kk_space_t *space, const char *label, const void *ptr, uint64_t size) {
+  raw_alloc_t *r = calloc(1, sizeof *r);
+  if (!r || !(r->label = kk__strdup(label ? label : ""))) {
+    free(r);
+    kk__debug("tools: out of memory: the allocation '%s' is not reported", label ? label : "");
+    return;
+  }
+  r->space = space;
+  r->ptr = ptr;
+  r->size = size;
+  pthread_mutex_lock(&g_raw_lock);
+  r->next = g_raw;
+  g_raw = r;
+  pthread_mutex_unlock(&g_raw_lock);
+  kk__tools_allocate(space, r->label, ptr, size);
+}
+
+void kk__tools_space_free(const kk_space_t *space, const void *ptr) {
+  pthread_mutex_lock(&g_raw_lock);
+  raw_alloc_t **pp = &g_raw;
+  while (*pp && ((*pp)->ptr != ptr || (*pp)->space != space))
+    pp = &(*pp)->next;
+  raw_alloc_t *r = *pp;
+  if (r)
+    *pp = r->next;
+  pthread_mutex_unlock(&g_raw_lock);
+  if (!r)
+    return;
+  kk__tools_deallocate(space, r->label, ptr, r->size);
+  free(r->label);
+  free(r);
+}
+
+/* At finalize: memory the program never freed is forgotten, and no
+ * deallocation is reported for it (kk_finalize does not free it). */
+static void raw_reset(void) {
+  pthread_mutex_lock(&g_raw_lock);
+  while (g_raw) {
+    raw_alloc_t *r = g_raw;
+    g_raw = r->next;
+    free(r->label);
+    free(r);
+  }
+  pthread_mutex_unlock(&g_raw_lock);
 }
 
 static bool on_host(const kk_space_t *s) { return !s || (s->backend->ops.flags & KK_PLUGIN_FLAG_HOST); }

@@ -74,6 +74,13 @@ void kk__tools_end_fence(uint64_t handle);
 void kk__tools_allocate(const kk_space_t *space, const char *label, const void *ptr, uint64_t size);
 void kk__tools_deallocate(const kk_space_t *space, const char *label, const void *ptr, uint64_t size);
 
+/* Memory from the public kk_space_alloc / kk_space_free, which are told no
+ * size at free: the allocation is remembered (label, size) until its free,
+ * which reports it.  Memory allocated while no tool was active is not
+ * remembered, so its free reports nothing.  Thread-safe. */
+void kk__tools_space_alloc(const kk_space_t *space, const char *label, const void *ptr, uint64_t size);
+void kk__tools_space_free(const kk_space_t *space, const void *ptr);
+
 /* Runs body(ctx), the deep copy or fill `op` of `size` bytes, between
  * begin_deep_copy and end_deep_copy.  A synchronous one (no instance) waits
  * for the copy resource of the backend that copies, which the tool sees as

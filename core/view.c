@@ -129,7 +129,7 @@ static void alloc_release(alloc_t *a) {
   if (live && KK__UNLIKELY(kk__tools.active) && a->bytes)
     kk__tools_deallocate(a->space, a->label, a->ptr, a->bytes);
   if (live)
-    kk_space_free(a->space, a->ptr);
+    kk__space_free(a->space, a->ptr);
   free(a->label);
   free(a);
 }
@@ -144,7 +144,7 @@ void kk__views_release_all(void) {
              a->space->name);
     if (KK__UNLIKELY(kk__tools.active) && a->bytes)
       kk__tools_deallocate(a->space, a->label, a->ptr, a->bytes);
-    kk_space_free(a->space, a->ptr);
+    kk__space_free(a->space, a->ptr);
     a->ptr = NULL;
     a->generation = 0; /* the handle's last release frees only the record */
   }
@@ -233,7 +233,7 @@ kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out) {
     free(a);
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_view_create: view '%s': size overflows", spec->label);
   }
-  if ((st = kk_space_alloc(space, v->label, bytes, &a->ptr)) != KK_OK) {
+  if ((st = kk__space_alloc(space, v->label, bytes, &a->ptr)) != KK_OK) {
     free(v->label);
     free(v);
     free(a);
@@ -243,7 +243,7 @@ kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out) {
     kk__backend_t *b = space->backend;
     st = b->ops.mem_set(b->ctx, NULL, a->ptr, space->index, 0, bytes);
     if (st != KK_OK) {
-      kk_space_free(space, a->ptr);
+      kk__space_free(space, a->ptr);
       free(v->label);
       free(v);
       free(a);
