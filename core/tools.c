@@ -74,6 +74,12 @@ static bool any_callback(const Kokkos_Profiling_EventSet *set) {
   return false;
 }
 
+/* Do AUTO choices ask the tool?  (The configuration is read at
+ * kk_initialize, which sets this again.) */
+static bool tuning(const Kokkos_Profiling_EventSet *set) {
+  return kk__g.initialized && kk__g.config.tune_internals && set->request_output_values != NULL;
+}
+
 /* ---- loading ---------------------------------------------------------------- */
 
 /* The first non-empty entry of a ';' list, copied into buf; false if none. */
@@ -224,6 +230,7 @@ void kk__tools_initialize(const char *argv0) {
     }
   }
   kk__tools.active = any_callback(&kk__tools.cb);
+  kk__tools.tune = tuning(&kk__tools.cb);
   if (!kk__tools.active)
     return;
   Kokkos_Profiling_EventSet *cb = &kk__tools.cb;
@@ -305,23 +312,36 @@ uint32_t kk__tools_instance_device_id(const kk_instance_t *inst) {
   return kk__tools_device_id(inst->backend, inst->is_default ? KK__TOOLS_INSTANCE_DEFAULT : inst->tools_id);
 }
 
-kk_status_t kk__tools_launch(kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l) {
+const char *kk__tools_kernel_name(const kk_launch_t *l) {
+  if (l->label && *l->label)
+    return l->label;
+  if (l->kernel->name && *l->kernel->name)
+    return l->kernel->name;
+  return "kk: unnamed kernel";
+}
+
+kk_status_t kk__tools_launch(kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l, size_t tune_context) {
   const Kokkos_Profiling_EventSet *cb = &kk__tools.cb;
-  Kokkos_Profiling_beginFunction begin = l->kind == KK_KIND_REDUCE ? cb->begin_parallel_reduce
-                                         : l->kind == KK_KIND_SCAN ? cb->begin_parallel_scan
-                                                                   : cb->begin_parallel_for;
-  Kokkos_Profiling_endFunction end = l->kind == KK_KIND_REDUCE ? cb->end_parallel_reduce
-                                     : l->kind == KK_KIND_SCAN ? cb->end_parallel_scan
-                                                               : cb->end_parallel_for;
-  /* Tools key their tables on the name: it is never empty. */
-  const char *name = l->label && *l->label ? l->label : l->kernel->name;
-  if (!name || !*name)
-    name = "kk: unnamed kernel";
+  Kokkos_Profiling_beginFunction begin;
+  Kokkos_Profiling_endFunction end;
+  switch (l->kind) {
+  case KK_KIND_REDUCE:
+  case KK_KIND_MD_REDUCE:
+  case KK_KIND_TEAM_REDUCE:
+    begin = cb->begin_parallel_reduce, end = cb->end_parallel_reduce;
+    break;
+  case KK_KIND_SCAN:
+    begin = cb->begin_parallel_scan, end = cb->end_parallel_scan;
+    break;
+  default:
+    begin = cb->begin_parallel_for, end = cb->end_parallel_for;
+    break;
+  }
   uint64_t kid = 0;
   if (begin) {
     if (kk__tools.global_fencing)
       global_fence();
-    begin(name, kk__tools_instance_device_id(inst), &kid);
+    begin(kk__tools_kernel_name(l), kk__tools_instance_device_id(inst), &kid);
   }
   kk_status_t st = b->ops.launch(b->ctx, inst->plugin_inst, l);
   if (end) {
@@ -329,6 +349,7 @@ kk_status_t kk__tools_launch(kk__backend_t *b, kk_instance_t *inst, const kk_lau
       global_fence();
     end(kid);
   }
+  kk__tools_tune_end(tune_context);
   return st;
 }
 
@@ -463,13 +484,16 @@ kk_status_t kk__tools_deep_copy(const char *op, kk_instance_t *inst, const kk_sp
 
 /* ---- tuning ---------------------------------------------------------------------------- */
 
-/* One declared output variable.  Its info lives as long as the tool (a tool
- * may keep the pointer it was given, and values point at it). */
+/* One declared output variable.  Its info (and the candidate set it points
+ * to) lives as long as the tool: a tool may keep the pointer it was given,
+ * and values point at it. */
 typedef struct tune_var {
   struct tune_var *next;
   char *kernel, *variable;
   int64_t lo, hi;
+  bool pow2;
   size_t id;
+  int64_t *set; /* pow2: the candidates */
   Kokkos_Tools_VariableInfo info;
 } tune_var_t;
 
@@ -487,56 +511,90 @@ static void tuning_reset(void) {
     g_tune_vars = v->next;
     free(v->kernel);
     free(v->variable);
+    free(v->set);
     free(v);
   }
   g_tune_last_id = g_tune_last_context = g_kernel_name_id = 0;
   pthread_mutex_unlock(&g_tune_lock);
 }
 
-/* The output variable for (kernel, variable, lo, hi), declared on first use;
- * NULL when out of memory.  Called with g_tune_lock held. */
-static tune_var_t *tune_var(const char *kernel, const char *variable, int64_t lo, int64_t hi) {
+/* Is v one of the candidates of c? */
+static bool is_candidate(const kk__tune_choice_t *c, int64_t v) {
+  return v >= c->lo && v <= c->hi && (!c->pow2 || (v > 0 && (v & (v - 1)) == 0));
+}
+
+/* The output variable of choice c for `kernel`, declared on first use; NULL
+ * when out of memory.  Called with g_tune_lock held. */
+static tune_var_t *tune_var(const char *kernel, const kk__tune_choice_t *c) {
   for (tune_var_t *v = g_tune_vars; v; v = v->next)
-    if (v->lo == lo && v->hi == hi && strcmp(v->kernel, kernel) == 0 && strcmp(v->variable, variable) == 0)
+    if (v->lo == c->lo && v->hi == c->hi && v->pow2 == c->pow2 && strcmp(v->kernel, kernel) == 0 &&
+        strcmp(v->variable, c->variable) == 0)
       return v;
   tune_var_t *v = calloc(1, sizeof *v);
-  if (!v || !(v->kernel = kk__strdup(kernel)) || !(v->variable = kk__strdup(variable))) {
-    if (v)
-      free(v->kernel);
-    free(v);
-    return NULL;
-  }
-  v->lo = lo;
-  v->hi = hi;
-  v->id = ++g_tune_last_id;
+  if (!v || !(v->kernel = kk__strdup(kernel)) || !(v->variable = kk__strdup(c->variable)))
+    goto fail_free_var;
+  v->lo = c->lo;
+  v->hi = c->hi;
+  v->pow2 = c->pow2;
   v->info.type = kokkos_value_int64;
-  v->info.category = kokkos_value_interval;
-  v->info.valueQuantity = kokkos_value_range;
-  v->info.candidates.range.lower.int_value = lo;
-  v->info.candidates.range.upper.int_value = hi;
-  v->info.candidates.range.step.int_value = 1;
-  v->info.candidates.range.openLower = false;
-  v->info.candidates.range.openUpper = false;
+  if (c->pow2) {
+    size_t n = 0;
+    for (int64_t p = 1; p > 0 && p <= c->hi; p *= 2)
+      n += p >= c->lo;
+    if (!(v->set = malloc(n * sizeof *v->set)))
+      goto fail_free_var;
+    n = 0;
+    for (int64_t p = 1; p > 0 && p <= c->hi; p *= 2)
+      if (p >= c->lo)
+        v->set[n++] = p;
+    v->info.category = kokkos_value_ordinal;
+    v->info.valueQuantity = kokkos_value_set;
+    v->info.candidates.set.size = n;
+    v->info.candidates.set.values.int_value = v->set;
+  } else {
+    v->info.category = kokkos_value_interval;
+    v->info.valueQuantity = kokkos_value_range;
+    v->info.candidates.range.lower.int_value = c->lo;
+    v->info.candidates.range.upper.int_value = c->hi;
+    v->info.candidates.range.step.int_value = 1;
+    v->info.candidates.range.openLower = false;
+    v->info.candidates.range.openUpper = false;
+  }
+  v->id = ++g_tune_last_id;
   v->next = g_tune_vars;
   g_tune_vars = v;
   if (kk__tools.cb.declare_output_type) {
     char name[512];
-    snprintf(name, sizeof name, "kk.%s:%s", variable, kernel);
+    snprintf(name, sizeof name, "kk.%s:%s", c->variable, kernel);
     kk__tools.cb.declare_output_type(name, v->id, &v->info);
   }
   return v;
+
+fail_free_var:
+  if (v) {
+    free(v->kernel);
+    free(v->variable);
+  }
+  free(v);
+  return NULL;
 }
 
-kk_status_t kk__tools_tune_int(const char *kernel, const char *variable, int64_t lo, int64_t hi,
-                               int64_t default_value, int64_t *out, size_t *context) {
-  if (!kernel || !variable || !out || !context || lo > hi)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "tuning '%s' of kernel '%s': %s", variable ? variable : "(null)",
-                     kernel ? kernel : "(null)", lo > hi ? "the range is empty" : "NULL argument");
-  *out = default_value;
+#define KK__TUNE_MAX 8
+
+kk_status_t kk__tools_tune(const char *kernel, int n, kk__tune_choice_t *choices, size_t *context) {
   *context = 0;
-  if (!kk__tools.active || !kk__g.config.tune_internals || !kk__tools.cb.request_output_values)
-    return KK_OK;
+  if (n < 1 || n > KK__TUNE_MAX)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "tuning kernel '%s': %d choices (1..%d)", kernel, n, KK__TUNE_MAX);
+  for (int i = 0; i < n; i++)
+    if (choices[i].lo > choices[i].hi || (choices[i].pow2 && choices[i].hi < 1))
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "tuning '%s' of kernel '%s': no candidate in [%lld, %lld]",
+                       choices[i].variable, kernel, (long long)choices[i].lo, (long long)choices[i].hi);
   const Kokkos_Profiling_EventSet *cb = &kk__tools.cb;
+  if (!kk__tools.active || !kk__g.config.tune_internals || !cb->request_output_values)
+    return KK_OK;
+  Kokkos_Tools_VariableValue in, want[KK__TUNE_MAX];
+  memset(&in, 0, sizeof in);
+  memset(want, 0, sizeof want);
   pthread_mutex_lock(&g_tune_lock);
   if (!g_kernel_name_id) {
     g_kernel_name_id = ++g_tune_last_id;
@@ -547,30 +605,34 @@ kk_status_t kk__tools_tune_int(const char *kernel, const char *variable, int64_t
     if (cb->declare_input_type)
       cb->declare_input_type("kokkos.kernel_name", g_kernel_name_id, &g_kernel_name_info);
   }
-  tune_var_t *v = tune_var(kernel, variable, lo, hi);
-  if (!v) {
-    pthread_mutex_unlock(&g_tune_lock);
-    return kk__error(KK_ERROR_OUT_OF_MEMORY, "tuning '%s' of kernel '%s': out of memory", variable, kernel);
+  for (int i = 0; i < n; i++) {
+    tune_var_t *v = tune_var(kernel, &choices[i]);
+    if (!v) {
+      pthread_mutex_unlock(&g_tune_lock);
+      return kk__error(KK_ERROR_OUT_OF_MEMORY, "tuning '%s' of kernel '%s': out of memory", choices[i].variable,
+                       kernel);
+    }
+    want[i].type_id = v->id;
+    want[i].value.int_value = choices[i].value;
+    want[i].metadata = &v->info;
   }
   size_t ctx = ++g_tune_last_context;
   if (cb->begin_tuning_context)
     cb->begin_tuning_context(ctx);
-  Kokkos_Tools_VariableValue in, want;
-  memset(&in, 0, sizeof in);
-  memset(&want, 0, sizeof want);
   in.type_id = g_kernel_name_id;
   snprintf(in.value.string_value, sizeof in.value.string_value, "%s", kernel);
   in.metadata = &g_kernel_name_info;
-  want.type_id = v->id;
-  want.value.int_value = default_value;
-  want.metadata = &v->info;
-  cb->request_output_values(ctx, 1, &in, 1, &want);
+  cb->request_output_values(ctx, 1, &in, (size_t)n, want);
   pthread_mutex_unlock(&g_tune_lock);
-  if (want.value.int_value >= lo && want.value.int_value <= hi)
-    *out = want.value.int_value;
-  else
-    kk__debug("tuning %s of kernel %s: the tool chose %lld, outside [%lld, %lld]; using %lld", variable, kernel,
-              (long long)want.value.int_value, (long long)lo, (long long)hi, (long long)default_value);
+  for (int i = 0; i < n; i++) {
+    int64_t got = want[i].value.int_value;
+    if (is_candidate(&choices[i], got))
+      choices[i].value = got;
+    else if (got != choices[i].value)
+      kk__debug("tuning %s of kernel %s: the tool chose %lld, not a candidate in [%lld, %lld]; keeping %lld",
+                choices[i].variable, kernel, (long long)got, (long long)choices[i].lo, (long long)choices[i].hi,
+                (long long)choices[i].value);
+  }
   *context = ctx;
   return KK_OK;
 }
@@ -655,6 +717,7 @@ void kk_tools_set_callbacks(const struct Kokkos_Profiling_EventSet *callbacks) {
   else
     memset(&kk__tools.cb, 0, sizeof kk__tools.cb);
   kk__tools.active = any_callback(&kk__tools.cb);
+  kk__tools.tune = tuning(&kk__tools.cb);
 }
 
 void kk_tools_get_callbacks(struct Kokkos_Profiling_EventSet *callbacks) {

@@ -13,6 +13,7 @@
 typedef struct kk__tools_state {
   bool active;            /* some callback is set */
   bool global_fencing;    /* fence every device before each begin/end of a kernel and each push/pop */
+  bool tune;              /* active, --kokkos-tune-internals and a request_values callback: AUTO choices ask */
   Kokkos_Profiling_EventSet cb;
 } kk__tools_state_t;
 
@@ -58,9 +59,15 @@ uint32_t kk__tools_device_id(const kk__backend_t *b, uint32_t instance);
 /* The device id of an instance (default or created). */
 uint32_t kk__tools_instance_device_id(const kk_instance_t *inst);
 
-/* Runs one launch between begin_parallel_* and end_parallel_* (with global
- * fences when the tool asked for them); returns the launch's status. */
-kk_status_t kk__tools_launch(kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l);
+/* The name tools see for a launch: its label, else its kernel's name; never
+ * empty. */
+const char *kk__tools_kernel_name(const kk_launch_t *l);
+
+/* Runs one launch between begin_parallel_* and end_parallel_* (reduce for
+ * every reducing kind, scan for scans, for otherwise; with global fences when
+ * the tool asked for them), then closes the tuning context tune_context (0:
+ * none).  Returns the launch's status. */
+kk_status_t kk__tools_launch(kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l, size_t tune_context);
 
 /* kk_fence_named() with a tool: fences the active backends, each between
  * begin_fence and end_fence with its global device id (instance 0). */
@@ -93,18 +100,28 @@ kk_status_t kk__tools_deep_copy(const char *op, kk_instance_t *inst, const kk_sp
 
 /* ---- tuning (for automatic team sizes and MDRange tiles) ------------------------ */
 
-/* Asks the tuning tool for an integer `variable` of kernel `kernel`, within
- * [lo, hi].  *out gets default_value unless --kokkos-tune-internals is on and
- * a tool answers kokkosp_request_values with a value in range; *context gets
- * the tuning context to close with kk__tools_tune_end() once the kernel ran
- * (0 when no context was opened; closing 0 does nothing).  The output
- * variable is declared to the tool once per (kernel, variable, lo, hi), as
- * "kk.<variable>:<kernel>", an int64 interval range; the kernel's name is the
- * context's input "kokkos.kernel_name".  Thread-safe; never on the dispatch
- * path without tuning.  Returns KK_ERROR_INVALID_ARGUMENT for NULL pointers
- * or lo > hi, KK_ERROR_OUT_OF_MEMORY, else KK_OK. */
-kk_status_t kk__tools_tune_int(const char *kernel, const char *variable, int64_t lo, int64_t hi,
-                               int64_t default_value, int64_t *out, size_t *context);
+/* One integer a tuning tool may choose for a launch. */
+typedef struct kk__tune_choice {
+  const char *variable; /* "team_size", "vector_length", "tile_0", ... */
+  int64_t lo, hi;       /* the candidates: lo..hi, or with pow2 the powers of two in [lo, hi] */
+  bool pow2;
+  int64_t value;        /* in: the default (may be outside the candidates: "the backend's
+                         * choice"); out: the tool's answer when it is a candidate, else the default */
+} kk__tune_choice_t;
+
+/* Asks the tuning tool for the n choices of one launch of kernel `kernel`,
+ * in one context: begin_context, then request_values with the kernel's name
+ * as the input "kokkos.kernel_name" and the n outputs.  Each output variable
+ * is declared to the tool on first use, once per (kernel, variable,
+ * candidates), as "kk.<variable>:<kernel>", int64: an interval range, or an
+ * ordinal set for pow2.  *context gets the context to close once the kernel
+ * ran (kk__tools_launch closes it; kk__tools_tune_end otherwise); 0 and the
+ * choices' defaults unchanged when no tool tunes (see kk__tools.tune).
+ * Thread-safe.  Returns KK_ERROR_INVALID_ARGUMENT for n outside 1..8 or an
+ * empty candidate list, KK_ERROR_OUT_OF_MEMORY, else KK_OK. */
+kk_status_t kk__tools_tune(const char *kernel, int n, kk__tune_choice_t *choices, size_t *context);
+
+/* Closes a tuning context (end_context); 0 does nothing. */
 void kk__tools_tune_end(size_t context);
 
 #endif /* KK_CORE_TOOLS_H */

@@ -8,12 +8,15 @@
 
 #include <kk/tools.h>
 
-#include "tools.h"          /* kk__tools_tune_int: the suite links libkk's core */
 #include "tools/tools_test.h"
 
 KK_DECLARE_KERNEL(tt_axpy);
 KK_DECLARE_KERNEL(tt_sum);
 KK_DECLARE_KERNEL(tt_scan);
+KK_DECLARE_KERNEL(tt_md_order);
+KK_DECLARE_KERNEL(tt_md_sum);
+KK_DECLARE_KERNEL(tt_team_shape);
+KK_DECLARE_KERNEL(tt_team_threads);
 
 #define OK(call) ck_assert_msg((call) == KK_OK, "%s failed: %s", #call, kk_last_error())
 
@@ -87,6 +90,8 @@ static uint32_t device_type(const char *backend) {
     return 1;
   if (strcmp(backend, "threads") == 0)
     return 6;
+  if (strcmp(backend, "cuda") == 0)
+    return 2;
   if (strcmp(backend, "fake_ok") == 0)
     return 40; /* what the fake plugin declares */
   return 0;
@@ -96,12 +101,36 @@ static uint32_t devid(const char *backend, int device, uint32_t instance) {
   return device_type(backend) << 24 | (uint32_t)device << 17 | instance;
 }
 
+/* The kernel ids and fence handles the recorder hands out, in order. */
+static uint64_t g_kid, g_fid;
+
+static void expect_kernel(lines_t *e, const char *kind, const char *name, uint32_t device_id) {
+  uint64_t k = ++g_kid;
+  add(e, "begin_parallel_%s|%s|0x%08x|%" PRIu64, kind, name, device_id, k);
+  add(e, "end_parallel_%s|%" PRIu64, kind, k);
+}
+
+static void expect_fence(lines_t *e, const char *name, uint32_t device_id) {
+  uint64_t f = ++g_fid;
+  add(e, "begin_fence|%s|0x%08x|%" PRIu64, name, device_id, f);
+  add(e, "end_fence|%" PRIu64, f);
+}
+
+/* A global fence: one per active backend, the default one first. */
+static void expect_global_fence(lines_t *e, const char *name) {
+  expect_fence(e, name, devid(kk_backend_default(), kk_device_id(), 0));
+  if (strcmp(kk_backend_host(), kk_backend_default()) != 0)
+    expect_fence(e, name, devid(kk_backend_host(), 0, 0));
+}
+
 /* ---- setup ------------------------------------------------------------------------------ */
 
 static void setup(void) {
   tu_clear_env();
   unsetenv("KK_RECORDER_FENCING");
   unsetenv("KK_RECORDER_TUNE");
+  g_kid = 1000;
+  g_fid = 2000;
   const char *tmp = getenv("TMPDIR");
   snprintf(g_log, sizeof g_log, "%s/kk-tools-log-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   int fd = mkstemp(g_log);
@@ -172,8 +201,8 @@ static kk_view_t *vec(const char *label, int64_t n) {
 START_TEST(every_event_in_order) {
   setenv("KK_RECORDER_FENCING", "0", 1);
   OK(init_tools(g_backend, g_plugin_path, g_recorder, 0));
-  const char *be = g_backend; /* outlives kk_finalize, unlike the backend's own name */
   int dev = kk_device_id();
+  uint32_t on_default = devid(g_backend, dev, 1), copy_resource = device_type(g_backend) << 24 | 0xFFFFFFu;
   lines_t e = {0};
   expect_init(&e, g_recorder, true, "no");
 
@@ -187,9 +216,7 @@ START_TEST(every_event_in_order) {
   double one = 1.0;
   OK(kk_deep_copy_fill(a, &one));
   add(&e, "begin_deep_copy|%s|a|%p|Host|Scalar|%p|800", space, kk_view_data(a), (void *)&one);
-  add(&e, "begin_fence|kk_deep_copy_fill: Deep Copy Resource Synchronization|0x%08x|2001",
-      device_type(be) << 24 | 0xFFFFFFu);
-  add(&e, "end_fence|2001");
+  expect_fence(&e, "kk_deep_copy_fill: Deep Copy Resource Synchronization", copy_resource);
   add(&e, "end_deep_copy");
 
   /* kernels, labeled and not: the name is the label, else the kernel's name */
@@ -197,41 +224,68 @@ START_TEST(every_event_in_order) {
   add(&e, "push_profile_region|outer");
   struct tt_axpy ax = {2.0, kk_view_bind(a), kk_view_bind(b)};
   OK(kk_parallel_for("axpy label", KK_RANGE(0, 100), KK_KERNEL(tt_axpy), KK_ARGS(ax)));
-  add(&e, "begin_parallel_for|axpy label|0x%08x|1001", devid(be, dev, 1));
-  add(&e, "end_parallel_for|1001");
+  expect_kernel(&e, "for", "axpy label", on_default);
   OK(kk_parallel_for(NULL, KK_RANGE(0, 100), KK_KERNEL(tt_axpy), KK_ARGS(ax)));
-  add(&e, "begin_parallel_for|tt_axpy|0x%08x|1002", devid(be, dev, 1));
-  add(&e, "end_parallel_for|1002");
+  expect_kernel(&e, "for", "tt_axpy", on_default);
   OK(kk_parallel_for("", KK_RANGE(0, 100), KK_KERNEL(tt_axpy), KK_ARGS(ax)));
-  add(&e, "begin_parallel_for|tt_axpy|0x%08x|1003", devid(be, dev, 1));
-  add(&e, "end_parallel_for|1003");
+  expect_kernel(&e, "for", "tt_axpy", on_default);
   OK(kk_profiling_push_region("inner"));
   add(&e, "push_profile_region|inner");
   struct tt_one sa = {kk_view_bind(b)};
   double sum = 0;
   OK(kk_parallel_reduce("sum label", KK_RANGE(0, 100), KK_KERNEL(tt_sum), KK_ARGS(sa), KK_RESULT(sum)));
   ck_assert_double_eq(sum, 100 * 6.0); /* b = 3 x (2 x 1) */
-  add(&e, "begin_parallel_reduce|sum label|0x%08x|1004", devid(be, dev, 1));
-  add(&e, "end_parallel_reduce|1004");
+  expect_kernel(&e, "reduce", "sum label", on_default);
   OK(kk_parallel_reduce(NULL, KK_RANGE(0, 100), KK_KERNEL(tt_sum), KK_ARGS(sa), KK_RESULT(sum)));
-  add(&e, "begin_parallel_reduce|tt_sum|0x%08x|1005", devid(be, dev, 1));
-  add(&e, "end_parallel_reduce|1005");
+  expect_kernel(&e, "reduce", "tt_sum", on_default);
   OK(kk_profiling_pop_region());
   add(&e, "pop_profile_region");
   struct tt_two sc = {kk_view_bind(a), kk_view_bind(b)};
   double total = 0;
   OK(kk_parallel_scan("scan label", KK_RANGE(0, 100), KK_KERNEL(tt_scan), KK_ARGS(sc), KK_RESULT(total)));
   ck_assert_double_eq(total, 100.0);
-  add(&e, "begin_parallel_scan|scan label|0x%08x|1006", devid(be, dev, 1));
-  add(&e, "end_parallel_scan|1006");
+  expect_kernel(&e, "scan", "scan label", on_default);
   OK(kk_parallel_scan(NULL, KK_RANGE(0, 100), KK_KERNEL(tt_scan), KK_ARGS(sc), NULL, 0));
-  add(&e, "begin_parallel_scan|tt_scan|0x%08x|1007", devid(be, dev, 1));
-  add(&e, "end_parallel_scan|1007");
+  expect_kernel(&e, "scan", "tt_scan", on_default);
   OK(kk_profiling_pop_region());
   add(&e, "pop_profile_region");
 
+  /* MDRange and team kernels report as for and reduce too */
+  int64_t ext_seq[2] = {8, 8}, ext_shape[2] = {4, 2}, n1 = 1;
+  kk_view_t *seq = NULL, *counter = NULL, *shape = NULL;
+  OK(kk_view_alloc(&seq, "seq", KK_INT64, 2, ext_seq));
+  OK(kk_view_alloc(&counter, "counter", KK_INT64, 1, &n1));
+  OK(kk_view_alloc(&shape, "shape", KK_INT64, 2, ext_shape));
+  add(&e, "allocate_data|%s|seq|%p|512", space, kk_view_data(seq));
+  add(&e, "allocate_data|%s|counter|%p|8", space, kk_view_data(counter));
+  add(&e, "allocate_data|%s|shape|%p|64", space, kk_view_data(shape));
+  struct tt_md md = {kk_view_bind(seq), kk_view_bind(counter)};
+  OK(kk_parallel_for_md("md label", KK_MD2(8, 8), KK_KERNEL(tt_md_order), KK_ARGS(md)));
+  expect_kernel(&e, "for", "md label", on_default);
+  int64_t msum = 0;
+  OK(kk_parallel_reduce_md(NULL, KK_MD2(8, 8), KK_KERNEL(tt_md_sum), KK_ARGS(md), KK_RESULT(msum)));
+  ck_assert_int_eq(msum, 8 * 100 * 28 + 8 * 28);
+  expect_kernel(&e, "reduce", "tt_md_sum", on_default);
+  struct tt_team tt = {kk_view_bind(shape)};
+  OK(kk_parallel_for_team(NULL, KK_TEAM(4, KK_AUTO, KK_AUTO), KK_KERNEL(tt_team_shape), KK_ARGS(tt)));
+  expect_kernel(&e, "for", "tt_team_shape", on_default);
+  int64_t threads = 0;
+  OK(kk_parallel_reduce_team("team label", KK_TEAM(4, 1, 1), KK_KERNEL(tt_team_threads), KK_ARGS(tt),
+                             KK_RESULT(threads)));
+  ck_assert_int_eq(threads, 4);
+  expect_kernel(&e, "reduce", "team label", on_default);
+  void *pseq = kk_view_data(seq), *pcounter = kk_view_data(counter), *pshape = kk_view_data(shape);
+  kk_view_release(seq);
+  kk_view_release(counter);
+  kk_view_release(shape);
+  add(&e, "deallocate_data|%s|seq|%p|512", space, pseq);
+  add(&e, "deallocate_data|%s|counter|%p|8", space, pcounter);
+  add(&e, "deallocate_data|%s|shape|%p|64", space, pshape);
+
   /* a launch that fails before it starts reports nothing */
   ck_assert_int_eq(kk_parallel_for("bad", KK_RANGE(0, 10), KK_KERNEL(tt_sum), KK_ARGS(sa)), KK_ERROR_KERNEL_MISMATCH);
+  ck_assert_int_eq(kk_parallel_for_team("bad", KK_TEAM(4, 1, 1), KK_KERNEL(tt_team_threads), KK_ARGS(tt)),
+                   KK_ERROR_KERNEL_MISMATCH);
 
   /* sections, events, metadata */
   uint32_t sec = 0;
@@ -252,35 +306,46 @@ START_TEST(every_event_in_order) {
   /* deep copy: a synchronous one waits for its copy resource */
   OK(kk_deep_copy(b, a));
   add(&e, "begin_deep_copy|%s|b|%p|%s|a|%p|800", space, kk_view_data(b), space, kk_view_data(a));
-  add(&e, "begin_fence|kk_deep_copy: Deep Copy Resource Synchronization|0x%08x|2002", device_type(be) << 24 | 0xFFFFFFu);
-  add(&e, "end_fence|2002");
+  expect_fence(&e, "kk_deep_copy: Deep Copy Resource Synchronization", copy_resource);
   add(&e, "end_deep_copy");
+
+  /* raw memory and ScatterView duplicates (host backends) are reported too */
+  void *raw = NULL;
+  OK(kk_space_alloc(kk_space_default(), "raw memory", 40, &raw));
+  add(&e, "allocate_data|%s|raw memory|%p|40", space, raw);
+  OK(kk_space_free(kk_space_default(), raw));
+  add(&e, "deallocate_data|%s|raw memory|%p|40", space, raw);
+  kk_scatter_view_t *sv = NULL;
+  OK(kk_scatter_view_create(b, KK_SCATTER_SUM, KK_SCATTER_AUTO, &sv));
+  kk_scatter dup = kk_scatter_bind(sv);
+  if (kk_scatter_view_mode(sv) == KK_SCATTER_DUPLICATED)
+    add(&e, "allocate_data|%s|b_scatter_duplicates|%p|%lld", space, dup.dups, (long long)dup.ndup * 100 * 8);
+  OK(kk_scatter_view_contribute(sv));
+  expect_global_fence(&e, "kk_scatter_view_contribute: fence before folding the contributions");
+  kk_scatter_view_release(sv);
+  if (dup.dups)
+    add(&e, "deallocate_data|%s|b_scatter_duplicates|%p|%lld", space, dup.dups, (long long)dup.ndup * 100 * 8);
 
   /* fences: named, unnamed, on an instance, and one the tool asks for */
   OK(kk_fence_named("my fence"));
-  add(&e, "begin_fence|my fence|0x%08x|2003", devid(be, dev, 0));
-  add(&e, "end_fence|2003");
+  expect_global_fence(&e, "my fence");
   OK(kk_fence());
-  add(&e, "begin_fence|kk_fence: Unnamed Global Fence|0x%08x|2004", devid(be, dev, 0));
-  add(&e, "end_fence|2004");
+  expect_global_fence(&e, "kk_fence: Unnamed Global Fence");
   kk_instance_t *inst = NULL, *inst2 = NULL;
   OK(kk_instance_create(NULL, &inst));
   OK(kk_instance_create(NULL, &inst2));
   OK(kk_parallel_for("on instance 3", KK_RANGE_ON(inst2, 0, 100), KK_KERNEL(tt_axpy), KK_ARGS(ax)));
-  add(&e, "begin_parallel_for|on instance 3|0x%08x|1008", devid(be, dev, 3));
-  add(&e, "end_parallel_for|1008");
+  expect_kernel(&e, "for", "on instance 3", devid(g_backend, dev, 3));
   OK(kk_deep_copy_async(inst, a, b));
   add(&e, "begin_deep_copy|%s|a|%p|%s|b|%p|800", space, kk_view_data(a), space, kk_view_data(b));
   add(&e, "end_deep_copy");
   OK(kk_instance_fence(inst));
-  add(&e, "begin_fence|kk_instance_fence: Unnamed Instance Fence|0x%08x|2005", devid(be, dev, 2));
-  add(&e, "end_fence|2005");
+  expect_fence(&e, "kk_instance_fence: Unnamed Instance Fence", devid(g_backend, dev, 2));
   OK(kk_instance_destroy(inst2));
   OK(kk_instance_destroy(inst));
   OK(kk_profiling_mark_event("recorder: fence"));
   add(&e, "profile_event|recorder: fence");
-  add(&e, "begin_fence|kk::tools: Tool Requested Fence|0x%08x|2006", devid(be, dev, 0));
-  add(&e, "end_fence|2006");
+  expect_global_fence(&e, "kk::tools: Tool Requested Fence");
 
   /* deallocation: the same pointer, label and size */
   void *pa = kk_view_data(a), *pb = kk_view_data(b), *pk = kk_view_data(kept);
@@ -292,11 +357,10 @@ START_TEST(every_event_in_order) {
   add(&e, "deallocate_data|%s|b|%p|800", space, pb);
 
   /* finalize: its fence, what the program left, then the tool */
-  OK(kk_finalize());
-  add(&e, "begin_fence|kk_finalize: fence before finalizing|0x%08x|2007", devid(be, dev, 0));
-  add(&e, "end_fence|2007");
+  expect_global_fence(&e, "kk_finalize: fence before finalizing");
   add(&e, "deallocate_data|%s|kept until finalize|%p|24", space, pk);
   add(&e, "finalize_library");
+  OK(kk_finalize());
   kk_view_release(kept); /* after finalize: no event, no tool */
   ck_assert(!kk_tools_active());
   check_log(&e);
@@ -308,38 +372,31 @@ END_TEST
  * on; other events are not. */
 START_TEST(global_fencing_when_requested) {
   OK(init_tools(g_backend, g_plugin_path, g_recorder, 0));
-  const char *be = g_backend; /* outlives kk_finalize, unlike the backend's own name */
-  int dev = kk_device_id();
-  uint32_t global = devid(be, dev, 0);
+  const char *tool_fence = "kk::tools: Kokkos Profile Tool Fence";
   lines_t e = {0};
   expect_init(&e, g_recorder, true, "no");
   kk_view_t *a = vec("a", 10);
   add(&e, "allocate_data|%s|a|%p|80", kk_space_name(kk_view_space(a)), kk_view_data(a));
   OK(kk_profiling_push_region("r"));
-  add(&e, "begin_fence|kk::tools: Kokkos Profile Tool Fence|0x%08x|2001", global);
-  add(&e, "end_fence|2001");
+  expect_global_fence(&e, tool_fence);
   add(&e, "push_profile_region|r");
   struct tt_axpy ax = {1.0, kk_view_bind(a), kk_view_bind(a)};
   OK(kk_parallel_for("k", KK_RANGE(0, 10), KK_KERNEL(tt_axpy), KK_ARGS(ax)));
-  add(&e, "begin_fence|kk::tools: Kokkos Profile Tool Fence|0x%08x|2002", global);
-  add(&e, "end_fence|2002");
-  add(&e, "begin_parallel_for|k|0x%08x|1001", devid(be, dev, 1));
-  add(&e, "begin_fence|kk::tools: Kokkos Profile Tool Fence|0x%08x|2003", global);
-  add(&e, "end_fence|2003");
+  expect_global_fence(&e, tool_fence);
+  add(&e, "begin_parallel_for|k|0x%08x|1001", devid(g_backend, kk_device_id(), 1));
+  expect_global_fence(&e, tool_fence);
   add(&e, "end_parallel_for|1001");
   OK(kk_profiling_pop_region());
-  add(&e, "begin_fence|kk::tools: Kokkos Profile Tool Fence|0x%08x|2004", global);
-  add(&e, "end_fence|2004");
+  expect_global_fence(&e, tool_fence);
   add(&e, "pop_profile_region");
   OK(kk_profiling_mark_event("no fence before me"));
   add(&e, "profile_event|no fence before me");
   void *pa = kk_view_data(a);
   kk_view_release(a);
   add(&e, "deallocate_data|%s|a|%p|80", kk_space_name(kk_space_default()), pa);
-  OK(kk_finalize());
-  add(&e, "begin_fence|kk_finalize: fence before finalizing|0x%08x|2005", global);
-  add(&e, "end_fence|2005");
+  expect_global_fence(&e, "kk_finalize: fence before finalizing");
   add(&e, "finalize_library");
+  OK(kk_finalize());
   check_log(&e);
 }
 END_TEST
@@ -359,31 +416,21 @@ START_TEST(device_backend_beside_host) {
   add(&e, "allocate_data|Host|on device_mirror|%p|32", kk_view_data(h));
   OK(kk_deep_copy(h, d));
   add(&e, "begin_deep_copy|Host|on device_mirror|%p|FakeSpace|on device|%p|32", kk_view_data(h), kk_view_data(d));
-  add(&e, "begin_fence|kk_deep_copy: Deep Copy Resource Synchronization|0x%08x|2001", 40u << 24 | 0xFFFFFFu);
-  add(&e, "end_fence|2001");
+  expect_fence(&e, "kk_deep_copy: Deep Copy Resource Synchronization", 40u << 24 | 0xFFFFFFu);
   add(&e, "end_deep_copy");
   OK(kk_fence());
-  add(&e, "begin_fence|kk_fence: Unnamed Global Fence|0x%08x|2002", devid("fake_ok", kk_device_id(), 0));
-  add(&e, "end_fence|2002");
-  add(&e, "begin_fence|kk_fence: Unnamed Global Fence|0x%08x|2003", devid("serial", 0, 0));
-  add(&e, "end_fence|2003");
+  expect_fence(&e, "kk_fence: Unnamed Global Fence", devid("fake_ok", kk_device_id(), 0));
+  expect_fence(&e, "kk_fence: Unnamed Global Fence", devid("serial", 0, 0));
   struct tt_axpy ax = {1.0, kk_view_bind(h), kk_view_bind(h)};
   OK(kk_parallel_for("on host", KK_RANGE_ON(kk_instance_host(), 0, 4), KK_KERNEL(tt_axpy), KK_ARGS(ax)));
-  add(&e, "begin_fence|kk::tools: Kokkos Profile Tool Fence|0x%08x|2004", devid("fake_ok", kk_device_id(), 0));
-  add(&e, "end_fence|2004");
-  add(&e, "begin_fence|kk::tools: Kokkos Profile Tool Fence|0x%08x|2005", devid("serial", 0, 0));
-  add(&e, "end_fence|2005");
+  expect_global_fence(&e, "kk::tools: Kokkos Profile Tool Fence");
   add(&e, "begin_parallel_for|on host|0x%08x|1001", devid("serial", 0, 1));
-  add(&e, "begin_fence|kk::tools: Kokkos Profile Tool Fence|0x%08x|2006", devid("fake_ok", kk_device_id(), 0));
-  add(&e, "end_fence|2006");
-  add(&e, "begin_fence|kk::tools: Kokkos Profile Tool Fence|0x%08x|2007", devid("serial", 0, 0));
-  add(&e, "end_fence|2007");
+  expect_global_fence(&e, "kk::tools: Kokkos Profile Tool Fence");
   add(&e, "end_parallel_for|1001");
   kk_instance_t *inst = NULL;
   OK(kk_instance_create("fake_ok", &inst));
   OK(kk_instance_fence(inst));
-  add(&e, "begin_fence|kk_instance_fence: Unnamed Instance Fence|0x%08x|2008", devid("fake_ok", kk_device_id(), 2));
-  add(&e, "end_fence|2008");
+  expect_fence(&e, "kk_instance_fence: Unnamed Instance Fence", devid("fake_ok", kk_device_id(), 2));
   OK(kk_instance_destroy(inst));
   void *pd = kk_view_data(d), *ph = kk_view_data(h);
   kk_view_release(d);
@@ -595,56 +642,200 @@ END_TEST
 
 /* ---- tuning ------------------------------------------------------------------------------------ */
 
-START_TEST(tuning_through_the_tool) {
-  setenv("KK_RECORDER_FENCING", "0", 1);
-  OK(init_tools(g_backend, g_plugin_path, g_recorder, 1));
-  lines_t e = {0};
-  expect_init(&e, g_recorder, true, "yes");
-  int64_t v = 0;
-  size_t ctx = 99;
-  OK(kk__tools_tune_int("kernel one", "team_size", 1, 64, 8, &v, &ctx));
-  ck_assert_int_eq(v, 32); /* the recorder answers the middle of the range */
-  ck_assert_uint_eq(ctx, 1);
-  add(&e, "declare_input_type|kokkos.kernel_name|1|string|categorical|unbounded");
-  add(&e, "declare_output_type|kk.team_size:kernel one|2|int64|interval|range|1|64|1|00");
-  add(&e, "begin_context|1");
-  add(&e, "request_values|1|1|1|1=kernel one|2:8->32");
-  kk__tools_tune_end(ctx);
-  add(&e, "end_context|1|0");
-  /* the same variable again: declared once */
-  OK(kk__tools_tune_int("kernel one", "team_size", 1, 64, 8, &v, &ctx));
-  ck_assert_uint_eq(ctx, 2);
-  add(&e, "begin_context|2");
-  add(&e, "request_values|2|1|1|1=kernel one|2:8->32");
-  kk__tools_tune_end(ctx);
-  add(&e, "end_context|2|0");
-  /* an answer out of range keeps the default */
-  setenv("KK_RECORDER_TUNE", "1000", 1);
-  OK(kk__tools_tune_int("kernel two", "tile", 2, 16, 4, &v, &ctx));
-  ck_assert_int_eq(v, 4);
-  add(&e, "declare_output_type|kk.tile:kernel two|3|int64|interval|range|2|16|1|00");
-  add(&e, "begin_context|3");
-  add(&e, "request_values|3|1|1|1=kernel two|3:4->1000");
-  kk__tools_tune_end(ctx);
-  add(&e, "end_context|3|0");
-  ck_assert_int_eq(kk__tools_tune_int("k", "t", 5, 4, 4, &v, &ctx), KK_ERROR_INVALID_ARGUMENT);
-  kk__tools_tune_end(0); /* nothing */
-  OK(kk_finalize());
-  add(&e, "begin_fence|kk_finalize: fence before finalizing|0x%08x|2001", devid(g_backend, 0, 0));
-  add(&e, "end_fence|2001");
-  add(&e, "finalize_library");
-  check_log(&e);
+/* The lines of the log that start with one of the prefixes, in order. */
+static bool has_prefix(const char *line, const char *const *prefixes) {
+  for (; *prefixes; prefixes++)
+    if (strncmp(line, *prefixes, strlen(*prefixes)) == 0)
+      return true;
+  return false;
+}
 
-  /* without --kokkos-tune-internals the tool is not asked */
-  OK(init_tools(g_backend, g_plugin_path, g_recorder, 0));
-  OK(kk__tools_tune_int("kernel one", "team_size", 1, 64, 8, &v, &ctx));
-  ck_assert_int_eq(v, 8);
-  ck_assert_uint_eq(ctx, 0);
+static const char *const g_tuning_lines[] = {"declare_input_type", "declare_output_type", "begin_context",
+                                             "request_values", "end_context", "begin_parallel", "end_parallel",
+                                             NULL};
+
+/* check_log on the tuning and kernel lines only. */
+static void check_tuning_log(lines_t *want) {
+  lines_t all = read_log();
+  FILE *f = fopen(g_log, "w");
+  ck_assert(f != NULL);
+  for (int i = 0; i < all.n; i++)
+    if (has_prefix(all.v[i], g_tuning_lines))
+      fprintf(f, "%s\n", all.v[i]);
+  fclose(f);
+  lines_free(&all);
+  check_log(want);
+}
+
+/* A host copy of view v's int64 elements (n of them). */
+static void to_host(kk_view_t *v, int64_t *out, size_t n) {
+  if (kk_space_host_accessible(kk_view_space(v))) {
+    OK(kk_fence());
+    memcpy(out, kk_view_data(v), n * sizeof *out);
+  } else {
+    OK(kk_space_copy(NULL, out, kk_view_space(v), kk_view_data(v), n * sizeof *out, NULL));
+  }
+}
+
+/* "1,2,4,...": the powers of two up to max. */
+static void pow2_list(char *buf, size_t size, int64_t max) {
+  buf[0] = '\0';
+  for (int64_t p = 1; p <= max; p *= 2)
+    snprintf(buf + strlen(buf), size - strlen(buf), "%s%lld", p > 1 ? "," : "", (long long)p);
+}
+
+/* On a host backend with one thread, the MDRange kernel visits the tiles of
+ * an 8 x 8 box (right iteration) one after the other, each row by row. */
+static void check_tile_order(kk_view_t *seq, int64_t t0, int64_t t1) {
+  if (!kk_space_host_accessible(kk_view_space(seq)))
+    return; /* a GPU visits points in no fixed order */
+  int64_t got[64];
+  to_host(seq, got, 64);
+  for (int64_t i = 0; i < 8; i++)
+    for (int64_t j = 0; j < 8; j++) {
+      int64_t want = ((i / t0) * (8 / t1) + j / t1) * (t0 * t1) + (i % t0) * t1 + j % t1;
+      ck_assert_msg(got[i * 8 + j] == want, "tiles %lldx%lld: point (%lld, %lld) visited %lldth, expected %lldth",
+                    (long long)t0, (long long)t1, (long long)i, (long long)j, (long long)got[i * 8 + j],
+                    (long long)want);
+    }
+}
+
+/* What a tool proposes is what is launched: team size and vector length
+ * (seen by the kernel), MDRange tiles (seen in the order the points are
+ * visited), each asked once per launch in one context around the kernel. */
+START_TEST(tuning_changes_what_is_launched) {
+  setenv("KK_RECORDER_FENCING", "0", 1);
+  setenv("KOKKOS_NUM_THREADS", "1", 1); /* one visiting order on host backends */
+  OK(init_tools(g_backend, g_plugin_path, g_recorder, 1));
+  uint32_t on_default = devid(g_backend, kk_device_id(), 1);
+  kk_device_info_t info = {.struct_size = sizeof info};
+  OK(kk_device_get_info(kk_backend_default(), kk_device_id(), &info));
+  int tmax = 0, trec = 0, rmax = 0, rrec = 0;
+  OK(kk_team_size_max(KK_KERNEL(tt_team_shape), KK_TEAM(4, KK_AUTO, 1), &tmax));
+  OK(kk_team_size_recommended(KK_KERNEL(tt_team_shape), KK_TEAM(4, KK_AUTO, 1), &trec));
+  OK(kk_team_size_max(KK_KERNEL(tt_team_threads), KK_TEAM(4, KK_AUTO, 1), &rmax));
+  OK(kk_team_size_recommended(KK_KERNEL(tt_team_threads), KK_TEAM(4, KK_AUTO, 1), &rrec));
+  /* what the tool answers: a team of 2 where the backend allows it (serial
+   * runs teams of 1), 4 vector lanes, tiles of 4 x 2 */
+  const int team = tmax >= 2 && rmax >= 2 ? 2 : 1, vector = info.max_vector_length >= 4 ? 4 : 1;
+  char spec[256], lanes[512];
+  snprintf(spec, sizeof spec, "team_size=%d,vector_length=%d,tile_0=4,tile_1=2", team, vector);
+  setenv("KK_RECORDER_TUNE", spec, 1);
+  pow2_list(lanes, sizeof lanes, info.max_vector_length);
+  lines_t e = {0};
+
+  int64_t ext_seq[2] = {8, 8}, ext_shape[2] = {4, 2}, n1 = 1;
+  kk_view_t *seq = NULL, *counter = NULL, *shape = NULL;
+  OK(kk_view_alloc(&seq, "seq", KK_INT64, 2, ext_seq));
+  OK(kk_view_alloc(&counter, "counter", KK_INT64, 1, &n1));
+  OK(kk_view_alloc(&shape, "shape", KK_INT64, 2, ext_shape));
+  struct tt_team tt = {kk_view_bind(shape)};
+  int64_t got[8];
+
+  /* team size and vector length both AUTO: one context, two outputs */
+  OK(kk_parallel_for_team("tuned team", KK_TEAM(4, KK_AUTO, KK_AUTO), KK_KERNEL(tt_team_shape), KK_ARGS(tt)));
+  to_host(shape, got, 8);
+  for (int r = 0; r < 4; r++) {
+    ck_assert_int_eq(got[r * 2], team);
+    ck_assert_int_eq(got[r * 2 + 1], vector);
+  }
+  add(&e, "declare_input_type|kokkos.kernel_name|1|string|categorical|unbounded");
+  add(&e, "declare_output_type|kk.vector_length:tuned team|2|int64|ordinal|set|%s", lanes);
+  add(&e, "declare_output_type|kk.team_size:tuned team|3|int64|interval|range|1|%d|1|00", tmax);
+  add(&e, "begin_context|1");
+  add(&e, "request_values|1|1|2|1=tuned team|2:1->%d|3:%d->%d", vector, trec, team);
+  expect_kernel(&e, "for", "tuned team", on_default);
+  add(&e, "end_context|1|0");
+  /* again: the variables are declared once */
+  OK(kk_parallel_for_team("tuned team", KK_TEAM(4, KK_AUTO, KK_AUTO), KK_KERNEL(tt_team_shape), KK_ARGS(tt)));
+  add(&e, "begin_context|2");
+  add(&e, "request_values|2|1|2|1=tuned team|2:1->%d|3:%d->%d", vector, trec, team);
+  expect_kernel(&e, "for", "tuned team", on_default);
+  add(&e, "end_context|2|0");
+
+  /* a team reduce with the vector length given: only the team size is asked */
+  int64_t threads = 0;
+  OK(kk_parallel_reduce_team("tuned reduce", KK_TEAM(4, KK_AUTO, 1), KK_KERNEL(tt_team_threads), KK_ARGS(tt),
+                             KK_RESULT(threads)));
+  ck_assert_int_eq(threads, 4 * team);
+  add(&e, "declare_output_type|kk.team_size:tuned reduce|4|int64|interval|range|1|%d|1|00", rmax);
+  add(&e, "begin_context|3");
+  add(&e, "request_values|3|1|1|1=tuned reduce|4:%d->%d", rrec, team);
+  expect_kernel(&e, "reduce", "tuned reduce", on_default);
+  add(&e, "end_context|3|0");
+
+  /* MDRange: tiles the policy leaves to the backend (0) are asked, in [1, extent] */
+  struct tt_md md = {kk_view_bind(seq), kk_view_bind(counter)};
+  OK(kk_parallel_for_md("tuned tiles", KK_MD2(8, 8), KK_KERNEL(tt_md_order), KK_ARGS(md)));
+  check_tile_order(seq, 4, 2);
+  add(&e, "declare_output_type|kk.tile_0:tuned tiles|5|int64|interval|range|1|8|1|00");
+  add(&e, "declare_output_type|kk.tile_1:tuned tiles|6|int64|interval|range|1|8|1|00");
+  add(&e, "begin_context|4");
+  add(&e, "request_values|4|1|2|1=tuned tiles|5:0->4|6:0->2");
+  expect_kernel(&e, "for", "tuned tiles", on_default);
+  add(&e, "end_context|4|0");
+  int64_t zero = 0;
+  OK(kk_deep_copy_fill(counter, &zero));
+  kk_md_policy_t half = *KK_MD2(8, 8);
+  half.tile[0] = 8; /* given: only tile_1 is asked */
+  OK(kk_parallel_for_md("half tuned", &half, KK_KERNEL(tt_md_order), KK_ARGS(md)));
+  check_tile_order(seq, 8, 2);
+  add(&e, "declare_output_type|kk.tile_1:half tuned|7|int64|interval|range|1|8|1|00");
+  add(&e, "begin_context|5");
+  add(&e, "request_values|5|1|1|1=half tuned|7:0->2");
+  expect_kernel(&e, "for", "half tuned", on_default);
+  add(&e, "end_context|5|0");
+  int64_t msum = 0;
+  OK(kk_parallel_reduce_md("tuned sum", KK_MD2(8, 8), KK_KERNEL(tt_md_sum), KK_ARGS(md), KK_RESULT(msum)));
+  ck_assert_int_eq(msum, 8 * 100 * 28 + 8 * 28);
+  add(&e, "declare_output_type|kk.tile_0:tuned sum|8|int64|interval|range|1|8|1|00");
+  add(&e, "declare_output_type|kk.tile_1:tuned sum|9|int64|interval|range|1|8|1|00");
+  add(&e, "begin_context|6");
+  add(&e, "request_values|6|1|2|1=tuned sum|8:0->4|9:0->2");
+  expect_kernel(&e, "reduce", "tuned sum", on_default);
+  add(&e, "end_context|6|0");
+
+  /* nothing AUTO: nothing asked */
+  OK(kk_parallel_for_team("given", KK_TEAM(4, 1, 1), KK_KERNEL(tt_team_shape), KK_ARGS(tt)));
+  expect_kernel(&e, "for", "given", on_default);
+  OK(kk_parallel_for_md("given tiles", &(kk_md_policy_t){sizeof(kk_md_policy_t), 2, KK_ITERATE_DEFAULT,
+                                                          KK_ITERATE_DEFAULT, {0}, {8, 8}, {2, 2}, NULL},
+                        KK_KERNEL(tt_md_order), KK_ARGS(md)));
+  expect_kernel(&e, "for", "given tiles", on_default);
+
+  /* answers that are not candidates (too large, not a power of two) keep the defaults */
+  setenv("KK_RECORDER_TUNE", "team_size=100000,vector_length=3", 1);
+  OK(kk_parallel_for_team("tuned team", KK_TEAM(4, KK_AUTO, KK_AUTO), KK_KERNEL(tt_team_shape), KK_ARGS(tt)));
+  to_host(shape, got, 8);
+  ck_assert_int_eq(got[0], trec);
+  ck_assert_int_eq(got[1], 1);
+  add(&e, "begin_context|7");
+  add(&e, "request_values|7|1|2|1=tuned team|2:1->3|3:%d->100000", trec);
+  expect_kernel(&e, "for", "tuned team", on_default);
+  add(&e, "end_context|7|0");
+
+  kk_view_release(seq);
+  kk_view_release(counter);
+  kk_view_release(shape);
   OK(kk_finalize());
-  lines_t got = read_log();
-  for (int i = 0; i < got.n; i++)
-    ck_assert_msg(strstr(got.v[i], "context") == NULL && strstr(got.v[i], "_type") == NULL, "%s", got.v[i]);
-  lines_free(&got);
+  check_tuning_log(&e);
+
+  /* without --kokkos-tune-internals the tool is not asked, and AUTO is the backend's */
+  OK(init_tools(g_backend, g_plugin_path, g_recorder, 0));
+  OK(kk_view_alloc(&shape, "shape", KK_INT64, 2, ext_shape));
+  tt.shape = kk_view_bind(shape);
+  OK(kk_parallel_for_team("tuned team", KK_TEAM(4, KK_AUTO, KK_AUTO), KK_KERNEL(tt_team_shape), KK_ARGS(tt)));
+  to_host(shape, got, 8);
+  ck_assert_int_eq(got[0], trec);
+  ck_assert_int_eq(got[1], 1);
+  kk_view_release(shape);
+  OK(kk_finalize());
+  lines_t log = read_log();
+  for (int i = 0; i < log.n; i++)
+    ck_assert_msg(strstr(log.v[i], "context") == NULL && strstr(log.v[i], "_type") == NULL &&
+                      strstr(log.v[i], "request_values") == NULL,
+                  "%s", log.v[i]);
+  lines_free(&log);
 }
 END_TEST
 
@@ -659,7 +850,7 @@ static Suite *tools_suite(void) {
   tcase_add_test(tc, only_the_first_library_is_loaded_and_the_list_is_exported);
   tcase_add_test(tc, tools_help_prints_the_tools_help_and_requests_exit);
   tcase_add_test(tc, programmatic_callbacks);
-  tcase_add_test(tc, tuning_through_the_tool);
+  tcase_add_test(tc, tuning_changes_what_is_launched);
   if (strcmp(g_backend, "serial") == 0) /* backend independent: once is enough */
     tcase_add_test(tc, device_backend_beside_host);
   suite_add_tcase(s, tc);

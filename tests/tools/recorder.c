@@ -16,8 +16,11 @@
  *
  * Steering, through the environment:
  *   KK_RECORDER_FENCING=0   answer requires_global_fencing = false
- *   KK_RECORDER_TUNE=N      answer every tuning request with N (default: the
- *                           middle of the declared range)
+ *   KK_RECORDER_TUNE=N      answer every tuning request with N, or
+ *   KK_RECORDER_TUNE=a=N,b=M  answer N for outputs declared as "kk.a:...", M
+ *                           for "kk.b:..." (others: the default);
+ *                           without it: the middle of the declared range, or
+ *                           the middle element of the declared set
  * and a profile event named "recorder: fence" makes it call the programming
  * interface's fence, as a sampling tool does.
  */
@@ -164,11 +167,45 @@ void kokkosp_declare_input_type(const char *name, const size_t id, struct Kokkos
          quantity(info->valueQuantity));
 }
 
+static char g_output_name[256][128]; /* declared output names by id */
+
 void kokkosp_declare_output_type(const char *name, const size_t id, struct Kokkos_Tools_VariableInfo *info) {
-  const struct Kokkos_Tools_ValueRange *r = &info->candidates.range;
-  record("declare_output_type|%s|%zu|%s|%s|%s|%" PRId64 "|%" PRId64 "|%" PRId64 "|%d%d", name, id, vtype(info->type),
-         category(info->category), quantity(info->valueQuantity), r->lower.int_value, r->upper.int_value,
-         r->step.int_value, r->openLower, r->openUpper);
+  char cand[512] = "";
+  if (info->valueQuantity == kokkos_value_set) {
+    for (size_t i = 0; i < info->candidates.set.size; i++)
+      snprintf(cand + strlen(cand), sizeof cand - strlen(cand), "%s%" PRId64, i ? "," : "",
+               info->candidates.set.values.int_value[i]);
+  } else {
+    const struct Kokkos_Tools_ValueRange *r = &info->candidates.range;
+    snprintf(cand, sizeof cand, "%" PRId64 "|%" PRId64 "|%" PRId64 "|%d%d", r->lower.int_value, r->upper.int_value,
+             r->step.int_value, r->openLower, r->openUpper);
+  }
+  if (id < 256)
+    snprintf(g_output_name[id], sizeof g_output_name[id], "%s", name);
+  record("declare_output_type|%s|%zu|%s|%s|%s|%s", name, id, vtype(info->type), category(info->category),
+         quantity(info->valueQuantity), cand);
+}
+
+/* The answer KK_RECORDER_TUNE gives for output id, if it gives one. */
+static int fixed_answer(size_t id, int64_t *out) {
+  const char *spec = getenv("KK_RECORDER_TUNE");
+  if (!spec || !*spec)
+    return 0;
+  if (!strchr(spec, '=')) {
+    *out = strtoll(spec, NULL, 10);
+    return 1;
+  }
+  const char *name = id < 256 ? g_output_name[id] : "";
+  for (const char *p = spec; *p;) {
+    size_t n = strcspn(p, "=");
+    if (strncmp(name, "kk.", 3) == 0 && strncmp(name + 3, p, n) == 0 && name[3 + n] == ':') {
+      *out = strtoll(p + n + 1, NULL, 10);
+      return 1;
+    }
+    p += strcspn(p, ",");
+    p += *p == ',';
+  }
+  return 0;
 }
 
 void kokkosp_begin_context(const size_t ctx) { record("begin_context|%zu", ctx); }
@@ -184,12 +221,18 @@ void kokkosp_request_values(const size_t ctx, const size_t nContext,
   for (size_t i = 0; i < nContext; i++)
     snprintf(line + strlen(line), sizeof line - strlen(line), "|%zu=%s", contextValues[i].type_id,
              contextValues[i].value.string_value);
-  const char *fixed = getenv("KK_RECORDER_TUNE");
   for (size_t i = 0; i < nTuning; i++) {
     struct Kokkos_Tools_VariableValue *v = &tuningValues[i];
-    const struct Kokkos_Tools_ValueRange *r = &v->metadata->candidates.range;
+    const struct Kokkos_Tools_VariableInfo *info = v->metadata;
     snprintf(line + strlen(line), sizeof line - strlen(line), "|%zu:%" PRId64, v->type_id, v->value.int_value);
-    v->value.int_value = fixed ? strtoll(fixed, NULL, 10) : (r->lower.int_value + r->upper.int_value) / 2;
+    const char *spec = getenv("KK_RECORDER_TUNE");
+    int64_t answer;
+    if (fixed_answer(v->type_id, &answer))
+      v->value.int_value = answer;
+    else if (!spec || !*spec) /* (named answers for other variables leave the default) */
+      v->value.int_value = info->valueQuantity == kokkos_value_set
+                               ? info->candidates.set.values.int_value[info->candidates.set.size / 2]
+                               : (info->candidates.range.lower.int_value + info->candidates.range.upper.int_value) / 2;
     snprintf(line + strlen(line), sizeof line - strlen(line), "->%" PRId64, v->value.int_value);
   }
   record("request_values|%zu|%zu|%zu%s", ctx, nContext, nTuning, line);
