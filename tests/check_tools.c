@@ -537,6 +537,28 @@ START_TEST(only_the_first_library_is_loaded_and_the_list_is_exported) {
 }
 END_TEST
 
+/* The variables alone name the tool and its arguments. */
+START_TEST(the_environment_names_the_tool_and_its_arguments) {
+  setenv("KOKKOS_TOOLS_LIBS", g_recorder, 1);
+  setenv("KOKKOS_TOOLS_ARGS", "'--from env'", 1);
+  kk_settings_t s = KK_SETTINGS_INIT;
+  s.device = g_backend;
+  s.plugin_path = g_plugin_path;
+  int argc = 1;
+  char *args[] = {g_argv0, NULL};
+  char **argv = args;
+  OK(kk_initialize_ex(&argc, &argv, &s));
+  ck_assert(kk_tools_active());
+  OK(kk_finalize());
+  lines_t got = read_log();
+  ck_assert_int_ge(got.n, 5);
+  ck_assert_str_eq(got.v[0], "init_library|0|20240906|0|NULL");
+  ck_assert_str_eq(got.v[4], "parse_args|3|tools-test|--from|env|NULL-terminated");
+  ck_assert_str_eq(got.v[got.n - 1], "finalize_library");
+  lines_free(&got);
+}
+END_TEST
+
 START_TEST(tools_help_prints_the_tools_help_and_requests_exit) {
   char flag[2048];
   snprintf(flag, sizeof flag, "--kokkos-tools-libs=%s", g_recorder);
@@ -848,6 +870,7 @@ static Suite *tools_suite(void) {
   tcase_add_test(tc, global_fencing_when_requested);
   tcase_add_test(tc, load_failure_is_a_warning_with_the_reason);
   tcase_add_test(tc, only_the_first_library_is_loaded_and_the_list_is_exported);
+  tcase_add_test(tc, the_environment_names_the_tool_and_its_arguments);
   tcase_add_test(tc, tools_help_prints_the_tools_help_and_requests_exit);
   tcase_add_test(tc, programmatic_callbacks);
   tcase_add_test(tc, tuning_changes_what_is_launched);
