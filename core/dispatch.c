@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "tools.h"
 
 static const char *kind_name(uint32_t kind) {
   switch (kind) {
@@ -88,8 +89,12 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
   return KK_OK;
 }
 
-static kk_status_t run(const char *op, kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l) {
-  kk_status_t st = b->ops.launch(b->ctx, inst->plugin_inst, l);
+/* Launches l; with a tool, between its begin and end events, and closes the
+ * tuning context (0 when none) after them. */
+static kk_status_t run(const char *op, kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l,
+                       size_t tune_context) {
+  kk_status_t st = KK__UNLIKELY(kk__tools.active) ? kk__tools_launch(b, inst, l, tune_context)
+                                                  : b->ops.launch(b->ctx, inst->plugin_inst, l);
   if (KK__UNLIKELY(st != KK_OK))
     return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name,
                      kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
@@ -140,7 +145,7 @@ kk_status_t kk_parallel_for(const char *label, const kk_range_policy_t *policy, 
   kk_status_t st = prepare_range("kk_parallel_for", label, policy, kernel, args, args_size, KK_KIND_FOR, &l, &b, &inst);
   if (KK__UNLIKELY(st != KK_OK))
     return st;
-  return run("kk_parallel_for", b, inst, &l);
+  return run("kk_parallel_for", b, inst, &l, 0);
 }
 
 kk_status_t kk_parallel_reduce(const char *label, const kk_range_policy_t *policy, const kk_kernel_t *kernel,
@@ -153,7 +158,7 @@ kk_status_t kk_parallel_reduce(const char *label, const kk_range_policy_t *polic
   if (KK__UNLIKELY(st != KK_OK) || KK__UNLIKELY((st = check_result("kk_parallel_reduce", &l, result, result_size))))
     return st;
   l.result = result;
-  return run("kk_parallel_reduce", b, inst, &l);
+  return run("kk_parallel_reduce", b, inst, &l, 0);
 }
 
 kk_status_t kk_parallel_reduce_view(const char *label, const kk_range_policy_t *policy, const kk_kernel_t *kernel,
@@ -182,7 +187,7 @@ kk_status_t kk_parallel_reduce_view(const char *label, const kk_range_policy_t *
                      "kk_parallel_reduce_view '%s': backend %s cannot write the result view '%s' in space %s",
                      l.label, b->name, kk_view_label(result), space->name);
   l.result = kk_view_data(result);
-  return run("kk_parallel_reduce_view", b, inst, &l);
+  return run("kk_parallel_reduce_view", b, inst, &l, 0);
 }
 
 kk_status_t kk_parallel_scan(const char *label, const kk_range_policy_t *policy, const kk_kernel_t *kernel,
@@ -199,7 +204,7 @@ kk_status_t kk_parallel_scan(const char *label, const kk_range_policy_t *policy,
                      "kk_parallel_scan '%s': kernel '%s' scans a %u-byte value, the total has %zu bytes", l.label,
                      kernel->name, kernel->reducer ? kernel->reducer->value_size : 0, total_size);
   l.result = total;
-  return run("kk_parallel_scan", b, inst, &l);
+  return run("kk_parallel_scan", b, inst, &l, 0);
 }
 
 /* ---- MDRange ------------------------------------------------------------------------- */
@@ -236,15 +241,38 @@ static kk_status_t prepare_md(const char *op, const char *label, const kk_md_pol
   return KK_OK;
 }
 
+/* --kokkos-tune-internals: the tool picks the tiles the policy leaves to the
+ * backend (0), each in [1, extent]; a dimension it does not answer for stays
+ * the backend's choice (the default it is shown is 0). */
+static kk_status_t tune_md(kk_launch_t *l, size_t *context) {
+  static const char *const names[KK_MD_MAX_RANK] = {"tile_0", "tile_1", "tile_2", "tile_3", "tile_4", "tile_5"};
+  kk__tune_choice_t c[KK_MD_MAX_RANK];
+  int dim[KK_MD_MAX_RANK], n = 0;
+  for (int d = 0; d < (int)l->rank; d++) {
+    int64_t ext = l->md_end[d] - l->md_begin[d];
+    if (l->md_tile[d] == 0 && ext > 0) {
+      c[n] = (kk__tune_choice_t){.variable = names[d], .lo = 1, .hi = ext, .value = 0};
+      dim[n++] = d;
+    }
+  }
+  if (n == 0)
+    return KK_OK;
+  kk_status_t st = kk__tools_tune(kk__tools_kernel_name(l), n, c, context);
+  for (int i = 0; i < n && st == KK_OK; i++)
+    l->md_tile[dim[i]] = c[i].value;
+  return st;
+}
+
 kk_status_t kk_parallel_for_md(const char *label, const kk_md_policy_t *policy, const kk_kernel_t *kernel,
                                const void *args, size_t args_size) {
   kk_launch_t l;
   kk__backend_t *b = NULL;
   kk_instance_t *inst = NULL;
+  size_t tune = 0;
   kk_status_t st = prepare_md("kk_parallel_for_md", label, policy, kernel, args, args_size, KK_KIND_MD_FOR, &l, &b, &inst);
-  if (KK__UNLIKELY(st != KK_OK))
+  if (KK__UNLIKELY(st != KK_OK) || (KK__UNLIKELY(kk__tools.tune) && (st = tune_md(&l, &tune)) != KK_OK))
     return st;
-  return run("kk_parallel_for_md", b, inst, &l);
+  return run("kk_parallel_for_md", b, inst, &l, tune);
 }
 
 kk_status_t kk_parallel_reduce_md(const char *label, const kk_md_policy_t *policy, const kk_kernel_t *kernel,
@@ -254,10 +282,12 @@ kk_status_t kk_parallel_reduce_md(const char *label, const kk_md_policy_t *polic
   kk_instance_t *inst = NULL;
   kk_status_t st =
       prepare_md("kk_parallel_reduce_md", label, policy, kernel, args, args_size, KK_KIND_MD_REDUCE, &l, &b, &inst);
-  if (KK__UNLIKELY(st != KK_OK) || KK__UNLIKELY((st = check_result("kk_parallel_reduce_md", &l, result, result_size))))
+  size_t tune = 0;
+  if (KK__UNLIKELY(st != KK_OK) || KK__UNLIKELY((st = check_result("kk_parallel_reduce_md", &l, result, result_size))) ||
+      (KK__UNLIKELY(kk__tools.tune) && (st = tune_md(&l, &tune)) != KK_OK))
     return st;
   l.result = result;
-  return run("kk_parallel_reduce_md", b, inst, &l);
+  return run("kk_parallel_reduce_md", b, inst, &l, tune);
 }
 
 /* ---- teams ----------------------------------------------------------------------------- */
@@ -287,6 +317,24 @@ static int32_t vector_length_of(const kk_plugin_device_t *d, int32_t asked) {
     return asked;
   int32_t maxv = d->max_vector_length > 0 ? d->max_vector_length : 1, w = d->warp_size > 1 ? d->warp_size : 1;
   return w < maxv ? w : maxv;
+}
+
+/* team_limits, with the bound that scratch per thread also puts on the team
+ * size (max may become 0: no team fits; rec is then 0 too). */
+static kk_status_t team_bounds(kk__backend_t *b, const kk_launch_t *l, int32_t *max, int32_t *rec) {
+  kk_status_t st = team_limits(b, l, max, rec);
+  if (st != KK_OK)
+    return st;
+  const kk_plugin_device_t *d = &b->devices[b->device];
+  for (int lv = 0; lv < 2; lv++)
+    if (l->scratch_thread[lv] > 0) {
+      uint64_t room = d->scratch_max[lv] > l->scratch_team[lv] ? d->scratch_max[lv] - l->scratch_team[lv] : 0;
+      if ((uint64_t)*max > room / l->scratch_thread[lv])
+        *max = (int32_t)(room / l->scratch_thread[lv]);
+    }
+  if (*rec > *max)
+    *rec = *max;
+  return KK_OK;
 }
 
 static kk_status_t prepare_team(const char *op, const char *label, const kk_team_policy_t *p, const kk_kernel_t *k,
@@ -338,6 +386,56 @@ static kk_status_t prepare_team(const char *op, const char *label, const kk_team
   return KK_OK;
 }
 
+/* --kokkos-tune-internals: the tool picks what the policy leaves to KK_AUTO,
+ * in one context: the vector length among the powers of two up to the
+ * device's maximum, the team size in [1, the largest this launch allows with
+ * the default vector length].  If the chosen vector length lowers that
+ * largest team size, a tuned team size is lowered to it; a vector length
+ * that leaves no room for the team size is not taken. */
+static kk_status_t tune_team(kk__backend_t *b, const kk_team_policy_t *p, kk_launch_t *l, size_t *context) {
+  if (p->team_size != KK_AUTO && p->vector_length != KK_AUTO)
+    return KK_OK;
+  const char *name = kk__tools_kernel_name(l);
+  const kk_plugin_device_t *d = &b->devices[b->device];
+  kk__tune_choice_t c[2];
+  int n = 0, vi = -1, ti = -1;
+  int32_t max, rec;
+  kk_status_t st;
+  if (p->vector_length == KK_AUTO)
+    c[vi = n++] = (kk__tune_choice_t){.variable = "vector_length", .lo = 1,
+                                      .hi = d->max_vector_length > 0 ? d->max_vector_length : 1, .pow2 = true,
+                                      .value = l->vector_length};
+  if (p->team_size == KK_AUTO) {
+    if ((st = team_bounds(b, l, &max, &rec)) != KK_OK)
+      return kk__error(st, "tuning team launch '%s': %s", name, kk_last_error());
+    c[ti = n++] = (kk__tune_choice_t){.variable = "team_size", .lo = 1, .hi = max >= 1 ? max : 1,
+                                      .value = l->team_size};
+  }
+  const int32_t vdef = l->vector_length;
+  if ((st = kk__tools_tune(name, n, c, context)) != KK_OK)
+    return st;
+  if (ti >= 0)
+    l->team_size = (int32_t)c[ti].value;
+  if (vi >= 0 && c[vi].value != vdef) {
+    l->vector_length = (int32_t)c[vi].value;
+    if ((st = team_bounds(b, l, &max, &rec)) != KK_OK) {
+      kk__tools_tune_end(*context);
+      *context = 0;
+      return kk__error(st, "tuning team launch '%s': %s", name, kk_last_error());
+    }
+    if (max < 1 || (ti < 0 && l->team_size > max)) {
+      kk__debug("tuning team launch '%s': vector length %d leaves room for no team of %d; keeping %d", name,
+                l->vector_length, l->team_size, vdef);
+      l->vector_length = vdef; /* a tuned team size was chosen within the bound of vdef */
+    } else if (l->team_size > max) {
+      kk__debug("tuning team launch '%s': team size %d lowered to %d, the most vector length %d allows", name,
+                l->team_size, max, l->vector_length);
+      l->team_size = max;
+    }
+  }
+  return KK_OK;
+}
+
 kk_status_t kk_parallel_for_team(const char *label, const kk_team_policy_t *policy, const kk_kernel_t *kernel,
                                  const void *args, size_t args_size) {
   kk_launch_t l;
@@ -345,9 +443,10 @@ kk_status_t kk_parallel_for_team(const char *label, const kk_team_policy_t *poli
   kk_instance_t *inst = NULL;
   kk_status_t st =
       prepare_team("kk_parallel_for_team", label, policy, kernel, args, args_size, KK_KIND_TEAM_FOR, &l, &b, &inst);
-  if (KK__UNLIKELY(st != KK_OK))
+  size_t tune = 0;
+  if (KK__UNLIKELY(st != KK_OK) || (KK__UNLIKELY(kk__tools.tune) && (st = tune_team(b, policy, &l, &tune)) != KK_OK))
     return st;
-  return run("kk_parallel_for_team", b, inst, &l);
+  return run("kk_parallel_for_team", b, inst, &l, tune);
 }
 
 kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *policy, const kk_kernel_t *kernel,
@@ -357,10 +456,13 @@ kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *p
   kk_instance_t *inst = NULL;
   kk_status_t st = prepare_team("kk_parallel_reduce_team", label, policy, kernel, args, args_size,
                                 KK_KIND_TEAM_REDUCE, &l, &b, &inst);
-  if (KK__UNLIKELY(st != KK_OK) || KK__UNLIKELY((st = check_result("kk_parallel_reduce_team", &l, result, result_size))))
+  size_t tune = 0;
+  if (KK__UNLIKELY(st != KK_OK) ||
+      KK__UNLIKELY((st = check_result("kk_parallel_reduce_team", &l, result, result_size))) ||
+      (KK__UNLIKELY(kk__tools.tune) && (st = tune_team(b, policy, &l, &tune)) != KK_OK))
     return st;
   l.result = result;
-  return run("kk_parallel_reduce_team", b, inst, &l);
+  return run("kk_parallel_reduce_team", b, inst, &l, tune);
 }
 
 static kk_status_t team_query(const char *op, const kk_kernel_t *k, const kk_team_policy_t *p, int *out, bool want_max) {
@@ -390,19 +492,9 @@ static kk_status_t team_query(const char *op, const kk_kernel_t *k, const kk_tea
       return kk__error(st, "%s: %s", op, kk_last_error());
   }
   int32_t max, rec;
-  kk_status_t st = team_limits(b, &l, &max, &rec);
+  kk_status_t st = team_bounds(b, &l, &max, &rec);
   if (st != KK_OK)
     return kk__error(st, "%s: %s", op, kk_last_error());
-  /* scratch per thread also bounds the team size */
-  const kk_plugin_device_t *d = &b->devices[b->device];
-  for (int lv = 0; lv < 2; lv++)
-    if (p->scratch_thread[lv] > 0) {
-      uint64_t room = d->scratch_max[lv] > p->scratch_team[lv] ? d->scratch_max[lv] - p->scratch_team[lv] : 0;
-      if ((uint64_t)max > room / p->scratch_thread[lv])
-        max = (int32_t)(room / p->scratch_thread[lv]);
-    }
-  if (rec > max)
-    rec = max;
   *out = want_max ? max : rec;
   return KK_OK;
 }

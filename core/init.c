@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "tools.h"
 
 kk__state_t kk__g;
 /* kk_is_initialized() may be called from any thread at any time. */
@@ -237,6 +238,12 @@ kk_status_t kk_initialize_ex(int *argc, char ***argv, const kk_settings_t *setti
     kk__config_free(cfg);
     return KK_EXIT_REQUESTED;
   }
+  if (cfg->tools_help) {
+    kk__tools_print_help(argc && *argc > 0 ? (*argv)[0] : NULL);
+    kk__config_apply_argv(cfg, argc, argv);
+    kk__config_free(cfg);
+    return KK_EXIT_REQUESTED;
+  }
 
   kk__g.plugin_config = (kk_plugin_config_t){
       .struct_size = sizeof(kk_plugin_config_t),
@@ -274,6 +281,7 @@ kk_status_t kk_initialize_ex(int *argc, char ***argv, const kk_settings_t *setti
   kk__g.initialized = true;
   atomic_store(&g_initialized, 1);
   kk__modules_attach_all();
+  kk__tools_initialize(argc && *argc > 0 ? (*argv)[0] : NULL);
   kk__config_apply_argv(cfg, argc, argv);
   if (cfg->print_configuration)
     kk_print_configuration(stdout);
@@ -289,9 +297,10 @@ kk_status_t kk_initialize_with_settings(const kk_settings_t *settings) {
 kk_status_t kk_finalize(void) {
   if (!kk__g.initialized)
     return kk__error(KK_ERROR_NOT_INITIALIZED, "kk_finalize: kk is not initialized");
-  kk_status_t st = kk_fence();
+  kk_status_t st = kk_fence_named("kk_finalize: fence before finalizing");
   kk__modules_detach_all();
   kk__views_release_all();
+  kk__tools_finalize(); /* before the backends shut down */
   atomic_store(&g_initialized, 0);
   kk__g.initialized = false;
   teardown();

@@ -166,6 +166,7 @@ struct kk_instance {
   struct kk__backend *backend;
   void *plugin_inst;          /* NULL for the default instance */
   bool is_default;
+  uint32_t tools_id;          /* instance bits of its tools device id: 2, 3, ... (the default instance is 1) */
   struct kk_instance *next, *prev; /* the backend's list of created instances */
 };
 
@@ -260,6 +261,11 @@ kk_status_t kk__take_bind_error(const char *op, const char *label);
 
 /* kk_finalize: frees view memory the program still holds (with a warning). */
 void kk__views_release_all(void);
+
+/* kk_space_alloc / kk_space_free without the tools' allocation events: for
+ * views, which report their memory themselves. */
+kk_status_t kk__space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr);
+kk_status_t kk__space_free(kk_space_t *space, void *ptr);
 
 /* Installed plugin directory, from configure. */
 const char *kk__installed_plugin_dir(void);

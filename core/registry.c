@@ -244,7 +244,7 @@ kk_status_t kk_module_unload(kk_module_t *m) {
   mod_rt_t *r = rt_of(m);
   if (!r || !r->dl)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_module_unload: not a module from kk_module_load");
-  kk_status_t st = kk_fence();
+  kk_status_t st = kk_fence_named("kk_module_unload: fence before unloading the module");
   pthread_mutex_lock(&g_lock);
   kk__dl_t *dl = r->dl;
   r->dl = NULL;

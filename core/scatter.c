@@ -214,7 +214,7 @@ kk_status_t kk_scatter_view_contribute(kk_scatter_view_t *sv) {
   KK__REQUIRE_INIT("kk_scatter_view_contribute");
   if (!sv)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_contribute: NULL scatter view");
-  kk_status_t st = kk_fence();
+  kk_status_t st = kk_fence_named("kk_scatter_view_contribute: fence before folding the contributions");
   if (st != KK_OK || sv->mode == KK_SCATTER_ATOMIC)
     return st;
   for_each_offset(sv->target, contribute_one, sv);
@@ -225,7 +225,7 @@ kk_status_t kk_scatter_view_reset(kk_scatter_view_t *sv) {
   KK__REQUIRE_INIT("kk_scatter_view_reset");
   if (!sv)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_reset: NULL scatter view");
-  kk_status_t st = kk_fence();
+  kk_status_t st = kk_fence_named("kk_scatter_view_reset: fence before resetting the duplicates");
   if (st == KK_OK && sv->mode == KK_SCATTER_DUPLICATED)
     for_each_offset(sv->target, reset_one, sv);
   return st;

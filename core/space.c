@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "tools.h"
 
 kk_space_t *kk_space_default(void) {
   if (!kk__g.initialized)
@@ -56,7 +57,7 @@ kk_layout_t kk_space_default_layout(const kk_space_t *space) {
   return b->device >= 0 ? b->devices[b->device].preferred_layout : KK_LAYOUT_RIGHT;
 }
 
-kk_status_t kk_space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr) {
+kk_status_t kk__space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr) {
   KK__REQUIRE_INIT("kk_space_alloc");
   if (!space || !ptr)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_space_alloc: space and ptr must not be NULL");
@@ -74,13 +75,26 @@ kk_status_t kk_space_alloc(kk_space_t *space, const char *label, size_t bytes, v
   return KK_OK;
 }
 
-kk_status_t kk_space_free(kk_space_t *space, void *ptr) {
+kk_status_t kk__space_free(kk_space_t *space, void *ptr) {
   KK__REQUIRE_INIT("kk_space_free");
   if (!ptr)
     return KK_OK;
   if (!space)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_space_free: space must not be NULL");
   return space->backend->ops.mem_free(space->backend->ctx, space->index, ptr);
+}
+
+kk_status_t kk_space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr) {
+  kk_status_t st = kk__space_alloc(space, label, bytes, ptr);
+  if (KK__UNLIKELY(kk__tools.active) && st == KK_OK && *ptr)
+    kk__tools_space_alloc(space, label, *ptr, bytes);
+  return st;
+}
+
+kk_status_t kk_space_free(kk_space_t *space, void *ptr) {
+  if (KK__UNLIKELY(kk__tools.active) && ptr && space && kk__g.initialized)
+    kk__tools_space_free(space, ptr); /* before the memory can be reused by another thread's allocation */
+  return kk__space_free(space, ptr);
 }
 
 /* The plugin space index of `side` as seen by backend `b`: its own space, or
@@ -151,6 +165,7 @@ kk_status_t kk_instance_create(const char *backend, kk_instance_t **out) {
   if (!inst)
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_instance_create: out of memory");
   inst->backend = b;
+  inst->tools_id = kk__tools_next_instance_id();
   kk_clear_error();
   kk_status_t st = b->ops.instance_create(b->ctx, &inst->plugin_inst);
   if (st != KK_OK) {
@@ -193,14 +208,24 @@ kk_status_t kk_instance_fence(kk_instance_t *instance) {
   if (!instance)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_fence: instance is NULL");
   kk__backend_t *b = instance->backend;
+  uint64_t h = 0;
+  bool traced = KK__UNLIKELY(kk__tools.active);
+  if (traced)
+    kk__tools_begin_fence("kk_instance_fence: Unnamed Instance Fence", kk__tools_instance_device_id(instance), &h);
   kk_status_t st = b->ops.instance_fence(b->ctx, instance->plugin_inst);
+  if (traced)
+    kk__tools_end_fence(h);
   if (st != KK_OK)
     return kk__error(st, "kk_instance_fence: backend %s: %s", b->name, kk_last_error());
   return KK_OK;
 }
 
-kk_status_t kk_fence(void) {
+kk_status_t kk_fence(void) { return kk_fence_named(NULL); }
+
+kk_status_t kk_fence_named(const char *name) {
   KK__REQUIRE_INIT("kk_fence");
+  if (KK__UNLIKELY(kk__tools.active))
+    return kk__tools_fence_all(name ? name : "kk_fence: Unnamed Global Fence");
   kk_status_t st = kk__g.def->ops.fence_all(kk__g.def->ctx);
   if (st == KK_OK && kk__g.host != kk__g.def)
     st = kk__g.host->ops.fence_all(kk__g.host->ctx);

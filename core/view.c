@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "tools.h"
 
 /* One allocation, shared by a view and its subviews. */
 typedef struct alloc {
@@ -125,8 +126,10 @@ static void alloc_release(alloc_t *a) {
       a->next->prev = a->prev;
   }
   pthread_mutex_unlock(&g_allocs_lock);
+  if (live && KK__UNLIKELY(kk__tools.active) && a->bytes)
+    kk__tools_deallocate(a->space, a->label, a->ptr, a->bytes);
   if (live)
-    kk_space_free(a->space, a->ptr);
+    kk__space_free(a->space, a->ptr);
   free(a->label);
   free(a);
 }
@@ -139,7 +142,9 @@ void kk__views_release_all(void) {
   for (; a; a = a->next) {
     kk__warn("kk_finalize: view memory '%s' (%zu bytes in %s) was still in use; it is freed now", a->label, a->bytes,
              a->space->name);
-    kk_space_free(a->space, a->ptr);
+    if (KK__UNLIKELY(kk__tools.active) && a->bytes)
+      kk__tools_deallocate(a->space, a->label, a->ptr, a->bytes);
+    kk__space_free(a->space, a->ptr);
     a->ptr = NULL;
     a->generation = 0; /* the handle's last release frees only the record */
   }
@@ -228,7 +233,7 @@ kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out) {
     free(a);
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_view_create: view '%s': size overflows", spec->label);
   }
-  if ((st = kk_space_alloc(space, v->label, bytes, &a->ptr)) != KK_OK) {
+  if ((st = kk__space_alloc(space, v->label, bytes, &a->ptr)) != KK_OK) {
     free(v->label);
     free(v);
     free(a);
@@ -238,7 +243,7 @@ kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out) {
     kk__backend_t *b = space->backend;
     st = b->ops.mem_set(b->ctx, NULL, a->ptr, space->index, 0, bytes);
     if (st != KK_OK) {
-      kk_space_free(space, a->ptr);
+      kk__space_free(space, a->ptr);
       free(v->label);
       free(v);
       free(a);
@@ -259,6 +264,8 @@ kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out) {
   pthread_mutex_unlock(&g_allocs_lock);
   v->alloc = a;
   v->data = a->ptr;
+  if (KK__UNLIKELY(kk__tools.active) && bytes)
+    kk__tools_allocate(space, v->label, a->ptr, bytes);
   *out = v;
   return KK_OK;
 }
@@ -453,6 +460,17 @@ static bool same_shape(const kk_view_t *a, const kk_view_t *b) {
   return true;
 }
 
+/* Copies every element of c->src into c->dst (same shape and layout). */
+static kk_status_t copy_views(void *p) {
+  copy_ctx_t *c = p;
+  kk_view_t *dst = c->dst, *src = c->src;
+  size_t n = size_of(dst->rank, dst->extent);
+  if (kk_view_span_is_contiguous(dst) && kk_view_span_is_contiguous(src) &&
+      memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
+    return copy_run(c, 0, 0, (int64_t)n);
+  return for_each_run(dst->rank, dst->extent, dst->stride, src->stride, copy_run, c);
+}
+
 /* Layouts match, treating unit-stride rank-1 views and rank 0 as layout-free. */
 static bool same_layout(const kk_view_t *a, const kk_view_t *b) {
   if (a->layout == b->layout || a->rank == 0)
@@ -483,11 +501,10 @@ static kk_status_t deep_copy(const char *op, kk_instance_t *inst, kk_view_t *dst
   if (dst->data == src->data && memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
     return KK_OK;
   copy_ctx_t c = {dst, src, inst};
-  size_t n = size_of(dst->rank, dst->extent);
-  if (kk_view_span_is_contiguous(dst) && kk_view_span_is_contiguous(src) &&
-      memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
-    return copy_run(&c, 0, 0, (int64_t)n);
-  return for_each_run(dst->rank, dst->extent, dst->stride, src->stride, copy_run, &c);
+  if (KK__UNLIKELY(kk__tools.active))
+    return kk__tools_deep_copy(op, inst, dst->space, dst->label, dst->data, src->space, src->label, src->data,
+                               (uint64_t)kk_view_size(dst) * dst->elem_size, copy_views, &c);
+  return copy_views(&c);
 }
 
 kk_status_t kk_deep_copy(kk_view_t *dst, kk_view_t *src) { return deep_copy("kk_deep_copy", NULL, dst, src); }
@@ -539,16 +556,25 @@ static kk_status_t fill_run(void *p, int64_t off, int64_t unused, int64_t n) {
   return st;
 }
 
+/* Sets every element of c->dst to *c->value. */
+static kk_status_t fill_view(void *p) {
+  fill_ctx_t *c = p;
+  kk_view_t *dst = c->dst;
+  if (kk_view_span_is_contiguous(dst))
+    return fill_run(c, 0, 0, (int64_t)kk_view_size(dst));
+  return for_each_run(dst->rank, dst->extent, dst->stride, dst->stride, fill_run, c);
+}
+
 static kk_status_t fill(const char *op, kk_instance_t *inst, kk_view_t *dst, const void *value) {
   KK__REQUIRE_INIT(op);
   if (!dst || !value)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view or value", op);
   fill_ctx_t c = {dst, value, inst};
-  kk_status_t st;
-  if (kk_view_span_is_contiguous(dst))
-    st = fill_run(&c, 0, 0, (int64_t)kk_view_size(dst));
-  else
-    st = for_each_run(dst->rank, dst->extent, dst->stride, dst->stride, fill_run, &c);
+  /* as in Kokkos, a fill is a deep copy from the host scalar "Scalar" */
+  kk_status_t st = KK__UNLIKELY(kk__tools.active)
+                       ? kk__tools_deep_copy(op, inst, dst->space, dst->label, dst->data, NULL, "Scalar", value,
+                                             (uint64_t)kk_view_size(dst) * dst->elem_size, fill_view, &c)
+                       : fill_view(&c);
   if (st != KK_OK)
     return kk__error(st, "%s: view '%s' in %s: %s", op, dst->label, dst->space->name, kk_last_error());
   return KK_OK;

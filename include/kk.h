@@ -337,6 +337,11 @@ const char *kk_instance_backend(const kk_instance_t *instance);
 /* Waits for all work on every instance of every active backend. */
 kk_status_t kk_fence(void);
 
+/* kk_fence() under a name that a profiling tool sees in its begin_fence event
+ * (NULL: "kk_fence: Unnamed Global Fence", the name kk_fence() reports).
+ * Thread-safe. */
+kk_status_t kk_fence_named(const char *name);
+
 /* ===========================================================================
  * Kernels
  *
@@ -652,6 +657,58 @@ kk_status_t kk_scatter_view_reset(kk_scatter_view_t *sv);
 int kk_scatter_view_mode(const kk_scatter_view_t *sv);
 
 void kk_scatter_view_release(kk_scatter_view_t *sv);
+
+/* ===========================================================================
+ * Profiling (docs/tools.md)
+ *
+ * A profiling tool is a shared object with the Kokkos Tools interface
+ * (<kk/tools.h>), named by --kokkos-tools-libs or KOKKOS_TOOLS_LIBS; every
+ * Kokkos Tools connector works unmodified.  libkk reports kernels, fences,
+ * view allocations and deep copies by itself; the calls below let a program
+ * add its own structure.  Each may be called at any time, before kk_initialize
+ * too, from any thread; without a tool it does nothing and costs one branch.
+ * Each returns KK_OK, or KK_ERROR_INVALID_ARGUMENT for a NULL argument.
+ * ======================================================================== */
+
+/* Opens and closes a named region; regions nest (push and pop pair per
+ * thread, as the program calls them).  Tools that require global fencing get
+ * every device fenced before each push and pop. */
+kk_status_t kk_profiling_push_region(const char *name);
+kk_status_t kk_profiling_pop_region(void);
+
+/* A profile section: created once under a name (*id gets the tool's id, 0
+ * without a tool), then started and stopped any number of times, then
+ * destroyed. */
+kk_status_t kk_profiling_create_section(const char *name, uint32_t *id);
+kk_status_t kk_profiling_start_section(uint32_t id);
+kk_status_t kk_profiling_stop_section(uint32_t id);
+kk_status_t kk_profiling_destroy_section(uint32_t id);
+
+/* A point event ("checkpoint written"). */
+kk_status_t kk_profiling_mark_event(const char *name);
+
+/* A key/value pair the tool records with the run (kk itself declares its
+ * configuration at kk_initialize: docs/tools.md lists the keys). */
+kk_status_t kk_profiling_declare_metadata(const char *key, const char *value);
+
+/* Programmatic callbacks, as Kokkos::Tools::Experimental::set_callbacks: a
+ * program that profiles itself installs a whole Kokkos_Profiling_EventSet
+ * (<kk/tools.h>; NULL members are not called; NULL `callbacks` removes them
+ * all).  Set before kk_initialize, they receive the initialization sequence
+ * there (init, tool settings, programming interface, parse_args, metadata)
+ * unless a tool library is named, which replaces them; set afterwards, they
+ * receive events from then on.  kk_finalize calls their finalize and removes
+ * them.  Not thread-safe: call it while no other thread uses kk. */
+struct Kokkos_Profiling_EventSet;
+void kk_tools_set_callbacks(const struct Kokkos_Profiling_EventSet *callbacks);
+
+/* Copies the callbacks in use (a loaded tool's or the program's) into
+ * *callbacks, e.g. to wrap some of them and set the result. */
+void kk_tools_get_callbacks(struct Kokkos_Profiling_EventSet *callbacks);
+
+/* 1 when some tool callback is in use, else 0: lets a program skip building
+ * labels that only a tool would read.  Any time, thread-safe. */
+int kk_tools_active(void);
 
 /* ===========================================================================
  * Inline helpers

@@ -1,0 +1,3 @@
+#!/bin/sh
+# tests/tools-openmp.sh -- the tools suite on the openmp backend (skipped, with the reason, when it is not available).
+exec "${top_builddir:-.}/tests/check_tools" openmp
