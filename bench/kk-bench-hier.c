@@ -432,7 +432,7 @@ static void bench_batched(const char *backend, int nt, int reps) {
     for (int64_t k = 0; k < m; k++)
       nx[b * m + k] = 1.0, ny[b * m + k] = 0.0;
   }
-  struct batched_args a = {kk_view_bind(A), kk_view_bind(x), kk_view_bind(y), m};
+  struct batched_args a = {kk_view_bind_right(A), kk_view_bind_right(x), kk_view_bind_right(y), m};
   kk_team_policy_t p = {sizeof p, nb, KK_AUTO, KK_AUTO, {kk_scratch_size(sizeof(double), m), 0}, {0, 0}, 0,
                         KK_SCHEDULE_STATIC, NULL};
   double tk, tn;
