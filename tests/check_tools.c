@@ -888,21 +888,11 @@ int main(int argc, char **argv) {
     g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH"));
   /* Is the backend here at all?  If not, the test is skipped with the reason. */
   tu_clear_env();
-  kk_settings_t s = KK_SETTINGS_INIT;
-  s.device = g_backend;
-  s.plugin_path = g_plugin_path;
-  s.disable_warnings = 1;
-  kk_status_t st = kk_initialize_with_settings(&s);
-  if (st == KK_ERROR_NOT_FOUND || st == KK_ERROR_NO_DEVICE || st == KK_ERROR_PLUGIN) {
-    printf("SKIP: backend %s is not available: %s\n", g_backend, kk_last_error());
+  int probe = tu_probe_backend(g_backend, g_plugin_path);
+  if (probe != 0) {
     free(g_plugin_path);
-    return 77;
+    return probe;
   }
-  if (st != KK_OK) {
-    printf("FAIL: initializing backend %s: %s\n", g_backend, kk_last_error());
-    return 1;
-  }
-  kk_finalize();
   int rc = tu_run(tools_suite());
   free(g_plugin_path);
   return rc;

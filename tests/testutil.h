@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <kk.h>
@@ -70,6 +71,55 @@ static inline void tu_clear_env(void) {
 }
 
 /* Runs a suite; the exit status is the number of failures (0 = pass). */
+/* Is `backend` usable?  0 when it is; else prints SKIP (77) or FAIL (1) with
+ * the reason and returns the exit status for the test.  The probe runs in a
+ * child process: a GPU driver initialised in this one would not work in the
+ * children Check forks for the tests. */
+static inline int tu_probe_backend(const char *backend, const char *plugin_path) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    perror("probe: pipe");
+    return 99;
+  }
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0) {
+    perror("probe: fork");
+    return 99;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    kk_settings_t s = KK_SETTINGS_INIT;
+    s.device = backend;
+    s.plugin_path = plugin_path;
+    s.disable_warnings = 1;
+    kk_status_t st = kk_initialize_with_settings(&s);
+    char msg[4096];
+    int code = 0;
+    if (st == KK_ERROR_NOT_FOUND || st == KK_ERROR_NO_DEVICE || st == KK_ERROR_PLUGIN)
+      code = 77, snprintf(msg, sizeof msg, "SKIP: backend %s is not available: %s\n", backend, kk_last_error());
+    else if (st != KK_OK)
+      code = 1, snprintf(msg, sizeof msg, "FAIL: initializing backend %s: %s\n", backend, kk_last_error());
+    else
+      msg[0] = '\0', kk_finalize();
+    if (write(fds[1], msg, strlen(msg)) < 0)
+      code = 99;
+    _exit(code);
+  }
+  close(fds[1]);
+  char buf[4096];
+  ssize_t got;
+  while ((got = read(fds[0], buf, sizeof buf)) > 0)
+    fwrite(buf, 1, (size_t)got, stdout);
+  close(fds[0]);
+  int wst = 0;
+  if (waitpid(pid, &wst, 0) != pid || !WIFEXITED(wst)) {
+    printf("FAIL: the probe of backend %s did not exit normally\n", backend);
+    return 1;
+  }
+  return WEXITSTATUS(wst);
+}
+
 static inline int tu_run(Suite *s) {
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -999,50 +999,9 @@ int main(int argc, char **argv) {
   if (getenv("KOKKOS_PLUGIN_PATH"))
     g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH"));
   tu_clear_env();
-  /* The probe runs in a child process: a GPU driver initialised here would
-   * not work in the children Check forks for the tests. */
-  int fds[2];
-  if (pipe(fds) != 0) {
-    perror("conformance: pipe");
-    return 99;
-  }
-  pid_t pid = fork();
-  if (pid < 0) {
-    perror("conformance: fork");
-    return 99;
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    kk_settings_t s = KK_SETTINGS_INIT;
-    s.device = g_backend;
-    s.plugin_path = g_plugin_path;
-    s.disable_warnings = 1;
-    kk_status_t st = kk_initialize_with_settings(&s);
-    char msg[4096];
-    int code = 0;
-    if (st == KK_ERROR_NOT_FOUND || st == KK_ERROR_NO_DEVICE || st == KK_ERROR_PLUGIN)
-      code = 77, snprintf(msg, sizeof msg, "SKIP: backend %s is not available: %s\n", g_backend, kk_last_error());
-    else if (st != KK_OK)
-      code = 1, snprintf(msg, sizeof msg, "FAIL: initializing backend %s: %s\n", g_backend, kk_last_error());
-    else
-      msg[0] = '\0', kk_finalize();
-    if (write(fds[1], msg, strlen(msg)) < 0)
-      code = 99;
-    _exit(code);
-  }
-  close(fds[1]);
-  char buf[4096];
-  ssize_t got;
-  while ((got = read(fds[0], buf, sizeof buf)) > 0)
-    fwrite(buf, 1, (size_t)got, stdout);
-  close(fds[0]);
-  int wst = 0;
-  if (waitpid(pid, &wst, 0) != pid || !WIFEXITED(wst)) {
-    printf("FAIL: the probe of backend %s did not exit normally\n", g_backend);
-    return 1;
-  }
-  if (WEXITSTATUS(wst) != 0)
-    return WEXITSTATUS(wst);
+  int probe = tu_probe_backend(g_backend, g_plugin_path);
+  if (probe != 0)
+    return probe;
   int rc = tu_run(conformance_suite());
   free(g_plugin_path);
   return rc;
