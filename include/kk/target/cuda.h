@@ -54,20 +54,26 @@ __device__ int kk__gpu_launch_version = KK_GPU_LAUNCH_VERSION;
 
 /* ==== generic helpers ===================================================================== */
 
-/* The lanes of this thread's warp that exist: a block whose size is not a
- * multiple of 32 (a team of 3 threads x 4 lanes) ends in a partial warp, and
- * a shuffle must not name lanes that are not there. */
-static __device__ __forceinline__ unsigned kk__warp_mask() {
+/* The lanes a shuffle of `width` may name: this thread's group of `width`
+ * lanes (a team thread's vector lanes: other team threads of the warp may be
+ * elsewhere in their loops), less the lanes that do not exist (a block whose
+ * size is not a multiple of 32, such as 3 team threads x 4 lanes, ends in a
+ * partial warp). */
+static __device__ __forceinline__ unsigned kk__shfl_mask(int width) {
   const unsigned n = blockDim.x * blockDim.y * blockDim.z;
   const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   const unsigned left = n - (tid & ~31u);
-  return left >= 32 ? 0xffffffffu : (1u << left) - 1u;
+  const unsigned present = left >= 32 ? 0xffffffffu : (1u << left) - 1u;
+  if (width >= 32)
+    return present;
+  const unsigned base = (tid & 31u) & ~((unsigned)width - 1u);
+  return (((1u << width) - 1u) << base) & present;
 }
 
 /* Shuffles of any trivially copyable value, word by word, over the warp's lanes that exist. */
 template <class T> __device__ __forceinline__ T kk__shfl_down(T v, int d, int width = 32) {
   unsigned w[(sizeof(T) + 3) / 4];
-  const unsigned kk__mask = kk__warp_mask();
+  const unsigned kk__mask = kk__shfl_mask(width);
   memcpy(w, &v, sizeof(T));
 #pragma unroll
   for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
@@ -77,7 +83,7 @@ template <class T> __device__ __forceinline__ T kk__shfl_down(T v, int d, int wi
 }
 template <class T> __device__ __forceinline__ T kk__shfl_up(T v, int d, int width = 32) {
   unsigned w[(sizeof(T) + 3) / 4];
-  const unsigned kk__mask = kk__warp_mask();
+  const unsigned kk__mask = kk__shfl_mask(width);
   memcpy(w, &v, sizeof(T));
 #pragma unroll
   for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
@@ -87,7 +93,7 @@ template <class T> __device__ __forceinline__ T kk__shfl_up(T v, int d, int widt
 }
 template <class T> __device__ __forceinline__ T kk__shfl_xor(T v, int d, int width = 32) {
   unsigned w[(sizeof(T) + 3) / 4];
-  const unsigned kk__mask = kk__warp_mask();
+  const unsigned kk__mask = kk__shfl_mask(width);
   memcpy(w, &v, sizeof(T));
 #pragma unroll
   for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
@@ -97,7 +103,7 @@ template <class T> __device__ __forceinline__ T kk__shfl_xor(T v, int d, int wid
 }
 template <class T> __device__ __forceinline__ T kk__shfl(T v, int src, int width = 32) {
   unsigned w[(sizeof(T) + 3) / 4];
-  const unsigned kk__mask = kk__warp_mask();
+  const unsigned kk__mask = kk__shfl_mask(width);
   memcpy(w, &v, sizeof(T));
 #pragma unroll
   for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
@@ -274,42 +280,71 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
     RED::join(&pre[r], &ex);
     RED::join(&agg, &ra);
   }
-  if (threadIdx.x == 0) {
+  /* Warp 0 publishes the tile's aggregate and looks back 32 predecessors at
+   * a time: each lane waits for one status word, the nearest inclusive
+   * prefix ends the walk, and lane 0 folds the window in tile order. */
+  __shared__ T kk__win[32];
+  if (threadIdx.x < 32) {
+    const unsigned lane = threadIdx.x;
     const unsigned long long E = L.epoch << 2;
     T *aggs = (T *)L.partials, *incls = (T *)L.partials2;
     volatile unsigned long long *st = L.status;
     T prefix;
     RED::init(&prefix);
-    T inclusive = agg;
     if (tile == 0) {
-      incls[0] = agg;
-      __threadfence();
-      st[0] = E | KK_GPU_TILE_INCLUSIVE;
-    } else {
-      aggs[tile] = agg;
-      __threadfence();
-      st[tile] = E | KK_GPU_TILE_AGGREGATE;
-      /* look back: fold predecessors until one has its inclusive prefix */
-      for (long long j = (long long)tile - 1; j >= 0; j--) {
-        unsigned long long s;
-        while (((s = st[j]) >> 2) != L.epoch)
-          ;
+      if (lane == 0) {
+        incls[0] = agg;
         __threadfence();
-        T v = kk__load_cg((s & 3ull) == KK_GPU_TILE_INCLUSIVE ? incls + j : aggs + j);
-        RED::join(&v, &prefix);
-        prefix = v;
-        if ((s & 3ull) == KK_GPU_TILE_INCLUSIVE)
+        st[0] = E | KK_GPU_TILE_INCLUSIVE;
+      }
+    } else {
+      if (lane == 0) {
+        aggs[tile] = agg;
+        __threadfence();
+        st[tile] = E | KK_GPU_TILE_AGGREGATE;
+      }
+      for (long long top = (long long)tile - 1;; top -= 32) {
+        const long long j = top - (31 - (long long)lane); /* lane 31 is the nearest */
+        unsigned long long sw = 0;
+        if (j >= 0)
+          while (((sw = st[j]) >> 2) != L.epoch)
+            ;
+        __threadfence();
+        const bool incl = j >= 0 && (sw & 3ull) == KK_GPU_TILE_INCLUSIVE;
+        const unsigned found = __ballot_sync(0xffffffffu, incl);
+        const int first = found ? 31 - __clz(found) : 0;
+        if (j >= 0 && (int)lane >= first)
+          kk__win[lane] = kk__load_cg(incl ? incls + j : aggs + j);
+        __syncwarp();
+        if (lane == 0) {
+          T w;
+          RED::init(&w);
+          for (int k = first; k < 32; k++)
+            if (top - (31 - k) >= 0)
+              RED::join(&w, &kk__win[k]);
+          RED::join(&w, &prefix);
+          prefix = w;
+        }
+        __syncwarp();
+        if (found) /* tile 0 is always inclusive: the walk ends */
           break;
       }
-      inclusive = prefix;
-      RED::join(&inclusive, &agg);
-      incls[tile] = inclusive;
-      __threadfence();
-      st[tile] = E | KK_GPU_TILE_INCLUSIVE;
+      if (lane == 0) {
+        T inclusive = prefix;
+        RED::join(&inclusive, &agg);
+        incls[tile] = inclusive;
+        __threadfence();
+        st[tile] = E | KK_GPU_TILE_INCLUSIVE;
+      }
     }
-    kk__prefix = prefix;
-    if (L.result && (int64_t)(tile + 1) * per >= L.end - L.begin)
-      *(T *)L.result = inclusive; /* the last tile: the scan's total */
+    if (lane == 0) {
+      kk__prefix = prefix;
+      if (L.result && (int64_t)(tile + 1) * per >= L.end - L.begin) {
+        T inclusive = prefix;
+        RED::join(&inclusive, &agg);
+        *(T *)L.result = inclusive; /* the last tile: the scan's total */
+      }
+    }
   }
   __syncthreads();
   const T tp = kk__prefix;
@@ -410,55 +445,79 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
 
 /* ==== MDRange kernels ======================================================================= */
 
-/* Runs f(idx) on the points of every tile this block owns. */
-template <class F> __device__ void kk__md_run(const kk_gpu_launch &L, F f) {
-  const int r = L.rank;
-  int order[KK_MD_MAX_RANK]; /* dimensions, innermost first */
-  for (int k = 0; k < r; k++)
-    order[k] = L.inner_left ? k : r - 1 - k;
+/* The tiles of this block, R dimensions, the iteration orders as template
+ * arguments: every index array stays in registers, and the tile coordinates
+ * use 32-bit division where the counts allow (int64 division is a long
+ * instruction sequence on a GPU). */
+template <int R, bool IL, bool OL, class F> __device__ __forceinline__ void kk__md_tiles(const kk_gpu_launch &L, F f) {
   const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   const unsigned nt = blockDim.x * blockDim.y * blockDim.z;
+  const bool small = L.md_tiles <= 0xffffffffll;
   for (int64_t t = blockIdx.x; t < L.md_tiles; t += gridDim.x) {
-    int64_t lo[KK_MD_MAX_RANK], hi[KK_MD_MAX_RANK], rem = t;
-    for (int k = 0; k < r; k++) {
-      const int d = L.outer_left ? k : r - 1 - k;
-      lo[d] = L.md_begin[d] + (rem % L.md_ntile[d]) * L.md_tile[d];
-      rem /= L.md_ntile[d];
+    int64_t lo[R], hi[R], rem = t;
+#pragma unroll
+    for (int k = 0; k < R; k++) {
+      const int d = OL ? k : R - 1 - k;
+      int64_t q, m;
+      if (small) {
+        const unsigned r32 = (unsigned)rem, n32 = (unsigned)L.md_ntile[d];
+        q = r32 / n32, m = r32 - (unsigned)q * n32;
+      } else {
+        q = rem / L.md_ntile[d], m = rem - q * L.md_ntile[d];
+      }
+      rem = q;
+      lo[d] = L.md_begin[d] + m * L.md_tile[d];
       hi[d] = lo[d] + L.md_tile[d] < L.md_end[d] ? lo[d] + L.md_tile[d] : L.md_end[d];
     }
-    int64_t idx[KK_MD_MAX_RANK];
+    int64_t idx[R];
     if (!L.flat) {
       /* x, y on the two innermost dimensions, z on the others */
-      idx[order[0]] = lo[order[0]] + threadIdx.x;
-      if (r > 1)
-        idx[order[1]] = lo[order[1]] + threadIdx.y;
-      int64_t z = threadIdx.z;
-      for (int k = 2; k < r; k++) {
-        const int d = order[k];
-        idx[d] = lo[d] + z % L.md_tile[d];
-        z /= L.md_tile[d];
+      const int d0 = IL ? 0 : R - 1, d1 = IL ? 1 : R - 2;
+      idx[d0] = lo[d0] + threadIdx.x;
+      idx[d1] = lo[d1] + threadIdx.y;
+      unsigned z = threadIdx.z;
+#pragma unroll
+      for (int k = 2; k < R; k++) {
+        const int d = IL ? k : R - 1 - k;
+        if (k == R - 1) {
+          idx[d] = lo[d] + z;
+        } else {
+          const unsigned tl = (unsigned)L.md_tile[d];
+          idx[d] = lo[d] + z % tl;
+          z /= tl;
+        }
       }
       bool in = true;
-      for (int d = 0; d < r; d++)
+#pragma unroll
+      for (int d = 0; d < R; d++)
         in = in && idx[d] < hi[d];
       if (in)
         f(idx);
     } else {
       int64_t pts = 1;
-      for (int d = 0; d < r; d++)
+#pragma unroll
+      for (int d = 0; d < R; d++)
         pts *= hi[d] - lo[d];
       for (int64_t p = tid; p < pts; p += nt) {
         int64_t q = p;
-        for (int k = 0; k < r; k++) {
-          const int d = order[k];
+#pragma unroll
+        for (int k = 0; k < R; k++) {
+          const int d = IL ? k : R - 1 - k;
           const int64_t ext = hi[d] - lo[d];
-          idx[d] = lo[d] + q % ext;
-          q /= ext;
+          const int64_t qq = q / ext;
+          idx[d] = lo[d] + (q - qq * ext);
+          q = qq;
         }
         f(idx);
       }
     }
   }
+}
+template <int R, class F> __device__ __forceinline__ void kk__md_run(const kk_gpu_launch &L, F f) {
+  if (L.inner_left)
+    L.outer_left ? kk__md_tiles<R, true, true>(L, f) : kk__md_tiles<R, true, false>(L, f);
+  else
+    L.outer_left ? kk__md_tiles<R, false, true>(L, f) : kk__md_tiles<R, false, false>(L, f);
 }
 
 #define KK__MD_PARAMS(...) KK__FOREACH(KK__MD_PARAM, ~, __VA_ARGS__)
@@ -473,7 +532,7 @@ template <class F> __device__ void kk__md_run(const kk_gpu_launch &L, F f) {
   static __device__ __forceinline__ void kk__body_##NAME(const ARGS_T *const args KK__UNUSED,                   \
                                                          KK__MD_PARAMS(__VA_ARGS__) kk__thread_t kk__th KK__UNUSED); \
   extern "C" __global__ void kk_k_##NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {                      \
-    kk__md_run(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(&kk__a, KK__IX##RANK, nullptr); });         \
+    kk__md_run<RANK>(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(&kk__a, KK__IX##RANK, nullptr); });         \
   }                                                                                                             \
   static __device__ __forceinline__ void kk__body_##NAME(const ARGS_T *const args KK__UNUSED,                   \
                                                          KK__MD_PARAMS(__VA_ARGS__) kk__thread_t kk__th KK__UNUSED)
@@ -491,7 +550,7 @@ template <class F> __device__ void kk__md_run(const kk_gpu_launch &L, F f) {
   extern "C" __global__ void kk_k_##NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {                      \
     KK__VT_##R(T) kk__acc;                                                                                      \
     kk__red_##NAME::init(&kk__acc);                                                                             \
-    kk__md_run(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(&kk__a, KK__IX##RANK, &kk__acc, nullptr); }); \
+    kk__md_run<RANK>(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(&kk__a, KK__IX##RANK, &kk__acc, nullptr); }); \
     kk__reduce_finish<KK__VT_##R(T), kk__red_##NAME>(kk__acc, kk__L,                                            \
                                                      threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z), \
                                                      blockDim.x * blockDim.y * blockDim.z, gridDim.x, blockIdx.x); \
