@@ -97,16 +97,18 @@ kk_status_t cuda_instance_destroy(void *ctx, void *inst) {
 static kk_status_t check_failed(cuda_ctx_t *c, cuda_inst_t *in) {
   if (!atomic_exchange(&in->team_launched, false))
     return KK_OK;
-  unsigned failed = 0;
-  CU_TRY(c, c->cu.cuMemcpyDtoH(&failed, in->failed, sizeof failed), "reading the kernel failure flag");
+  /* the failure word, then (8 bytes on) the bytes asked for and requested */
+  unsigned long long rec[3] = {0, 0, 0};
+  CU_TRY(c, c->cu.cuMemcpyDtoH(rec, in->failed, sizeof rec), "reading the kernel failure record");
+  const unsigned failed = (unsigned)(rec[0] & 0xffffffffu);
   if (!failed)
     return KK_OK;
-  unsigned zero = 0;
-  c->cu.cuMemcpyHtoD(in->failed, &zero, sizeof zero);
+  const unsigned long long zero[3] = {0, 0, 0};
+  c->cu.cuMemcpyHtoD(in->failed, zero, sizeof zero);
   unsigned level = (failed - 1) & 1u, per_thread = (failed - 1) >> 1;
   return c->hs->error(c->hs->core, KK_ERROR_KERNEL_FAILED, NULL, 0,
-                      "a team kernel overran its %s scratch at level %u: it asked for more than the launch requested",
-                      per_thread ? "thread" : "team", level);
+                      "%s scratch at level %u overrun: the kernel asked for %llu bytes %s, the launch requested %llu",
+                      per_thread ? "thread" : "team", level, rec[1], per_thread ? "per thread" : "per team", rec[2]);
 }
 
 kk_status_t cuda_instance_fence(void *ctx, void *inst) {

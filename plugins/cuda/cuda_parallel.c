@@ -241,13 +241,13 @@ static kk_status_t launch_range(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_
       return st;
     return result_finish(c, in, l, &L, &rt);
   }
-  /* scan: one pass over tiles of 256 threads x items */
+  /* scan: one pass over tiles of items rounds of 256 threads */
   if (n <= 0) {
     if (l->result)
       l->kernel->reducer->init(l->result);
     return KK_OK;
   }
-  const int items = vs <= 8 ? 8 : vs <= 16 ? 4 : 1;
+  const int items = vs <= 8 ? 16 : vs <= 16 ? 8 : 1; /* at most KK__SCAN_MAX_ITEMS (kk/target/cuda.h) */
   const unsigned t = 256;
   const int64_t per = (int64_t)t * items, tiles = (n + per - 1) / per;
   if (tiles > MAX_GRID)
@@ -265,13 +265,15 @@ static kk_status_t launch_range(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_
   L.tile_base = 0;
   L.epoch = atomic_fetch_add(&in->epoch, 1ull);
   L.items = items;
-  if ((st = go(c, in, l, k, &L, tiles, t, 1, 1, (uint64_t)32 * vs)) != KK_OK)
+  /* shared memory: the warp totals of every round of a tile */
+  if ((st = go(c, in, l, k, &L, tiles, t, 1, 1, (uint64_t)items * (t / 32) * vs)) != KK_OK)
     return st;
   return result_finish(c, in, l, &L, &rt);
 }
 
 /* Default GPU tiles: 32 along the innermost dimension (a warp of unit-stride
- * accesses in the default layout), up to 256 threads with the next, 1 beyond. */
+ * accesses in the default layout), up to 256 threads with the next, 4 on the
+ * third (looped over by each thread), 1 beyond. */
 static kk_status_t launch_md(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t *l, cuda_kernel_t *k) {
   kk_gpu_launch L;
   memset(&L, 0, sizeof L);
@@ -287,8 +289,8 @@ static kk_status_t launch_md(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t *
     int d = order[i];
     int64_t ext = l->md_end[d] - l->md_begin[d];
     int64_t t = l->md_tile[d];
-    if (t <= 0)
-      t = i == 0 ? (ext < 32 ? (ext > 0 ? ext : 1) : 32) : i == 1 ? 256 / L.md_tile[order[0]] : 1;
+    if (t <= 0) /* 32 along the innermost, up to 256 threads with the next, 4 points per thread on the third */
+      t = i == 0 ? (ext < 32 ? (ext > 0 ? ext : 1) : 32) : i == 1 ? 256 / L.md_tile[order[0]] : i == 2 ? 4 : 1;
     if (i == 1 && t > ext && ext > 0)
       t = ext;
     if (t < 1)
@@ -304,8 +306,15 @@ static kk_status_t launch_md(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t *
   for (int i = 2; i < r; i++)
     rest *= L.md_tile[order[i]];
   unsigned bx, by, bz;
-  if (t0 * t1 * rest <= k->max_threads && rest <= 64) {
-    bx = (unsigned)t0, by = (unsigned)t1, bz = (unsigned)rest;
+  if (t0 * t1 <= k->max_threads && t0 * t1 <= 1024) {
+    /* threads on the two innermost dimensions, and on the others as far as
+     * 256 threads go (at most 64 in z); the kernel loops over the rest */
+    int64_t room = 256 / (t0 * t1), z = rest < room ? rest : room;
+    if (z > 64)
+      z = 64;
+    if (z < 1 || t0 * t1 * z > k->max_threads)
+      z = 1;
+    bx = (unsigned)t0, by = (unsigned)t1, bz = (unsigned)z;
   } else {
     L.flat = 1;
     bx = 256 <= k->max_threads ? 256 : (unsigned)k->max_threads, by = bz = 1;

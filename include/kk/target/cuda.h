@@ -12,7 +12,7 @@
  *                  one partial per block, the last block to finish combines
  *                  them and writes the result (device memory, or mapped host
  *                  memory for a synchronous result)
- *   scan           one pass: tiles of blockDim * items elements taken in
+ *   scan           one pass: tiles of items rounds of blockDim elements taken in
  *                  order, a block scan, decoupled look-back over the
  *                  predecessors' aggregates, then the final pass over the
  *                  tile (re-read from cache)
@@ -250,7 +250,7 @@ template <class VT, class RED> __device__ __forceinline__ void kk__block_exscan(
  * every load is coalesced; each round is a block scan whose prefixes stay in
  * registers until the tile's prefix is known.  Joins keep element order, so
  * a reducer need not commute. */
-#define KK__SCAN_MAX_ITEMS 8
+#define KK__SCAN_MAX_ITEMS 16
 template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gpu_launch &L, F body) {
   __shared__ unsigned long long kk__tile;
   __shared__ T kk__prefix;
@@ -264,22 +264,75 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   const int items = L.items < KK__SCAN_MAX_ITEMS ? (int)L.items : KK__SCAN_MAX_ITEMS;
   const int64_t per = (int64_t)blockDim.x * items;
   const int64_t base = L.begin + (int64_t)tile * per + threadIdx.x;
-  T pre[KK__SCAN_MAX_ITEMS], agg;
-  RED::init(&agg);
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+  /* round r covers elements base + r * blockDim: a warp scan of each round
+   * in registers, the warp totals (round-major) in shared memory */
+  T *wt = (T *)kk__smem;
+  T pre[KK__SCAN_MAX_ITEMS];
 #pragma unroll
   for (int r = 0; r < KK__SCAN_MAX_ITEMS; r++) {
     if (r >= items)
       break;
     const int64_t i = base + (int64_t)r * blockDim.x;
-    T v, ex, ra;
+    T v;
     RED::init(&v);
     if (i < L.end)
       body(i, &v, 0);
-    kk__block_exscan<T, RED>(v, ex, ra);
-    pre[r] = agg;
-    RED::join(&pre[r], &ex);
-    RED::join(&agg, &ra);
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      T o = kk__shfl_up(v, d);
+      if ((int)lane >= d) {
+        RED::join(&o, &v);
+        v = o;
+      }
+    }
+    if (lane == 31)
+      wt[r * nwarps + warp] = v; /* the warp's total for this round */
+    T ex = kk__shfl_up(v, 1);
+    if (lane == 0)
+      RED::init(&ex);
+    pre[r] = ex; /* exclusive within the warp */
   }
+  __syncthreads();
+  /* warp 0: the exclusive prefixes of the items * nwarps totals, in order;
+   * each lane folds a run of them, a warp scan joins the runs */
+  __shared__ T kk__agg;
+  if (warp == 0) {
+    const unsigned n = (unsigned)items * nwarps, each = (n + 31) / 32, b0 = lane * each;
+    T run;
+    RED::init(&run);
+    for (unsigned q = b0; q < b0 + each && q < n; q++)
+      RED::join(&run, &wt[q]);
+    T incl = run;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      T o = kk__shfl_up(incl, d);
+      if ((int)lane >= d) {
+        RED::join(&o, &incl);
+        incl = o;
+      }
+    }
+    T acc = kk__shfl_up(incl, 1);
+    if (lane == 0)
+      RED::init(&acc);
+    if (lane == 31)
+      kk__agg = incl;
+    for (unsigned q = b0; q < b0 + each && q < n; q++) {
+      const T w = wt[q];
+      wt[q] = acc; /* now the prefix before this warp's round */
+      RED::join(&acc, &w);
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < KK__SCAN_MAX_ITEMS; r++) {
+    if (r >= items)
+      break;
+    T p = wt[r * nwarps + warp];
+    RED::join(&p, &pre[r]);
+    pre[r] = p;
+  }
+  const T agg = kk__agg;
   /* Warp 0 publishes the tile's aggregate and looks back 32 predecessors at
    * a time: each lane waits for one status word, the nearest inclusive
    * prefix ends the walk, and lane 0 folds the window in tile order. */
@@ -475,24 +528,31 @@ template <int R, bool IL, bool OL, class F> __device__ __forceinline__ void kk__
       const int d0 = IL ? 0 : R - 1, d1 = IL ? 1 : R - 2;
       idx[d0] = lo[d0] + threadIdx.x;
       idx[d1] = lo[d1] + threadIdx.y;
-      unsigned z = threadIdx.z;
+      bool in2 = idx[d0] < hi[d0] && idx[d1] < hi[d1];
+      /* the tile's other dimensions: threadIdx.z, then a loop (several
+       * independent points per thread keep more loads in flight) */
+      unsigned rest = 1;
 #pragma unroll
-      for (int k = 2; k < R; k++) {
-        const int d = IL ? k : R - 1 - k;
-        if (k == R - 1) {
-          idx[d] = lo[d] + z;
-        } else {
-          const unsigned tl = (unsigned)L.md_tile[d];
-          idx[d] = lo[d] + z % tl;
-          z /= tl;
+      for (int k = 2; k < R; k++)
+        rest *= (unsigned)L.md_tile[IL ? k : R - 1 - k];
+      for (unsigned zz = threadIdx.z; zz < rest; zz += blockDim.z) {
+        unsigned z = zz;
+        bool in = in2;
+#pragma unroll
+        for (int k = 2; k < R; k++) {
+          const int d = IL ? k : R - 1 - k;
+          if (k == R - 1) {
+            idx[d] = lo[d] + z;
+          } else {
+            const unsigned tl = (unsigned)L.md_tile[d];
+            idx[d] = lo[d] + z % tl;
+            z /= tl;
+          }
+          in = in && idx[d] < hi[d];
         }
+        if (in)
+          f(idx);
       }
-      bool in = true;
-#pragma unroll
-      for (int d = 0; d < R; d++)
-        in = in && idx[d] < hi[d];
-      if (in)
-        f(idx);
     } else {
       int64_t pts = 1;
 #pragma unroll
@@ -617,7 +677,13 @@ static __device__ __forceinline__ void *kk__scratch(kk_team *t, int level, int p
   uint64_t *used = per_thread ? &t->thread_used[level] : &t->team_used[level];
   const uint64_t have = per_thread ? t->thread_size_b[level] : t->team_size_b[level];
   if (*used + need > have) {
-    atomicMax(t->failed, 1u + (unsigned)level + (per_thread ? 2u : 0u));
+    /* the first failure records what was asked and what the launch gave */
+    if (atomicCAS(t->failed, 0u, 1u + (unsigned)level + (per_thread ? 2u : 0u)) == 0u) {
+      unsigned long long *sizes = (unsigned long long *)(t->failed + 2);
+      sizes[0] = *used + need;
+      sizes[1] = have;
+      __threadfence();
+    }
     asm volatile("exit;");
   }
   unsigned char *p = (per_thread ? t->thread_scr[level] : t->team_scr[level]) + *used;

@@ -39,7 +39,7 @@ typedef struct kk_gpu_launch {
   uint64_t scratch1_stride;            /* bytes of level-1 scratch per block */
   uint64_t team_scratch[2];            /* bytes per team, levels 0 and 1 */
   uint64_t thread_scratch[2];          /* bytes per thread */
-  unsigned int *failed;                /* set to 1 + level when a kernel overruns its scratch */
+  unsigned int *failed;                /* 1 + level (+ 2 per thread) when a kernel overruns its scratch; then 2 words on: bytes asked, bytes requested (uint64) */
   int32_t items;                       /* scan: elements per thread of a tile */
   int32_t rank;                        /* MDRange */
   int32_t inner_left, outer_left;      /* MDRange orders */
