@@ -732,11 +732,16 @@ START_TEST(tuning_changes_what_is_launched) {
   uint32_t on_default = devid(g_backend, kk_device_id(), 1);
   kk_device_info_t info = {.struct_size = sizeof info};
   OK(kk_device_get_info(kk_backend_default(), kk_device_id(), &info));
-  int tmax = 0, trec = 0, rmax = 0, rrec = 0;
+  int tmax = 0, rmax = 0, rrec = 0;
   OK(kk_team_size_max(KK_KERNEL(tt_team_shape), KK_TEAM(4, KK_AUTO, 1), &tmax));
-  OK(kk_team_size_recommended(KK_KERNEL(tt_team_shape), KK_TEAM(4, KK_AUTO, 1), &trec));
   OK(kk_team_size_max(KK_KERNEL(tt_team_threads), KK_TEAM(4, KK_AUTO, 1), &rmax));
   OK(kk_team_size_recommended(KK_KERNEL(tt_team_threads), KK_TEAM(4, KK_AUTO, 1), &rrec));
+  /* with the vector length KK_AUTO too: the device's warp (32 on CUDA), and
+   * the team sizes that go with it */
+  const int vdef = info.warp_size > 1 ? (info.warp_size < info.max_vector_length ? info.warp_size : info.max_vector_length) : 1;
+  int tamax = 0, tarec = 0;
+  OK(kk_team_size_max(KK_KERNEL(tt_team_shape), KK_TEAM(4, KK_AUTO, KK_AUTO), &tamax));
+  OK(kk_team_size_recommended(KK_KERNEL(tt_team_shape), KK_TEAM(4, KK_AUTO, KK_AUTO), &tarec));
   /* what the tool answers: a team of 2 where the backend allows it (serial
    * runs teams of 1), 4 vector lanes, tiles of 4 x 2 */
   const int team = tmax >= 2 && rmax >= 2 ? 2 : 1, vector = info.max_vector_length >= 4 ? 4 : 1;
@@ -764,15 +769,15 @@ START_TEST(tuning_changes_what_is_launched) {
   }
   add(&e, "declare_input_type|kokkos.kernel_name|1|string|categorical|unbounded");
   add(&e, "declare_output_type|kk.vector_length:tuned team|2|int64|ordinal|set|%s", lanes);
-  add(&e, "declare_output_type|kk.team_size:tuned team|3|int64|interval|range|1|%d|1|00", tmax);
+  add(&e, "declare_output_type|kk.team_size:tuned team|3|int64|interval|range|1|%d|1|00", tamax);
   add(&e, "begin_context|1");
-  add(&e, "request_values|1|1|2|1=tuned team|2:1->%d|3:%d->%d", vector, trec, team);
+  add(&e, "request_values|1|1|2|1=tuned team|2:%d->%d|3:%d->%d", vdef, vector, tarec, team);
   expect_kernel(&e, "for", "tuned team", on_default);
   add(&e, "end_context|1|0");
   /* again: the variables are declared once */
   OK(kk_parallel_for_team("tuned team", KK_TEAM(4, KK_AUTO, KK_AUTO), KK_KERNEL(tt_team_shape), KK_ARGS(tt)));
   add(&e, "begin_context|2");
-  add(&e, "request_values|2|1|2|1=tuned team|2:1->%d|3:%d->%d", vector, trec, team);
+  add(&e, "request_values|2|1|2|1=tuned team|2:%d->%d|3:%d->%d", vdef, vector, tarec, team);
   expect_kernel(&e, "for", "tuned team", on_default);
   add(&e, "end_context|2|0");
 
@@ -830,10 +835,10 @@ START_TEST(tuning_changes_what_is_launched) {
   setenv("KK_RECORDER_TUNE", "team_size=100000,vector_length=3", 1);
   OK(kk_parallel_for_team("tuned team", KK_TEAM(4, KK_AUTO, KK_AUTO), KK_KERNEL(tt_team_shape), KK_ARGS(tt)));
   to_host(shape, got, 8);
-  ck_assert_int_eq(got[0], trec);
-  ck_assert_int_eq(got[1], 1);
+  ck_assert_int_eq(got[0], tarec);
+  ck_assert_int_eq(got[s1], vdef);
   add(&e, "begin_context|7");
-  add(&e, "request_values|7|1|2|1=tuned team|2:1->3|3:%d->100000", trec);
+  add(&e, "request_values|7|1|2|1=tuned team|2:%d->3|3:%d->100000", vdef, tarec);
   expect_kernel(&e, "for", "tuned team", on_default);
   add(&e, "end_context|7|0");
 
@@ -849,8 +854,8 @@ START_TEST(tuning_changes_what_is_launched) {
   tt.shape = kk_view_bind(shape);
   OK(kk_parallel_for_team("tuned team", KK_TEAM(4, KK_AUTO, KK_AUTO), KK_KERNEL(tt_team_shape), KK_ARGS(tt)));
   to_host(shape, got, 8);
-  ck_assert_int_eq(got[0], trec);
-  ck_assert_int_eq(got[1], 1);
+  ck_assert_int_eq(got[0], tarec);
+  ck_assert_int_eq(got[kk_view_stride(shape, 1)], vdef);
   kk_view_release(shape);
   OK(kk_finalize());
   lines_t log = read_log();

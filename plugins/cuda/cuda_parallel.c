@@ -366,10 +366,17 @@ static kk_status_t launch_team(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t
   kk_status_t st = smem_optin(c, k, smem);
   if (st != KK_OK)
     return st;
-  int per_sm = 1;
-  c->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->fn, (int)threads, (size_t)smem);
-  int64_t resident = (int64_t)(per_sm > 0 ? per_sm : 1) * c->devs[c->dev].sm_count;
-  int64_t blocks = l->league_size < resident ? l->league_size : resident;
+  /* A block per team, as the hardware balances blocks best; only level-1
+   * scratch (a pool slice per block) or a reduction (a partial per block)
+   * caps the grid at the blocks that can be resident, which then loop over
+   * the league. */
+  int64_t cap = MAX_GRID;
+  if (reduce || l->scratch_team[1] || l->scratch_thread[1]) {
+    int per_sm = 1;
+    c->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->fn, (int)threads, (size_t)smem);
+    cap = (int64_t)(per_sm > 0 ? per_sm : 1) * c->devs[c->dev].sm_count;
+  }
+  int64_t blocks = l->league_size < cap ? l->league_size : cap;
   if (blocks < 1) {
     if (!reduce)
       return KK_OK;
