@@ -69,6 +69,7 @@ typedef struct opencl_ctx {
 
 typedef struct opencl_kernel {
   cl_kernel k;
+  cl_kernel final;                  /* a scan's second kernel, kk_k_<name>__final */
   size_t max_wg;                    /* work-group size the kernel allows */
   struct opencl_kernel *next;
 } opencl_kernel_t;

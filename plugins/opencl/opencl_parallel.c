@@ -76,6 +76,8 @@ kk_status_t opencl_module_unload(void *ctx, void *pmod) {
     opencl_kernel_t *k = om->kernels;
     om->kernels = k->next;
     c->cl.clReleaseKernel(k->k);
+    if (k->final)
+      c->cl.clReleaseKernel(k->final);
     free(k);
   }
   cl_int r = c->cl.clReleaseProgram(om->prog);
@@ -100,6 +102,15 @@ kk_status_t opencl_kernel_get(void *ctx, void *pmod, const kk_kernel_t *kernel, 
     return c->hs->error(c->hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "kernel_get: out of memory");
   }
   k->k = ck;
+  if (kernel->kind == KK_KIND_SCAN) {
+    snprintf(name, sizeof name, "kk_k_%s__final", kernel->name);
+    k->final = c->cl.clCreateKernel(om->prog, name, &r);
+    if (!k->final) {
+      c->cl.clReleaseKernel(ck);
+      free(k);
+      return opencl_fail(c, r, "clCreateKernel(%s)", name);
+    }
+  }
   if (c->cl.clGetKernelWorkGroupInfo(ck, c->devs[c->dev].id, CL_KERNEL_WORK_GROUP_SIZE, sizeof k->max_wg, &k->max_wg,
                                      NULL) != CL_SUCCESS || k->max_wg == 0)
     k->max_wg = c->devs[c->dev].max_wg;
@@ -114,8 +125,8 @@ kk_status_t opencl_kernel_get(void *ctx, void *pmod, const kk_kernel_t *kernel, 
 /* Writes the launch record and the arguments into the instance's next slot and
  * enqueues the kernel over `groups` work-groups of `local` work-items with
  * `smem` bytes of local memory.  Called with in->lock held. */
-static kk_status_t go(opencl_ctx_t *c, opencl_inst_t *in, const kk_launch_t *l, opencl_kernel_t *k,
-                      const kk_spirv_launch *L, int64_t groups, size_t local, uint64_t smem) {
+static kk_status_t go_kernel(opencl_ctx_t *c, opencl_inst_t *in, const kk_launch_t *l, cl_kernel ck,
+                             const kk_spirv_launch *L, int64_t groups, size_t local, uint64_t smem) {
   const unsigned s = in->next++ % OPENCL_SLOTS;
   if (in->events[s]) {
     CL_TRY(c, c->cl.clWaitForEvents(1, &in->events[s]), "waiting for a launch slot");
@@ -129,17 +140,22 @@ static kk_status_t go(opencl_ctx_t *c, opencl_inst_t *in, const kk_launch_t *l, 
          "copying the arguments of '%s'", l->label);
   size_t global = (size_t)groups * local;
   pthread_mutex_lock(&c->launch_lock);
-  cl_int r = c->cl.clSetKernelArgSVMPointer(k->k, 0, slot);
+  cl_int r = c->cl.clSetKernelArgSVMPointer(ck, 0, slot);
   if (r == CL_SUCCESS)
-    r = c->cl.clSetKernelArg(k->k, 1, smem > 16 ? (size_t)smem : 16, NULL);
+    r = c->cl.clSetKernelArg(ck, 1, smem > 16 ? (size_t)smem : 16, NULL);
   if (r == CL_SUCCESS)
-    r = c->cl.clEnqueueNDRangeKernel(in->queue, k->k, 1, NULL, &global, &local, 0, NULL, &in->events[s]);
+    r = c->cl.clEnqueueNDRangeKernel(in->queue, ck, 1, NULL, &global, &local, 0, NULL, &in->events[s]);
   pthread_mutex_unlock(&c->launch_lock);
   if (r != CL_SUCCESS)
     return opencl_fail(c, r, "clEnqueueNDRangeKernel(%s: %lld groups of %zu work-items, %llu bytes of local memory)",
                        l->label, (long long)groups, local, (unsigned long long)smem);
   c->cl.clFlush(in->queue);
   return KK_OK;
+}
+
+static kk_status_t go(opencl_ctx_t *c, opencl_inst_t *in, const kk_launch_t *l, opencl_kernel_t *k,
+                      const kk_spirv_launch *L, int64_t groups, size_t local, uint64_t smem) {
+  return go_kernel(c, in, l, k->k, L, groups, local, smem);
 }
 
 /* Work-items per group for n items (at most 256 and what the kernel allows). */
@@ -230,7 +246,7 @@ static kk_status_t launch_range(opencl_ctx_t *c, opencl_inst_t *in, const kk_lau
       return st;
     return result_enqueue(c, in, l, &rt);
   }
-  /* scan: two launches over tiles of t work-items x items */
+  /* scan: two kernels over tiles of t work-items x items, a group per tile */
   if (n <= 0) {
     if (l->result)
       l->kernel->reducer->init(l->result);
@@ -244,7 +260,6 @@ static kk_status_t launch_range(opencl_ctx_t *c, opencl_inst_t *in, const kk_lau
     return c->hs->error(c->hs->core, KK_ERROR_LIMIT, NULL, 0, "scan '%s': %lld elements are too many", l->label,
                         (long long)n);
   const int64_t per = (int64_t)t * items, tiles = (n + per - 1) / per;
-  int64_t groups = tiles < group_cap(c) ? tiles : group_cap(c);
   if ((st = opencl_inst_grow(c, in, &in->partials, (size_t)tiles * vs)) != KK_OK ||
       (st = opencl_inst_grow(c, in, &in->partials2, (size_t)tiles * t * vs)) != KK_OK)
     return st;
@@ -257,11 +272,9 @@ static kk_status_t launch_range(opencl_ctx_t *c, opencl_inst_t *in, const kk_lau
   L.partials2 = in->partials2.ptr;
   L.items = (int32_t)items;
   L.tiles = tiles;
-  for (int phase = 0; phase < 2; phase++) {
-    L.phase = phase;
-    if ((st = go(c, in, l, k, &L, groups, t, (uint64_t)t * vs)) != KK_OK)
-      return st;
-  }
+  if ((st = go_kernel(c, in, l, k->k, &L, tiles, t, (uint64_t)t * vs)) != KK_OK ||
+      (st = go_kernel(c, in, l, k->final, &L, tiles, t, (uint64_t)t * vs)) != KK_OK)
+    return st;
   return result_enqueue(c, in, l, &rt);
 }
 
@@ -403,9 +416,13 @@ kk_status_t opencl_launch(void *ctx, void *inst, const kk_launch_t *l) {
   pthread_mutex_unlock(&in->lock);
   if (st != KK_OK)
     return st;
-  /* a synchronous result: wait for its copy, and report a scratch overrun now */
-  if (l->result && l->result_space == KK_PLUGIN_HOST_MEMORY && l->kind != KK_KIND_FOR && l->kind != KK_KIND_MD_FOR &&
-      l->kind != KK_KIND_TEAM_FOR)
+  /* A synchronous result: wait for its copy.  A team launch on the default
+   * instance also waits, so that a scratch overrun fails the launch itself
+   * (kk_parallel_for_team's contract); on other instances the overrun is
+   * reported at the next fence. */
+  if ((l->result && l->result_space == KK_PLUGIN_HOST_MEMORY && l->kind != KK_KIND_FOR && l->kind != KK_KIND_MD_FOR &&
+       l->kind != KK_KIND_TEAM_FOR) ||
+      (!inst && (l->kind == KK_KIND_TEAM_FOR || l->kind == KK_KIND_TEAM_REDUCE)))
     return opencl_instance_fence(c, inst);
   return KK_OK;
 }

@@ -13,11 +13,11 @@
  *   range reduce   per-work-item partials, a work-group tree in local memory
  *                  (order kept), one partial per group; the last group to
  *                  finish combines them and writes the result
- *   scan           two launches over tiles of items x work-items: tile
- *                  aggregates (and every work-item's part), then each tile
- *                  folds the aggregates before it, scans its parts and runs
- *                  the final pass -- no group ever waits for another, so no
- *                  forward-progress guarantee between groups is needed
+ *   scan           two kernels over tiles of items x work-items, one group
+ *                  per tile: tile aggregates (and every work-item's part),
+ *                  then each tile folds the aggregates before it, scans its
+ *                  parts and runs the final pass -- no group ever waits for
+ *                  another, so no forward progress between groups is needed
  *   MDRange        a group per tile (group-stride over tiles), its work-items
  *                  over the tile's points
  *   teams          a group per team (group-stride over league ranks), one
@@ -143,52 +143,54 @@ template <class VT, class RED> KK__INL VT kk__block_inscan(VT v, unsigned tid, u
   return v;
 }
 
-/* The scan kernel's two phases; body(i, &value, final). */
-template <class T, class RED, class F> KK__INL void kk__scan(kk__thread_t L, unsigned char *sm, F body) {
+/* The two kernels of a scan, one group per tile; body(i, &value, final).
+ * First every tile's aggregate (and every work-item's part of it), then each
+ * tile folds the aggregates before it, scans its parts and runs the final
+ * pass.  Two kernels rather than a phase flag: barriers stay unconditional. */
+template <class T, class RED, class F> KK__INL void kk__scan_tiles(kk__thread_t L, unsigned char *sm, F body) {
   const unsigned tid = KK__LID(), n = KK__LSIZE();
-  const int64_t per = (int64_t)n * L->items;
-  T *aggs = (T *)L->partials, *parts = (T *)L->partials2;
-  for (int64_t tile = KK__GID(); tile < L->tiles; tile += KK__NGROUPS()) {
-    const int64_t b = L->begin + tile * per + (int64_t)tid * L->items;
-    const int64_t e = b + L->items < L->end ? b + L->items : L->end;
-    if (L->phase == 0) {
-      T part;
-      RED::init(&part);
-      for (int64_t i = b; i < e; i++)
-        body(i, &part, 0);
-      parts[tile * n + tid] = part;
-      T agg = kk__block_reduce<T, RED>(part, tid, n, sm);
-      if (tid == 0)
-        aggs[tile] = agg;
-      continue;
-    }
-    /* the prefix of the tiles before this one, in order */
-    T prefix;
-    RED::init(&prefix);
-    const int64_t chunk = (tile + n - 1) / n;
-    for (int64_t j = (int64_t)tid * chunk; j < tile && j < (int64_t)(tid + 1) * chunk; j++)
-      RED::join(&prefix, &aggs[j]);
-    prefix = kk__block_reduce<T, RED>(prefix, tid, n, sm);
-    T part = parts[tile * n + tid];
-    T incl = kk__block_inscan<T, RED>(part, tid, n, sm);
-    /* exclusive: the inclusive value of the work-item before */
-    T *s = (T *)sm;
-    s[tid] = incl;
-    KK__BARRIER();
-    T run = prefix;
-    if (tid > 0) {
-      T ex = s[tid - 1];
-      RED::join(&run, &ex);
-    }
-    if (tid == n - 1 && L->result && tile == L->tiles - 1) {
-      T total = prefix;
-      RED::join(&total, &incl);
-      *(T *)L->result = total;
-    }
-    KK__BARRIER();
-    for (int64_t i = b; i < e; i++)
-      body(i, &run, 1);
+  const int64_t tile = KK__GID();
+  const int64_t b = L->begin + tile * n * L->items + (int64_t)tid * L->items;
+  const int64_t e = b + L->items < L->end ? b + L->items : L->end;
+  T part;
+  RED::init(&part);
+  for (int64_t i = b; i < e; i++)
+    body(i, &part, 0);
+  ((T *)L->partials2)[tile * n + tid] = part;
+  T agg = kk__block_reduce<T, RED>(part, tid, n, sm);
+  if (tid == 0)
+    ((T *)L->partials)[tile] = agg;
+}
+template <class T, class RED, class F> KK__INL void kk__scan_final(kk__thread_t L, unsigned char *sm, F body) {
+  const unsigned tid = KK__LID(), n = KK__LSIZE();
+  const int64_t tile = KK__GID();
+  const int64_t b = L->begin + tile * n * L->items + (int64_t)tid * L->items;
+  const int64_t e = b + L->items < L->end ? b + L->items : L->end;
+  T *aggs = (T *)L->partials;
+  /* the prefix of the tiles before this one, in order */
+  T prefix;
+  RED::init(&prefix);
+  const int64_t chunk = (tile + n - 1) / n;
+  for (int64_t j = (int64_t)tid * chunk; j < tile && j < (int64_t)(tid + 1) * chunk; j++)
+    RED::join(&prefix, &aggs[j]);
+  prefix = kk__block_reduce<T, RED>(prefix, tid, n, sm);
+  T incl = kk__block_inscan<T, RED>(((T *)L->partials2)[tile * n + tid], tid, n, sm);
+  /* exclusive: the inclusive value of the work-item before */
+  T *s = (T *)sm;
+  s[tid] = incl;
+  KK__BARRIER();
+  T run = prefix;
+  if (tid > 0) {
+    T ex = s[tid - 1];
+    RED::join(&run, &ex);
   }
+  if (tid == n - 1 && L->result && tile == L->tiles - 1) {
+    T total = prefix;
+    RED::join(&total, &incl);
+    *(T *)L->result = total;
+  }
+  for (int64_t i = b; i < e; i++)
+    body(i, &run, 1);
 }
 
 /* ==== reducer plumbing ===================================================================== */
@@ -251,23 +253,26 @@ template <class T, class RED, class F> KK__INL void kk__scan(kk__thread_t L, uns
   KK__RED_N(NAME, VT, __VA_ARGS__)                 \
   KK__REDUCE_COMMON(NAME, ARGS_T, VT, I, ACC)
 
-#define KK__SCAN_COMMON(NAME, ARGS_T, T, I, UPD, FIN)                                                           \
-  KK__INL void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, const int64_t I KK__UNUSED,           \
-                                     T *const UPD KK__UNUSED, const int FIN KK__UNUSED,                         \
-                                     kk__thread_t kk__th KK__UNUSED);                                           \
-  KK__KERNEL(NAME) {                                                                                            \
+#define KK__SCAN_KERNEL(KNAME, NAME, T, ARGS_T, WHICH)                                                          \
+  extern "C" kernel void KNAME(__global const unsigned char *kk__slot, local unsigned char *kk__sm) {           \
     kk__thread_t kk__L = KK__LAUNCH(kk__slot);                                                                  \
     const ARGS_T *kk__a = KK__ARGS(ARGS_T, kk__slot);                                                           \
-    kk__scan<T, kk__red_##NAME>(kk__L, (unsigned char *)kk__sm, [&](int64_t kk__i, T *kk__v, int kk__f) __attribute__((always_inline)) {       \
-      if (kk__f)                                                                                                \
-        kk__body_##NAME(kk__a, kk__i, kk__v, 1, kk__L);                                                         \
-      else                                                                                                      \
-        kk__body_##NAME(kk__a, kk__i, kk__v, 0, kk__L);                                                         \
-    });                                                                                                         \
-  }                                                                                                             \
-  KK__INL void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, const int64_t I KK__UNUSED,           \
-                                     T *const UPD KK__UNUSED, const int FIN KK__UNUSED,                         \
-                                     kk__thread_t kk__th KK__UNUSED)
+    WHICH<T, kk__red_##NAME>(kk__L, (unsigned char *)kk__sm,                                                    \
+                             [&](int64_t kk__i, T *kk__v, int kk__f) __attribute__((always_inline)) {            \
+                               if (kk__f)                                                                       \
+                                 kk__body_##NAME(kk__a, kk__i, kk__v, 1, kk__L);                                \
+                               else                                                                             \
+                                 kk__body_##NAME(kk__a, kk__i, kk__v, 0, kk__L);                                \
+                             });                                                                                \
+  }
+/* a scan is two kernels: kk_k_<name> (tile aggregates) and kk_k_<name>__final */
+#define KK__SCAN_COMMON(NAME, ARGS_T, T, I, UPD, FIN)                                                           \
+  KK__INL void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, const int64_t I KK__UNUSED,                 \
+                               T *const UPD KK__UNUSED, const int FIN KK__UNUSED, kk__thread_t kk__th KK__UNUSED); \
+  KK__SCAN_KERNEL(kk_k_##NAME, NAME, T, ARGS_T, kk__scan_tiles)                                                 \
+  KK__SCAN_KERNEL(kk_k_##NAME##__final, NAME, T, ARGS_T, kk__scan_final)                                        \
+  KK__INL void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, const int64_t I KK__UNUSED,                 \
+                               T *const UPD KK__UNUSED, const int FIN KK__UNUSED, kk__thread_t kk__th KK__UNUSED)
 #define KK_SCAN(NAME, ARGS_T, T, I, UPD, FIN) \
   KK__RED1(NAME, T, KK_SUM, T)                \
   KK__SCAN_COMMON(NAME, ARGS_T, T, I, UPD, FIN)

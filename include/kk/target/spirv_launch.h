@@ -44,9 +44,9 @@ typedef struct kk_spirv_launch {
   uint64_t scratch1_stride;            /* bytes of level-1 scratch per group */
   uint64_t team_scratch[2];            /* bytes per team, levels 0 and 1 */
   uint64_t thread_scratch[2];          /* bytes per thread */
-  int64_t tiles;                       /* scan: number of tiles */
+  int64_t tiles;                       /* scan: number of tiles (and groups) */
   int32_t items;                       /* scan: elements per work-item of a tile */
-  int32_t phase;                       /* scan: 0 tile aggregates, 1 final pass */
+  int32_t reserved;
   int32_t rank;                        /* MDRange */
   int32_t inner_left, outer_left;      /* MDRange orders */
   int32_t vector_length;               /* teams: the launch's vector length */
