@@ -5,4 +5,7 @@
 # fork(), so a forked test would wait forever for its first kernel.
 CK_FORK=no
 export CK_FORK
+# Under AddressSanitizer: PoCL and LLVM keep caches until exit (not kk's leaks).
+LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
 exec "${top_builddir:-.}/tests/conformance/conformance" opencl

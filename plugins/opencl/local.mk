@@ -1,5 +1,5 @@
 # plugins/opencl/local.mk -- the OpenCL backend (included by the top Makefile.am).
-EXTRA_DIST += targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll tests/conformance-opencl.sh
+EXTRA_DIST += targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll tests/conformance-opencl.sh tests/lsan-opencl.supp
 kktarget_HEADERS += include/kk/target/spirv.h include/kk/target/spirv_launch.h
 kktargetdata_DATA = include/kk/target/spirv_generic_atomics.ll
 kktargetdatadir = $(includedir)/kk/target

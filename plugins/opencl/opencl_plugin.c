@@ -184,8 +184,9 @@ static void opencl_finalize(void *ctx) {
     c->cl.clReleaseContext(c->context);
   }
   free(c->devs);
-  if (c->lib)
-    dlclose(c->lib);
+  /* libOpenCL stays loaded: an ICD such as PoCL keeps process-wide state
+   * (worker threads, caches) and cannot be unloaded and loaded again by a
+   * later kk_initialize; the next init's dlopen only counts one more use. */
   pthread_mutex_destroy(&c->launch_lock);
   pthread_mutex_destroy(&c->inst_lock);
   memset(c, 0, sizeof *c);
