@@ -2,7 +2,7 @@
 #ifndef KK_H
 #define KK_H
 
-#if defined(__CUDACC_RTC__) || defined(__HIPCC_RTC__) || defined(__OPENCL_VERSION__)
+#if defined(__CUDACC_RTC__) || defined(__HIPCC_RTC__) || defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__)
 /* A runtime compiler (the JIT fallback of a GPU plugin) sees only what kernels
  * share with host code: the plain types and kernel declarations. */
 #include <kk/kernel_abi.h>

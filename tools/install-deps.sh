@@ -4,6 +4,9 @@
 set -eu
 
 pkgs="build-essential autoconf automake libtool libltdl-dev pkg-config libjansson-dev check libhwloc-dev"
+# the SPIR-V kernel target (clang, llvm-spirv, spirv-val, llvm-link) and the
+# OpenCL backend with PoCL, which runs it on the CPU in make check
+pkgs="$pkgs clang-14 llvm-14 llvm-spirv-14 spirv-tools opencl-headers ocl-icd-libopencl1 pocl-opencl-icd"
 pkgs="$pkgs $*"
 
 missing=

@@ -12,6 +12,15 @@
 
 #include <kk/types.h>
 
+/* A member that points to a host function.  C++ for OpenCL (the SPIR-V
+ * target) refuses function pointers in structs; there it is a void *, which
+ * keeps the layout and is never called on the device. */
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__)
+#define KK__HOST_FN(ret, name, params) void *name
+#else
+#define KK__HOST_FN(ret, name, params) ret(*name) params
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -151,8 +160,8 @@ typedef struct kk_reducer_info {
   uint32_t value_align;
   uint32_t reserved;
   kk_reducer_part_t part[KK_MAX_REDUCERS];
-  void (*init)(void *value);                   /* identity of every reducer (host code) */
-  void (*join)(void *dst, const void *src);    /* dst = dst (+) src (host code) */
+  KK__HOST_FN(void, init, (void *value));                  /* identity of every reducer (host code) */
+  KK__HOST_FN(void, join, (void *dst, const void *src));   /* dst = dst (+) src (host code) */
 } kk_reducer_info_t;
 
 /* {value, location} of MINLOC / MAXLOC, {min, max} of MINMAX and the four of
@@ -201,21 +210,21 @@ struct kk_host_thread;
 
 typedef struct kk_host_team_ops {
   /* waits for every thread of the team */
-  void (*barrier)(const struct kk_host_thread *th);
+  KK__HOST_FN(void, barrier, (const struct kk_host_thread *th));
   /* combines `value` (size bytes) over the team with join, in team-rank
    * order; every thread receives the result */
-  void (*allreduce)(const struct kk_host_thread *th, void *value, uint32_t size,
-                    void (*join)(void *dst, const void *src));
+  KK__HOST_FN(void, allreduce, (const struct kk_host_thread *th, void *value, uint32_t size,
+                                void (*join)(void *dst, const void *src)));
   /* every thread receives the value of team rank `root` */
-  void (*broadcast)(const struct kk_host_thread *th, void *value, uint32_t size, int32_t root);
+  KK__HOST_FN(void, broadcast, (const struct kk_host_thread *th, void *value, uint32_t size, int32_t root));
   /* exclusive prefix over the team in team-rank order: on entry *value is
    * this thread's total, on return the join of the totals of the lower ranks
    * (init's identity for rank 0); *total gets the join of all of them */
-  void (*exclusive_scan)(const struct kk_host_thread *th, void *value, void *total, uint32_t size,
-                         void (*join)(void *dst, const void *src), void (*init)(void *dst));
+  KK__HOST_FN(void, exclusive_scan, (const struct kk_host_thread *th, void *value, void *total, uint32_t size,
+                                     void (*join)(void *dst, const void *src), void (*init)(void *dst)));
   /* a scratch request does not fit: records why and abandons the team's work */
-  void (*scratch_overrun)(const struct kk_host_thread *th, int32_t level, int32_t per_thread, uint64_t need,
-                          uint64_t have);
+  KK__HOST_FN(void, scratch_overrun, (const struct kk_host_thread *th, int32_t level, int32_t per_thread,
+                                      uint64_t need, uint64_t have));
 } kk_host_team_ops_t;
 
 typedef struct kk_host_thread {

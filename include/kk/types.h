@@ -14,6 +14,18 @@ typedef long long int64_t;
 typedef unsigned long long uint64_t;
 typedef unsigned long long uintptr_t;
 typedef unsigned long size_t;
+#elif defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__)
+/* the SPIR-V target (C++ for OpenCL): long is 64 bits, long long is not;
+ * kernel_abi.h declares function-pointer members the kernels never call */
+#pragma OPENCL EXTENSION __cl_clang_function_pointers : enable
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long int64_t;
+typedef unsigned long uint64_t;
 #else
 #include <stdint.h>
 #endif

@@ -510,7 +510,7 @@ START_TEST(scatter_views) {
   const int64_t n = 50000;
   const int32_t cells = 97;
   kk_view_t *idx = indices(n, cells), *hidx = host_of(idx);
-  download(hidx, idx);
+  download(hidx, idx); /* a mirror of device memory starts empty */
   const int32_t *pi = kk_view_data(hidx);
   for (int mode = KK_SCATTER_AUTO; mode <= KK_SCATTER_ATOMIC; mode++) {
     /* sum of int32 on top of existing values */

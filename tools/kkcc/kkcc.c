@@ -365,11 +365,12 @@ static int expand_arg(const target_t *t, const job_t *j, const char *arg, const 
   return 0;
 }
 
-static int run_recipe(const target_t *t, const char *key, const job_t *j, const char *includedir) {
+/* Runs one command of a recipe: an array of arguments. */
+static int run_command(const target_t *t, const char *key, json_t *cmd, const job_t *j, const char *includedir) {
   strv_t argv = {0};
   size_t i;
   json_t *a;
-  json_array_foreach(json_object_get(t->json, key), i, a) {
+  json_array_foreach(cmd, i, a) {
     if (!json_is_string(a) || expand_arg(t, j, json_string_value(a), includedir, &argv) != 0) {
       sv_free(&argv);
       return -1;
@@ -381,6 +382,25 @@ static int run_recipe(const target_t *t, const char *key, const job_t *j, const 
             rc < 0 ? "could not be run" : "failed", strcmp(key, "compile") ? "preprocessing" : "compiling", j->input);
   sv_free(&argv);
   return rc == 0 ? 0 : -1;
+}
+
+/* A recipe is one command (an array of strings) or several run in order (an
+ * array of such arrays), e.g. compile, translate, validate. */
+static int run_recipe(const target_t *t, const char *key, const job_t *j, const char *includedir) {
+  json_t *r = json_object_get(t->json, key);
+  if (!json_is_array(json_array_get(r, 0)))
+    return run_command(t, key, r, j, includedir);
+  size_t i;
+  json_t *cmd;
+  json_array_foreach(r, i, cmd) {
+    if (!json_is_array(cmd)) {
+      fprintf(stderr, "kkcc: %s: \"%s\" mixes commands and arguments\n", t->file, key);
+      return -1;
+    }
+    if (run_command(t, key, cmd, j, includedir) != 0)
+      return -1;
+  }
+  return 0;
 }
 
 static int compile_target(const target_t *t, const job_t *j, const char *includedir) {
@@ -437,6 +457,7 @@ static void c_string(FILE *f, const char *s) {
 
 typedef struct image {
   const target_t *t;
+  char *format;       /* NULL: the target's */
   char *path;
   long size;
   char *archs;
@@ -479,7 +500,7 @@ static int write_registration(const char *path, const char *source, const char *
     fprintf(f, "  {");
     c_string(f, imgs[i].t->name);
     fprintf(f, ", ");
-    c_string(f, imgs[i].t->format);
+    c_string(f, imgs[i].format ? imgs[i].format : imgs[i].t->format);
     fprintf(f, ", ");
     c_string(f, imgs[i].archs ? imgs[i].archs : "");
     fprintf(f, ", kk__image_%d, %ldu},\n", i, imgs[i].size);
@@ -716,6 +737,7 @@ int main(int argc, char **argv) {
       continue;
     image_t *im = &imgs[nimg];
     im->t = t;
+    im->format = NULL;
     im->path = fmt("%s/image-%s.bin", tmp, t->name);
     im->archs = xstrdup(var(t, "ARCHS"));
     job_t dj = {input, im->path, &dev_flags, NULL};
@@ -728,6 +750,34 @@ int main(int argc, char **argv) {
     }
     im->size = (long)sb.st_size;
     nimg++;
+    /* further images the recipe's commands wrote: {"format": F, "file": "${OUTPUT}.x"} */
+    size_t xi;
+    json_t *x;
+    json_array_foreach(json_object_get(t->json, "extra_images"), xi, x) {
+      const char *xf = json_string_value(json_object_get(x, "format"));
+      const char *xp = json_string_value(json_object_get(x, "file"));
+      strv_t w = {0};
+      if (!xf || !xp || nimg >= 64 || expand_arg(t, &dj, xp, includedir, &w) != 0 || w.n != 1) {
+        fprintf(stderr, "kkcc: %s: an extra image needs a \"format\" and one \"file\"\n", t->file);
+        sv_free(&w);
+        goto done;
+      }
+      image_t *xm = &imgs[nimg];
+      xm->t = t;
+      xm->format = xstrdup(xf);
+      xm->path = xstrdup(w.v[0]);
+      xm->archs = xstrdup(var(t, "ARCHS"));
+      sv_free(&w);
+      if (stat(xm->path, &sb) != 0) {
+        fprintf(stderr, "kkcc: target %s produced no image %s\n", t->name, xm->path);
+        free(xm->path);
+        free(xm->archs);
+        free(xm->format);
+        goto done;
+      }
+      xm->size = (long)sb.st_size;
+      nimg++;
+    }
     if (!g_source_path && json_is_array(json_object_get(t->json, "source"))) {
       char *sp = fmt("%s/source-%s.txt", tmp, t->name);
       job_t sj = {input, sp, &dev_flags, NULL};
@@ -812,6 +862,7 @@ done:
   for (int i = 0; i < nimg; i++) {
     free(imgs[i].path);
     free(imgs[i].archs);
+    free(imgs[i].format);
   }
   free(host_obj);
   free(reg_c);

@@ -1,0 +1,19 @@
+# plugins/opencl/local.mk -- the OpenCL backend (included by the top Makefile.am).
+EXTRA_DIST += targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll tests/conformance-opencl.sh tests/lsan-opencl.supp
+kktarget_HEADERS += include/kk/target/spirv.h include/kk/target/spirv_launch.h
+kktargetdata_DATA = include/kk/target/spirv_generic_atomics.ll
+kktargetdatadir = $(includedir)/kk/target
+if KK_SPIRV_TARGET
+nodist_target_DATA += targets/spirv.json
+KKCC_DEPS += $(top_srcdir)/include/kk/target/spirv.h $(top_srcdir)/include/kk/target/spirv_launch.h \
+	$(top_srcdir)/include/kk/target/spirv_generic_atomics.ll
+endif
+if KK_BUILD_OPENCL
+plugin_LTLIBRARIES += plugins/kk_opencl.la
+plugins_kk_opencl_la_SOURCES = plugins/opencl/opencl_plugin.c plugins/opencl/opencl_memory.c \
+	plugins/opencl/opencl_instance.c plugins/opencl/opencl_parallel.c plugins/opencl/opencl_internal.h \
+	plugins/opencl/opencl_driver.h plugins/opencl/opencl_error.h
+plugins_kk_opencl_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) -fvisibility=hidden
+plugins_kk_opencl_la_LIBADD = $(LIBS)
+plugins_kk_opencl_la_LDFLAGS = $(KK_MODULE_FLAGS) $(PTHREAD_CFLAGS) -export-symbols-regex '^kk_plugin_opencl_entry$$'
+endif
