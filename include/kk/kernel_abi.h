@@ -74,6 +74,8 @@ typedef struct kk_complex_double { double re, im; } kk_complex_double;
  * ((kk_complex_float){1, 2} is C only; the GPU runtime compilers take C++). */
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__HIPCC__) || defined(__HIPCC_RTC__)
 #define KK__HOST_DEVICE __host__ __device__
+#elif defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__)
+#define KK__HOST_DEVICE __attribute__((always_inline)) /* the SPIR-V target inlines everything */
 #else
 #define KK__HOST_DEVICE
 #endif
