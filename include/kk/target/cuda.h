@@ -436,8 +436,10 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
 
 /* ==== range kernels ========================================================================= */
 
+/* Not unrolled: most threads run it once, and unrolling a grid-stride loop
+ * makes every thread divide to find its trip count first. */
 #define KK__GRID_LOOP(I)                                                                                        \
-  for (int64_t I = kk__L.begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x,                                \
+  _Pragma("unroll 1") for (int64_t I = kk__L.begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x,                                \
                kk__stride = (int64_t)gridDim.x * blockDim.x;                                                    \
        I < kk__L.end; I += kk__stride)
 
@@ -498,6 +500,15 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
 
 /* ==== MDRange kernels ======================================================================= */
 
+/* MDRange blocks have at most 256 threads (plugins/cuda reads the bound back),
+ * and asking for 6 resident blocks per SM keeps the kernels, which carry
+ * every iteration order, at 40 registers (Turing: 1024 threads per SM). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define KK__MD_BOUNDS __launch_bounds__(256, 4)
+#else
+#define KK__MD_BOUNDS __launch_bounds__(256, 6)
+#endif
+
 /* The tiles of this block, R dimensions, the iteration orders as template
  * arguments: every index array stays in registers, and the tile coordinates
  * use 32-bit division where the counts allow (int64 division is a long
@@ -506,6 +517,7 @@ template <int R, bool IL, bool OL, class F> __device__ __forceinline__ void kk__
   const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   const unsigned nt = blockDim.x * blockDim.y * blockDim.z;
   const bool small = L.md_tiles <= 0xffffffffll;
+#pragma unroll 1
   for (int64_t t = blockIdx.x; t < L.md_tiles; t += gridDim.x) {
     int64_t lo[R], hi[R], rem = t;
 #pragma unroll
@@ -591,7 +603,7 @@ template <int R, class F> __device__ __forceinline__ void kk__md_run(const kk_gp
 #define KK__MD_FOR(NAME, ARGS_T, RANK, ...)                                                                     \
   static __device__ __forceinline__ void kk__body_##NAME(const ARGS_T *const args KK__UNUSED,                   \
                                                          KK__MD_PARAMS(__VA_ARGS__) kk__thread_t kk__th KK__UNUSED); \
-  extern "C" __global__ void kk_k_##NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {                      \
+  extern "C" __global__ void KK__MD_BOUNDS kk_k_##NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {                      \
     kk__md_run<RANK>(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(&kk__a, KK__IX##RANK, nullptr); });         \
   }                                                                                                             \
   static __device__ __forceinline__ void kk__body_##NAME(const ARGS_T *const args KK__UNUSED,                   \
@@ -607,7 +619,7 @@ template <int R, class F> __device__ __forceinline__ void kk__md_run(const kk_gp
   static __device__ __forceinline__ void kk__body_##NAME(const ARGS_T *const args KK__UNUSED,                   \
                                                          KK__MD_PARAMS(__VA_ARGS__) KK__VT_##R(T) *const ACC KK__UNUSED, \
                                                          kk__thread_t kk__th KK__UNUSED);                       \
-  extern "C" __global__ void kk_k_##NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {                      \
+  extern "C" __global__ void KK__MD_BOUNDS kk_k_##NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {                      \
     KK__VT_##R(T) kk__acc;                                                                                      \
     kk__red_##NAME::init(&kk__acc);                                                                             \
     kk__md_run<RANK>(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(&kk__a, KK__IX##RANK, &kk__acc, nullptr); }); \
@@ -725,7 +737,7 @@ static __device__ __forceinline__ kk_view kk__scratch_view(kk_team *t, int level
     kk_team kk__t;                                                                                              \
     kk__team_setup(&kk__t, kk__L);                                                                              \
     ACC_DECL;                                                                                                   \
-    for (int64_t kk__l = blockIdx.x; kk__l < kk__L.league_size; kk__l += gridDim.x) {                           \
+    _Pragma("unroll 1") for (int64_t kk__l = blockIdx.x; kk__l < kk__L.league_size; kk__l += gridDim.x) {                           \
       kk__t.league_rank = kk__l;                                                                                \
       kk__t.team_used[0] = kk__t.team_used[1] = kk__t.thread_used[0] = kk__t.thread_used[1] = 0;                \
       BODY_CALL;                                                                                                \
@@ -752,7 +764,7 @@ static __device__ __forceinline__ kk_view kk__scratch_view(kk_team *t, int level
     kk__team_setup(&kk__t, kk__L);                                                                              \
     KK__VT_##R(T) kk__acc;                                                                                      \
     kk__red_##NAME::init(&kk__acc);                                                                             \
-    for (int64_t kk__l = blockIdx.x; kk__l < kk__L.league_size; kk__l += gridDim.x) {                           \
+    _Pragma("unroll 1") for (int64_t kk__l = blockIdx.x; kk__l < kk__L.league_size; kk__l += gridDim.x) {                           \
       kk__t.league_rank = kk__l;                                                                                \
       kk__t.team_used[0] = kk__t.team_used[1] = kk__t.thread_used[0] = kk__t.thread_used[1] = 0;                \
       kk__body_##NAME(&kk__a, &kk__t, &kk__acc, nullptr);                                                       \
@@ -780,11 +792,11 @@ static __device__ __forceinline__ int64_t kk__tt_hi(const kk_team *t, int64_t b,
 }
 
 #define KK_TEAM_THREAD_FOR(t, J, B, E)                                                                          \
-  for (int64_t J = (B) + (t)->team_rank, KK__CAT(kk__e_, J) = (E); J < KK__CAT(kk__e_, J); J += (t)->team_size)
+  _Pragma("unroll 1") for (int64_t J = (B) + (t)->team_rank, KK__CAT(kk__e_, J) = (E); J < KK__CAT(kk__e_, J); J += (t)->team_size)
 #define KK_THREAD_VECTOR_FOR(t, K, B, E)                                                                        \
-  for (int64_t K = (B) + (t)->lane, KK__CAT(kk__e_, K) = (E); K < KK__CAT(kk__e_, K); K += (t)->vlen)
+  _Pragma("unroll 1") for (int64_t K = (B) + (t)->lane, KK__CAT(kk__e_, K) = (E); K < KK__CAT(kk__e_, K); K += (t)->vlen)
 #define KK_TEAM_VECTOR_FOR(t, J, B, E)                                                                          \
-  for (int64_t J = (B) + (t)->lane + (int64_t)(t)->vlen * (t)->team_rank, KK__CAT(kk__e_, J) = (E);            \
+  _Pragma("unroll 1") for (int64_t J = (B) + (t)->lane + (int64_t)(t)->vlen * (t)->team_rank, KK__CAT(kk__e_, J) = (E);            \
        J < KK__CAT(kk__e_, J); J += (int64_t)(t)->vlen * (t)->team_size)
 
 /* Joins of the built-in reducers for nested reductions, by reducer and type. */
