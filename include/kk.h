@@ -416,7 +416,7 @@ kk_type_t kk_view_type(const kk_view_t *v);
 size_t kk_view_elem_size(const kk_view_t *v);
 int kk_view_rank(const kk_view_t *v);
 int64_t kk_view_extent(const kk_view_t *v, int dim);   /* 1 past the rank */
-int64_t kk_view_stride(const kk_view_t *v, int dim);   /* elements; 0 past the rank */
+int64_t kk_view_stride_of(const kk_view_t *v, int dim); /* elements; 0 past the rank */
 size_t kk_view_size(const kk_view_t *v);               /* product of the extents */
 size_t kk_view_span(const kk_view_t *v);               /* elements from the first to one past the last */
 int kk_view_span_is_contiguous(const kk_view_t *v);    /* span == size */
