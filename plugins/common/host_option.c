@@ -36,7 +36,7 @@ kk_status_t kkh_option_double(const kk_host_services_t *hs, const char *backend,
   errno = 0;
   double v = strtod(s, &end);
   if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || v < min || v > max)
-    return hs->error(hs->core, KK_ERROR_CONFIG, NULL, 0, "option 'backends.%s.%s': expected a number in [%g, %g], got '%s'",
+    return hs->error(hs->core, KK_ERROR_CONFIG, NULL, 0, "option 'backends.%s.%s': expected a number in [%.15g, %.15g], got '%s'",
                      backend, key, min, max, s);
   *out = v;
   return KK_OK;
