@@ -1,6 +1,7 @@
 /* plugins/common/host_sync.c -- futex wait/wake (or a condition-variable fallback), the clock, and the slow path of a team's claim. */
 #include "config.h"
 
+#include <sched.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -23,6 +24,8 @@ uint64_t kkh_now_ns(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+void kkh_yield(void) { sched_yield(); }
 
 #ifdef KKH_USE_FUTEX
 
@@ -79,16 +82,13 @@ void kkh_wake_all(atomic_uint *word) {
 #endif
 
 void kkh_claim_take_slow(kkh_claim_t *c, uint64_t spin_ns) {
-  uint64_t deadline = spin_ns ? kkh_now_ns() + spin_ns : 0;
-  for (unsigned i = 1; spin_ns; i++) {
+  kkh_spin_t s = KKH_SPIN_INIT(spin_ns);
+  do {
     unsigned free_ = 0;
     if (atomic_load_explicit(&c->state, memory_order_relaxed) == 0 &&
         atomic_compare_exchange_weak_explicit(&c->state, &free_, 1, memory_order_acquire, memory_order_relaxed))
       return;
-    kkh_pause();
-    if (i % KKH_SPIN_CLOCK_EVERY == 0 && kkh_now_ns() >= deadline)
-      break;
-  }
+  } while (kkh_spin_step(&s));
   /* Mark the claim contended (2) so that its holder wakes us when it drops
    * it; having set 2 ourselves we keep 2 when we get it, which may cost the
    * next holder one needless wake-up, never a lost one. */

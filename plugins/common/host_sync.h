@@ -22,9 +22,6 @@ static inline void kkh_pause(void) {
 /* Monotonic clock in nanoseconds. */
 uint64_t kkh_now_ns(void);
 
-/* Spin-waits with kkh_pause() look at the clock once per this many pauses. */
-#define KKH_SPIN_CLOCK_EVERY 32u
-
 /* Blocks the calling thread while *word == expected.  May return early
  * (spuriously, or because another thread called kkh_wake_*): callers re-check
  * their condition in a loop.  Linux futex; elsewhere (or with KKH_NO_FUTEX
@@ -36,21 +33,60 @@ void kkh_wait(atomic_uint *word, unsigned expected);
 void kkh_wake_one(atomic_uint *word);
 void kkh_wake_all(atomic_uint *word);
 
-/* Spins (pausing) while *word == expected, for at most spin_ns nanoseconds.
- * Returns the last value read (acquire). */
-static inline unsigned kkh_spin_while(atomic_uint *word, unsigned expected, uint64_t spin_ns) {
-  unsigned v = atomic_load_explicit(word, memory_order_acquire);
-  if (v != expected || spin_ns == 0)
-    return v;
-  uint64_t deadline = kkh_now_ns() + spin_ns;
-  for (unsigned i = 1;; i++) {
-    kkh_pause();
-    v = atomic_load_explicit(word, memory_order_acquire);
-    if (v != expected)
-      return v;
-    if (i % KKH_SPIN_CLOCK_EVERY == 0 && kkh_now_ns() >= deadline)
-      return v;
+/* Gives the CPU to another runnable thread, if any (sched_yield). */
+void kkh_yield(void);
+
+/* ---------------------------------------------------------------------------
+ * A bounded spin.  Each step pauses; every KKH_SPIN_CLOCK_EVERY steps it
+ * looks at the clock, and once it has spun KKH_SPIN_YIELD_NS it yields the
+ * CPU every KKH_SPIN_YIELD_NS: a spinning thread that shares its core with
+ * the thread it waits for (an application thread the scheduler put on a
+ * bound worker's core, more threads than cores) would otherwise hold that
+ * thread off for its whole budget.
+ *
+ *   kkh_spin_t s = KKH_SPIN_INIT(budget_ns);
+ *   while (!condition())
+ *     if (!kkh_spin_step(&s))
+ *       { sleep instead; break; }
+ * ------------------------------------------------------------------------ */
+#define KKH_SPIN_CLOCK_EVERY 32u
+#define KKH_SPIN_YIELD_NS ((uint64_t)10000)
+
+typedef struct kkh_spin {
+  uint64_t budget, deadline, yield_at;
+  unsigned steps;
+} kkh_spin_t;
+
+#define KKH_SPIN_INIT(budget_ns) {(budget_ns), 0, 0, 0}
+
+/* One step; 0 once the budget is spent (at once for a budget of 0). */
+static inline int kkh_spin_step(kkh_spin_t *s) {
+  if (s->steps++ % KKH_SPIN_CLOCK_EVERY == 0) {
+    if (s->budget == 0)
+      return 0;
+    uint64_t now = kkh_now_ns();
+    if (s->steps == 1) {
+      s->deadline = now + s->budget;
+      s->yield_at = now + KKH_SPIN_YIELD_NS;
+    } else if (now >= s->deadline) {
+      return 0;
+    } else if (now >= s->yield_at) {
+      kkh_yield();
+      s->yield_at = kkh_now_ns() + KKH_SPIN_YIELD_NS;
+    }
   }
+  kkh_pause();
+  return 1;
+}
+
+/* Spins while *word == expected, for at most spin_ns.  Returns the last
+ * value read (acquire). */
+static inline unsigned kkh_spin_while(atomic_uint *word, unsigned expected, uint64_t spin_ns) {
+  kkh_spin_t s = KKH_SPIN_INIT(spin_ns);
+  unsigned v;
+  while ((v = atomic_load_explicit(word, memory_order_acquire)) == expected && kkh_spin_step(&s))
+    ;
+  return v;
 }
 
 /* ---------------------------------------------------------------------------
