@@ -19,6 +19,8 @@ typedef struct threads_instance threads_instance_t;
 #define THREADS_DEFAULT_SPIN_US 50.0
 #define THREADS_MAX_SPIN_US 1000000.0
 #define THREADS_MAX_THREADS 4096
+/* Extra spin of a launching thread that had to wake sleeping workers. */
+#define THREADS_WAKE_GRACE_NS ((uint64_t)250000)
 
 /* One per process: what init() returns. */
 typedef struct threads_ctx {

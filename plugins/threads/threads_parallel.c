@@ -135,12 +135,14 @@ void threads_topo_close(threads_ctx_t *ctx) {
  * A region is published by one store to `go` (sequence number and thread
  * count) after `task` and `arg`; workers whose index is below the count run
  * it, the others go on waiting.  A waiting worker spins (pause) for spin_ns
- * after its last task, then sleeps on its own futex word `sleeping`.  The
- * master wakes sleepers only when `nsleep` says there are any, and only
- * those the region needs.  Both sides follow the store-then-load pattern
- * (worker: sleeping = 1, nsleep++, read go; master: write go, read nsleep,
- * read sleeping), all seq_cst, so either the master sees the sleeper or the
- * sleeper sees the region.
+ * after its last task (yielding the CPU now and then, see kkh_spin_step),
+ * then sleeps on its own futex word `sleeping`.
+ * Sleepers are woken only when `nsleep` says there are any, and only those
+ * the region needs, along a binary tree (thread t wakes 2t+1 and 2t+2), so
+ * that waking many threads takes log2(n) futex calls in a row, not n.  Both
+ * sides follow the store-then-load pattern (sleeper: sleeping = 1, nsleep++,
+ * read go; its parent: read go, read nsleep, read sleeping), all seq_cst, so
+ * either the parent sees the sleeper or the sleeper sees the region.
  * ======================================================================== */
 
 #define GO_COUNT_BITS 16
@@ -195,20 +197,13 @@ static inline int go_is_mine(uint64_t g, int tid, uint64_t *seen) {
 }
 
 static uint64_t worker_wait(threads_pool_t *P, threads_worker_t *w, uint64_t *seen) {
-  uint64_t g, deadline = 0;
-  for (unsigned i = 0;; i++) {
+  uint64_t g;
+  kkh_spin_t spin = KKH_SPIN_INIT(P->spin_ns);
+  do {
     g = atomic_load_explicit(&P->go, memory_order_acquire);
     if (go_is_mine(g, w->tid, seen))
       goto mine;
-    if (i % KKH_SPIN_CLOCK_EVERY == 0) {
-      uint64_t now = kkh_now_ns();
-      if (i == 0)
-        deadline = now + P->spin_ns;
-      else if (now >= deadline)
-        break;
-    }
-    kkh_pause();
-  }
+  } while (kkh_spin_step(&spin));
   atomic_store(&w->sleeping, 1);
   atomic_fetch_add(&P->nsleep, 1);
   for (;;) {
@@ -245,6 +240,16 @@ static void bind_self(threads_worker_t *w) {
 #endif
 }
 
+/* Wakes the children of thread t in the wake-up tree, those of them that
+ * sleep and that the n-thread region needs. */
+static void wake_children(threads_pool_t *P, int t, int n) {
+  for (int c = 2 * t + 1; c <= 2 * t + 2 && c < n; c++) {
+    threads_worker_t *w = &P->workers[c];
+    if (atomic_load(&w->sleeping) && atomic_exchange(&w->sleeping, 0) == 1)
+      kkh_wake_one(&w->sleeping);
+  }
+}
+
 static void *worker_main(void *arg) {
   threads_worker_t *w = arg;
   threads_pool_t *P = w->pool;
@@ -263,7 +268,10 @@ static void *worker_main(void *arg) {
     kkh_task_fn task = P->task;
     if (!task)
       break;
-    task(w->tid, (int)(g & GO_COUNT_MASK), P->arg);
+    int n = (int)(g & GO_COUNT_MASK);
+    if (atomic_load(&P->nsleep) != 0)
+      wake_children(P, w->tid, n);
+    task(w->tid, n, P->arg);
     /* seq_cst: pairs with the master's store to master_waits then load of
      * remaining, so the master is either seen asleep or sees zero. */
     if (atomic_fetch_sub(&P->remaining, 1) == 1 && atomic_load(&P->master_waits))
@@ -272,28 +280,17 @@ static void *worker_main(void *arg) {
   return NULL;
 }
 
-static void wake_workers(threads_pool_t *P, int n) {
-  for (int i = 1; i < n; i++) {
-    threads_worker_t *w = &P->workers[i];
-    if (atomic_load(&w->sleeping) && atomic_exchange(&w->sleeping, 0) == 1)
-      kkh_wake_one(&w->sleeping);
-  }
-}
-
-static void master_wait(threads_pool_t *P) {
-  uint64_t deadline = 0;
-  for (unsigned i = 0;; i++) {
+/* Waits for the workers of the region.  When some were asleep, they need a
+ * futex wake-up before they even start (microseconds on bare metal, tens of
+ * them in a virtual machine): sleeping before they finish would add a
+ * second wake-up, of the master, so the master spins THREADS_WAKE_GRACE_NS
+ * longer (unless spin_us is 0). */
+static void master_wait(threads_pool_t *P, int woke) {
+  kkh_spin_t spin = KKH_SPIN_INIT(woke && P->spin_ns ? P->spin_ns + THREADS_WAKE_GRACE_NS : P->spin_ns);
+  do
     if (atomic_load_explicit(&P->remaining, memory_order_acquire) == 0)
       return;
-    if (i % KKH_SPIN_CLOCK_EVERY == 0) {
-      uint64_t now = kkh_now_ns();
-      if (i == 0)
-        deadline = now + P->spin_ns;
-      else if (now >= deadline)
-        break;
-    }
-    kkh_pause();
-  }
+  while (kkh_spin_step(&spin));
   atomic_store(&P->master_waits, 1);
   unsigned r;
   while ((r = atomic_load(&P->remaining)) != 0)
@@ -315,10 +312,11 @@ static void pool_parallel(kkh_exec_t *ex, int n, kkh_task_fn task, void *arg) {
   atomic_store_explicit(&P->remaining, (unsigned)(n - 1), memory_order_relaxed);
   P->seq++;
   atomic_store(&P->go, (P->seq << GO_COUNT_BITS) | (uint64_t)n);
-  if (atomic_load(&P->nsleep) != 0)
-    wake_workers(P, n);
+  int woke = atomic_load(&P->nsleep) != 0;
+  if (woke)
+    wake_children(P, 0, n);
   task(0, n, arg);
-  master_wait(P);
+  master_wait(P, woke);
 }
 
 /* kkh_exec_t.barrier: a counter and a generation; the last thread to arrive
