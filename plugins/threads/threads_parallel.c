@@ -80,7 +80,7 @@ void threads_topo_open(threads_ctx_t *ctx) {
     threads_warn(hs, ENOMEM, "workers are not bound to cores: no usable PU in the affinity mask or no memory");
     goto fail_free_mask;
   }
-  int ncores = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_CORE), n = 0;
+  int ncores = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_CORE), n = 0, distinct = 0;
   for (int round = 0; ncores > 0 && n < npu; round++) {
     int added = 0;
     for (int c = 0; c < ncores && n < npu; c++) {
@@ -98,14 +98,36 @@ void threads_topo_open(threads_ctx_t *ctx) {
     }
     if (!added)
       break;
+    if (round == 0)
+      distinct = added;
   }
-  if (n < npu) /* no core objects, or PUs outside every core: take the mask in order */
+  if (n < npu) { /* no core objects, or PUs outside every core: take the mask in order */
     for (int pu = hwloc_bitmap_next(mask, -1), i = 0; pu >= 0 && i < npu; pu = hwloc_bitmap_next(mask, pu), i++)
       t->pu[i] = pu, n = i + 1;
+    distinct = n;
+  }
+  /* Target 0 belongs to the launching thread, which is not bound: make it
+   * the core that thread runs on now, so that the workers leave that core
+   * to it (the scheduler tends to keep a thread where it last ran).  Swapping
+   * two entries of the first round keeps one target per core there. */
+  int cur = hwloc_get_last_cpu_location(t->topo, mask, HWLOC_CPUBIND_THREAD) == 0 ? hwloc_bitmap_first(mask) : -1;
+  if (cur >= 0) {
+    hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->topo, (unsigned)cur);
+    hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_CORE, pu) : NULL;
+    for (int j = 0; j < distinct; j++)
+      if (core ? hwloc_bitmap_isset(core->cpuset, (unsigned)t->pu[j]) : t->pu[j] == cur) {
+        int keep = t->pu[0];
+        t->pu[0] = t->pu[j];
+        t->pu[j] = keep;
+        break;
+      }
+  }
   t->ntargets = n;
   hwloc_bitmap_free(mask);
   ctx->topo = t;
-  hs->log(hs->core, KK_LOG_DEBUG, "%d binding targets (PUs) in the affinity mask, %d cores in the machine", n, ncores);
+  hs->log(hs->core, KK_LOG_DEBUG,
+          "%d binding targets (PUs) in the affinity mask, %d cores in the machine; the launching thread runs on PU %d",
+          n, ncores, cur);
   return;
 
 fail_free_mask:
@@ -435,8 +457,8 @@ kk_status_t threads_pool_create(threads_ctx_t *ctx, int nthreads, unsigned first
                  what, failed, nthreads - 1, first, ctx->topo->pu[w->target]);
   }
   if (ctx->topo && nthreads > 1)
-    hs->log(hs->core, KK_LOG_DEBUG, "%s: %d threads, workers 1..%d bound to targets from %d on (%d targets)", what,
-            nthreads, nthreads - 1, P->workers[1].target, ctx->topo->ntargets);
+    hs->log(hs->core, KK_LOG_DEBUG, "%s: %d threads; worker 1 bound to PU %d, the next ones along the %d targets",
+            what, nthreads, ctx->topo->pu[P->workers[1].target], ctx->topo->ntargets);
   *out = P;
   return KK_OK;
 
