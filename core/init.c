@@ -273,6 +273,7 @@ kk_status_t kk_initialize_ex(int *argc, char ***argv, const kk_settings_t *setti
   }
   kk__g.initialized = true;
   atomic_store(&g_initialized, 1);
+  kk__modules_attach_all();
   kk__config_apply_argv(cfg, argc, argv);
   if (cfg->print_configuration)
     kk_print_configuration(stdout);
@@ -289,6 +290,8 @@ kk_status_t kk_finalize(void) {
   if (!kk__g.initialized)
     return kk__error(KK_ERROR_NOT_INITIALIZED, "kk_finalize: kk is not initialized");
   kk_status_t st = kk_fence();
+  kk__modules_detach_all();
+  kk__views_release_all();
   atomic_store(&g_initialized, 0);
   kk__g.initialized = false;
   teardown();

@@ -239,6 +239,28 @@ const kk_plugin_ops_t *kk__serial_entry(uint32_t core_abi, const kk_host_service
 /* Finds a loaded backend by name (any state). */
 kk__backend_t *kk__backend_find(const char *name);
 
+/* ---- kernels, views, dispatch (registry.c, view.c, dispatch.c) ------------ */
+
+/* Bumped at every kk_initialize; device kernel handles and view allocations
+ * carry the generation they belong to. */
+extern uintptr_t kk__generation;
+
+/* Loads every registered module into the default backend (kk_initialize) and
+ * unloads them, closing modules from kk_module_load (kk_finalize). */
+void kk__modules_attach_all(void);
+void kk__modules_detach_all(void);
+
+/* The slow path of a device launch: the backend's handle of kernel k, or an
+ * error that says why there is none. */
+kk_status_t kk__kernel_resolve(const kk_kernel_t *k, kk__backend_t *b, void **handle);
+
+/* Set by a failed kk_view_bind*(); the next launch on the thread is refused. */
+extern __attribute__((tls_model("initial-exec"))) _Thread_local bool kk__tl_bind_failed;
+kk_status_t kk__take_bind_error(const char *op, const char *label);
+
+/* kk_finalize: frees view memory the program still holds (with a warning). */
+void kk__views_release_all(void);
+
 /* Installed plugin directory, from configure. */
 const char *kk__installed_plugin_dir(void);
 

@@ -125,7 +125,7 @@ static const required_t required_members[] = {
     REQ(init, 0),           REQ(finalize, 0),        REQ(device_count, 0), REQ(device_props, 0),
     REQ(device_open, 0),    REQ(space_count, 0),     REQ(space_props, 0),  REQ(mem_alloc, 0),
     REQ(mem_free, 0),       REQ(mem_copy, 0),        REQ(mem_set, 0),      REQ(instance_create, 0),
-    REQ(instance_destroy, 0), REQ(instance_fence, 0), REQ(fence_all, 0),
+    REQ(instance_destroy, 0), REQ(instance_fence, 0), REQ(fence_all, 0), REQ(launch, 1),
 };
 #undef REQ
 
@@ -152,6 +152,10 @@ bool kk__adopt_ops(kk__backend_t *b, const kk_plugin_ops_t *ops) {
   memcpy(&b->ops, ops, n);
   b->declared_struct_size = ops->struct_size;
   b->ops.struct_size = (uint32_t)n;
+  if (KK_PLUGIN_HAS(&b->ops, module_load) && !KK_PLUGIN_HAS(&b->ops, kernel_get)) {
+    skip(b, KK_PLUGIN_SKIPPED, "has module_load but no kernel_get");
+    return false;
+  }
   for (size_t i = 0; i < sizeof required_members / sizeof *required_members; i++) {
     const required_t *r = &required_members[i];
     if (minor < r->since_minor)

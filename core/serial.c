@@ -1,26 +1,80 @@
 /* core/serial.c -- the serial backend, built into libkk: runs everything on the calling thread and always works. */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "host_common.h"
+#include "host_exec.h"
+
+/* An instance: a team of one (the calling thread) with its own cache of team
+ * scratch; `busy` keeps two application threads from sharing the cache. */
+typedef struct serial_inst {
+  kkh_exec_t exec;
+  atomic_flag busy;
+} serial_inst_t;
 
 typedef struct serial_ctx {
   const kk_host_services_t *hs;
+  serial_inst_t def;     /* the default instance */
 } serial_ctx_t;
 
 /* The serial backend has one context per process, like any plugin. */
 static serial_ctx_t g_serial;
 
+static void serial_parallel(kkh_exec_t *ex, int n, kkh_task_fn task, void *arg) {
+  (void)ex;
+  (void)n; /* always 1 */
+  task(0, 1, arg);
+}
+
+static void serial_barrier(kkh_exec_t *ex, int tid, int n) { (void)ex, (void)tid, (void)n; }
+
+static void inst_init(serial_inst_t *si) {
+  memset(&si->exec, 0, sizeof si->exec);
+  si->exec.nthreads = 1;
+  si->exec.parallel = serial_parallel;
+  si->exec.barrier = serial_barrier;
+  si->exec.slots = NULL; /* on the stack of each launch, see serial_launch */
+  atomic_flag_clear(&si->busy);
+}
+
 static kk_status_t serial_init(const kk_host_services_t *hs, void **ctx) {
   g_serial.hs = hs;
+  inst_init(&g_serial.def);
   *ctx = &g_serial;
   return KK_OK;
 }
 
-static void serial_finalize(void *ctx) { (void)ctx; }
+static void serial_finalize(void *ctx) {
+  serial_ctx_t *c = ctx;
+  kkh_exec_release(&c->def.exec);
+}
+
+/* Serial work runs synchronously on the calling thread, so the partial-value
+ * slots live on its stack.  The team cache belongs to the instance; a second
+ * application thread launching on the same instance at the same time gets a
+ * cache of its own for that launch. */
+static kk_status_t serial_launch(void *ctx, void *inst, const kk_launch_t *l) {
+  serial_ctx_t *c = ctx;
+  serial_inst_t *si = inst ? inst : &c->def;
+  _Alignas(64) unsigned char slots[3 * KKH_SLOT_SIZE];
+  if (!atomic_flag_test_and_set_explicit(&si->busy, memory_order_acquire)) {
+    si->exec.slots = slots;
+    kk_status_t st = kkh_launch(&si->exec, c->hs, l);
+    si->exec.slots = NULL;
+    atomic_flag_clear_explicit(&si->busy, memory_order_release);
+    return st;
+  }
+  serial_inst_t own;
+  inst_init(&own);
+  own.exec.slots = slots;
+  kk_status_t st = kkh_launch(&own.exec, c->hs, l);
+  kkh_exec_release(&own.exec);
+  return st;
+}
 
 static int32_t serial_device_count(void *ctx, const char **why_none) {
   (void)ctx;
@@ -88,14 +142,17 @@ static kk_status_t serial_mem_fill(void *ctx, void *inst, void *dst, int32_t spa
 
 static kk_status_t serial_instance_create(void *ctx, void **inst) {
   serial_ctx_t *c = ctx;
-  *inst = malloc(1);
-  if (!*inst)
+  serial_inst_t *si = malloc(sizeof *si);
+  if (!si)
     return c->hs->error(c->hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "instance_create: out of memory");
+  inst_init(si);
+  *inst = si;
   return KK_OK;
 }
 
 static kk_status_t serial_instance_destroy(void *ctx, void *inst) {
   (void)ctx;
+  kkh_exec_release(&((serial_inst_t *)inst)->exec);
   free(inst);
   return KK_OK;
 }
@@ -133,6 +190,7 @@ static const kk_plugin_ops_t serial_ops = {
     .instance_fence = serial_instance_fence,
     .fence_all = serial_fence_all,
     .mem_fill = serial_mem_fill,
+    .launch = serial_launch,
 };
 
 const kk_plugin_ops_t *kk__serial_entry(uint32_t core_abi, const kk_host_services_t *hs) {

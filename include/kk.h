@@ -2,6 +2,13 @@
 #ifndef KK_H
 #define KK_H
 
+#if defined(__CUDACC_RTC__) || defined(__HIPCC_RTC__) || defined(__OPENCL_VERSION__)
+/* A runtime compiler (the JIT fallback of a GPU plugin) sees only what kernels
+ * share with host code: the plain types and kernel declarations. */
+#include <kk/kernel_abi.h>
+#define KK_DECLARE_KERNEL(name) extern kk_kernel_t kk_kernel__##name
+#else
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -416,7 +423,7 @@ kk_type_t kk_view_type(const kk_view_t *v);
 size_t kk_view_elem_size(const kk_view_t *v);
 int kk_view_rank(const kk_view_t *v);
 int64_t kk_view_extent(const kk_view_t *v, int dim);   /* 1 past the rank */
-int64_t kk_view_stride_of(const kk_view_t *v, int dim); /* elements; 0 past the rank */
+int64_t kk_view_stride(const kk_view_t *v, int dim);   /* elements; 0 past the rank */
 size_t kk_view_size(const kk_view_t *v);               /* product of the extents */
 size_t kk_view_span(const kk_view_t *v);               /* elements from the first to one past the last */
 int kk_view_span_is_contiguous(const kk_view_t *v);    /* span == size */
@@ -468,7 +475,7 @@ kk_status_t kk_view_realloc(kk_view_t **view, const int64_t *extents);
 /* Descriptors for kernel arguments.  kk_view_bind gives a default-layout
  * descriptor and requires the view's layout to be the default layout of the
  * backend that owns its space (right on host backends, left on GPUs);
- * _left/_right require that layout; _stride accepts any.  Rank 0 and
+ * _left/_right require that layout; _strided accepts any.  Rank 0 and
  * unit-stride rank 1 views fit every type.  On a mismatch the descriptor is
  * empty, kk_last_error() says why, and the next launch from this thread
  * fails with KK_ERROR_LAYOUT_MISMATCH: a wrong layout is an error, never a
@@ -476,7 +483,7 @@ kk_status_t kk_view_realloc(kk_view_t **view, const int64_t *extents);
 kk_view kk_view_bind(kk_view_t *v);
 kk_view_left kk_view_bind_left(kk_view_t *v);
 kk_view_right kk_view_bind_right(kk_view_t *v);
-kk_view_stride kk_view_bind_stride(kk_view_t *v);
+kk_view_strided kk_view_bind_strided(kk_view_t *v);
 
 /* Name of an element type ("double"). */
 const char *kk_type_name(kk_type_t type);
@@ -535,6 +542,118 @@ kk_status_t kk_parallel_scan(const char *label, const kk_range_policy_t *policy,
                              const void *args, size_t args_size, void *total, size_t total_size);
 
 /* ===========================================================================
+ * MDRange and team dispatch (docs/parallel.md)
+ * ======================================================================== */
+
+/* Iteration order of an MDRange: over tiles (outer) and inside a tile (inner).
+ * DEFAULT is the backend's: right on host backends, left on GPUs, matching
+ * the default layouts. */
+typedef enum kk_iterate {
+  KK_ITERATE_DEFAULT = 0,
+  KK_ITERATE_RIGHT = 1,   /* the last index varies fastest */
+  KK_ITERATE_LEFT = 2,    /* the first index varies fastest */
+  KK__ITERATE_PIN = 0x7fffffff
+} kk_iterate_t;
+
+typedef struct kk_md_policy {
+  size_t struct_size;                 /* sizeof(kk_md_policy_t) */
+  int32_t rank;                       /* 2..6, must equal the kernel's */
+  kk_iterate_t outer, inner;
+  int64_t begin[KK_MD_MAX_RANK], end[KK_MD_MAX_RANK];
+  int64_t tile[KK_MD_MAX_RANK];       /* 0: the backend's choice */
+  kk_instance_t *instance;            /* NULL: the default instance */
+} kk_md_policy_t;
+
+/* [0, e0) x [0, e1) ... with default tiles and order. */
+#define KK_MD2(e0, e1) \
+  (&(const kk_md_policy_t){sizeof(kk_md_policy_t), 2, KK_ITERATE_DEFAULT, KK_ITERATE_DEFAULT, {0}, {(e0), (e1)}, {0}, NULL})
+#define KK_MD3(e0, e1, e2)                                                                                       \
+  (&(const kk_md_policy_t){sizeof(kk_md_policy_t), 3, KK_ITERATE_DEFAULT, KK_ITERATE_DEFAULT, {0}, {(e0), (e1), (e2)}, \
+                           {0}, NULL})
+
+/* Runs a KK_MD_FORn kernel over the box; reduce variants as kk_parallel_reduce. */
+kk_status_t kk_parallel_for_md(const char *label, const kk_md_policy_t *policy, const kk_kernel_t *kernel,
+                               const void *args, size_t args_size);
+kk_status_t kk_parallel_reduce_md(const char *label, const kk_md_policy_t *policy, const kk_kernel_t *kernel,
+                                  const void *args, size_t args_size, void *result, size_t result_size);
+
+/* Team size or vector length chosen by the backend (or a tuning tool). */
+#define KK_AUTO 0
+
+typedef struct kk_team_policy {
+  size_t struct_size;          /* sizeof(kk_team_policy_t) */
+  int64_t league_size;         /* number of teams, >= 0 */
+  int32_t team_size;           /* threads per team, or KK_AUTO */
+  int32_t vector_length;       /* vector lanes per thread, or KK_AUTO */
+  uint64_t scratch_team[2];    /* scratch bytes per team at levels 0 and 1 */
+  uint64_t scratch_thread[2];  /* scratch bytes per thread at levels 0 and 1 */
+  int64_t chunk;               /* league ranks per chunk, 0: the backend's choice */
+  kk_schedule_t schedule;
+  kk_instance_t *instance;     /* NULL: the default instance */
+} kk_team_policy_t;
+
+#define KK_TEAM(league, team, vector)                                                                        \
+  (&(const kk_team_policy_t){sizeof(kk_team_policy_t), (league), (team), (vector), {0, 0}, {0, 0}, 0,         \
+                             KK_SCHEDULE_STATIC, NULL})
+
+/* Runs a KK_TEAM_FOR / KK_TEAM_REDUCE kernel: league_size teams of
+ * team_size threads with vector_length lanes each.  Scratch is requested
+ * here; a request beyond the backend's limit is refused before launch
+ * (KK_ERROR_LIMIT, the limit in the message).  A kernel that asks for more
+ * scratch than requested fails (KK_ERROR_KERNEL_FAILED) instead of
+ * overwriting memory.  Team reductions combine every thread's acc. */
+kk_status_t kk_parallel_for_team(const char *label, const kk_team_policy_t *policy, const kk_kernel_t *kernel,
+                                 const void *args, size_t args_size);
+kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *policy, const kk_kernel_t *kernel,
+                                    const void *args, size_t args_size, void *result, size_t result_size);
+
+/* The largest team size a launch of `kernel` with this policy (vector
+ * length, scratch) can use on the policy's backend, and the one the backend
+ * recommends. */
+kk_status_t kk_team_size_max(const kk_kernel_t *kernel, const kk_team_policy_t *policy, int *out);
+kk_status_t kk_team_size_recommended(const kk_kernel_t *kernel, const kk_team_policy_t *policy, int *out);
+
+/* Bytes a scratch allocation of `count` elements of `elem_size` takes
+ * (KK_TEAM_SCRATCH and scratch views round each allocation up to
+ * KK_SCRATCH_ALIGN); sum these to size a policy's scratch request. */
+size_t kk_scratch_size(size_t elem_size, int64_t count);
+
+/* ===========================================================================
+ * ScatterView (docs/scatter.md)
+ *
+ * Many threads contribute (sum, min or max) to elements of a target view.
+ * Host backends give each thread a private duplicate, GPUs use atomics; the
+ * choice is the backend's unless the program forces one.  Kernels contribute
+ * with KK_SCATTER_ADD / _MIN / _MAX on a kk_scatter argument; contribute()
+ * folds the duplicates into the target.
+ * ======================================================================== */
+typedef struct kk_scatter_view kk_scatter_view_t;
+
+/* Creates a scatter view over `target` (KK_INT32, KK_INT64, KK_UINT32,
+ * KK_UINT64, KK_FLOAT, KK_DOUBLE, KK_COMPLEX_FLOAT or KK_COMPLEX_DOUBLE; min
+ * and max only on real types).  op: KK_SCATTER_SUM, _MIN, _MAX.  mode:
+ * KK_SCATTER_AUTO (the backend's choice), _DUPLICATED, _ATOMIC.  Duplicated
+ * mode needs a host-accessible target.  The duplicates start at the
+ * identity.  Thread-safe. */
+kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatter_view_t **out);
+
+/* The descriptor for a kernel argument. */
+kk_scatter kk_scatter_bind(kk_scatter_view_t *sv);
+
+/* Folds every contribution into the target (target = target op
+ * contributions) and resets the duplicates; a no-op in atomic mode.  Fences
+ * first. */
+kk_status_t kk_scatter_view_contribute(kk_scatter_view_t *sv);
+
+/* Discards contributions not yet folded (duplicates back to the identity). */
+kk_status_t kk_scatter_view_reset(kk_scatter_view_t *sv);
+
+/* KK_SCATTER_DUPLICATED or KK_SCATTER_ATOMIC. */
+int kk_scatter_view_mode(const kk_scatter_view_t *sv);
+
+void kk_scatter_view_release(kk_scatter_view_t *sv);
+
+/* ===========================================================================
  * Inline helpers
  * ======================================================================== */
 static inline void kk_initialize_or_exit(int *argc, char ***argv) {
@@ -551,4 +670,5 @@ static inline void kk_initialize_or_exit(int *argc, char ***argv) {
 }
 #endif
 
+#endif /* not a runtime compiler */
 #endif /* KK_H */

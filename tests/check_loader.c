@@ -4,6 +4,13 @@
 #include "internal.h"
 #include "testutil.h"
 
+#define KK_TARGET_HOST
+#include <kk/kernel.h>
+
+/* A kernel compiled into the test itself, not registered by kkcc. */
+struct hit_args { int *counter; };
+KK_FOR(hit, struct hit_args, i) { *args->counter += 1 + (int)(i - i); }
+
 /* Initializes kk with `path` as the only plugin path, plus optional extra flags. */
 static kk_status_t init_with_path(const char *path, const char *flag1, const char *flag2) {
   kk_settings_t s = KK_SETTINGS_INIT;
@@ -181,6 +188,43 @@ START_TEST(shadowed_by_earlier_directory) {
 }
 END_TEST
 
+/* An ABI 1.0 plugin has no launch member: a launch on it is refused with the
+ * reason, never a call through a missing pointer. */
+START_TEST(older_minor_cannot_launch) {
+  tu_clear_env();
+  char *dir = tu_mkdtemp();
+  tu_link_fake(dir, "fake_oldminor");
+  ck_assert_int_eq(init_with_path(dir, "--kokkos-device=fake_oldminor", NULL), KK_OK);
+  int counter = 0;
+  struct hit_args a = {&counter};
+  ck_assert_int_eq(kk_parallel_for("hit", KK_RANGE(0, 3), KK_KERNEL(hit), KK_ARGS(a)), KK_ERROR_UNSUPPORTED);
+  ck_assert_contains(kk_last_error(), "backend fake_oldminor (plugin ABI 1.0) cannot launch kernels");
+  ck_assert_int_eq(counter, 0);
+  /* the host backend beside it runs the kernel */
+  ck_assert_int_eq(kk_parallel_for("hit", KK_RANGE_ON(kk_instance_host(), 0, 3), KK_KERNEL(hit), KK_ARGS(a)), KK_OK);
+  ck_assert_int_eq(counter, 3);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+  tu_rmdir(dir);
+}
+END_TEST
+
+/* A device backend needs the kernel registered by kkcc to find its code. */
+START_TEST(device_backend_needs_registered_kernel) {
+  tu_clear_env();
+  char *dir = tu_mkdtemp();
+  tu_link_fake(dir, "fake_ok");
+  ck_assert_int_eq(init_with_path(dir, NULL, NULL), KK_OK);
+  int counter = 0;
+  struct hit_args a = {&counter};
+  ck_assert_int_eq(kk_parallel_for("hit", KK_RANGE(0, 3), KK_KERNEL(hit), KK_ARGS(a)), KK_ERROR_NOT_FOUND);
+  ck_assert_contains(kk_last_error(), "kernel 'hit' is not registered with kk");
+  ck_assert_contains(kk_last_error(), "build its kernel file with kkcc");
+  ck_assert_int_eq(counter, 0);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+  tu_rmdir(dir);
+}
+END_TEST
+
 /* ---- selection ----------------------------------------------------------- */
 
 START_TEST(highest_priority_wins_with_host_beside) {
@@ -350,6 +394,8 @@ static Suite *loader_suite(void) {
   tcase_add_test(tc, badly_named_file);
   tcase_add_test(tc, older_minor_members_absent);
   tcase_add_test(tc, shadowed_by_earlier_directory);
+  tcase_add_test(tc, older_minor_cannot_launch);
+  tcase_add_test(tc, device_backend_needs_registered_kernel);
   suite_add_tcase(s, tc);
   tc = tcase_create("selection");
   tcase_add_test(tc, highest_priority_wins_with_host_beside);

@@ -50,21 +50,6 @@
 #define KK__FE_8(M, D, x, ...) M(D, x) KK__FE_7(M, D, __VA_ARGS__)
 #define KK__FOREACH(M, D, ...) KK__CAT(KK__FE_, KK__NARG(__VA_ARGS__))(M, D, __VA_ARGS__)
 
-/* ---- the target ------------------------------------------------------------ */
-#if defined(KK_TARGET_CUDA)
-#include <kk/target/cuda.h>
-#elif defined(KK_TARGET_HIP)
-#include <kk/target/hip.h>
-#elif defined(KK_TARGET_SPIRV)
-#include <kk/target/spirv.h>
-#else /* KK_TARGET_HOST, or KK_TARGET_NONE for descriptors without host code */
-#include <kk/target/host.h>
-#endif
-
-#ifndef KK__FN
-#error "the target header must define KK__FN, the qualifiers of a helper callable from kernels"
-#endif
-
 /* ---- views ---------------------------------------------------------------- */
 
 /* The layout a descriptor type stands for (a compile-time constant). */
@@ -90,7 +75,7 @@
            7, j)
 
 /* The element of view descriptor `v` (any of kk_view, kk_view_left,
- * kk_view_right, kk_view_stride) at the given 1 to 8 indices, as an lvalue of
+ * kk_view_right, kk_view_strided) at the given 1 to 8 indices, as an lvalue of
  * type T.  T must be the view's element type.  No bounds check. */
 #define KK_AT(v, T, ...) \
   (((T *)(v).d.data)[KK__CAT(KK__OFF, KK__NARG(__VA_ARGS__))(v, (v).d, __VA_ARGS__)])
@@ -248,5 +233,20 @@
 #define KK__PTYPE_KK_MINMAX(T) KK__TYPE_##T
 #define KK__PTYPE_KK_MINMAXLOC(T) KK__TYPE_##T
 #define KK__PTYPE_KK_CUSTOM(R) KK_TYPE_CUSTOM
+
+/* ---- the target: how it spells every macro above ------------------------------ */
+#if defined(KK_TARGET_CUDA)
+#include <kk/target/cuda.h>
+#elif defined(KK_TARGET_HIP)
+#include <kk/target/hip.h>
+#elif defined(KK_TARGET_SPIRV)
+#include <kk/target/spirv.h>
+#else /* KK_TARGET_HOST, or KK_TARGET_NONE for descriptors without host code */
+#include <kk/target/host.h>
+#endif
+
+#ifndef KK__FN
+#error "the target header must define KK__FN, the qualifiers of a helper callable from kernels"
+#endif
 
 #endif /* KK_KERNEL_H */

@@ -50,13 +50,17 @@ typedef enum kk_type {
  *                   targets;
  *   kk_view_right   right layout on every target;
  *   kk_view_left    left layout on every target;
- *   kk_view_stride  every stride read from the descriptor.
+ *   kk_view_strided  every stride read from the descriptor.
  *
  * Host code fills them with kk_view_bind() and friends (kk.h), which refuse a
  * view whose layout does not match the parameter type.  The trailing tag's
  * size encodes the type's layout for the index macros (a compile-time
  * constant in every language kk compiles).
  * ------------------------------------------------------------------------ */
+/* Complex numbers as views, reducers and atomics see them. */
+typedef struct kk_complex_float { float re, im; } kk_complex_float;
+typedef struct kk_complex_double { double re, im; } kk_complex_double;
+
 typedef struct kk_view_desc {
   void *data;                      /* first element */
   int64_t extent[KK_MAX_RANK];     /* extents; unused dimensions are 1 */
@@ -70,7 +74,25 @@ typedef struct kk_view_desc {
 typedef struct kk_view { kk_view_desc_t d; char kk__tag[1]; } kk_view;
 typedef struct kk_view_right { kk_view_desc_t d; char kk__tag[2]; } kk_view_right;
 typedef struct kk_view_left { kk_view_desc_t d; char kk__tag[3]; } kk_view_left;
-typedef struct kk_view_stride { kk_view_desc_t d; char kk__tag[4]; } kk_view_stride;
+typedef struct kk_view_strided { kk_view_desc_t d; char kk__tag[4]; } kk_view_strided;
+
+/* A ScatterView as a kernel sees it (KK_SCATTER_ADD and friends): the
+ * target's descriptor and, in duplicated mode, one private copy per thread. */
+typedef struct kk_scatter {
+  kk_view_desc_t d;                /* the target view */
+  void *dups;                      /* duplicated mode: ndup copies, dup_stride elements apart */
+  int64_t dup_stride;
+  int32_t ndup;
+  int32_t mode;                    /* KK_SCATTER_DUPLICATED or KK_SCATTER_ATOMIC */
+  int32_t op;                      /* KK_SCATTER_SUM, _MIN, _MAX */
+  int32_t type;                    /* kk_type_t of the elements */
+} kk_scatter;
+
+enum { KK_SCATTER_AUTO = 0, KK_SCATTER_DUPLICATED = 1, KK_SCATTER_ATOMIC = 2 };
+enum { KK_SCATTER_SUM = 0, KK_SCATTER_MIN = 1, KK_SCATTER_MAX = 2 };
+
+/* Alignment of every scratch allocation inside a kernel (bytes). */
+#define KK_SCRATCH_ALIGN 16
 
 /* ---------------------------------------------------------------------------
  * Reducers.
@@ -141,12 +163,70 @@ typedef enum kk_kernel_kind {
   KK_KIND_FOR = 1,
   KK_KIND_REDUCE = 2,
   KK_KIND_SCAN = 3,
+  KK_KIND_MD_FOR = 4,
+  KK_KIND_MD_REDUCE = 5,
+  KK_KIND_TEAM_FOR = 6,
+  KK_KIND_TEAM_REDUCE = 7,
   KK__KIND_PIN = 0x7fffffff
 } kk_kernel_kind_t;
 
-typedef void (*kk_host_for_fn)(const void *args, int64_t begin, int64_t end);
-typedef void (*kk_host_reduce_fn)(const void *args, int64_t begin, int64_t end, void *acc);
-typedef void (*kk_host_scan_fn)(const void *args, int64_t begin, int64_t end, void *acc, int final_pass);
+/* Maximum rank of an MDRange. */
+#define KK_MD_MAX_RANK 6
+
+/* ---------------------------------------------------------------------------
+ * The host side of a running kernel: what a host backend hands every chunk
+ * function -- the calling thread's identity and, in team kernels, its team,
+ * scratch memory and the team operations (barrier, reductions, broadcast).
+ * Kernel code reaches it only through the kernel-language macros.
+ * ------------------------------------------------------------------------ */
+struct kk_host_thread;
+
+typedef struct kk_host_team_ops {
+  /* waits for every thread of the team */
+  void (*barrier)(const struct kk_host_thread *th);
+  /* combines `value` (size bytes) over the team with join, in team-rank
+   * order; every thread receives the result */
+  void (*allreduce)(const struct kk_host_thread *th, void *value, uint32_t size,
+                    void (*join)(void *dst, const void *src));
+  /* every thread receives the value of team rank `root` */
+  void (*broadcast)(const struct kk_host_thread *th, void *value, uint32_t size, int32_t root);
+  /* exclusive prefix over the team in team-rank order: on entry *value is
+   * this thread's total, on return the join of the totals of the lower ranks
+   * (init's identity for rank 0); *total gets the join of all of them */
+  void (*exclusive_scan)(const struct kk_host_thread *th, void *value, void *total, uint32_t size,
+                         void (*join)(void *dst, const void *src), void (*init)(void *dst));
+  /* a scratch request does not fit: records why and abandons the team's work */
+  void (*scratch_overrun)(const struct kk_host_thread *th, int32_t level, int32_t per_thread, uint64_t need,
+                          uint64_t have);
+} kk_host_team_ops_t;
+
+typedef struct kk_host_thread {
+  int32_t thread_id;           /* 0 .. nthreads-1 among the threads running the launch */
+  int32_t nthreads;
+  /* team kernels */
+  int32_t team_rank, team_size;
+  int32_t vector_length, reserved;
+  int64_t league_size;
+  unsigned char *team_scratch[2];     /* the team's scratch, per level (shared by its threads) */
+  uint64_t team_scratch_size[2];
+  unsigned char *thread_scratch[2];   /* this thread's scratch, per level */
+  uint64_t thread_scratch_size[2];
+  const kk_host_team_ops_t *ops;
+  void *backend;                      /* the backend's per-team state */
+} kk_host_thread_t;
+
+typedef void (*kk_host_for_fn)(const void *args, int64_t begin, int64_t end, const kk_host_thread_t *th);
+typedef void (*kk_host_reduce_fn)(const void *args, int64_t begin, int64_t end, void *acc, const kk_host_thread_t *th);
+typedef void (*kk_host_scan_fn)(const void *args, int64_t begin, int64_t end, void *acc, int final_pass,
+                                const kk_host_thread_t *th);
+/* MDRange: runs the box [lo, hi) of `rank` dimensions, innermost index the
+ * last one (inner_left 0) or the first (inner_left 1); acc is NULL for for. */
+typedef void (*kk_host_md_fn)(const void *args, const int64_t *lo, const int64_t *hi, int inner_left, void *acc,
+                              const kk_host_thread_t *th);
+/* Teams: the calling thread's part of league ranks [begin, end) for its
+ * team; acc is NULL for for.  Returns 0, or nonzero when a scratch request
+ * overran (the team's work stopped). */
+typedef int (*kk_host_team_fn)(const void *args, int64_t begin, int64_t end, void *acc, const kk_host_thread_t *th);
 
 struct kk_module;
 
@@ -166,6 +246,10 @@ typedef struct kk_kernel {
   kk_host_for_fn host_for;
   kk_host_reduce_fn host_reduce;
   kk_host_scan_fn host_scan;
+  kk_host_md_fn host_md;           /* MDRange for and reduce */
+  kk_host_team_fn host_team;       /* team for and reduce */
+  int32_t rank;                    /* MDRange rank (2..6), else 0 */
+  int32_t reserved;
   struct kk_module *module;        /* set by kk_module_register */
   void *runtime[4];                /* libkk's per-kernel state; zero in the object */
 } kk_kernel_t;
@@ -195,6 +279,12 @@ typedef struct kk_module {
   const char *targets;             /* targets it was built for, "host,cuda" */
   void *runtime[4];                /* libkk's per-module state; zero in the object */
 } kk_module_t;
+
+/* The host lock table of arbitrary-size atomics (KK_ATOMIC_LOCK), shared by
+ * every kernel object of the process; kernel code reaches it only through
+ * the kernel-language macros. */
+#define KK_HOST_LOCK_COUNT 16384
+extern uint32_t kk_host_locks[KK_HOST_LOCK_COUNT];
 
 /* Registers / unregisters a module; called by the constructor and destructor
  * that kkcc generates, before main() for objects linked into the program.

@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define KK_PLUGIN_ABI_MAJOR 1
-#define KK_PLUGIN_ABI_MINOR 1
+#define KK_PLUGIN_ABI_MINOR 2
 #define KK_PLUGIN_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | (uint32_t)(minor)))
 #define KK_PLUGIN_ABI_VERSION KK_PLUGIN_ABI_MAKE(KK_PLUGIN_ABI_MAJOR, KK_PLUGIN_ABI_MINOR)
 #define KK_PLUGIN_ABI_MAJOR_OF(v) ((uint32_t)(v) >> 16)
@@ -202,6 +202,19 @@ typedef struct kk_launch {
   int32_t result_space;
   uint32_t reserved;
   const char *label;           /* never NULL */
+
+  /* ---- ABI 1.2: MDRange and teams (valid when struct_size covers them) ---- */
+  int32_t rank;                /* MDRange rank 2..6 */
+  uint32_t iterate_outer;      /* order over tiles: KK_ITERATE_RIGHT or _LEFT (never DEFAULT) */
+  uint32_t iterate_inner;      /* order within a tile */
+  uint32_t reserved2;
+  int64_t md_begin[KK_MD_MAX_RANK], md_end[KK_MD_MAX_RANK];
+  int64_t md_tile[KK_MD_MAX_RANK]; /* 0: the backend's choice */
+  int64_t league_size;         /* teams */
+  int32_t team_size;           /* resolved: never 0 */
+  int32_t vector_length;       /* resolved: never 0 */
+  uint64_t scratch_team[2];    /* bytes per team, levels 0 and 1 */
+  uint64_t scratch_thread[2];  /* bytes per thread, levels 0 and 1 */
 } kk_launch_t;
 
 /* ---------------------------------------------------------------------------
@@ -298,6 +311,14 @@ typedef struct kk_plugin_ops {
   /* Looks up a kernel of a loaded module; the handle becomes
    * kk_launch_t.device_kernel.  Required when module_load is present. */
   kk_status_t (*kernel_get)(void *ctx, void *pmod, const kk_kernel_t *kernel, void **pkernel);
+
+  /* ---- ABI 1.2: teams, MDRange, scratch ---- */
+
+  /* Team sizes a team launch of this kernel could use (optional): the
+   * largest that fits (registers, scratch) and the one the backend prefers,
+   * given launch->vector_length and the scratch sizes.  Without it the core
+   * uses the device's max_team_size and 1. */
+  kk_status_t (*team_size_query)(void *ctx, const kk_launch_t *launch, int32_t *max, int32_t *recommended);
 } kk_plugin_ops_t;
 
 /* True when the (core's zeroed copy of the) table has `member`: the one gate

@@ -2,7 +2,21 @@
 #ifndef KK_TYPES_H
 #define KK_TYPES_H
 
+#if defined(__CUDACC_RTC__) || defined(__HIPCC_RTC__)
+/* runtime compilers have no C library headers */
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+typedef unsigned long long uintptr_t;
+typedef unsigned long size_t;
+#else
 #include <stdint.h>
+#endif
 
 /* Maximum rank of a view and of a view descriptor. */
 #define KK_MAX_RANK 8

@@ -1,37 +1,245 @@
-/* plugins/common/host_exec.c -- range for/reduce/scan on a team of host threads, shared by serial, threads and openmp. */
+/* plugins/common/host_exec.c -- every kernel kind on a team of host threads, shared by serial, threads and openmp. */
 #include "config.h"
 
+#include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "host_exec.h"
 
+/* Slots: nthreads partials, one spare, nthreads scan prefixes. */
+#define NSLOTS(nt) ((size_t)(2 * (nt) + 1))
+
+/* ---- team state ------------------------------------------------------------------- */
+
+/* One concurrent team: its barrier and the buffer its threads exchange values in. */
+typedef struct team_slot {
+  _Alignas(64) atomic_int arrived;
+  atomic_int generation;
+  int size;
+  atomic_long next_chunk;        /* dynamic schedule: filled by team rank 0 */
+  _Alignas(64) unsigned char *values;   /* size * KKH_TEAM_VALUE_MAX bytes */
+  struct kkh_team_cache *cache;  /* where a failure is recorded */
+} team_slot_t;
+
+struct kkh_team_cache {
+  size_t bytes;                  /* of mem */
+  unsigned char *mem;            /* scratch of every team and thread, then value buffers */
+  int nslots;
+  team_slot_t *slots;
+  kk_host_thread_t *threads;     /* nthreads */
+  int nthreads;
+  /* the first failure of the running launch */
+  atomic_int failed;
+  char why[512];
+};
+
+static void slot_barrier(team_slot_t *s) {
+  int gen = atomic_load_explicit(&s->generation, memory_order_acquire);
+  if (atomic_fetch_add_explicit(&s->arrived, 1, memory_order_acq_rel) == s->size - 1) {
+    atomic_store_explicit(&s->arrived, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->generation, gen + 1, memory_order_release);
+    return;
+  }
+  for (unsigned spins = 0; atomic_load_explicit(&s->generation, memory_order_acquire) == gen; spins++) {
+    if (atomic_load_explicit(&s->cache->failed, memory_order_relaxed))
+      return; /* a team-mate abandoned the team: do not wait for it */
+    if (spins > 4096)
+      sched_yield(); /* more threads than cores: let the others reach the barrier */
+  }
+}
+
+static void op_barrier(const kk_host_thread_t *th) { slot_barrier(th->backend); }
+
+static void op_allreduce(const kk_host_thread_t *th, void *v, uint32_t size, void (*join)(void *, const void *)) {
+  team_slot_t *s = th->backend;
+  memcpy(s->values + (size_t)th->team_rank * KKH_TEAM_VALUE_MAX, v, size);
+  slot_barrier(s);
+  unsigned char acc[KKH_TEAM_VALUE_MAX] __attribute__((aligned(64)));
+  memcpy(acc, s->values, size);
+  for (int r = 1; r < th->team_size; r++)
+    join(acc, s->values + (size_t)r * KKH_TEAM_VALUE_MAX);
+  slot_barrier(s); /* everyone has read before the buffer is reused */
+  memcpy(v, acc, size);
+}
+
+static void op_broadcast(const kk_host_thread_t *th, void *v, uint32_t size, int32_t root) {
+  team_slot_t *s = th->backend;
+  if (th->team_rank == root)
+    memcpy(s->values, v, size);
+  slot_barrier(s);
+  if (th->team_rank != root)
+    memcpy(v, s->values, size);
+  slot_barrier(s);
+}
+
+static void op_exclusive_scan(const kk_host_thread_t *th, void *v, void *total, uint32_t size,
+                              void (*join)(void *, const void *), void (*init)(void *)) {
+  team_slot_t *s = th->backend;
+  memcpy(s->values + (size_t)th->team_rank * KKH_TEAM_VALUE_MAX, v, size);
+  slot_barrier(s);
+  unsigned char acc[KKH_TEAM_VALUE_MAX] __attribute__((aligned(64)));
+  init(acc);
+  for (int r = 0; r < th->team_rank; r++)
+    join(acc, s->values + (size_t)r * KKH_TEAM_VALUE_MAX);
+  if (total) {
+    unsigned char all[KKH_TEAM_VALUE_MAX] __attribute__((aligned(64)));
+    memcpy(all, acc, size);
+    for (int r = th->team_rank; r < th->team_size; r++)
+      join(all, s->values + (size_t)r * KKH_TEAM_VALUE_MAX);
+    memcpy(total, all, size);
+  }
+  slot_barrier(s);
+  memcpy(v, acc, size);
+}
+
+static void op_scratch_overrun(const kk_host_thread_t *th, int32_t level, int32_t per_thread, uint64_t need,
+                               uint64_t have) {
+  struct kkh_team_cache *c = ((team_slot_t *)th->backend)->cache;
+  int expected = 0;
+  if (atomic_compare_exchange_strong(&c->failed, &expected, 1))
+    snprintf(c->why, sizeof c->why,
+             "%s scratch at level %d overrun: the kernel asked for %llu bytes %s, the launch requested %llu",
+             per_thread ? "thread" : "team", level, (unsigned long long)need, per_thread ? "per thread" : "per team",
+             (unsigned long long)have);
+}
+
+static const kk_host_team_ops_t team_ops = {
+    .barrier = op_barrier,
+    .allreduce = op_allreduce,
+    .broadcast = op_broadcast,
+    .exclusive_scan = op_exclusive_scan,
+    .scratch_overrun = op_scratch_overrun,
+};
+
+/* Scratch sizes are rounded so that every region stays 64-byte aligned. */
+static uint64_t round64(uint64_t n) { return (n + 63) & ~(uint64_t)63; }
+
+/* Makes the cache big enough for `nslots` teams of `tsize` threads with the
+ * launch's scratch; allocation happens only when a launch needs more than
+ * any before it. */
+static kk_status_t cache_prepare(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_launch_t *l, int nslots,
+                                 int tsize) {
+  struct kkh_team_cache *c = ex->teams;
+  if (!c) {
+    c = calloc(1, sizeof *c);
+    if (!c)
+      return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "team launch: out of memory");
+    ex->teams = c;
+  }
+  const uint64_t team_bytes = round64(l->scratch_team[0]) + round64(l->scratch_team[1]);
+  const uint64_t thread_bytes = round64(l->scratch_thread[0]) + round64(l->scratch_thread[1]);
+  const uint64_t values = (uint64_t)tsize * KKH_TEAM_VALUE_MAX;
+  const uint64_t need = (uint64_t)nslots * (team_bytes + round64(values)) + (uint64_t)ex->nthreads * thread_bytes;
+  if (need > c->bytes) {
+    free(c->mem);
+    c->mem = NULL;
+    c->bytes = 0;
+    if (posix_memalign((void **)&c->mem, 64, need ? need : 64) != 0)
+      return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0,
+                       "team launch '%s': no memory for %llu bytes of scratch", l->label, (unsigned long long)need);
+    c->bytes = need;
+  }
+  if (c->nslots < nslots) {
+    free(c->slots);
+    c->slots = NULL;
+    if (posix_memalign((void **)&c->slots, 64, sizeof *c->slots * (size_t)nslots) != 0)
+      return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "team launch: out of memory");
+    c->nslots = nslots;
+  }
+  if (c->nthreads < ex->nthreads) {
+    free(c->threads);
+    c->threads = calloc((size_t)ex->nthreads, sizeof *c->threads);
+    if (!c->threads) {
+      c->nthreads = 0;
+      return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "team launch: out of memory");
+    }
+    c->nthreads = ex->nthreads;
+  }
+  unsigned char *p = c->mem;
+  for (int s = 0; s < nslots; s++) {
+    team_slot_t *ts = &c->slots[s];
+    atomic_init(&ts->arrived, 0);
+    atomic_init(&ts->generation, 0);
+    atomic_init(&ts->next_chunk, 0);
+    ts->size = tsize;
+    ts->cache = c;
+    ts->values = p;
+    p += round64(values);
+  }
+  for (int t = 0; t < nslots * tsize; t++) {
+    int s = t / tsize;
+    kk_host_thread_t *th = &c->threads[t];
+    unsigned char *team_base = p + (size_t)s * team_bytes;
+    unsigned char *thread_base = p + (size_t)nslots * team_bytes + (size_t)t * thread_bytes;
+    th->thread_id = t;
+    th->nthreads = nslots * tsize;
+    th->team_rank = t % tsize;
+    th->team_size = tsize;
+    th->vector_length = l->vector_length;
+    th->league_size = l->league_size;
+    th->team_scratch[0] = team_base;
+    th->team_scratch[1] = team_base + round64(l->scratch_team[0]);
+    th->team_scratch_size[0] = l->scratch_team[0];
+    th->team_scratch_size[1] = l->scratch_team[1];
+    th->thread_scratch[0] = thread_base;
+    th->thread_scratch[1] = thread_base + round64(l->scratch_thread[0]);
+    th->thread_scratch_size[0] = l->scratch_thread[0];
+    th->thread_scratch_size[1] = l->scratch_thread[1];
+    th->ops = &team_ops;
+    th->backend = &c->slots[s];
+  }
+  atomic_store(&c->failed, 0);
+  c->why[0] = '\0';
+  return KK_OK;
+}
+
+void kkh_exec_release(kkh_exec_t *ex) {
+  if (!ex || !ex->teams)
+    return;
+  free(ex->teams->mem);
+  free(ex->teams->slots);
+  free(ex->teams->threads);
+  free(ex->teams);
+  ex->teams = NULL;
+}
+
+int32_t kkh_team_size_max(const kkh_exec_t *ex) { return ex->nthreads; }
+
+/* ---- the task of one launch ----------------------------------------------------------- */
+
 typedef struct range_task {
   const kk_launch_t *l;
-  kk_host_for_fn f;
-  kk_host_reduce_fn r;
-  kk_host_scan_fn s;
+  const kk_kernel_t *k;
   const kk_reducer_info_t *red;
-  int64_t begin, n;        /* the range */
-  int64_t chunk;           /* iterations per chunk */
+  int64_t begin, n;        /* the range (of indices, of tiles, of league ranks) */
+  int64_t chunk;           /* per chunk; 0: one contiguous block per thread (or team) */
   int64_t nchunks;
   int dynamic;
   atomic_llong next;       /* dynamic schedule: next chunk to hand out */
   unsigned char *slots;    /* per-thread partial values */
   size_t slot;             /* bytes between slots */
   kkh_exec_t *ex;
+  /* MDRange */
+  int rank, inner_left, outer_left;
+  int64_t tile[KK_MD_MAX_RANK], ntile[KK_MD_MAX_RANK];
+  /* teams */
+  struct kkh_team_cache *cache;
+  int team_size, nteams;
 } range_task_t;
 
-/* The contiguous block of thread t out of n threads (static, chunk 0). */
+/* The contiguous block t of nt over n items. */
 static inline void block_of(int64_t n, int t, int nt, int64_t *b, int64_t *e) {
   int64_t q = n / nt, rem = n % nt;
   *b = (int64_t)t * q + (t < rem ? t : rem);
   *e = *b + q + (t < rem ? 1 : 0);
 }
 
-/* Calls `call(b, e)` for every chunk thread t owns. */
-#define FOR_MY_CHUNKS(T, tid, nt, call)                                                          \
+/* Calls `call(b, e)` for every chunk worker `w` of `nw` owns. */
+#define FOR_MY_CHUNKS(T, w, nw, call)                                                            \
   do {                                                                                           \
     if ((T)->dynamic) {                                                                          \
       for (;;) {                                                                                 \
@@ -46,11 +254,11 @@ static inline void block_of(int64_t n, int t, int nt, int64_t *b, int64_t *e) {
       }                                                                                          \
     } else if ((T)->chunk == 0) {                                                                \
       int64_t b_, e_;                                                                            \
-      block_of((T)->n, tid, nt, &b_, &e_);                                                       \
+      block_of((T)->n, w, nw, &b_, &e_);                                                         \
       if (e_ > b_)                                                                               \
         call((T)->begin + b_, (T)->begin + e_);                                                  \
     } else {                                                                                     \
-      for (int64_t c_ = tid; c_ < (T)->nchunks; c_ += nt) {                                      \
+      for (int64_t c_ = w; c_ < (T)->nchunks; c_ += nw) {                                        \
         int64_t b_ = (T)->begin + c_ * (T)->chunk;                                               \
         int64_t e_ = b_ + (T)->chunk;                                                            \
         if (e_ > (T)->begin + (T)->n)                                                            \
@@ -60,10 +268,20 @@ static inline void block_of(int64_t n, int t, int nt, int64_t *b, int64_t *e) {
     }                                                                                            \
   } while (0)
 
+static void thread_ctx(kk_host_thread_t *th, int tid, int nt) {
+  memset(th, 0, sizeof *th);
+  th->thread_id = tid;
+  th->nthreads = nt;
+  th->team_size = 1;
+  th->vector_length = 1;
+}
+
 static void for_task(int tid, int nt, void *arg) {
   range_task_t *T = arg;
   const void *args = T->l->args;
-#define CALL_FOR(b, e) T->f(args, b, e)
+  kk_host_thread_t th;
+  thread_ctx(&th, tid, nt);
+#define CALL_FOR(b, e) T->k->host_for(args, b, e, &th)
   FOR_MY_CHUNKS(T, tid, nt, CALL_FOR);
 #undef CALL_FOR
 }
@@ -71,9 +289,11 @@ static void for_task(int tid, int nt, void *arg) {
 static void reduce_task(int tid, int nt, void *arg) {
   range_task_t *T = arg;
   const void *args = T->l->args;
+  kk_host_thread_t th;
+  thread_ctx(&th, tid, nt);
   void *acc = T->slots + (size_t)tid * T->slot;
   T->red->init(acc);
-#define CALL_RED(b, e) T->r(args, b, e, acc)
+#define CALL_RED(b, e) T->k->host_reduce(args, b, e, acc, &th)
   FOR_MY_CHUNKS(T, tid, nt, CALL_RED);
 #undef CALL_RED
 }
@@ -82,12 +302,14 @@ static void reduce_task(int tid, int nt, void *arg) {
 static void scan_task(int tid, int nt, void *arg) {
   range_task_t *T = arg;
   const void *args = T->l->args;
+  kk_host_thread_t th;
+  thread_ctx(&th, tid, nt);
   unsigned char *mine = T->slots + (size_t)tid * T->slot;
   int64_t b, e;
   block_of(T->n, tid, nt, &b, &e);
   T->red->init(mine);
   if (e > b)
-    T->s(args, T->begin + b, T->begin + e, mine, 0);
+    T->k->host_scan(args, T->begin + b, T->begin + e, mine, 0, &th);
   if (nt > 1)
     T->ex->barrier(T->ex, tid, nt);
   /* My prefix, the join of the totals of every thread before me, lives in
@@ -97,11 +319,79 @@ static void scan_task(int tid, int nt, void *arg) {
   for (int t = 0; t < tid; t++)
     T->red->join(prefix, T->slots + (size_t)t * T->slot);
   if (e > b)
-    T->s(args, T->begin + b, T->begin + e, prefix, 1);
+    T->k->host_scan(args, T->begin + b, T->begin + e, prefix, 1, &th);
 }
 
-/* Slots: nthreads partials, one spare, nthreads scan prefixes. */
-#define NSLOTS(nt) ((size_t)(2 * (nt) + 1))
+/* MDRange: the "range" is the tiles; tile index -> box, in the outer order. */
+static void md_tile_box(const range_task_t *T, int64_t tile, int64_t *lo, int64_t *hi) {
+  const kk_launch_t *l = T->l;
+  for (int k = 0; k < T->rank; k++) {
+    int d = T->outer_left ? k : T->rank - 1 - k; /* the fastest-varying tile dimension first */
+    int64_t c = tile % T->ntile[d];
+    tile /= T->ntile[d];
+    lo[d] = l->md_begin[d] + c * T->tile[d];
+    hi[d] = lo[d] + T->tile[d] < l->md_end[d] ? lo[d] + T->tile[d] : l->md_end[d];
+  }
+}
+
+static void md_task(int tid, int nt, void *arg) {
+  range_task_t *T = arg;
+  const void *args = T->l->args;
+  kk_host_thread_t th;
+  thread_ctx(&th, tid, nt);
+  void *acc = NULL;
+  if (T->red) {
+    acc = T->slots + (size_t)tid * T->slot;
+    T->red->init(acc);
+  }
+  int64_t lo[KK_MD_MAX_RANK], hi[KK_MD_MAX_RANK];
+#define CALL_MD(b, e)                                          \
+  for (int64_t t_ = (b); t_ < (e); t_++) {                     \
+    md_tile_box(T, t_, lo, hi);                                \
+    T->k->host_md(args, lo, hi, T->inner_left, acc, &th);      \
+  }
+  FOR_MY_CHUNKS(T, tid, nt, CALL_MD);
+#undef CALL_MD
+}
+
+/* Teams: thread tid is rank tid % team_size of team slot tid / team_size;
+ * chunks of league ranks go to team slots. */
+static void team_task(int tid, int nt, void *arg) {
+  (void)nt;
+  range_task_t *T = arg;
+  const void *args = T->l->args;
+  struct kkh_team_cache *c = T->cache;
+  const kk_host_thread_t *th = &c->threads[tid];
+  team_slot_t *slot = th->backend;
+  const int w = tid / T->team_size, nw = T->nteams;
+  void *acc = NULL;
+  if (T->red) {
+    acc = T->slots + (size_t)tid * T->slot;
+    T->red->init(acc);
+  }
+  int stop = 0;
+  if (T->dynamic && T->team_size > 1) {
+    /* rank 0 takes the next chunk for the whole team */
+    for (;;) {
+      if (th->team_rank == 0)
+        atomic_store_explicit(&slot->next_chunk, atomic_fetch_add_explicit(&T->next, 1, memory_order_relaxed),
+                              memory_order_relaxed);
+      slot_barrier(slot);
+      int64_t c_ = atomic_load_explicit(&slot->next_chunk, memory_order_relaxed);
+      slot_barrier(slot);
+      if (c_ >= T->nchunks || stop)
+        break;
+      int64_t b = T->begin + c_ * T->chunk, e = b + T->chunk < T->begin + T->n ? b + T->chunk : T->begin + T->n;
+      stop = T->k->host_team(args, b, e, acc, th);
+    }
+  } else {
+#define CALL_TEAM(b, e)                                    \
+  if (!stop && !atomic_load_explicit(&c->failed, memory_order_relaxed)) \
+    stop = T->k->host_team(args, b, e, acc, th);
+    FOR_MY_CHUNKS(T, w, nw, CALL_TEAM);
+#undef CALL_TEAM
+  }
+}
 
 unsigned char *kkh_slots_alloc(int nthreads) {
   void *p = NULL;
@@ -111,36 +401,81 @@ unsigned char *kkh_slots_alloc(int nthreads) {
   return p;
 }
 
+/* Default MDRange tiles on the host: whole extents, split along the outer
+ * dimensions only until there are a few tiles per thread, so that the
+ * innermost loop runs long and vectorizes. */
+static void md_default_tiles(range_task_t *T, int nthreads) {
+  const kk_launch_t *l = T->l;
+  int64_t ntiles = 1;
+  const int64_t want = 4 * (int64_t)nthreads;
+  for (int k = 0; k < T->rank; k++) {
+    int d = T->outer_left ? T->rank - 1 - k : k; /* outermost first */
+    int64_t ext = l->md_end[d] - l->md_begin[d];
+    if (l->md_tile[d] > 0) {
+      T->tile[d] = l->md_tile[d];
+    } else if (ntiles < want && ext > 0) {
+      int64_t split = (want + ntiles - 1) / ntiles;
+      T->tile[d] = ext / split > 0 ? ext / split : 1;
+    } else {
+      T->tile[d] = ext > 0 ? ext : 1;
+    }
+    T->ntile[d] = ext > 0 ? (ext + T->tile[d] - 1) / T->tile[d] : 0;
+    ntiles *= T->ntile[d];
+  }
+}
+
 kk_status_t kkh_launch(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_launch_t *l) {
   const kk_kernel_t *k = l->kernel;
   range_task_t T;
+  memset(&T, 0, sizeof T);
   T.l = l;
-  T.f = k->host_for;
-  T.r = k->host_reduce;
-  T.s = k->host_scan;
+  T.k = k;
   T.red = k->reducer;
-  T.begin = l->begin;
-  T.n = l->end - l->begin;
   T.ex = ex;
   T.slots = ex->slots;
   T.slot = KKH_SLOT_SIZE;
   T.dynamic = l->schedule == KK_SCHEDULE_DYNAMIC;
   int nt = ex->nthreads;
 
-  void *fn = l->kind == KK_KIND_FOR ? (void *)T.f : l->kind == KK_KIND_REDUCE ? (void *)T.r : (void *)T.s;
-  if (l->kind != KK_KIND_FOR && l->kind != KK_KIND_REDUCE && l->kind != KK_KIND_SCAN)
-    return hs->error(hs->core, KK_ERROR_UNSUPPORTED, NULL, 0, "kernel '%s': kernel kind %u is not a range kernel",
-                     k->name, l->kind);
+  const void *fn = NULL;
+  kkh_task_fn task = NULL;
+  switch (l->kind) {
+  case KK_KIND_FOR:
+    fn = (const void *)k->host_for, task = for_task, T.red = NULL;
+    break;
+  case KK_KIND_REDUCE:
+    fn = (const void *)k->host_reduce, task = reduce_task;
+    break;
+  case KK_KIND_SCAN:
+    fn = (const void *)k->host_scan, task = scan_task;
+    break;
+  case KK_KIND_MD_FOR:
+  case KK_KIND_MD_REDUCE:
+    fn = (const void *)k->host_md, task = md_task;
+    if (l->kind == KK_KIND_MD_FOR)
+      T.red = NULL;
+    break;
+  case KK_KIND_TEAM_FOR:
+  case KK_KIND_TEAM_REDUCE:
+    fn = (const void *)k->host_team, task = team_task;
+    if (l->kind == KK_KIND_TEAM_FOR)
+      T.red = NULL;
+    break;
+  default:
+    return hs->error(hs->core, KK_ERROR_UNSUPPORTED, NULL, 0, "kernel '%s': unknown kernel kind %u", k->name, l->kind);
+  }
   if (!fn)
     return hs->error(hs->core, KK_ERROR_KERNEL_MISMATCH, NULL, 0,
                      "kernel '%s' has no host code (its kernel file was compiled without the host target)",
                      k->name);
-  if (l->kind != KK_KIND_FOR && !T.red)
+  bool reduces = l->kind == KK_KIND_REDUCE || l->kind == KK_KIND_SCAN || l->kind == KK_KIND_MD_REDUCE ||
+                 l->kind == KK_KIND_TEAM_REDUCE;
+  if (reduces && !T.red)
     return hs->error(hs->core, KK_ERROR_KERNEL_MISMATCH, NULL, 0, "kernel '%s' has no reducer", k->name);
 
   /* Values larger than a slot (big custom reducers) get their own slots. */
   unsigned char *own = NULL;
-  if (l->kind != KK_KIND_FOR && T.red->value_size > KKH_SLOT_SIZE) {
+  if (reduces && T.red->value_size > KKH_SLOT_SIZE) {
     T.slot = ((size_t)T.red->value_size + 63) & ~(size_t)63;
     if (posix_memalign((void **)&own, 64, T.slot * NSLOTS(nt)) != 0)
       return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0,
@@ -149,46 +484,99 @@ kk_status_t kkh_launch(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_la
     T.slots = own;
   }
 
+  /* the iteration space as a range of items: indices, tiles or league ranks */
+  int used;
+  if (l->kind == KK_KIND_MD_FOR || l->kind == KK_KIND_MD_REDUCE) {
+    T.rank = l->rank;
+    T.inner_left = l->iterate_inner == KK_ITERATE_LEFT;
+    T.outer_left = l->iterate_outer == KK_ITERATE_LEFT;
+    md_default_tiles(&T, nt);
+    T.n = 1;
+    for (int d = 0; d < T.rank; d++)
+      T.n *= T.ntile[d];
+    T.begin = 0;
+    T.chunk = 0;
+    T.dynamic = 0;
+    T.nchunks = T.n;
+    used = T.n < nt ? (int)T.n : nt;
+  } else if (l->kind == KK_KIND_TEAM_FOR || l->kind == KK_KIND_TEAM_REDUCE) {
+    T.team_size = l->team_size > 0 ? l->team_size : 1;
+    if (T.team_size > nt) {
+      free(own);
+      return hs->error(hs->core, KK_ERROR_LIMIT, NULL, 0, "team size %d exceeds the %d threads of this backend",
+                       T.team_size, nt);
+    }
+    T.begin = 0;
+    T.n = l->league_size;
+    T.chunk = l->chunk > 0 ? l->chunk : 0;
+    if (T.dynamic && T.chunk == 0)
+      T.chunk = 1;
+    T.nchunks = T.chunk ? (T.n + T.chunk - 1) / T.chunk : T.n;
+    int slots = nt / T.team_size;
+    T.nteams = T.nchunks < slots ? (int)T.nchunks : slots;
+    if (T.nteams < 1)
+      T.nteams = 1;
+    used = T.nteams * T.team_size;
+    kk_status_t st = cache_prepare(ex, hs, l, T.nteams, T.team_size);
+    if (st != KK_OK) {
+      free(own);
+      return st;
+    }
+    T.cache = ex->teams;
+  } else {
+    T.begin = l->begin;
+    T.n = l->end - l->begin;
+    if (l->kind == KK_KIND_SCAN) {
+      T.chunk = 0;
+      T.nchunks = T.n;
+    } else if (T.dynamic) {
+      T.chunk = l->chunk > 0 ? l->chunk : (T.n + (int64_t)nt * 16 - 1) / ((int64_t)nt * 16);
+      if (T.chunk < 1)
+        T.chunk = 1;
+      T.nchunks = (T.n + T.chunk - 1) / T.chunk;
+    } else {
+      T.chunk = l->chunk > 0 ? l->chunk : 0;
+      T.nchunks = T.chunk ? (T.n + T.chunk - 1) / T.chunk : T.n;
+    }
+    used = T.nchunks < (int64_t)nt ? (int)T.nchunks : nt;
+  }
+
   if (T.n <= 0) {
-    if (l->kind != KK_KIND_FOR && l->result) {
+    if (reduces && l->result) {
       T.red->init(T.slots);
       memcpy(l->result, T.slots, T.red->value_size);
     }
     free(own);
     return KK_OK;
   }
-
-  if (l->kind == KK_KIND_SCAN) {
-    T.chunk = 0;
-    T.nchunks = T.n;
-  } else if (T.dynamic) {
-    T.chunk = l->chunk > 0 ? l->chunk : (T.n + (int64_t)nt * 16 - 1) / ((int64_t)nt * 16);
-    if (T.chunk < 1)
-      T.chunk = 1;
-    T.nchunks = (T.n + T.chunk - 1) / T.chunk;
-  } else {
-    T.chunk = l->chunk > 0 ? l->chunk : 0;
-    T.nchunks = T.chunk ? (T.n + T.chunk - 1) / T.chunk : T.n;
-  }
   atomic_init(&T.next, 0);
-  int used = T.nchunks < (int64_t)nt ? (int)T.nchunks : nt;
   if (used < 1)
     used = 1;
 
-  kkh_task_fn task = l->kind == KK_KIND_FOR ? for_task : l->kind == KK_KIND_REDUCE ? reduce_task : scan_task;
-  if (used == 1)
+  if (used == 1 && l->kind == KK_KIND_SCAN) {
+    /* one thread: a single pass with final set, as a sequential scan does */
+    kk_host_thread_t th;
+    thread_ctx(&th, 0, 1);
+    unsigned char *acc = T.slots + (size_t)2 * T.slot; /* slot 2 * used: where the total is read */
+    T.red->init(acc);
+    k->host_scan(l->args, T.begin, T.begin + T.n, acc, 1, &th);
+  } else if (used == 1) {
     task(0, 1, &T); /* one chunk: no thread needs waking */
-  else
+  } else {
     ex->parallel(ex, used, task, &T);
+  }
 
-  if (l->kind == KK_KIND_REDUCE) {
+  kk_status_t st = KK_OK;
+  if (T.cache && atomic_load(&T.cache->failed))
+    st = hs->error(hs->core, KK_ERROR_KERNEL_FAILED, NULL, 0, "kernel '%s': %s", k->name, T.cache->why);
+  else if (reduces && l->kind != KK_KIND_SCAN) {
     /* join in thread order: deterministic for static schedules */
     for (int t = 1; t < used; t++)
       T.red->join(T.slots, T.slots + (size_t)t * T.slot);
     memcpy(l->result, T.slots, T.red->value_size);
   } else if (l->kind == KK_KIND_SCAN && l->result) {
-    memcpy(l->result, T.slots + (size_t)(used + 1 + used - 1) * T.slot, T.red->value_size);
+    memcpy(l->result, T.slots + (size_t)(2 * used) * T.slot, T.red->value_size);
   }
   free(own);
-  return KK_OK;
+  return st;
 }

@@ -17,12 +17,19 @@
 
 typedef struct openmp_instance openmp_instance_t;
 
-/* What one launch at a time runs on: a thread count, the executor's slots,
- * and the claim that makes application threads sharing it take turns. */
+/* The executor of a team, used by whoever holds the team's claim. */
+typedef struct openmp_exec {
+  kkh_exec_t ex;  /* first: parallel() receives &exec->ex */
+  int got;        /* set when a region got fewer threads than asked (and ran nothing) */
+} openmp_exec_t;
+
+/* What one launch at a time runs on: a thread count, an executor whose
+ * slots and team scratch (ex.teams) persist between launches, and the claim
+ * that makes application threads sharing it take turns. */
 typedef struct openmp_team {
+  openmp_exec_t exec;
   kkh_claim_t claim;
   int nthreads;
-  unsigned char *slots;
 } openmp_team_t;
 
 typedef struct openmp_ctx {
@@ -44,19 +51,13 @@ static inline openmp_team_t *openmp_team_of(openmp_ctx_t *ctx, void *inst) {
   return inst ? ((openmp_instance_t *)inst)->team : ctx->team;
 }
 
-/* An executor over one claimed team, on the caller's stack. */
-typedef struct openmp_exec {
-  kkh_exec_t ex;  /* first: parallel() receives &exec->ex */
-  int got;        /* set when a region got fewer threads than asked (and ran nothing) */
-} openmp_exec_t;
-
 /* ---- openmp_parallel.c -------------------------------------------------- */
 
 kk_status_t openmp_team_create(openmp_ctx_t *ctx, int nthreads, const char *what, openmp_team_t **out);
 void openmp_team_destroy(openmp_team_t *team);
 
-/* Claims `team` and sets up `ox` for it. */
-void openmp_exec_begin(openmp_ctx_t *ctx, openmp_team_t *team, openmp_exec_t *ox);
+/* Claims `team` and returns its executor, set up for this operation. */
+openmp_exec_t *openmp_exec_begin(openmp_ctx_t *ctx, openmp_team_t *team);
 /* After an operation ran on ox: 1 when its region got fewer threads than
  * asked, so it ran nothing and must run again (ox now asks for what the
  * runtime gave); 0 when it is done. */

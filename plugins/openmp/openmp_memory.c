@@ -67,11 +67,10 @@ static void run(openmp_ctx_t *ctx, void *inst, const memop_t *m) {
     apply(NULL, m);
     return;
   }
-  openmp_exec_t ox;
-  openmp_exec_begin(ctx, t, &ox);
+  openmp_exec_t *ox = openmp_exec_begin(ctx, t);
   do
-    apply(&ox.ex, m);
-  while (openmp_exec_retry(ctx, &ox));
+    apply(&ox->ex, m);
+  while (openmp_exec_retry(ctx, ox));
   openmp_exec_end(t);
 }
 

@@ -41,8 +41,10 @@ kk_status_t openmp_team_create(openmp_ctx_t *ctx, int nthreads, const char *what
     return openmp_fail(ctx->hs, ENOMEM, "%s: allocating the team", what);
   atomic_init(&t->claim.state, 0);
   t->nthreads = nthreads;
-  t->slots = kkh_slots_alloc(nthreads);
-  if (!t->slots) {
+  t->exec.ex.parallel = openmp_parallel;
+  t->exec.ex.barrier = openmp_barrier;
+  t->exec.ex.slots = kkh_slots_alloc(nthreads);
+  if (!t->exec.ex.slots) {
     free(t);
     return openmp_fail(ctx->hs, ENOMEM, "%s: allocating the partial values of %d threads", what, nthreads);
   }
@@ -54,11 +56,12 @@ void openmp_team_destroy(openmp_team_t *t) {
   if (!t)
     return;
   kkh_claim_take(&t->claim, OPENMP_CLAIM_SPIN_NS); /* a launch in flight finishes first */
-  free(t->slots);
+  kkh_exec_release(&t->exec.ex);
+  free(t->exec.ex.slots);
   free(t);
 }
 
-void openmp_exec_begin(openmp_ctx_t *ctx, openmp_team_t *t, openmp_exec_t *ox) {
+openmp_exec_t *openmp_exec_begin(openmp_ctx_t *ctx, openmp_team_t *t) {
   (void)ctx;
   kkh_claim_take(&t->claim, OPENMP_CLAIM_SPIN_NS);
   int n = t->nthreads;
@@ -66,11 +69,10 @@ void openmp_exec_begin(openmp_ctx_t *ctx, openmp_team_t *t, openmp_exec_t *ox) {
    * do not ask for more. */
   if (n > 1 && omp_get_active_level() >= omp_get_max_active_levels())
     n = 1;
+  openmp_exec_t *ox = &t->exec;
   ox->ex.nthreads = n;
-  ox->ex.parallel = openmp_parallel;
-  ox->ex.barrier = openmp_barrier;
-  ox->ex.slots = t->slots;
   ox->got = 0;
+  return ox;
 }
 
 int openmp_exec_retry(openmp_ctx_t *ctx, openmp_exec_t *ox) {
@@ -97,12 +99,11 @@ kk_status_t openmp_launch(void *vctx, void *inst, const kk_launch_t *l) {
   if (!t)
     return ctx->hs->error(ctx->hs->core, KK_ERROR_NOT_INITIALIZED, NULL, 0,
                           "launch of '%s': the backend's device was not opened", l->label);
-  openmp_exec_t ox;
-  openmp_exec_begin(ctx, t, &ox);
+  openmp_exec_t *ox = openmp_exec_begin(ctx, t);
   kk_status_t st;
   do
-    st = kkh_launch(&ox.ex, ctx->hs, l);
-  while (st == KK_OK && openmp_exec_retry(ctx, &ox));
+    st = kkh_launch(&ox->ex, ctx->hs, l);
+  while (st == KK_OK && openmp_exec_retry(ctx, ox));
   openmp_exec_end(t);
   return st;
 }

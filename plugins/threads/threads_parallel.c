@@ -378,6 +378,7 @@ static void pool_stop(threads_pool_t *P) {
 }
 
 static void pool_free(threads_pool_t *P) {
+  kkh_exec_release(&P->ex);
   free(P->ex.slots);
   free(P->workers);
   free(P);

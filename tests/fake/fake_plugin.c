@@ -132,6 +132,20 @@ static kk_status_t fake_mem_fill(void *ctx, void *inst, void *dst, int32_t s, co
   return KK_OK;
 }
 
+/* Runs host entry points serially: the fake device's memory is host memory. */
+static kk_status_t fake_launch(void *ctx, void *inst, const kk_launch_t *l) {
+  (void)ctx, (void)inst;
+  const kk_kernel_t *k = l->kernel;
+  if (l->kind == KK_KIND_FOR && k->host_for) {
+    kk_host_thread_t th;
+    memset(&th, 0, sizeof th);
+    th.nthreads = th.team_size = th.vector_length = 1;
+    k->host_for(l->args, l->begin, l->end, &th);
+    return KK_OK;
+  }
+  return g_hs->error(g_hs->core, KK_ERROR_UNSUPPORTED, NULL, 0, "the fake backend runs only host for-kernels");
+}
+
 static kk_plugin_ops_t fake_ops = {
 #if defined(FAKE_MODE_OLDMINOR)
     /* An ABI 1.0 plugin compiled before the optional members existed. */
@@ -170,6 +184,7 @@ static kk_plugin_ops_t fake_ops = {
     .instance_fence = fake_fence,
     .fence_all = fake_fence_all,
     .mem_fill = fake_mem_fill, /* cut off by struct_size in the old-minor plugin */
+    .launch = fake_launch,
 };
 
 #ifdef FAKE_MODE_NOSYM

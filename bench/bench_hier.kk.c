@@ -1,0 +1,84 @@
+/* bench/bench_hier.kk.c -- kernels of the Kokkos 3 paper's benchmarks (Tables 1-5), written once. */
+#include <kk/kernel.h>
+
+#include "bench_hier.h"
+
+/* Table 4: A += B on 200^3, three ways */
+KK_FOR(tensor_outer, struct tensor_args, i) {
+  for (int64_t j = 0; j < args->n; j++)
+    for (int64_t k = 0; k < args->n; k++)
+      KK_AT(args->a, double, i, j, k) += KK_AT(args->b, double, i, j, k);
+}
+KK_FOR(tensor_flat, struct tensor_args, ii) {
+  const int64_t n = args->n, i = ii / (n * n), j = (ii / n) % n, k = ii % n;
+  KK_AT(args->a, double, i, j, k) += KK_AT(args->b, double, i, j, k);
+}
+KK_MD_FOR3(tensor_md, struct tensor_args, i, j, k) { KK_AT(args->a, double, i, j, k) += KK_AT(args->b, double, i, j, k); }
+
+/* Table 2: scatter-add with atomics */
+KK_FOR(atomic_add_int, struct scatter_bench_args, u) {
+  kk_atomic_add(&KK_AT(args->grid, int32_t, KK_AT(args->idx, int32_t, u)), 1);
+}
+KK_FOR(atomic_add_double, struct scatter_bench_args, u) {
+  kk_atomic_add(&KK_AT(args->grid, double, KK_AT(args->idx, int32_t, u)), 1.0);
+}
+KK_FOR(atomic_add_cfloat, struct scatter_bench_args, u) {
+  kk_atomic_add(&KK_AT(args->grid, kk_complex_float, KK_AT(args->idx, int32_t, u)), ((kk_complex_float){1.0f, 0.5f}));
+}
+KK_FOR(atomic_add_cdouble, struct scatter_bench_args, u) {
+  kk_atomic_add(&KK_AT(args->grid, kk_complex_double, KK_AT(args->idx, int32_t, u)), ((kk_complex_double){1.0, 0.5}));
+}
+
+/* Table 3: the same through ScatterView */
+KK_FOR(sv_add_int, struct scatter_bench_args, u) { KK_SCATTER_ADD(args->sv, int32_t, 1, KK_AT(args->idx, int32_t, u)); }
+KK_FOR(sv_add_double, struct scatter_bench_args, u) { KK_SCATTER_ADD(args->sv, double, 1.0, KK_AT(args->idx, int32_t, u)); }
+KK_FOR(sv_add_cfloat, struct scatter_bench_args, u) {
+  KK_SCATTER_ADD(args->sv, kk_complex_float, ((kk_complex_float){1.0f, 0.5f}), KK_AT(args->idx, int32_t, u));
+}
+KK_FOR(sv_add_cdouble, struct scatter_bench_args, u) {
+  KK_SCATTER_ADD(args->sv, kk_complex_double, ((kk_complex_double){1.0, 0.5}), KK_AT(args->idx, int32_t, u));
+}
+
+/* Table 1: min and sum, apart and in one launch */
+KK_REDUCE(red_min, struct minsum_args, double, KK_MIN, i, acc) {
+  const double v = KK_AT(args->x, double, i);
+  *acc = v < *acc ? v : *acc;
+}
+KK_REDUCE(red_sum, struct minsum_args, double, KK_SUM, i, acc) { *acc += KK_AT(args->x, double, i); }
+KK_REDUCE_N(red_min_sum, struct minsum_args, struct minsum_val, i, acc, (KK_MIN, double, mn), (KK_SUM, double, sum)) {
+  const double v = KK_AT(args->x, double, i);
+  acc->mn = v < acc->mn ? v : acc->mn;
+  acc->sum += v;
+}
+
+/* batched m x m matrix-vector products, x staged in level-0 team scratch */
+KK_TEAM_FOR(batched_matvec, struct batched_args, team) {
+  const int64_t b = KK_LEAGUE_RANK(team), m = args->m;
+  double *xs = KK_TEAM_SCRATCH(team, 0, double, m);
+  KK_TEAM_VECTOR_FOR(team, j, 0, m) { xs[j] = KK_AT(args->x, double, b, j); }
+  KK_TEAM_BARRIER(team);
+  KK_TEAM_THREAD_FOR(team, r, 0, m) {
+    double s;
+    KK_THREAD_VECTOR_REDUCE(team, c, 0, m, double, KK_SUM, s) { s += KK_AT(args->a, double, b, r, c) * xs[c]; }
+    KK_AT(args->y, double, b, r) = s;
+  }
+}
+
+/* Table 5: the CG solve's SpMV with three levels: worksets of rows per team,
+ * rows over the team's threads, nonzeros over a thread's vector lanes */
+KK_TEAM_FOR(team_spmv, struct tspmv_args, team) {
+  const int64_t first = KK_LEAGUE_RANK(team) * args->rows_per_team;
+  const int64_t last = first + args->rows_per_team < args->rows ? first + args->rows_per_team : args->rows;
+  KK_TEAM_THREAD_FOR(team, row, first, last) {
+    const int64_t b = KK_AT(args->row_ptr, int64_t, row), e = KK_AT(args->row_ptr, int64_t, row + 1);
+    double s;
+    KK_THREAD_VECTOR_REDUCE(team, p, b, e, double, KK_SUM, s) {
+      s += KK_AT(args->vals, double, p) * KK_AT(args->x, double, KK_AT(args->cols, int32_t, p));
+    }
+    KK_SINGLE_THREAD(team) { KK_AT(args->y, double, row) = s; }
+  }
+}
+KK_FOR(cg_axpby, struct vec_args, i) {
+  KK_AT(args->z, double, i) = args->a * KK_AT(args->x, double, i) + args->b * KK_AT(args->y, double, i);
+}
+KK_REDUCE(cg_dot2, struct vec_args, double, KK_SUM, i, acc) { *acc += KK_AT(args->x, double, i) * KK_AT(args->y, double, i); }

@@ -1,0 +1,404 @@
+/* bench/kk-bench.c -- kk against hand-written C/OpenMP in the same run: triad, dot, scan, empty-launch latency. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "bench.h"
+#include "bench_common.h"
+
+/* ---- results ---------------------------------------------------------------------- */
+
+typedef struct result {
+  char kcase[48];
+  char backend[32];
+  char size[16];
+  double kk, native;
+  const char *unit;
+  int lower_is_better;
+} result_t;
+
+static result_t g_res[256];
+static int g_nres;
+
+void bench_record(const char *kcase, const char *backend, const char *size, double kk, double native,
+                  const char *unit, int lower) {
+  if (g_nres >= 256)
+    return;
+  result_t *r = &g_res[g_nres++];
+  snprintf(r->kcase, sizeof r->kcase, "%s", kcase);
+  snprintf(r->backend, sizeof r->backend, "%s", backend);
+  snprintf(r->size, sizeof r->size, "%s", size);
+  r->kk = kk;
+  r->native = native;
+  r->unit = unit;
+  r->lower_is_better = lower;
+}
+
+double bench_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void bench_settle(void) { usleep(20000); }
+
+int bench_wants(const char *cases, const char *name) {
+  if (strcmp(cases, "all") == 0)
+    return 1;
+  size_t n = strlen(name);
+  for (const char *p = cases; (p = strstr(p, name)); p += n)
+    if ((p == cases || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+      return 1;
+  return 0;
+}
+
+#define now bench_now
+#define settle bench_settle
+#define record bench_record
+
+#define CHECK(call)                                            \
+  do {                                                         \
+    if ((call) != KK_OK) {                                     \
+      fprintf(stderr, "kk-bench: %s\n", kk_last_error());      \
+      exit(1);                                                 \
+    }                                                          \
+  } while (0)
+
+/* ---- the hand-written versions ------------------------------------------------------ */
+
+static double *native_alloc(int64_t n, int nt) {
+  double *p = aligned_alloc(64, (size_t)n * sizeof(double) + 64);
+  if (!p) {
+    fprintf(stderr, "kk-bench: out of memory\n");
+    exit(1);
+  }
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int64_t i = 0; i < n; i++)
+    p[i] = 0.0;
+  return p;
+}
+
+static void native_init(double *a, double *b, double *c, int64_t n, int nt) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int64_t i = 0; i < n; i++) {
+    a[i] = 0.0;
+    b[i] = 1.0 + (double)(i % 7);
+    c[i] = 0.5 * (double)(i % 3);
+  }
+}
+
+static void native_triad(double *restrict a, const double *restrict b, const double *restrict c, double s, int64_t n,
+                         int nt) {
+  if (nt == 1) {
+    for (int64_t i = 0; i < n; i++)
+      a[i] = b[i] + s * c[i];
+    return;
+  }
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int64_t i = 0; i < n; i++)
+    a[i] = b[i] + s * c[i];
+}
+
+static double native_dot(const double *x, const double *y, int64_t n, int nt) {
+  double s = 0;
+  if (nt == 1) {
+    for (int64_t i = 0; i < n; i++)
+      s += x[i] * y[i];
+    return s;
+  }
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : s)
+  for (int64_t i = 0; i < n; i++)
+    s += x[i] * y[i];
+  return s;
+}
+
+/* exclusive scan: each thread sums its block, one prefix over the thread sums, a second pass writes */
+static double native_scan(const double *x, double *y, int64_t n, int nt) {
+  if (nt == 1) {
+    double run = 0;
+    for (int64_t i = 0; i < n; i++) {
+      const double v = x[i];
+      y[i] = run;
+      run += v;
+    }
+    return run;
+  }
+  double part[512];
+  double total = 0;
+#pragma omp parallel num_threads(nt)
+  {
+#ifdef _OPENMP
+    int t = omp_get_thread_num(), T = omp_get_num_threads();
+#else
+    int t = 0, T = 1;
+#endif
+    int64_t q = n / T, r = n % T;
+    int64_t b = t * q + (t < r ? t : r), e = b + q + (t < r ? 1 : 0);
+    double s = 0;
+    for (int64_t i = b; i < e; i++)
+      s += x[i];
+    part[t] = s;
+#pragma omp barrier
+    double run = 0;
+    for (int k = 0; k < t; k++)
+      run += part[k];
+    for (int64_t i = b; i < e; i++) {
+      const double v = x[i];
+      y[i] = run;
+      run += v;
+    }
+    if (t == T - 1)
+      total = run;
+  }
+  return total;
+}
+
+static volatile double g_sink;
+
+static void native_empty_for(int64_t n, int nt) {
+  if (nt == 1) {
+    for (int64_t i = 0; i < n; i++)
+      ;
+    return;
+  }
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int64_t i = 0; i < n; i++)
+    ;
+}
+
+static double native_empty_reduce(int64_t n, int nt) {
+  double s = 0;
+  if (nt == 1) {
+    for (int64_t i = 0; i < n; i++)
+      s += 1.0;
+    return s;
+  }
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : s)
+  for (int64_t i = 0; i < n; i++)
+    s += 1.0;
+  return s;
+}
+
+/* ---- the cases -------------------------------------------------------------------------- */
+
+static int g_reps = 0;
+
+/* Best time of `reps` runs of f, kk and native alternating in two rounds. */
+#define BEST(reps, expr)                    \
+  ({                                        \
+    double best_ = 1e30;                    \
+    for (int r_ = 0; r_ < (reps); r_++) {   \
+      double t0_ = now();                   \
+      expr;                                 \
+      double t_ = now() - t0_;              \
+      if (t_ < best_)                       \
+        best_ = t_;                         \
+    }                                       \
+    best_;                                  \
+  })
+
+static void bench_stream(const char *backend, int logn, int nt) {
+  const int64_t n = (int64_t)1 << logn;
+  char size[16];
+  snprintf(size, sizeof size, "2^%d", logn);
+  int reps = g_reps ? g_reps : (logn >= 26 ? 10 : 20);
+
+  kk_view_t *a, *b, *c;
+  CHECK(kk_view_alloc(&a, "a", KK_DOUBLE, 1, &n));
+  CHECK(kk_view_alloc(&b, "b", KK_DOUBLE, 1, &n));
+  CHECK(kk_view_alloc(&c, "c", KK_DOUBLE, 1, &n));
+  struct triad_args ta = {3.0, kk_view_bind(a), kk_view_bind(b), kk_view_bind(c)};
+  CHECK(kk_parallel_for("init", KK_RANGE(0, n), KK_KERNEL(bench_init), KK_ARGS(ta)));
+  double *na = native_alloc(n, nt), *nb = native_alloc(n, nt), *nc = native_alloc(n, nt);
+  native_init(na, nb, nc, n, nt);
+
+  double tk = 1e30, tn = 1e30;
+  for (int round = 0; round < 2; round++) {
+    settle();
+    double t = BEST(reps, CHECK(kk_parallel_for("triad", KK_RANGE(0, n), KK_KERNEL(bench_triad), KK_ARGS(ta)));
+                    CHECK(kk_fence()));
+    tk = t < tk ? t : tk;
+    settle();
+    t = BEST(reps, native_triad(na, nb, nc, 3.0, n, nt));
+    tn = t < tn ? t : tn;
+  }
+  record("triad", backend, size, 24.0 * (double)n / tk * 1e-9, 24.0 * (double)n / tn * 1e-9, "GB/s", 0);
+
+  struct pair_args pa = {kk_view_bind(b), kk_view_bind(c)};
+  double dk = 0, dn = 0;
+  tk = tn = 1e30;
+  for (int round = 0; round < 2; round++) {
+    settle();
+    double t = BEST(reps, CHECK(kk_parallel_reduce("dot", KK_RANGE(0, n), KK_KERNEL(bench_dot), KK_ARGS(pa),
+                                                   KK_RESULT(dk))));
+    tk = t < tk ? t : tk;
+    settle();
+    t = BEST(reps, dn = native_dot(nb, nc, n, nt));
+    tn = t < tn ? t : tn;
+  }
+  if (fabs(dk - dn) > 1e-6 * fabs(dn))
+    fprintf(stderr, "kk-bench: dot differs: kk %.17g native %.17g\n", dk, dn);
+  record("dot", backend, size, 16.0 * (double)n / tk * 1e-9, 16.0 * (double)n / tn * 1e-9, "GB/s", 0);
+
+  struct pair_args sa = {kk_view_bind(b), kk_view_bind(a)};
+  double sk = 0, sn = 0;
+  tk = tn = 1e30;
+  for (int round = 0; round < 2; round++) {
+    settle();
+    double t = BEST(reps, CHECK(kk_parallel_scan("scan", KK_RANGE(0, n), KK_KERNEL(bench_scan), KK_ARGS(sa),
+                                                 KK_RESULT(sk))));
+    tk = t < tk ? t : tk;
+    settle();
+    t = BEST(reps, sn = native_scan(nb, na, n, nt));
+    tn = t < tn ? t : tn;
+  }
+  if (sk != sn)
+    fprintf(stderr, "kk-bench: scan totals differ: kk %.17g native %.17g\n", sk, sn);
+  /* bytes an exclusive two-pass scan moves: read x twice, write y once */
+  record("exclusive scan", backend, size, 24.0 * (double)n / tk * 1e-9, 24.0 * (double)n / tn * 1e-9, "GB/s", 0);
+
+  free(na), free(nb), free(nc);
+  kk_view_release(a), kk_view_release(b), kk_view_release(c);
+}
+
+static void bench_latency(const char *backend, int nt) {
+  const int launches = g_reps ? 100 * g_reps : 20000;
+  struct none_args z = {0};
+  const int64_t counts[2] = {1, nt};
+  for (int w = 0; w < 2; w++) {
+    int64_t n = counts[w];
+    if (w == 1 && nt == 1)
+      break;
+    char size[16];
+    snprintf(size, sizeof size, "%lld", (long long)n);
+    double tk_for = 1e30, tn_for = 1e30, tk_red = 1e30, tn_red = 1e30;
+    for (int trial = 0; trial < 5; trial++) {
+      settle();
+      double t0 = now();
+      for (int k = 0; k < launches; k++) {
+        CHECK(kk_parallel_for("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_for), KK_ARGS(z)));
+        CHECK(kk_fence());
+      }
+      double t = (now() - t0) / launches;
+      tk_for = t < tk_for ? t : tk_for;
+      double r = 0;
+      t0 = now();
+      for (int k = 0; k < launches; k++)
+        CHECK(kk_parallel_reduce("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_reduce), KK_ARGS(z), KK_RESULT(r)));
+      t = (now() - t0) / launches;
+      tk_red = t < tk_red ? t : tk_red;
+      g_sink = r;
+      settle();
+      t0 = now();
+      for (int k = 0; k < launches; k++)
+        native_empty_for(n, nt);
+      t = (now() - t0) / launches;
+      tn_for = t < tn_for ? t : tn_for;
+      t0 = now();
+      for (int k = 0; k < launches; k++)
+        g_sink = native_empty_reduce(n, nt);
+      t = (now() - t0) / launches;
+      tn_red = t < tn_red ? t : tn_red;
+    }
+    record("empty for + fence", backend, size, tk_for * 1e6, tn_for * 1e6, "us", 1);
+    record("reduce", backend, size, tk_red * 1e6, tn_red * 1e6, "us", 1);
+  }
+}
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+static void print_table(FILE *out) {
+  fprintf(out, "%-20s %-8s %-6s %12s %12s %-5s %10s\n", "case", "backend", "size", "kk", "native", "unit",
+          "kk/native");
+  for (int i = 0; i < g_nres; i++) {
+    result_t *r = &g_res[i];
+    fprintf(out, "%-20s %-8s %-6s %12.3f %12.3f %-5s %10.3f%s\n", r->kcase, r->backend, r->size, r->kk, r->native,
+            r->unit, r->native > 0 ? r->kk / r->native : 0.0, r->lower_is_better ? "  (lower is better)" : "");
+  }
+}
+
+static void print_json(FILE *out) {
+  fprintf(out, "[\n");
+  for (int i = 0; i < g_nres; i++) {
+    result_t *r = &g_res[i];
+    fprintf(out,
+            "  {\"case\": \"%s\", \"backend\": \"%s\", \"size\": \"%s\", \"kk\": %.6g, \"native\": %.6g, "
+            "\"unit\": \"%s\", \"ratio\": %.4f, \"lower_is_better\": %s}%s\n",
+            r->kcase, r->backend, r->size, r->kk, r->native, r->unit, r->native > 0 ? r->kk / r->native : 0.0,
+            r->lower_is_better ? "true" : "false", i + 1 < g_nres ? "," : "");
+  }
+  fprintf(out, "]\n");
+}
+
+static void usage(void) {
+  fprintf(stderr, "usage: kk-bench [--backends=serial,threads,openmp] [--cases=all|stream,latency,tensor,atomics,"
+                  "minsum,batched,cg] [--sizes=24,26] [--reps=N] [--quick] [--json] [--kokkos-*...]\n");
+}
+
+int main(int argc, char **argv) {
+  const char *backends = "serial,threads,openmp";
+  const char *sizes = "24,26";
+  const char *cases = "all";
+  int json = 0, quick = 0;
+  char *plugin_path = getenv("KOKKOS_PLUGIN_PATH");
+  for (int i = 1; i < argc; i++) {
+    if (strncmp(argv[i], "--backends=", 11) == 0)
+      backends = argv[i] + 11;
+    else if (strncmp(argv[i], "--sizes=", 8) == 0)
+      sizes = argv[i] + 8;
+    else if (strncmp(argv[i], "--reps=", 7) == 0)
+      g_reps = atoi(argv[i] + 7);
+    else if (strcmp(argv[i], "--json") == 0)
+      json = 1;
+    else if (strncmp(argv[i], "--cases=", 8) == 0)
+      cases = argv[i] + 8;
+    else if (strcmp(argv[i], "--quick") == 0)
+      quick = 1;
+    else if (strncmp(argv[i], "--kokkos-", 9) == 0)
+      continue; /* read by kk_initialize_ex below */
+    else {
+      usage();
+      return 2;
+    }
+  }
+  char *blist = strdup(backends);
+  for (char *save = NULL, *b = strtok_r(blist, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
+    int kargc = argc;
+    char **kargv = malloc(sizeof(char *) * (size_t)(argc + 1));
+    memcpy(kargv, argv, sizeof(char *) * (size_t)(argc + 1));
+    kk_settings_t s = KK_SETTINGS_INIT;
+    s.device = b;
+    s.plugin_path = plugin_path;
+    kk_status_t st = kk_initialize_ex(&kargc, &kargv, &s);
+    free(kargv);
+    if (st != KK_OK) {
+      fprintf(stderr, "kk-bench: backend %s skipped: %s\n", b, kk_last_error());
+      continue;
+    }
+    int nt = kk_num_threads();
+    if (!json)
+      fprintf(stderr, "kk-bench: backend %s, %d thread%s\n", b, nt, nt == 1 ? "" : "s");
+    if (bench_wants(cases, "stream")) {
+      char *slist = strdup(sizes);
+      for (char *save2 = NULL, *z = strtok_r(slist, ",", &save2); z; z = strtok_r(NULL, ",", &save2))
+        bench_stream(b, atoi(z), nt);
+      free(slist);
+    }
+    if (bench_wants(cases, "latency"))
+      bench_latency(b, nt);
+    bench_hier(b, nt, g_reps, cases, quick);
+    kk_finalize();
+  }
+  free(blist);
+  if (json)
+    print_json(stdout);
+  else
+    print_table(stdout);
+  return g_nres ? 0 : 1;
+}

@@ -1,0 +1,412 @@
+/* core/dispatch.c -- every kk_parallel_*: check the launch, pick the backend, call its launch op. */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+
+static const char *kind_name(uint32_t kind) {
+  switch (kind) {
+  case KK_KIND_FOR:
+    return "for (KK_FOR)";
+  case KK_KIND_REDUCE:
+    return "reduce (KK_REDUCE)";
+  case KK_KIND_SCAN:
+    return "scan (KK_SCAN)";
+  case KK_KIND_MD_FOR:
+    return "MDRange for (KK_MD_FORn)";
+  case KK_KIND_MD_REDUCE:
+    return "MDRange reduce (KK_MD_REDUCEn)";
+  case KK_KIND_TEAM_FOR:
+    return "team for (KK_TEAM_FOR)";
+  case KK_KIND_TEAM_REDUCE:
+    return "team reduce (KK_TEAM_REDUCE)";
+  default:
+    return "unknown";
+  }
+}
+
+/* The reason a launch is refused by the fast checks of prepare(); only
+ * reached on failure, so it may format. */
+static kk_status_t refuse(const char *op, const char *label, const kk_kernel_t *k, size_t args_size, uint32_t kind) {
+  if (!kk__g.initialized)
+    return kk__error(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized", op);
+  if (!k)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': kernel is NULL", op, label);
+  if ((k->abi_version >> 16) != (KK_KERNEL_ABI_VERSION >> 16) || k->struct_size < offsetof(kk_kernel_t, runtime))
+    return kk__error(KK_ERROR_KERNEL_MISMATCH,
+                     "%s '%s': the kernel object was built for kernel ABI %u.x, this libkk reads %u.x: rebuild it "
+                     "with this kk's kkcc",
+                     op, label, k->abi_version >> 16, KK_KERNEL_ABI_VERSION >> 16);
+  if (k->kind != kind)
+    return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s '%s': kernel '%s' is a %s kernel, not %s", op, label, k->name,
+                     kind_name(k->kind), kind_name(kind));
+  if (k->args_size != args_size)
+    return kk__error(KK_ERROR_KERNEL_MISMATCH,
+                     "%s '%s': kernel '%s' takes a %u-byte argument struct, the launch passes %zu bytes", op, label,
+                     k->name, k->args_size, args_size);
+  if (kk__tl_bind_failed)
+    return kk__take_bind_error(op, label);
+  return kk__error(KK_ERROR_INTERNAL, "%s '%s': refused for an unknown reason", op, label);
+}
+
+/* Checks what every launch shares and fills the launch; the common path does
+ * only comparisons: no allocation, locking or formatting. */
+static inline kk_status_t prepare(const char *op, const char *label, const kk_kernel_t *k, const void *args,
+                                  size_t args_size, uint32_t kind, kk_instance_t *instance, kk_launch_t *l,
+                                  kk__backend_t **bp, kk_instance_t **ip) {
+  if (KK__UNLIKELY(!kk__g.initialized || !k || k->kind != kind || k->args_size != args_size ||
+                   (k->abi_version >> 16) != (KK_KERNEL_ABI_VERSION >> 16) || kk__tl_bind_failed))
+    return refuse(op, label ? label : "", k, args_size, kind);
+  kk_instance_t *inst = instance ? instance : &kk__g.def->default_instance;
+  kk__backend_t *b = inst->backend;
+  if (KK__UNLIKELY(!b->ops.launch))
+    return kk__error(KK_ERROR_UNSUPPORTED, "%s '%s': backend %s (plugin ABI %u.%u) cannot launch kernels", op,
+                     label ? label : "", b->name, KK_PLUGIN_ABI_MAJOR_OF(b->ops.abi_version),
+                     KK_PLUGIN_ABI_MINOR_OF(b->ops.abi_version));
+  void *dk = NULL;
+  if (!(b->ops.flags & KK_PLUGIN_FLAG_HOST)) {
+    if (KK__LIKELY(k->runtime[1] == (void *)kk__generation && k->runtime[0]))
+      dk = k->runtime[0];
+    else {
+      kk_status_t st = kk__kernel_resolve(k, b, &dk);
+      if (st != KK_OK)
+        return kk__error(st, "%s '%s': %s", op, label ? label : "", kk_last_error());
+    }
+  }
+  memset(l, 0, sizeof *l);
+  l->struct_size = sizeof *l;
+  l->kind = kind;
+  l->kernel = k;
+  l->device_kernel = dk;
+  l->args = args;
+  l->args_size = (uint32_t)args_size;
+  l->result_space = KK_PLUGIN_HOST_MEMORY;
+  l->label = label ? label : k->name;
+  *bp = b;
+  *ip = inst;
+  return KK_OK;
+}
+
+static kk_status_t run(const char *op, kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l) {
+  kk_status_t st = b->ops.launch(b->ctx, inst->plugin_inst, l);
+  if (KK__UNLIKELY(st != KK_OK))
+    return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name,
+                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+  return KK_OK;
+}
+
+/* A host result of the kernel's value size. */
+static kk_status_t check_result(const char *op, const kk_launch_t *l, const void *result, size_t size) {
+  const kk_kernel_t *k = l->kernel;
+  if (KK__UNLIKELY(!result || !k->reducer || size != k->reducer->value_size))
+    return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s '%s': kernel '%s' reduces a %u-byte value, the result %s %zu bytes",
+                     op, l->label, k->name, k->reducer ? k->reducer->value_size : 0, result ? "has" : "is NULL with",
+                     size);
+  return KK_OK;
+}
+
+/* ---- range policies ------------------------------------------------------------ */
+
+static inline kk_status_t prepare_range(const char *op, const char *label, const kk_range_policy_t *p,
+                                        const kk_kernel_t *k, const void *args, size_t args_size, uint32_t kind,
+                                        kk_launch_t *l, kk__backend_t **bp, kk_instance_t **ip) {
+  if (KK__UNLIKELY(!p || p->struct_size < sizeof(kk_range_policy_t) || p->end < p->begin || p->chunk < 0 ||
+                   (uint32_t)p->schedule > KK_SCHEDULE_DYNAMIC)) {
+    const char *lb = label ? label : "";
+    if (!p || p->struct_size < sizeof(kk_range_policy_t))
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': policy is NULL or not made with KK_RANGE()", op, lb);
+    if (p->end < p->begin)
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': range [%lld, %lld) ends before it begins", op, lb,
+                       (long long)p->begin, (long long)p->end);
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': bad chunk size %lld or schedule %d", op, lb,
+                     (long long)p->chunk, (int)p->schedule);
+  }
+  kk_status_t st = prepare(op, label, k, args, args_size, kind, p->instance, l, bp, ip);
+  if (KK__UNLIKELY(st != KK_OK))
+    return st;
+  l->schedule = (uint32_t)p->schedule;
+  l->begin = p->begin;
+  l->end = p->end;
+  l->chunk = p->chunk;
+  return KK_OK;
+}
+
+kk_status_t kk_parallel_for(const char *label, const kk_range_policy_t *policy, const kk_kernel_t *kernel,
+                            const void *args, size_t args_size) {
+  kk_launch_t l;
+  kk__backend_t *b = NULL;
+  kk_instance_t *inst = NULL;
+  kk_status_t st = prepare_range("kk_parallel_for", label, policy, kernel, args, args_size, KK_KIND_FOR, &l, &b, &inst);
+  if (KK__UNLIKELY(st != KK_OK))
+    return st;
+  return run("kk_parallel_for", b, inst, &l);
+}
+
+kk_status_t kk_parallel_reduce(const char *label, const kk_range_policy_t *policy, const kk_kernel_t *kernel,
+                               const void *args, size_t args_size, void *result, size_t result_size) {
+  kk_launch_t l;
+  kk__backend_t *b = NULL;
+  kk_instance_t *inst = NULL;
+  kk_status_t st =
+      prepare_range("kk_parallel_reduce", label, policy, kernel, args, args_size, KK_KIND_REDUCE, &l, &b, &inst);
+  if (KK__UNLIKELY(st != KK_OK) || KK__UNLIKELY((st = check_result("kk_parallel_reduce", &l, result, result_size))))
+    return st;
+  l.result = result;
+  return run("kk_parallel_reduce", b, inst, &l);
+}
+
+kk_status_t kk_parallel_reduce_view(const char *label, const kk_range_policy_t *policy, const kk_kernel_t *kernel,
+                                    const void *args, size_t args_size, kk_view_t *result) {
+  kk_launch_t l;
+  kk__backend_t *b = NULL;
+  kk_instance_t *inst = NULL;
+  kk_status_t st =
+      prepare_range("kk_parallel_reduce_view", label, policy, kernel, args, args_size, KK_KIND_REDUCE, &l, &b, &inst);
+  if (KK__UNLIKELY(st != KK_OK))
+    return st;
+  size_t bytes = result ? kk_view_span(result) * kk_view_elem_size(result) : 0;
+  if (KK__UNLIKELY(!result || !kernel->reducer || bytes != kernel->reducer->value_size))
+    return kk__error(KK_ERROR_KERNEL_MISMATCH,
+                     "kk_parallel_reduce_view '%s': kernel '%s' reduces a %u-byte value, the result view %s%s%s has "
+                     "%zu bytes",
+                     l.label, kernel->name, kernel->reducer ? kernel->reducer->value_size : 0, result ? "'" : "",
+                     result ? kk_view_label(result) : "(NULL)", result ? "'" : "", bytes);
+  kk_space_t *space = kk_view_space(result);
+  if (space->backend == b)
+    l.result_space = space->index;
+  else if ((b->ops.flags & KK_PLUGIN_FLAG_HOST) && kk_space_host_accessible(space))
+    l.result_space = KK_PLUGIN_HOST_MEMORY;
+  else
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_parallel_reduce_view '%s': backend %s cannot write the result view '%s' in space %s",
+                     l.label, b->name, kk_view_label(result), space->name);
+  l.result = kk_view_data(result);
+  return run("kk_parallel_reduce_view", b, inst, &l);
+}
+
+kk_status_t kk_parallel_scan(const char *label, const kk_range_policy_t *policy, const kk_kernel_t *kernel,
+                             const void *args, size_t args_size, void *total, size_t total_size) {
+  kk_launch_t l;
+  kk__backend_t *b = NULL;
+  kk_instance_t *inst = NULL;
+  kk_status_t st =
+      prepare_range("kk_parallel_scan", label, policy, kernel, args, args_size, KK_KIND_SCAN, &l, &b, &inst);
+  if (KK__UNLIKELY(st != KK_OK))
+    return st;
+  if (KK__UNLIKELY(total && (!kernel->reducer || total_size != kernel->reducer->value_size)))
+    return kk__error(KK_ERROR_KERNEL_MISMATCH,
+                     "kk_parallel_scan '%s': kernel '%s' scans a %u-byte value, the total has %zu bytes", l.label,
+                     kernel->name, kernel->reducer ? kernel->reducer->value_size : 0, total_size);
+  l.result = total;
+  return run("kk_parallel_scan", b, inst, &l);
+}
+
+/* ---- MDRange ------------------------------------------------------------------------- */
+
+static kk_status_t prepare_md(const char *op, const char *label, const kk_md_policy_t *p, const kk_kernel_t *k,
+                              const void *args, size_t args_size, uint32_t kind, kk_launch_t *l, kk__backend_t **bp,
+                              kk_instance_t **ip) {
+  const char *lb = label ? label : "";
+  if (KK__UNLIKELY(!p || p->struct_size < sizeof(kk_md_policy_t)))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': policy is NULL or not a kk_md_policy_t", op, lb);
+  kk_status_t st = prepare(op, label, k, args, args_size, kind, p->instance, l, bp, ip);
+  if (KK__UNLIKELY(st != KK_OK))
+    return st;
+  if (KK__UNLIKELY(p->rank < 2 || p->rank > KK_MD_MAX_RANK || p->rank != k->rank))
+    return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s '%s': the policy has rank %d, kernel '%s' has rank %d (2..%d)", op,
+                     lb, p->rank, k->name, k->rank, KK_MD_MAX_RANK);
+  for (int d = 0; d < p->rank; d++)
+    if (KK__UNLIKELY(p->end[d] < p->begin[d] || p->tile[d] < 0))
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': dimension %d: range [%lld, %lld) or tile %lld is invalid",
+                       op, lb, d, (long long)p->begin[d], (long long)p->end[d], (long long)p->tile[d]);
+  if (KK__UNLIKELY((uint32_t)p->outer > KK_ITERATE_LEFT || (uint32_t)p->inner > KK_ITERATE_LEFT))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': unknown iteration order", op, lb);
+  /* the default order follows the default layout of the backend */
+  const kk__backend_t *b = *bp;
+  uint32_t def = b->devices[b->device].preferred_layout == KK_LAYOUT_LEFT ? KK_ITERATE_LEFT : KK_ITERATE_RIGHT;
+  l->rank = p->rank;
+  l->iterate_outer = p->outer == KK_ITERATE_DEFAULT ? def : (uint32_t)p->outer;
+  l->iterate_inner = p->inner == KK_ITERATE_DEFAULT ? def : (uint32_t)p->inner;
+  for (int d = 0; d < p->rank; d++) {
+    l->md_begin[d] = p->begin[d];
+    l->md_end[d] = p->end[d];
+    l->md_tile[d] = p->tile[d];
+  }
+  return KK_OK;
+}
+
+kk_status_t kk_parallel_for_md(const char *label, const kk_md_policy_t *policy, const kk_kernel_t *kernel,
+                               const void *args, size_t args_size) {
+  kk_launch_t l;
+  kk__backend_t *b = NULL;
+  kk_instance_t *inst = NULL;
+  kk_status_t st = prepare_md("kk_parallel_for_md", label, policy, kernel, args, args_size, KK_KIND_MD_FOR, &l, &b, &inst);
+  if (KK__UNLIKELY(st != KK_OK))
+    return st;
+  return run("kk_parallel_for_md", b, inst, &l);
+}
+
+kk_status_t kk_parallel_reduce_md(const char *label, const kk_md_policy_t *policy, const kk_kernel_t *kernel,
+                                  const void *args, size_t args_size, void *result, size_t result_size) {
+  kk_launch_t l;
+  kk__backend_t *b = NULL;
+  kk_instance_t *inst = NULL;
+  kk_status_t st =
+      prepare_md("kk_parallel_reduce_md", label, policy, kernel, args, args_size, KK_KIND_MD_REDUCE, &l, &b, &inst);
+  if (KK__UNLIKELY(st != KK_OK) || KK__UNLIKELY((st = check_result("kk_parallel_reduce_md", &l, result, result_size))))
+    return st;
+  l.result = result;
+  return run("kk_parallel_reduce_md", b, inst, &l);
+}
+
+/* ---- teams ----------------------------------------------------------------------------- */
+
+/* The team-size limits of a launch (vector length and scratch filled in). */
+static kk_status_t team_limits(kk__backend_t *b, const kk_launch_t *l, int32_t *max, int32_t *rec) {
+  const kk_plugin_device_t *d = &b->devices[b->device];
+  *max = d->max_team_size > 0 ? d->max_team_size : 1;
+  *rec = 1;
+  if (KK_PLUGIN_HAS(&b->ops, team_size_query)) {
+    kk_status_t st = b->ops.team_size_query(b->ctx, l, max, rec);
+    if (st != KK_OK)
+      return st;
+  }
+  if (*rec > *max)
+    *rec = *max;
+  if (*rec < 1)
+    *rec = 1;
+  return KK_OK;
+}
+
+static kk_status_t prepare_team(const char *op, const char *label, const kk_team_policy_t *p, const kk_kernel_t *k,
+                                const void *args, size_t args_size, uint32_t kind, kk_launch_t *l, kk__backend_t **bp,
+                                kk_instance_t **ip) {
+  const char *lb = label ? label : "";
+  if (KK__UNLIKELY(!p || p->struct_size < sizeof(kk_team_policy_t)))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': policy is NULL or not made with KK_TEAM()", op, lb);
+  if (KK__UNLIKELY(p->league_size < 0 || p->team_size < 0 || p->vector_length < 0 || p->chunk < 0 ||
+                   (uint32_t)p->schedule > KK_SCHEDULE_DYNAMIC))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "%s '%s': league size %lld, team size %d, vector length %d, chunk %lld or schedule %d is invalid",
+                     op, lb, (long long)p->league_size, p->team_size, p->vector_length, (long long)p->chunk,
+                     (int)p->schedule);
+  kk_status_t st = prepare(op, label, k, args, args_size, kind, p->instance, l, bp, ip);
+  if (KK__UNLIKELY(st != KK_OK))
+    return st;
+  kk__backend_t *b = *bp;
+  const kk_plugin_device_t *d = &b->devices[b->device];
+  l->league_size = p->league_size;
+  l->schedule = (uint32_t)p->schedule;
+  l->chunk = p->chunk;
+  for (int lv = 0; lv < 2; lv++) {
+    l->scratch_team[lv] = p->scratch_team[lv];
+    l->scratch_thread[lv] = p->scratch_thread[lv];
+  }
+  int32_t maxv = d->max_vector_length > 0 ? d->max_vector_length : 1;
+  l->vector_length = p->vector_length ? p->vector_length : 1;
+  if (KK__UNLIKELY(l->vector_length > maxv))
+    return kk__error(KK_ERROR_LIMIT, "%s '%s': vector length %d exceeds the maximum %d of backend %s", op, lb,
+                     l->vector_length, maxv, b->name);
+  int32_t max, rec;
+  l->team_size = p->team_size;
+  if ((st = team_limits(b, l, &max, &rec)) != KK_OK)
+    return kk__error(st, "%s '%s': %s", op, lb, kk_last_error());
+  l->team_size = p->team_size ? p->team_size : rec;
+  if (KK__UNLIKELY(l->team_size > max))
+    return kk__error(KK_ERROR_LIMIT, "%s '%s': team size %d exceeds the maximum %d of kernel '%s' on backend %s", op, lb,
+                     l->team_size, max, k->name, b->name);
+  for (int lv = 0; lv < 2; lv++) {
+    uint64_t need = p->scratch_team[lv] + (uint64_t)l->team_size * p->scratch_thread[lv];
+    if (KK__UNLIKELY(need > d->scratch_max[lv]))
+      return kk__error(KK_ERROR_LIMIT,
+                       "%s '%s': scratch level %d: %llu bytes per team requested (%llu per team + %d threads x %llu), "
+                       "backend %s allows %llu",
+                       op, lb, lv, (unsigned long long)need, (unsigned long long)p->scratch_team[lv], l->team_size,
+                       (unsigned long long)p->scratch_thread[lv], b->name, (unsigned long long)d->scratch_max[lv]);
+  }
+  return KK_OK;
+}
+
+kk_status_t kk_parallel_for_team(const char *label, const kk_team_policy_t *policy, const kk_kernel_t *kernel,
+                                 const void *args, size_t args_size) {
+  kk_launch_t l;
+  kk__backend_t *b = NULL;
+  kk_instance_t *inst = NULL;
+  kk_status_t st =
+      prepare_team("kk_parallel_for_team", label, policy, kernel, args, args_size, KK_KIND_TEAM_FOR, &l, &b, &inst);
+  if (KK__UNLIKELY(st != KK_OK))
+    return st;
+  return run("kk_parallel_for_team", b, inst, &l);
+}
+
+kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *policy, const kk_kernel_t *kernel,
+                                    const void *args, size_t args_size, void *result, size_t result_size) {
+  kk_launch_t l;
+  kk__backend_t *b = NULL;
+  kk_instance_t *inst = NULL;
+  kk_status_t st = prepare_team("kk_parallel_reduce_team", label, policy, kernel, args, args_size,
+                                KK_KIND_TEAM_REDUCE, &l, &b, &inst);
+  if (KK__UNLIKELY(st != KK_OK) || KK__UNLIKELY((st = check_result("kk_parallel_reduce_team", &l, result, result_size))))
+    return st;
+  l.result = result;
+  return run("kk_parallel_reduce_team", b, inst, &l);
+}
+
+static kk_status_t team_query(const char *op, const kk_kernel_t *k, const kk_team_policy_t *p, int *out, bool want_max) {
+  KK__REQUIRE_INIT(op);
+  if (!k || !p || !out || p->struct_size < sizeof(kk_team_policy_t))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL kernel, policy or out", op);
+  if (k->kind != KK_KIND_TEAM_FOR && k->kind != KK_KIND_TEAM_REDUCE)
+    return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s: kernel '%s' is a %s kernel, not a team kernel", op, k->name,
+                     kind_name(k->kind));
+  kk_instance_t *inst = p->instance ? p->instance : &kk__g.def->default_instance;
+  kk__backend_t *b = inst->backend;
+  kk_launch_t l;
+  memset(&l, 0, sizeof l);
+  l.struct_size = sizeof l;
+  l.kind = k->kind;
+  l.kernel = k;
+  l.label = k->name;
+  l.league_size = p->league_size;
+  l.vector_length = p->vector_length ? p->vector_length : 1;
+  for (int lv = 0; lv < 2; lv++) {
+    l.scratch_team[lv] = p->scratch_team[lv];
+    l.scratch_thread[lv] = p->scratch_thread[lv];
+  }
+  if (!(b->ops.flags & KK_PLUGIN_FLAG_HOST)) {
+    kk_status_t st = kk__kernel_resolve(k, b, &l.device_kernel);
+    if (st != KK_OK)
+      return kk__error(st, "%s: %s", op, kk_last_error());
+  }
+  int32_t max, rec;
+  kk_status_t st = team_limits(b, &l, &max, &rec);
+  if (st != KK_OK)
+    return kk__error(st, "%s: %s", op, kk_last_error());
+  /* scratch per thread also bounds the team size */
+  const kk_plugin_device_t *d = &b->devices[b->device];
+  for (int lv = 0; lv < 2; lv++)
+    if (p->scratch_thread[lv] > 0) {
+      uint64_t room = d->scratch_max[lv] > p->scratch_team[lv] ? d->scratch_max[lv] - p->scratch_team[lv] : 0;
+      if ((uint64_t)max > room / p->scratch_thread[lv])
+        max = (int32_t)(room / p->scratch_thread[lv]);
+    }
+  if (rec > max)
+    rec = max;
+  *out = want_max ? max : rec;
+  return KK_OK;
+}
+
+kk_status_t kk_team_size_max(const kk_kernel_t *kernel, const kk_team_policy_t *policy, int *out) {
+  return team_query("kk_team_size_max", kernel, policy, out, true);
+}
+
+kk_status_t kk_team_size_recommended(const kk_kernel_t *kernel, const kk_team_policy_t *policy, int *out) {
+  return team_query("kk_team_size_recommended", kernel, policy, out, false);
+}
+
+size_t kk_scratch_size(size_t elem_size, int64_t count) {
+  if (count <= 0)
+    return 0;
+  return ((size_t)count * elem_size + (KK_SCRATCH_ALIGN - 1)) & ~(size_t)(KK_SCRATCH_ALIGN - 1);
+}

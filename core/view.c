@@ -1,0 +1,734 @@
+/* core/view.c -- views: creation, reference counting, subviews, deep copies, mirrors, resize, and kernel descriptors. */
+#include "config.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* One allocation, shared by a view and its subviews. */
+typedef struct alloc {
+  atomic_int refs;
+  kk_space_t *space;
+  void *ptr;
+  size_t bytes;
+  uintptr_t generation;    /* kk__generation when allocated: older ones died with kk_finalize */
+  char *label;
+  struct alloc *next, *prev;
+} alloc_t;
+
+struct kk_view_obj {
+  atomic_int refs;
+  alloc_t *alloc;          /* NULL when unmanaged */
+  char *label;
+  kk_type_t type;
+  uint32_t elem_size;
+  int rank;
+  int64_t extent[KK_MAX_RANK];
+  int64_t stride[KK_MAX_RANK];
+  kk_layout_t layout;
+  kk_space_t *space;
+  void *data;
+};
+
+/* Live allocations, so that kk_finalize can release what the program kept. */
+static pthread_mutex_t g_allocs_lock = PTHREAD_MUTEX_INITIALIZER;
+static alloc_t *g_allocs;
+
+/* A bind failure waits here for the next launch from this thread. */
+__attribute__((tls_model("initial-exec"))) _Thread_local bool kk__tl_bind_failed;
+static _Thread_local char tl_bind_msg[512];
+
+static size_t type_size(kk_type_t t) {
+  switch (t) {
+  case KK_INT8:
+  case KK_UINT8:
+    return 1;
+  case KK_INT16:
+  case KK_UINT16:
+    return 2;
+  case KK_INT32:
+  case KK_UINT32:
+  case KK_FLOAT:
+    return 4;
+  case KK_INT64:
+  case KK_UINT64:
+  case KK_DOUBLE:
+  case KK_COMPLEX_FLOAT:
+    return 8;
+  case KK_COMPLEX_DOUBLE:
+    return 16;
+  default:
+    return 0;
+  }
+}
+
+const char *kk_type_name(kk_type_t t) {
+  static const char *names[] = {"none",   "int8_t", "uint8_t",  "int16_t", "uint16_t",      "int32_t",
+                                "uint32_t", "int64_t", "uint64_t", "float",   "double", "complex float",
+                                "complex double"};
+  if ((int)t >= 0 && (size_t)t < sizeof names / sizeof *names)
+    return names[t];
+  return t == KK_TYPE_CUSTOM ? "custom" : "?";
+}
+
+static const char *layout_str(kk_layout_t l) {
+  return l == KK_LAYOUT_RIGHT ? "right" : l == KK_LAYOUT_LEFT ? "left" : l == KK_LAYOUT_STRIDE ? "stride" : "default";
+}
+
+/* Span in elements: one past the largest offset, 0 when any extent is 0. */
+static size_t span_of(int rank, const int64_t *ext, const int64_t *str) {
+  size_t span = 1;
+  for (int d = 0; d < rank; d++) {
+    if (ext[d] == 0)
+      return 0;
+    span += (size_t)(ext[d] - 1) * (size_t)str[d];
+  }
+  return span;
+}
+
+static size_t size_of(int rank, const int64_t *ext) {
+  size_t n = 1;
+  for (int d = 0; d < rank; d++)
+    n *= (size_t)ext[d];
+  return n;
+}
+
+static void compact_strides(int rank, const int64_t *ext, kk_layout_t layout, int64_t *str) {
+  for (int d = 0; d < KK_MAX_RANK; d++)
+    str[d] = 0;
+  int64_t s = 1;
+  if (layout == KK_LAYOUT_LEFT)
+    for (int d = 0; d < rank; d++) {
+      str[d] = s;
+      s *= ext[d] > 0 ? ext[d] : 1;
+    }
+  else
+    for (int d = rank - 1; d >= 0; d--) {
+      str[d] = s;
+      s *= ext[d] > 0 ? ext[d] : 1;
+    }
+}
+
+static void alloc_release(alloc_t *a) {
+  if (!a || atomic_fetch_sub(&a->refs, 1) != 1)
+    return;
+  pthread_mutex_lock(&g_allocs_lock);
+  bool live = a->generation == kk__generation && kk__g.initialized;
+  if (live) {
+    if (a->prev)
+      a->prev->next = a->next;
+    else
+      g_allocs = a->next;
+    if (a->next)
+      a->next->prev = a->prev;
+  }
+  pthread_mutex_unlock(&g_allocs_lock);
+  if (live)
+    kk_space_free(a->space, a->ptr);
+  free(a->label);
+  free(a);
+}
+
+void kk__views_release_all(void) {
+  pthread_mutex_lock(&g_allocs_lock);
+  alloc_t *a = g_allocs;
+  g_allocs = NULL;
+  pthread_mutex_unlock(&g_allocs_lock);
+  for (; a; a = a->next) {
+    kk__warn("kk_finalize: view memory '%s' (%zu bytes in %s) was still in use; it is freed now", a->label, a->bytes,
+             a->space->name);
+    kk_space_free(a->space, a->ptr);
+    a->ptr = NULL;
+    a->generation = 0; /* the handle's last release frees only the record */
+  }
+}
+
+static kk_status_t check_spec(const char *op, const kk_view_spec_t *spec, size_t *elem) {
+  if (!spec || spec->struct_size < offsetof(kk_view_spec_t, flags))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: spec is NULL or not initialized with KK_VIEW_SPEC_INIT", op);
+  const char *label = spec->label ? spec->label : "";
+  if (spec->rank < 0 || spec->rank > KK_MAX_RANK)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': rank %d is outside 0..%d", op, label, spec->rank,
+                     KK_MAX_RANK);
+  for (int d = 0; d < spec->rank; d++)
+    if (spec->extents[d] < 0)
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': extent %d is negative (%lld)", op, label, d,
+                       (long long)spec->extents[d]);
+  *elem = spec->type == KK_TYPE_CUSTOM ? spec->elem_size : type_size(spec->type);
+  if (*elem == 0)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': %s", op, label,
+                     spec->type == KK_TYPE_CUSTOM ? "a KK_TYPE_CUSTOM view needs elem_size > 0" : "unknown element type");
+  if (spec->type != KK_TYPE_CUSTOM && spec->elem_size && spec->elem_size != *elem)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': elem_size %zu does not match %s (%zu bytes)", op,
+                     label, spec->elem_size, kk_type_name(spec->type), *elem);
+  if (spec->layout != KK_LAYOUT_DEFAULT && spec->layout != KK_LAYOUT_RIGHT && spec->layout != KK_LAYOUT_LEFT &&
+      spec->layout != KK_LAYOUT_STRIDE)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': unknown layout %d", op, label, (int)spec->layout);
+  if (spec->layout == KK_LAYOUT_STRIDE)
+    for (int d = 0; d < spec->rank; d++)
+      if (spec->strides[d] < 0)
+        return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': stride %d is negative", op, label, d);
+  return KK_OK;
+}
+
+/* A handle with the shape of `spec` (no memory yet). */
+static kk_view_t *shape_new(const kk_view_spec_t *spec, size_t elem, kk_space_t *space) {
+  kk_view_t *v = calloc(1, sizeof *v);
+  if (!v)
+    return NULL;
+  v->label = kk__strdup(spec->label ? spec->label : "");
+  if (!v->label) {
+    free(v);
+    return NULL;
+  }
+  atomic_init(&v->refs, 1);
+  v->type = spec->type;
+  v->elem_size = (uint32_t)elem;
+  v->rank = spec->rank;
+  v->space = space;
+  v->layout = spec->layout == KK_LAYOUT_DEFAULT ? kk_space_default_layout(space) : spec->layout;
+  for (int d = 0; d < KK_MAX_RANK; d++)
+    v->extent[d] = d < spec->rank ? spec->extents[d] : 1;
+  if (v->layout == KK_LAYOUT_STRIDE) {
+    for (int d = 0; d < KK_MAX_RANK; d++)
+      v->stride[d] = d < spec->rank ? spec->strides[d] : 0;
+  } else {
+    compact_strides(spec->rank, v->extent, v->layout, v->stride);
+  }
+  return v;
+}
+
+kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out) {
+  KK__REQUIRE_INIT("kk_view_create");
+  size_t elem;
+  if (!out)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create: out is NULL");
+  *out = NULL;
+  kk_status_t st = check_spec("kk_view_create", spec, &elem);
+  if (st != KK_OK)
+    return st;
+  kk_space_t *space = spec->space ? spec->space : kk_space_default();
+  kk_view_t *v = shape_new(spec, elem, space);
+  alloc_t *a = calloc(1, sizeof *a);
+  if (!v || !a) {
+    if (v)
+      free(v->label);
+    free(v);
+    free(a);
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_view_create: view '%s': out of host memory for its handle",
+                     spec->label ? spec->label : "");
+  }
+  size_t span = span_of(v->rank, v->extent, v->stride);
+  size_t bytes = span * elem;
+  if (span && bytes / span != elem) {
+    free(v->label);
+    free(v);
+    free(a);
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_view_create: view '%s': size overflows", spec->label);
+  }
+  if ((st = kk_space_alloc(space, v->label, bytes, &a->ptr)) != KK_OK) {
+    free(v->label);
+    free(v);
+    free(a);
+    return kk__error(st, "kk_view_create: %s", kk_last_error());
+  }
+  if (bytes && !(spec->flags & KK_VIEW_NO_INIT)) {
+    kk__backend_t *b = space->backend;
+    st = b->ops.mem_set(b->ctx, NULL, a->ptr, space->index, 0, bytes);
+    if (st != KK_OK) {
+      kk_space_free(space, a->ptr);
+      free(v->label);
+      free(v);
+      free(a);
+      return kk__error(st, "kk_view_create: zeroing view '%s' (%zu bytes in %s) failed: %s", spec->label, bytes,
+                       space->name, kk_last_error());
+    }
+  }
+  atomic_init(&a->refs, 1);
+  a->space = space;
+  a->bytes = bytes;
+  a->label = kk__strdup(v->label);
+  a->generation = kk__generation;
+  pthread_mutex_lock(&g_allocs_lock);
+  a->next = g_allocs;
+  if (g_allocs)
+    g_allocs->prev = a;
+  g_allocs = a;
+  pthread_mutex_unlock(&g_allocs_lock);
+  v->alloc = a;
+  v->data = a->ptr;
+  *out = v;
+  return KK_OK;
+}
+
+kk_status_t kk_view_alloc(kk_view_t **out, const char *label, kk_type_t type, int rank, const int64_t *extents) {
+  kk_view_spec_t s = KK_VIEW_SPEC_INIT;
+  s.label = label;
+  s.type = type;
+  s.rank = rank;
+  for (int d = 0; d < rank && d < KK_MAX_RANK && extents; d++)
+    s.extents[d] = extents[d];
+  if (rank > 0 && !extents)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_alloc: view '%s': extents is NULL", label ? label : "");
+  return kk_view_create(&s, out);
+}
+
+kk_status_t kk_view_wrap(const kk_view_spec_t *spec, void *data, kk_view_t **out) {
+  KK__REQUIRE_INIT("kk_view_wrap");
+  size_t elem;
+  if (!out)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_wrap: out is NULL");
+  *out = NULL;
+  kk_status_t st = check_spec("kk_view_wrap", spec, &elem);
+  if (st != KK_OK)
+    return st;
+  kk_space_t *space = spec->space ? spec->space : kk_space_host();
+  kk_view_t *v = shape_new(spec, elem, space);
+  if (!v)
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_view_wrap: out of memory");
+  if (!data && span_of(v->rank, v->extent, v->stride)) {
+    kk_view_release(v);
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_wrap: view '%s': data is NULL", v->label);
+  }
+  v->data = data;
+  *out = v;
+  return KK_OK;
+}
+
+kk_view_t *kk_view_retain(kk_view_t *v) {
+  if (v)
+    atomic_fetch_add(&v->refs, 1);
+  return v;
+}
+
+void kk_view_release(kk_view_t *v) {
+  if (!v || atomic_fetch_sub(&v->refs, 1) != 1)
+    return;
+  alloc_release(v->alloc);
+  free(v->label);
+  free(v);
+}
+
+int kk_view_use_count(const kk_view_t *v) { return v ? atomic_load(&((kk_view_t *)v)->refs) : 0; }
+const char *kk_view_label(const kk_view_t *v) { return v ? v->label : NULL; }
+kk_type_t kk_view_type(const kk_view_t *v) { return v ? v->type : KK_TYPE_NONE; }
+size_t kk_view_elem_size(const kk_view_t *v) { return v ? v->elem_size : 0; }
+int kk_view_rank(const kk_view_t *v) { return v ? v->rank : 0; }
+int64_t kk_view_extent(const kk_view_t *v, int d) { return v && d >= 0 && d < KK_MAX_RANK ? v->extent[d] : 1; }
+int64_t kk_view_stride(const kk_view_t *v, int d) { return v && d >= 0 && d < v->rank ? v->stride[d] : 0; }
+size_t kk_view_size(const kk_view_t *v) { return v ? size_of(v->rank, v->extent) : 0; }
+size_t kk_view_span(const kk_view_t *v) { return v ? span_of(v->rank, v->extent, v->stride) : 0; }
+int kk_view_span_is_contiguous(const kk_view_t *v) { return v && kk_view_span(v) == kk_view_size(v); }
+kk_layout_t kk_view_layout(const kk_view_t *v) { return v ? v->layout : KK_LAYOUT_DEFAULT; }
+kk_space_t *kk_view_space(const kk_view_t *v) { return v ? v->space : NULL; }
+void *kk_view_data(const kk_view_t *v) { return v ? v->data : NULL; }
+int kk_view_is_managed(const kk_view_t *v) { return v && v->alloc != NULL; }
+
+/* ---- subviews ------------------------------------------------------------ */
+
+kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t **out) {
+  if (!src || !out || (src->rank > 0 && !slices))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: NULL argument");
+  *out = NULL;
+  kk_view_t *v = calloc(1, sizeof *v);
+  if (!v)
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_view_subview: out of memory");
+  int64_t offset = 0;
+  int r = 0;
+  int kept_dim[KK_MAX_RANK];
+  for (int d = 0; d < src->rank; d++) {
+    const kk_slice_t *s = &slices[d];
+    int64_t b = 0, e = src->extent[d];
+    if (s->kind == KK_SLICE_INDEX) {
+      b = s->begin;
+      e = s->begin + 1;
+    } else if (s->kind == KK_SLICE_RANGE) {
+      b = s->begin;
+      e = s->end;
+    } else if (s->kind != KK_SLICE_ALL) {
+      free(v);
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: view '%s': slice %d has unknown kind %d",
+                       src->label, d, (int)s->kind);
+    }
+    if (b < 0 || e < b || e > src->extent[d] || (s->kind == KK_SLICE_INDEX && b >= src->extent[d])) {
+      free(v);
+      return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                       "kk_view_subview: view '%s': slice %d [%lld, %lld) is outside extent %lld", src->label, d,
+                       (long long)b, (long long)e, (long long)src->extent[d]);
+    }
+    offset += b * src->stride[d];
+    if (s->kind != KK_SLICE_INDEX) {
+      kept_dim[r] = d;
+      v->extent[r] = e - b;
+      v->stride[r] = src->stride[d];
+      r++;
+    }
+  }
+  for (int d = r; d < KK_MAX_RANK; d++) {
+    v->extent[d] = 1;
+    v->stride[d] = 0;
+  }
+  v->rank = r;
+  /* right stays right when the last dimension survives, left when the first does */
+  if (src->layout == KK_LAYOUT_RIGHT)
+    v->layout = (r == 0 || kept_dim[r - 1] == src->rank - 1) ? KK_LAYOUT_RIGHT : KK_LAYOUT_STRIDE;
+  else if (src->layout == KK_LAYOUT_LEFT)
+    v->layout = (r == 0 || kept_dim[0] == 0) ? KK_LAYOUT_LEFT : KK_LAYOUT_STRIDE;
+  else
+    v->layout = KK_LAYOUT_STRIDE;
+  if (r == 1 && v->stride[0] == 1 && v->layout == KK_LAYOUT_STRIDE)
+    v->layout = src->layout; /* a unit-stride line is right and left at once */
+  atomic_init(&v->refs, 1);
+  v->label = kk__strdup(src->label);
+  v->type = src->type;
+  v->elem_size = src->elem_size;
+  v->space = src->space;
+  v->data = (char *)src->data + offset * (int64_t)src->elem_size;
+  v->alloc = src->alloc;
+  if (v->alloc)
+    atomic_fetch_add(&v->alloc->refs, 1);
+  *out = v;
+  return KK_OK;
+}
+
+/* ---- deep copies ----------------------------------------------------------- */
+
+/* Calls run(dst_offset, src_offset, elements) for every contiguous run that a
+ * copy between two views of the same extents decomposes into. */
+typedef kk_status_t (*run_fn)(void *ctx, int64_t doff, int64_t soff, int64_t n);
+
+static kk_status_t for_each_run(int rank, const int64_t *ext, const int64_t *dstr, const int64_t *sstr, run_fn run,
+                                void *ctx) {
+  if (size_of(rank, ext) == 0)
+    return KK_OK;
+  /* the inner dimension: where both have stride 1, preferring the last */
+  int inner = -1;
+  for (int d = rank - 1; d >= 0 && inner < 0; d--)
+    if (dstr[d] == 1 && sstr[d] == 1)
+      inner = d;
+  int64_t len = inner >= 0 ? ext[inner] : 1;
+  int64_t idx[KK_MAX_RANK] = {0};
+  for (;;) {
+    int64_t doff = 0, soff = 0;
+    for (int d = 0; d < rank; d++) {
+      doff += idx[d] * dstr[d];
+      soff += idx[d] * sstr[d];
+    }
+    kk_status_t st = run(ctx, doff, soff, len);
+    if (st != KK_OK)
+      return st;
+    int d = rank - 1;
+    for (; d >= 0; d--) {
+      if (d == inner)
+        continue;
+      if (++idx[d] < ext[d])
+        break;
+      idx[d] = 0;
+    }
+    if (d < 0)
+      return KK_OK;
+  }
+}
+
+typedef struct copy_ctx {
+  kk_view_t *dst, *src;
+  kk_instance_t *inst;
+} copy_ctx_t;
+
+static kk_status_t copy_run(void *p, int64_t doff, int64_t soff, int64_t n) {
+  copy_ctx_t *c = p;
+  size_t e = c->dst->elem_size;
+  return kk_space_copy(c->dst->space, (char *)c->dst->data + doff * (int64_t)e, c->src->space,
+                       (char *)c->src->data + soff * (int64_t)e, (size_t)n * e, c->inst);
+}
+
+static bool same_shape(const kk_view_t *a, const kk_view_t *b) {
+  if (a->rank != b->rank || a->elem_size != b->elem_size)
+    return false;
+  for (int d = 0; d < a->rank; d++)
+    if (a->extent[d] != b->extent[d])
+      return false;
+  return true;
+}
+
+/* Layouts match, treating unit-stride rank-1 views and rank 0 as layout-free. */
+static bool same_layout(const kk_view_t *a, const kk_view_t *b) {
+  if (a->layout == b->layout || a->rank == 0)
+    return true;
+  return a->rank == 1 && a->stride[0] == 1 && b->stride[0] == 1;
+}
+
+static kk_status_t deep_copy(const char *op, kk_instance_t *inst, kk_view_t *dst, kk_view_t *src) {
+  KK__REQUIRE_INIT(op);
+  if (!dst || !src)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view", op);
+  if (!same_shape(dst, src)) {
+    kk__str_t s = {0};
+    kk__str_addf(&s, "%s: views '%s' and '%s' differ in shape: (", op, dst->label, src->label);
+    for (int d = 0; d < dst->rank; d++)
+      kk__str_addf(&s, "%s%lld", d ? "," : "", (long long)dst->extent[d]);
+    kk__str_addf(&s, ") x %u bytes vs (", dst->elem_size);
+    for (int d = 0; d < src->rank; d++)
+      kk__str_addf(&s, "%s%lld", d ? "," : "", (long long)src->extent[d]);
+    kk__str_addf(&s, ") x %u bytes", src->elem_size);
+    kk_status_t st = kk__error(KK_ERROR_INVALID_ARGUMENT, "%s", s.s ? s.s : op);
+    kk__str_free(&s);
+    return st;
+  }
+  if (!same_layout(dst, src))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: views '%s' (layout %s) and '%s' (layout %s) differ in layout",
+                     op, dst->label, layout_str(dst->layout), src->label, layout_str(src->layout));
+  if (dst->data == src->data && memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
+    return KK_OK;
+  copy_ctx_t c = {dst, src, inst};
+  size_t n = size_of(dst->rank, dst->extent);
+  if (kk_view_span_is_contiguous(dst) && kk_view_span_is_contiguous(src) &&
+      memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
+    return copy_run(&c, 0, 0, (int64_t)n);
+  return for_each_run(dst->rank, dst->extent, dst->stride, src->stride, copy_run, &c);
+}
+
+kk_status_t kk_deep_copy(kk_view_t *dst, kk_view_t *src) { return deep_copy("kk_deep_copy", NULL, dst, src); }
+
+kk_status_t kk_deep_copy_async(kk_instance_t *inst, kk_view_t *dst, kk_view_t *src) {
+  return deep_copy("kk_deep_copy_async", inst, dst, src);
+}
+
+typedef struct fill_ctx {
+  kk_view_t *dst;
+  const void *value;
+  kk_instance_t *inst;
+} fill_ctx_t;
+
+/* Fills n elements at element offset off: through the plugin's mem_fill when
+ * it has one and the element size is a fill pattern size, else by copying a
+ * host buffer of repeated values. */
+static kk_status_t fill_run(void *p, int64_t off, int64_t unused, int64_t n) {
+  (void)unused;
+  fill_ctx_t *c = p;
+  kk_view_t *v = c->dst;
+  size_t e = v->elem_size;
+  char *base = (char *)v->data + off * (int64_t)e;
+  kk__backend_t *b = v->space->backend;
+  bool pattern_ok = e == 1 || e == 2 || e == 4 || e == 8 || e == 16;
+  if (pattern_ok && KK_PLUGIN_HAS(&b->ops, mem_fill))
+    return b->ops.mem_fill(b->ctx, c->inst && c->inst->backend == b ? c->inst->plugin_inst : NULL, base,
+                           v->space->index, c->value, e, (size_t)n);
+  if (kk_space_host_accessible(v->space) && !c->inst) {
+    for (int64_t i = 0; i < n; i++)
+      memcpy(base + i * (int64_t)e, c->value, e);
+    return KK_OK;
+  }
+  /* staging: a host buffer of whole elements, at most 1 MiB */
+  size_t per = (1u << 20) / e ? (1u << 20) / e : 1;
+  if ((size_t)n < per)
+    per = (size_t)n;
+  char *buf = malloc(per * e);
+  if (!buf)
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "fill: no host staging buffer");
+  for (size_t i = 0; i < per; i++)
+    memcpy(buf + i * e, c->value, e);
+  kk_status_t st = KK_OK;
+  for (int64_t done = 0; done < n && st == KK_OK; done += (int64_t)per) {
+    size_t k = (size_t)(n - done) < per ? (size_t)(n - done) : per;
+    st = kk_space_copy(v->space, base + done * (int64_t)e, NULL, buf, k * e, NULL);
+  }
+  free(buf);
+  return st;
+}
+
+static kk_status_t fill(const char *op, kk_instance_t *inst, kk_view_t *dst, const void *value) {
+  KK__REQUIRE_INIT(op);
+  if (!dst || !value)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view or value", op);
+  fill_ctx_t c = {dst, value, inst};
+  kk_status_t st;
+  if (kk_view_span_is_contiguous(dst))
+    st = fill_run(&c, 0, 0, (int64_t)kk_view_size(dst));
+  else
+    st = for_each_run(dst->rank, dst->extent, dst->stride, dst->stride, fill_run, &c);
+  if (st != KK_OK)
+    return kk__error(st, "%s: view '%s' in %s: %s", op, dst->label, dst->space->name, kk_last_error());
+  return KK_OK;
+}
+
+kk_status_t kk_deep_copy_fill(kk_view_t *dst, const void *value) { return fill("kk_deep_copy_fill", NULL, dst, value); }
+
+kk_status_t kk_deep_copy_fill_async(kk_instance_t *inst, kk_view_t *dst, const void *value) {
+  return fill("kk_deep_copy_fill_async", inst, dst, value);
+}
+
+/* ---- mirrors, resize ---------------------------------------------------------- */
+
+/* A new view shaped like src (compact strides in src's layout; a strided view
+ * gets compact right strides) in `space`. */
+static kk_status_t like(const char *op, kk_space_t *space, kk_view_t *src, const char *suffix, const int64_t *extents,
+                        unsigned flags, kk_view_t **out) {
+  kk_view_spec_t s = KK_VIEW_SPEC_INIT;
+  char label[512];
+  snprintf(label, sizeof label, "%s%s", src->label, suffix);
+  s.label = label;
+  s.type = src->type;
+  s.elem_size = src->elem_size;
+  s.rank = src->rank;
+  for (int d = 0; d < src->rank; d++)
+    s.extents[d] = extents ? extents[d] : src->extent[d];
+  s.layout = src->layout;
+  if (s.layout == KK_LAYOUT_STRIDE)
+    compact_strides(src->rank, s.extents, KK_LAYOUT_RIGHT, s.strides);
+  s.space = space;
+  s.flags = flags;
+  kk_status_t st = kk_view_create(&s, out);
+  if (st != KK_OK)
+    return kk__error(st, "%s: %s", op, kk_last_error());
+  return KK_OK;
+}
+
+kk_status_t kk_view_create_mirror(kk_view_t *src, kk_view_t **out) {
+  KK__REQUIRE_INIT("kk_view_create_mirror");
+  if (!src || !out)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror: NULL argument");
+  return like("kk_view_create_mirror", kk_space_host(), src, "_mirror", NULL, 0, out);
+}
+
+kk_status_t kk_view_create_mirror_in(kk_space_t *space, kk_view_t *src, kk_view_t **out) {
+  KK__REQUIRE_INIT("kk_view_create_mirror_in");
+  if (!src || !out || !space)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_in: NULL argument");
+  return like("kk_view_create_mirror_in", space, src, "_mirror", NULL, 0, out);
+}
+
+kk_status_t kk_view_create_mirror_view(kk_view_t *src, kk_view_t **out) {
+  KK__REQUIRE_INIT("kk_view_create_mirror_view");
+  if (!src || !out)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_view: NULL argument");
+  if (kk_space_host_accessible(src->space)) {
+    *out = kk_view_retain(src);
+    return KK_OK;
+  }
+  return kk_view_create_mirror(src, out);
+}
+
+static kk_status_t reshape(const char *op, kk_view_t **view, const int64_t *extents, bool keep) {
+  KK__REQUIRE_INIT(op);
+  if (!view || !*view || (!extents && (*view)->rank > 0))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL argument", op);
+  kk_view_t *old = *view;
+  if (!old->alloc)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s' is unmanaged", op, old->label);
+  for (int d = 0; d < old->rank; d++)
+    if (extents[d] < 0)
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': extent %d is negative", op, old->label, d);
+  kk_view_t *nv;
+  kk_status_t st = like(op, old->space, old, "", extents, 0, &nv);
+  if (st != KK_OK)
+    return st;
+  if (keep) {
+    kk_slice_t sl[KK_MAX_RANK];
+    for (int d = 0; d < old->rank; d++)
+      sl[d] = KK_SPAN(0, extents[d] < old->extent[d] ? extents[d] : old->extent[d]);
+    kk_view_t *a = NULL, *b = NULL;
+    if ((st = kk_view_subview(nv, sl, &a)) == KK_OK && (st = kk_view_subview(old, sl, &b)) == KK_OK) {
+      /* the common box keeps its layout in both (right/left survive ranges) */
+      st = deep_copy(op, NULL, a, b);
+    }
+    kk_view_release(a);
+    kk_view_release(b);
+    if (st != KK_OK) {
+      kk_view_release(nv);
+      return st;
+    }
+  }
+  kk_view_release(old);
+  *view = nv;
+  return KK_OK;
+}
+
+kk_status_t kk_view_resize(kk_view_t **view, const int64_t *extents) {
+  return reshape("kk_view_resize", view, extents, true);
+}
+
+kk_status_t kk_view_realloc(kk_view_t **view, const int64_t *extents) {
+  return reshape("kk_view_realloc", view, extents, false);
+}
+
+/* ---- kernel descriptors -------------------------------------------------------- */
+
+static void bind_fail(const char *fmt, ...) KK__PRINTF(1, 2);
+static void bind_fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(tl_bind_msg, sizeof tl_bind_msg, fmt, ap);
+  va_end(ap);
+  kk__tl_bind_failed = true;
+  kk__error(KK_ERROR_LAYOUT_MISMATCH, "%s", tl_bind_msg);
+}
+
+kk_status_t kk__take_bind_error(const char *op, const char *label) {
+  kk__tl_bind_failed = false;
+  return kk__error(KK_ERROR_LAYOUT_MISMATCH, "%s '%s' refused: an earlier view binding failed: %s", op, label,
+                   tl_bind_msg);
+}
+
+/* Fills `d` from v when v's layout fits a parameter of layout `want`
+ * (KK_LAYOUT_DEFAULT: the default of the backend owning v's space). */
+static void bind(const char *op, kk_view_t *v, kk_layout_t want, kk_view_desc_t *d) {
+  memset(d, 0, sizeof *d);
+  if (!v) {
+    bind_fail("%s: view is NULL", op);
+    return;
+  }
+  kk_layout_t need = want == KK_LAYOUT_DEFAULT ? kk_space_default_layout(v->space) : want;
+  bool unit_line = v->rank == 0 || (v->rank == 1 && v->stride[0] == 1);
+  if (need != KK_LAYOUT_STRIDE && !unit_line && v->layout != need) {
+    bind_fail("%s: view '%s' has layout %s, but the kernel parameter expects layout %s%s%s", op, v->label,
+              layout_str(v->layout), layout_str(need), want == KK_LAYOUT_DEFAULT ? " (the default of backend " : "",
+              want == KK_LAYOUT_DEFAULT ? v->space->backend->name : "");
+    if (want == KK_LAYOUT_DEFAULT)
+      strncat(tl_bind_msg, "; declare the parameter kk_view_left/_right/_stride or create the view with the default layout",
+              sizeof tl_bind_msg - strlen(tl_bind_msg) - 1);
+    return;
+  }
+  d->data = v->data;
+  for (int k = 0; k < KK_MAX_RANK; k++) {
+    d->extent[k] = v->extent[k];
+    d->stride[k] = v->stride[k];
+  }
+  d->rank = v->rank;
+  d->layout = v->layout;
+  d->elem_size = v->elem_size;
+  d->type = (uint32_t)v->type;
+}
+
+kk_view kk_view_bind(kk_view_t *v) {
+  kk_view r;
+  memset(&r, 0, sizeof r);
+  bind("kk_view_bind", v, KK_LAYOUT_DEFAULT, &r.d);
+  return r;
+}
+
+kk_view_left kk_view_bind_left(kk_view_t *v) {
+  kk_view_left r;
+  memset(&r, 0, sizeof r);
+  bind("kk_view_bind_left", v, KK_LAYOUT_LEFT, &r.d);
+  return r;
+}
+
+kk_view_right kk_view_bind_right(kk_view_t *v) {
+  kk_view_right r;
+  memset(&r, 0, sizeof r);
+  bind("kk_view_bind_right", v, KK_LAYOUT_RIGHT, &r.d);
+  return r;
+}
+
+kk_view_strided kk_view_bind_strided(kk_view_t *v) {
+  kk_view_strided r;
+  memset(&r, 0, sizeof r);
+  bind("kk_view_bind_strided", v, KK_LAYOUT_STRIDE, &r.d);
+  return r;
+}
+
+/* Space and data of a view for the dispatcher (reduce into a view). */
+kk_space_t *kk__view_space(const kk_view_t *v) { return v->space; }

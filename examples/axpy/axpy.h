@@ -1,0 +1,9 @@
+/* examples/axpy/axpy.h -- the argument struct shared by axpy.c and axpy.kk.c. */
+#include <kk.h>
+
+struct axpy_args {
+  double a;
+  kk_view x, y;
+};
+
+KK_DECLARE_KERNEL(axpy);

@@ -1,0 +1,6 @@
+/* examples/axpy/axpy.kk.c -- y = a x + y, written once for every backend. */
+#include <kk/kernel.h>
+
+#include "axpy.h"
+
+KK_FOR(axpy, struct axpy_args, i) { KK_AT(args->y, double, i) += args->a * KK_AT(args->x, double, i); }

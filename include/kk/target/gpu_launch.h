@@ -1,0 +1,53 @@
+/* kk/target/gpu_launch.h -- the launch record a GPU plugin passes to every kernel it runs, after the argument struct. */
+#ifndef KK_TARGET_GPU_LAUNCH_H
+#define KK_TARGET_GPU_LAUNCH_H
+
+/*
+ * A GPU kernel compiled from a kernel file takes two parameters, both by
+ * value: the argument struct, then this record.  The GPU target headers
+ * (cuda.h, hip.h) read it and the plugins (plugins/cuda, plugins/hip) fill
+ * it; it is part of neither public ABI, only of the contract between a
+ * target header and its plugin, and travels with KK_GPU_LAUNCH_VERSION,
+ * which each image's kernel table records.
+ */
+#include <kk/kernel_abi.h>
+
+#define KK_GPU_LAUNCH_VERSION 1
+
+/* Largest value a nested team reduction, broadcast or scan may carry on GPUs. */
+#define KK_GPU_TEAM_VALUE_MAX 32
+
+/* Words in a device's lock table for arbitrary-size atomics. */
+#define KK_GPU_LOCK_COUNT 65536
+
+/* Scan tile states in the status words (low 2 bits; the rest is the epoch). */
+#define KK_GPU_TILE_AGGREGATE 1ull
+#define KK_GPU_TILE_INCLUSIVE 2ull
+
+typedef struct kk_gpu_launch {
+  int64_t begin, end;                  /* range kernels: [begin, end) */
+  int64_t league_size;                 /* team kernels */
+  void *partials;                      /* reduce: one value per block; scan: tile aggregates */
+  void *partials2;                     /* scan: tile inclusive prefixes */
+  unsigned long long *status;          /* scan: one status word per tile */
+  unsigned long long *tile_counter;    /* scan: hands out tiles in order */
+  unsigned long long tile_base;        /* scan: the counter's value when this launch starts */
+  unsigned long long epoch;            /* scan: this launch's epoch in the status words */
+  unsigned int *counter;               /* reduce: blocks done (the last one combines, then resets it) */
+  void *result;                        /* reduce: the value; scan: the total (NULL: not wanted) */
+  unsigned char *scratch1;             /* teams: the level-1 scratch pool */
+  uint64_t scratch1_stride;            /* bytes of level-1 scratch per block */
+  uint64_t team_scratch[2];            /* bytes per team, levels 0 and 1 */
+  uint64_t thread_scratch[2];          /* bytes per thread */
+  unsigned int *failed;                /* set to 1 + level when a kernel overruns its scratch */
+  int32_t items;                       /* scan: elements per thread of a tile */
+  int32_t rank;                        /* MDRange */
+  int32_t inner_left, outer_left;      /* MDRange orders */
+  int32_t flat;                        /* MDRange: points of a tile spread over a 1-D block */
+  int32_t reserved;
+  int64_t md_begin[KK_MD_MAX_RANK], md_end[KK_MD_MAX_RANK];
+  int64_t md_tile[KK_MD_MAX_RANK], md_ntile[KK_MD_MAX_RANK];
+  int64_t md_tiles;                    /* number of tiles */
+} kk_gpu_launch;
+
+#endif

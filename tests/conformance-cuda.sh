@@ -1,0 +1,3 @@
+#!/bin/sh
+# tests/conformance-cuda.sh -- the conformance suite on the cuda backend (skipped, with the reason, when it is not available).
+exec "${top_builddir:-.}/tests/conformance/conformance" cuda

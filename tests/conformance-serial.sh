@@ -1,0 +1,3 @@
+#!/bin/sh
+# tests/conformance-serial.sh -- the conformance suite on the serial backend (skipped, with the reason, when it is not available).
+exec "${top_builddir:-.}/tests/conformance/conformance" serial

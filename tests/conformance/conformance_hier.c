@@ -1,0 +1,696 @@
+/* tests/conformance/conformance_hier.c -- MDRange, teams and scratch, atomics and ScatterView: the suite's second half. */
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../testutil.h"
+#include "conformance.h"
+
+KK_DECLARE_KERNEL(md_count2);
+KK_DECLARE_KERNEL(md_count3);
+KK_DECLARE_KERNEL(md_count4);
+KK_DECLARE_KERNEL(md_count5);
+KK_DECLARE_KERNEL(md_count6);
+KK_DECLARE_KERNEL(md_sum3);
+KK_DECLARE_KERNEL(md_max2);
+KK_DECLARE_KERNEL(team_matvec);
+KK_DECLARE_KERNEL(team_scratch_views);
+KK_DECLARE_KERNEL(team_overrun);
+KK_DECLARE_KERNEL(team_total);
+KK_DECLARE_KERNEL(team_minloc);
+KK_DECLARE_KERNEL(atomics_i32);
+KK_DECLARE_KERNEL(atomics_u32);
+KK_DECLARE_KERNEL(atomics_i64);
+KK_DECLARE_KERNEL(atomics_u64);
+KK_DECLARE_KERNEL(atomics_f32);
+KK_DECLARE_KERNEL(atomics_f64);
+KK_DECLARE_KERNEL(atomics_complex);
+KK_DECLARE_KERNEL(scatter_sum_i32);
+KK_DECLARE_KERNEL(scatter_sum_f64);
+KK_DECLARE_KERNEL(scatter_sum_cf);
+KK_DECLARE_KERNEL(scatter_sum_cd);
+KK_DECLARE_KERNEL(scatter_min_f64);
+KK_DECLARE_KERNEL(scatter_max_i64);
+KK_DECLARE_KERNEL(scatter_sum_2d);
+KK_DECLARE_KERNEL(wait_for_peer);
+
+/* from conformance.c */
+extern void conf_setup(void);
+extern void conf_teardown(void);
+#define OK(call) ck_assert_msg((call) == KK_OK, "%s failed: %s", #call, kk_last_error())
+
+static kk_view_t *viewn(const char *label, kk_type_t t, int rank, const int64_t *ext) {
+  kk_view_t *v = NULL;
+  OK(kk_view_alloc(&v, label, t, rank, ext));
+  return v;
+}
+
+static kk_view_t *host_of(kk_view_t *v) {
+  kk_view_t *m = NULL;
+  OK(kk_view_create_mirror_view(v, &m));
+  return m;
+}
+
+static void download(kk_view_t *host, kk_view_t *dev) {
+  OK(kk_fence());
+  if (dev != host)
+    OK(kk_deep_copy(host, dev));
+}
+
+static void upload(kk_view_t *dev, kk_view_t *host) {
+  if (dev != host)
+    OK(kk_deep_copy(dev, host));
+}
+
+/* ---- MDRange ---------------------------------------------------------------------------- */
+
+/* Every rank 2..6, odd extents, tiles that do not divide them, every order:
+ * each point is visited exactly once. */
+START_TEST(md_every_rank_tile_and_order) {
+  static const int64_t ext[6] = {7, 5, 3, 4, 3, 2};
+  static const int64_t tiles[3][6] = {{0, 0, 0, 0, 0, 0}, {2, 3, 2, 3, 2, 1}, {4, 1, 5, 3, 1, 2}};
+  const kk_kernel_t *kernels[7] = {NULL, NULL, KK_KERNEL(md_count2), KK_KERNEL(md_count3), KK_KERNEL(md_count4),
+                                   KK_KERNEL(md_count5), KK_KERNEL(md_count6)};
+  for (int rank = 2; rank <= 6; rank++)
+    for (int t = 0; t < 3; t++)
+      for (int order = 0; order < 4; order++) {
+        kk_md_policy_t p = {sizeof p, rank, (kk_iterate_t)(order % 2 ? KK_ITERATE_LEFT : KK_ITERATE_RIGHT),
+                            (kk_iterate_t)(order / 2 ? KK_ITERATE_LEFT : KK_ITERATE_RIGHT), {0}, {0}, {0}, NULL};
+        if (order == 0)
+          p.outer = p.inner = KK_ITERATE_DEFAULT;
+        int64_t total = 1;
+        for (int d = 0; d < rank; d++) {
+          p.begin[d] = d == 1 ? 3 : 0; /* a non-zero begin too */
+          p.end[d] = p.begin[d] + ext[d];
+          p.tile[d] = tiles[t][d];
+          total *= ext[d];
+        }
+        struct md_args a;
+        memset(&a, 0, sizeof a);
+        a.rank = rank;
+        for (int d = 0; d < 6; d++)
+          a.b[d] = p.begin[d], a.e[d] = p.end[d];
+        kk_view_t *hits;
+        if (rank == 6) {
+          hits = viewn("hits6", KK_INT32, 6, ext);
+          a.hits6 = kk_view_bind_strided(hits);
+        } else {
+          hits = viewn("hits", KK_INT32, 1, &total);
+          a.hits = kk_view_bind(hits);
+        }
+        int32_t zero = 0;
+        OK(kk_deep_copy_fill(hits, &zero));
+        OK(kk_parallel_for_md("md", &p, kernels[rank], KK_ARGS(a)));
+        kk_view_t *h = host_of(hits);
+        download(h, hits);
+        const int32_t *ph = kk_view_data(h);
+        for (int64_t i = 0; i < total; i++)
+          ck_assert_msg(ph[i] == 1, "rank %d tiles %d order %d: point %lld visited %d times", rank, t, order,
+                        (long long)i, ph[i]);
+        kk_view_release(h), kk_view_release(hits);
+      }
+}
+END_TEST
+
+START_TEST(md_reduce) {
+  kk_md_policy_t p = {sizeof p, 3, KK_ITERATE_DEFAULT, KK_ITERATE_DEFAULT, {1, 2, 3}, {9, 13, 8}, {3, 5, 2}, NULL};
+  struct md_args a;
+  memset(&a, 0, sizeof a);
+  int64_t ref = 0;
+  for (int64_t i = 1; i < 9; i++)
+    for (int64_t j = 2; j < 13; j++)
+      for (int64_t k = 3; k < 8; k++)
+        ref += i * 10000 + j * 100 + k;
+  int64_t s = 0;
+  OK(kk_parallel_reduce_md("md_sum", &p, KK_KERNEL(md_sum3), KK_ARGS(a), KK_RESULT(s)));
+  ck_assert_int_eq(s, ref);
+  kk_md_policy_t q = {sizeof q, 2, KK_ITERATE_LEFT, KK_ITERATE_RIGHT, {0, 0}, {31, 29}, {4, 0}, NULL};
+  int64_t mx = 0, rmx = INT64_MIN;
+  for (int64_t i = 0; i < 31; i++)
+    for (int64_t j = 0; j < 29; j++)
+      rmx = (i * 7 + j * 13) % 101 > rmx ? (i * 7 + j * 13) % 101 : rmx;
+  OK(kk_parallel_reduce_md("md_max", &q, KK_KERNEL(md_max2), KK_ARGS(a), KK_RESULT(mx)));
+  ck_assert_int_eq(mx, rmx);
+  /* an empty box: the identity */
+  q.end[1] = 0;
+  OK(kk_parallel_reduce_md("md_max", &q, KK_KERNEL(md_max2), KK_ARGS(a), KK_RESULT(mx)));
+  ck_assert_int_eq(mx, INT64_MIN);
+  /* rank mismatch is refused */
+  q.rank = 3;
+  ck_assert_int_eq(kk_parallel_reduce_md("md_max", &q, KK_KERNEL(md_max2), KK_ARGS(a), KK_RESULT(mx)),
+                   KK_ERROR_KERNEL_MISMATCH);
+  ck_assert_contains(kk_last_error(), "the policy has rank 3, kernel 'md_max2' has rank 2");
+}
+END_TEST
+
+/* ---- teams -------------------------------------------------------------------------------- */
+
+static double aval(int64_t i, int64_t j) { return (double)((i * 3 + j * 5) % 11) - 5.0; }
+
+static void team_case(int64_t rows, int64_t cols, int team_size, int vector, int level, kk_schedule_t sched,
+                      int64_t chunk) {
+  int64_t e2[2] = {rows, cols}, e9[2] = {rows, 9};
+  kk_view_t *A = viewn("A", KK_DOUBLE, 2, e2), *x = viewn("x", KK_DOUBLE, 1, &cols), *y = viewn("y", KK_DOUBLE, 1, &rows);
+  kk_view_t *out = viewn("out", KK_INT64, 2, e9), *sc = viewn("scan", KK_INT64, 2, e2);
+  kk_view_t *hA = host_of(A), *hx = host_of(x);
+  double *pa = kk_view_data(hA), *px = kk_view_data(hx);
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < cols; j++)
+      pa[i * kk_view_stride(hA, 0) + j * kk_view_stride(hA, 1)] = aval(i, j);
+  for (int64_t j = 0; j < cols; j++)
+    px[j] = (double)(j % 4) - 1.5;
+  upload(A, hA);
+  upload(x, hx);
+  unsigned char poison[8];
+  memset(poison, 0xA5, sizeof poison);
+  OK(kk_deep_copy_fill(out, poison));
+  OK(kk_deep_copy_fill(y, poison));
+  struct team_args a = {kk_view_bind(A), kk_view_bind(x), kk_view_bind(y), kk_view_bind(out), kk_view_bind(sc),
+                        rows, cols, level};
+  kk_team_policy_t p = {sizeof p, rows, team_size, vector, {0, 0}, {0, 0}, chunk, sched, NULL};
+  int ts = team_size;
+  if (!ts)
+    OK(kk_team_size_recommended(KK_KERNEL(team_matvec), &p, &ts));
+  p.scratch_team[level] = kk_scratch_size(sizeof(double), cols) + kk_scratch_size(sizeof(int64_t), ts);
+  p.scratch_thread[level] = kk_scratch_size(sizeof(int64_t), 4);
+  OK(kk_parallel_for_team("matvec", &p, KK_KERNEL(team_matvec), KK_ARGS(a)));
+  kk_view_t *hy = host_of(y), *ho = host_of(out), *hs = host_of(sc);
+  download(hy, y);
+  download(ho, out);
+  download(hs, sc);
+  const double *py = kk_view_data(hy);
+  const int64_t *po = kk_view_data(ho), *ps = kk_view_data(hs);
+  int64_t mx = 0;
+  for (int64_t j = 0; j < cols; j++)
+    mx = (j * 37) % 61 > mx ? (j * 37) % 61 : mx;
+  for (int64_t i = 0; i < rows; i++) {
+    double ref = 0;
+    for (int64_t j = 0; j < cols; j++)
+      ref += aval(i, j) * px[j];
+    ck_assert_msg(py[i] == ref, "team size %d: y[%lld] = %g, expected %g", ts, (long long)i, py[i], ref);
+#define OUT(c) po[i * kk_view_stride(ho, 0) + (c) * kk_view_stride(ho, 1)]
+    ck_assert_int_eq(OUT(0), i);
+    ck_assert_int_eq(OUT(1), ts);
+    ck_assert_int_eq(OUT(2), vector ? vector : 1);
+    ck_assert_int_eq(OUT(3), cols);
+    ck_assert_int_eq(OUT(4), 16 * 17 / 2);
+    ck_assert_int_eq(OUT(5), mx);
+    ck_assert_int_eq(OUT(6), 7 * i + 3);
+    ck_assert_int_eq(OUT(7), cols * (cols - 1) / 2 + cols * i);
+    ck_assert_msg(OUT(8) == 1, "team size %d, league rank %lld: the team's threads disagreed or a barrier failed", ts,
+                  (long long)i);
+#undef OUT
+    int64_t run = 0;
+    for (int64_t j = 0; j < cols; j++) {
+      ck_assert_int_eq(ps[i * kk_view_stride(hs, 0) + j * kk_view_stride(hs, 1)], run);
+      run += j + i;
+    }
+  }
+  kk_view_release(hy), kk_view_release(ho), kk_view_release(hs), kk_view_release(hA), kk_view_release(hx);
+  kk_view_release(A), kk_view_release(x), kk_view_release(y), kk_view_release(out), kk_view_release(sc);
+}
+
+START_TEST(teams_every_size) {
+  int maxts = 0;
+  kk_team_policy_t p = {sizeof p, 10, KK_AUTO, KK_AUTO, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+  OK(kk_team_size_max(KK_KERNEL(team_matvec), &p, &maxts));
+  ck_assert_int_ge(maxts, 1);
+  int rec = 0;
+  OK(kk_team_size_recommended(KK_KERNEL(team_matvec), &p, &rec));
+  ck_assert_int_ge(rec, 1);
+  ck_assert_int_le(rec, maxts);
+  static const int64_t shapes[][2] = {{1, 1}, {13, 29}, {64, 7}, {5, 200}};
+  for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+    for (int ts = 1; ts <= maxts && ts <= 8; ts = ts < 4 ? ts + 1 : ts * 2) {
+      team_case(shapes[s][0], shapes[s][1], ts, 1, 0, KK_SCHEDULE_STATIC, 0);
+      team_case(shapes[s][0], shapes[s][1], ts, 4, 1, KK_SCHEDULE_DYNAMIC, 3);
+    }
+  team_case(17, 9, KK_AUTO, KK_AUTO, 0, KK_SCHEDULE_STATIC, 2);
+  /* a league of zero teams runs nothing */
+  team_case(0, 5, 1, 1, 0, KK_SCHEDULE_STATIC, 0);
+}
+END_TEST
+
+START_TEST(team_scratch_views_both_levels) {
+  const int64_t rows = 9;
+  int64_t e1[2] = {rows, 1};
+  kk_view_t *y = viewn("y", KK_DOUBLE, 1, &rows), *out = viewn("out", KK_INT64, 2, e1);
+  struct team_args a;
+  memset(&a, 0, sizeof a);
+  a.y = kk_view_bind(y);
+  a.out = kk_view_bind(out);
+  int maxts = 1;
+  kk_team_policy_t p = {sizeof p, rows, 1, 1, {0, kk_scratch_size(sizeof(double), 12)},
+                        {kk_scratch_size(sizeof(int64_t), 5), 0}, 0, KK_SCHEDULE_STATIC, NULL};
+  OK(kk_team_size_max(KK_KERNEL(team_scratch_views), &p, &maxts));
+  for (int ts = 1; ts <= maxts && ts <= 4; ts++) {
+    p.team_size = ts;
+    OK(kk_parallel_for_team("views", &p, KK_KERNEL(team_scratch_views), KK_ARGS(a)));
+    kk_view_t *hy = host_of(y), *ho = host_of(out);
+    download(hy, y);
+    download(ho, out);
+    for (int64_t r = 0; r < rows; r++) {
+      ck_assert(((double *)kk_view_data(hy))[r] == 12.0 * 100.0 * (double)r + 66.0);
+      ck_assert_int_eq(((int64_t *)kk_view_data(ho))[r * kk_view_stride(ho, 0)], 0); /* team rank 0's sum */
+    }
+    kk_view_release(hy), kk_view_release(ho);
+  }
+  kk_view_release(y), kk_view_release(out);
+}
+END_TEST
+
+START_TEST(team_scratch_limits) {
+  const int64_t rows = 4;
+  kk_view_t *y = viewn("y", KK_DOUBLE, 1, &rows);
+  struct team_args a;
+  memset(&a, 0, sizeof a);
+  a.y = kk_view_bind(y);
+  a.cols = 64;
+  kk_device_info_t d = {.struct_size = sizeof d};
+  OK(kk_device_get_info(kk_backend_default(), kk_device_id(), &d));
+  for (int level = 0; level < 2; level++) {
+    a.level = level;
+    /* more than the backend offers: refused before launch, limit in the message */
+    kk_team_policy_t p = {sizeof p, rows, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+    p.scratch_team[level] = d.scratch_max[level] + 1;
+    ck_assert_int_eq(kk_parallel_for_team("big", &p, KK_KERNEL(team_overrun), KK_ARGS(a)), KK_ERROR_LIMIT);
+    char limit[64];
+    snprintf(limit, sizeof limit, "allows %zu", d.scratch_max[level]);
+    ck_assert_contains(kk_last_error(), limit);
+    ck_assert_contains(kk_last_error(), level ? "scratch level 1" : "scratch level 0");
+    /* less than the kernel uses: the kernel fails, nothing is overwritten */
+    p.scratch_team[level] = 8 * 16;
+    ck_assert_int_eq(kk_parallel_for_team("small", &p, KK_KERNEL(team_overrun), KK_ARGS(a)), KK_ERROR_KERNEL_FAILED);
+    ck_assert_contains(kk_last_error(), "overrun");
+    ck_assert_contains(kk_last_error(), "asked for 512 bytes per team, the launch requested 128");
+    /* exactly enough: fine */
+    p.scratch_team[level] = kk_scratch_size(sizeof(double), 64);
+    OK(kk_parallel_for_team("exact", &p, KK_KERNEL(team_overrun), KK_ARGS(a)));
+  }
+  /* team size beyond the maximum */
+  kk_team_policy_t q = {sizeof q, rows, 100000, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+  ck_assert_int_eq(kk_parallel_for_team("huge", &q, KK_KERNEL(team_overrun), KK_ARGS(a)), KK_ERROR_LIMIT);
+  ck_assert_contains(kk_last_error(), "team size 100000 exceeds the maximum");
+  kk_view_release(y);
+}
+END_TEST
+
+START_TEST(team_reduce) {
+  const int64_t rows = 23, cols = 11;
+  int64_t e2[2] = {rows, cols};
+  kk_view_t *A = viewn("A", KK_DOUBLE, 2, e2), *hA = host_of(A);
+  double ref = 0, mn = 1e300;
+  int64_t loc = -1;
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < cols; j++) {
+      double v = aval(i, j);
+      ((double *)kk_view_data(hA))[i * kk_view_stride(hA, 0) + j * kk_view_stride(hA, 1)] = v;
+      ref += v;
+      if (v < mn)
+        mn = v, loc = i * cols + j;
+    }
+  upload(A, hA);
+  struct team_args a;
+  memset(&a, 0, sizeof a);
+  a.a = kk_view_bind(A);
+  a.cols = cols;
+  int maxts = 1;
+  kk_team_policy_t p = {sizeof p, rows, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+  OK(kk_team_size_max(KK_KERNEL(team_total), &p, &maxts));
+  for (int ts = 1; ts <= maxts && ts <= 4; ts++) {
+    p.team_size = ts;
+    double s = 0;
+    OK(kk_parallel_reduce_team("total", &p, KK_KERNEL(team_total), KK_ARGS(a), KK_RESULT(s)));
+    ck_assert_msg(s == ref + (double)(rows * ts), "team size %d: %g, expected %g", ts, s, ref + (double)(rows * ts));
+    kk_valloc_double ml;
+    OK(kk_parallel_reduce_team("minloc", &p, KK_KERNEL(team_minloc), KK_ARGS(a), KK_RESULT(ml)));
+    ck_assert(ml.val == mn && ml.loc == loc);
+  }
+  kk_view_release(hA), kk_view_release(A);
+}
+END_TEST
+
+/* ---- atomics ------------------------------------------------------------------------------- */
+
+static kk_view_t *counters(const char *label, kk_type_t t, int64_t n, const void *init, size_t elem) {
+  kk_view_t *v = viewn(label, t, 1, &n), *h = host_of(v);
+  for (int64_t i = 0; i < n; i++)
+    memcpy((char *)kk_view_data(h) + i * (int64_t)elem, init, elem);
+  upload(v, h);
+  kk_view_release(h);
+  return v;
+}
+
+/* Every integer operation on 32 and 64-bit, signed and unsigned, under contention. */
+#define INT_ATOMIC_TEST(NAME, T, KT, V)                                                                     \
+  START_TEST(atomics_##NAME) {                                                                              \
+    const int64_t n = 20000;                                                                                \
+    int64_t n2 = 2 * n;                                                                                     \
+    struct atomic_args a;                                                                                   \
+    memset(&a, 0, sizeof a);                                                                                \
+    a.n = n;                                                                                                \
+    T init[16];                                                                                             \
+    for (int k = 0; k < 16; k++)                                                                            \
+      init[k] = 0;                                                                                          \
+    init[1] = (T)(2 * n);                                                                                   \
+    init[2] = (T)100000;                                                                                    \
+    init[4] = (T)0x7fffffff;                                                                                \
+    init[8] = (T)n;                                                                                         \
+    init[12] = (T)n;                                                                                        \
+    init[13] = (T)1000;                                                                                     \
+    kk_view_t *c = viewn("c", KT, 1, (int64_t[]){16}), *hc = host_of(c);                                    \
+    memcpy(kk_view_data(hc), init, sizeof init);                                                            \
+    upload(c, hc);                                                                                          \
+    kk_view_t *tk = viewn("tickets", KK_INT64, 1, &n2);                                                     \
+    a.V = kk_view_bind(c);                                                                                  \
+    a.tickets = kk_view_bind(tk);                                                                           \
+    OK(kk_parallel_for("atomics", KK_RANGE(0, n), KK_KERNEL(atomics_##NAME), KK_ARGS(a)));                  \
+    download(hc, c);                                                                                        \
+    const T *p = kk_view_data(hc);                                                                          \
+    ck_assert_msg(p[0] == (T)(3 * n), "add: %lld", (long long)p[0]);                                        \
+    ck_assert(p[1] == (T)0);                                                                                \
+    ck_assert(p[2] == (T)5);                                                                                \
+    ck_assert(p[3] == (T)1004);                                                                             \
+    ck_assert(p[4] == (T)0x7fff0000);                                                                       \
+    ck_assert(p[5] == (T)0xffff);                                                                           \
+    ck_assert(p[6] == (T)0); /* every bit of 8 flipped n / 8 times, an even count */                        \
+    ck_assert(p[7] == (T)n);                                                                                \
+    ck_assert(p[8] == (T)0);                                                                                \
+    ck_assert(p[9] == (T)n);                                                                                \
+    ck_assert((double)p[10] >= 0.0 && p[10] < (T)7);                                                        \
+    ck_assert(p[11] == (T)(2 * n));                                                                         \
+    ck_assert(p[12] == (T)0);                                                                               \
+    ck_assert(p[13] == (T)1);                                                                               \
+    ck_assert(p[14] == (T)50);                                                                              \
+    ck_assert(p[15] == (T)1);                                                                               \
+    /* fetch_add handed out every ticket 0 .. n-1 exactly once */                                          \
+    kk_view_t *ht = host_of(tk);                                                                            \
+    download(ht, tk);                                                                                       \
+    for (int64_t i = 0; i < n; i++)                                                                         \
+      ck_assert_msg(((int64_t *)kk_view_data(ht))[i] == 1, "ticket %lld handed out %lld times",             \
+                    (long long)i, (long long)((int64_t *)kk_view_data(ht))[i]);                             \
+    kk_view_release(ht), kk_view_release(tk), kk_view_release(hc), kk_view_release(c);                     \
+  }                                                                                                         \
+  END_TEST
+INT_ATOMIC_TEST(i32, int32_t, KK_INT32, i32)
+INT_ATOMIC_TEST(u32, uint32_t, KK_UINT32, u32)
+INT_ATOMIC_TEST(i64, int64_t, KK_INT64, i64)
+INT_ATOMIC_TEST(u64, uint64_t, KK_UINT64, u64)
+
+#define FP_ATOMIC_TEST(NAME, T, KT, V)                                                                      \
+  START_TEST(atomics_##NAME) {                                                                              \
+    const int64_t n = 20000;                                                                                \
+    int64_t n2 = 2 * n;                                                                                     \
+    struct atomic_args a;                                                                                   \
+    memset(&a, 0, sizeof a);                                                                                \
+    T init[16] = {0};                                                                                       \
+    init[1] = (T)(2 * n);                                                                                   \
+    init[2] = (T)100000;                                                                                    \
+    init[8] = (T)n;                                                                                         \
+    kk_view_t *c = counters("c", KT, 16, init, sizeof(T)), *hc = host_of(c);                               \
+    memcpy(kk_view_data(hc), init, sizeof init);                                                            \
+    upload(c, hc);                                                                                          \
+    kk_view_t *tk = viewn("tickets", KK_INT64, 1, &n2);                                                     \
+    a.V = kk_view_bind(c);                                                                                  \
+    a.tickets = kk_view_bind(tk);                                                                           \
+    OK(kk_parallel_for("atomics", KK_RANGE(0, n), KK_KERNEL(atomics_##NAME), KK_ARGS(a)));                  \
+    download(hc, c);                                                                                        \
+    const T *p = kk_view_data(hc);                                                                          \
+    ck_assert(p[0] == (T)(3 * n) && p[1] == (T)0 && p[2] == (T)5 && p[3] == (T)1004);                        \
+    ck_assert(p[7] == (T)n && p[8] == (T)0 && p[9] == (T)n && p[11] == (T)(2 * n));                         \
+    ck_assert((double)p[10] >= 0.0 && p[10] < (T)7);                                                        \
+    kk_view_t *ht = host_of(tk);                                                                            \
+    download(ht, tk);                                                                                       \
+    for (int64_t i = 0; i < n; i++)                                                                         \
+      ck_assert(((int64_t *)kk_view_data(ht))[i] == 1);                                                     \
+    kk_view_release(ht), kk_view_release(tk), kk_view_release(hc), kk_view_release(c);                     \
+  }                                                                                                         \
+  END_TEST
+FP_ATOMIC_TEST(f32, float, KK_FLOAT, f32)
+FP_ATOMIC_TEST(f64, double, KK_DOUBLE, f64)
+
+/* complex float by CAS, complex double and a 24-byte struct by the lock table */
+START_TEST(atomics_complex_and_structs) {
+  const int64_t n = 20000;
+  int64_t n2 = 2 * n;
+  struct atomic_args a;
+  memset(&a, 0, sizeof a);
+  a.n = n;
+  kk_complex_float zf[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+  kk_complex_double zd[6] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}};
+  struct rec16 zr[3];
+  memset(zr, 0, sizeof zr);
+  kk_view_t *cf = counters("cf", KK_COMPLEX_FLOAT, 4, zf, sizeof *zf);
+  kk_view_t *cd = counters("cd", KK_COMPLEX_DOUBLE, 6, zd, sizeof *zd);
+  kk_view_spec_t rs = KK_VIEW_SPEC_INIT;
+  rs.label = "rec";
+  rs.type = KK_TYPE_CUSTOM;
+  rs.elem_size = sizeof(struct rec16);
+  rs.rank = 1;
+  rs.extents[0] = 3;
+  kk_view_t *rec = NULL, *tk = viewn("tickets", KK_INT64, 1, &n2);
+  OK(kk_view_create(&rs, &rec));
+  a.cf = kk_view_bind(cf);
+  a.cd = kk_view_bind(cd);
+  a.rec = kk_view_bind(rec);
+  a.tickets = kk_view_bind(tk);
+  OK(kk_parallel_for("complex", KK_RANGE(0, n), KK_KERNEL(atomics_complex), KK_ARGS(a)));
+  kk_view_t *hf = host_of(cf), *hd = host_of(cd), *hr = host_of(rec), *ht = host_of(tk);
+  download(hf, cf), download(hd, cd), download(hr, rec), download(ht, tk);
+  const kk_complex_float *pf = kk_view_data(hf);
+  const kk_complex_double *pd = kk_view_data(hd);
+  ck_assert(pf[0].re == (float)n && pf[0].im == -2.0f * (float)n);
+  ck_assert(pf[1].re == -(float)n && pf[1].im == 2.0f * (float)n);
+  ck_assert(pd[0].re == (double)n && pd[0].im == -2.0 * (double)n);
+  ck_assert(pd[1].re == -(double)n && pd[1].im == 2.0 * (double)n);
+  ck_assert(pd[2].re == (double)n);
+  ck_assert(pd[3].re >= 0 && pd[3].re < 5 && pd[3].im == 1.0);
+  ck_assert(pd[4].re == (double)n && pd[4].im == 2.0 * (double)n);
+  ck_assert(pd[5].re == (double)n && pd[5].im == -0.5 * (double)n);
+  for (int64_t i = 0; i < 2 * n; i++)
+    ck_assert_msg(((int64_t *)kk_view_data(ht))[i] == 1, "complex ticket %lld", (long long)i);
+  const struct rec16 *pr = kk_view_data(hr);
+  int64_t count = 0;
+  for (int k = 0; k < 3; k++) {
+    count += pr[k].count;
+    ck_assert(pr[k].sum == 0.5 * (double)pr[k].count);
+  }
+  ck_assert_int_eq(count, n);
+  kk_view_release(hf), kk_view_release(hd), kk_view_release(hr), kk_view_release(ht);
+  kk_view_release(cf), kk_view_release(cd), kk_view_release(rec), kk_view_release(tk);
+}
+END_TEST
+
+/* ---- ScatterView ------------------------------------------------------------------------------ */
+
+static kk_view_t *indices(int64_t n, int32_t cells) {
+  kk_view_t *v = viewn("idx", KK_INT32, 1, &n), *h = host_of(v);
+  int32_t *p = kk_view_data(h);
+  uint64_t x = 88172645463325252ull;
+  for (int64_t i = 0; i < n; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    p[i] = (int32_t)(x % (uint64_t)cells);
+  }
+  upload(v, h);
+  kk_view_release(h);
+  return v;
+}
+
+START_TEST(scatter_views) {
+  const int64_t n = 50000;
+  const int32_t cells = 97;
+  kk_view_t *idx = indices(n, cells), *hidx = host_of(idx);
+  const int32_t *pi = kk_view_data(hidx);
+  for (int mode = KK_SCATTER_AUTO; mode <= KK_SCATTER_ATOMIC; mode++) {
+    /* sum of int32 on top of existing values */
+    int64_t nc = cells;
+    kk_view_t *t = viewn("t", KK_INT32, 1, &nc);
+    int32_t five = 5;
+    OK(kk_deep_copy_fill(t, &five));
+    kk_scatter_view_t *sv = NULL;
+    kk_status_t st = kk_scatter_view_create(t, KK_SCATTER_SUM, mode, &sv);
+    if (st == KK_ERROR_UNSUPPORTED) { /* duplicated mode on memory the host cannot reach */
+      ck_assert_contains(kk_last_error(), "duplicated mode needs host-accessible memory");
+      kk_view_release(t);
+      continue;
+    }
+    ck_assert_msg(st == KK_OK, "%s", kk_last_error());
+    if (mode != KK_SCATTER_AUTO)
+      ck_assert_int_eq(kk_scatter_view_mode(sv), mode);
+    struct scatter_args a = {kk_scatter_bind(sv), kk_view_bind(idx), n, 0};
+    OK(kk_parallel_for("scatter", KK_RANGE(0, n), KK_KERNEL(scatter_sum_i32), KK_ARGS(a)));
+    OK(kk_scatter_view_contribute(sv));
+    OK(kk_parallel_for("scatter", KK_RANGE(0, n), KK_KERNEL(scatter_sum_i32), KK_ARGS(a)));
+    OK(kk_scatter_view_contribute(sv));
+    kk_view_t *h = host_of(t);
+    download(h, t);
+    int32_t ref[97];
+    for (int c = 0; c < cells; c++)
+      ref[c] = 5;
+    for (int64_t i = 0; i < n; i++)
+      ref[pi[i]] += 2 * (int32_t)(1 + i % 3);
+    for (int c = 0; c < cells; c++)
+      ck_assert_msg(((int32_t *)kk_view_data(h))[c] == ref[c], "mode %d cell %d: %d, expected %d", mode, c,
+                    ((int32_t *)kk_view_data(h))[c], ref[c]);
+    kk_view_release(h);
+    /* reset discards what was not contributed */
+    OK(kk_parallel_for("scatter", KK_RANGE(0, n), KK_KERNEL(scatter_sum_i32), KK_ARGS(a)));
+    if (kk_scatter_view_mode(sv) == KK_SCATTER_DUPLICATED) {
+      OK(kk_scatter_view_reset(sv));
+      OK(kk_scatter_view_contribute(sv));
+      h = host_of(t);
+      download(h, t);
+      for (int c = 0; c < cells; c++)
+        ck_assert_int_eq(((int32_t *)kk_view_data(h))[c], ref[c]);
+      kk_view_release(h);
+    }
+    kk_scatter_view_release(sv);
+    kk_view_release(t);
+
+    /* double sum, complex float and double sums, double min, int64 max, a rank-2 target */
+    struct { kk_type_t type; int op; const kk_kernel_t *k; } cases[] = {
+        {KK_DOUBLE, KK_SCATTER_SUM, KK_KERNEL(scatter_sum_f64)},
+        {KK_COMPLEX_FLOAT, KK_SCATTER_SUM, KK_KERNEL(scatter_sum_cf)},
+        {KK_COMPLEX_DOUBLE, KK_SCATTER_SUM, KK_KERNEL(scatter_sum_cd)},
+        {KK_DOUBLE, KK_SCATTER_MIN, KK_KERNEL(scatter_min_f64)},
+        {KK_INT64, KK_SCATTER_MAX, KK_KERNEL(scatter_max_i64)},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+      kk_view_t *tv = viewn("tv", cases[k].type, 1, &nc);
+      kk_scatter_view_t *s2 = NULL;
+      OK(kk_scatter_view_create(tv, cases[k].op, mode, &s2));
+      struct scatter_args a2 = {kk_scatter_bind(s2), kk_view_bind(idx), n, 0};
+      OK(kk_parallel_for("scatter", KK_RANGE(0, n), cases[k].k, KK_ARGS(a2)));
+      OK(kk_scatter_view_contribute(s2));
+      kk_view_t *h2 = host_of(tv);
+      download(h2, tv);
+      for (int c = 0; c < cells; c++) {
+        double rre = 0, rim = 0, rmin = 0, rmax = 0; /* the target started at zero */
+        for (int64_t i = 0; i < n; i++)
+          if (pi[i] == c) {
+            rre += cases[k].type == KK_DOUBLE ? 0.25 * (double)(1 + i % 3) : 1.0;
+            rim += (double)(i % 2);
+            double v = (double)((i * 31) % 1009);
+            rmin = v < rmin ? v : rmin;
+            rmax = v > rmax ? v : rmax;
+          }
+        const void *p = kk_view_data(h2);
+        if (cases[k].type == KK_COMPLEX_FLOAT)
+          ck_assert(((const float *)p)[2 * c] == (float)rre && ((const float *)p)[2 * c + 1] == (float)rim);
+        else if (cases[k].type == KK_COMPLEX_DOUBLE)
+          ck_assert(((const double *)p)[2 * c] == rre && ((const double *)p)[2 * c + 1] == rim);
+        else if (cases[k].op == KK_SCATTER_MIN)
+          ck_assert(((const double *)p)[c] == rmin);
+        else if (cases[k].op == KK_SCATTER_MAX)
+          ck_assert(((const int64_t *)p)[c] == (int64_t)rmax);
+        else
+          ck_assert_msg(((const double *)p)[c] == rre, "double sum cell %d", c);
+      }
+      kk_view_release(h2);
+      kk_scatter_view_release(s2);
+      kk_view_release(tv);
+    }
+    int64_t e2[2] = {5, 20};
+    kk_view_t *t2 = viewn("t2", KK_DOUBLE, 2, e2);
+    kk_scatter_view_t *s3 = NULL;
+    OK(kk_scatter_view_create(t2, KK_SCATTER_SUM, mode, &s3));
+    struct scatter_args a3 = {kk_scatter_bind(s3), kk_view_bind(idx), n, 0};
+    OK(kk_parallel_for("scatter2d", KK_RANGE(0, n), KK_KERNEL(scatter_sum_2d), KK_ARGS(a3)));
+    OK(kk_scatter_view_contribute(s3));
+    kk_view_t *h3 = host_of(t2);
+    download(h3, t2);
+    for (int c = 0; c < cells && c < 100; c++) {
+      double r = 0;
+      for (int64_t i = 0; i < n; i++)
+        r += pi[i] == c;
+      ck_assert(((double *)kk_view_data(h3))[(c % 5) * kk_view_stride(h3, 0) + (c / 5) * kk_view_stride(h3, 1)] == r);
+    }
+    kk_view_release(h3);
+    kk_scatter_view_release(s3);
+    kk_view_release(t2);
+  }
+  /* unsupported combinations are refused */
+  int64_t nc = 4;
+  kk_view_t *c8 = viewn("c8", KK_INT8, 1, &nc), *cx = viewn("cx", KK_COMPLEX_DOUBLE, 1, &nc);
+  kk_scatter_view_t *bad = NULL;
+  ck_assert_int_eq(kk_scatter_view_create(c8, KK_SCATTER_SUM, KK_SCATTER_AUTO, &bad), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_scatter_view_create(cx, KK_SCATTER_MIN, KK_SCATTER_AUTO, &bad), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "min is not supported on elements of type complex double");
+  kk_view_release(c8), kk_view_release(cx), kk_view_release(hidx), kk_view_release(idx);
+}
+END_TEST
+
+/* ---- two instances run at the same time ----------------------------------------------------- */
+
+typedef struct peer {
+  kk_instance_t *inst;
+  struct flag_args a;
+  kk_status_t st;
+} peer_t;
+
+static void *peer_run(void *p) {
+  peer_t *w = p;
+  w->st = kk_parallel_for("wait_for_peer", KK_RANGE_ON(w->inst, 0, 1), KK_KERNEL(wait_for_peer), KK_ARGS(w->a));
+  if (w->st == KK_OK)
+    w->st = kk_instance_fence(w->inst);
+  return NULL;
+}
+
+/* Each kernel raises its flag and waits for the other's: they can only both
+ * succeed if the two instances run them at once. */
+START_TEST(instances_run_concurrently) {
+  int64_t two = 2;
+  kk_view_t *flags = viewn("flags", KK_INT32, 1, &two), *ok = viewn("ok", KK_INT32, 1, &two);
+  peer_t w[2];
+  pthread_t t[2];
+  for (int i = 0; i < 2; i++) {
+    OK(kk_instance_create(NULL, &w[i].inst));
+    w[i].a = (struct flag_args){kk_view_bind(flags), i, (int64_t)1 << 33, kk_view_bind(ok)};
+    w[i].st = KK_OK;
+  }
+  for (int i = 0; i < 2; i++)
+    ck_assert_int_eq(pthread_create(&t[i], NULL, peer_run, &w[i]), 0);
+  for (int i = 0; i < 2; i++)
+    pthread_join(t[i], NULL);
+  kk_view_t *h = host_of(ok);
+  download(h, ok);
+  for (int i = 0; i < 2; i++) {
+    ck_assert_msg(w[i].st == KK_OK, "%s", kk_status_str(w[i].st));
+    ck_assert_msg(((int32_t *)kk_view_data(h))[i] == 1, "instance %d never saw the other kernel running", i);
+    OK(kk_instance_destroy(w[i].inst));
+  }
+  kk_view_release(h), kk_view_release(flags), kk_view_release(ok);
+}
+END_TEST
+
+void conf_add_hier_tests(Suite *s);
+void conf_add_hier_tests(Suite *s) {
+  TCase *tc = tcase_create("mdrange");
+  tcase_add_checked_fixture(tc, conf_setup, conf_teardown);
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, md_every_rank_tile_and_order);
+  tcase_add_test(tc, md_reduce);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("teams");
+  tcase_add_checked_fixture(tc, conf_setup, conf_teardown);
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, teams_every_size);
+  tcase_add_test(tc, team_scratch_views_both_levels);
+  tcase_add_test(tc, team_scratch_limits);
+  tcase_add_test(tc, team_reduce);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("atomics");
+  tcase_add_checked_fixture(tc, conf_setup, conf_teardown);
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, atomics_i32);
+  tcase_add_test(tc, atomics_u32);
+  tcase_add_test(tc, atomics_i64);
+  tcase_add_test(tc, atomics_u64);
+  tcase_add_test(tc, atomics_f32);
+  tcase_add_test(tc, atomics_f64);
+  tcase_add_test(tc, atomics_complex_and_structs);
+  tcase_add_test(tc, scatter_views);
+  tcase_add_test(tc, instances_run_concurrently);
+  suite_add_tcase(s, tc);
+}

@@ -1,0 +1,206 @@
+/* tests/conformance/kernels.kk.c -- every kernel of the conformance suite, written once for every target. */
+#include <kk/kernel.h>
+
+#include "conformance.h"
+
+/* ---- for ------------------------------------------------------------------------ */
+KK_FOR(axpy, struct axpy_args, i) { KK_AT(args->y, double, i) += args->a * KK_AT(args->x, double, i); }
+
+/* hits[i - base] += 1: every index exactly once, whatever the schedule */
+KK_FOR(count_hits, struct count_args, i) { KK_AT(args->hits, int32_t, i - args->base) += 1; }
+
+KK_FOR(empty_for, struct nothing, i) {}
+
+/* ---- reducers on every type ----------------------------------------------------- */
+#define REDUCERS_ALL(T)                                                                             \
+  KK_REDUCE(sum_##T, struct one_view, T, KK_SUM, i, acc) { *acc += KK_AT(args->v, T, i); }           \
+  KK_REDUCE(prod_##T, struct one_view, T, KK_PROD, i, acc) { *acc *= KK_AT(args->v, T, i); }         \
+  KK_REDUCE(min_##T, struct one_view, T, KK_MIN, i, acc) {                                          \
+    T x = KK_AT(args->v, T, i);                                                                     \
+    if (x < *acc)                                                                                   \
+      *acc = x;                                                                                     \
+  }                                                                                                 \
+  KK_REDUCE(max_##T, struct one_view, T, KK_MAX, i, acc) {                                          \
+    T x = KK_AT(args->v, T, i);                                                                     \
+    if (x > *acc)                                                                                   \
+      *acc = x;                                                                                     \
+  }                                                                                                 \
+  KK_REDUCE(minmax_##T, struct one_view, T, KK_MINMAX, i, acc) { KK_MINMAX_UPDATE(acc, KK_AT(args->v, T, i)); } \
+  KK_REDUCE(minloc_##T, struct one_view, T, KK_MINLOC, i, acc) { KK_MINLOC_UPDATE(acc, KK_AT(args->v, T, i), i); } \
+  KK_REDUCE(maxloc_##T, struct one_view, T, KK_MAXLOC, i, acc) { KK_MAXLOC_UPDATE(acc, KK_AT(args->v, T, i), i); } \
+  KK_REDUCE(minmaxloc_##T, struct one_view, T, KK_MINMAXLOC, i, acc) {                             \
+    KK_MINMAXLOC_UPDATE(acc, KK_AT(args->v, T, i), i);                                              \
+  }                                                                                                 \
+  KK_REDUCE(land_##T, struct one_view, T, KK_LAND, i, acc) { *acc = *acc && KK_AT(args->v, T, i); }  \
+  KK_REDUCE(lor_##T, struct one_view, T, KK_LOR, i, acc) { *acc = *acc || KK_AT(args->v, T, i); }
+#define REDUCERS_BITS(T)                                                                     \
+  KK_REDUCE(band_##T, struct one_view, T, KK_BAND, i, acc) { *acc &= KK_AT(args->v, T, i); }  \
+  KK_REDUCE(bor_##T, struct one_view, T, KK_BOR, i, acc) { *acc |= KK_AT(args->v, T, i); }
+CONF_TYPES(REDUCERS_ALL)
+CONF_INT_TYPES(REDUCERS_BITS)
+
+/* ---- several reducers, custom reducers, dot ---------------------------------------- */
+KK_REDUCE_N(min_sum_minloc, struct one_view, struct min_sum_loc, i, acc, (KK_MIN, double, mn), (KK_SUM, double, sum),
+            (KK_MINLOC, double, loc)) {
+  double x = KK_AT(args->v, double, i);
+  if (x < acc->mn)
+    acc->mn = x;
+  acc->sum += x;
+  KK_MINLOC_UPDATE(&acc->loc, x, i);
+}
+
+KK_REDUCE(dot, struct two_views, double, KK_SUM, i, acc) {
+  *acc += KK_AT(args->x, double, i) * KK_AT(args->y, double, i);
+}
+
+/* count of iterations: ranges beyond 2^31 */
+KK_REDUCE(count, struct nothing, int64_t, KK_SUM, i, acc) { *acc += 1; }
+/* sum of the indices themselves */
+KK_REDUCE(index_sum, struct nothing, int64_t, KK_SUM, i, acc) { *acc += i; }
+
+KK_REDUCER_INIT(cstats, struct cplx_stats, v) {
+  v->sum.re = 0;
+  v->sum.im = 0;
+  v->max_abs2 = -1;
+  v->argmax = -1;
+}
+KK_REDUCER_JOIN(cstats, struct cplx_stats, d, s) {
+  d->sum.re += s->sum.re;
+  d->sum.im += s->sum.im;
+  if (s->max_abs2 > d->max_abs2 || (s->max_abs2 == d->max_abs2 && s->argmax >= 0 && s->argmax < d->argmax)) {
+    d->max_abs2 = s->max_abs2;
+    d->argmax = s->argmax;
+  }
+}
+/* v holds complex doubles as pairs of doubles */
+KK_REDUCE_CUSTOM(complex_stats, struct one_view, struct cplx_stats, cstats, i, acc) {
+  double re = KK_AT(args->v, double, i, 0), im = KK_AT(args->v, double, i, 1);
+  acc->sum.re += re;
+  acc->sum.im += im;
+  double a2 = re * re + im * im;
+  if (a2 > acc->max_abs2 || (a2 == acc->max_abs2 && i < acc->argmax)) {
+    acc->max_abs2 = a2;
+    acc->argmax = i;
+  }
+}
+/* custom reducer also usable inside KK_REDUCE_N */
+KK_REDUCE_N(count_and_stats, struct one_view, struct sum_and_stats, i, acc, (KK_SUM, int64_t, n),
+            (KK_CUSTOM, cstats, st)) {
+  acc->n += 1;
+  double re = KK_AT(args->v, double, i, 0), im = KK_AT(args->v, double, i, 1);
+  acc->st.sum.re += re;
+  acc->st.sum.im += im;
+  double a2 = re * re + im * im;
+  if (a2 > acc->st.max_abs2 || (a2 == acc->st.max_abs2 && i < acc->st.argmax)) {
+    acc->st.max_abs2 = a2;
+    acc->st.argmax = i;
+  }
+}
+
+/* ---- scans ----------------------------------------------------------------------- */
+KK_SCAN(scan_incl_i64, struct two_views, int64_t, i, part, final) {
+  *part += KK_AT(args->x, int64_t, i);
+  if (final)
+    KK_AT(args->y, int64_t, i) = *part;
+}
+KK_SCAN(scan_excl_i64, struct two_views, int64_t, i, part, final) {
+  if (final)
+    KK_AT(args->y, int64_t, i) = *part;
+  *part += KK_AT(args->x, int64_t, i);
+}
+KK_SCAN(scan_excl_double, struct two_views, double, i, part, final) {
+  if (final)
+    KK_AT(args->y, double, i) = *part;
+  *part += KK_AT(args->x, double, i);
+}
+/* scan with a custom reducer: running maximum (prefix max) */
+KK_REDUCER_INIT(maxof, double, v) { *v = -1e300; }
+KK_REDUCER_JOIN(maxof, double, d, s) {
+  if (*s > *d)
+    *d = *s;
+}
+KK_SCAN_CUSTOM(prefix_max, struct two_views, double, maxof, i, part, final) {
+  double x = KK_AT(args->x, double, i);
+  if (x > *part)
+    *part = x;
+  if (final)
+    KK_AT(args->y, double, i) = *part;
+}
+
+/* ---- layouts and ranks ------------------------------------------------------------ */
+/* out(i, j) = 1000 r(i, j) + 100 l(i, j) + s(i, j): reads a right, a left and a strided view */
+KK_FOR(mix_layouts, struct layout_args, i) {
+  for (int64_t j = 0; j < args->n1; j++)
+    KK_AT(args->out, double, i, j) =
+        1000.0 * KK_AT(args->r, double, i, j) + 100.0 * KK_AT(args->l, double, i, j) + KK_AT(args->s, double, i, j);
+}
+
+/* writes a value made of the indices into a view of rank 1..8 (default layout):
+ * element (i0, i1, ...) = sum_k (k + 1) * 10^k * i_k, for extents <= 3 past
+ * the first dimension */
+#define E(k) KK_EXTENT(args->v, k)
+KK_FOR(fill_rank, struct rank_args, i) {
+  const kk_view v = args->v;
+  switch (args->rank) {
+  case 1:
+    KK_AT(v, double, i) = (double)i;
+    break;
+  case 2:
+    for (int64_t a = 0; a < E(1); a++)
+      KK_AT(v, double, i, a) = (double)i + 20.0 * a;
+    break;
+  case 3:
+    for (int64_t a = 0; a < E(1); a++)
+      for (int64_t b = 0; b < E(2); b++)
+        KK_AT(v, double, i, a, b) = (double)i + 20.0 * a + 300.0 * b;
+    break;
+  case 4:
+    for (int64_t a = 0; a < E(1); a++)
+      for (int64_t b = 0; b < E(2); b++)
+        for (int64_t c = 0; c < E(3); c++)
+          KK_AT(v, double, i, a, b, c) = (double)i + 20.0 * a + 300.0 * b + 4000.0 * c;
+    break;
+  case 5:
+    for (int64_t a = 0; a < E(1); a++)
+      for (int64_t b = 0; b < E(2); b++)
+        for (int64_t c = 0; c < E(3); c++)
+          for (int64_t d = 0; d < E(4); d++)
+            KK_AT(v, double, i, a, b, c, d) = (double)i + 20.0 * a + 300.0 * b + 4000.0 * c + 50000.0 * d;
+    break;
+  case 6:
+    for (int64_t a = 0; a < E(1); a++)
+      for (int64_t b = 0; b < E(2); b++)
+        for (int64_t c = 0; c < E(3); c++)
+          for (int64_t d = 0; d < E(4); d++)
+            for (int64_t e = 0; e < E(5); e++)
+              KK_AT(v, double, i, a, b, c, d, e) =
+                  (double)i + 20.0 * a + 300.0 * b + 4000.0 * c + 50000.0 * d + 600000.0 * e;
+    break;
+  case 7:
+    for (int64_t a = 0; a < E(1); a++)
+      for (int64_t b = 0; b < E(2); b++)
+        for (int64_t c = 0; c < E(3); c++)
+          for (int64_t d = 0; d < E(4); d++)
+            for (int64_t e = 0; e < E(5); e++)
+              for (int64_t f = 0; f < E(6); f++)
+                KK_AT(v, double, i, a, b, c, d, e, f) =
+                    (double)i + 20.0 * a + 300.0 * b + 4000.0 * c + 50000.0 * d + 600000.0 * e + 7000000.0 * f;
+    break;
+  case 8:
+    for (int64_t a = 0; a < E(1); a++)
+      for (int64_t b = 0; b < E(2); b++)
+        for (int64_t c = 0; c < E(3); c++)
+          for (int64_t d = 0; d < E(4); d++)
+            for (int64_t e = 0; e < E(5); e++)
+              for (int64_t f = 0; f < E(6); f++)
+                for (int64_t g = 0; g < E(7); g++)
+                  KK_AT(v, double, i, a, b, c, d, e, f, g) = (double)i + 20.0 * a + 300.0 * b + 4000.0 * c +
+                                                             50000.0 * d + 600000.0 * e + 7000000.0 * f +
+                                                             80000000.0 * g;
+    break;
+  }
+}
+#undef E
+
+/* rank 0: the single element */
+KK_FOR(set_scalar, struct one_view, i) { KK_AT0(args->v, double) = 42.0 + (double)i; }

@@ -1,0 +1,21 @@
+#!/bin/sh
+# tests/examples.sh -- the examples and kk-bench run and check themselves on every available host backend (no timing is judged).
+set -u
+: "${top_builddir:=.}"
+status=0
+for b in serial threads openmp; do
+  if ! "$top_builddir/tools/kk-info/kk-info" --kokkos-device=$b >/dev/null 2>&1; then
+    echo "backend $b not available: skipped"
+    continue
+  fi
+  "$top_builddir/examples/axpy/axpy" --kokkos-device=$b 10007 || { echo "FAIL: axpy on $b"; status=1; }
+  "$top_builddir/examples/dot/dot" --kokkos-device=$b 100003 || { echo "FAIL: dot on $b"; status=1; }
+  "$top_builddir/examples/cg/cg" --kokkos-device=$b --size=12 || { echo "FAIL: cg on $b"; status=1; }
+  out=$("$top_builddir/bench/kk-bench" --backends=$b --sizes=12 --reps=2) || { echo "FAIL: kk-bench on $b"; status=1; }
+  echo "$out"
+  echo "$out" | grep -q "^triad  *$b" || { echo "FAIL: kk-bench printed no triad row for $b"; status=1; }
+  "$top_builddir/bench/kk-bench" --backends=$b --sizes=12 --reps=2 --json | grep -q '"case": "dot"' ||
+    { echo "FAIL: kk-bench --json"; status=1; }
+done
+"$top_builddir/examples/cg/cg" --bogus >/dev/null 2>&1 && { echo "FAIL: cg accepted a bad flag"; status=1; }
+exit $status

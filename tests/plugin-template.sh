@@ -1,0 +1,29 @@
+#!/bin/sh
+# tests/plugin-template.sh -- the third-party backend builds outside the tree against an installed kk and passes the conformance suite.
+set -u
+: "${top_builddir:=.}"
+: "${top_srcdir:=.}"
+: "${NM:=nm}"
+unset MAKEFLAGS MFLAGS  # the sub-makes below are independent builds
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kk-template.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# install kk into a staging root, as a package would
+${MAKE:-make} -s -C "$top_builddir" install DESTDIR="$tmp/root" >"$tmp/install.log" 2>&1 ||
+  { cat "$tmp/install.log"; echo "FAIL: make install"; exit 1; }
+pcdir=$(find "$tmp/root" -name kk.pc -exec dirname {} \; | head -n 1)
+[ -n "$pcdir" ] || { echo "FAIL: kk.pc was not installed"; exit 1; }
+
+# build the template the way a third party does: its own directory, pkg-config only
+mkdir "$tmp/build"
+cp "$top_srcdir/examples/plugin-template/template_plugin.c" "$top_srcdir/examples/plugin-template/Makefile" "$tmp/build/"
+PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$tmp/root" ${MAKE:-make} -s -C "$tmp/build" CFLAGS="-O2 -g -Werror" ||
+  { echo "FAIL: the template does not build against the installed headers"; exit 1; }
+
+syms=$($NM -D --defined-only "$tmp/build/kk_template.so" | awk '{print $NF}')
+[ "$syms" = "kk_plugin_template_entry" ] || { echo "FAIL: kk_template.so exports: $syms"; exit 1; }
+
+KOKKOS_PLUGIN_PATH="$tmp/build" "$top_builddir/tools/kk-info/kk-info" >"$tmp/info" 2>&1
+grep -q "template .*loaded" "$tmp/info" || { cat "$tmp/info"; echo "FAIL: kk-info does not list the template as loaded"; exit 1; }
+
+KOKKOS_PLUGIN_PATH="$tmp/build" "$top_builddir/tests/conformance/conformance" template

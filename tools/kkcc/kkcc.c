@@ -1,0 +1,819 @@
+/* tools/kkcc/kkcc.c -- the kernel compiler driver: one kernel file, every installed target, one object with a registration constructor. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+extern char **environ;
+
+#ifndef KKCC_TARGETDIR
+#define KKCC_TARGETDIR "/usr/local/share/kk/targets"
+#endif
+#ifndef KKCC_INCLUDEDIR
+#define KKCC_INCLUDEDIR "/usr/local/include"
+#endif
+#ifndef KKCC_NM
+#define KKCC_NM "nm"
+#endif
+#ifndef KKCC_LD
+#define KKCC_LD "ld"
+#endif
+#ifndef KKCC_CC
+#define KKCC_CC "cc"
+#endif
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+typedef struct strv {
+  char **v;
+  int n, cap;
+} strv_t;
+
+static void die_oom(void) {
+  fprintf(stderr, "kkcc: out of memory\n");
+  exit(1);
+}
+
+static char *xstrdup(const char *s) {
+  char *d = strdup(s ? s : "");
+  if (!d)
+    die_oom();
+  return d;
+}
+
+static void sv_push(strv_t *sv, const char *s) {
+  if (sv->n + 2 > sv->cap) {
+    sv->cap = sv->cap ? 2 * sv->cap : 16;
+    sv->v = realloc(sv->v, sizeof *sv->v * (size_t)sv->cap);
+    if (!sv->v)
+      die_oom();
+  }
+  sv->v[sv->n++] = xstrdup(s);
+  sv->v[sv->n] = NULL;
+}
+
+static void sv_free(strv_t *sv) {
+  for (int i = 0; i < sv->n; i++)
+    free(sv->v[i]);
+  free(sv->v);
+  memset(sv, 0, sizeof *sv);
+}
+
+/* Pushes the whitespace-separated words of s. */
+static void sv_push_words(strv_t *sv, const char *s) {
+  const char *p = s;
+  while (*p) {
+    while (*p == ' ' || *p == '\t')
+      p++;
+    const char *e = p;
+    while (*e && *e != ' ' && *e != '\t')
+      e++;
+    if (e > p) {
+      char *w = strndup(p, (size_t)(e - p));
+      if (!w)
+        die_oom();
+      sv_push(sv, w);
+      free(w);
+    }
+    p = e;
+  }
+}
+
+static char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  char *s = NULL;
+  if (vasprintf(&s, f, ap) < 0)
+    die_oom();
+  va_end(ap);
+  return s;
+}
+
+static bool g_verbose;
+
+static void print_cmd(char *const *argv) {
+  for (int i = 0; argv[i]; i++) {
+    const char *a = argv[i];
+    bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+./,:@%") == strlen(a);
+    if (plain)
+      fprintf(stderr, "%s%s", i ? " " : "", a);
+    else {
+      fprintf(stderr, "%s'", i ? " " : "");
+      for (const char *c = a; *c; c++)
+        if (*c == '\'')
+          fputs("'\\''", stderr);
+        else
+          fputc(*c, stderr);
+      fputc('\'', stderr);
+    }
+  }
+  fputc('\n', stderr);
+}
+
+/* Runs argv; stdout goes to `out` when not NULL.  Returns the exit status, or
+ * -1 when the program could not be started. */
+static int run(char *const *argv, const char *out) {
+  if (g_verbose)
+    print_cmd(argv);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (out)
+    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    fprintf(stderr, "kkcc: cannot run %s: %s\n", argv[0], strerror(rc));
+    return -1;
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  if (WIFEXITED(status))
+    return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* ---- targets ------------------------------------------------------------------ */
+
+typedef struct target {
+  char *name;
+  char *kind;         /* "host" or "device" */
+  char *format;       /* image format of a device target */
+  char *description;
+  char *file;
+  json_t *json;
+  json_t *vars;       /* effective variables (JSON defaults, KKCC_<NAME>, command line) */
+} target_t;
+
+static target_t *g_targets;
+static int g_ntargets;
+
+static const char *var(const target_t *t, const char *name) {
+  json_t *v = json_object_get(t->vars, name);
+  return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int load_target(const char *path) {
+  json_error_t err;
+  json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+  if (!j) {
+    fprintf(stderr, "kkcc: %s:%d:%d: %s\n", path, err.line, err.column, err.text);
+    return -1;
+  }
+  const char *name = json_string_value(json_object_get(j, "name"));
+  const char *kind = json_string_value(json_object_get(j, "kind"));
+  json_t *compile = json_object_get(j, "compile");
+  if (!name || !kind || !json_is_array(compile) || (strcmp(kind, "host") && strcmp(kind, "device"))) {
+    fprintf(stderr, "kkcc: %s: a target needs \"name\", \"kind\" (host or device) and a \"compile\" array\n", path);
+    json_decref(j);
+    return -1;
+  }
+  g_targets = realloc(g_targets, sizeof *g_targets * (size_t)(g_ntargets + 1));
+  if (!g_targets)
+    die_oom();
+  target_t *t = &g_targets[g_ntargets++];
+  t->name = xstrdup(name);
+  t->kind = xstrdup(kind);
+  t->format = xstrdup(json_string_value(json_object_get(j, "format")));
+  t->description = xstrdup(json_string_value(json_object_get(j, "description")));
+  t->file = xstrdup(path);
+  t->json = j;
+  t->vars = json_object();
+  json_t *vars = json_object_get(j, "vars");
+  const char *k;
+  json_t *v;
+  json_object_foreach(vars, k, v) {
+    char env[128];
+    snprintf(env, sizeof env, "KKCC_%s", k);
+    const char *e = getenv(env);
+    json_object_set_new(t->vars, k, json_string(e ? e : json_string_value(v) ? json_string_value(v) : ""));
+  }
+  return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int load_targets(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    fprintf(stderr, "kkcc: target directory %s: %s\n", dir, strerror(errno));
+    return -1;
+  }
+  strv_t files = {0};
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t n = strlen(e->d_name);
+    if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0)
+      sv_push(&files, e->d_name);
+  }
+  closedir(d);
+  if (files.n)
+    qsort(files.v, (size_t)files.n, sizeof *files.v, cmp_str);
+  int rc = 0;
+  for (int i = 0; i < files.n && rc == 0; i++) {
+    char *p = fmt("%s/%s", dir, files.v[i]);
+    rc = load_target(p);
+    free(p);
+  }
+  sv_free(&files);
+  if (rc == 0 && g_ntargets == 0) {
+    fprintf(stderr, "kkcc: no targets in %s\n", dir);
+    rc = -1;
+  }
+  return rc;
+}
+
+static target_t *find_target(const char *name) {
+  for (int i = 0; i < g_ntargets; i++)
+    if (strcmp(g_targets[i].name, name) == 0)
+      return &g_targets[i];
+  return NULL;
+}
+
+/* ---- the command of one target --------------------------------------------- */
+
+typedef struct job {
+  const char *input;
+  const char *output;
+  strv_t *flags;        /* user flags for this target */
+  const char *extra;    /* one more define, or NULL */
+} job_t;
+
+/* Text of ${NAME} for a target and job; NULL when unknown. */
+static const target_t *g_host;
+
+static const char *value_of(const target_t *t, const job_t *j, const char *name, const char *includedir) {
+  if (strcmp(name, "HOST_CC") == 0)
+    return g_host ? var(g_host, "CC") : KKCC_CC;
+  if (strcmp(name, "INPUT") == 0)
+    return j->input;
+  if (strcmp(name, "OUTPUT") == 0)
+    return j->output;
+  if (strcmp(name, "INCLUDEDIR") == 0)
+    return includedir;
+  return var(t, name);
+}
+
+/* Expands one "compile" element into argv words. */
+static int expand_arg(const target_t *t, const job_t *j, const char *arg, const char *includedir, strv_t *out) {
+  /* a whole-argument list variable */
+  if (strcmp(arg, "${FLAGS}") == 0) {
+    for (int i = 0; i < j->flags->n; i++)
+      sv_push(out, j->flags->v[i]);
+    if (j->extra)
+      sv_push(out, j->extra);
+    return 0;
+  }
+  if (strcmp(arg, "${ARCH_FLAGS}") == 0 || strcmp(arg, "${PTX_FLAGS}") == 0) {
+    /* one template per architecture in ${ARCHS} ("{N}" its number, "{ARCH}" its
+     * name); PTX_FLAGS only for the newest, whose PTX later GPUs can JIT */
+    bool ptx = strcmp(arg, "${PTX_FLAGS}") == 0;
+    json_t *each = json_object_get(t->json, ptx ? "ptx_flags" : "arch_flags");
+    const char *archs = var(t, "ARCHS");
+    if (!json_is_array(each) || !archs)
+      return 0;
+    char *list = xstrdup(archs);
+    char newest[64] = "";
+    long best = -1;
+    for (char *save = NULL, *a = strtok_r(list, ", ", &save); a; a = strtok_r(NULL, ", ", &save)) {
+      long num = strtol(a + strcspn(a, "0123456789"), NULL, 10);
+      if (num > best)
+        best = num, snprintf(newest, sizeof newest, "%s", a);
+    }
+    free(list);
+    list = xstrdup(ptx ? newest : archs);
+    for (char *save = NULL, *a = strtok_r(list, ", ", &save); a; a = strtok_r(NULL, ", ", &save)) {
+      const char *num = a + strcspn(a, "0123456789");
+      size_t i;
+      json_t *tmpl;
+      json_array_foreach(each, i, tmpl) {
+        const char *s = json_string_value(tmpl);
+        char buf[256] = "";
+        for (const char *c = s; c && *c;) {
+          if (strncmp(c, "{N}", 3) == 0) {
+            strncat(buf, num, sizeof buf - strlen(buf) - 1);
+            c += 3;
+          } else if (strncmp(c, "{ARCH}", 6) == 0) {
+            strncat(buf, a, sizeof buf - strlen(buf) - 1);
+            c += 6;
+          } else {
+            size_t l = strlen(buf);
+            if (l + 1 < sizeof buf) {
+              buf[l] = *c;
+              buf[l + 1] = '\0';
+            }
+            c++;
+          }
+        }
+        sv_push(out, buf);
+      }
+    }
+    free(list);
+    return 0;
+  }
+  bool whole = strncmp(arg, "${", 2) == 0 && arg[strlen(arg) - 1] == '}' && !strchr(arg + 2, '$');
+  char buf[4096] = "";
+  for (const char *c = arg; *c;) {
+    if (c[0] == '$' && c[1] == '{') {
+      const char *e = strchr(c, '}');
+      if (!e) {
+        fprintf(stderr, "kkcc: %s: unterminated ${ in \"%s\"\n", t->file, arg);
+        return -1;
+      }
+      char name[64];
+      snprintf(name, sizeof name, "%.*s", (int)(e - c - 2), c + 2);
+      const char *v = value_of(t, j, name, includedir);
+      if (!v) {
+        fprintf(stderr, "kkcc: %s: unknown variable ${%s}\n", t->file, name);
+        return -1;
+      }
+      strncat(buf, v, sizeof buf - strlen(buf) - 1);
+      c = e + 1;
+    } else {
+      size_t l = strlen(buf);
+      if (l + 1 < sizeof buf) {
+        buf[l] = *c;
+        buf[l + 1] = '\0';
+      }
+      c++;
+    }
+  }
+  /* a variable standing alone may hold several words ("gcc -m64", "-O3 -g") */
+  if (whole)
+    sv_push_words(out, buf);
+  else if (*buf)
+    sv_push(out, buf);
+  return 0;
+}
+
+static int run_recipe(const target_t *t, const char *key, const job_t *j, const char *includedir) {
+  strv_t argv = {0};
+  size_t i;
+  json_t *a;
+  json_array_foreach(json_object_get(t->json, key), i, a) {
+    if (!json_is_string(a) || expand_arg(t, j, json_string_value(a), includedir, &argv) != 0) {
+      sv_free(&argv);
+      return -1;
+    }
+  }
+  int rc = argv.n ? run(argv.v, NULL) : -1;
+  if (rc != 0)
+    fprintf(stderr, "kkcc: target %s: %s %s %s %s\n", t->name, argv.n ? argv.v[0] : "(no command)",
+            rc < 0 ? "could not be run" : "failed", strcmp(key, "compile") ? "preprocessing" : "compiling", j->input);
+  sv_free(&argv);
+  return rc == 0 ? 0 : -1;
+}
+
+static int compile_target(const target_t *t, const job_t *j, const char *includedir) {
+  return run_recipe(t, "compile", j, includedir);
+}
+
+/* ---- kernel names, registration --------------------------------------------- */
+
+/* The kk_kernel__<name> descriptors defined in an object. */
+static int kernel_names(const char *obj, const char *tmp, strv_t *names) {
+  char *out = fmt("%s/nm.txt", tmp);
+  const char *nm = getenv("KKCC_NM") ? getenv("KKCC_NM") : KKCC_NM;
+  char *argv[] = {(char *)nm, "-P", "--defined-only", (char *)obj, NULL};
+  int rc = run(argv, out);
+  if (rc != 0) {
+    fprintf(stderr, "kkcc: %s could not list the kernels of %s\n", nm, obj);
+    free(out);
+    return -1;
+  }
+  FILE *f = fopen(out, "r");
+  free(out);
+  if (!f)
+    return -1;
+  char line[1024];
+  while (fgets(line, sizeof line, f)) {
+    char sym[512], type[8];
+    if (sscanf(line, "%511s %7s", sym, type) == 2 && strncmp(sym, "kk_kernel__", 11) == 0 &&
+        (type[0] == 'D' || type[0] == 'B'))
+      sv_push(names, sym + 11);
+  }
+  fclose(f);
+  return 0;
+}
+
+/* A C identifier-safe, unique-enough module id from the output path. */
+static uint64_t fnv1a(const char *s, uint64_t h) {
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+static void c_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', f);
+    if ((unsigned char)*s < 32)
+      fprintf(f, "\\%03o", (unsigned char)*s);
+    else
+      fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+typedef struct image {
+  const target_t *t;
+  char *path;
+  long size;
+  char *archs;
+} image_t;
+
+/* The preprocessed kernel source a device plugin can compile at run time. */
+static char *g_source_path;
+
+static int write_registration(const char *path, const char *source, const char *id, const strv_t *names,
+                              const image_t *imgs, int nimg, const char *targets, bool shared) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "kkcc: cannot write %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  fprintf(f, "/* generated by kkcc from %s: registers its kernels and device images with libkk */\n", source);
+  fprintf(f, "#include <kk/kernel_abi.h>\n\n");
+  for (int i = 0; i < names->n; i++)
+    fprintf(f, "extern kk_kernel_t kk_kernel__%s;\n", names->v[i]);
+  fprintf(f, "static kk_kernel_t *const kk__kernels[] = {\n");
+  for (int i = 0; i < names->n; i++)
+    fprintf(f, "  &kk_kernel__%s,\n", names->v[i]);
+  if (names->n == 0)
+    fprintf(f, "  0\n");
+  fprintf(f, "};\n\n");
+  for (int i = 0; i < nimg; i++) {
+    fprintf(f, "__asm__(\".section .rodata\\n.balign 64\\nkk__image_%d:\\n.incbin ", i);
+    /* the path inside an asm string inside a C string */
+    fputs("\\\"", f);
+    for (const char *c = imgs[i].path; *c; c++) {
+      if (*c == '"' || *c == '\\')
+        fputs("\\\\\\", f);
+      fputc(*c, f);
+    }
+    fputs("\\\"\\n.byte 0\\n.previous\");\n", f);
+    fprintf(f, "extern const unsigned char kk__image_%d[];\n", i);
+  }
+  fprintf(f, "static const kk_image_t kk__images[] = {\n");
+  for (int i = 0; i < nimg; i++) {
+    fprintf(f, "  {");
+    c_string(f, imgs[i].t->name);
+    fprintf(f, ", ");
+    c_string(f, imgs[i].t->format);
+    fprintf(f, ", ");
+    c_string(f, imgs[i].archs ? imgs[i].archs : "");
+    fprintf(f, ", kk__image_%d, %ldu},\n", i, imgs[i].size);
+  }
+  if (nimg == 0)
+    fprintf(f, "  {0, 0, 0, 0, 0}\n");
+  fprintf(f, "};\n\n");
+  long source_size = -1;
+  if (g_source_path) {
+    struct stat sb;
+    if (stat(g_source_path, &sb) == 0)
+      source_size = (long)sb.st_size;
+    fputs("__asm__(\".section .rodata\\nkk__source:\\n.incbin \\\"", f);
+    for (const char *c = g_source_path; *c; c++) {
+      if (*c == '"' || *c == '\\')
+        fputs("\\\\\\", f);
+      fputc(*c, f);
+    }
+    fputs("\\\"\\n.byte 0\\n.previous\");\n", f);
+    fprintf(f, "extern const char kk__source[];\n");
+  }
+  fprintf(f, "%skk_module_t %s = {\n", shared ? "__attribute__((visibility(\"default\"))) " : "static ",
+          shared ? "kk_module_info" : "kk__module");
+  fprintf(f, "  sizeof(kk_module_t), KK_KERNEL_ABI_VERSION, ");
+  c_string(f, id);
+  fprintf(f, ", ");
+  c_string(f, source);
+  if (source_size >= 0)
+    fprintf(f, ",\n  %d, kk__kernels, %d, kk__images, kk__source, %ldu, ", names->n, nimg, source_size);
+  else
+    fprintf(f, ",\n  %d, kk__kernels, %d, kk__images, 0, 0, ", names->n, nimg);
+  c_string(f, targets);
+  fprintf(f, ", {0, 0, 0, 0}\n};\n\n");
+  const char *m = shared ? "kk_module_info" : "kk__module";
+  fprintf(f, "__attribute__((constructor)) static void kk__register(void) { kk_module_register(&%s); }\n", m);
+  fprintf(f, "__attribute__((destructor)) static void kk__unregister(void) { kk_module_unregister(&%s); }\n", m);
+  fclose(f);
+  return 0;
+}
+
+/* ---- main ---------------------------------------------------------------------- */
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: kkcc [options] -c FILE.kk.c [-o FILE.o]\n"
+          "       kkcc [options] -shared FILE.kk.c -o KERNELS.so\n"
+          "       kkcc --list-targets\n"
+          "Compiles a kernel file for every installed target and writes one object holding\n"
+          "the host code, the device images and a constructor that registers them with libkk.\n"
+          "  --targets=T,...     only these targets (default: every installed one)\n"
+          "  --<target>-arch=A,...  architectures of a device target (e.g. --cuda-arch=sm_80,sm_90)\n"
+          "  --targets-dir=DIR   where the target recipes are (default %s, or $KKCC_TARGETS_DIR)\n"
+          "  --cc=CC             host C compiler (default $KKCC_CC or the recipe's)\n"
+          "  -I, -D, -U          passed to every target; -O, -g, -f, -m, -W, -std= to the host compiler\n"
+          "  -v                  print every command\n"
+          "  --keep              keep the temporary directory\n"
+          "  --list-targets      list the installed targets\n",
+          KKCC_TARGETDIR);
+}
+
+int main(int argc, char **argv) {
+  const char *targets_dir = getenv("KKCC_TARGETS_DIR") ? getenv("KKCC_TARGETS_DIR") : KKCC_TARGETDIR;
+  const char *includedir = getenv("KKCC_INCLUDEDIR") ? getenv("KKCC_INCLUDEDIR") : KKCC_INCLUDEDIR;
+  const char *only = NULL, *output = NULL, *input = NULL, *cc = NULL;
+  bool compile = false, shared = false, list = false, keep = false;
+  strv_t host_flags = {0}, dev_flags = {0}, arch_over = {0};
+
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "-c") == 0)
+      compile = true;
+    else if (strcmp(a, "-shared") == 0)
+      shared = true;
+    else if (strcmp(a, "-o") == 0 && i + 1 < argc)
+      output = argv[++i];
+    else if (strncmp(a, "--targets=", 10) == 0)
+      only = a + 10;
+    else if (strncmp(a, "--targets-dir=", 14) == 0)
+      targets_dir = a + 14;
+    else if (strncmp(a, "--cc=", 5) == 0)
+      cc = a + 5;
+    else if (strcmp(a, "-v") == 0)
+      g_verbose = true;
+    else if (strcmp(a, "--keep") == 0)
+      keep = true;
+    else if (strcmp(a, "--list-targets") == 0)
+      list = true;
+    else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(a, "--version") == 0) {
+      printf("kkcc (kk) %s\n", PACKAGE_VERSION);
+      return 0;
+    } else if (strncmp(a, "--", 2) == 0 && strstr(a, "-arch=")) {
+      sv_push(&arch_over, a + 2);
+    } else if ((a[0] == '-' && (a[1] == 'I' || a[1] == 'D' || a[1] == 'U')) && a[2] == '\0' && i + 1 < argc) {
+      char *w = fmt("%s%s", a, argv[++i]);
+      sv_push(&host_flags, w);
+      sv_push(&dev_flags, w);
+      free(w);
+    } else if (a[0] == '-' && (a[1] == 'I' || a[1] == 'D' || a[1] == 'U')) {
+      sv_push(&host_flags, a);
+      sv_push(&dev_flags, a);
+    } else if (a[0] == '-' && (a[1] == 'O' || a[1] == 'g' || a[1] == 'f' || a[1] == 'm' || a[1] == 'W' ||
+                               strncmp(a, "-std=", 5) == 0 || strcmp(a, "-pthread") == 0)) {
+      sv_push(&host_flags, a);
+    } else if (a[0] == '-') {
+      fprintf(stderr, "kkcc: unknown option %s\n", a);
+      usage(stderr);
+      return 2;
+    } else if (!input) {
+      input = a;
+    } else {
+      fprintf(stderr, "kkcc: one kernel file at a time (got %s and %s)\n", input, a);
+      return 2;
+    }
+  }
+
+  if (load_targets(targets_dir) != 0)
+    return 1;
+  for (int i = 0; i < arch_over.n; i++) {
+    char *eq = strchr(arch_over.v[i], '=');
+    *strstr(arch_over.v[i], "-arch=") = '\0';
+    target_t *t = find_target(arch_over.v[i]);
+    if (!t) {
+      fprintf(stderr, "kkcc: --%s-arch: no such target\n", arch_over.v[i]);
+      return 2;
+    }
+    json_object_set_new(t->vars, "ARCHS", json_string(eq + 1));
+  }
+  if (cc)
+    for (int i = 0; i < g_ntargets; i++)
+      if (strcmp(g_targets[i].kind, "host") == 0)
+        json_object_set_new(g_targets[i].vars, "CC", json_string(cc));
+
+  if (list) {
+    printf("targets in %s:\n", targets_dir);
+    for (int i = 0; i < g_ntargets; i++) {
+      target_t *t = &g_targets[i];
+      printf("  %-8s %-6s %s%s%s\n", t->name, t->kind, t->description, *t->format ? "; image format " : "",
+             t->format);
+      const char *k;
+      json_t *v;
+      json_object_foreach(t->vars, k, v) printf("           %s = %s\n", k, json_string_value(v));
+    }
+    return 0;
+  }
+  if ((!compile && !shared) || !input) {
+    usage(stderr);
+    return 2;
+  }
+  if (shared && !output) {
+    fprintf(stderr, "kkcc: -shared needs -o KERNELS.so\n");
+    return 2;
+  }
+
+  /* which targets */
+  bool want[64] = {false};
+  if (g_ntargets > 64) {
+    fprintf(stderr, "kkcc: too many targets\n");
+    return 1;
+  }
+  if (only) {
+    char *list_s = xstrdup(only);
+    for (char *save = NULL, *n = strtok_r(list_s, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+      target_t *t = find_target(n);
+      if (!t) {
+        fprintf(stderr, "kkcc: --targets: unknown target '%s' (kkcc --list-targets shows the installed ones)\n", n);
+        return 2;
+      }
+      want[t - g_targets] = true;
+    }
+    free(list_s);
+  } else {
+    for (int i = 0; i < g_ntargets; i++)
+      want[i] = true;
+  }
+  target_t *host = NULL;
+  for (int i = 0; i < g_ntargets; i++)
+    if (strcmp(g_targets[i].kind, "host") == 0)
+      host = &g_targets[i];
+  if (!host) {
+    fprintf(stderr, "kkcc: no host target in %s: the kernel descriptors need one\n", targets_dir);
+    return 1;
+  }
+  g_host = host;
+
+  char default_out[PATH_MAX];
+  if (!output) {
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    snprintf(default_out, sizeof default_out, "%s", base);
+    char *dot = strstr(default_out, ".kk.c");
+    if (!dot)
+      dot = strrchr(default_out, '.');
+    if (dot)
+      strcpy(dot, ".o");
+    else
+      strncat(default_out, ".o", sizeof default_out - strlen(default_out) - 1);
+    output = default_out;
+  }
+
+  char tmpl[PATH_MAX];
+  snprintf(tmpl, sizeof tmpl, "%s/kkcc-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  char *tmp = mkdtemp(tmpl);
+  if (!tmp) {
+    fprintf(stderr, "kkcc: cannot create a temporary directory: %s\n", strerror(errno));
+    return 1;
+  }
+
+  int status = 1;
+  strv_t names = {0};
+  image_t imgs[64];
+  int nimg = 0;
+  char *host_obj = fmt("%s/host.o", tmp), *reg_c = fmt("%s/register.c", tmp), *reg_o = fmt("%s/register.o", tmp);
+  char targets_built[512] = "";
+
+  /* 1. the host code and the descriptors (KK_TARGET_NONE without the host target) */
+  job_t hj = {input, host_obj, &host_flags, want[host - g_targets] ? NULL : "-DKK_TARGET_NONE"};
+  if (compile_target(host, &hj, includedir) != 0)
+    goto done;
+  if (want[host - g_targets])
+    strcat(targets_built, "host");
+  if (kernel_names(host_obj, tmp, &names) != 0)
+    goto done;
+
+  /* 2. every device target */
+  for (int i = 0; i < g_ntargets; i++) {
+    target_t *t = &g_targets[i];
+    if (!want[i] || t == host)
+      continue;
+    image_t *im = &imgs[nimg];
+    im->t = t;
+    im->path = fmt("%s/image-%s.bin", tmp, t->name);
+    im->archs = xstrdup(var(t, "ARCHS"));
+    job_t dj = {input, im->path, &dev_flags, NULL};
+    if (compile_target(t, &dj, includedir) != 0)
+      goto done;
+    struct stat sb;
+    if (stat(im->path, &sb) != 0) {
+      fprintf(stderr, "kkcc: target %s produced no image %s\n", t->name, im->path);
+      goto done;
+    }
+    im->size = (long)sb.st_size;
+    nimg++;
+    if (!g_source_path && json_is_array(json_object_get(t->json, "source"))) {
+      char *sp = fmt("%s/source-%s.txt", tmp, t->name);
+      job_t sj = {input, sp, &dev_flags, NULL};
+      if (run_recipe(t, "source", &sj, includedir) != 0) {
+        free(sp);
+        goto done;
+      }
+      g_source_path = sp;
+    }
+    if (*targets_built)
+      strncat(targets_built, ",", sizeof targets_built - strlen(targets_built) - 1);
+    strncat(targets_built, t->name, sizeof targets_built - strlen(targets_built) - 1);
+  }
+
+  /* 3. the registration constructor */
+  char abs_out[PATH_MAX];
+  if (!realpath(".", abs_out))
+    abs_out[0] = '\0';
+  char id[64];
+  snprintf(id, sizeof id, "kkm_%016llx",
+           (unsigned long long)fnv1a(output, fnv1a(input, fnv1a(abs_out, 1469598103934665603ull))));
+  if (write_registration(reg_c, input, id, &names, imgs, nimg, targets_built, shared) != 0)
+    goto done;
+  {
+    char *inc = fmt("-I%s", includedir);
+    strv_t argv2 = {0};
+    const char *hcc = var(host, "CC") ? var(host, "CC") : KKCC_CC;
+    sv_push_words(&argv2, hcc);
+    sv_push(&argv2, "-fPIC");
+    for (int i = 0; i < host_flags.n; i++)
+      if (strncmp(host_flags.v[i], "-I", 2) == 0 || strncmp(host_flags.v[i], "-f", 2) == 0 ||
+          strncmp(host_flags.v[i], "-m", 2) == 0)
+        sv_push(&argv2, host_flags.v[i]);
+    sv_push(&argv2, inc);
+    sv_push(&argv2, "-c");
+    sv_push(&argv2, reg_c);
+    sv_push(&argv2, "-o");
+    sv_push(&argv2, reg_o);
+    int rc = run(argv2.v, NULL);
+    sv_free(&argv2);
+    free(inc);
+    if (rc != 0) {
+      fprintf(stderr, "kkcc: compiling the registration code for %s failed\n", input);
+      goto done;
+    }
+  }
+
+  /* 4. one object, or a loadable module */
+  {
+    strv_t argv3 = {0};
+    if (shared) {
+      sv_push_words(&argv3, var(host, "CC") ? var(host, "CC") : KKCC_CC);
+      sv_push(&argv3, "-shared");
+      for (int i = 0; i < host_flags.n; i++)
+        if (strncmp(host_flags.v[i], "-f", 2) == 0 || strncmp(host_flags.v[i], "-m", 2) == 0)
+          sv_push(&argv3, host_flags.v[i]);
+    } else {
+      sv_push(&argv3, getenv("KKCC_LD") ? getenv("KKCC_LD") : KKCC_LD);
+      sv_push(&argv3, "-r");
+    }
+    sv_push(&argv3, "-o");
+    sv_push(&argv3, output);
+    sv_push(&argv3, host_obj);
+    sv_push(&argv3, reg_o);
+    int rc = run(argv3.v, NULL);
+    sv_free(&argv3);
+    if (rc != 0) {
+      fprintf(stderr, "kkcc: linking %s failed\n", output);
+      goto done;
+    }
+  }
+  status = 0;
+
+done:
+  if (keep)
+    fprintf(stderr, "kkcc: temporary files kept in %s\n", tmp);
+  else {
+    char *argv4[] = {"rm", "-rf", tmp, NULL};
+    g_verbose = false;
+    run(argv4, NULL);
+  }
+  for (int i = 0; i < nimg; i++) {
+    free(imgs[i].path);
+    free(imgs[i].archs);
+  }
+  free(host_obj);
+  free(reg_c);
+  free(reg_o);
+  free(g_source_path);
+  sv_free(&names);
+  sv_free(&host_flags);
+  sv_free(&dev_flags);
+  sv_free(&arch_over);
+  return status;
+}
