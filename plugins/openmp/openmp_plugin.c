@@ -68,6 +68,15 @@ static void openmp_finalize(void *vctx) {
   openmp_team_destroy(ctx->team);
   pthread_mutex_destroy(&ctx->instances_lock);
   free(ctx);
+#ifdef KK_HAVE_OMP_PAUSE
+  /* The runtime keeps the threads of the calling thread's regions alive and
+   * idle.  Let them go: a process that forks after kk_finalize would
+   * otherwise inherit a runtime that counts threads the child does not have,
+   * and its first region would wait for them forever (libgomp).  Soft: the
+   * application's own threadprivate data survives. */
+  if (omp_get_level() == 0)
+    omp_pause_resource_all(omp_pause_soft);
+#endif
 }
 
 static int32_t openmp_device_count(void *ctx, const char **why_none) {
