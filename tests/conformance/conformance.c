@@ -688,6 +688,7 @@ START_TEST(view_create_and_query) {
   kk_view_t *c = NULL;
   OK(kk_view_create(&s, &c));
   ck_assert_uint_eq(kk_view_elem_size(c), 24);
+  kk_view_release(c);
   s.elem_size = 0;
   ck_assert_int_eq(kk_view_create(&s, &c), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "KK_TYPE_CUSTOM view needs elem_size");
