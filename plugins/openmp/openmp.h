@@ -40,6 +40,7 @@ typedef struct openmp_ctx {
   atomic_int warned_short;   /* the "fewer threads than asked" warning was given */
   pthread_mutex_t instances_lock; /* guards `instances`; never taken on the launch path */
   openmp_instance_t *instances;
+  atomic_int ninstances;     /* length of `instances`: fence_all takes the lock only when it is not 0 */
 } openmp_ctx_t;
 
 struct openmp_instance {

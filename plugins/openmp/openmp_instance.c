@@ -26,6 +26,7 @@ kk_status_t openmp_instance_create(void *vctx, void **out) {
   if (ctx->instances)
     ctx->instances->prev = inst;
   ctx->instances = inst;
+  atomic_fetch_add(&ctx->ninstances, 1);
   pthread_mutex_unlock(&ctx->instances_lock);
   *out = inst;
   return KK_OK;
@@ -44,6 +45,7 @@ kk_status_t openmp_instance_destroy(void *vctx, void *vinst) {
     ctx->instances = inst->next;
   if (inst->next)
     inst->next->prev = inst->prev;
+  atomic_fetch_sub(&ctx->ninstances, 1);
   pthread_mutex_unlock(&ctx->instances_lock);
   openmp_team_destroy(inst->team);
   free(inst);
@@ -64,6 +66,10 @@ kk_status_t openmp_fence_all(void *vctx) {
   openmp_ctx_t *ctx = vctx;
   if (ctx->team)
     kkh_claim_wait_idle(&ctx->team->claim, OPENMP_CLAIM_SPIN_NS);
+  /* Work submitted on an instance before this fence was submitted after
+   * the instance was created, so the count already includes it. */
+  if (atomic_load(&ctx->ninstances) == 0)
+    return KK_OK;
   pthread_mutex_lock(&ctx->instances_lock);
   for (openmp_instance_t *i = ctx->instances; i; i = i->next)
     kkh_claim_wait_idle(&i->team->claim, OPENMP_CLAIM_SPIN_NS);

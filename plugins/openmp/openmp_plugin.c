@@ -43,6 +43,7 @@ static kk_status_t openmp_init(const kk_host_services_t *hs, void **out) {
     goto fail_free_ctx;
   ctx->instance_threads = (int)inst_threads;
   atomic_init(&ctx->warned_short, 0);
+  atomic_init(&ctx->ninstances, 0);
   int rc = pthread_mutex_init(&ctx->instances_lock, NULL);
   if (rc != 0) {
     st = openmp_fail(hs, rc, "init: pthread_mutex_init");

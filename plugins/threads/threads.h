@@ -34,6 +34,7 @@ typedef struct threads_ctx {
   atomic_uint next_target;   /* first binding target of the next instance's pool */
   pthread_mutex_t instances_lock; /* guards `instances`; never taken on the launch path */
   threads_instance_t *instances;
+  atomic_int ninstances;     /* length of `instances`: fence_all takes the lock only when it is not 0 */
 } threads_ctx_t;
 
 /* A created instance: its own pool, linked for fence_all. */

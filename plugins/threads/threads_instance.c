@@ -30,6 +30,7 @@ kk_status_t threads_instance_create(void *vctx, void **out) {
   if (ctx->instances)
     ctx->instances->prev = inst;
   ctx->instances = inst;
+  atomic_fetch_add(&ctx->ninstances, 1);
   pthread_mutex_unlock(&ctx->instances_lock);
   *out = inst;
   return KK_OK;
@@ -50,6 +51,7 @@ kk_status_t threads_instance_destroy(void *vctx, void *vinst) {
     ctx->instances = inst->next;
   if (inst->next)
     inst->next->prev = inst->prev;
+  atomic_fetch_sub(&ctx->ninstances, 1);
   pthread_mutex_unlock(&ctx->instances_lock);
   threads_pool_destroy(inst->pool);
   free(inst);
@@ -70,6 +72,10 @@ kk_status_t threads_fence_all(void *vctx) {
   threads_ctx_t *ctx = vctx;
   if (ctx->pool)
     threads_pool_wait_idle(ctx->pool);
+  /* Work submitted on an instance before this fence was submitted after
+   * the instance was created, so the count already includes it. */
+  if (atomic_load(&ctx->ninstances) == 0)
+    return KK_OK;
   pthread_mutex_lock(&ctx->instances_lock);
   for (threads_instance_t *i = ctx->instances; i; i = i->next)
     threads_pool_wait_idle(i->pool);

@@ -38,6 +38,7 @@ static kk_status_t threads_init(const kk_host_services_t *hs, void **out) {
   ctx->spin_ns = (uint64_t)(spin_us * 1000.0);
   ctx->instance_threads = (int)inst_threads;
   atomic_init(&ctx->next_target, 0);
+  atomic_init(&ctx->ninstances, 0);
   int rc = pthread_mutex_init(&ctx->instances_lock, NULL);
   if (rc != 0) {
     st = threads_fail(hs, rc, "init: pthread_mutex_init");
