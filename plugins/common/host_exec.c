@@ -214,6 +214,9 @@ int32_t kkh_team_size_max(const kkh_exec_t *ex) { return ex->nthreads; }
 typedef struct range_task {
   const kk_launch_t *l;
   const kk_kernel_t *k;
+  /* l->args, copied: a worker that reads it here needs one cache line the
+   * launching thread wrote less (the launch), on its way to the kernel */
+  const void *args;
   const kk_reducer_info_t *red;
   int64_t begin, n;        /* the range (of indices, of tiles, of league ranks) */
   int64_t chunk;           /* per chunk; 0: one contiguous block per thread (or team) */
@@ -278,7 +281,7 @@ static void thread_ctx(kk_host_thread_t *th, int tid, int nt) {
 
 static void for_task(int tid, int nt, void *arg) {
   range_task_t *T = arg;
-  const void *args = T->l->args;
+  const void *args = T->args;
   kk_host_thread_t th;
   thread_ctx(&th, tid, nt);
 #define CALL_FOR(b, e) T->k->host_for(args, b, e, &th)
@@ -288,7 +291,7 @@ static void for_task(int tid, int nt, void *arg) {
 
 static void reduce_task(int tid, int nt, void *arg) {
   range_task_t *T = arg;
-  const void *args = T->l->args;
+  const void *args = T->args;
   kk_host_thread_t th;
   thread_ctx(&th, tid, nt);
   void *acc = T->slots + (size_t)tid * T->slot;
@@ -301,7 +304,7 @@ static void reduce_task(int tid, int nt, void *arg) {
 /* Scans always split the range into nt contiguous blocks in index order. */
 static void scan_task(int tid, int nt, void *arg) {
   range_task_t *T = arg;
-  const void *args = T->l->args;
+  const void *args = T->args;
   kk_host_thread_t th;
   thread_ctx(&th, tid, nt);
   unsigned char *mine = T->slots + (size_t)tid * T->slot;
@@ -336,7 +339,7 @@ static void md_tile_box(const range_task_t *T, int64_t tile, int64_t *lo, int64_
 
 static void md_task(int tid, int nt, void *arg) {
   range_task_t *T = arg;
-  const void *args = T->l->args;
+  const void *args = T->args;
   kk_host_thread_t th;
   thread_ctx(&th, tid, nt);
   void *acc = NULL;
@@ -359,7 +362,7 @@ static void md_task(int tid, int nt, void *arg) {
 static void team_task(int tid, int nt, void *arg) {
   (void)nt;
   range_task_t *T = arg;
-  const void *args = T->l->args;
+  const void *args = T->args;
   struct kkh_team_cache *c = T->cache;
   const kk_host_thread_t *th = &c->threads[tid];
   team_slot_t *slot = th->backend;
@@ -430,6 +433,7 @@ kk_status_t kkh_launch(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_la
   memset(&T, 0, sizeof T);
   T.l = l;
   T.k = k;
+  T.args = l->args;
   T.red = k->reducer;
   T.ex = ex;
   T.slots = ex->slots;

@@ -13,6 +13,7 @@
 
 static const char *g_backend = "serial";
 static char *g_plugin_path; /* KOKKOS_PLUGIN_PATH as the test harness set it */
+static int g_num_threads;   /* second argument: as --kokkos-num-threads (0: the backend's default) */
 
 /* every kernel of kernels.kk.c */
 #define DECL_ALL(T)                                                                                   \
@@ -74,9 +75,12 @@ void conf_setup(void) {
   kk_settings_t s = KK_SETTINGS_INIT;
   s.device = g_backend;
   s.plugin_path = g_plugin_path;
+  s.num_threads = g_num_threads;
   s.disable_warnings = 1;
   ck_assert_msg(kk_initialize_with_settings(&s) == KK_OK, "initializing %s: %s", g_backend, kk_last_error());
   ck_assert_str_eq(kk_backend_default(), g_backend);
+  if (g_num_threads && strcmp(g_backend, "serial") != 0 && strcmp(kk_backend_host(), g_backend) == 0)
+    ck_assert_int_eq(kk_num_threads(), g_num_threads);
 }
 
 void conf_teardown(void) { kk_finalize(); }
@@ -996,6 +1000,15 @@ static Suite *conformance_suite(void) {
 int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
+  if (argc > 2) {
+    char *end;
+    long n = strtol(argv[2], &end, 10);
+    if (*end || n < 1 || n > 4096) {
+      printf("FAIL: usage: %s BACKEND [NUM_THREADS]; '%s' is not a thread count\n", argv[0], argv[2]);
+      return 1;
+    }
+    g_num_threads = (int)n;
+  }
   /* Is the backend here at all?  If not, the test is skipped with the reason. */
   if (getenv("KOKKOS_PLUGIN_PATH"))
     g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH"));

@@ -1,0 +1,33 @@
+/* plugins/common/host_memops.h -- set, copy and fill host memory on a team of threads when it is large (first-touch placement). */
+#ifndef KK_PLUGINS_HOST_MEMOPS_H
+#define KK_PLUGINS_HOST_MEMOPS_H
+
+#include <stddef.h>
+
+#include "host_exec.h"
+
+/* Operations on at least this many bytes run on the team, each thread taking
+ * one page-aligned block, so that freshly allocated memory is first touched
+ * (placed) by the threads that later work on it with a static schedule.
+ * Smaller ones run on the calling thread, where waking a team costs more
+ * than it saves. */
+#define KKH_MEMOPS_PARALLEL_MIN ((size_t)1 << 20)
+
+/* Smallest block one thread gets; fewer threads are used for less. */
+#define KKH_MEMOPS_MIN_BLOCK ((size_t)256 << 10)
+
+/* Each function runs on `ex` (NULL: the calling thread) and returns when the
+ * memory is written.  The caller must own `ex` (hold its claim).  A team
+ * that runs nothing (a backend whose parallel() could not get its threads)
+ * may call these again: they are idempotent. */
+
+/* memset. */
+void kkh_memops_set(kkh_exec_t *ex, void *dst, int value, size_t bytes);
+
+/* memmove: overlapping ranges are copied on the calling thread. */
+void kkh_memops_copy(kkh_exec_t *ex, void *dst, const void *src, size_t bytes);
+
+/* `count` copies of the `pattern_size`-byte pattern (1, 2, 4, 8 or 16). */
+void kkh_memops_fill(kkh_exec_t *ex, void *dst, const void *pattern, size_t pattern_size, size_t count);
+
+#endif

@@ -1,0 +1,84 @@
+/* plugins/threads/threads_instance.c -- the threads backend's instances: each has its own pool, launches are synchronous, fences wait for a launch in flight. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "threads.h"
+#include "threads_error.h"
+
+/* An instance gets a pool of its own so that application threads launching
+ * on different instances run at the same time.  Its workers are bound to
+ * the binding targets after those of the previous instance, so that
+ * concurrent instances spread over the cores; the instance's thread 0 is
+ * whichever application thread launches, and is never rebound. */
+kk_status_t threads_instance_create(void *vctx, void **out) {
+  threads_ctx_t *ctx = vctx;
+  const kk_host_services_t *hs = ctx->hs;
+  *out = NULL;
+  threads_instance_t *inst = calloc(1, sizeof *inst);
+  if (!inst)
+    return threads_fail(hs, ENOMEM, "instance_create: allocating the instance");
+  unsigned first = atomic_fetch_add(&ctx->next_target, (unsigned)ctx->instance_threads);
+  kk_status_t st = threads_pool_create(ctx, ctx->instance_threads, first, "instance_create", &inst->pool);
+  if (st != KK_OK) {
+    free(inst);
+    return st;
+  }
+  pthread_mutex_lock(&ctx->instances_lock);
+  inst->next = ctx->instances;
+  if (ctx->instances)
+    ctx->instances->prev = inst;
+  ctx->instances = inst;
+  atomic_fetch_add(&ctx->ninstances, 1);
+  pthread_mutex_unlock(&ctx->instances_lock);
+  *out = inst;
+  return KK_OK;
+}
+
+/* Waits for a launch another thread may be running on it, then stops its
+ * workers. */
+kk_status_t threads_instance_destroy(void *vctx, void *vinst) {
+  threads_ctx_t *ctx = vctx;
+  threads_instance_t *inst = vinst;
+  if (!inst)
+    return ctx->hs->error(ctx->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0,
+                          "instance_destroy: the default instance cannot be destroyed");
+  pthread_mutex_lock(&ctx->instances_lock);
+  if (inst->prev)
+    inst->prev->next = inst->next;
+  else
+    ctx->instances = inst->next;
+  if (inst->next)
+    inst->next->prev = inst->prev;
+  atomic_fetch_sub(&ctx->ninstances, 1);
+  pthread_mutex_unlock(&ctx->instances_lock);
+  threads_pool_destroy(inst->pool);
+  free(inst);
+  return KK_OK;
+}
+
+/* Launches and memory operations complete before they return, so a fence
+ * only has to wait for one that another application thread is running on
+ * the instance right now. */
+kk_status_t threads_instance_fence(void *vctx, void *inst) {
+  threads_pool_t *pool = threads_pool_of(vctx, inst);
+  if (pool)
+    threads_pool_wait_idle(pool);
+  return KK_OK;
+}
+
+kk_status_t threads_fence_all(void *vctx) {
+  threads_ctx_t *ctx = vctx;
+  if (ctx->pool)
+    threads_pool_wait_idle(ctx->pool);
+  /* Work submitted on an instance before this fence was submitted after
+   * the instance was created, so the count already includes it. */
+  if (atomic_load(&ctx->ninstances) == 0)
+    return KK_OK;
+  pthread_mutex_lock(&ctx->instances_lock);
+  for (threads_instance_t *i = ctx->instances; i; i = i->next)
+    threads_pool_wait_idle(i->pool);
+  pthread_mutex_unlock(&ctx->instances_lock);
+  return KK_OK;
+}

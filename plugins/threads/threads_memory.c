@@ -1,0 +1,85 @@
+/* plugins/threads/threads_memory.c -- the threads backend's memory: the "Host" space, set/copy/fill on the pool when large. */
+#include "config.h"
+
+#include <stdint.h>
+
+#include "host_common.h"
+#include "host_memops.h"
+#include "threads.h"
+
+int32_t threads_space_count(void *ctx) {
+  (void)ctx;
+  return 1;
+}
+
+kk_status_t threads_space_props(void *ctx, int32_t space, kk_plugin_space_t *props) {
+  threads_ctx_t *c = ctx;
+  if (space != 0)
+    return c->hs->error(c->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0, "space_props: no memory space %d", space);
+  kkh_host_space_props(props);
+  return KK_OK;
+}
+
+kk_status_t threads_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
+  (void)space;
+  return kkh_mem_alloc(((threads_ctx_t *)ctx)->hs, bytes, ptr);
+}
+
+kk_status_t threads_mem_free(void *ctx, int32_t space, void *ptr) {
+  (void)ctx, (void)space;
+  kkh_mem_free(ptr);
+  return KK_OK;
+}
+
+/* The pool that runs a memory operation on `inst`, claimed, or NULL when the
+ * operation is small enough for the calling thread.  Work on an instance is
+ * done when the call returns, which satisfies "complete at the next fence". */
+static kkh_exec_t *claim_for(threads_ctx_t *c, void *inst, size_t bytes, threads_pool_t **pool) {
+  threads_pool_t *p = threads_pool_of(c, inst);
+  *pool = NULL;
+  if (!p || bytes < KKH_MEMOPS_PARALLEL_MIN || threads_pool_size(p) < 2)
+    return NULL;
+  *pool = p;
+  return threads_pool_claim(p);
+}
+
+static void drop(threads_pool_t *pool) {
+  if (pool)
+    threads_pool_drop(pool);
+}
+
+kk_status_t threads_mem_copy(void *ctx, void *inst, void *dst, int32_t dst_space, const void *src, int32_t src_space,
+                             size_t bytes) {
+  (void)dst_space, (void)src_space;
+  threads_pool_t *pool;
+  kkh_exec_t *ex = claim_for(ctx, inst, bytes, &pool);
+  kkh_memops_copy(ex, dst, src, bytes);
+  drop(pool);
+  return KK_OK;
+}
+
+kk_status_t threads_mem_set(void *ctx, void *inst, void *dst, int32_t space, int value, size_t bytes) {
+  (void)space;
+  threads_pool_t *pool;
+  kkh_exec_t *ex = claim_for(ctx, inst, bytes, &pool);
+  kkh_memops_set(ex, dst, value, bytes);
+  drop(pool);
+  return KK_OK;
+}
+
+kk_status_t threads_mem_fill(void *ctx, void *inst, void *dst, int32_t space, const void *pattern,
+                             size_t pattern_size, size_t count) {
+  threads_ctx_t *c = ctx;
+  (void)space;
+  if (pattern_size != 1 && pattern_size != 2 && pattern_size != 4 && pattern_size != 8 && pattern_size != 16)
+    return c->hs->error(c->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0,
+                        "mem_fill: pattern size %zu is not 1, 2, 4, 8 or 16", pattern_size);
+  if (count > SIZE_MAX / pattern_size)
+    return c->hs->error(c->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0,
+                        "mem_fill: %zu elements of %zu bytes overflow the address space", count, pattern_size);
+  threads_pool_t *pool;
+  kkh_exec_t *ex = claim_for(c, inst, count * pattern_size, &pool);
+  kkh_memops_fill(ex, dst, pattern, pattern_size, count);
+  drop(pool);
+  return KK_OK;
+}

@@ -1,0 +1,504 @@
+/* plugins/threads/threads_parallel.c -- the threads backend's pool: workers bound with hwloc, spin-then-sleep wake-up and barrier, and launch. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef KK_HAVE_HWLOC
+#include <hwloc.h>
+#endif
+
+#include "host_sync.h"
+#include "threads.h"
+#include "threads_error.h"
+
+#if defined(__GNUC__)
+#define THREADS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define THREADS_UNLIKELY(x) (x)
+#endif
+
+/* ===========================================================================
+ * Binding targets
+ *
+ * The PUs of the process's affinity mask (restricted to what the cgroup
+ * allows), ordered so that the first targets are on distinct cores: the
+ * first PU of every core, then the second PU of every core, and so on.
+ * Thread i of a pool goes to target (first + i) modulo their number, which is
+ * round-robin once there are more threads than PUs.
+ * ======================================================================== */
+
+struct threads_topo {
+#ifdef KK_HAVE_HWLOC
+  hwloc_topology_t topo;
+#endif
+  int ntargets;
+  int *pu; /* OS index of each target PU */
+};
+
+void threads_topo_open(threads_ctx_t *ctx) {
+  const kk_host_services_t *hs = ctx->hs;
+  if (!ctx->bind) {
+    hs->log(hs->core, KK_LOG_INFO, "option bind is false: workers are not bound to cores");
+    return;
+  }
+#ifndef KK_HAVE_HWLOC
+  hs->log(hs->core, KK_LOG_INFO, "built without hwloc: workers are not bound to cores");
+#else
+  threads_topo_t *t = calloc(1, sizeof *t);
+  if (!t) {
+    threads_warn(hs, ENOMEM, "workers are not bound to cores: no memory for the topology");
+    return;
+  }
+  if (hwloc_topology_init(&t->topo) != 0) {
+    threads_warn(hs, errno, "workers are not bound to cores: hwloc_topology_init failed");
+    free(t);
+    return;
+  }
+  if (hwloc_topology_load(t->topo) != 0) {
+    threads_warn(hs, errno, "workers are not bound to cores: hwloc_topology_load failed");
+    goto fail_destroy_topology;
+  }
+  hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(t->topo);
+  hwloc_bitmap_t mask = hwloc_bitmap_alloc();
+  if (!mask) {
+    threads_warn(hs, ENOMEM, "workers are not bound to cores: hwloc_bitmap_alloc failed");
+    goto fail_destroy_topology;
+  }
+  /* The calling thread's mask is what taskset, numactl or a batch system gave
+   * the process (kkh_num_cores() counts the same mask). */
+  if (hwloc_get_cpubind(t->topo, mask, HWLOC_CPUBIND_THREAD) != 0)
+    hwloc_bitmap_copy(mask, allowed);
+  hwloc_bitmap_and(mask, mask, allowed);
+  if (hwloc_bitmap_iszero(mask))
+    hwloc_bitmap_copy(mask, allowed);
+  int npu = hwloc_bitmap_weight(mask);
+  t->pu = npu > 0 ? malloc((size_t)npu * sizeof *t->pu) : NULL;
+  if (!t->pu) {
+    threads_warn(hs, ENOMEM, "workers are not bound to cores: no usable PU in the affinity mask or no memory");
+    goto fail_free_mask;
+  }
+  int ncores = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_CORE), n = 0, distinct = 0;
+  for (int round = 0; ncores > 0 && n < npu; round++) {
+    int added = 0;
+    for (int c = 0; c < ncores && n < npu; c++) {
+      hwloc_obj_t core = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_CORE, (unsigned)c);
+      int k = 0;
+      for (int pu = hwloc_bitmap_next(core->cpuset, -1); pu >= 0; pu = hwloc_bitmap_next(core->cpuset, pu)) {
+        if (!hwloc_bitmap_isset(mask, (unsigned)pu))
+          continue;
+        if (k++ == round) {
+          t->pu[n++] = pu;
+          added++;
+          break;
+        }
+      }
+    }
+    if (!added)
+      break;
+    if (round == 0)
+      distinct = added;
+  }
+  if (n < npu) { /* no core objects, or PUs outside every core: take the mask in order */
+    for (int pu = hwloc_bitmap_next(mask, -1), i = 0; pu >= 0 && i < npu; pu = hwloc_bitmap_next(mask, pu), i++)
+      t->pu[i] = pu, n = i + 1;
+    distinct = n;
+  }
+  /* Target 0 belongs to the launching thread, which is not bound: make it
+   * the core that thread runs on now, so that the workers leave that core
+   * to it (the scheduler tends to keep a thread where it last ran).  Swapping
+   * two entries of the first round keeps one target per core there. */
+  int cur = hwloc_get_last_cpu_location(t->topo, mask, HWLOC_CPUBIND_THREAD) == 0 ? hwloc_bitmap_first(mask) : -1;
+  if (cur >= 0) {
+    hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->topo, (unsigned)cur);
+    hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_CORE, pu) : NULL;
+    for (int j = 0; j < distinct; j++)
+      if (core ? hwloc_bitmap_isset(core->cpuset, (unsigned)t->pu[j]) : t->pu[j] == cur) {
+        int keep = t->pu[0];
+        t->pu[0] = t->pu[j];
+        t->pu[j] = keep;
+        break;
+      }
+  }
+  t->ntargets = n;
+  hwloc_bitmap_free(mask);
+  ctx->topo = t;
+  hs->log(hs->core, KK_LOG_DEBUG,
+          "%d binding targets (PUs) in the affinity mask, %d cores in the machine; the launching thread runs on PU %d",
+          n, ncores, cur);
+  return;
+
+fail_free_mask:
+  hwloc_bitmap_free(mask);
+fail_destroy_topology:
+  hwloc_topology_destroy(t->topo);
+  free(t);
+#endif
+}
+
+void threads_topo_close(threads_ctx_t *ctx) {
+  threads_topo_t *t = ctx->topo;
+  if (!t)
+    return;
+#ifdef KK_HAVE_HWLOC
+  hwloc_topology_destroy(t->topo);
+#endif
+  free(t->pu);
+  free(t);
+  ctx->topo = NULL;
+}
+
+/* ===========================================================================
+ * The pool
+ *
+ * The caller of a launch is thread 0; workers 1..nthreads-1 wait for work.
+ * A region is published by one store to `go` (sequence number and thread
+ * count) after `task` and `arg`; workers whose index is below the count run
+ * it, the others go on waiting.  A waiting worker spins (pause) for spin_ns
+ * after its last task (yielding the CPU now and then, see kkh_spin_step),
+ * then sleeps on its own futex word `sleeping`.
+ * Sleepers are woken only when `nsleep` says there are any, and only those
+ * the region needs, along a binary tree (thread t wakes 2t+1 and 2t+2), so
+ * that waking many threads takes log2(n) futex calls in a row, not n.  Both
+ * sides follow the store-then-load pattern (sleeper: sleeping = 1, nsleep++,
+ * read go; its parent: read go, read nsleep, read sleeping), all seq_cst, so
+ * either the parent sees the sleeper or the sleeper sees the region.
+ * ======================================================================== */
+
+#define GO_COUNT_BITS 16
+#define GO_COUNT_MASK ((1u << GO_COUNT_BITS) - 1)
+_Static_assert(THREADS_MAX_THREADS <= GO_COUNT_MASK, "thread count must fit the go word");
+
+typedef struct threads_worker {
+  _Alignas(64) atomic_uint sleeping; /* futex word: 1 while asleep or about to sleep */
+  int tid;
+  int target;                        /* binding target, -1: not bound */
+  int bind_error;                    /* errno of a failed binding */
+  threads_pool_t *pool;
+  pthread_t thread;
+} threads_worker_t;
+
+struct threads_pool {
+  kkh_exec_t ex; /* first: parallel() and barrier() receive &pool->ex */
+  threads_ctx_t *ctx;
+  const char *what;
+  int nthreads;
+  int nstarted;                  /* worker threads created */
+  uint64_t spin_ns;
+  uint64_t seq;                  /* sequence of the last region (the claim holder's) */
+  threads_worker_t *workers;     /* [nthreads]; [0] is unused: the caller is thread 0 */
+
+  _Alignas(64) kkh_claim_t claim;
+
+  /* The region: task and arg are published by the store to `go`. */
+  _Alignas(64) kkh_task_fn task; /* NULL: workers exit */
+  void *arg;
+  atomic_ullong go;              /* (seq << GO_COUNT_BITS) | threads in the region */
+
+  _Alignas(64) atomic_uint nsleep;   /* workers asleep or about to sleep */
+  _Alignas(64) atomic_uint remaining; /* workers still in the region; the master sleeps on it */
+  atomic_uint master_waits;
+  _Alignas(64) atomic_uint bar_count;
+  _Alignas(64) atomic_uint bar_gen;   /* the barrier's generation; its sleepers' futex word */
+  atomic_uint bar_sleep;
+  _Alignas(64) atomic_uint started;   /* workers bound and waiting */
+};
+
+/* True when region `g` is new to a worker and needs it; a new region that
+ * does not need it is remembered as seen. */
+static inline int go_is_mine(uint64_t g, int tid, uint64_t *seen) {
+  uint64_t seq = g >> GO_COUNT_BITS;
+  if (seq == *seen)
+    return 0;
+  if (tid < (int)(g & GO_COUNT_MASK))
+    return 1;
+  *seen = seq;
+  return 0;
+}
+
+static uint64_t worker_wait(threads_pool_t *P, threads_worker_t *w, uint64_t *seen) {
+  uint64_t g;
+  kkh_spin_t spin = KKH_SPIN_INIT(P->spin_ns);
+  do {
+    g = atomic_load_explicit(&P->go, memory_order_acquire);
+    if (go_is_mine(g, w->tid, seen))
+      goto mine;
+  } while (kkh_spin_step(&spin));
+  atomic_store(&w->sleeping, 1);
+  atomic_fetch_add(&P->nsleep, 1);
+  for (;;) {
+    g = atomic_load(&P->go);
+    if (go_is_mine(g, w->tid, seen))
+      break;
+    kkh_wait(&w->sleeping, 1);
+    atomic_store(&w->sleeping, 1); /* woken for nothing, or spuriously: re-arm before looking again */
+  }
+  atomic_store_explicit(&w->sleeping, 0, memory_order_relaxed);
+  atomic_fetch_sub(&P->nsleep, 1);
+mine:
+  *seen = g >> GO_COUNT_BITS;
+  return g;
+}
+
+static void bind_self(threads_worker_t *w) {
+#ifdef KK_HAVE_HWLOC
+  threads_topo_t *t = w->pool->ctx->topo;
+  if (!t || w->target < 0)
+    return;
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  if (!set) {
+    w->bind_error = ENOMEM;
+    return;
+  }
+  hwloc_bitmap_only(set, (unsigned)t->pu[w->target]);
+  errno = 0;
+  if (hwloc_set_cpubind(t->topo, set, HWLOC_CPUBIND_THREAD) != 0)
+    w->bind_error = errno ? errno : EINVAL;
+  hwloc_bitmap_free(set);
+#else
+  (void)w;
+#endif
+}
+
+/* Wakes the children of thread t in the wake-up tree, those of them that
+ * sleep and that the n-thread region needs. */
+static void wake_children(threads_pool_t *P, int t, int n) {
+  for (int c = 2 * t + 1; c <= 2 * t + 2 && c < n; c++) {
+    threads_worker_t *w = &P->workers[c];
+    if (atomic_load(&w->sleeping) && atomic_exchange(&w->sleeping, 0) == 1)
+      kkh_wake_one(&w->sleeping);
+  }
+}
+
+static void *worker_main(void *arg) {
+  threads_worker_t *w = arg;
+  threads_pool_t *P = w->pool;
+#if defined(__GLIBC__)
+  char name[16];
+  snprintf(name, sizeof name, "kk-threads-%d", w->tid);
+  pthread_setname_np(pthread_self(), name);
+#endif
+  bind_self(w);
+  atomic_fetch_add(&P->started, 1);
+  kkh_wake_all(&P->started);
+
+  uint64_t seen = 0;
+  for (;;) {
+    uint64_t g = worker_wait(P, w, &seen);
+    kkh_task_fn task = P->task;
+    if (!task)
+      break;
+    int n = (int)(g & GO_COUNT_MASK);
+    if (atomic_load(&P->nsleep) != 0)
+      wake_children(P, w->tid, n);
+    task(w->tid, n, P->arg);
+    /* seq_cst: pairs with the master's store to master_waits then load of
+     * remaining, so the master is either seen asleep or sees zero. */
+    if (atomic_fetch_sub(&P->remaining, 1) == 1 && atomic_load(&P->master_waits))
+      kkh_wake_one(&P->remaining);
+  }
+  return NULL;
+}
+
+/* Waits for the workers of the region.  When some were asleep, they need a
+ * futex wake-up before they even start (microseconds on bare metal, tens of
+ * them in a virtual machine): sleeping before they finish would add a
+ * second wake-up, of the master, so the master spins THREADS_WAKE_GRACE_NS
+ * longer (unless spin_us is 0). */
+static void master_wait(threads_pool_t *P, int woke) {
+  kkh_spin_t spin = KKH_SPIN_INIT(woke && P->spin_ns ? P->spin_ns + THREADS_WAKE_GRACE_NS : P->spin_ns);
+  do
+    if (atomic_load_explicit(&P->remaining, memory_order_acquire) == 0)
+      return;
+  while (kkh_spin_step(&spin));
+  atomic_store(&P->master_waits, 1);
+  unsigned r;
+  while ((r = atomic_load(&P->remaining)) != 0)
+    kkh_wait(&P->remaining, r);
+  atomic_store_explicit(&P->master_waits, 0, memory_order_relaxed);
+}
+
+/* kkh_exec_t.parallel: the caller holds the pool's claim. */
+static void pool_parallel(kkh_exec_t *ex, int n, kkh_task_fn task, void *arg) {
+  threads_pool_t *P = (threads_pool_t *)ex;
+  if (n > P->nthreads)
+    n = P->nthreads;
+  if (n <= 1) {
+    task(0, 1, arg);
+    return;
+  }
+  P->task = task;
+  P->arg = arg;
+  atomic_store_explicit(&P->remaining, (unsigned)(n - 1), memory_order_relaxed);
+  P->seq++;
+  atomic_store(&P->go, (P->seq << GO_COUNT_BITS) | (uint64_t)n);
+  int woke = atomic_load(&P->nsleep) != 0;
+  if (woke)
+    wake_children(P, 0, n);
+  task(0, n, arg);
+  master_wait(P, woke);
+}
+
+/* kkh_exec_t.barrier: a counter and a generation; the last thread to arrive
+ * resets the counter and advances the generation the others wait on. */
+static void pool_barrier(kkh_exec_t *ex, int tid, int n) {
+  threads_pool_t *P = (threads_pool_t *)ex;
+  (void)tid;
+  if (n <= 1)
+    return;
+  unsigned gen = atomic_load_explicit(&P->bar_gen, memory_order_acquire);
+  if (atomic_fetch_add_explicit(&P->bar_count, 1, memory_order_acq_rel) == (unsigned)n - 1) {
+    atomic_store_explicit(&P->bar_count, 0, memory_order_relaxed);
+    atomic_store(&P->bar_gen, gen + 1);
+    if (atomic_load(&P->bar_sleep))
+      kkh_wake_all(&P->bar_gen);
+    return;
+  }
+  if (kkh_spin_while(&P->bar_gen, gen, P->spin_ns) != gen)
+    return;
+  atomic_fetch_add(&P->bar_sleep, 1);
+  while (atomic_load(&P->bar_gen) == gen)
+    kkh_wait(&P->bar_gen, gen);
+  atomic_fetch_sub(&P->bar_sleep, 1);
+}
+
+/* Makes every started worker leave its loop, and joins them. */
+static void pool_stop(threads_pool_t *P) {
+  P->task = NULL;
+  P->seq++;
+  atomic_store(&P->go, (P->seq << GO_COUNT_BITS) | (uint64_t)P->nthreads);
+  for (int i = 1; i <= P->nstarted; i++)
+    if (atomic_exchange(&P->workers[i].sleeping, 0) == 1)
+      kkh_wake_one(&P->workers[i].sleeping);
+  for (int i = 1; i <= P->nstarted; i++)
+    pthread_join(P->workers[i].thread, NULL);
+  P->nstarted = 0;
+}
+
+static void pool_free(threads_pool_t *P) {
+  kkh_exec_release(&P->ex);
+  free(P->ex.slots);
+  free(P->workers);
+  free(P);
+}
+
+kk_status_t threads_pool_create(threads_ctx_t *ctx, int nthreads, unsigned first_target, const char *what,
+                                threads_pool_t **out) {
+  const kk_host_services_t *hs = ctx->hs;
+  threads_pool_t *P = NULL;
+  kk_status_t st;
+  *out = NULL;
+  if (nthreads < 1 || nthreads > THREADS_MAX_THREADS)
+    return hs->error(hs->core, KK_ERROR_LIMIT, NULL, 0, "%s: %d threads requested, the backend supports 1 to %d", what,
+                     nthreads, THREADS_MAX_THREADS);
+  if (posix_memalign((void **)&P, 64, sizeof *P) != 0)
+    return threads_fail(hs, ENOMEM, "%s: allocating the pool", what);
+  memset(P, 0, sizeof *P);
+  P->ctx = ctx;
+  P->what = what;
+  P->nthreads = nthreads;
+  P->spin_ns = ctx->spin_ns;
+  P->ex.nthreads = nthreads;
+  P->ex.parallel = pool_parallel;
+  P->ex.barrier = pool_barrier;
+  P->ex.slots = kkh_slots_alloc(nthreads);
+  if (!P->ex.slots || posix_memalign((void **)&P->workers, 64, (size_t)nthreads * sizeof *P->workers) != 0) {
+    P->workers = NULL;
+    st = threads_fail(hs, ENOMEM, "%s: allocating the state of %d threads", what, nthreads);
+    goto fail_free_pool;
+  }
+  memset(P->workers, 0, (size_t)nthreads * sizeof *P->workers);
+  atomic_init(&P->claim.state, 0);
+  atomic_init(&P->go, 0);
+  atomic_init(&P->nsleep, 0);
+  atomic_init(&P->remaining, 0);
+  atomic_init(&P->master_waits, 0);
+  atomic_init(&P->bar_count, 0);
+  atomic_init(&P->bar_gen, 0);
+  atomic_init(&P->bar_sleep, 0);
+  atomic_init(&P->started, 0);
+
+  /* Workers get no asynchronous signals: those belong to the application's
+   * threads (a SIGINT handler must not run on a worker). */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  int rc = 0;
+  for (int i = 1; i < nthreads; i++) {
+    threads_worker_t *w = &P->workers[i];
+    atomic_init(&w->sleeping, 0);
+    w->tid = i;
+    w->pool = P;
+    w->target = ctx->topo ? (int)((first_target + (unsigned)i) % (unsigned)ctx->topo->ntargets) : -1;
+    rc = pthread_create(&w->thread, NULL, worker_main, w);
+    if (rc != 0)
+      break;
+    P->nstarted = i;
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (rc != 0) {
+    st = threads_fail(hs, rc, "%s: pthread_create of worker %d of %d", what, P->nstarted + 1, nthreads - 1);
+    goto fail_stop_workers;
+  }
+
+  /* Wait until every worker is bound, so that binding failures are reported
+   * here and the first launch does not pay for thread start-up. */
+  unsigned s;
+  while ((s = atomic_load(&P->started)) != (unsigned)P->nstarted)
+    kkh_wait(&P->started, s);
+  int failed = 0, first = 0;
+  for (int i = 1; i < nthreads; i++)
+    if (P->workers[i].bind_error && !failed++)
+      first = i;
+  if (failed) {
+    threads_worker_t *w = &P->workers[first];
+    threads_warn(hs, w->bind_error, "%s: %d of %d workers could not be bound (first: worker %d to PU %d); they float",
+                 what, failed, nthreads - 1, first, ctx->topo->pu[w->target]);
+  }
+  if (ctx->topo && nthreads > 1)
+    hs->log(hs->core, KK_LOG_DEBUG, "%s: %d threads; worker 1 bound to PU %d, the next ones along the %d targets",
+            what, nthreads, ctx->topo->pu[P->workers[1].target], ctx->topo->ntargets);
+  *out = P;
+  return KK_OK;
+
+fail_stop_workers:
+  pool_stop(P);
+fail_free_pool:
+  pool_free(P);
+  return st;
+}
+
+void threads_pool_destroy(threads_pool_t *P) {
+  if (!P)
+    return;
+  kkh_claim_take(&P->claim, P->spin_ns);
+  pool_stop(P);
+  pool_free(P);
+}
+
+kkh_exec_t *threads_pool_claim(threads_pool_t *P) {
+  kkh_claim_take(&P->claim, P->spin_ns);
+  return &P->ex;
+}
+
+void threads_pool_drop(threads_pool_t *P) { kkh_claim_drop(&P->claim); }
+
+void threads_pool_wait_idle(threads_pool_t *P) { kkh_claim_wait_idle(&P->claim, P->spin_ns); }
+
+int threads_pool_size(const threads_pool_t *P) { return P->nthreads; }
+
+/* The hot path: claim, run, let go.  No allocation, lock or formatting
+ * unless the kernel is refused. */
+kk_status_t threads_launch(void *vctx, void *inst, const kk_launch_t *l) {
+  threads_ctx_t *ctx = vctx;
+  threads_pool_t *P = threads_pool_of(ctx, inst);
+  if (THREADS_UNLIKELY(!P))
+    return ctx->hs->error(ctx->hs->core, KK_ERROR_NOT_INITIALIZED, NULL, 0,
+                          "launch of '%s': the backend's device was not opened", l->label);
+  kkh_claim_take(&P->claim, P->spin_ns);
+  kk_status_t st = kkh_launch(&P->ex, ctx->hs, l);
+  kkh_claim_drop(&P->claim);
+  return st;
+}
