@@ -16,7 +16,7 @@ struct kk_scatter_view {
   kk_type_t type;
   size_t elem;
   int ndup;
-  int64_t dup_stride;     /* elements: the target's span */
+  int64_t dup_stride;     /* elements: the target's size (each duplicate is a dense right-layout copy) */
   void *dups;             /* ndup * dup_stride elements, in the target's space */
 };
 
@@ -64,84 +64,113 @@ static void identity(kk_type_t t, int op, void *p) {
   }
 }
 
-/* dst = dst op src for one element. */
-#define COMBINE(T)                                                         \
-  do {                                                                     \
-    T *d_ = dst;                                                           \
-    const T *s_ = src;                                                     \
-    if (op == KK_SCATTER_SUM)                                              \
-      *d_ += *s_;                                                          \
-    else if (op == KK_SCATTER_MIN ? *s_ < *d_ : *s_ > *d_)                 \
-      *d_ = *s_;                                                           \
+/* Writes the identity of the operation into every element of the duplicates. */
+static void reset_all(kk_scatter_view_t *sv) {
+  const int64_t n = (int64_t)sv->ndup * sv->dup_stride;
+  if (sv->op == KK_SCATTER_SUM) { /* the identity is all-zero bytes for every type */
+    memset(sv->dups, 0, (size_t)n * sv->elem);
+    return;
+  }
+  for (int64_t k = 0; k < n; k++)
+    identity(sv->type, sv->op, (char *)sv->dups + k * (int64_t)sv->elem);
+}
+
+/* Folds duplicate elements [lin, lin + n), dense, into n target elements
+ * `ts` elements apart starting at t, resetting the duplicates as it goes: one
+ * tight loop per type and operation, so the fold runs at memory speed. */
+#define FOLD_LOOP(T, EXPR)                                                  \
+  do {                                                                      \
+    T *t_ = (T *)t;                                                         \
+    for (int k = 0; k < sv->ndup; k++) {                                    \
+      T *d_ = (T *)sv->dups + (int64_t)k * sv->dup_stride + lin;            \
+      for (int64_t i = 0; i < n; i++) {                                     \
+        T *dst = t_ + i * ts;                                               \
+        const T src = d_[i];                                                \
+        EXPR;                                                               \
+      }                                                                     \
+    }                                                                       \
+  } while (0)
+#define FOLD_REAL(T)                                                        \
+  do {                                                                      \
+    if (sv->op == KK_SCATTER_SUM)                                           \
+      FOLD_LOOP(T, *dst += src);                                            \
+    else if (sv->op == KK_SCATTER_MIN)                                      \
+      FOLD_LOOP(T, *dst = src < *dst ? src : *dst);                         \
+    else                                                                    \
+      FOLD_LOOP(T, *dst = src > *dst ? src : *dst);                         \
   } while (0)
 
-static void combine(kk_type_t t, int op, void *dst, const void *src) {
-  switch (t) {
+/* complex elements as (re, im) pairs of R */
+#define FOLD_COMPLEX(R)                                                     \
+  do {                                                                      \
+    R *t_ = (R *)t;                                                         \
+    for (int k = 0; k < sv->ndup; k++) {                                    \
+      const R *d_ = (const R *)sv->dups + 2 * ((int64_t)k * sv->dup_stride + lin); \
+      for (int64_t i = 0; i < n; i++) {                                     \
+        t_[2 * i * ts] += d_[2 * i];                                        \
+        t_[2 * i * ts + 1] += d_[2 * i + 1];                                \
+      }                                                                     \
+    }                                                                       \
+  } while (0)
+
+static void fold_row(kk_scatter_view_t *sv, void *t, int64_t ts, int64_t lin, int64_t n) {
+  switch (sv->type) {
   case KK_INT32:
-    COMBINE(int32_t);
+    FOLD_REAL(int32_t);
     break;
   case KK_UINT32:
-    COMBINE(uint32_t);
+    FOLD_REAL(uint32_t);
     break;
   case KK_INT64:
-    COMBINE(int64_t);
+    FOLD_REAL(int64_t);
     break;
   case KK_UINT64:
-    COMBINE(uint64_t);
+    FOLD_REAL(uint64_t);
     break;
   case KK_FLOAT:
-    COMBINE(float);
+    FOLD_REAL(float);
     break;
   case KK_DOUBLE:
-    COMBINE(double);
+    FOLD_REAL(double);
     break;
-  case KK_COMPLEX_FLOAT:
-    ((float *)dst)[0] += ((const float *)src)[0];
-    ((float *)dst)[1] += ((const float *)src)[1];
+  case KK_COMPLEX_FLOAT: /* sum only */
+    FOLD_COMPLEX(float);
     break;
   case KK_COMPLEX_DOUBLE:
-    ((double *)dst)[0] += ((const double *)src)[0];
-    ((double *)dst)[1] += ((const double *)src)[1];
+    FOLD_COMPLEX(double);
     break;
   default:
     break;
   }
 }
 
-/* Calls f(offset) for the offset (in elements) of every element of v. */
-static void for_each_offset(const kk_view_t *v, void (*f)(kk_scatter_view_t *, int64_t), kk_scatter_view_t *sv) {
-  int rank = kk_view_rank(v);
+/* Folds every duplicate into the target and resets the duplicates: the
+ * target is walked row by row (the last dimension innermost), the duplicates
+ * densely in the same order. */
+static void contribute_all(kk_scatter_view_t *sv) {
+  const kk_view_t *v = sv->target;
+  const int rank = kk_view_rank(v);
   if (kk_view_size(v) == 0)
     return;
-  int64_t idx[KK_MAX_RANK] = {0};
-  for (;;) {
+  int64_t ext[KK_MAX_RANK], str[KK_MAX_RANK], idx[KK_MAX_RANK] = {0};
+  for (int d = 0; d < rank; d++)
+    ext[d] = kk_view_extent(v, d), str[d] = kk_view_stride(v, d);
+  const int64_t row = rank > 0 ? ext[rank - 1] : 1, rs = rank > 0 ? str[rank - 1] : 1;
+  for (int64_t lin = 0;; lin += row) {
     int64_t off = 0;
-    for (int d = 0; d < rank; d++)
-      off += idx[d] * kk_view_stride(v, d);
-    f(sv, off);
-    int d = rank - 1;
+    for (int d = 0; d + 1 < rank; d++)
+      off += idx[d] * str[d];
+    fold_row(sv, (char *)kk_view_data(v) + off * (int64_t)sv->elem, rs, lin, row);
+    int d = rank - 2;
     for (; d >= 0; d--) {
-      if (++idx[d] < kk_view_extent(v, d))
+      if (++idx[d] < ext[d])
         break;
       idx[d] = 0;
     }
     if (d < 0)
-      return;
+      break;
   }
-}
-
-static void reset_one(kk_scatter_view_t *sv, int64_t off) {
-  for (int k = 0; k < sv->ndup; k++)
-    identity(sv->type, sv->op, (char *)sv->dups + ((int64_t)k * sv->dup_stride + off) * (int64_t)sv->elem);
-}
-
-static void contribute_one(kk_scatter_view_t *sv, int64_t off) {
-  char *t = (char *)kk_view_data(sv->target) + off * (int64_t)sv->elem;
-  for (int k = 0; k < sv->ndup; k++) {
-    char *d = (char *)sv->dups + ((int64_t)k * sv->dup_stride + off) * (int64_t)sv->elem;
-    combine(sv->type, sv->op, t, d);
-    identity(sv->type, sv->op, d);
-  }
+  reset_all(sv);
 }
 
 kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatter_view_t **out) {
@@ -178,7 +207,7 @@ kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatt
     /* one copy per thread of the backend whose kernels will run on it */
     kk__backend_t *runner = (owner->ops.flags & KK_PLUGIN_FLAG_HOST) ? owner : kk__g.host;
     sv->ndup = runner->devices[runner->device].concurrency > 0 ? runner->devices[runner->device].concurrency : 1;
-    sv->dup_stride = (int64_t)kk_view_span(target);
+    sv->dup_stride = (int64_t)kk_view_size(target);
     size_t bytes = (size_t)sv->ndup * (size_t)sv->dup_stride * sv->elem;
     char label[300];
     snprintf(label, sizeof label, "%s_scatter_duplicates", kk_view_label(target));
@@ -188,7 +217,7 @@ kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatt
       free(sv);
       return kk__error(st, "kk_scatter_view_create: %s", kk_last_error());
     }
-    for_each_offset(target, reset_one, sv);
+    reset_all(sv);
   }
   *out = sv;
   return KK_OK;
@@ -217,7 +246,7 @@ kk_status_t kk_scatter_view_contribute(kk_scatter_view_t *sv) {
   kk_status_t st = kk_fence_named("kk_scatter_view_contribute: fence before folding the contributions");
   if (st != KK_OK || sv->mode == KK_SCATTER_ATOMIC)
     return st;
-  for_each_offset(sv->target, contribute_one, sv);
+  contribute_all(sv);
   return KK_OK;
 }
 
@@ -227,7 +256,7 @@ kk_status_t kk_scatter_view_reset(kk_scatter_view_t *sv) {
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_reset: NULL scatter view");
   kk_status_t st = kk_fence_named("kk_scatter_view_reset: fence before resetting the duplicates");
   if (st == KK_OK && sv->mode == KK_SCATTER_DUPLICATED)
-    for_each_offset(sv->target, reset_one, sv);
+    reset_all(sv);
   return st;
 }
 

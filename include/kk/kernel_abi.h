@@ -109,9 +109,10 @@ typedef struct kk_view_strided { kk_view_desc_t d; char kk__tag[4]; } kk_view_st
  * target's descriptor and, in duplicated mode, one private copy per thread. */
 typedef struct kk_scatter {
   kk_view_desc_t d;                /* the target view */
-  void *dups;                      /* duplicated mode: ndup copies, dup_stride elements apart */
+  void *dups;                      /* duplicated mode: ndup dense right-layout copies of the
+                                      target's extents, dup_stride (= the target's size) elements apart */
   int64_t dup_stride;
-  int32_t ndup;
+  int32_t ndup;                    /* 0 in atomic mode */
   int32_t mode;                    /* KK_SCATTER_DUPLICATED or KK_SCATTER_ATOMIC */
   int32_t op;                      /* KK_SCATTER_SUM, _MIN, _MAX */
   int32_t type;                    /* kk_type_t of the elements */

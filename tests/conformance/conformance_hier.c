@@ -601,24 +601,36 @@ START_TEST(scatter_views) {
       kk_scatter_view_release(s2);
       kk_view_release(tv);
     }
-    int64_t e2[2] = {5, 20};
-    kk_view_t *t2 = viewn("t2", KK_DOUBLE, 2, e2);
-    kk_scatter_view_t *s3 = NULL;
-    OK(kk_scatter_view_create(t2, KK_SCATTER_SUM, mode, &s3));
-    struct scatter_args a3 = {kk_scatter_bind(s3), kk_view_bind(idx), n, 0};
-    OK(kk_parallel_for("scatter2d", KK_RANGE(0, n), KK_KERNEL(scatter_sum_2d), KK_ARGS(a3)));
-    OK(kk_scatter_view_contribute(s3));
-    kk_view_t *h3 = host_of(t2);
-    download(h3, t2);
-    for (int c = 0; c < cells && c < 100; c++) {
-      double r = 0;
-      for (int64_t i = 0; i < n; i++)
-        r += pi[i] == c;
-      ck_assert(((double *)kk_view_data(h3))[(c % 5) * kk_view_stride(h3, 0) + (c / 5) * kk_view_stride(h3, 1)] == r);
+    /* rank-2 targets in each layout: the fold walks the target through its
+     * strides, the duplicates densely */
+    const kk_layout_t layouts[3] = {KK_LAYOUT_DEFAULT, KK_LAYOUT_LEFT, KK_LAYOUT_STRIDE};
+    for (int l = 0; l < 3; l++) {
+      kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+      spec.label = "t2";
+      spec.rank = 2;
+      spec.extents[0] = 5, spec.extents[1] = 20;
+      spec.layout = layouts[l];
+      spec.strides[0] = 3, spec.strides[1] = 17; /* strided: padded, neither right nor left */
+      kk_view_t *t2 = NULL;
+      OK(kk_view_create(&spec, &t2));
+      kk_scatter_view_t *s3 = NULL;
+      OK(kk_scatter_view_create(t2, KK_SCATTER_SUM, mode, &s3));
+      struct scatter_args a3 = {kk_scatter_bind(s3), kk_view_bind(idx), n, 0};
+      OK(kk_parallel_for("scatter2d", KK_RANGE(0, n), KK_KERNEL(scatter_sum_2d), KK_ARGS(a3)));
+      OK(kk_scatter_view_contribute(s3));
+      kk_view_t *h3 = host_of(t2);
+      download(h3, t2);
+      for (int c = 0; c < cells && c < 100; c++) {
+        double r = 0;
+        for (int64_t i = 0; i < n; i++)
+          r += pi[i] == c;
+        ck_assert_msg(((double *)kk_view_data(h3))[(c % 5) * kk_view_stride(h3, 0) + (c / 5) * kk_view_stride(h3, 1)] == r,
+                      "layout %d mode %d cell %d", (int)layouts[l], mode, c);
+      }
+      kk_view_release(h3);
+      kk_scatter_view_release(s3);
+      kk_view_release(t2);
     }
-    kk_view_release(h3);
-    kk_scatter_view_release(s3);
-    kk_view_release(t2);
   }
   /* unsupported combinations are refused */
   int64_t nc = 4;

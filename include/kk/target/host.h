@@ -767,42 +767,46 @@ static inline void kk__apadd_cf(kk_complex_float *p, kk_complex_float v) { p->re
 static inline void kk__apadd_cd(kk_complex_double *p, kk_complex_double v) { p->re += v.re, p->im += v.im; }
 #define kk__plain_add(p, v) KK__ATOMIC_ANY(padd, p)((p), (v))
 
-/* Whether the calling thread contributes to its duplicate (loop-invariant, so
- * the compiler splits the loop into a duplicate and an atomic version), and
- * the element of that duplicate. */
-#define KK__SUSE_DUP(sv) ((sv).mode == KK_SCATTER_DUPLICATED && kk__th->thread_id < (sv).ndup)
-#define KK__SDUP(sv, T, off) ((T *)(sv).dups + (int64_t)kk__th->thread_id * (sv).dup_stride + (off))
+/* Whether the calling thread contributes to its duplicate (ndup is 0 in
+ * atomic mode, so this is one loop-invariant comparison: the compiler splits
+ * the loop into a duplicate and an atomic version), and the element of that
+ * duplicate. A duplicate is a dense right-layout copy of the target's
+ * extents, so a rank-1 contribution needs no stride multiplication. */
+#define KK__SUSE_DUP(sv) (kk__th->thread_id < (sv).ndup)
+#define KK__SDOFF(sv, ...) KK__CAT(KK__SDOFF, KK__NARG(__VA_ARGS__))((sv).d.extent, __VA_ARGS__)
+#define KK__SDOFF1(e, a) ((int64_t)(a))
+#define KK__SDOFF2(e, a, b) ((int64_t)(a) * (e)[1] + (int64_t)(b))
+#define KK__SDOFF3(e, a, b, c) (((int64_t)(a) * (e)[1] + (int64_t)(b)) * (e)[2] + (int64_t)(c))
+#define KK__SDOFF4(e, a, b, c, f) ((((int64_t)(a) * (e)[1] + (int64_t)(b)) * (e)[2] + (int64_t)(c)) * (e)[3] + (int64_t)(f))
+#define KK__SDUP(sv, T, ...) ((T *)(sv).dups + (int64_t)kk__th->thread_id * (sv).dup_stride + KK__SDOFF(sv, __VA_ARGS__))
 
 /* Contributions to element (i, ...) of the scatter view argument sv. */
 #define KK_SCATTER_ADD(sv, T, v, ...)                                                                   \
   do {                                                                                                  \
-    const int64_t kk__so = KK__SOFF(sv, __VA_ARGS__);                                                   \
     if (KK__SUSE_DUP(sv))                                                                               \
-      kk__plain_add(KK__SDUP(sv, T, kk__so), (v));                                                      \
+      kk__plain_add(KK__SDUP(sv, T, __VA_ARGS__), (v));                                                 \
     else                                                                                                \
-      kk_atomic_add((T *)(sv).d.data + kk__so, (v));                                                    \
+      kk_atomic_add((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (v));                                 \
   } while (0)
 #define KK_SCATTER_MIN(sv, T, v, ...)                                                                   \
   do {                                                                                                  \
-    const int64_t kk__so = KK__SOFF(sv, __VA_ARGS__);                                                   \
     const T kk__sv = (v);                                                                               \
     if (KK__SUSE_DUP(sv)) {                                                                             \
-      T *kk__sd = KK__SDUP(sv, T, kk__so);                                                              \
+      T *kk__sd = KK__SDUP(sv, T, __VA_ARGS__);                                                         \
       if (kk__sv < *kk__sd)                                                                             \
         *kk__sd = kk__sv;                                                                               \
     } else                                                                                              \
-      kk_atomic_min((T *)(sv).d.data + kk__so, kk__sv);                                                 \
+      kk_atomic_min((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), kk__sv);                              \
   } while (0)
 #define KK_SCATTER_MAX(sv, T, v, ...)                                                                   \
   do {                                                                                                  \
-    const int64_t kk__so = KK__SOFF(sv, __VA_ARGS__);                                                   \
     const T kk__sv = (v);                                                                               \
     if (KK__SUSE_DUP(sv)) {                                                                             \
-      T *kk__sd = KK__SDUP(sv, T, kk__so);                                                              \
+      T *kk__sd = KK__SDUP(sv, T, __VA_ARGS__);                                                         \
       if (kk__sv > *kk__sd)                                                                             \
         *kk__sd = kk__sv;                                                                               \
     } else                                                                                              \
-      kk_atomic_max((T *)(sv).d.data + kk__so, kk__sv);                                                 \
+      kk_atomic_max((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), kk__sv);                              \
   } while (0)
 
 #endif /* KK_TARGET_HOST_H */
