@@ -51,7 +51,10 @@ KK_REDUCE_N(red_min_sum, struct minsum_args, struct minsum_val, i, acc, (KK_MIN,
   acc->sum += v;
 }
 
-/* batched m x m matrix-vector products, x staged in level-0 team scratch */
+/* batched m x m matrix-vector products, x staged in level-0 team scratch;
+ * two columns per lane per step on GPUs (each lane has m / 32 of them) */
+#undef KK_VECTOR_UNROLL
+#define KK_VECTOR_UNROLL 2
 KK_TEAM_FOR(batched_matvec, struct batched_args, team) {
   const int64_t b = KK_LEAGUE_RANK(team), m = args->m;
   double *xs = KK_TEAM_SCRATCH(team, 0, double, m);
@@ -63,6 +66,9 @@ KK_TEAM_FOR(batched_matvec, struct batched_args, team) {
     KK_AT(args->y, double, b, r) = s;
   }
 }
+
+#undef KK_VECTOR_UNROLL
+#define KK_VECTOR_UNROLL 1
 
 /* Table 5: the CG solve's SpMV with three levels: worksets of rows per team,
  * rows over the team's threads, nonzeros over a thread's vector lanes */

@@ -75,6 +75,8 @@ typedef struct cuda_module {
 typedef struct cuda_kernel {
   CUfunction fn;
   int max_threads;                  /* per block, given registers */
+  CUfunction fn_direct;             /* MDRange for: the one-tile-per-block entry (kk_kd_*), or NULL */
+  int max_threads_direct;
   int static_smem;
   int dyn_smem_set;                 /* the dynamic shared memory opted in so far */
   struct cuda_kernel *next;

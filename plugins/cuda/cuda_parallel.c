@@ -94,6 +94,13 @@ kk_status_t cuda_kernel_get(void *ctx, void *pmod, const kk_kernel_t *kernel, vo
     return c->hs->error(c->hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "kernel_get: out of memory");
   k->fn = fn;
   c->cu.cuFuncGetAttribute(&k->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+  if (kernel->kind == KK_KIND_MD_FOR) { /* images from before the direct entry have none: the general one serves */
+    snprintf(name, sizeof name, "kk_kd_%s", kernel->name);
+    if (c->cu.cuModuleGetFunction(&k->fn_direct, cm->mod, name) == CUDA_SUCCESS)
+      c->cu.cuFuncGetAttribute(&k->max_threads_direct, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->fn_direct);
+    else
+      k->fn_direct = NULL;
+  }
   c->cu.cuFuncGetAttribute(&k->static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
   k->dyn_smem_set = 48 * 1024;
   k->next = cm->kernels;
@@ -114,17 +121,22 @@ static kk_status_t smem_optin(cuda_ctx_t *c, cuda_kernel_t *k, uint64_t bytes) {
   return KK_OK;
 }
 
-static kk_status_t go(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t *l, cuda_kernel_t *k, kk_gpu_launch *L,
-                      int64_t blocks, unsigned bx, unsigned by, unsigned bz, uint64_t smem) {
+static kk_status_t go_grid(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t *l, cuda_kernel_t *k, CUfunction fn,
+                           kk_gpu_launch *L, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                           uint64_t smem) {
   kk_status_t st = smem_optin(c, k, smem);
   if (st != KK_OK)
     return st;
   void *params[2] = {(void *)l->args, L};
-  CU_TRY(c,
-         c->cu.cuLaunchKernel(k->fn, (unsigned)blocks, 1, 1, bx, by, bz, (unsigned)smem, in->stream, params, NULL),
-         "cuLaunchKernel(%s: %lld blocks of %ux%ux%u threads, %llu bytes of shared memory)", l->label,
-         (long long)blocks, bx, by, bz, (unsigned long long)smem);
+  CU_TRY(c, c->cu.cuLaunchKernel(fn, gx, gy, gz, bx, by, bz, (unsigned)smem, in->stream, params, NULL),
+         "cuLaunchKernel(%s: %ux%ux%u blocks of %ux%ux%u threads, %llu bytes of shared memory)", l->label, gx, gy, gz,
+         bx, by, bz, (unsigned long long)smem);
   return KK_OK;
+}
+
+static kk_status_t go(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t *l, cuda_kernel_t *k, kk_gpu_launch *L,
+                      int64_t blocks, unsigned bx, unsigned by, unsigned bz, uint64_t smem) {
+  return go_grid(c, in, l, k, k->fn, L, (unsigned)blocks, 1, 1, bx, by, bz, smem);
 }
 
 /* Threads per block for n items (a multiple of the warp, at most 256). */
@@ -255,7 +267,7 @@ static kk_status_t launch_range(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_
                         (long long)tiles);
   if ((st = cuda_inst_grow(c, in, &in->partials, (size_t)tiles * vs, false)) != KK_OK ||
       (st = cuda_inst_grow(c, in, &in->partials2, (size_t)tiles * vs, false)) != KK_OK ||
-      (st = cuda_inst_grow(c, in, &in->status, (size_t)tiles * 8, true)) != KK_OK ||
+      (st = cuda_inst_grow(c, in, &in->status, (size_t)tiles * 16, true)) != KK_OK || /* 16-byte descriptors */
       (st = result_prepare(c, in, l, &L, &rt, false)) != KK_OK)
     return st;
   L.partials = (void *)(uintptr_t)in->partials.ptr;
@@ -265,8 +277,9 @@ static kk_status_t launch_range(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_
   L.tile_base = 0;
   L.epoch = atomic_fetch_add(&in->epoch, 1ull);
   L.items = items;
-  /* shared memory: the warp totals of every round of a tile */
-  if ((st = go(c, in, l, k, &L, tiles, t, 1, 1, (uint64_t)items * (t / 32) * vs)) != KK_OK)
+  /* shared memory: the warp totals of every round of a tile, then the
+   * prefix of every element within its warp */
+  if ((st = go(c, in, l, k, &L, tiles, t, 1, 1, (uint64_t)items * (t / 32 + t) * vs)) != KK_OK)
     return st;
   return result_finish(c, in, l, &L, &rt);
 }
@@ -281,7 +294,7 @@ static kk_status_t launch_md(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t *
   L.rank = r;
   L.inner_left = l->iterate_inner == KK_ITERATE_LEFT;
   L.outer_left = l->iterate_outer == KK_ITERATE_LEFT;
-  int order[KK_MD_MAX_RANK];
+  int order[KK_MD_MAX_RANK] = {0};
   for (int i = 0; i < r; i++)
     order[i] = L.inner_left ? i : r - 1 - i;
   int64_t tiles = 1;
@@ -289,9 +302,11 @@ static kk_status_t launch_md(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t *
     int d = order[i];
     int64_t ext = l->md_end[d] - l->md_begin[d];
     int64_t t = l->md_tile[d];
-    if (t <= 0) /* 32 along the innermost, up to 256 threads with the next, 4 points per thread on the third */
-      t = i == 0 ? (ext < 32 ? (ext > 0 ? ext : 1) : 32) : i == 1 ? 256 / L.md_tile[order[0]] : i == 2 ? 4 : 1;
-    if (i == 1 && t > ext && ext > 0)
+    if (t <= 0) { /* 32 along the innermost, up to 256 threads with the next two, one point per thread */
+      const int64_t inner = i >= 1 ? L.md_tile[order[0]] * (i >= 2 ? L.md_tile[order[1]] : 1) : 1;
+      t = i == 0 ? (ext < 32 ? (ext > 0 ? ext : 1) : 32) : i <= 2 ? 256 / inner : 1;
+    }
+    if ((i == 1 || i == 2) && t > ext && ext > 0)
       t = ext;
     if (t < 1)
       t = 1;
@@ -323,6 +338,16 @@ static kk_status_t launch_md(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t *
   if (l->kind == KK_KIND_MD_FOR) {
     if (tiles == 0)
       return KK_OK;
+    /* A block that holds a whole tile, and tile counts the grid's
+     * dimensions hold: the direct entry, one tile per block found without
+     * division, with the registers of that form alone. */
+    int64_t gz = 1;
+    for (int i = 2; i < r; i++)
+      gz *= L.md_ntile[order[i]];
+    if (k->fn_direct && !L.flat && (int64_t)bz == rest && (int)nthreads <= k->max_threads_direct &&
+        L.md_ntile[order[0]] < MAX_GRID && L.md_ntile[order[1]] <= 65535 && gz <= 65535)
+      return go_grid(c, in, l, k, k->fn_direct, &L, (unsigned)L.md_ntile[order[0]], (unsigned)L.md_ntile[order[1]],
+                     (unsigned)gz, bx, by, bz, 0);
     return go(c, in, l, k, &L, tiles < MAX_GRID ? tiles : MAX_GRID, bx, by, bz, 0);
   }
   const uint32_t vs = l->kernel->reducer->value_size;

@@ -26,6 +26,7 @@ KK_DECLARE_KERNEL(atomics_u64);
 KK_DECLARE_KERNEL(atomics_f32);
 KK_DECLARE_KERNEL(atomics_f64);
 KK_DECLARE_KERNEL(atomics_complex);
+KK_DECLARE_KERNEL(team_vector_unrolled);
 KK_DECLARE_KERNEL(scatter_sum_i32);
 KK_DECLARE_KERNEL(scatter_sum_f64);
 KK_DECLARE_KERNEL(scatter_sum_cf);
@@ -102,6 +103,46 @@ START_TEST(md_every_rank_tile_and_order) {
         int32_t zero = 0;
         OK(kk_deep_copy_fill(hits, &zero));
         OK(kk_parallel_for_md("md", &p, kernels[rank], KK_ARGS(a)));
+        kk_view_t *h = host_of(hits);
+        download(h, hits);
+        const int32_t *ph = kk_view_data(h);
+        for (int64_t i = 0; i < total; i++)
+          ck_assert_msg(ph[i] == 1, "rank %d tiles %d order %d: point %lld visited %d times", rank, t, order,
+                        (long long)i, ph[i]);
+        kk_view_release(h), kk_view_release(hits);
+      }
+}
+END_TEST
+
+/* Tiles too big for one block per tile (GPUs: a block holds at most 256 of
+ * their points, so its threads loop over the tile, or spread it flat): each
+ * point is still visited once, in both orders, ranks 3 and 4. */
+START_TEST(md_large_tiles) {
+  static const int64_t ext[4] = {40, 19, 3, 2};
+  static const int64_t tiles[3][4] = {{32, 8, 2, 2}, {32, 16, 1, 1}, {64, 4, 3, 2}};
+  for (int rank = 3; rank <= 4; rank++)
+    for (int t = 0; t < 3; t++)
+      for (int order = 0; order < 2; order++) {
+        kk_iterate_t it = order ? KK_ITERATE_LEFT : KK_ITERATE_RIGHT;
+        kk_md_policy_t p = {sizeof p, rank, it, it, {0}, {0}, {0}, NULL};
+        int64_t total = 1;
+        for (int d = 0; d < rank; d++) {
+          p.begin[d] = d == 2 ? 1 : 0;
+          p.end[d] = p.begin[d] + ext[d];
+          /* the first two tile sizes along the inner dimensions of the order */
+          p.tile[d] = tiles[t][order ? d : rank - 1 - d];
+          total *= ext[d];
+        }
+        struct md_args a;
+        memset(&a, 0, sizeof a);
+        a.rank = rank;
+        for (int d = 0; d < 6; d++)
+          a.b[d] = p.begin[d], a.e[d] = p.end[d];
+        kk_view_t *hits = viewn("hits", KK_INT32, 1, &total);
+        a.hits = kk_view_bind(hits);
+        int32_t zero = 0;
+        OK(kk_deep_copy_fill(hits, &zero));
+        OK(kk_parallel_for_md("md_large", &p, rank == 3 ? KK_KERNEL(md_count3) : KK_KERNEL(md_count4), KK_ARGS(a)));
         kk_view_t *h = host_of(hits);
         download(h, hits);
         const int32_t *ph = kk_view_data(h);
@@ -233,6 +274,48 @@ START_TEST(teams_every_size) {
   team_case(17, 9, KK_AUTO, KK_AUTO, 0, KK_SCHEDULE_STATIC, 2);
   /* a league of zero teams runs nothing */
   team_case(0, 5, 1, 1, 0, KK_SCHEDULE_STATIC, 0);
+}
+END_TEST
+
+/* Vector loops unrolled three ways (KK_VECTOR_UNROLL 3 around the kernel):
+ * every trip count from 0 to cols, with auto and small vector lengths. */
+START_TEST(team_vector_unroll) {
+  const int64_t rows = 6, cols = 70, league = 11;
+  const int64_t e[2] = {rows, cols};
+  kk_view_t *A = viewn("A", KK_DOUBLE, 2, e), *y = viewn("y", KK_DOUBLE, 1, &rows);
+  kk_view_t *hA = host_of(A);
+  double *pa = kk_view_data(hA);
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < cols; j++)
+      pa[i * kk_view_stride(hA, 0) + j * kk_view_stride(hA, 1)] = (double)(i * 100 + j + 1);
+  upload(A, hA);
+  const int vectors[3] = {KK_AUTO, 1, 4};
+  for (int v = 0; v < 3; v++) {
+    double zero = 0;
+    OK(kk_deep_copy_fill(y, &zero));
+    struct team_args a;
+    memset(&a, 0, sizeof a);
+    a.a = kk_view_bind(A), a.y = kk_view_bind(y), a.rows = rows, a.cols = cols;
+    kk_team_policy_t p = {sizeof p, league, KK_AUTO, vectors[v], {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+    OK(kk_parallel_for_team("unrolled", &p, KK_KERNEL(team_vector_unrolled), KK_ARGS(a)));
+    kk_view_t *hy = host_of(y);
+    download(hy, y);
+    const double *py = kk_view_data(hy);
+    for (int64_t r = 0; r < rows; r++) {
+      double ref = 0;
+      for (int64_t l = 0; l < league; l++) {
+        const int64_t len = (l + r) % (cols + 1);
+        double sum = 0;
+        for (int64_t k = 0; k < len; k++)
+          sum += (double)(r * 100 + k + 1);
+        ref += (double)len + 1000.0 * sum;
+      }
+      ck_assert_msg(py[r] == ref, "vector length %d: y[%lld] = %.17g, expected %.17g", vectors[v], (long long)r, py[r],
+                    ref);
+    }
+    kk_view_release(hy);
+  }
+  kk_view_release(hA), kk_view_release(A), kk_view_release(y);
 }
 END_TEST
 
@@ -692,6 +775,7 @@ void conf_add_hier_tests(Suite *s) {
   tcase_add_checked_fixture(tc, conf_setup, conf_teardown);
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, md_every_rank_tile_and_order);
+  tcase_add_test(tc, md_large_tiles);
   tcase_add_test(tc, md_reduce);
   suite_add_tcase(s, tc);
   tc = tcase_create("teams");
@@ -699,6 +783,7 @@ void conf_add_hier_tests(Suite *s) {
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, teams_every_size);
   tcase_add_test(tc, team_scratch_views_both_levels);
+  tcase_add_test(tc, team_vector_unroll);
   tcase_add_test(tc, team_scratch_limits);
   tcase_add_test(tc, team_reduce);
   suite_add_tcase(s, tc);

@@ -226,6 +226,23 @@ KK_FOR(atomics_complex, struct atomic_args, i) {
   }
 }
 
+/* ---- vector loops unrolled (KK_VECTOR_UNROLL, a GPU tuning hint): the same sums ---------------- */
+#undef KK_VECTOR_UNROLL
+#define KK_VECTOR_UNROLL 3
+KK_TEAM_FOR(team_vector_unrolled, struct team_args, team) {
+  /* row sums of a (rows x cols) with trip counts from 0 to cols: a vector
+   * reduce and a vector for, each element exactly once */
+  KK_TEAM_THREAD_FOR(team, r, 0, args->rows) {
+    const int64_t len = (KK_LEAGUE_RANK(team) + r) % (args->cols + 1);
+    double s;
+    KK_THREAD_VECTOR_REDUCE(team, k, 0, len, double, KK_SUM, s) { s += KK_AT(args->a, double, r, k); }
+    KK_THREAD_VECTOR_FOR(team, k, 0, len) { kk_atomic_add(&KK_AT(args->y, double, r), 1.0); }
+    KK_SINGLE_THREAD(team) { kk_atomic_add(&KK_AT(args->y, double, r), 1000.0 * s); }
+  }
+}
+#undef KK_VECTOR_UNROLL
+#define KK_VECTOR_UNROLL 1
+
 /* ---- ScatterView --------------------------------------------------------------------------------- */
 KK_FOR(scatter_sum_i32, struct scatter_args, i) { KK_SCATTER_ADD(args->s, int32_t, (int32_t)(1 + i % 3), KK_AT(args->idx, int32_t, i)); }
 KK_FOR(scatter_sum_f64, struct scatter_args, i) { KK_SCATTER_ADD(args->s, double, 0.25 * (double)(1 + i % 3), KK_AT(args->idx, int32_t, i)); }

@@ -91,6 +91,16 @@ template <class T> __device__ __forceinline__ T kk__shfl_up(T v, int d, int widt
   memcpy(&v, w, sizeof(T));
   return v;
 }
+/* with the lanes' mask computed once by the caller */
+template <class T> __device__ __forceinline__ T kk__shfl_xor_m(T v, int d, int width, unsigned mask) {
+  unsigned w[(sizeof(T) + 3) / 4];
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
+    w[k] = __shfl_xor_sync(mask, w[k], d, width);
+  memcpy(&v, w, sizeof(T));
+  return v;
+}
 template <class T> __device__ __forceinline__ T kk__shfl_xor(T v, int d, int width = 32) {
   unsigned w[(sizeof(T) + 3) / 4];
   const unsigned kk__mask = kk__shfl_mask(width);
@@ -245,6 +255,102 @@ template <class VT, class RED> __device__ __forceinline__ void kk__block_exscan(
   __syncthreads();
 }
 
+/* Look-back descriptors of values up to 8 bytes: {epoch << 2 | status,
+ * value} in one 16-byte word per tile, written and read whole (16-byte
+ * accesses are single transactions), so that a look-back step costs one
+ * round trip to L2 and no fence. */
+static __device__ __forceinline__ ulonglong2 kk__desc_load(const ulonglong2 *p) {
+  ulonglong2 r;
+  asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+static __device__ __forceinline__ void kk__desc_store(ulonglong2 *p, unsigned long long w, unsigned long long v) {
+  asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(w), "l"(v) : "memory");
+}
+template <class T> static __device__ __forceinline__ unsigned long long kk__desc_bits(const T &v) {
+  unsigned long long b = 0;
+  memcpy(&b, &v, sizeof(T));
+  return b;
+}
+
+/* Predecessors a look-back step examines: each lane of warp 0 loads
+ * KK__LB_WINDOW / 32 descriptors at once. */
+#define KK__LB_WINDOW 128
+
+/* Warp 0 of a tile: publishes its aggregate, walks back KK__LB_WINDOW
+ * predecessors at a time until the nearest inclusive prefix, folds them in
+ * tile order (the whole warp), and publishes its own inclusive prefix.  prefix gets
+ * the exclusive prefix of the tile. */
+template <class T, class RED>
+__device__ __forceinline__ void kk__lookback_packed(const kk_gpu_launch &L, unsigned long long tile, const T &agg,
+                                                    T &prefix, T *win) {
+  constexpr int Q = KK__LB_WINDOW / 32;
+  const unsigned lane = threadIdx.x;
+  const unsigned long long E = L.epoch << 2;
+  ulonglong2 *desc = (ulonglong2 *)L.status;
+  if (tile == 0) {
+    if (lane == 0)
+      kk__desc_store(desc, E | KK_GPU_TILE_INCLUSIVE, kk__desc_bits(agg));
+    return;
+  }
+  if (lane == 0)
+    kk__desc_store(desc + tile, E | KK_GPU_TILE_AGGREGATE, kk__desc_bits(agg));
+  for (long long top = (long long)tile - 1;; top -= KK__LB_WINDOW) {
+    /* window slot w holds tile top - (KK__LB_WINDOW - 1 - w): the last is the nearest */
+    ulonglong2 d[Q];
+#pragma unroll
+    for (int q = 0; q < Q; q++) { /* every load issued before any is waited for */
+      const long long j = top - (KK__LB_WINDOW - 1 - (long long)(lane + 32 * q));
+      d[q] = j >= 0 ? kk__desc_load(desc + j) : make_ulonglong2(E | KK_GPU_TILE_AGGREGATE, 0);
+    }
+    int first = 0;
+    bool stop = false;
+#pragma unroll
+    for (int q = 0; q < Q; q++) {
+      const long long j = top - (KK__LB_WINDOW - 1 - (long long)(lane + 32 * q));
+      if (j >= 0)
+        while ((d[q].x >> 2) != L.epoch)
+          d[q] = kk__desc_load(desc + j);
+      if (j >= 0)
+        memcpy(&win[lane + 32 * q], &d[q].y, sizeof(T));
+      else
+        RED::init(&win[lane + 32 * q]);
+      const unsigned found = __ballot_sync(0xffffffffu, j >= 0 && (d[q].x & 3ull) == KK_GPU_TILE_INCLUSIVE);
+      if (found) { /* the nearest inclusive so far; tile 0 is always inclusive, so the walk ends */
+        first = 32 * q + 31 - __clz(found);
+        stop = true;
+      }
+    }
+    __syncwarp();
+    /* the window's slots first .. end folded in order: each lane folds Q
+     * neighbours, then a tree over the lanes keeps their order */
+    T part;
+    RED::init(&part);
+#pragma unroll
+    for (int k = 0; k < Q; k++)
+      if ((int)lane * Q + k >= first)
+        RED::join(&part, &win[lane * Q + k]);
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      T o = kk__shfl_down(part, d);
+      if (lane + d < 32)
+        RED::join(&part, &o);
+    }
+    if (lane == 0) {
+      RED::join(&part, &prefix);
+      prefix = part;
+    }
+    __syncwarp();
+    if (stop)
+      break;
+  }
+  if (lane == 0) {
+    T inclusive = prefix;
+    RED::join(&inclusive, &agg);
+    kk__desc_store(desc + tile, E | KK_GPU_TILE_INCLUSIVE, kk__desc_bits(inclusive));
+  }
+}
+
 /* One tile of a single-pass scan; body(i, &value, final).  The tile is
  * L.items rounds of blockDim consecutive elements, one per thread, so that
  * every load is coalesced; each round is a block scan whose prefixes stay in
@@ -261,23 +367,35 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   }
   __syncthreads();
   const unsigned long long tile = kk__tile;
-  const int items = L.items < KK__SCAN_MAX_ITEMS ? (int)L.items : KK__SCAN_MAX_ITEMS;
+  /* rounds per tile by value size, as plugins/cuda chooses L.items */
+  constexpr int MAXI = sizeof(T) <= 8 ? KK__SCAN_MAX_ITEMS : sizeof(T) <= 16 ? KK__SCAN_MAX_ITEMS / 2 : 1;
+  const int items = L.items < MAXI ? (int)L.items : MAXI;
   const int64_t per = (int64_t)blockDim.x * items;
   const int64_t base = L.begin + (int64_t)tile * per + threadIdx.x;
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
   /* round r covers elements base + r * blockDim: a warp scan of each round
    * in registers, the warp totals (round-major) in shared memory */
+  /* shared memory: the warp totals of every round, then every element's
+   * prefix within its warp (kept there, not in registers, across the
+   * look-back: fewer registers, more resident blocks) */
   T *wt = (T *)kk__smem;
-  T pre[KK__SCAN_MAX_ITEMS];
+  T *ps = wt + items * nwarps;
+  T pre[MAXI];
+  /* first every element's contribution (the body applied to the identity),
+   * with no scan in between, so that the loads of all rounds are in flight
+   * together rather than one round's latency at a time */
 #pragma unroll
-  for (int r = 0; r < KK__SCAN_MAX_ITEMS; r++) {
+  for (int r = 0; r < MAXI; r++) {
+    const int64_t i = base + (int64_t)r * blockDim.x;
+    RED::init(&pre[r]);
+    if (r < items && i < L.end)
+      body(i, &pre[r], 0);
+  }
+#pragma unroll
+  for (int r = 0; r < MAXI; r++) {
     if (r >= items)
       break;
-    const int64_t i = base + (int64_t)r * blockDim.x;
-    T v;
-    RED::init(&v);
-    if (i < L.end)
-      body(i, &v, 0);
+    T v = pre[r];
 #pragma unroll
     for (int d = 1; d < 32; d <<= 1) {
       T o = kk__shfl_up(v, d);
@@ -291,7 +409,7 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
     T ex = kk__shfl_up(v, 1);
     if (lane == 0)
       RED::init(&ex);
-    pre[r] = ex; /* exclusive within the warp */
+    ps[r * blockDim.x + threadIdx.x] = ex; /* exclusive within the warp */
   }
   __syncthreads();
   /* warp 0: the exclusive prefixes of the items * nwarps totals, in order;
@@ -324,26 +442,22 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
     }
   }
   __syncthreads();
-#pragma unroll
-  for (int r = 0; r < KK__SCAN_MAX_ITEMS; r++) {
-    if (r >= items)
-      break;
-    T p = wt[r * nwarps + warp];
-    RED::join(&p, &pre[r]);
-    pre[r] = p;
-  }
   const T agg = kk__agg;
-  /* Warp 0 publishes the tile's aggregate and looks back 32 predecessors at
-   * a time: each lane waits for one status word, the nearest inclusive
-   * prefix ends the walk, and lane 0 folds the window in tile order. */
-  __shared__ T kk__win[32];
+  /* Warp 0 publishes the tile's aggregate and looks back at its
+   * predecessors, a window at a time: each lane waits for its status words,
+   * the nearest inclusive prefix ends the walk, and lane 0 folds the window
+   * in tile order. */
+  __shared__ T kk__win[sizeof(T) <= 8 ? KK__LB_WINDOW : 32];
   if (threadIdx.x < 32) {
     const unsigned lane = threadIdx.x;
+    T prefix;
+    RED::init(&prefix);
+    if constexpr (sizeof(T) <= 8) {
+      kk__lookback_packed<T, RED>(L, tile, agg, prefix, kk__win);
+    } else { /* larger values: a status word, then the value behind a fence */
     const unsigned long long E = L.epoch << 2;
     T *aggs = (T *)L.partials, *incls = (T *)L.partials2;
     volatile unsigned long long *st = L.status;
-    T prefix;
-    RED::init(&prefix);
     if (tile == 0) {
       if (lane == 0) {
         incls[0] = agg;
@@ -390,6 +504,7 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
         st[tile] = E | KK_GPU_TILE_INCLUSIVE;
       }
     }
+    }
     if (lane == 0) {
       kk__prefix = prefix;
       if (L.result && (int64_t)(tile + 1) * per >= L.end - L.begin) {
@@ -402,17 +517,19 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   __syncthreads();
   const T tp = kk__prefix;
 #pragma unroll
-  for (int r = 0; r < KK__SCAN_MAX_ITEMS; r++) {
+  for (int r = 0; r < MAXI; r++) {
     if (r >= items)
       break;
     const int64_t i = base + (int64_t)r * blockDim.x;
     if (i < L.end) {
       T run = tp;
-      RED::join(&run, &pre[r]);
+      RED::join(&run, &wt[r * nwarps + warp]);
+      RED::join(&run, &ps[r * blockDim.x + threadIdx.x]);
       body(i, &run, 1);
     }
   }
 }
+
 
 /* ==== reducer plumbing ===================================================================== */
 
@@ -500,9 +617,10 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
 
 /* ==== MDRange kernels ======================================================================= */
 
-/* MDRange blocks have at most 256 threads (plugins/cuda reads the bound back),
- * and asking for 6 resident blocks per SM keeps the kernels, which carry
- * every iteration order, at 40 registers (Turing: 1024 threads per SM). */
+/* The general MDRange entries (kk_k_*) have blocks of at most 256 threads
+ * (plugins/cuda reads the bound back), and asking for 6 resident blocks per
+ * SM keeps them, which carry both inner iteration orders, at 40 registers
+ * (Turing: 1024 threads per SM). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define KK__MD_BOUNDS __launch_bounds__(256, 4)
 #else
@@ -585,11 +703,48 @@ template <int R, bool IL, bool OL, class F> __device__ __forceinline__ void kk__
     }
   }
 }
+/* The direct form (the kk_kd_* entry of an MDRange for): one tile per block,
+ * one point per thread; blockIdx.x / .y are the tiles along the two
+ * innermost dimensions, blockIdx.z those of the others.  A kernel of its own,
+ * so that its few registers are not those of the general form. */
+template <int R, bool IL, class F> __device__ __forceinline__ void kk__md_direct(const kk_gpu_launch &L, F f) {
+  int64_t idx[R];
+  const int d0 = IL ? 0 : R - 1, d1 = IL ? 1 : R - 2;
+  idx[d0] = L.md_begin[d0] + (int64_t)blockIdx.x * L.md_tile[d0] + threadIdx.x;
+  idx[d1] = L.md_begin[d1] + (int64_t)blockIdx.y * L.md_tile[d1] + threadIdx.y;
+  bool in = idx[d0] < L.md_end[d0] && idx[d1] < L.md_end[d1];
+  unsigned bz = blockIdx.z, tz = threadIdx.z;
+#pragma unroll
+  for (int k = 2; k < R; k++) {
+    const int d = IL ? k : R - 1 - k;
+    unsigned b = bz, p = tz;
+    if (k < R - 1) {
+      const unsigned nt = (unsigned)L.md_ntile[d], tl = (unsigned)L.md_tile[d];
+      b = bz % nt, bz /= nt;
+      p = tz % tl, tz /= tl;
+    }
+    idx[d] = L.md_begin[d] + (int64_t)b * L.md_tile[d] + p;
+    in = in && idx[d] < L.md_end[d];
+  }
+  if (in)
+    f(idx);
+}
+template <int R, class F> __device__ __forceinline__ void kk__md_direct_run(const kk_gpu_launch &L, F f) {
+  if (L.inner_left)
+    kk__md_direct<R, true>(L, f);
+  else
+    kk__md_direct<R, false>(L, f);
+}
+
+/* The order across tiles is the order in which tiles are handed to blocks,
+ * which run concurrently in no guaranteed order anyway: the kernels walk the
+ * tiles in the order of the points inside them, and carry two instances, not
+ * four (fewer registers). */
 template <int R, class F> __device__ __forceinline__ void kk__md_run(const kk_gpu_launch &L, F f) {
   if (L.inner_left)
-    L.outer_left ? kk__md_tiles<R, true, true>(L, f) : kk__md_tiles<R, true, false>(L, f);
+    kk__md_tiles<R, true, true>(L, f);
   else
-    L.outer_left ? kk__md_tiles<R, false, true>(L, f) : kk__md_tiles<R, false, false>(L, f);
+    kk__md_tiles<R, false, false>(L, f);
 }
 
 #define KK__MD_PARAMS(...) KK__FOREACH(KK__MD_PARAM, ~, __VA_ARGS__)
@@ -605,6 +760,9 @@ template <int R, class F> __device__ __forceinline__ void kk__md_run(const kk_gp
                                                          KK__MD_PARAMS(__VA_ARGS__) kk__thread_t kk__th KK__UNUSED); \
   extern "C" __global__ void KK__MD_BOUNDS kk_k_##NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {                      \
     kk__md_run<RANK>(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(&kk__a, KK__IX##RANK, nullptr); });         \
+  }                                                                                                             \
+  extern "C" __global__ void __launch_bounds__(1024) kk_kd_##NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {     \
+    kk__md_direct_run<RANK>(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(&kk__a, KK__IX##RANK, nullptr); });  \
   }                                                                                                             \
   static __device__ __forceinline__ void kk__body_##NAME(const ARGS_T *const args KK__UNUSED,                   \
                                                          KK__MD_PARAMS(__VA_ARGS__) kk__thread_t kk__th KK__UNUSED)
@@ -793,8 +951,22 @@ static __device__ __forceinline__ int64_t kk__tt_hi(const kk_team *t, int64_t b,
 
 #define KK_TEAM_THREAD_FOR(t, J, B, E)                                                                          \
   _Pragma("unroll 1") for (int64_t J = (B) + (t)->team_rank, KK__CAT(kk__e_, J) = (E); J < KK__CAT(kk__e_, J); J += (t)->team_size)
+/* KK_VECTOR_UNROLL, as defined where a vector loop is written (default 1;
+ * #undef and #define it around a kernel, or -D on the kkcc command line):
+ * vector loops take that many elements per lane per step, all but the first
+ * guarded, so that a reduction's loads are in flight together, and no trip
+ * count is divided out first.  It costs registers, hence occupancy: a tuning
+ * hint, see docs/kernel-language.md. */
+#ifndef KK_VECTOR_UNROLL
+#define KK_VECTOR_UNROLL 1
+#endif
 #define KK_THREAD_VECTOR_FOR(t, K, B, E)                                                                        \
-  _Pragma("unroll 1") for (int64_t K = (B) + (t)->lane, KK__CAT(kk__e_, K) = (E); K < KK__CAT(kk__e_, K); K += (t)->vlen)
+  _Pragma("unroll 1") for (int64_t KK__CAT(kk__k0_, K) = (B) + (t)->lane, KK__CAT(kk__e_, K) = (E);                   \
+                           KK__CAT(kk__k0_, K) < KK__CAT(kk__e_, K);                                             \
+                           KK__CAT(kk__k0_, K) += (int64_t)(KK_VECTOR_UNROLL) * (t)->vlen)                        \
+  _Pragma("unroll") for (int64_t K = KK__CAT(kk__k0_, K), KK__CAT(kk__u_, K) = 0;                                    \
+                         KK__CAT(kk__u_, K) < (KK_VECTOR_UNROLL) && K < KK__CAT(kk__e_, K); \
+                         ++KK__CAT(kk__u_, K), K += (t)->vlen)
 #define KK_TEAM_VECTOR_FOR(t, J, B, E)                                                                          \
   _Pragma("unroll 1") for (int64_t J = (B) + (t)->lane + (int64_t)(t)->vlen * (t)->team_rank, KK__CAT(kk__e_, J) = (E);            \
        J < KK__CAT(kk__e_, J); J += (int64_t)(t)->vlen * (t)->team_size)
@@ -826,8 +998,15 @@ KK__DEF_BJOINS_LOC(double)
 
 /* every lane of a thread's vector gets the reduction over the lanes */
 template <class J, class V> __device__ __forceinline__ void kk__vector_allreduce(const kk_team *t, V *v) {
-  for (int d = 1; d < t->vlen; d <<= 1) {
-    V o = kk__shfl_xor(*v, d, t->vlen);
+  const int vl = t->vlen;
+  if (vl <= 1)
+    return;
+  const unsigned mask = kk__shfl_mask(vl);
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) { /* unrolled: the vector length is at most a warp */
+    if (d >= vl)
+      break;
+    V o = kk__shfl_xor_m(*v, d, vl, mask);
     J::join(v, &o);
   }
 }
