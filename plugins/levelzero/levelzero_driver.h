@@ -12,6 +12,7 @@
   X(zeDeviceGet, (ze_driver_handle_t, uint32_t *, ze_device_handle_t *))                                        \
   X(zeDeviceGetProperties, (ze_device_handle_t, ze_device_properties_t *))                                      \
   X(zeDeviceGetComputeProperties, (ze_device_handle_t, ze_device_compute_properties_t *))                       \
+  X(zeDeviceGetModuleProperties, (ze_device_handle_t, ze_device_module_properties_t *))                         \
   X(zeDeviceGetMemoryProperties, (ze_device_handle_t, uint32_t *, ze_device_memory_properties_t *))             \
   X(zeDeviceGetCommandQueueGroupProperties, (ze_device_handle_t, uint32_t *, ze_command_queue_group_properties_t *)) \
   X(zeContextCreate, (ze_driver_handle_t, const ze_context_desc_t *, ze_context_handle_t *))                    \

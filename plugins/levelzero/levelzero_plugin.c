@@ -94,6 +94,26 @@ static const char *probe_device(levelzero_ctx_t *c, levelzero_dev_t *d, char *wh
     snprintf(why, why_size, "%.100s: zeDeviceGetComputeProperties: %s", d->props.name, levelzero_error_name(r));
     return why;
   }
+  /* kk's kernels are SPIR-V 1.2 with doubles and 64-bit atomics (as on
+   * opencl).  A driver that reports no SPIR-V version at all (the loader's
+   * null driver reports 0 for everything) is not judged on these. */
+  ze_device_module_properties_t mod = {.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
+  if ((r = c->ze.zeDeviceGetModuleProperties(d->id, &mod)) != ZE_RESULT_SUCCESS) {
+    snprintf(why, why_size, "%.100s: zeDeviceGetModuleProperties: %s", d->props.name, levelzero_error_name(r));
+    return why;
+  }
+  if (mod.spirvVersionSupported != 0) {
+    if (mod.spirvVersionSupported < ZE_MAKE_VERSION(1, 2)) {
+      snprintf(why, why_size, "%.100s: SPIR-V %u.%u, kk's kernels are SPIR-V 1.2", d->props.name,
+               (unsigned)(mod.spirvVersionSupported >> 16), (unsigned)(mod.spirvVersionSupported & 0xffff));
+      return why;
+    }
+    if (!(mod.flags & ZE_DEVICE_MODULE_FLAG_FP64) || !(mod.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS)) {
+      snprintf(why, why_size, "%.100s: no double precision or no 64-bit atomics, which kk's kernels use",
+               d->props.name);
+      return why;
+    }
+  }
   d->max_group = or_default(cp.maxTotalGroupSize, LEVELZERO_DEFAULT_GROUP);
   d->local_mem = or_default(cp.maxSharedLocalMemory, LEVELZERO_DEFAULT_LOCAL_MEM);
   d->units = or_default(d->props.numSlices * d->props.numSubslicesPerSlice, 1);
