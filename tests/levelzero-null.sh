@@ -15,8 +15,16 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kk-l0-null.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-# 1. the API flow, through the real plugin, on the null driver
-KK_TEST_SPIRV_DIR=$tmp "$top_builddir/tests/levelzero/null_flow" >"$tmp/flow.out" 2>&1
+# 1. the API flow, through the real plugin, on the null driver (under memcheck
+# in CI's valgrind step, which sets KK_TEST_UNDER_VALGRIND=1 but wraps only
+# programs, not scripts)
+run=
+if [ "${KK_TEST_UNDER_VALGRIND:-}" = 1 ] && command -v valgrind >/dev/null 2>&1; then
+  run="$top_builddir/libtool --mode=execute valgrind --quiet --error-exitcode=99 --leak-check=full
+       --errors-for-leak-kinds=definite --suppressions=${top_srcdir:-.}/tests/valgrind.supp"
+fi
+# shellcheck disable=SC2086
+KK_TEST_SPIRV_DIR=$tmp $run "$top_builddir/tests/levelzero/null_flow" >"$tmp/flow.out" 2>&1
 st=$?
 cat "$tmp/flow.out"
 if [ $st -eq 77 ]; then
