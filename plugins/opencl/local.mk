@@ -1,10 +1,21 @@
 # plugins/opencl/local.mk -- the OpenCL backend (included by the top Makefile.am).
-EXTRA_DIST += targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll tests/conformance-opencl.sh tests/lsan-opencl.supp
+EXTRA_DIST += targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll tests/conformance-opencl.sh tests/lsan-opencl.supp \
+	tests/spirv-modules.sh tests/ocloc.sh tools/fetch-ocloc.sh
 kktarget_HEADERS += include/kk/target/spirv.h include/kk/target/spirv_launch.h
 kktargetdata_DATA = include/kk/target/spirv_generic_atomics.ll
 kktargetdatadir = $(includedir)/kk/target
 if KK_SPIRV_TARGET
 nodist_target_DATA += targets/spirv.json
+# Every SPIR-V image linked into the conformance suite, the benchmarks and the
+# examples, as the plugins receive it: spirv-val on each, and ocloc for Intel
+# GPUs where it is installed (tests/ocloc.sh skips with the reason elsewhere).
+check_PROGRAMS += tests/spirv_modules
+tests_spirv_modules_SOURCES = tests/spirv_modules.c
+SPIRV_TEST_KERNELS = $(CONFORMANCE_KERNELS) $(BENCH_KERNELS) examples/cg/cg.kk.o
+tests_spirv_modules_LDADD = $(SPIRV_TEST_KERNELS) -lm
+tests_spirv_modules_LDFLAGS = $(OPENMP_CFLAGS)
+EXTRA_tests_spirv_modules_DEPENDENCIES = $(SPIRV_TEST_KERNELS)
+TESTS += tests/spirv-modules.sh tests/ocloc.sh
 KKCC_DEPS += $(top_srcdir)/include/kk/target/spirv.h $(top_srcdir)/include/kk/target/spirv_launch.h \
 	$(top_srcdir)/include/kk/target/spirv_generic_atomics.ll
 endif
