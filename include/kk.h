@@ -547,7 +547,7 @@ kk_status_t kk_parallel_scan(const char *label, const kk_range_policy_t *policy,
                              const void *args, size_t args_size, void *total, size_t total_size);
 
 /* ===========================================================================
- * MDRange and team dispatch (docs/parallel.md)
+ * MDRange and team dispatch (docs/kernel-language.md, docs/parallel.md)
  * ======================================================================== */
 
 /* Iteration order of an MDRange: over tiles (outer) and inside a tile (inner).
@@ -606,7 +606,8 @@ typedef struct kk_team_policy {
  * here; a request beyond the backend's limit is refused before launch
  * (KK_ERROR_LIMIT, the limit in the message).  A kernel that asks for more
  * scratch than requested fails (KK_ERROR_KERNEL_FAILED) instead of
- * overwriting memory.  Team reductions combine every thread's acc. */
+ * overwriting memory.  Team reductions combine every thread's acc (on GPU
+ * targets, vector lane 0's acc stands for its thread). */
 kk_status_t kk_parallel_for_team(const char *label, const kk_team_policy_t *policy, const kk_kernel_t *kernel,
                                  const void *args, size_t args_size);
 kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *policy, const kk_kernel_t *kernel,
@@ -624,7 +625,7 @@ kk_status_t kk_team_size_recommended(const kk_kernel_t *kernel, const kk_team_po
 size_t kk_scratch_size(size_t elem_size, int64_t count);
 
 /* ===========================================================================
- * ScatterView (docs/scatter.md)
+ * ScatterView (docs/kernel-language.md, "ScatterView")
  *
  * Many threads contribute (sum, min or max) to elements of a target view.
  * Host backends give each thread a private duplicate, GPUs use atomics; the
@@ -639,7 +640,9 @@ typedef struct kk_scatter_view kk_scatter_view_t;
  * and max only on real types).  op: KK_SCATTER_SUM, _MIN, _MAX.  mode:
  * KK_SCATTER_AUTO (the backend's choice), _DUPLICATED, _ATOMIC.  Duplicated
  * mode needs a host-accessible target.  The duplicates start at the
- * identity.  Thread-safe. */
+ * identity.  Thread-safe.  In duplicated mode the duplicates are indexed by
+ * thread number within a launch, so launches that run at the same time (on
+ * two instances) must not contribute to one scatter view. */
 kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatter_view_t **out);
 
 /* The descriptor for a kernel argument. */
