@@ -416,7 +416,7 @@ static void md_default_tiles(range_task_t *T, int nthreads) {
     int64_t ext = l->md_end[d] - l->md_begin[d];
     if (l->md_tile[d] > 0) {
       T->tile[d] = l->md_tile[d];
-    } else if (ntiles < want && ext > 0) {
+    } else if (ntiles > 0 && ntiles < want && ext > 0) { /* (an empty dimension before: no tiles at all) */
       int64_t split = (want + ntiles - 1) / ntiles;
       T->tile[d] = ext / split > 0 ? ext / split : 1;
     } else {

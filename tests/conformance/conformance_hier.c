@@ -177,6 +177,18 @@ START_TEST(md_reduce) {
   q.end[1] = 0;
   OK(kk_parallel_reduce_md("md_max", &q, KK_KERNEL(md_max2), KK_ARGS(a), KK_RESULT(mx)));
   ck_assert_int_eq(mx, INT64_MIN);
+  /* an empty outermost dimension with default tiles after it (host backends
+   * once divided by zero choosing those tiles): nothing runs, the identity */
+  for (int o = 0; o < 2; o++) {
+    kk_iterate_t it = o ? KK_ITERATE_LEFT : KK_ITERATE_RIGHT;
+    kk_md_policy_t e = {sizeof e, 2, it, it, {0, 0}, {0, 0}, {0, 0}, NULL};
+    e.end[o ? 0 : 1] = 17; /* the outermost dimension of the order stays empty */
+    mx = 5;
+    OK(kk_parallel_reduce_md("md_max", &e, KK_KERNEL(md_max2), KK_ARGS(a), KK_RESULT(mx)));
+    ck_assert_int_eq(mx, INT64_MIN);
+    OK(kk_parallel_for_md("md_empty", &e, KK_KERNEL(md_count2), KK_ARGS(a))); /* a.hits is unbound: must not run */
+    OK(kk_fence());
+  }
   /* rank mismatch is refused */
   q.rank = 3;
   ck_assert_int_eq(kk_parallel_reduce_md("md_max", &q, KK_KERNEL(md_max2), KK_ARGS(a), KK_RESULT(mx)),
