@@ -230,6 +230,10 @@ typedef struct kk_host_team_ops {
                                       uint64_t need, uint64_t have));
 } kk_host_team_ops_t;
 
+/* Largest value a nested team reduction, scan or broadcast carries in host
+ * kernels (GPU targets: 32 bytes); larger ones are refused at compile time. */
+#define KK_HOST_TEAM_VALUE_MAX 256
+
 typedef struct kk_host_thread {
   int32_t thread_id;           /* 0 .. nthreads-1 among the threads running the launch */
   int32_t nthreads;

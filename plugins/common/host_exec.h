@@ -11,7 +11,7 @@
 #define KKH_SLOT_SIZE 256
 
 /* Largest value a nested team reduction, broadcast or scan may carry. */
-#define KKH_TEAM_VALUE_MAX 256
+#define KKH_TEAM_VALUE_MAX KK_HOST_TEAM_VALUE_MAX
 
 /* The work of one thread in a parallel region: tid in [0, nthreads). */
 typedef void (*kkh_task_fn)(int tid, int nthreads, void *arg);

@@ -27,6 +27,7 @@ KK_DECLARE_KERNEL(atomics_f32);
 KK_DECLARE_KERNEL(atomics_f64);
 KK_DECLARE_KERNEL(atomics_complex);
 KK_DECLARE_KERNEL(team_vector_unrolled);
+KK_DECLARE_KERNEL(team_custom_reduce);
 KK_DECLARE_KERNEL(scatter_sum_i32);
 KK_DECLARE_KERNEL(scatter_sum_f64);
 KK_DECLARE_KERNEL(scatter_sum_cf);
@@ -328,6 +329,40 @@ START_TEST(team_vector_unroll) {
     kk_view_release(hy);
   }
   kk_view_release(hA), kk_view_release(A), kk_view_release(y);
+}
+END_TEST
+
+/* A nested team reduction with a custom reducer (largest value, first
+ * index), every team size the backend offers up to 8. */
+START_TEST(team_custom_nested_reduce) {
+  const int64_t league = 9, cols = 50;
+  const int64_t e[2] = {league, 1};
+  kk_view_t *out = viewn("out", KK_INT64, 2, e);
+  int maxts = 0;
+  kk_team_policy_t p = {sizeof p, league, KK_AUTO, KK_AUTO, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+  OK(kk_team_size_max(KK_KERNEL(team_custom_reduce), &p, &maxts));
+  for (int ts = 1; ts <= maxts && ts <= 8; ts *= 2) {
+    int64_t poison = -7;
+    OK(kk_deep_copy_fill(out, &poison));
+    struct team_args a;
+    memset(&a, 0, sizeof a);
+    a.out = kk_view_bind(out), a.cols = cols;
+    p.team_size = ts;
+    OK(kk_parallel_for_team("custom", &p, KK_KERNEL(team_custom_reduce), KK_ARGS(a)));
+    kk_view_t *h = host_of(out);
+    download(h, out);
+    const int64_t *po = kk_view_data(h);
+    for (int64_t l = 0; l < league; l++) {
+      int64_t v = -1, at = -1;
+      for (int64_t j = 0; j < cols; j++)
+        if ((j * 37 + l * 11) % 61 > v)
+          v = (j * 37 + l * 11) % 61, at = j;
+      ck_assert_msg(po[l * kk_view_stride(h, 0)] == v * 1000 + at, "team size %d, league rank %lld: %lld, expected %lld",
+                    ts, (long long)l, (long long)po[l * kk_view_stride(h, 0)], (long long)(v * 1000 + at));
+    }
+    kk_view_release(h);
+  }
+  kk_view_release(out);
 }
 END_TEST
 
@@ -796,6 +831,7 @@ void conf_add_hier_tests(Suite *s) {
   tcase_add_test(tc, teams_every_size);
   tcase_add_test(tc, team_scratch_views_both_levels);
   tcase_add_test(tc, team_vector_unroll);
+  tcase_add_test(tc, team_custom_nested_reduce);
   tcase_add_test(tc, team_scratch_limits);
   tcase_add_test(tc, team_reduce);
   suite_add_tcase(s, tc);

@@ -226,6 +226,26 @@ KK_FOR(atomics_complex, struct atomic_args, i) {
   }
 }
 
+/* ---- a nested team reduction with a custom reducer: the largest value and its index ---------- */
+typedef struct { int64_t v, at; } kk_conf_maxat;
+KK_REDUCER_INIT(conf_maxat, kk_conf_maxat, p) { p->v = -1, p->at = -1; }
+KK_REDUCER_JOIN(conf_maxat, kk_conf_maxat, d, s) {
+  if (s->v > d->v || (s->v == d->v && s->at < d->at))
+    *d = *s;
+}
+KK_TEAM_FOR(team_custom_reduce, struct team_args, team) {
+  const int64_t l = KK_LEAGUE_RANK(team);
+  kk_conf_maxat m;
+  KK_TEAM_THREAD_REDUCE_CUSTOM(team, j, 0, args->cols, conf_maxat, m) {
+    const int64_t v = (j * 37 + l * 11) % 61;
+    if (v > m.v || (v == m.v && j < m.at))
+      m.v = v, m.at = j;
+  }
+  KK_SINGLE_TEAM(team) {
+    KK_SINGLE_THREAD(team) { KK_AT(args->out, int64_t, l, 0) = m.v * 1000 + m.at; }
+  }
+}
+
 /* ---- vector loops unrolled (KK_VECTOR_UNROLL, a GPU tuning hint): the same sums ---------------- */
 #undef KK_VECTOR_UNROLL
 #define KK_VECTOR_UNROLL 3

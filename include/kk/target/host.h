@@ -460,6 +460,12 @@ KK__DEF_HJOINS_LOC(float)
 KK__DEF_HJOINS_ALL(double)
 KK__DEF_HJOINS_LOC(double)
 
+/* sizeof(VAR) for the team collectives, refused at compile time (a negative
+ * bit-field width naming the limit) beyond KK_HOST_TEAM_VALUE_MAX */
+#define KK__TEAM_VALUE_SIZE(VAR)                                                                         \
+  ((uint32_t)sizeof(VAR) +                                                                              \
+   0 * sizeof(struct { int kk_nested_team_values_carry_at_most_256_bytes : sizeof(VAR) <= KK_HOST_TEAM_VALUE_MAX ? 1 : -1; }))
+
 static inline void kk__team_allreduce(const kk_team *t, void *v, uint32_t size, void (*join)(void *, const void *)) {
   if (t->th->team_size > 1)
     t->th->ops->allreduce(t->th, v, size, join);
@@ -472,11 +478,11 @@ static inline void kk__team_allreduce(const kk_team *t, void *v, uint32_t size, 
  *   KK_TEAM_THREAD_REDUCE(team, j, 0, m, double, KK_SUM, s) { s += a[j]; }   */
 #define KK_TEAM_THREAD_REDUCE(t, J, B, E, T, R, VAR)                                                   \
   for (int KK__CAT(kk__once_, J) = (KK__INIT_##R(T, &(VAR)), 1); KK__CAT(kk__once_, J);                 \
-       KK__CAT(kk__once_, J) = 0, kk__team_allreduce((t), &(VAR), (uint32_t)sizeof(VAR), KK__HJOIN(R, T))) \
+       KK__CAT(kk__once_, J) = 0, kk__team_allreduce((t), &(VAR), KK__TEAM_VALUE_SIZE(VAR), KK__HJOIN(R, T))) \
   KK_TEAM_THREAD_FOR(t, J, B, E)
 #define KK_TEAM_THREAD_REDUCE_CUSTOM(t, J, B, E, RNAME, VAR)                                          \
   for (int KK__CAT(kk__once_, J) = (kk__rinit_##RNAME(&(VAR)), 1); KK__CAT(kk__once_, J);               \
-       KK__CAT(kk__once_, J) = 0, kk__team_allreduce((t), &(VAR), (uint32_t)sizeof(VAR), kk__rjoinv_##RNAME)) \
+       KK__CAT(kk__once_, J) = 0, kk__team_allreduce((t), &(VAR), KK__TEAM_VALUE_SIZE(VAR), kk__rjoinv_##RNAME)) \
   KK_TEAM_THREAD_FOR(t, J, B, E)
 #define KK_THREAD_VECTOR_REDUCE(t, K, B, E, T, R, VAR)                                               \
   for (int KK__CAT(kk__once_, K) = (KK__INIT_##R(T, &(VAR)), 1); KK__CAT(kk__once_, K);               \
@@ -518,7 +524,7 @@ KK__DEF_SINIT(float)
 KK__DEF_SINIT(double)
 #define KK_TEAM_THREAD_SCAN(t, J, B, E, T, VAR, FIN)                                                    \
   for (int FIN = ((VAR) = (T)0, (t)->th->team_size == 1 ? 1 : 0); FIN < 2;                            \
-       FIN = kk__team_scan_step((t), FIN, &(VAR), (uint32_t)sizeof(T), KK__HJOIN(KK_SUM, T), KK__SCAN_INIT(T))) \
+       FIN = kk__team_scan_step((t), FIN, &(VAR), KK__TEAM_VALUE_SIZE(T), KK__HJOIN(KK_SUM, T), KK__SCAN_INIT(T))) \
   KK_TEAM_THREAD_FOR(t, J, B, E)
 #define KK_THREAD_VECTOR_SCAN(t, K, B, E, T, VAR, FIN) \
   for (int FIN = ((VAR) = (T)0, 1); FIN < 2; FIN = 2) KK_THREAD_VECTOR_FOR(t, K, B, E)
@@ -530,7 +536,7 @@ KK__DEF_SINIT(double)
 #define KK_SINGLE_THREAD(t) if (1)
 #define KK_SINGLE_TEAM_BROADCAST(t, VAR)                                                                 \
   for (int kk__once_b = 1; kk__once_b;                                                                   \
-       kk__once_b = 0, ((t)->th->team_size > 1 ? (t)->th->ops->broadcast((t)->th, &(VAR), (uint32_t)sizeof(VAR), 0) \
+       kk__once_b = 0, ((t)->th->team_size > 1 ? (t)->th->ops->broadcast((t)->th, &(VAR), KK__TEAM_VALUE_SIZE(VAR), 0) \
                                                : (void)0))                                              \
     if (KK_TEAM_RANK(t) == 0)
 

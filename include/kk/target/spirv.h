@@ -209,7 +209,15 @@ template <class T, class RED, class F> KK__INL void kk__scan_final(kk__thread_t 
   };
 
 #define KK_REDUCER_INIT(R, T, V) KK__INL void kk__rinit_##R(T *const V)
-#define KK_REDUCER_JOIN(R, T, DST, SRC) KK__INL void kk__rjoin_##R(T *const DST, const T *const SRC)
+/* The join, and an adapter struct that nested team reductions call it
+ * through (a function pointer as a template argument would carry the
+ * private address space of its parameters, not the generic one). */
+#define KK_REDUCER_JOIN(R, T, DST, SRC)                                                \
+  KK__INL void kk__rjoin_##R(T *const DST, const T *const SRC);                       \
+  struct kk__rj_##R {                                                                  \
+    KK__INL void join(T *d, const T *s) { kk__rjoin_##R(d, s); }                      \
+  };                                                                                   \
+  KK__INL void kk__rjoin_##R(T *const DST, const T *const SRC)
 
 /* ==== range kernels ========================================================================= */
 
@@ -580,14 +588,10 @@ template <class J, class V> KK__INL void kk__team_allreduce(const kk_team *t, V 
   for (int KK__CAT(kk__once_, K) = (KK__INIT_##R(T, &(VAR)), 1); KK__CAT(kk__once_, K); KK__CAT(kk__once_, K) = 0) \
   KK_THREAD_VECTOR_FOR(t, K, B, E)
 #define KK_TEAM_VECTOR_REDUCE(t, J, B, E, T, R, VAR) KK_TEAM_THREAD_REDUCE(t, J, B, E, T, R, VAR)
-/* custom reducers: KK_REDUCER_INIT/JOIN's functions through a small adapter */
-template <class V, void (*JF)(V *, const V *)> struct kk__fjoin {
-  KK__INL void join(V *d, const V *s) { JF(d, s); }
-};
+/* custom reducers: KK_REDUCER_JOIN's adapter struct */
 #define KK_TEAM_THREAD_REDUCE_CUSTOM(t, J, B, E, RNAME, VAR)                                                    \
   for (int KK__CAT(kk__once_, J) = (kk__rinit_##RNAME(&(VAR)), 1); KK__CAT(kk__once_, J);                        \
-       KK__CAT(kk__once_, J) = 0,                                                                               \
-           kk__team_allreduce<kk__fjoin<__typeof__(VAR), kk__rjoin_##RNAME> >((t), &(VAR)))                     \
+       KK__CAT(kk__once_, J) = 0, kk__team_allreduce<kk__rj_##RNAME>((t), &(VAR)))                              \
   KK_TEAM_THREAD_FOR(t, J, B, E)
 #define KK_THREAD_VECTOR_REDUCE_CUSTOM(t, K, B, E, RNAME, VAR)                                                  \
   for (int KK__CAT(kk__once_, K) = (kk__rinit_##RNAME(&(VAR)), 1); KK__CAT(kk__once_, K); KK__CAT(kk__once_, K) = 0) \
