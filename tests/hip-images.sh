@@ -1,0 +1,7 @@
+#!/bin/sh
+# tests/hip-images.sh -- every kernel module carries a HIP code object for each architecture configure chose.
+if [ -z "${KK_HIP_ARCHS:-}" ]; then
+  echo "SKIP: no HIP architectures configured"
+  exit 77
+fi
+exec "${top_builddir:-.}/tests/hip_modules" $(echo "$KK_HIP_ARCHS" | tr ',' ' ')
