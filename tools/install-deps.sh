@@ -7,6 +7,10 @@ pkgs="build-essential autoconf automake libtool libltdl-dev pkg-config libjansso
 # the SPIR-V kernel target (clang, llvm-spirv, spirv-val, llvm-link) and the
 # OpenCL backend with PoCL, which runs it on the CPU in make check
 pkgs="$pkgs clang-14 llvm-14 llvm-spirv-14 spirv-tools opencl-headers ocl-icd-libopencl1 pocl-opencl-icd"
+# the HIP backend and kernel target: hipcc (HIP-Clang 15 of ROCm 5.2, with the
+# device libraries) and the HIP headers; the runtime itself is only opened,
+# never linked, and needs no GPU to build or to load
+pkgs="$pkgs hipcc libamdhip64-dev"
 pkgs="$pkgs $*"
 
 missing=
