@@ -4,4 +4,8 @@ if [ -z "${KK_HIP_ARCHS:-}" ]; then
   echo "SKIP: no HIP architectures configured"
   exit 77
 fi
-exec "${top_builddir:-.}/tests/hip_modules" $(echo "$KK_HIP_ARCHS" | tr ',' ' ')
+archs=$(echo "$KK_HIP_ARCHS" | tr ',' ' ')
+# shellcheck disable=SC2086
+"${top_builddir:-.}/tests/hip_modules" $archs || exit $?
+# shellcheck disable=SC2086
+exec "${top_builddir:-.}/tests/hip_modules_more" $archs

@@ -218,7 +218,9 @@ int main(int argc, char **argv) {
     for (int a = 1; !bad && a < argc; a++)
       printf(" %s", argv[a]);
     if (!bad)
-      printf(" (%llu bytes)\n", (unsigned long long)im->size);
+      printf(" (%llu bytes)%s\n", (unsigned long long)im->size,
+             getenv("KK_CLANG_OFFLOAD_BUNDLER") && *getenv("KK_CLANG_OFFLOAD_BUNDLER") ? ", as clang-offload-bundler lists"
+                                                                                       : "");
     failed += bad;
     checked++;
   }
