@@ -3,8 +3,9 @@
  * Linked with the kernel objects of the tree (and not with libkk): it receives their modules through its own
  * kk_module_register and checks, for each module built for the hip target, that its "hip-codeobject" image is a
  * clang offload bundle (the form hipModuleLoadData takes) holding, for every architecture named on the command
- * line, an AMDGPU ELF code object whose e_flags name that architecture and whose symbols include every kernel of
- * the module (kk_k_<name>).  Where configure found clang-offload-bundler ($KK_CLANG_OFFLOAD_BUNDLER), its
+ * line, an AMDGPU ELF code object whose e_flags name that architecture, whose symbols include every kernel of
+ * the module (kk_k_<name>) and whose metadata gives every kernel that architecture's wavefront size (64 on gfx9,
+ * 32 on gfx10+).  Where configure found clang-offload-bundler ($KK_CLANG_OFFLOAD_BUNDLER), its
  * --list of each bundle must name the same targets.  No GPU is needed. */
 #include <stdint.h>
 #include <stdio.h>
@@ -97,6 +98,28 @@ static int check_code_object(const kk_module_t *mod, const char *arch, const uns
              flags & 0xffu, g_mach[i].mach);
       return 1;
     }
+  /* Each kernel's metadata (msgpack in the AMDGPU note) gives its wavefront
+   * size: 64 on gfx9 (CDNA), 32 on gfx10 and later, HIP's default there.
+   * hip.h compiles its wave loops for that width; a wrong one here means the
+   * code object was not built the way the plugin expects. */
+  const unsigned want_wave = strncmp(arch, "gfx1", 4) == 0 && strlen(arch) >= 6 ? 32 : 64;
+  static const char key[] = "\xaf.wavefront_size" /* msgpack: a 15-byte string */;
+  unsigned waves = 0;
+  for (uint64_t i = 0; i + sizeof key <= size; i++)
+    if (memcmp(e + i, key, sizeof key - 1) == 0) {
+      const unsigned w = e[i + sizeof key - 1];
+      if (w != want_wave) {
+        printf("FAIL: %s: a kernel of the %s code object has wavefront size %u, not %u\n", mod->source_name, arch, w,
+               want_wave);
+        return 1;
+      }
+      waves++;
+    }
+  if (waves < mod->kernel_count) {
+    printf("FAIL: %s: the %s code object's metadata gives a wavefront size for %u of %u kernels\n", mod->source_name,
+           arch, waves, mod->kernel_count);
+    return 1;
+  }
   int bad = 0;
   for (uint32_t k = 0; k < mod->kernel_count; k++) {
     char sym[300];
