@@ -12,6 +12,10 @@ pkgs="$pkgs clang-14 llvm-14 llvm-spirv-14 spirv-tools opencl-headers ocl-icd-li
 # the Level Zero backend (headers; the loader is opened at run time) and what
 # builds the loader's null driver for its API-flow test (tools/build-ze-null.sh)
 pkgs="$pkgs libze-dev libze1 cmake dpkg-dev"
+# the HIP backend and kernel target: hipcc (HIP-Clang 15 of ROCm 5.2, with the
+# device libraries) and the HIP headers; the runtime itself is only opened,
+# never linked, and needs no GPU to build or to load
+pkgs="$pkgs hipcc libamdhip64-dev"
 pkgs="$pkgs $*"
 
 missing=

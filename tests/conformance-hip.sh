@@ -1,0 +1,3 @@
+#!/bin/sh
+# tests/conformance-hip.sh -- the conformance suite on the hip backend (skipped, with the reason, when it is not available).
+exec "${top_builddir:-.}/tests/conformance/conformance" hip

@@ -1,0 +1,3 @@
+#!/bin/sh
+# tests/tools-hip.sh -- the tools suite on the hip backend (skipped, with the reason, when it is not available).
+exec "${top_builddir:-.}/tests/check_tools" hip
