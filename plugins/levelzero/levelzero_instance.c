@@ -6,14 +6,9 @@
 
 #include "levelzero_internal.h"
 
-/* Bytes of an instance's small device block: counter (64), failed (64), a
- * synchronous result (256). */
-#define SMALL_BYTES 384
-
 kk_status_t levelzero_inst_init(levelzero_ctx_t *c, levelzero_inst_t *in) {
   memset(in, 0, sizeof *in);
-  pthread_mutex_init(&in->lock, NULL);
-  atomic_init(&in->team_launched, false);
+  kkspv_inst_init(&in->sp);
   const levelzero_dev_t *d = &c->devs[c->dev];
   /* Level Zero gives no order between the commands of one list: kk adds a
    * barrier before a command whenever one was appended since the last
@@ -40,11 +35,9 @@ kk_status_t levelzero_inst_init(levelzero_ctx_t *c, levelzero_inst_t *in) {
   }
   void *small = NULL, *slots = NULL;
   kk_status_t st;
-  if ((st = levelzero_alloc(c, LEVELZERO_SPACE_DEVICE, SMALL_BYTES, &small)) != KK_OK)
+  if ((st = levelzero_alloc(c, LEVELZERO_SPACE_DEVICE, KKSPV_SMALL_BYTES, &small)) != KK_OK)
     return st;
-  in->counter = small;
-  in->failed = (uint64_t *)((unsigned char *)small + 64);
-  in->result = (unsigned char *)small + 128;
+  kkspv_inst_small(&in->sp, small);
   if ((st = levelzero_alloc(c, LEVELZERO_SPACE_DEVICE, (size_t)LEVELZERO_SLOTS * KK_SPIRV_SLOT_BYTES, &slots)) != KK_OK)
     return st;
   in->slots = slots;
@@ -52,37 +45,24 @@ kk_status_t levelzero_inst_init(levelzero_ctx_t *c, levelzero_inst_t *in) {
   if (!in->staging)
     return c->hs->error(c->hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "allocating an instance's launch slots");
   unsigned char zero = 0;
-  pthread_mutex_lock(&in->lock);
-  ze_result_t r = c->ze.zeCommandListAppendMemoryFill(in->list, small, &zero, 1, SMALL_BYTES, NULL, 0, NULL);
+  pthread_mutex_lock(&in->sp.lock);
+  ze_result_t r = c->ze.zeCommandListAppendMemoryFill(in->list, small, &zero, 1, KKSPV_SMALL_BYTES, NULL, 0, NULL);
   in->pending = true;
   st = r == ZE_RESULT_SUCCESS ? levelzero_sync_locked(c, in) : levelzero_fail(c, r, "clearing an instance's counters");
-  pthread_mutex_unlock(&in->lock);
+  pthread_mutex_unlock(&in->sp.lock);
   if (st != KK_OK)
     return st;
-  pthread_mutex_lock(&c->inst_lock);
-  if (in != &c->def) {
-    in->next_inst = c->def.next_inst;
-    in->prev = &c->def;
-    if (c->def.next_inst)
-      c->def.next_inst->prev = in;
-    c->def.next_inst = in;
-  }
-  pthread_mutex_unlock(&c->inst_lock);
+  kkspv_inst_link(&c->def.sp, &in->sp, &c->inst_lock);
   return KK_OK;
 }
 
 void levelzero_inst_free(levelzero_ctx_t *c, levelzero_inst_t *in) {
   if (in->list && in->fence) {
-    pthread_mutex_lock(&in->lock);
+    pthread_mutex_lock(&in->sp.lock);
     levelzero_sync_locked(c, in);
-    pthread_mutex_unlock(&in->lock);
+    pthread_mutex_unlock(&in->sp.lock);
   }
-  pthread_mutex_lock(&c->inst_lock);
-  if (in->prev)
-    in->prev->next_inst = in->next_inst;
-  if (in->next_inst)
-    in->next_inst->prev = in->prev;
-  pthread_mutex_unlock(&c->inst_lock);
+  kkspv_inst_unlink(&in->sp, &c->inst_lock);
   for (int i = 0; i < LEVELZERO_SLOTS; i++)
     if (in->events[i])
       c->ze.zeEventDestroy(in->events[i]);
@@ -92,16 +72,16 @@ void levelzero_inst_free(levelzero_ctx_t *c, levelzero_inst_t *in) {
     c->ze.zeEventPoolDestroy(in->pool);
   if (in->list)
     c->ze.zeCommandListDestroy(in->list);
-  levelzero_buf_t *bufs[] = {&in->partials, &in->partials2, &in->scratch1};
+  kkspv_buf_t *bufs[] = {&in->sp.partials, &in->sp.partials2, &in->sp.scratch1};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
     if (bufs[i]->ptr)
       c->ze.zeMemFree(c->context, bufs[i]->ptr);
-  if (in->counter)
-    c->ze.zeMemFree(c->context, in->counter);
+  if (in->sp.counter)
+    c->ze.zeMemFree(c->context, in->sp.counter);
   if (in->slots)
     c->ze.zeMemFree(c->context, in->slots);
   free(in->staging);
-  pthread_mutex_destroy(&in->lock);
+  pthread_mutex_destroy(&in->sp.lock);
   memset(in, 0, sizeof *in);
 }
 
@@ -127,8 +107,10 @@ kk_status_t levelzero_sync_locked(levelzero_ctx_t *c, levelzero_inst_t *in) {
 
 /* Grows a buffer to at least `bytes` (amortized: to twice that).  Work
  * appended before still uses the old buffer, so the list is drained first.
- * Called with in->lock held. */
-kk_status_t levelzero_inst_grow(levelzero_ctx_t *c, levelzero_inst_t *in, levelzero_buf_t *b, size_t bytes) {
+ * Called with in->lock held (the planner's grow). */
+kk_status_t levelzero_inst_grow(void *ctx, kkspv_inst_t *sp, kkspv_buf_t *b, size_t bytes) {
+  levelzero_ctx_t *c = ctx;
+  levelzero_inst_t *in = (levelzero_inst_t *)sp;
   if (b->size >= bytes)
     return KK_OK;
   size_t want = bytes * 2;
@@ -169,36 +151,32 @@ kk_status_t levelzero_instance_destroy(void *ctx, void *inst) {
 /* After a list is drained: did a team kernel on it overrun its scratch?
  * Called with in->lock held. */
 static kk_status_t check_failed(levelzero_ctx_t *c, levelzero_inst_t *in) {
-  if (!atomic_exchange(&in->team_launched, false))
+  if (!atomic_exchange(&in->sp.team_launched, false))
     return KK_OK;
   uint64_t f[3] = {0, 0, 0};
-  ZE_TRY(c, c->ze.zeCommandListAppendMemoryCopy(in->list, f, in->failed, sizeof f, NULL, 0, NULL),
+  ZE_TRY(c, c->ze.zeCommandListAppendMemoryCopy(in->list, f, in->sp.failed, sizeof f, NULL, 0, NULL),
          "reading the kernel failure flag");
   in->pending = true;
   kk_status_t st = levelzero_sync_locked(c, in);
   if (st != KK_OK || !f[0])
     return st;
   unsigned char zero = 0;
-  ZE_TRY(c, c->ze.zeCommandListAppendMemoryFill(in->list, in->failed, &zero, 1, sizeof f, NULL, 0, NULL),
+  ZE_TRY(c, c->ze.zeCommandListAppendMemoryFill(in->list, in->sp.failed, &zero, 1, sizeof f, NULL, 0, NULL),
          "clearing the kernel failure flag");
   in->pending = true;
   if ((st = levelzero_sync_locked(c, in)) != KK_OK)
     return st;
-  unsigned level = (unsigned)((f[0] - 1) & 1u), per_thread = (unsigned)((f[0] - 1) >> 1);
-  return c->hs->error(c->hs->core, KK_ERROR_KERNEL_FAILED, NULL, 0,
-                      "%s scratch at level %u overrun: the kernel asked for %llu bytes %s, the launch requested %llu",
-                      per_thread ? "thread" : "team", level, (unsigned long long)f[1],
-                      per_thread ? "per thread" : "per team", (unsigned long long)f[2]);
+  return kkspv_overrun(c->hs, f);
 }
 
 kk_status_t levelzero_instance_fence(void *ctx, void *inst) {
   levelzero_ctx_t *c = ctx;
   levelzero_inst_t *in = levelzero_inst_of(c, inst);
-  pthread_mutex_lock(&in->lock);
+  pthread_mutex_lock(&in->sp.lock);
   kk_status_t st = levelzero_sync_locked(c, in);
   if (st == KK_OK)
     st = check_failed(c, in);
-  pthread_mutex_unlock(&in->lock);
+  pthread_mutex_unlock(&in->sp.lock);
   return st;
 }
 
@@ -206,18 +184,19 @@ kk_status_t levelzero_fence_all(void *ctx) {
   levelzero_ctx_t *c = ctx;
   kk_status_t st = KK_OK;
   pthread_mutex_lock(&c->inst_lock);
-  for (levelzero_inst_t *in = &c->def; in; in = in->next_inst) {
-    pthread_mutex_lock(&in->lock);
+  for (kkspv_inst_t *s = &c->def.sp; s; s = s->next) {
+    levelzero_inst_t *in = (levelzero_inst_t *)s;
+    pthread_mutex_lock(&in->sp.lock);
     kk_status_t s = levelzero_sync_locked(c, in);
-    pthread_mutex_unlock(&in->lock);
+    pthread_mutex_unlock(&in->sp.lock);
     if (s != KK_OK && st == KK_OK)
       st = s;
   }
   pthread_mutex_unlock(&c->inst_lock);
   if (st == KK_OK) {
-    pthread_mutex_lock(&c->def.lock);
+    pthread_mutex_lock(&c->def.sp.lock);
     st = check_failed(c, &c->def);
-    pthread_mutex_unlock(&c->def.lock);
+    pthread_mutex_unlock(&c->def.sp.lock);
   }
   return st;
 }

@@ -5,12 +5,14 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <kk/plugin.h>
 #include <kk/target/spirv_launch.h>
 
 #include "levelzero_driver.h"
 #include "levelzero_error.h"
+#include "spirv_host.h"
 
 /* The Kokkos names of SYCL's three USM kinds, which Level Zero's are. */
 enum { LEVELZERO_SPACE_DEVICE = 0, LEVELZERO_SPACE_SHARED = 1, LEVELZERO_SPACE_HOST = 2, LEVELZERO_SPACE_COUNT = 3 };
@@ -24,29 +26,18 @@ enum { LEVELZERO_SPACE_DEVICE = 0, LEVELZERO_SPACE_SHARED = 1, LEVELZERO_SPACE_H
 #define LEVELZERO_DEFAULT_GROUP 256
 #define LEVELZERO_DEFAULT_LOCAL_MEM 65536
 
-/* A device buffer grown on demand (only the growth takes the instance's lock). */
-typedef struct levelzero_buf {
-  void *ptr;
-  size_t size;
-} levelzero_buf_t;
-
 typedef struct levelzero_inst {
+  kkspv_inst_t sp;                  /* first: the lock (the command list, which is not thread-safe, slots,
+                                       growth), launch buffers, the list of instances */
   ze_command_list_handle_t list;    /* an immediate command list */
   ze_event_pool_handle_t pool;      /* LEVELZERO_SLOTS slot events, then the fence event */
   ze_event_handle_t events[LEVELZERO_SLOTS];
   bool used[LEVELZERO_SLOTS];       /* events[s] was signalled by a launch and not reset since */
   ze_event_handle_t fence;
-  pthread_mutex_t lock;             /* the command list (not thread-safe), slots, growth */
   bool pending;                     /* a command was appended since the last barrier */
-  levelzero_buf_t partials, partials2, scratch1;
-  uint32_t *counter;                /* reduce: groups done, reset by the last group */
-  uint64_t *failed;                 /* a team kernel overran its scratch: {code, asked, given} */
-  void *result;                     /* a synchronous reduction's value (256 bytes) */
-  atomic_bool team_launched;        /* check `failed` at the next fence */
   unsigned char *slots;             /* LEVELZERO_SLOTS device slots of KK_SPIRV_SLOT_BYTES */
   unsigned char *staging;           /* their host copies, valid until the copy has run */
   unsigned next;
-  struct levelzero_inst *prev, *next_inst; /* every instance, for fence_all */
 } levelzero_inst_t;
 
 typedef struct levelzero_dev {
@@ -70,17 +61,17 @@ typedef struct levelzero_ctx {
   levelzero_dev_t *devs;
   int dev;                          /* opened device, -1 */
   ze_context_handle_t context;
-  uint32_t *locks;                  /* the device lock table (KK_SPIRV_LOCK_COUNT words) */
+  kkspv_dev_t sp;                   /* the opened device for the launch planner; its lock table */
   levelzero_inst_t def;             /* the default instance */
   pthread_mutex_t launch_lock;      /* arguments and group size are per kernel handle: set and append together */
   pthread_mutex_t inst_lock;        /* the list of instances */
 } levelzero_ctx_t;
 
 typedef struct levelzero_kernel {
+  kkspv_kernel_t sp;                /* first: work-items per group the kernel allows, and what
+                                       zeKernelSuggestGroupSize prefers for a large range */
   ze_kernel_handle_t k;
   ze_kernel_handle_t final;         /* a scan's second kernel, kk_k_<name>__final */
-  uint32_t max_wg;                  /* work-items per group the kernel allows */
-  uint32_t pref_wg;                 /* what zeKernelSuggestGroupSize prefers for a large range */
   struct levelzero_kernel *next;
 } levelzero_kernel_t;
 
@@ -89,16 +80,21 @@ typedef struct levelzero_module {
   levelzero_kernel_t *kernels;      /* handed out by kernel_get, freed with the module */
 } levelzero_module_t;
 
+/* The planner reaches these from its parts (spirv_host.h). */
+_Static_assert(offsetof(levelzero_inst_t, sp) == 0, "kkspv_inst_t is the first member of an instance");
+_Static_assert(offsetof(levelzero_kernel_t, sp) == 0, "kkspv_kernel_t is the first member of a kernel");
+
 /* levelzero_instance.c */
 kk_status_t levelzero_inst_init(levelzero_ctx_t *c, levelzero_inst_t *in);
 void levelzero_inst_free(levelzero_ctx_t *c, levelzero_inst_t *in);
-kk_status_t levelzero_inst_grow(levelzero_ctx_t *c, levelzero_inst_t *in, levelzero_buf_t *b, size_t bytes);
+kk_status_t levelzero_inst_grow(void *ctx, kkspv_inst_t *in, kkspv_buf_t *b, size_t bytes);
 kk_status_t levelzero_order(levelzero_ctx_t *c, levelzero_inst_t *in);
 kk_status_t levelzero_sync_locked(levelzero_ctx_t *c, levelzero_inst_t *in);
 kk_status_t levelzero_instance_create(void *ctx, void **inst);
 kk_status_t levelzero_instance_destroy(void *ctx, void *inst);
 kk_status_t levelzero_instance_fence(void *ctx, void *inst);
 kk_status_t levelzero_fence_all(void *ctx);
+extern const kkspv_ops_t levelzero_spirv_ops;
 static inline levelzero_inst_t *levelzero_inst_of(levelzero_ctx_t *c, void *inst) {
   return inst ? (levelzero_inst_t *)inst : &c->def;
 }

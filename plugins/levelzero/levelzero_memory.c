@@ -71,7 +71,7 @@ kk_status_t levelzero_mem_copy(void *ctx, void *inst, void *dst, int32_t dst_spa
   (void)dst_space, (void)src_space; /* USM and ordinary host pointers alike */
   if (bytes == 0)
     return KK_OK;
-  pthread_mutex_lock(&in->lock);
+  pthread_mutex_lock(&in->sp.lock);
   kk_status_t st = levelzero_order(c, in);
   if (st == KK_OK) {
     ze_result_t r = c->ze.zeCommandListAppendMemoryCopy(in->list, dst, src, bytes, NULL, 0, NULL);
@@ -83,7 +83,7 @@ kk_status_t levelzero_mem_copy(void *ctx, void *inst, void *dst, int32_t dst_spa
    * buffers until its next fence (the plugin ABI's contract). */
   if (st == KK_OK && !inst)
     st = levelzero_sync_locked(c, in);
-  pthread_mutex_unlock(&in->lock);
+  pthread_mutex_unlock(&in->sp.lock);
   return st;
 }
 
@@ -95,7 +95,7 @@ kk_status_t levelzero_mem_fill(void *ctx, void *inst, void *dst, int32_t space, 
   if (count == 0)
     return KK_OK;
   const size_t max_fill = c->devs[c->dev].max_fill;
-  pthread_mutex_lock(&in->lock);
+  pthread_mutex_lock(&in->sp.lock);
   kk_status_t st = levelzero_order(c, in);
   if (st == KK_OK && max_fill && psize > max_fill) {
     /* a pattern wider than the engine fills: copy it from a host buffer,
@@ -122,7 +122,7 @@ kk_status_t levelzero_mem_fill(void *ctx, void *inst, void *dst, int32_t space, 
     else if (!inst)
       st = levelzero_sync_locked(c, in);
   }
-  pthread_mutex_unlock(&in->lock);
+  pthread_mutex_unlock(&in->sp.lock);
   return st;
 }
 

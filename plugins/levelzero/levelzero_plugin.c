@@ -159,6 +159,9 @@ static kk_status_t levelzero_init(const kk_host_services_t *hs, void **ctx) {
   memset(c, 0, sizeof *c);
   c->hs = hs;
   c->dev = -1;
+  c->sp.hs = hs;
+  c->sp.ops = &levelzero_spirv_ops;
+  c->sp.ctx = c;
   pthread_mutex_init(&c->launch_lock, NULL);
   pthread_mutex_init(&c->inst_lock, NULL);
   *ctx = c;
@@ -229,8 +232,8 @@ static void levelzero_finalize(void *ctx) {
   levelzero_ctx_t *c = ctx;
   if (c->dev >= 0) {
     levelzero_inst_free(c, &c->def);
-    if (c->locks)
-      c->ze.zeMemFree(c->context, c->locks);
+    if (c->sp.locks)
+      c->ze.zeMemFree(c->context, c->sp.locks);
     if (c->context)
       c->ze.zeContextDestroy(c->context);
   }
@@ -265,11 +268,7 @@ static kk_status_t levelzero_device_props(void *ctx, int32_t dev, kk_plugin_devi
                    dp->physicalEUSimdWidth;
   p->concurrency = lanes ? (int32_t)(lanes < 0x7fffffff ? lanes : 0x7fffffff) : (int32_t)d->max_group;
   p->warp_size = 1; /* vector lanes are a loop inside a work-item (spirv.h), as on opencl */
-  p->max_team_size = (int32_t)(d->max_group < 1024 ? d->max_group : 1024);
-  p->max_vector_length = 64;
-  uint64_t coll = (uint64_t)p->max_team_size * KK_SPIRV_TEAM_VALUE_MAX + 64;
-  p->scratch_max[0] = d->local_mem > coll ? d->local_mem - coll : 0;
-  p->scratch_max[1] = (uint64_t)1 << 26;
+  kkspv_device_limits(p, d->max_group, d->local_mem);
   p->memory_bytes = d->memory;
   return KK_OK;
 }
@@ -280,21 +279,24 @@ static kk_status_t levelzero_device_open(void *ctx, int32_t dev) {
   ze_context_desc_t cd = {.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC};
   ZE_TRY(c, c->ze.zeContextCreate(d->driver, &cd, &c->context), "zeContextCreate(%s)", d->props.name);
   c->dev = dev;
+  c->sp.units = d->units;
+  c->sp.max_wg = d->max_group;
+  c->sp.local_mem = d->local_mem;
   size_t lock_bytes = (size_t)KK_SPIRV_LOCK_COUNT * sizeof(uint32_t);
   void *locks = NULL;
   kk_status_t st = levelzero_alloc(c, LEVELZERO_SPACE_DEVICE, lock_bytes, &locks);
   if (st != KK_OK)
     return st;
-  c->locks = locks;
+  c->sp.locks = locks;
   if ((st = levelzero_inst_init(c, &c->def)) != KK_OK)
     return st;
   uint32_t zero = 0;
-  pthread_mutex_lock(&c->def.lock);
-  ze_result_t r = c->ze.zeCommandListAppendMemoryFill(c->def.list, c->locks, &zero, sizeof zero, lock_bytes, NULL, 0,
+  pthread_mutex_lock(&c->def.sp.lock);
+  ze_result_t r = c->ze.zeCommandListAppendMemoryFill(c->def.list, c->sp.locks, &zero, sizeof zero, lock_bytes, NULL, 0,
                                                       NULL);
   c->def.pending = true;
   st = r == ZE_RESULT_SUCCESS ? levelzero_sync_locked(c, &c->def) : levelzero_fail(c, r, "clearing the lock table");
-  pthread_mutex_unlock(&c->def.lock);
+  pthread_mutex_unlock(&c->def.sp.lock);
   return st;
 }
 

@@ -8,14 +8,12 @@
 
 kk_status_t opencl_inst_init(opencl_ctx_t *c, opencl_inst_t *in) {
   memset(in, 0, sizeof *in);
-  pthread_mutex_init(&in->lock, NULL);
-  atomic_init(&in->team_launched, false);
+  kkspv_inst_init(&in->sp);
   cl_int r;
   in->queue = c->cl.clCreateCommandQueueWithProperties(c->context, c->devs[c->dev].id, NULL, &r);
   if (!in->queue)
     return opencl_fail(c, r, "clCreateCommandQueueWithProperties");
-  /* counter (64 bytes), failed (64), then a synchronous result (256) */
-  unsigned char *small = c->cl.clSVMAlloc(c->context, CL_MEM_READ_WRITE, 384, 128);
+  unsigned char *small = c->cl.clSVMAlloc(c->context, CL_MEM_READ_WRITE, KKSPV_SMALL_BYTES, 128);
   in->slots = c->cl.clSVMAlloc(c->context, CL_MEM_READ_ONLY, (size_t)OPENCL_SLOTS * KK_SPIRV_SLOT_BYTES, 128);
   in->staging = malloc((size_t)OPENCL_SLOTS * KK_SPIRV_SLOT_BYTES);
   if (!small || !in->slots || !in->staging) {
@@ -24,21 +22,12 @@ kk_status_t opencl_inst_init(opencl_ctx_t *c, opencl_inst_t *in) {
     return c->hs->error(c->hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "allocating an instance's launch slots");
   }
   memset(in->staging, 0, (size_t)OPENCL_SLOTS * KK_SPIRV_SLOT_BYTES);
-  in->counter = (uint32_t *)small;
-  in->failed = (uint64_t *)(small + 64);
-  in->result = small + 128;
+  kkspv_inst_small(&in->sp, small);
   unsigned char zero = 0;
-  CL_TRY(c, c->cl.clEnqueueSVMMemFill(in->queue, small, &zero, 1, 384, 0, NULL, NULL), "clearing an instance's counters");
+  CL_TRY(c, c->cl.clEnqueueSVMMemFill(in->queue, small, &zero, 1, KKSPV_SMALL_BYTES, 0, NULL, NULL),
+         "clearing an instance's counters");
   CL_TRY(c, c->cl.clFinish(in->queue), "clFinish");
-  pthread_mutex_lock(&c->inst_lock);
-  if (in != &c->def) {
-    in->next_inst = c->def.next_inst;
-    in->prev = &c->def;
-    if (c->def.next_inst)
-      c->def.next_inst->prev = in;
-    c->def.next_inst = in;
-  }
-  pthread_mutex_unlock(&c->inst_lock);
+  kkspv_inst_link(&c->def.sp, &in->sp, &c->inst_lock);
   return KK_OK;
 }
 
@@ -47,32 +36,29 @@ void opencl_inst_free(opencl_ctx_t *c, opencl_inst_t *in) {
     c->cl.clFinish(in->queue);
     c->cl.clReleaseCommandQueue(in->queue);
   }
-  pthread_mutex_lock(&c->inst_lock);
-  if (in->prev)
-    in->prev->next_inst = in->next_inst;
-  if (in->next_inst)
-    in->next_inst->prev = in->prev;
-  pthread_mutex_unlock(&c->inst_lock);
+  kkspv_inst_unlink(&in->sp, &c->inst_lock);
   for (int i = 0; i < OPENCL_SLOTS; i++)
     if (in->events[i])
       c->cl.clReleaseEvent(in->events[i]);
-  opencl_buf_t *bufs[] = {&in->partials, &in->partials2, &in->scratch1};
+  kkspv_buf_t *bufs[] = {&in->sp.partials, &in->sp.partials2, &in->sp.scratch1};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
     if (bufs[i]->ptr)
       c->cl.clSVMFree(c->context, bufs[i]->ptr);
-  if (in->counter)
-    c->cl.clSVMFree(c->context, in->counter);
+  if (in->sp.counter)
+    c->cl.clSVMFree(c->context, in->sp.counter);
   if (in->slots)
     c->cl.clSVMFree(c->context, in->slots);
   free(in->staging);
-  pthread_mutex_destroy(&in->lock);
+  pthread_mutex_destroy(&in->sp.lock);
   memset(in, 0, sizeof *in);
 }
 
 /* Grows a buffer to at least `bytes` (amortized: to twice that).  Work
  * queued before still uses the old buffer, so the queue is drained first.
- * Called with in->lock held. */
-kk_status_t opencl_inst_grow(opencl_ctx_t *c, opencl_inst_t *in, opencl_buf_t *b, size_t bytes) {
+ * Called with in->lock held (the planner's grow). */
+kk_status_t opencl_inst_grow(void *ctx, kkspv_inst_t *sp, kkspv_buf_t *b, size_t bytes) {
+  opencl_ctx_t *c = ctx;
+  opencl_inst_t *in = (opencl_inst_t *)sp;
   if (b->size >= bytes)
     return KK_OK;
   size_t want = bytes * 2;
@@ -110,20 +96,16 @@ kk_status_t opencl_instance_destroy(void *ctx, void *inst) {
 
 /* After a queue is drained: did a team kernel on it overrun its scratch? */
 static kk_status_t check_failed(opencl_ctx_t *c, opencl_inst_t *in) {
-  if (!atomic_exchange(&in->team_launched, false))
+  if (!atomic_exchange(&in->sp.team_launched, false))
     return KK_OK;
   uint64_t f[3];
-  CL_TRY(c, c->cl.clEnqueueSVMMemcpy(in->queue, CL_TRUE, f, in->failed, sizeof f, 0, NULL, NULL),
+  CL_TRY(c, c->cl.clEnqueueSVMMemcpy(in->queue, CL_TRUE, f, in->sp.failed, sizeof f, 0, NULL, NULL),
          "reading the kernel failure flag");
   if (!f[0])
     return KK_OK;
   uint64_t zero[3] = {0, 0, 0};
-  c->cl.clEnqueueSVMMemcpy(in->queue, CL_TRUE, in->failed, zero, sizeof zero, 0, NULL, NULL);
-  unsigned level = (unsigned)((f[0] - 1) & 1u), per_thread = (unsigned)((f[0] - 1) >> 1);
-  return c->hs->error(c->hs->core, KK_ERROR_KERNEL_FAILED, NULL, 0,
-                      "%s scratch at level %u overrun: the kernel asked for %llu bytes %s, the launch requested %llu",
-                      per_thread ? "thread" : "team", level, (unsigned long long)f[1],
-                      per_thread ? "per thread" : "per team", (unsigned long long)f[2]);
+  c->cl.clEnqueueSVMMemcpy(in->queue, CL_TRUE, in->sp.failed, zero, sizeof zero, 0, NULL, NULL);
+  return kkspv_overrun(c->hs, f);
 }
 
 kk_status_t opencl_instance_fence(void *ctx, void *inst) {
@@ -137,7 +119,8 @@ kk_status_t opencl_fence_all(void *ctx) {
   opencl_ctx_t *c = ctx;
   kk_status_t st = KK_OK;
   pthread_mutex_lock(&c->inst_lock);
-  for (opencl_inst_t *in = &c->def; in; in = in->next_inst) {
+  for (kkspv_inst_t *s = &c->def.sp; s; s = s->next) {
+    opencl_inst_t *in = (opencl_inst_t *)s;
     cl_int r = c->cl.clFinish(in->queue);
     if (r != CL_SUCCESS && st == KK_OK)
       st = opencl_fail(c, r, "clFinish");

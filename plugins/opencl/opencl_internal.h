@@ -5,12 +5,14 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <kk/plugin.h>
 #include <kk/target/spirv_launch.h>
 
 #include "opencl_driver.h"
 #include "opencl_error.h"
+#include "spirv_host.h"
 
 /* OpenCL has no Kokkos space names; these follow the Kokkos pattern. */
 enum { OPENCL_SPACE_DEVICE = 0, OPENCL_SPACE_SHARED = 1, OPENCL_SPACE_COUNT = 2 };
@@ -19,25 +21,13 @@ enum { OPENCL_SPACE_DEVICE = 0, OPENCL_SPACE_SHARED = 1, OPENCL_SPACE_COUNT = 2 
  * has finished (its event), so at most this many launches are in flight. */
 #define OPENCL_SLOTS 64
 
-/* A device buffer grown on demand (only the growth takes the instance's lock). */
-typedef struct opencl_buf {
-  void *ptr;
-  size_t size;
-} opencl_buf_t;
-
 typedef struct opencl_inst {
+  kkspv_inst_t sp;                  /* first: the lock (slots, growth), launch buffers, the list of instances */
   cl_command_queue queue;
-  pthread_mutex_t lock;             /* slots, growth */
-  opencl_buf_t partials, partials2, scratch1;
-  uint32_t *counter;                /* reduce: groups done, reset by the last group */
-  uint64_t *failed;                 /* a team kernel overran its scratch: {code, asked, given} */
-  void *result;                     /* a synchronous reduction's value (256 bytes) */
-  atomic_bool team_launched;        /* check `failed` at the next fence */
   unsigned char *slots;             /* OPENCL_SLOTS device slots of KK_SPIRV_SLOT_BYTES */
   unsigned char *staging;           /* their host copies, valid until the copy has run */
   cl_event events[OPENCL_SLOTS];    /* the kernel that last used each slot */
   unsigned next;
-  struct opencl_inst *prev, *next_inst; /* every instance, for fence_all */
 } opencl_inst_t;
 
 typedef struct opencl_dev {
@@ -61,16 +51,16 @@ typedef struct opencl_ctx {
   opencl_dev_t *devs;
   int dev;                          /* opened device, -1 */
   cl_context context;
-  uint32_t *locks;                  /* the device lock table (KK_SPIRV_LOCK_COUNT words) */
+  kkspv_dev_t sp;                   /* the opened device for the launch planner; its lock table */
   opencl_inst_t def;                /* the default instance */
   pthread_mutex_t launch_lock;      /* kernel arguments are per cl_kernel: set and enqueue together */
   pthread_mutex_t inst_lock;        /* the list of instances */
 } opencl_ctx_t;
 
 typedef struct opencl_kernel {
+  kkspv_kernel_t sp;                /* first: the work-group sizes the kernel allows and prefers */
   cl_kernel k;
   cl_kernel final;                  /* a scan's second kernel, kk_k_<name>__final */
-  size_t max_wg;                    /* work-group size the kernel allows */
   struct opencl_kernel *next;
 } opencl_kernel_t;
 
@@ -79,14 +69,19 @@ typedef struct opencl_module {
   opencl_kernel_t *kernels;         /* handed out by kernel_get, freed with the module */
 } opencl_module_t;
 
+/* The planner reaches these from its parts (spirv_host.h). */
+_Static_assert(offsetof(opencl_inst_t, sp) == 0, "kkspv_inst_t is the first member of an instance");
+_Static_assert(offsetof(opencl_kernel_t, sp) == 0, "kkspv_kernel_t is the first member of a kernel");
+
 /* opencl_instance.c */
 kk_status_t opencl_inst_init(opencl_ctx_t *c, opencl_inst_t *in);
 void opencl_inst_free(opencl_ctx_t *c, opencl_inst_t *in);
-kk_status_t opencl_inst_grow(opencl_ctx_t *c, opencl_inst_t *in, opencl_buf_t *b, size_t bytes);
+kk_status_t opencl_inst_grow(void *ctx, kkspv_inst_t *in, kkspv_buf_t *b, size_t bytes);
 kk_status_t opencl_instance_create(void *ctx, void **inst);
 kk_status_t opencl_instance_destroy(void *ctx, void *inst);
 kk_status_t opencl_instance_fence(void *ctx, void *inst);
 kk_status_t opencl_fence_all(void *ctx);
+extern const kkspv_ops_t opencl_spirv_ops;
 static inline opencl_inst_t *opencl_inst_of(opencl_ctx_t *c, void *inst) {
   return inst ? (opencl_inst_t *)inst : &c->def;
 }

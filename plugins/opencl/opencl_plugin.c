@@ -113,6 +113,9 @@ static kk_status_t opencl_init(const kk_host_services_t *hs, void **ctx) {
   memset(c, 0, sizeof *c);
   c->hs = hs;
   c->dev = -1;
+  c->sp.hs = hs;
+  c->sp.ops = &opencl_spirv_ops;
+  c->sp.ctx = c;
   pthread_mutex_init(&c->launch_lock, NULL);
   pthread_mutex_init(&c->inst_lock, NULL);
   *ctx = c;
@@ -179,8 +182,8 @@ static void opencl_finalize(void *ctx) {
   opencl_ctx_t *c = ctx;
   if (c->dev >= 0) {
     opencl_inst_free(c, &c->def);
-    if (c->locks)
-      c->cl.clSVMFree(c->context, c->locks);
+    if (c->sp.locks)
+      c->cl.clSVMFree(c->context, c->sp.locks);
     c->cl.clReleaseContext(c->context);
   }
   free(c->devs);
@@ -208,14 +211,7 @@ static kk_status_t opencl_device_props(void *ctx, int32_t dev, kk_plugin_device_
   p->preferred_layout = KK_LAYOUT_LEFT; /* the SPIR-V target's default layout */
   p->concurrency = (int32_t)(d->units * (d->max_wg < 256 ? d->max_wg : 256));
   p->warp_size = 1;
-  p->max_team_size = (int32_t)(d->max_wg < 1024 ? d->max_wg : 1024);
-  /* vector lanes are a loop inside a work-item (spirv.h): any length works */
-  p->max_vector_length = 64;
-  /* level 0 is local memory less what the team collectives take; level 1 a
-   * slice of device memory per resident team */
-  uint64_t coll = (uint64_t)p->max_team_size * KK_SPIRV_TEAM_VALUE_MAX + 64;
-  p->scratch_max[0] = d->local_mem > coll ? d->local_mem - coll : 0;
-  p->scratch_max[1] = (uint64_t)1 << 26;
+  kkspv_device_limits(p, d->max_wg, d->local_mem);
   p->memory_bytes = d->global_mem;
   return KK_OK;
 }
@@ -229,16 +225,19 @@ static kk_status_t opencl_device_open(void *ctx, int32_t dev) {
   if (!c->context)
     return opencl_fail(c, r, "clCreateContext(%s)", d->name);
   c->dev = dev;
+  c->sp.units = d->units;
+  c->sp.max_wg = d->max_wg;
+  c->sp.local_mem = d->local_mem;
   size_t lock_bytes = (size_t)KK_SPIRV_LOCK_COUNT * sizeof(uint32_t);
-  c->locks = c->cl.clSVMAlloc(c->context, CL_MEM_READ_WRITE, lock_bytes, 0);
-  if (!c->locks)
+  c->sp.locks = c->cl.clSVMAlloc(c->context, CL_MEM_READ_WRITE, lock_bytes, 0);
+  if (!c->sp.locks)
     return c->hs->error(c->hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "allocating the device lock table (%zu bytes)",
                         lock_bytes);
   kk_status_t st = opencl_inst_init(c, &c->def);
   if (st != KK_OK)
     return st;
   uint32_t zero = 0;
-  CL_TRY(c, c->cl.clEnqueueSVMMemFill(c->def.queue, c->locks, &zero, sizeof zero, lock_bytes, 0, NULL, NULL),
+  CL_TRY(c, c->cl.clEnqueueSVMMemFill(c->def.queue, c->sp.locks, &zero, sizeof zero, lock_bytes, 0, NULL, NULL),
          "clearing the lock table");
   CL_TRY(c, c->cl.clFinish(c->def.queue), "clearing the lock table");
   return KK_OK;
