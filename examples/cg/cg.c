@@ -1,5 +1,6 @@
 /* examples/cg/cg.c -- conjugate gradients on the 27-point 3D heat-conduction matrix (CRS), on the default backend. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,12 +120,16 @@ int main(int argc, char **argv) {
   printf("cg: setup %.3f s\n", t_setup);
   printf("cg: %d iterations, relative residual %.3e, max error %.3e\n", it, sqrt(rr / rr0), err);
   printf("cg: %.3f s, %.2f ms/iteration, %.2f GB/s\n", t, 1e3 * t / (it ? it : 1), it ? bytes * it / t * 1e-9 : 0.0);
-  int ok = err < 1e-6;
+  const bool converged = sqrt(rr / rr0) <= tol;
+  int ok = converged && err < 1e-6;
   kk_view_release(hx);
   kk_view_release(x), kk_view_release(r), kk_view_release(p), kk_view_release(Ap), kk_view_release(rhs);
   kk_view_release(row_ptr), kk_view_release(cols), kk_view_release(vals);
   kk_finalize();
-  if (!ok)
+  if (!converged)
+    fprintf(stderr, "cg: no convergence in %d iterations (relative residual %.3e > %.1e): raise --maxiter\n", it,
+            sqrt(rr / rr0), tol);
+  else if (!ok)
     fprintf(stderr, "cg: the solution is wrong (max error %.3e)\n", err);
   return ok ? 0 : 1;
 }
