@@ -66,6 +66,55 @@ void kkh_host_device_props(kk_plugin_device_t *p, int concurrency, int max_team_
   p->memory_bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
 }
 
+void kkh_host_device_props_threads(kk_plugin_device_t *p, int nthreads) {
+  kkh_host_device_props(p, nthreads, nthreads);
+  char model[sizeof p->name];
+  memcpy(model, p->name, sizeof model);
+  snprintf(p->name, sizeof p->name, "%.100s (%d threads)", model, nthreads);
+}
+
+int kkh_inst_list_init(kkh_inst_list_t *l) {
+  l->head = NULL;
+  atomic_init(&l->count, 0);
+  return pthread_mutex_init(&l->lock, NULL);
+}
+
+void kkh_inst_list_destroy(kkh_inst_list_t *l) { pthread_mutex_destroy(&l->lock); }
+
+void kkh_inst_list_add(kkh_inst_list_t *l, kkh_inst_link_t *n) {
+  pthread_mutex_lock(&l->lock);
+  n->prev = NULL;
+  n->next = l->head;
+  if (l->head)
+    l->head->prev = n;
+  l->head = n;
+  atomic_fetch_add(&l->count, 1);
+  pthread_mutex_unlock(&l->lock);
+}
+
+void kkh_inst_list_remove(kkh_inst_list_t *l, kkh_inst_link_t *n) {
+  pthread_mutex_lock(&l->lock);
+  if (n->prev)
+    n->prev->next = n->next;
+  else
+    l->head = n->next;
+  if (n->next)
+    n->next->prev = n->prev;
+  atomic_fetch_sub(&l->count, 1);
+  pthread_mutex_unlock(&l->lock);
+}
+
+void kkh_inst_list_each(kkh_inst_list_t *l, void (*f)(kkh_inst_link_t *n, void *arg), void *arg) {
+  /* Work submitted on an instance before a fence was submitted after the
+   * instance was created, so the count already includes it. */
+  if (atomic_load(&l->count) == 0)
+    return;
+  pthread_mutex_lock(&l->lock);
+  for (kkh_inst_link_t *n = l->head; n; n = n->next)
+    f(n, arg);
+  pthread_mutex_unlock(&l->lock);
+}
+
 void kkh_host_space_props(kk_plugin_space_t *p) {
   snprintf(p->name, sizeof p->name, "Host");
   p->flags = KK_SPACE_HOST_ACCESSIBLE | KK_SPACE_DEVICE_ACCESSIBLE | KK_SPACE_DEFAULT;

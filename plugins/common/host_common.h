@@ -2,6 +2,8 @@
 #ifndef KK_PLUGINS_HOST_COMMON_H
 #define KK_PLUGINS_HOST_COMMON_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +20,32 @@ int kkh_num_cores(void);
 /* Fills the properties of "the host" as one device running `concurrency`
  * threads: CPU model, vendor, architecture, right layout, memory size. */
 void kkh_host_device_props(kk_plugin_device_t *p, int concurrency, int max_team_size);
+
+/* The same for a backend of `nthreads` threads (concurrency and largest
+ * team), its name the CPU model and the thread count: "<model> (8 threads)". */
+void kkh_host_device_props_threads(kk_plugin_device_t *p, int nthreads);
+
+/* The instances a host backend creates besides its default one: a list for
+ * fence_all, guarded by a lock the launch path never takes, and its length,
+ * which lets fence_all skip the lock when there are none.  An instance
+ * struct starts with its kkh_inst_link_t. */
+typedef struct kkh_inst_link {
+  struct kkh_inst_link *prev, *next;
+} kkh_inst_link_t;
+typedef struct kkh_inst_list {
+  pthread_mutex_t lock;
+  kkh_inst_link_t *head;
+  atomic_int count;
+} kkh_inst_list_t;
+
+/* 0, or the errno of pthread_mutex_init. */
+int kkh_inst_list_init(kkh_inst_list_t *l);
+void kkh_inst_list_destroy(kkh_inst_list_t *l);
+void kkh_inst_list_add(kkh_inst_list_t *l, kkh_inst_link_t *n);
+void kkh_inst_list_remove(kkh_inst_list_t *l, kkh_inst_link_t *n);
+/* Calls f(n, arg) for every instance, with the lock held; takes no lock
+ * when the list is empty. */
+void kkh_inst_list_each(kkh_inst_list_t *l, void (*f)(kkh_inst_link_t *n, void *arg), void *arg);
 
 /* The one host space every host backend offers. */
 void kkh_host_space_props(kk_plugin_space_t *p);

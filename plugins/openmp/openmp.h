@@ -7,6 +7,7 @@
 
 #include <kk/plugin.h>
 
+#include "host_common.h"
 #include "host_exec.h"
 #include "host_sync.h"
 
@@ -38,14 +39,12 @@ typedef struct openmp_ctx {
   int instance_threads;      /* the team of each created instance */
   openmp_team_t *team;       /* the default instance, from device_open */
   atomic_int warned_short;   /* the "fewer threads than asked" warning was given */
-  pthread_mutex_t instances_lock; /* guards `instances`; never taken on the launch path */
-  openmp_instance_t *instances;
-  atomic_int ninstances;     /* length of `instances`: fence_all takes the lock only when it is not 0 */
+  kkh_inst_list_t instances;  /* the created instances, for fence_all */
 } openmp_ctx_t;
 
 struct openmp_instance {
+  kkh_inst_link_t link; /* first: the instance list holds these */
   openmp_team_t *team;
-  openmp_instance_t *prev, *next;
 };
 
 static inline openmp_team_t *openmp_team_of(openmp_ctx_t *ctx, void *inst) {

@@ -21,13 +21,7 @@ kk_status_t openmp_instance_create(void *vctx, void **out) {
     free(inst);
     return st;
   }
-  pthread_mutex_lock(&ctx->instances_lock);
-  inst->next = ctx->instances;
-  if (ctx->instances)
-    ctx->instances->prev = inst;
-  ctx->instances = inst;
-  atomic_fetch_add(&ctx->ninstances, 1);
-  pthread_mutex_unlock(&ctx->instances_lock);
+  kkh_inst_list_add(&ctx->instances, &inst->link);
   *out = inst;
   return KK_OK;
 }
@@ -38,15 +32,7 @@ kk_status_t openmp_instance_destroy(void *vctx, void *vinst) {
   if (!inst)
     return ctx->hs->error(ctx->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0,
                           "instance_destroy: the default instance cannot be destroyed");
-  pthread_mutex_lock(&ctx->instances_lock);
-  if (inst->prev)
-    inst->prev->next = inst->next;
-  else
-    ctx->instances = inst->next;
-  if (inst->next)
-    inst->next->prev = inst->prev;
-  atomic_fetch_sub(&ctx->ninstances, 1);
-  pthread_mutex_unlock(&ctx->instances_lock);
+  kkh_inst_list_remove(&ctx->instances, &inst->link);
   openmp_team_destroy(inst->team);
   free(inst);
   return KK_OK;
@@ -62,17 +48,15 @@ kk_status_t openmp_instance_fence(void *vctx, void *inst) {
   return KK_OK;
 }
 
+static void wait_instance(kkh_inst_link_t *n, void *arg) {
+  (void)arg;
+  kkh_claim_wait_idle(&((openmp_instance_t *)n)->team->claim, OPENMP_CLAIM_SPIN_NS);
+}
+
 kk_status_t openmp_fence_all(void *vctx) {
   openmp_ctx_t *ctx = vctx;
   if (ctx->team)
     kkh_claim_wait_idle(&ctx->team->claim, OPENMP_CLAIM_SPIN_NS);
-  /* Work submitted on an instance before this fence was submitted after
-   * the instance was created, so the count already includes it. */
-  if (atomic_load(&ctx->ninstances) == 0)
-    return KK_OK;
-  pthread_mutex_lock(&ctx->instances_lock);
-  for (openmp_instance_t *i = ctx->instances; i; i = i->next)
-    kkh_claim_wait_idle(&i->team->claim, OPENMP_CLAIM_SPIN_NS);
-  pthread_mutex_unlock(&ctx->instances_lock);
+  kkh_inst_list_each(&ctx->instances, wait_instance, NULL);
   return KK_OK;
 }

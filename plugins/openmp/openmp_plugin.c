@@ -43,8 +43,7 @@ static kk_status_t openmp_init(const kk_host_services_t *hs, void **out) {
     goto fail_free_ctx;
   ctx->instance_threads = (int)inst_threads;
   atomic_init(&ctx->warned_short, 0);
-  atomic_init(&ctx->ninstances, 0);
-  int rc = pthread_mutex_init(&ctx->instances_lock, NULL);
+  int rc = kkh_inst_list_init(&ctx->instances);
   if (rc != 0) {
     st = openmp_fail(hs, rc, "init: pthread_mutex_init");
     goto fail_free_ctx;
@@ -64,10 +63,10 @@ static void openmp_finalize(void *vctx) {
   if (!ctx)
     return;
   /* The core destroys instances first; whatever is left is destroyed here. */
-  while (ctx->instances)
-    openmp_instance_destroy(ctx, ctx->instances);
+  while (ctx->instances.head)
+    openmp_instance_destroy(ctx, ctx->instances.head);
   openmp_team_destroy(ctx->team);
-  pthread_mutex_destroy(&ctx->instances_lock);
+  kkh_inst_list_destroy(&ctx->instances);
   free(ctx);
 #ifdef KK_HAVE_OMP_PAUSE
   /* The runtime keeps the threads of the calling thread's regions alive and
@@ -89,10 +88,7 @@ static kk_status_t openmp_device_props(void *vctx, int32_t dev, kk_plugin_device
   openmp_ctx_t *ctx = vctx;
   if (dev != 0)
     return ctx->hs->error(ctx->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0, "device_props: no device %d", dev);
-  kkh_host_device_props(p, ctx->nthreads, ctx->nthreads);
-  char model[sizeof p->name];
-  memcpy(model, p->name, sizeof model);
-  snprintf(p->name, sizeof p->name, "%.100s (%d threads)", model, ctx->nthreads);
+  kkh_host_device_props_threads(p, ctx->nthreads);
   return KK_OK;
 }
 

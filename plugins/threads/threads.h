@@ -9,6 +9,7 @@
 
 #include <kk/plugin.h>
 
+#include "host_common.h"
 #include "host_exec.h"
 
 typedef struct threads_pool threads_pool_t;
@@ -32,15 +33,13 @@ typedef struct threads_ctx {
   threads_topo_t *topo;     /* where workers go; NULL when they are not bound */
   threads_pool_t *pool;     /* the default instance, from device_open */
   atomic_uint next_target;   /* first binding target of the next instance's pool */
-  pthread_mutex_t instances_lock; /* guards `instances`; never taken on the launch path */
-  threads_instance_t *instances;
-  atomic_int ninstances;     /* length of `instances`: fence_all takes the lock only when it is not 0 */
+  kkh_inst_list_t instances;  /* the created instances, for fence_all */
 } threads_ctx_t;
 
 /* A created instance: its own pool, linked for fence_all. */
 struct threads_instance {
+  kkh_inst_link_t link; /* first: the instance list holds these */
   threads_pool_t *pool;
-  threads_instance_t *prev, *next;
 };
 
 /* ---- threads_parallel.c: binding, the pool, launch ---------------------- */

@@ -38,8 +38,7 @@ static kk_status_t threads_init(const kk_host_services_t *hs, void **out) {
   ctx->spin_ns = (uint64_t)(spin_us * 1000.0);
   ctx->instance_threads = (int)inst_threads;
   atomic_init(&ctx->next_target, 0);
-  atomic_init(&ctx->ninstances, 0);
-  int rc = pthread_mutex_init(&ctx->instances_lock, NULL);
+  int rc = kkh_inst_list_init(&ctx->instances);
   if (rc != 0) {
     st = threads_fail(hs, rc, "init: pthread_mutex_init");
     goto fail_free_ctx;
@@ -59,11 +58,11 @@ static void threads_finalize(void *vctx) {
   if (!ctx)
     return;
   /* The core destroys instances first; whatever is left is destroyed here. */
-  while (ctx->instances)
-    threads_instance_destroy(ctx, ctx->instances);
+  while (ctx->instances.head)
+    threads_instance_destroy(ctx, ctx->instances.head);
   threads_pool_destroy(ctx->pool);
   threads_topo_close(ctx);
-  pthread_mutex_destroy(&ctx->instances_lock);
+  kkh_inst_list_destroy(&ctx->instances);
   free(ctx);
 }
 
@@ -76,10 +75,7 @@ static kk_status_t threads_device_props(void *vctx, int32_t dev, kk_plugin_devic
   threads_ctx_t *ctx = vctx;
   if (dev != 0)
     return ctx->hs->error(ctx->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0, "device_props: no device %d", dev);
-  kkh_host_device_props(p, ctx->nthreads, ctx->nthreads);
-  char model[sizeof p->name];
-  memcpy(model, p->name, sizeof model);
-  snprintf(p->name, sizeof p->name, "%.100s (%d threads)", model, ctx->nthreads);
+  kkh_host_device_props_threads(p, ctx->nthreads);
   return KK_OK;
 }
 
