@@ -11,6 +11,33 @@ double bench_now(void);
 void bench_settle(void);
 /* 1 when `name` is in the comma list `cases` ("all" selects everything). */
 int bench_wants(const char *cases, const char *name);
+/* kk against native: each runs 2 * `reps` times, turn about, the side going
+ * first alternating, with a settle before every run; the best time of each
+ * side counts.  On a shared VM the memory bandwidth moves by up to 2x over a
+ * few seconds: taking turns run by run lets both sides see the same machine,
+ * where a block of kk runs followed by a block of native runs does not. */
+#define DUEL(reps, tk, tn, kk_expr, native_expr)                                   \
+  do {                                                                             \
+    (tk) = (tn) = 1e30;                                                            \
+    for (int r_ = 0; r_ < 2 * (reps); r_++) {                                      \
+      for (int s_ = 0; s_ < 2; s_++) {                                             \
+        const int native_ = (r_ ^ s_) & 1;                                         \
+        bench_settle();                                                            \
+        double t0_ = bench_now();                                                  \
+        if (native_) {                                                             \
+          native_expr;                                                             \
+        } else {                                                                   \
+          kk_expr;                                                                 \
+        }                                                                          \
+        double t_ = bench_now() - t0_;                                             \
+        if (native_)                                                               \
+          (tn) = t_ < (tn) ? t_ : (tn);                                            \
+        else                                                                       \
+          (tk) = t_ < (tk) ? t_ : (tk);                                            \
+      }                                                                            \
+    }                                                                              \
+  } while (0)
+
 /* The MDRange, atomics, ScatterView, reduction, team and CG cases (kk-bench-hier.c). */
 void bench_hier(const char *backend, int nt, int reps, const char *cases, int quick);
 

@@ -57,20 +57,6 @@ static kk_view_t *view_right(const char *label, kk_type_t t, int rank, const int
     best_;                                  \
   })
 
-/* kk and native alternate twice; the best of each counts. */
-#define DUEL(reps, tk, tn, kk_expr, native_expr)      \
-  do {                                                \
-    tk = tn = 1e30;                                   \
-    for (int round_ = 0; round_ < 2; round_++) {      \
-      bench_settle();                                 \
-      double t1_ = BEST(reps, kk_expr);               \
-      tk = t1_ < tk ? t1_ : tk;                       \
-      bench_settle();                                 \
-      double t2_ = BEST(reps, native_expr);           \
-      tn = t2_ < tn ? t2_ : tn;                       \
-    }                                                 \
-  } while (0)
-
 /* On a GPU backend the native side is hand-written CUDA (bench/native_cuda.cu), which times itself: `native_time`
  * is an expression giving seconds.  kk's launches end with a fence. */
 #define DUEL_GPU(reps, tk, tn, kk_expr, native_time)  \

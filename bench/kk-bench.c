@@ -315,46 +315,25 @@ static void bench_stream(const char *backend, int logn, int nt) {
   double *na = native_alloc(n, nt), *nb = native_alloc(n, nt), *nc = native_alloc(n, nt);
   native_init(na, nb, nc, n, nt);
 
-  double tk = 1e30, tn = 1e30;
-  for (int round = 0; round < 2; round++) {
-    settle();
-    double t = BEST(reps, CHECK(kk_parallel_for("triad", KK_RANGE(0, n), KK_KERNEL(bench_triad), KK_ARGS(ta)));
-                    CHECK(kk_fence()));
-    tk = t < tk ? t : tk;
-    settle();
-    t = BEST(reps, native_triad(na, nb, nc, 3.0, n, nt));
-    tn = t < tn ? t : tn;
-  }
+  double tk, tn;
+  DUEL(reps, tk, tn, CHECK(kk_parallel_for("triad", KK_RANGE(0, n), KK_KERNEL(bench_triad), KK_ARGS(ta)));
+       CHECK(kk_fence()), native_triad(na, nb, nc, 3.0, n, nt));
   record("triad", backend, size, 24.0 * (double)n / tk * 1e-9, 24.0 * (double)n / tn * 1e-9, "GB/s", 0);
 
   struct pair_args pa = {kk_view_bind(b), kk_view_bind(c)};
   double dk = 0, dn = 0;
-  tk = tn = 1e30;
-  for (int round = 0; round < 2; round++) {
-    settle();
-    double t = BEST(reps, CHECK(kk_parallel_reduce("dot", KK_RANGE(0, n), KK_KERNEL(bench_dot), KK_ARGS(pa),
-                                                   KK_RESULT(dk))));
-    tk = t < tk ? t : tk;
-    settle();
-    t = BEST(reps, dn = native_dot(nb, nc, n, nt));
-    tn = t < tn ? t : tn;
-  }
+  DUEL(reps, tk, tn,
+       CHECK(kk_parallel_reduce("dot", KK_RANGE(0, n), KK_KERNEL(bench_dot), KK_ARGS(pa), KK_RESULT(dk))),
+       dn = native_dot(nb, nc, n, nt));
   if (fabs(dk - dn) > 1e-6 * fabs(dn))
     fprintf(stderr, "kk-bench: dot differs: kk %.17g native %.17g\n", dk, dn);
   record("dot", backend, size, 16.0 * (double)n / tk * 1e-9, 16.0 * (double)n / tn * 1e-9, "GB/s", 0);
 
   struct pair_args sa = {kk_view_bind(b), kk_view_bind(a)};
   double sk = 0, sn = 0;
-  tk = tn = 1e30;
-  for (int round = 0; round < 2; round++) {
-    settle();
-    double t = BEST(reps, CHECK(kk_parallel_scan("scan", KK_RANGE(0, n), KK_KERNEL(bench_scan), KK_ARGS(sa),
-                                                 KK_RESULT(sk))));
-    tk = t < tk ? t : tk;
-    settle();
-    t = BEST(reps, sn = native_scan(nb, na, n, nt));
-    tn = t < tn ? t : tn;
-  }
+  DUEL(reps, tk, tn,
+       CHECK(kk_parallel_scan("scan", KK_RANGE(0, n), KK_KERNEL(bench_scan), KK_ARGS(sa), KK_RESULT(sk))),
+       sn = native_scan(nb, na, n, nt));
   if (sk != sn)
     fprintf(stderr, "kk-bench: scan totals differ: kk %.17g native %.17g\n", sk, sn);
   /* bytes an exclusive two-pass scan moves: read x twice, write y once */
@@ -375,33 +354,36 @@ static void bench_latency(const char *backend, int nt) {
     char size[16];
     snprintf(size, sizeof size, "%lld", (long long)n);
     double tk_for = 1e30, tn_for = 1e30, tk_red = 1e30, tn_red = 1e30;
-    for (int trial = 0; trial < 5; trial++) {
+    /* kk and native take turns, the side going first alternating */
+    for (int turn = 0; turn < 20; turn++) {
       settle();
-      double t0 = now();
-      for (int k = 0; k < launches; k++) {
-        CHECK(kk_parallel_for("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_for), KK_ARGS(z)));
-        CHECK(kk_fence());
+      if ((turn & 1) == (turn / 2 & 1)) {
+        double t0 = now();
+        for (int k = 0; k < launches; k++) {
+          CHECK(kk_parallel_for("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_for), KK_ARGS(z)));
+          CHECK(kk_fence());
+        }
+        double t = (now() - t0) / launches;
+        tk_for = t < tk_for ? t : tk_for;
+        double r = 0;
+        t0 = now();
+        for (int k = 0; k < launches; k++)
+          CHECK(kk_parallel_reduce("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_reduce), KK_ARGS(z), KK_RESULT(r)));
+        t = (now() - t0) / launches;
+        tk_red = t < tk_red ? t : tk_red;
+        g_sink = r;
+      } else {
+        double t0 = now();
+        for (int k = 0; k < launches; k++)
+          native_empty_for(n, nt);
+        double t = (now() - t0) / launches;
+        tn_for = t < tn_for ? t : tn_for;
+        t0 = now();
+        for (int k = 0; k < launches; k++)
+          g_sink = native_empty_reduce(n, nt);
+        t = (now() - t0) / launches;
+        tn_red = t < tn_red ? t : tn_red;
       }
-      double t = (now() - t0) / launches;
-      tk_for = t < tk_for ? t : tk_for;
-      double r = 0;
-      t0 = now();
-      for (int k = 0; k < launches; k++)
-        CHECK(kk_parallel_reduce("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_reduce), KK_ARGS(z), KK_RESULT(r)));
-      t = (now() - t0) / launches;
-      tk_red = t < tk_red ? t : tk_red;
-      g_sink = r;
-      settle();
-      t0 = now();
-      for (int k = 0; k < launches; k++)
-        native_empty_for(n, nt);
-      t = (now() - t0) / launches;
-      tn_for = t < tn_for ? t : tn_for;
-      t0 = now();
-      for (int k = 0; k < launches; k++)
-        g_sink = native_empty_reduce(n, nt);
-      t = (now() - t0) / launches;
-      tn_red = t < tn_red ? t : tn_red;
     }
     record("empty for + fence", backend, size, tk_for * 1e6, tn_for * 1e6, "us", 1);
     record("reduce", backend, size, tk_red * 1e6, tn_red * 1e6, "us", 1);
