@@ -12,16 +12,17 @@ kk_status_t cuda_inst_init(cuda_ctx_t *c, cuda_inst_t *in) {
   atomic_init(&in->tile_base, 0);
   atomic_init(&in->epoch, 1);
   atomic_init(&in->next_slot, 0);
-  atomic_init(&in->team_launched, false);
   CU_TRY(c, c->cu.cuStreamCreate(&in->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   CU_TRY(c, c->cu.cuMemAlloc(&in->counter, 64), "allocating an instance's counters");
   in->tile_counter = in->counter + 16;
   in->failed = in->counter + 32;
   CU_TRY(c, c->cu.cuMemsetD8Async(in->counter, 0, 64, in->stream), "clearing an instance's counters");
-  CU_TRY(c, c->cu.cuMemHostAlloc((void **)&in->results, CUDA_RESULT_SLOTS * CUDA_RESULT_SLOT_BYTES,
+  CU_TRY(c, c->cu.cuMemHostAlloc((void **)&in->results, CUDA_RESULT_SLOTS * CUDA_RESULT_SLOT_BYTES + CUDA_FAILED_RECORD_BYTES,
                                  CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
          "allocating mapped result slots");
   CU_TRY(c, c->cu.cuMemHostGetDevicePointer(&in->results_dev, in->results, 0), "mapping result slots");
+  in->failed_record = (volatile unsigned long long *)(in->results + CUDA_RESULT_SLOTS * CUDA_RESULT_SLOT_BYTES);
+  memset(in->results + CUDA_RESULT_SLOTS * CUDA_RESULT_SLOT_BYTES, 0, CUDA_FAILED_RECORD_BYTES);
   CU_TRY(c, c->cu.cuStreamSynchronize(in->stream), "cuStreamSynchronize");
   return KK_OK;
 }
@@ -93,18 +94,19 @@ kk_status_t cuda_instance_destroy(void *ctx, void *inst) {
   return KK_OK;
 }
 
-/* After a stream is drained: did a team kernel on it overrun its scratch? */
+/* After a stream is drained: did a team kernel on it overrun its scratch?
+ * The kernel that recorded the failure also wrote the record into mapped
+ * host memory, so a fence reads three words, not a device copy (which cost
+ * a fence after a team launch about 8 us). */
 static kk_status_t check_failed(cuda_ctx_t *c, cuda_inst_t *in) {
-  if (!atomic_exchange(&in->team_launched, false))
-    return KK_OK;
-  /* the failure word, then (8 bytes on) the bytes asked for and requested */
-  unsigned long long rec[3] = {0, 0, 0};
-  CU_TRY(c, c->cu.cuMemcpyDtoH(rec, in->failed, sizeof rec), "reading the kernel failure record");
-  const unsigned failed = (unsigned)(rec[0] & 0xffffffffu);
+  volatile unsigned long long *r = in->failed_record;
+  const unsigned failed = (unsigned)(r[0] & 0xffffffffu);
   if (!failed)
     return KK_OK;
+  const unsigned long long rec[3] = {r[0], r[1], r[2]};
+  r[0] = r[1] = r[2] = 0;
   const unsigned long long zero[3] = {0, 0, 0};
-  c->cu.cuMemcpyHtoD(in->failed, zero, sizeof zero);
+  c->cu.cuMemcpyHtoD(in->failed, zero, sizeof zero); /* the device's word, for the next failure */
   unsigned level = (failed - 1) & 1u, per_thread = (failed - 1) >> 1;
   return c->hs->error(c->hs->core, KK_ERROR_KERNEL_FAILED, NULL, 0,
                       "%s scratch at level %u overrun: the kernel asked for %llu bytes %s, the launch requested %llu",

@@ -20,6 +20,9 @@ enum { CUDA_SPACE_DEVICE = 0, CUDA_SPACE_UVM = 1, CUDA_SPACE_PINNED = 2, CUDA_SP
 #define CUDA_RESULT_SLOTS 64
 #define CUDA_RESULT_SLOT_BYTES 256
 #define CUDA_RESULT_VALUE_BYTES (CUDA_RESULT_SLOT_BYTES - 8)
+/* After the slots, in the same mapped memory: the host's copy of a team
+ * kernel's failure record, {code, bytes asked, bytes requested}. */
+#define CUDA_FAILED_RECORD_BYTES 64
 
 /* A device buffer grown on demand (only the growth takes the instance's lock). */
 typedef struct cuda_buf {
@@ -36,8 +39,8 @@ typedef struct cuda_inst {
   atomic_ullong tile_base;          /* its value at the next scan's start */
   atomic_ullong epoch;              /* of the next scan's status words */
   CUdeviceptr failed;               /* a team kernel overran its scratch: 1 + level (+2 per thread) */
-  atomic_bool team_launched;        /* check `failed` at the next fence */
-  unsigned char *results;           /* CUDA_RESULT_SLOTS mapped pinned slots */
+  volatile unsigned long long *failed_record; /* its mapped host copy, read at fences (no device copy) */
+  unsigned char *results;           /* CUDA_RESULT_SLOTS mapped pinned slots, then the failure record */
   CUdeviceptr results_dev;
   atomic_uint next_slot;
   atomic_ullong result_seq;         /* the flag value of the next synchronous result */

@@ -259,7 +259,7 @@ static kk_status_t launch_range(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_
       l->kernel->reducer->init(l->result);
     return KK_OK;
   }
-  const int items = vs <= 8 ? 16 : vs <= 16 ? 8 : 1; /* at most KK__SCAN_MAX_ITEMS (kk/target/cuda.h) */
+  const int items = vs <= 8 ? 16 : vs <= 16 ? 8 : 1; /* KK__SCAN_ITEMS (kk/target/cuda.h) */
   const unsigned t = 256;
   const int64_t per = (int64_t)t * items, tiles = (n + per - 1) / per;
   if (tiles > MAX_GRID)
@@ -277,9 +277,10 @@ static kk_status_t launch_range(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_
   L.tile_base = 0;
   L.epoch = atomic_fetch_add(&in->epoch, 1ull);
   L.items = items;
-  /* shared memory: the warp totals of every round of a tile, then the
-   * prefix of every element within its warp */
-  if ((st = go(c, in, l, k, &L, tiles, t, 1, 1, (uint64_t)items * (t / 32 + t) * vs)) != KK_OK)
+  /* shared memory: the tile's values, one pad slot after every `items`
+   * (kk__scan_slot in kk/target/cuda.h) */
+  const uint64_t slots = items > 1 ? (uint64_t)(items + 1) * t : t;
+  if ((st = go(c, in, l, k, &L, tiles, t, 1, 1, slots * vs)) != KK_OK)
     return st;
   return result_finish(c, in, l, &L, &rt);
 }
@@ -419,7 +420,7 @@ static kk_status_t launch_team(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_t
     L.scratch1 = (unsigned char *)(uintptr_t)in->scratch1.ptr;
   }
   L.failed = (unsigned *)(uintptr_t)in->failed;
-  atomic_store(&in->team_launched, true);
+  L.failed_record = (unsigned long long *)(uintptr_t)(in->results_dev + CUDA_RESULT_SLOTS * CUDA_RESULT_SLOT_BYTES);
   if (!reduce)
     return go(c, in, l, k, &L, blocks, (unsigned)v, (unsigned)ts, 1, smem);
   result_target_t rt;

@@ -12,7 +12,7 @@
  */
 #include <kk/kernel_abi.h>
 
-#define KK_GPU_LAUNCH_VERSION 2
+#define KK_GPU_LAUNCH_VERSION 3
 
 /* Largest value a nested team reduction, broadcast or scan may carry on GPUs. */
 #define KK_GPU_TEAM_VALUE_MAX 32
@@ -50,6 +50,9 @@ typedef struct kk_gpu_launch {
   int64_t md_tiles;                    /* number of tiles */
   unsigned long long *result_flag;     /* reduce: set to result_seq once the value is in place (NULL: none) */
   unsigned long long result_seq;       /* lets the host wait for this value alone, not the whole kernel */
+  unsigned long long *failed_record;   /* teams (cuda): host-mapped {code, bytes asked, bytes requested}, written by
+                                        * the kernel that wins `failed`, so that a fence reads it without a copy
+                                        * (NULL: none) */
 } kk_gpu_launch;
 
 #endif
