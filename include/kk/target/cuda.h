@@ -70,56 +70,43 @@ static __device__ __forceinline__ unsigned kk__shfl_mask(int width) {
   return (((1u << width) - 1u) << base) & present;
 }
 
-/* Shuffles of any trivially copyable value, word by word, over the warp's lanes that exist. */
-template <class T> __device__ __forceinline__ T kk__shfl_down(T v, int d, int width = 32) {
+/* Shuffles of any trivially copyable value, word by word. */
+enum { KK__SHFL_IDX, KK__SHFL_UP, KK__SHFL_DOWN, KK__SHFL_XOR };
+template <int OP, class T> __device__ __forceinline__ T kk__shfl_op(T v, int a, int width, unsigned mask) {
   unsigned w[(sizeof(T) + 3) / 4];
-  const unsigned kk__mask = kk__shfl_mask(width);
   memcpy(w, &v, sizeof(T));
 #pragma unroll
   for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
-    w[k] = __shfl_down_sync(kk__mask, w[k], d, width);
+    w[k] = OP == KK__SHFL_UP     ? __shfl_up_sync(mask, w[k], a, width)
+           : OP == KK__SHFL_DOWN ? __shfl_down_sync(mask, w[k], a, width)
+           : OP == KK__SHFL_XOR  ? __shfl_xor_sync(mask, w[k], a, width)
+                                 : __shfl_sync(mask, w[k], a, width);
   memcpy(&v, w, sizeof(T));
   return v;
+}
+/* over the warp's lanes that exist, in groups of `width` */
+template <class T> __device__ __forceinline__ T kk__shfl_down(T v, int d, int width = 32) {
+  return kk__shfl_op<KK__SHFL_DOWN>(v, d, width, kk__shfl_mask(width));
 }
 template <class T> __device__ __forceinline__ T kk__shfl_up(T v, int d, int width = 32) {
-  unsigned w[(sizeof(T) + 3) / 4];
-  const unsigned kk__mask = kk__shfl_mask(width);
-  memcpy(w, &v, sizeof(T));
-#pragma unroll
-  for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
-    w[k] = __shfl_up_sync(kk__mask, w[k], d, width);
-  memcpy(&v, w, sizeof(T));
-  return v;
-}
-/* with the lanes' mask computed once by the caller */
-template <class T> __device__ __forceinline__ T kk__shfl_xor_m(T v, int d, int width, unsigned mask) {
-  unsigned w[(sizeof(T) + 3) / 4];
-  memcpy(w, &v, sizeof(T));
-#pragma unroll
-  for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
-    w[k] = __shfl_xor_sync(mask, w[k], d, width);
-  memcpy(&v, w, sizeof(T));
-  return v;
+  return kk__shfl_op<KK__SHFL_UP>(v, d, width, kk__shfl_mask(width));
 }
 template <class T> __device__ __forceinline__ T kk__shfl_xor(T v, int d, int width = 32) {
-  unsigned w[(sizeof(T) + 3) / 4];
-  const unsigned kk__mask = kk__shfl_mask(width);
-  memcpy(w, &v, sizeof(T));
-#pragma unroll
-  for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
-    w[k] = __shfl_xor_sync(kk__mask, w[k], d, width);
-  memcpy(&v, w, sizeof(T));
-  return v;
+  return kk__shfl_op<KK__SHFL_XOR>(v, d, width, kk__shfl_mask(width));
 }
 template <class T> __device__ __forceinline__ T kk__shfl(T v, int src, int width = 32) {
-  unsigned w[(sizeof(T) + 3) / 4];
-  const unsigned kk__mask = kk__shfl_mask(width);
-  memcpy(w, &v, sizeof(T));
-#pragma unroll
-  for (int k = 0; k < (int)((sizeof(T) + 3) / 4); k++)
-    w[k] = __shfl_sync(kk__mask, w[k], src, width);
-  memcpy(&v, w, sizeof(T));
-  return v;
+  return kk__shfl_op<KK__SHFL_IDX>(v, src, width, kk__shfl_mask(width));
+}
+/* Over a whole warp, for code that knows all 32 lanes exist and take part (a
+ * 1-D block of a multiple of 32 threads, a vector of 32 lanes): with a
+ * constant mask nvcc emits no convergence check (MATCH, REDUX, VOTE and a
+ * branch) around each shuffle, as it must around a computed one. */
+#define KK__WARP_FULL 0xffffffffu
+template <class T> __device__ __forceinline__ T kk__wshfl_up(T v, int d) {
+  return kk__shfl_op<KK__SHFL_UP>(v, d, 32, KK__WARP_FULL);
+}
+template <class T> __device__ __forceinline__ T kk__wshfl_down(T v, int d) {
+  return kk__shfl_op<KK__SHFL_DOWN>(v, d, 32, KK__WARP_FULL);
 }
 
 /* A load that bypasses L1: values other blocks published through L2. */
@@ -207,54 +194,6 @@ __device__ void kk__reduce_finish(VT v, const kk_gpu_launch &L, unsigned tid, un
   }
 }
 
-/* Block-wide exclusive scan (in thread order) of one value per thread of a 1-D
- * block; also gives the block's aggregate. */
-template <class VT, class RED> __device__ __forceinline__ void kk__block_exscan(VT v, VT &excl, VT &aggregate) {
-  const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, nwarps = (blockDim.x + 31) >> 5;
-  VT incl = v;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    VT o = kk__shfl_up(incl, d);
-    if ((int)lane >= d) {
-      RED::join(&o, &incl);
-      incl = o;
-    }
-  }
-  VT *ws = (VT *)kk__smem;
-  if (lane == 31 || tid == blockDim.x - 1)
-    ws[warp] = incl;
-  __syncthreads();
-  if (warp == 0) {
-    VT w;
-    if (lane < nwarps)
-      w = ws[lane];
-    else
-      RED::init(&w);
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      VT o = kk__shfl_up(w, d);
-      if ((int)lane >= d) {
-        RED::join(&o, &w);
-        w = o;
-      }
-    }
-    if (lane < nwarps)
-      ws[lane] = w; /* inclusive prefix of warp totals */
-  }
-  __syncthreads();
-  VT prefix;
-  RED::init(&prefix);
-  if (warp > 0)
-    prefix = ws[warp - 1];
-  VT ex = kk__shfl_up(incl, 1);
-  if (lane == 0)
-    RED::init(&ex);
-  RED::join(&prefix, &ex);
-  excl = prefix;
-  aggregate = ws[nwarps - 1];
-  __syncthreads();
-}
-
 /* Look-back descriptors of values up to 8 bytes: {epoch << 2 | status,
  * value} in one 16-byte word per tile, written and read whole (16-byte
  * accesses are single transactions), so that a look-back step costs one
@@ -332,7 +271,7 @@ __device__ __forceinline__ void kk__lookback_packed(const kk_gpu_launch &L, unsi
         RED::join(&part, &win[lane * Q + k]);
 #pragma unroll
     for (int d = 1; d < 32; d <<= 1) {
-      T o = kk__shfl_down(part, d);
+      T o = kk__wshfl_down(part, d);
       if (lane + d < 32)
         RED::join(&part, &o);
     }
@@ -351,15 +290,39 @@ __device__ __forceinline__ void kk__lookback_packed(const kk_gpu_launch &L, unsi
   }
 }
 
-/* One tile of a single-pass scan; body(i, &value, final).  The tile is
- * L.items rounds of blockDim consecutive elements, one per thread, so that
- * every load is coalesced; each round is a block scan whose prefixes stay in
- * registers until the tile's prefix is known.  Joins keep element order, so
- * a reducer need not commute. */
+/* One tile of a single-pass scan; body(i, &value, final).  A tile is
+ * KK__SCAN_ITEMS(T) * blockDim consecutive elements.  The body runs on them
+ * striped (element s of the tile on thread s % blockDim), so that its loads
+ * and stores are coalesced; in between, the contributions go through shared
+ * memory to a blocked arrangement (thread t holds elements t * items ..
+ * t * items + items - 1), where each thread scans its run in registers and
+ * one warp scan joins the runs: one shuffle scan per thread and tile, not
+ * one per element.  Joins keep element order, so a reducer need not
+ * commute. */
 #define KK__SCAN_MAX_ITEMS 16
+#define KK__SCAN_ITEMS(T) (sizeof(T) <= 8 ? KK__SCAN_MAX_ITEMS : sizeof(T) <= 16 ? KK__SCAN_MAX_ITEMS / 2 : 1)
+#define KK__PRAGMA(x) _Pragma(#x)
+#define KK__UNROLL(n) KK__PRAGMA(unroll n)
+/* Measured on an H100 and an H200 (docs/benchmarks.md): five resident
+ * blocks of 256 per SM (48 registers) beat four (56 or 64 registers) and six
+ * (40 registers, with spills); the last phase unrolled 4 times keeps 48
+ * registers without spilling, unrolled fully it needs 96.  Turing runs at
+ * most 1024 threads per SM: four blocks there. */
+#define KK__SCAN_FINAL_UNROLL 4
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define KK__SCAN_BOUNDS __launch_bounds__(256, 4)
+#else
+#define KK__SCAN_BOUNDS __launch_bounds__(256, 5)
+#endif
+/* Tile slot s in shared memory: one pad element after every `items`, so
+ * that neither the striped (consecutive s) nor the blocked (s = t * items +
+ * k) accesses of a half-warp fall on one bank. */
+template <int IT> __device__ __forceinline__ unsigned kk__scan_slot(unsigned s) { return IT > 1 ? s + s / IT : s; }
 template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gpu_launch &L, F body) {
   __shared__ unsigned long long kk__tile;
   __shared__ T kk__prefix;
+  /* per warp: its run's total, then the prefix before its run */
+  __shared__ T kk__wt[32];
   if (threadIdx.x == 0) {
     kk__tile = atomicAdd(L.tile_counter, 1ull) - L.tile_base;
     if (kk__tile == gridDim.x - 1)
@@ -367,82 +330,82 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   }
   __syncthreads();
   const unsigned long long tile = kk__tile;
-  /* rounds per tile by value size, as plugins/cuda chooses L.items */
-  constexpr int MAXI = sizeof(T) <= 8 ? KK__SCAN_MAX_ITEMS : sizeof(T) <= 16 ? KK__SCAN_MAX_ITEMS / 2 : 1;
-  const int items = L.items < MAXI ? (int)L.items : MAXI;
-  const int64_t per = (int64_t)blockDim.x * items;
-  const int64_t base = L.begin + (int64_t)tile * per + threadIdx.x;
-  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
-  /* round r covers elements base + r * blockDim: a warp scan of each round
-   * in registers, the warp totals (round-major) in shared memory */
-  /* shared memory: the warp totals of every round, then every element's
-   * prefix within its warp (kept there, not in registers, across the
-   * look-back: fewer registers, more resident blocks) */
-  T *wt = (T *)kk__smem;
-  T *ps = wt + items * nwarps;
-  T pre[MAXI];
-  /* first every element's contribution (the body applied to the identity),
-   * with no scan in between, so that the loads of all rounds are in flight
-   * together rather than one round's latency at a time */
+  constexpr int IT = KK__SCAN_ITEMS(T); /* plugins/cuda sizes L.items and shared memory alike */
+  const unsigned B = blockDim.x, tid = threadIdx.x;
+  const int64_t first = L.begin + (int64_t)tile * ((int64_t)B * IT);
+  const unsigned lane = tid & 31u, warp = tid >> 5, nwarps = B >> 5;
+  T *buf = (T *)kk__smem;
+  /* 1. every element's contribution (the body applied to the identity),
+   * striped, all loads in flight before any is waited for */
+  T v[IT];
 #pragma unroll
-  for (int r = 0; r < MAXI; r++) {
-    const int64_t i = base + (int64_t)r * blockDim.x;
-    RED::init(&pre[r]);
-    if (r < items && i < L.end)
-      body(i, &pre[r], 0);
+  for (int r = 0; r < IT; r++) {
+    const int64_t i = first + (int64_t)r * B + tid;
+    RED::init(&v[r]);
+    if (i < L.end)
+      body(i, &v[r], 0);
   }
 #pragma unroll
-  for (int r = 0; r < MAXI; r++) {
-    if (r >= items)
-      break;
-    T v = pre[r];
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      T o = kk__shfl_up(v, d);
-      if ((int)lane >= d) {
-        RED::join(&o, &v);
-        v = o;
-      }
-    }
-    if (lane == 31)
-      wt[r * nwarps + warp] = v; /* the warp's total for this round */
-    T ex = kk__shfl_up(v, 1);
-    if (lane == 0)
-      RED::init(&ex);
-    ps[r * blockDim.x + threadIdx.x] = ex; /* exclusive within the warp */
-  }
+  for (int r = 0; r < IT; r++)
+    buf[kk__scan_slot<IT>(r * B + tid)] = v[r];
   __syncthreads();
-  /* warp 0: the exclusive prefixes of the items * nwarps totals, in order;
-   * each lane folds a run of them, a warp scan joins the runs */
-  __shared__ T kk__agg;
-  if (warp == 0) {
-    const unsigned n = (unsigned)items * nwarps, each = (n + 31) / 32, b0 = lane * each;
-    T run;
+  /* 2. blocked: this thread's run summed, the runs joined by a warp scan,
+   * then every element's prefix within its warp written back in place (two
+   * passes over shared memory: holding the run in registers across the
+   * warp scan would cost 2 * items registers) */
+  T run;
+  RED::init(&run);
+#pragma unroll
+  for (int k = 0; k < IT; k++)
+    RED::join(&run, &buf[kk__scan_slot<IT>(tid * IT + k)]);
+  T incl = run;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    T o = kk__wshfl_up(incl, d);
+    if ((int)lane >= d) {
+      RED::join(&o, &incl);
+      incl = o;
+    }
+  }
+  if (lane == 31)
+    kk__wt[warp] = incl;
+  run = kk__wshfl_up(incl, 1);
+  if (lane == 0)
     RED::init(&run);
-    for (unsigned q = b0; q < b0 + each && q < n; q++)
-      RED::join(&run, &wt[q]);
-    T incl = run;
+  __syncwarp(); /* shared memory is read again, not kept from the first pass */
 #pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      T o = kk__shfl_up(incl, d);
-      if ((int)lane >= d) {
-        RED::join(&o, &incl);
-        incl = o;
-      }
-    }
-    T acc = kk__shfl_up(incl, 1);
-    if (lane == 0)
-      RED::init(&acc);
-    if (lane == 31)
-      kk__agg = incl;
-    for (unsigned q = b0; q < b0 + each && q < n; q++) {
-      const T w = wt[q];
-      wt[q] = acc; /* now the prefix before this warp's round */
-      RED::join(&acc, &w);
-    }
+  for (int k = 0; k < IT; k++) {
+    T *slot = &buf[kk__scan_slot<IT>(tid * IT + k)];
+    const T x = *slot;
+    *slot = run;
+    RED::join(&run, &x);
   }
   __syncthreads();
-  const T agg = kk__agg;
+  /* 3. warp 0: the prefixes of the warps' runs and the tile's aggregate */
+  __shared__ T kk__agg;
+  T wex; /* warp 0, lane w: the prefix before warp w's run within the tile */
+  RED::init(&wex);
+  if (warp == 0) {
+    T w;
+    if (lane < nwarps)
+      w = kk__wt[lane];
+    else
+      RED::init(&w);
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      T o = kk__wshfl_up(w, d);
+      if ((int)lane >= d) {
+        RED::join(&o, &w);
+        w = o;
+      }
+    }
+    wex = kk__wshfl_up(w, 1);
+    if (lane == 0)
+      RED::init(&wex);
+    if (lane == nwarps - 1)
+      kk__agg = w;
+    __syncwarp();
+  }
   /* Warp 0 publishes the tile's aggregate and looks back at its
    * predecessors, a window at a time: each lane waits for its status words,
    * the nearest inclusive prefix ends the walk, and lane 0 folds the window
@@ -450,6 +413,7 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   __shared__ T kk__win[sizeof(T) <= 8 ? KK__LB_WINDOW : 32];
   if (threadIdx.x < 32) {
     const unsigned lane = threadIdx.x;
+    const T agg = kk__agg;
     T prefix;
     RED::init(&prefix);
     if constexpr (sizeof(T) <= 8) {
@@ -507,25 +471,29 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
     }
     if (lane == 0) {
       kk__prefix = prefix;
-      if (L.result && (int64_t)(tile + 1) * per >= L.end - L.begin) {
+      if (L.result && first + (int64_t)B * IT >= L.end) {
         T inclusive = prefix;
         RED::join(&inclusive, &agg);
         *(T *)L.result = inclusive; /* the last tile: the scan's total */
       }
     }
+    __syncwarp();
+    if (lane < nwarps) {
+      T p = kk__prefix;
+      RED::join(&p, &wex);
+      kk__wt[lane] = p; /* everything before warp `lane`'s run */
+    }
   }
   __syncthreads();
-  const T tp = kk__prefix;
-#pragma unroll
-  for (int r = 0; r < MAXI; r++) {
-    if (r >= items)
-      break;
-    const int64_t i = base + (int64_t)r * blockDim.x;
+  /* 4. striped again: the body with each element's exclusive prefix */
+  KK__UNROLL(KK__SCAN_FINAL_UNROLL)
+  for (int r = 0; r < IT; r++) {
+    const unsigned s = r * B + tid;
+    const int64_t i = first + s;
     if (i < L.end) {
-      T run = tp;
-      RED::join(&run, &wt[r * nwarps + warp]);
-      RED::join(&run, &ps[r * blockDim.x + threadIdx.x]);
-      body(i, &run, 1);
+      T p = kk__wt[s / (32u * IT)];
+      RED::join(&p, &buf[kk__scan_slot<IT>(s)]);
+      body(i, &p, 1);
     }
   }
 }
@@ -597,7 +565,7 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   static __device__ __forceinline__ void kk__body_##NAME(const ARGS_T *const args KK__UNUSED,                   \
                                                          const int64_t I KK__UNUSED, T *const UPD KK__UNUSED,    \
                                                          const int FIN KK__UNUSED, kk__thread_t kk__th KK__UNUSED); \
-  extern "C" __global__ void kk_k_##NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {                      \
+  extern "C" __global__ void KK__SCAN_BOUNDS kk_k_##NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {                      \
     kk__scan_tile<T, kk__red_##NAME>(kk__L, [&](int64_t kk__i, T *kk__v, int kk__f) {                          \
       if (kk__f)                                                                                                \
         kk__body_##NAME(&kk__a, kk__i, kk__v, 1, nullptr);                                                      \
@@ -806,6 +774,7 @@ typedef struct kk_team {
   uint64_t team_used[2], thread_used[2];
   unsigned char *coll;            /* team_size slots of KK_GPU_TEAM_VALUE_MAX bytes for collectives */
   unsigned int *failed;
+  unsigned long long *failed_record;
 } kk_team;
 
 #define KK_LEAGUE_RANK(t) ((t)->league_rank)
@@ -837,6 +806,7 @@ static __device__ __forceinline__ void kk__team_setup(kk_team *t, const kk_gpu_l
     t->thread_size_b[l] = L.thread_scratch[l];
   }
   t->failed = L.failed;
+  t->failed_record = L.failed_record;
 }
 
 /* A scratch request that does not fit records the failure and ends the
@@ -848,11 +818,20 @@ static __device__ __forceinline__ void *kk__scratch(kk_team *t, int level, int p
   const uint64_t have = per_thread ? t->thread_size_b[level] : t->team_size_b[level];
   if (*used + need > have) {
     /* the first failure records what was asked and what the launch gave */
-    if (atomicCAS(t->failed, 0u, 1u + (unsigned)level + (per_thread ? 2u : 0u)) == 0u) {
+    const unsigned code = 1u + (unsigned)level + (per_thread ? 2u : 0u);
+    if (atomicCAS(t->failed, 0u, code) == 0u) {
       unsigned long long *sizes = (unsigned long long *)(t->failed + 2);
       sizes[0] = *used + need;
       sizes[1] = have;
       __threadfence();
+      if (t->failed_record) { /* the host's copy: the sizes, then the code */
+        volatile unsigned long long *rec = t->failed_record;
+        rec[1] = *used + need;
+        rec[2] = have;
+        __threadfence_system();
+        rec[0] = code;
+        __threadfence_system();
+      }
     }
     asm volatile("exit;");
   }
@@ -949,8 +928,16 @@ static __device__ __forceinline__ int64_t kk__tt_hi(const kk_team *t, int64_t b,
   return n <= 0 ? b : kk__tt_lo(t, b, e) + n / ts + (r < n % ts ? 1 : 0);
 }
 
+/* KK_THREAD_UNROLL (default 2): how many of a team thread's iterations
+ * the compiler may interleave in KK_TEAM_THREAD_FOR and the team-thread
+ * reductions, so that the loads of the next row are in flight while this
+ * one reduces; 1 turns it off.  A tuning hint like KK_VECTOR_UNROLL, see
+ * docs/kernel-language.md. */
+#ifndef KK_THREAD_UNROLL
+#define KK_THREAD_UNROLL 2
+#endif
 #define KK_TEAM_THREAD_FOR(t, J, B, E)                                                                          \
-  _Pragma("unroll 1") for (int64_t J = (B) + (t)->team_rank, KK__CAT(kk__e_, J) = (E); J < KK__CAT(kk__e_, J); J += (t)->team_size)
+  KK__UNROLL(KK_THREAD_UNROLL) for (int64_t J = (B) + (t)->team_rank, KK__CAT(kk__e_, J) = (E); J < KK__CAT(kk__e_, J); J += (t)->team_size)
 /* KK_VECTOR_UNROLL, as defined where a vector loop is written (default 1;
  * #undef and #define it around a kernel, or -D on the kkcc command line):
  * vector loops take that many elements per lane per step, all but the first
@@ -999,6 +986,14 @@ KK__DEF_BJOINS_LOC(double)
 /* every lane of a thread's vector gets the reduction over the lanes */
 template <class J, class V> __device__ __forceinline__ void kk__vector_allreduce(const kk_team *t, V *v) {
   const int vl = t->vlen;
+  if (vl == 32) { /* the vector is the warp (blockDim.x == 32): no mask to compute, no convergence check */
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      V o = kk__shfl_op<KK__SHFL_XOR>(*v, d, 32, KK__WARP_FULL);
+      J::join(v, &o);
+    }
+    return;
+  }
   if (vl <= 1)
     return;
   const unsigned mask = kk__shfl_mask(vl);
@@ -1006,7 +1001,7 @@ template <class J, class V> __device__ __forceinline__ void kk__vector_allreduce
   for (int d = 1; d < 32; d <<= 1) { /* unrolled: the vector length is at most a warp */
     if (d >= vl)
       break;
-    V o = kk__shfl_xor_m(*v, d, vl, mask);
+    V o = kk__shfl_op<KK__SHFL_XOR>(*v, d, vl, mask);
     J::join(v, &o);
   }
 }
