@@ -234,12 +234,6 @@ typedef struct range_task {
   int team_size, nteams;
 } range_task_t;
 
-/* The contiguous block t of nt over n items. */
-static inline void block_of(int64_t n, int t, int nt, int64_t *b, int64_t *e) {
-  int64_t q = n / nt, rem = n % nt;
-  *b = (int64_t)t * q + (t < rem ? t : rem);
-  *e = *b + q + (t < rem ? 1 : 0);
-}
 
 /* Calls `call(b, e)` for every chunk worker `w` of `nw` owns. */
 #define FOR_MY_CHUNKS(T, w, nw, call)                                                            \
@@ -257,7 +251,7 @@ static inline void block_of(int64_t n, int t, int nt, int64_t *b, int64_t *e) {
       }                                                                                          \
     } else if ((T)->chunk == 0) {                                                                \
       int64_t b_, e_;                                                                            \
-      block_of((T)->n, w, nw, &b_, &e_);                                                         \
+      kkh_block_of((T)->n, w, nw, &b_, &e_);                                                         \
       if (e_ > b_)                                                                               \
         call((T)->begin + b_, (T)->begin + e_);                                                  \
     } else {                                                                                     \
@@ -271,19 +265,12 @@ static inline void block_of(int64_t n, int t, int nt, int64_t *b, int64_t *e) {
     }                                                                                            \
   } while (0)
 
-static void thread_ctx(kk_host_thread_t *th, int tid, int nt) {
-  memset(th, 0, sizeof *th);
-  th->thread_id = tid;
-  th->nthreads = nt;
-  th->team_size = 1;
-  th->vector_length = 1;
-}
 
 static void for_task(int tid, int nt, void *arg) {
   range_task_t *T = arg;
   const void *args = T->args;
   kk_host_thread_t th;
-  thread_ctx(&th, tid, nt);
+  kkh_thread_init(&th, tid, nt);
 #define CALL_FOR(b, e) T->k->host_for(args, b, e, &th)
   FOR_MY_CHUNKS(T, tid, nt, CALL_FOR);
 #undef CALL_FOR
@@ -293,7 +280,7 @@ static void reduce_task(int tid, int nt, void *arg) {
   range_task_t *T = arg;
   const void *args = T->args;
   kk_host_thread_t th;
-  thread_ctx(&th, tid, nt);
+  kkh_thread_init(&th, tid, nt);
   void *acc = T->slots + (size_t)tid * T->slot;
   T->red->init(acc);
 #define CALL_RED(b, e) T->k->host_reduce(args, b, e, acc, &th)
@@ -306,10 +293,10 @@ static void scan_task(int tid, int nt, void *arg) {
   range_task_t *T = arg;
   const void *args = T->args;
   kk_host_thread_t th;
-  thread_ctx(&th, tid, nt);
+  kkh_thread_init(&th, tid, nt);
   unsigned char *mine = T->slots + (size_t)tid * T->slot;
   int64_t b, e;
-  block_of(T->n, tid, nt, &b, &e);
+  kkh_block_of(T->n, tid, nt, &b, &e);
   T->red->init(mine);
   if (e > b)
     T->k->host_scan(args, T->begin + b, T->begin + e, mine, 0, &th);
@@ -341,7 +328,7 @@ static void md_task(int tid, int nt, void *arg) {
   range_task_t *T = arg;
   const void *args = T->args;
   kk_host_thread_t th;
-  thread_ctx(&th, tid, nt);
+  kkh_thread_init(&th, tid, nt);
   void *acc = NULL;
   if (T->red) {
     acc = T->slots + (size_t)tid * T->slot;
@@ -560,7 +547,7 @@ kk_status_t kkh_launch(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_la
   if (used == 1 && l->kind == KK_KIND_SCAN) {
     /* one thread: a single pass with final set, as a sequential scan does */
     kk_host_thread_t th;
-    thread_ctx(&th, 0, 1);
+    kkh_thread_init(&th, 0, 1);
     unsigned char *acc = T.slots + (size_t)2 * T.slot; /* slot 2 * used: where the total is read */
     T.red->init(acc);
     k->host_scan(l->args, T.begin, T.begin + T.n, acc, 1, &th);

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <kk/plugin.h>
 
@@ -33,6 +34,22 @@ typedef struct kkh_exec {
    * on demand and kept between launches; NULL until the first team launch */
   struct kkh_team_cache *teams;
 } kkh_exec_t;
+
+/* The contiguous block t of nt over n items: [*b, *e). */
+static inline void kkh_block_of(int64_t n, int t, int nt, int64_t *b, int64_t *e) {
+  const int64_t q = n / nt, rem = n % nt;
+  *b = (int64_t)t * q + (t < rem ? t : rem);
+  *e = *b + q + (t < rem ? 1 : 0);
+}
+
+/* A range kernel's thread context: thread tid of nt, a team of one. */
+static inline void kkh_thread_init(kk_host_thread_t *th, int tid, int nt) {
+  memset(th, 0, sizeof *th);
+  th->thread_id = tid;
+  th->nthreads = nt;
+  th->team_size = 1;
+  th->vector_length = 1;
+}
 
 /* Runs a launch of any kind on `ex`.  Synchronous: results are written
  * before it returns.  Threads used: never more than there are chunks (a

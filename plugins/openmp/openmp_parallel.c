@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <omp.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "openmp.h"
 #include "openmp_error.h"
@@ -90,6 +91,76 @@ int openmp_exec_retry(openmp_ctx_t *ctx, openmp_exec_t *ox) {
 
 void openmp_exec_end(openmp_team_t *t) { kkh_claim_drop(&t->claim); }
 
+/* Range for and reduce on the static block schedule, the commonest
+ * launches, get a region of their own: what a thread needs travels as the
+ * region's firstprivate values, in the one block of arguments the runtime
+ * hands its threads (as in a native `omp parallel for`), not behind
+ * pointers to the launch and the executor's task.  Each further cache line a
+ * worker must fetch from the launching core cost about 0.05-0.1 us per
+ * launch here.  Returns 0 (nothing ran) when the launch is not such a one,
+ * or the runtime gave the region fewer threads than asked: the general path
+ * then runs it. */
+static int openmp_fast_range(openmp_exec_t *ox, const kk_launch_t *l) {
+  const kk_kernel_t *k = l->kernel;
+  const int64_t b = l->begin, n = l->end - l->begin;
+  int used = ox->ex.nthreads;
+  if (l->schedule == KK_SCHEDULE_DYNAMIC || l->chunk > 0 || n < 2 || used < 2)
+    return 0;
+  if (n < used)
+    used = (int)n;
+  int got = used;
+  if (l->kind == KK_KIND_FOR && k->host_for) {
+    const kk_host_for_fn fn = k->host_for;
+    const void *const args = l->args;
+#pragma omp parallel num_threads(used) firstprivate(fn, args, b, n, used) shared(got)
+    {
+      const int t = omp_get_thread_num(), T = omp_get_num_threads();
+      if (T != used) {
+        if (t == 0)
+          got = T;
+      } else {
+        kk_host_thread_t th;
+        int64_t lo, hi;
+        kkh_thread_init(&th, t, T);
+        kkh_block_of(n, t, T, &lo, &hi);
+        fn(args, b + lo, b + hi, &th);
+      }
+    }
+    return got == used;
+  }
+  if (l->kind == KK_KIND_REDUCE && k->host_reduce && k->reducer && k->reducer->value_size <= KKH_SLOT_SIZE &&
+      l->result) {
+    const kk_host_reduce_fn fn = k->host_reduce;
+    void (*const init)(void *) = k->reducer->init;
+    const void *const args = l->args;
+    unsigned char *const slots = ox->ex.slots;
+#pragma omp parallel num_threads(used) firstprivate(fn, init, args, slots, b, n, used) shared(got)
+    {
+      const int t = omp_get_thread_num(), T = omp_get_num_threads();
+      if (T != used) {
+        if (t == 0)
+          got = T;
+      } else {
+        kk_host_thread_t th;
+        int64_t lo, hi;
+        kkh_thread_init(&th, t, T);
+        kkh_block_of(n, t, T, &lo, &hi);
+        void *acc = slots + (size_t)t * KKH_SLOT_SIZE;
+        init(acc);
+        fn(args, b + lo, b + hi, acc, &th);
+      }
+    }
+    if (got != used)
+      return 0;
+    /* join in thread order, as kkh_launch does */
+    for (int t = 1; t < used; t++)
+      k->reducer->join(slots, slots + (size_t)t * KKH_SLOT_SIZE);
+    memcpy(l->result, slots, k->reducer->value_size);
+    return 1;
+  }
+  return 0;
+}
+
 /* The hot path: claim, one parallel region, let go.  No allocation, lock or
  * formatting unless the kernel is refused (or the runtime shorts a team,
  * which is warned about once). */
@@ -100,7 +171,11 @@ kk_status_t openmp_launch(void *vctx, void *inst, const kk_launch_t *l) {
     return ctx->hs->error(ctx->hs->core, KK_ERROR_NOT_INITIALIZED, NULL, 0,
                           "launch of '%s': the backend's device was not opened", l->label);
   openmp_exec_t *ox = openmp_exec_begin(ctx, t);
-  kk_status_t st;
+  kk_status_t st = KK_OK;
+  if (openmp_fast_range(ox, l)) {
+    openmp_exec_end(t);
+    return KK_OK;
+  }
   do
     st = kkh_launch(&ox->ex, ctx->hs, l);
   while (st == KK_OK && openmp_exec_retry(ctx, ox));
