@@ -272,28 +272,34 @@ static void bench_stream_cuda(const char *backend, int logn) {
   kk_view_release(x), kk_view_release(y);
 }
 
+/* kk's side of the latency cases: `launches` empty launches of n elements
+ * each followed by a fence, then as many reductions of n elements to the
+ * host; the best seconds per launch so far are kept in *tfor and *tred. */
+static void kk_latency_turn(int64_t n, int launches, double *tfor, double *tred) {
+  struct none_args z = {0};
+  double t0 = now();
+  for (int k = 0; k < launches; k++) {
+    CHECK(kk_parallel_for("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_for), KK_ARGS(z)));
+    CHECK(kk_fence());
+  }
+  double t = (now() - t0) / launches;
+  *tfor = t < *tfor ? t : *tfor;
+  double r = 0;
+  t0 = now();
+  for (int k = 0; k < launches; k++)
+    CHECK(kk_parallel_reduce("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_reduce), KK_ARGS(z), KK_RESULT(r)));
+  t = (now() - t0) / launches;
+  *tred = t < *tred ? t : *tred;
+  g_sink = r;
+}
+
 /* An empty launch with a fence, and a reduce of one element to the host, against one bare driver-API launch plus a
  * stream synchronize. */
 static void bench_latency_cuda(const char *backend) {
   const int launches = g_reps ? 100 * g_reps : 20000;
-  struct none_args z = {0};
   double tk_for = 1e30, tk_red = 1e30;
-  for (int trial = 0; trial < 5; trial++) {
-    double t0 = now();
-    for (int k = 0; k < launches; k++) {
-      CHECK(kk_parallel_for("empty", KK_RANGE(0, 1), KK_KERNEL(bench_empty_for), KK_ARGS(z)));
-      CHECK(kk_fence());
-    }
-    double t = (now() - t0) / launches;
-    tk_for = t < tk_for ? t : tk_for;
-    double r = 0;
-    t0 = now();
-    for (int k = 0; k < launches; k++)
-      CHECK(kk_parallel_reduce("one", KK_RANGE(0, 1), KK_KERNEL(bench_empty_reduce), KK_ARGS(z), KK_RESULT(r)));
-    t = (now() - t0) / launches;
-    tk_red = t < tk_red ? t : tk_red;
-    g_sink = r;
-  }
+  for (int trial = 0; trial < 5; trial++)
+    kk_latency_turn(1, launches, &tk_for, &tk_red);
   double tn = ncu_launch_latency(launches, 5);
   record("empty for + fence", backend, "1", tk_for * 1e6, tn * 1e6, "us", 1);
   record("reduce of 1", backend, "1", tk_red * 1e6, tn * 1e6, "us", 1);
@@ -345,7 +351,6 @@ static void bench_stream(const char *backend, int logn, int nt) {
 
 static void bench_latency(const char *backend, int nt) {
   const int launches = g_reps ? 100 * g_reps : 20000;
-  struct none_args z = {0};
   const int64_t counts[2] = {1, nt};
   for (int w = 0; w < 2; w++) {
     int64_t n = counts[w];
@@ -358,20 +363,7 @@ static void bench_latency(const char *backend, int nt) {
     for (int turn = 0; turn < 20; turn++) {
       settle();
       if ((turn & 1) == (turn / 2 & 1)) {
-        double t0 = now();
-        for (int k = 0; k < launches; k++) {
-          CHECK(kk_parallel_for("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_for), KK_ARGS(z)));
-          CHECK(kk_fence());
-        }
-        double t = (now() - t0) / launches;
-        tk_for = t < tk_for ? t : tk_for;
-        double r = 0;
-        t0 = now();
-        for (int k = 0; k < launches; k++)
-          CHECK(kk_parallel_reduce("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_reduce), KK_ARGS(z), KK_RESULT(r)));
-        t = (now() - t0) / launches;
-        tk_red = t < tk_red ? t : tk_red;
-        g_sink = r;
+        kk_latency_turn(n, launches, &tk_for, &tk_red);
       } else {
         double t0 = now();
         for (int k = 0; k < launches; k++)

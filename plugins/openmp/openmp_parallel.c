@@ -100,6 +100,21 @@ void openmp_exec_end(openmp_team_t *t) { kkh_claim_drop(&t->claim); }
  * launch here.  Returns 0 (nothing ran) when the launch is not such a one,
  * or the runtime gave the region fewer threads than asked: the general path
  * then runs it. */
+/* A thread entering such a region: its context and block of the n items, or
+ * 0 when the runtime gave the region another number of threads than `used`
+ * (thread 0 records how many in *got; nobody runs anything). */
+static inline int fast_enter(int used, int *got, int64_t n, kk_host_thread_t *th, int64_t *lo, int64_t *hi) {
+  const int t = omp_get_thread_num(), T = omp_get_num_threads();
+  if (T != used) {
+    if (t == 0)
+      *got = T;
+    return 0;
+  }
+  kkh_thread_init(th, t, T);
+  kkh_block_of(n, t, T, lo, hi);
+  return 1;
+}
+
 static int openmp_fast_range(openmp_exec_t *ox, const kk_launch_t *l) {
   const kk_kernel_t *k = l->kernel;
   const int64_t b = l->begin, n = l->end - l->begin;
@@ -114,17 +129,10 @@ static int openmp_fast_range(openmp_exec_t *ox, const kk_launch_t *l) {
     const void *const args = l->args;
 #pragma omp parallel num_threads(used) firstprivate(fn, args, b, n, used) shared(got)
     {
-      const int t = omp_get_thread_num(), T = omp_get_num_threads();
-      if (T != used) {
-        if (t == 0)
-          got = T;
-      } else {
-        kk_host_thread_t th;
-        int64_t lo, hi;
-        kkh_thread_init(&th, t, T);
-        kkh_block_of(n, t, T, &lo, &hi);
+      kk_host_thread_t th;
+      int64_t lo, hi;
+      if (fast_enter(used, &got, n, &th, &lo, &hi))
         fn(args, b + lo, b + hi, &th);
-      }
     }
     return got == used;
   }
@@ -136,16 +144,10 @@ static int openmp_fast_range(openmp_exec_t *ox, const kk_launch_t *l) {
     unsigned char *const slots = ox->ex.slots;
 #pragma omp parallel num_threads(used) firstprivate(fn, init, args, slots, b, n, used) shared(got)
     {
-      const int t = omp_get_thread_num(), T = omp_get_num_threads();
-      if (T != used) {
-        if (t == 0)
-          got = T;
-      } else {
-        kk_host_thread_t th;
-        int64_t lo, hi;
-        kkh_thread_init(&th, t, T);
-        kkh_block_of(n, t, T, &lo, &hi);
-        void *acc = slots + (size_t)t * KKH_SLOT_SIZE;
+      kk_host_thread_t th;
+      int64_t lo, hi;
+      if (fast_enter(used, &got, n, &th, &lo, &hi)) {
+        void *acc = slots + (size_t)th.thread_id * KKH_SLOT_SIZE;
         init(acc);
         fn(args, b + lo, b + hi, acc, &th);
       }

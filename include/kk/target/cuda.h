@@ -318,6 +318,23 @@ __device__ __forceinline__ void kk__lookback_packed(const kk_gpu_launch &L, unsi
  * that neither the striped (consecutive s) nor the blocked (s = t * items +
  * k) accesses of a half-warp fall on one bank. */
 template <int IT> __device__ __forceinline__ unsigned kk__scan_slot(unsigned s) { return IT > 1 ? s + s / IT : s; }
+/* Inclusive scan in lane order of one value per lane of a whole warp; the
+ * exclusive one goes to *excl. */
+template <class T, class RED> __device__ __forceinline__ T kk__warp_scan(T v, unsigned lane, T *excl) {
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    T o = kk__wshfl_up(v, d);
+    if ((int)lane >= d) {
+      RED::join(&o, &v);
+      v = o;
+    }
+  }
+  *excl = kk__wshfl_up(v, 1);
+  if (lane == 0)
+    RED::init(excl);
+  return v;
+}
+
 template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gpu_launch &L, F body) {
   __shared__ unsigned long long kk__tile;
   __shared__ T kk__prefix;
@@ -358,20 +375,9 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
 #pragma unroll
   for (int k = 0; k < IT; k++)
     RED::join(&run, &buf[kk__scan_slot<IT>(tid * IT + k)]);
-  T incl = run;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    T o = kk__wshfl_up(incl, d);
-    if ((int)lane >= d) {
-      RED::join(&o, &incl);
-      incl = o;
-    }
-  }
+  const T incl = kk__warp_scan<T, RED>(run, lane, &run);
   if (lane == 31)
     kk__wt[warp] = incl;
-  run = kk__wshfl_up(incl, 1);
-  if (lane == 0)
-    RED::init(&run);
   __syncwarp(); /* shared memory is read again, not kept from the first pass */
 #pragma unroll
   for (int k = 0; k < IT; k++) {
@@ -391,17 +397,7 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
       w = kk__wt[lane];
     else
       RED::init(&w);
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      T o = kk__wshfl_up(w, d);
-      if ((int)lane >= d) {
-        RED::join(&o, &w);
-        w = o;
-      }
-    }
-    wex = kk__wshfl_up(w, 1);
-    if (lane == 0)
-      RED::init(&wex);
+    w = kk__warp_scan<T, RED>(w, lane, &wex);
     if (lane == nwarps - 1)
       kk__agg = w;
     __syncwarp();
