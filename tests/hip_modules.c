@@ -15,16 +15,7 @@
 
 #include <kk/kernel_abi.h>
 
-uint32_t kk_host_locks[KK_HOST_LOCK_COUNT];
-
-static kk_module_t *g_mods[64];
-static int g_nmods;
-
-void kk_module_register(kk_module_t *module) {
-  if (g_nmods < 64)
-    g_mods[g_nmods++] = module;
-}
-void kk_module_unregister(kk_module_t *module) { (void)module; }
+#include "module_collect.h"
 
 #define BUNDLE_MAGIC "__CLANG_OFFLOAD_BUNDLE__"
 #define EM_AMDGPU_ 224
