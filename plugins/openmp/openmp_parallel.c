@@ -91,15 +91,6 @@ int openmp_exec_retry(openmp_ctx_t *ctx, openmp_exec_t *ox) {
 
 void openmp_exec_end(openmp_team_t *t) { kkh_claim_drop(&t->claim); }
 
-/* Range for and reduce on the static block schedule, the commonest
- * launches, get a region of their own: what a thread needs travels as the
- * region's firstprivate values, in the one block of arguments the runtime
- * hands its threads (as in a native `omp parallel for`), not behind
- * pointers to the launch and the executor's task.  Each further cache line a
- * worker must fetch from the launching core cost about 0.05-0.1 us per
- * launch here.  Returns 0 (nothing ran) when the launch is not such a one,
- * or the runtime gave the region fewer threads than asked: the general path
- * then runs it. */
 /* A thread entering such a region: its context and block of the n items, or
  * 0 when the runtime gave the region another number of threads than `used`
  * (thread 0 records how many in *got; nobody runs anything). */
@@ -115,6 +106,15 @@ static inline int fast_enter(int used, int *got, int64_t n, kk_host_thread_t *th
   return 1;
 }
 
+/* Range for and reduce on the static block schedule, the commonest
+ * launches, get a region of their own: what a thread needs travels as the
+ * region's firstprivate values, in the one block of arguments the runtime
+ * hands its threads (as in a native `omp parallel for`), not behind
+ * pointers to the launch and the executor's task.  Each further cache line a
+ * worker must fetch from the launching core cost about 0.05-0.1 us per
+ * launch here.  Returns 0 (nothing ran) when the launch is not such a one,
+ * or the runtime gave the region fewer threads than asked: the general path
+ * then runs it. */
 static int openmp_fast_range(openmp_exec_t *ox, const kk_launch_t *l) {
   const kk_kernel_t *k = l->kernel;
   const int64_t b = l->begin, n = l->end - l->begin;
@@ -173,7 +173,7 @@ kk_status_t openmp_launch(void *vctx, void *inst, const kk_launch_t *l) {
     return ctx->hs->error(ctx->hs->core, KK_ERROR_NOT_INITIALIZED, NULL, 0,
                           "launch of '%s': the backend's device was not opened", l->label);
   openmp_exec_t *ox = openmp_exec_begin(ctx, t);
-  kk_status_t st = KK_OK;
+  kk_status_t st;
   if (openmp_fast_range(ox, l)) {
     openmp_exec_end(t);
     return KK_OK;
