@@ -424,33 +424,47 @@ static void native_batched(const double *na, const double *nx, double *ny, int64
 static void bench_batched(const char *backend, int nt, int reps) {
   const int64_t nb = 4096, m = 64;
   const int64_t e3[3] = {nb, m, m}, e2[2] = {nb, m};
-  kk_view_t *A = view_right("A", KK_DOUBLE, 3, e3), *x = view_right("x", KK_DOUBLE, 2, e2),
-            *y = view_right("y", KK_DOUBLE, 2, e2);
-  double one = 1.0, half = 0.5;
-  CHECK(kk_deep_copy_fill(A, &half));
-  CHECK(kk_deep_copy_fill(x, &one));
-  double *na = dalloc((size_t)(nb * m * m)), *nx = dalloc((size_t)(nb * m)), *ny = dalloc((size_t)(nb * m));
-#pragma omp parallel for num_threads(nt) schedule(static)
-  for (int64_t b = 0; b < nb; b++) {
-    for (int64_t k = 0; k < m * m; k++)
-      na[b * m * m + k] = 0.5;
-    for (int64_t k = 0; k < m; k++)
-      nx[b * m + k] = 1.0, ny[b * m + k] = 0.0;
-  }
-  struct batched_args a = {kk_view_bind_right(A), kk_view_bind_right(x), kk_view_bind_right(y), m};
-  kk_team_policy_t p = {sizeof p, nb, KK_AUTO, KK_AUTO, {kk_scratch_size(sizeof(double), m), 0}, {0, 0}, 0,
-                        KK_SCHEDULE_STATIC, NULL};
-  double tk, tn;
-  if (ON_GPU(backend))
-    DUEL_GPU(reps, tk, tn, CHECK(kk_parallel_for_team("batched", &p, KK_KERNEL(batched_matvec), KK_ARGS(a))),
-             ncu_batched(nb, m, reps));
-  else
-    DUEL(reps, tk, tn, CHECK(kk_parallel_for_team("batched", &p, KK_KERNEL(batched_matvec), KK_ARGS(a))),
-         native_batched(na, nx, ny, nb, m, nt));
   const double bytes = 8.0 * (double)(nb * m * m + 2 * nb * m);
-  bench_record("batched 64x64 matvec", backend, "4096", bytes / tk * 1e-9, bytes / tn * 1e-9, "GB/s", 0);
-  free(na), free(nx), free(ny);
-  kk_view_release(A), kk_view_release(x), kk_view_release(y);
+  /* On the host the sides take turns at allocating first (see bench_stream
+   * in kk-bench.c), each keeping its best over both rounds. */
+  const int rounds = ON_GPU(backend) ? 1 : 2, per_round = ON_GPU(backend) ? reps : (reps + 1) / 2;
+  double bk = 1e30, bn = 1e30;
+  for (int round = 0; round < rounds; round++) {
+    kk_view_t *A = NULL, *x = NULL, *y = NULL;
+    double *na = NULL, *nx = NULL, *ny = NULL;
+    for (int side = 0; side < 2; side++) {
+      if (side == round) {
+        A = view_right("A", KK_DOUBLE, 3, e3), x = view_right("x", KK_DOUBLE, 2, e2),
+        y = view_right("y", KK_DOUBLE, 2, e2);
+      } else {
+        na = dalloc((size_t)(nb * m * m)), nx = dalloc((size_t)(nb * m)), ny = dalloc((size_t)(nb * m));
+#pragma omp parallel for num_threads(nt) schedule(static)
+        for (int64_t b = 0; b < nb; b++) {
+          for (int64_t k = 0; k < m * m; k++)
+            na[b * m * m + k] = 0.5;
+          for (int64_t k = 0; k < m; k++)
+            nx[b * m + k] = 1.0, ny[b * m + k] = 0.0;
+        }
+      }
+    }
+    double one = 1.0, half = 0.5;
+    CHECK(kk_deep_copy_fill(A, &half));
+    CHECK(kk_deep_copy_fill(x, &one));
+    struct batched_args a = {kk_view_bind_right(A), kk_view_bind_right(x), kk_view_bind_right(y), m};
+    kk_team_policy_t p = {sizeof p, nb, KK_AUTO, KK_AUTO, {kk_scratch_size(sizeof(double), m), 0}, {0, 0}, 0,
+                          KK_SCHEDULE_STATIC, NULL};
+    double tk, tn;
+    if (ON_GPU(backend))
+      DUEL_GPU(per_round, tk, tn, CHECK(kk_parallel_for_team("batched", &p, KK_KERNEL(batched_matvec), KK_ARGS(a))),
+               ncu_batched(nb, m, per_round));
+    else
+      DUEL(per_round, tk, tn, CHECK(kk_parallel_for_team("batched", &p, KK_KERNEL(batched_matvec), KK_ARGS(a))),
+           native_batched(na, nx, ny, nb, m, nt));
+    bk = fmin(bk, tk), bn = fmin(bn, tn);
+    free(na), free(nx), free(ny);
+    kk_view_release(A), kk_view_release(x), kk_view_release(y);
+  }
+  bench_record("batched 64x64 matvec", backend, "4096", bytes / bk * 1e-9, bytes / bn * 1e-9, "GB/s", 0);
 }
 
 /* ---- Table 5: CG with the team SpMV --------------------------------------------------------- */
