@@ -147,30 +147,22 @@ static void bench_tensor(const char *backend, int nt, int reps) {
     CHECK(kk_deep_copy_fill(b, &one));
     struct tensor_args ta = {kk_view_bind(a), kk_view_bind(b), n};
     double tk, tn;
-    if (ON_GPU(backend))
-      DUEL_GPU(per_round, tk, tn,
-               CHECK(kk_parallel_for("outer", KK_RANGE(0, n), KK_KERNEL(tensor_outer), KK_ARGS(ta))),
-               ncu_tensor(0, n, per_round, left));
-    else
-      DUEL(per_round, tk, tn, CHECK(kk_parallel_for("outer", KK_RANGE(0, n), KK_KERNEL(tensor_outer), KK_ARGS(ta))),
-           native_outer(na, nb, n, nt));
-    best[0][0] = fmin(best[0][0], tk), best[0][1] = fmin(best[0][1], tn);
-    if (ON_GPU(backend))
-      DUEL_GPU(per_round, tk, tn,
-               CHECK(kk_parallel_for("flat", KK_RANGE(0, n3), KK_KERNEL(tensor_flat), KK_ARGS(ta))),
-               ncu_tensor(1, n, per_round, left));
-    else
-      DUEL(per_round, tk, tn, CHECK(kk_parallel_for("flat", KK_RANGE(0, n3), KK_KERNEL(tensor_flat), KK_ARGS(ta))),
-           native_flat(na, nb, n, nt));
-    best[1][0] = fmin(best[1][0], tk), best[1][1] = fmin(best[1][1], tn);
-    if (ON_GPU(backend))
-      DUEL_GPU(per_round, tk, tn,
-               CHECK(kk_parallel_for_md("md", KK_MD3(n, n, n), KK_KERNEL(tensor_md), KK_ARGS(ta))),
-               ncu_tensor(2, n, per_round, left));
-    else
-      DUEL(per_round, tk, tn, CHECK(kk_parallel_for_md("md", KK_MD3(n, n, n), KK_KERNEL(tensor_md), KK_ARGS(ta))),
-           native_md(na, nb, n, nt));
-    best[2][0] = fmin(best[2][0], tk), best[2][1] = fmin(best[2][1], tn);
+    /* one way of adding, against ncu_tensor(way, ...) on a GPU and native_call on the host */
+#define TENSOR_WAY(way, launch, native_call)                                            \
+  do {                                                                                  \
+    if (ON_GPU(backend))                                                                \
+      DUEL_GPU(per_round, tk, tn, CHECK(launch), ncu_tensor(way, n, per_round, left));   \
+    else                                                                                \
+      DUEL(per_round, tk, tn, CHECK(launch), native_call);                              \
+    best[way][0] = fmin(best[way][0], tk), best[way][1] = fmin(best[way][1], tn);       \
+  } while (0)
+    TENSOR_WAY(0, kk_parallel_for("outer", KK_RANGE(0, n), KK_KERNEL(tensor_outer), KK_ARGS(ta)),
+               native_outer(na, nb, n, nt));
+    TENSOR_WAY(1, kk_parallel_for("flat", KK_RANGE(0, n3), KK_KERNEL(tensor_flat), KK_ARGS(ta)),
+               native_flat(na, nb, n, nt));
+    TENSOR_WAY(2, kk_parallel_for_md("md", KK_MD3(n, n, n), KK_KERNEL(tensor_md), KK_ARGS(ta)),
+               native_md(na, nb, n, nt));
+#undef TENSOR_WAY
     free(na), free(nb);
     kk_view_release(a), kk_view_release(b);
   }
