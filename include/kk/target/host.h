@@ -782,8 +782,9 @@ static inline void kk__apadd_cd(kk_complex_double *p, kk_complex_double v) { p->
  * atomic mode, so this is one loop-invariant comparison, which branch
  * prediction makes nearly free; at -O3 GCC also splits the loop into a
  * duplicate and an atomic version when the atomic is one instruction), and
- * the element of that duplicate. A duplicate is a dense right-layout copy of the target's
- * extents, so a rank-1 contribution needs no stride multiplication. */
+ * the element of that duplicate. A duplicate is a dense right-layout copy of
+ * the target's extents, so a rank-1 contribution needs no stride
+ * multiplication. */
 #define KK__SUSE_DUP(sv) (kk__th->thread_id < (sv).ndup)
 #define KK__SDOFF(sv, ...) KK__CAT(KK__SDOFF, KK__NARG(__VA_ARGS__))((sv).d.extent, __VA_ARGS__)
 #define KK__SDOFF1(e, a) ((int64_t)(a))
