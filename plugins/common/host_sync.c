@@ -40,6 +40,14 @@ void kkh_wake_all(atomic_uint *word) {
   syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 }
 
+void kkh_wait_mask(atomic_uint *word, unsigned expected, unsigned mask) {
+  syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_BITSET_PRIVATE, expected, NULL, NULL, mask);
+}
+
+void kkh_wake_mask(atomic_uint *word, unsigned mask) {
+  syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_BITSET_PRIVATE, INT32_MAX, NULL, NULL, mask);
+}
+
 #else
 
 /* A parking lot: waiters on any word sleep on the condition variable of its
@@ -71,6 +79,16 @@ void kkh_wait(atomic_uint *word, unsigned expected) {
 }
 
 void kkh_wake_one(atomic_uint *word) { kkh_wake_all(word); }
+
+void kkh_wait_mask(atomic_uint *word, unsigned expected, unsigned mask) {
+  (void)mask;
+  kkh_wait(word, expected);
+}
+
+void kkh_wake_mask(atomic_uint *word, unsigned mask) {
+  (void)mask;
+  kkh_wake_all(word);
+}
 
 void kkh_wake_all(atomic_uint *word) {
   struct kkh_bucket *b = bucket_of(word);

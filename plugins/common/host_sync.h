@@ -33,6 +33,13 @@ void kkh_wait(atomic_uint *word, unsigned expected);
 void kkh_wake_one(atomic_uint *word);
 void kkh_wake_all(atomic_uint *word);
 
+/* kkh_wait() for one of several sleepers sharing `word`, identified by the
+ * bits of `mask` (nonzero); kkh_wake_mask() wakes, in one call, every such
+ * sleeper whose mask meets `mask`.  Without a futex both behave like
+ * kkh_wait() and kkh_wake_all(): every sleeper wakes and re-checks. */
+void kkh_wait_mask(atomic_uint *word, unsigned expected, unsigned mask);
+void kkh_wake_mask(atomic_uint *word, unsigned mask);
+
 /* Gives the CPU to another runnable thread, if any (sched_yield). */
 void kkh_yield(void);
 

@@ -158,13 +158,17 @@ void threads_topo_close(threads_ctx_t *ctx) {
  * count) after `task` and `arg`; workers whose index is below the count run
  * it, the others go on waiting.  A waiting worker spins (pause) for spin_ns
  * after its last task (yielding the CPU now and then, see kkh_spin_step),
- * then sleeps on its own futex word `sleeping`.
- * Sleepers are woken only when `nsleep` says there are any, and only those
- * the region needs, along a binary tree (thread t wakes 2t+1 and 2t+2), so
- * that waking many threads takes log2(n) futex calls in a row, not n.  Both
- * sides follow the store-then-load pattern (sleeper: sleeping = 1, nsleep++,
- * read go; its parent: read go, read nsleep, read sleeping), all seq_cst, so
- * either the parent sees the sleeper or the sleeper sees the region.
+ * then sleeps on the pool's futex word `dock` with bit (tid % 32) as its
+ * mask.  Only when `nsleep` says some worker sleeps does the master advance
+ * `dock` and wake, in one futex call, the sleepers whose bit the region's
+ * threads 1..n-1 cover: the kernel wakes them all at once, as libgomp does,
+ * so the last one starts one wake-up after the launch, not one per level of
+ * a tree of wake-ups (in a virtual machine a wake-up costs tens of
+ * microseconds).  Beyond 32 threads bits are shared, and a worker woken for
+ * nothing goes back to sleep.  Both sides follow the store-then-load pattern
+ * (sleeper: nsleep++, read dock, read go; master: write go, read nsleep,
+ * dock++), all seq_cst: either the master sees the sleeper, or the sleeper
+ * sees the region, or its futex wait finds `dock` changed.
  * ======================================================================== */
 
 #define GO_COUNT_BITS 16
@@ -172,8 +176,7 @@ void threads_topo_close(threads_ctx_t *ctx) {
 _Static_assert(THREADS_MAX_THREADS <= GO_COUNT_MASK, "thread count must fit the go word");
 
 typedef struct threads_worker {
-  _Alignas(64) atomic_uint sleeping; /* futex word: 1 while asleep or about to sleep */
-  int tid;
+  _Alignas(64) int tid;
   int target;                        /* binding target, -1: not bound */
   int bind_error;                    /* errno of a failed binding */
   threads_pool_t *pool;
@@ -198,6 +201,7 @@ struct threads_pool {
   atomic_ullong go;              /* (seq << GO_COUNT_BITS) | threads in the region */
 
   _Alignas(64) atomic_uint nsleep;   /* workers asleep or about to sleep */
+  atomic_uint dock;                  /* the sleepers' futex word, advanced to wake them */
   _Alignas(64) atomic_uint remaining; /* workers still in the region; the master sleeps on it */
   atomic_uint master_waits;
   _Alignas(64) atomic_uint bar_count;
@@ -205,6 +209,10 @@ struct threads_pool {
   atomic_uint bar_sleep;
   _Alignas(64) atomic_uint started;   /* workers bound and waiting */
 };
+
+/* A sleeping worker's bit in the dock mask, and the bits of threads 1..n-1. */
+static inline unsigned dock_bit(int tid) { return 1u << (tid & 31); }
+static inline unsigned dock_mask(int n) { return n > 32 ? ~0u : (unsigned)(((uint64_t)1 << n) - 2); }
 
 /* True when region `g` is new to a worker and needs it; a new region that
  * does not need it is remembered as seen. */
@@ -226,16 +234,14 @@ static uint64_t worker_wait(threads_pool_t *P, threads_worker_t *w, uint64_t *se
     if (go_is_mine(g, w->tid, seen))
       goto mine;
   } while (kkh_spin_step(&spin));
-  atomic_store(&w->sleeping, 1);
   atomic_fetch_add(&P->nsleep, 1);
   for (;;) {
+    unsigned d = atomic_load(&P->dock);
     g = atomic_load(&P->go);
     if (go_is_mine(g, w->tid, seen))
       break;
-    kkh_wait(&w->sleeping, 1);
-    atomic_store(&w->sleeping, 1); /* woken for nothing, or spuriously: re-arm before looking again */
+    kkh_wait_mask(&P->dock, d, dock_bit(w->tid)); /* returns at once if dock moved on since d */
   }
-  atomic_store_explicit(&w->sleeping, 0, memory_order_relaxed);
   atomic_fetch_sub(&P->nsleep, 1);
 mine:
   *seen = g >> GO_COUNT_BITS;
@@ -262,14 +268,10 @@ static void bind_self(threads_worker_t *w) {
 #endif
 }
 
-/* Wakes the children of thread t in the wake-up tree, those of them that
- * sleep and that the n-thread region needs. */
-static void wake_children(threads_pool_t *P, int t, int n) {
-  for (int c = 2 * t + 1; c <= 2 * t + 2 && c < n; c++) {
-    threads_worker_t *w = &P->workers[c];
-    if (atomic_load(&w->sleeping) && atomic_exchange(&w->sleeping, 0) == 1)
-      kkh_wake_one(&w->sleeping);
-  }
+/* Wakes the sleeping workers whose bits `mask` covers (see dock_mask). */
+static void wake_sleepers(threads_pool_t *P, unsigned mask) {
+  atomic_fetch_add(&P->dock, 1);
+  kkh_wake_mask(&P->dock, mask);
 }
 
 static void *worker_main(void *arg) {
@@ -291,8 +293,6 @@ static void *worker_main(void *arg) {
     if (!task)
       break;
     int n = (int)(g & GO_COUNT_MASK);
-    if (atomic_load(&P->nsleep) != 0)
-      wake_children(P, w->tid, n);
     task(w->tid, n, P->arg);
     /* seq_cst: pairs with the master's store to master_waits then load of
      * remaining, so the master is either seen asleep or sees zero. */
@@ -336,7 +336,7 @@ static void pool_parallel(kkh_exec_t *ex, int n, kkh_task_fn task, void *arg) {
   atomic_store(&P->go, (P->seq << GO_COUNT_BITS) | (uint64_t)n);
   int woke = atomic_load(&P->nsleep) != 0;
   if (woke)
-    wake_children(P, 0, n);
+    wake_sleepers(P, dock_mask(n));
   task(0, n, arg);
   master_wait(P, woke);
 }
@@ -369,9 +369,7 @@ static void pool_stop(threads_pool_t *P) {
   P->task = NULL;
   P->seq++;
   atomic_store(&P->go, (P->seq << GO_COUNT_BITS) | (uint64_t)P->nthreads);
-  for (int i = 1; i <= P->nstarted; i++)
-    if (atomic_exchange(&P->workers[i].sleeping, 0) == 1)
-      kkh_wake_one(&P->workers[i].sleeping);
+  wake_sleepers(P, ~0u);
   for (int i = 1; i <= P->nstarted; i++)
     pthread_join(P->workers[i].thread, NULL);
   P->nstarted = 0;
@@ -413,6 +411,7 @@ kk_status_t threads_pool_create(threads_ctx_t *ctx, int nthreads, unsigned first
   atomic_init(&P->claim.state, 0);
   atomic_init(&P->go, 0);
   atomic_init(&P->nsleep, 0);
+  atomic_init(&P->dock, 0);
   atomic_init(&P->remaining, 0);
   atomic_init(&P->master_waits, 0);
   atomic_init(&P->bar_count, 0);
@@ -428,7 +427,6 @@ kk_status_t threads_pool_create(threads_ctx_t *ctx, int nthreads, unsigned first
   int rc = 0;
   for (int i = 1; i < nthreads; i++) {
     threads_worker_t *w = &P->workers[i];
-    atomic_init(&w->sleeping, 0);
     w->tid = i;
     w->pool = P;
     w->target = ctx->topo ? (int)((first_target + (unsigned)i) % (unsigned)ctx->topo->ntargets) : -1;
