@@ -229,6 +229,7 @@ typedef struct range_task {
   /* MDRange */
   int rank, inner_left, outer_left;
   int64_t tile[KK_MD_MAX_RANK], ntile[KK_MD_MAX_RANK];
+  unsigned char even[KK_MD_MAX_RANK]; /* split into ntile near-equal parts (default tiles), not tiles of `tile` */
   /* teams */
   struct kkh_team_cache *cache;
   int team_size, nteams;
@@ -319,6 +320,12 @@ static void md_tile_box(const range_task_t *T, int64_t tile, int64_t *lo, int64_
     int d = T->outer_left ? k : T->rank - 1 - k; /* the fastest-varying tile dimension first */
     int64_t c = tile % T->ntile[d];
     tile /= T->ntile[d];
+    if (T->even[d]) {
+      const int64_t ext = l->md_end[d] - l->md_begin[d];
+      lo[d] = l->md_begin[d] + ext * c / T->ntile[d];
+      hi[d] = l->md_begin[d] + ext * (c + 1) / T->ntile[d];
+      continue;
+    }
     lo[d] = l->md_begin[d] + c * T->tile[d];
     hi[d] = lo[d] + T->tile[d] < l->md_end[d] ? lo[d] + T->tile[d] : l->md_end[d];
   }
@@ -393,7 +400,12 @@ unsigned char *kkh_slots_alloc(int nthreads) {
 
 /* Default MDRange tiles on the host: whole extents, split along the outer
  * dimensions only until there are a few tiles per thread, so that the
- * innermost loop runs long and vectorizes. */
+ * innermost loop runs long and vectorizes.  A split dimension is cut into
+ * near-equal parts (their sizes differ by at most one), and the number of
+ * parts is rounded up, where the extent allows, so that every thread gets the
+ * same number of tiles: 200 rows on 16 threads become 64 parts of 3 or 4 rows,
+ * 12 or 13 rows per thread as a static OpenMP loop gives, not 67 tiles of 3
+ * of which some threads get five and others four. */
 static void md_default_tiles(range_task_t *T, int nthreads) {
   const kk_launch_t *l = T->l;
   int64_t ntiles = 1;
@@ -401,11 +413,21 @@ static void md_default_tiles(range_task_t *T, int nthreads) {
   for (int k = 0; k < T->rank; k++) {
     int d = T->outer_left ? T->rank - 1 - k : k; /* outermost first */
     int64_t ext = l->md_end[d] - l->md_begin[d];
+    T->even[d] = 0;
     if (l->md_tile[d] > 0) {
       T->tile[d] = l->md_tile[d];
     } else if (ntiles > 0 && ntiles < want && ext > 0) { /* (an empty dimension before: no tiles at all) */
-      int64_t split = (want + ntiles - 1) / ntiles;
-      T->tile[d] = ext / split > 0 ? ext / split : 1;
+      int64_t parts = (want + ntiles - 1) / ntiles;
+      for (int64_t p = parts; p <= ext && p <= 2 * parts; p++)
+        if (ntiles * p % nthreads == 0) {
+          parts = p;
+          break;
+        }
+      T->ntile[d] = parts < ext ? parts : ext;
+      T->tile[d] = (ext + T->ntile[d] - 1) / T->ntile[d]; /* the largest part */
+      T->even[d] = 1;
+      ntiles *= T->ntile[d];
+      continue;
     } else {
       T->tile[d] = ext > 0 ? ext : 1;
     }
