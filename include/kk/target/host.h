@@ -307,6 +307,28 @@ typedef struct kk_team {
 #define KK_VECTOR_LENGTH(t) ((int64_t)(t)->th->vector_length)
 #define KK_TEAM_BARRIER(t) ((t)->th->team_size > 1 ? (t)->th->ops->barrier((t)->th) : (void)0)
 
+/* Level-0 scratch on the calling thread's stack: a thread's own scratch
+ * always, the team's when the team is this one thread, if the launch's
+ * level-0 requests fit in KK_HOST_STACK_SCRATCH bytes together.  Memory only
+ * this thread uses then sits in its own stack pages (hot in its cache, on its
+ * NUMA node, no page or line shared with another thread); the sizes, and so
+ * the overrun checks, stay those of the launch. */
+#ifndef KK_HOST_STACK_SCRATCH
+#define KK_HOST_STACK_SCRATCH 16384
+#endif
+static inline kk__thread_t kk__stack_scratch(kk__thread_t th, kk_host_thread_t *own, unsigned char *buf) {
+  const uint64_t team = th->team_size == 1 ? (th->team_scratch_size[0] + 63) & ~(uint64_t)63 : 0;
+  const uint64_t thr = th->thread_scratch_size[0];
+  if (team + thr == 0 || team + thr > KK_HOST_STACK_SCRATCH)
+    return th;
+  *own = *th;
+  if (team)
+    own->team_scratch[0] = buf;
+  if (thr)
+    own->thread_scratch[0] = buf + team;
+  return own;
+}
+
 /* Runs the league ranks [b, e) of the calling thread's team, abandoning them
  * when a scratch request overruns (kept apart from the loop so that no local
  * of the loop is live across setjmp). */
@@ -330,8 +352,10 @@ typedef struct kk_team {
                                         kk__thread_t kk__th) {                                              \
     jmp_buf kk__jb;                                                                                         \
     kk_team kk__t;                                                                                          \
+    kk_host_thread_t kk__own;                                                                               \
+    _Alignas(64) unsigned char kk__l0[KK_HOST_STACK_SCRATCH > 0 ? KK_HOST_STACK_SCRATCH : 1];               \
     memset(&kk__t, 0, sizeof kk__t);                                                                        \
-    kk__t.th = kk__th;                                                                                      \
+    kk__t.th = kk__stack_scratch(kk__th, &kk__own, kk__l0);                                                 \
     kk__t.abandon = &kk__jb;                                                                                \
     if (setjmp(kk__jb))                                                                                     \
       return 1;                                                                                             \
