@@ -618,13 +618,16 @@ KK__AT_INT(ull, unsigned long long)
 /* float and double: compare-and-swap on the bit pattern */
 #define KK__AT_FP(N, T, U)                                                                                      \
   static inline T kk__afp_##N(T *p, T v, int op) { /* op 0 add, 1 sub, 2 min, 3 max */                          \
-    union { T f; U u; } o, n;                                                                                   \
-    o.u = __atomic_load_n((U *)p, __ATOMIC_RELAXED);                                                            \
+    /* the expected bits in a scalar, not a union, so that they stay in a                                       \
+     * register between the load and the CAS (a union went through the stack) */                               \
+    U ou = __atomic_load_n((U *)p, __ATOMIC_RELAXED), nu;                                                       \
     for (;;) {                                                                                                  \
-      n.f = op == 0 ? o.f + v : op == 1 ? o.f - v : op == 2 ? (v < o.f ? v : o.f) : (v > o.f ? v : o.f);          \
-      if ((op >= 2 && n.u == o.u) ||                                                                            \
-          __atomic_compare_exchange_n((U *)p, &o.u, n.u, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))                 \
-        return o.f;                                                                                             \
+      T of, nf;                                                                                                 \
+      __builtin_memcpy(&of, &ou, sizeof of);                                                                    \
+      nf = op == 0 ? of + v : op == 1 ? of - v : op == 2 ? (v < of ? v : of) : (v > of ? v : of);               \
+      __builtin_memcpy(&nu, &nf, sizeof nu);                                                                    \
+      if ((op >= 2 && nu == ou) || __atomic_compare_exchange_n((U *)p, &ou, nu, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) \
+        return of;                                                                                              \
     }                                                                                                           \
   }                                                                                                             \
   static inline T kk__afetch_add_##N(T *p, T v) { return kk__afp_##N(p, v, 0); }                                \
@@ -675,13 +678,15 @@ static inline void kk__lock_release(uint32_t *lock) { __atomic_store_n(lock, 0u,
 
 /* complex float: one 64-bit CAS loop */
 static inline kk_complex_float kk__acf(kk_complex_float *p, kk_complex_float v, int op) {
-  union { kk_complex_float c; uint64_t u; } o, n;
-  o.u = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
+  uint64_t ou = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED), nu; /* a scalar: stays in a register (see KK__AT_FP) */
   for (;;) {
-    n.c.re = op == 0 ? o.c.re + v.re : op == 1 ? o.c.re - v.re : v.re;
-    n.c.im = op == 0 ? o.c.im + v.im : op == 1 ? o.c.im - v.im : v.im;
-    if (__atomic_compare_exchange_n((uint64_t *)p, &o.u, n.u, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-      return o.c;
+    kk_complex_float o, n;
+    __builtin_memcpy(&o, &ou, sizeof o);
+    n.re = op == 0 ? o.re + v.re : op == 1 ? o.re - v.re : v.re;
+    n.im = op == 0 ? o.im + v.im : op == 1 ? o.im - v.im : v.im;
+    __builtin_memcpy(&nu, &n, sizeof nu);
+    if (__atomic_compare_exchange_n((uint64_t *)p, &ou, nu, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      return o;
   }
 }
 static inline kk_complex_float kk__afetch_add_cf(kk_complex_float *p, kk_complex_float v) { return kk__acf(p, v, 0); }
