@@ -321,6 +321,8 @@ static void md_tile_box(const range_task_t *T, int64_t tile, int64_t *lo, int64_
     int64_t c = tile % T->ntile[d];
     tile /= T->ntile[d];
     if (T->even[d]) {
+      /* ext * c / ntile spreads the longer parts evenly (kkh_block_of puts
+       * them first, and the first threads would get all of them) */
       const int64_t ext = l->md_end[d] - l->md_begin[d];
       lo[d] = l->md_begin[d] + ext * c / T->ntile[d];
       hi[d] = l->md_begin[d] + ext * (c + 1) / T->ntile[d];
@@ -424,14 +426,12 @@ static void md_default_tiles(range_task_t *T, int nthreads) {
           break;
         }
       T->ntile[d] = parts < ext ? parts : ext;
-      T->tile[d] = (ext + T->ntile[d] - 1) / T->ntile[d]; /* the largest part */
-      T->even[d] = 1;
-      ntiles *= T->ntile[d];
-      continue;
+      T->even[d] = 1; /* md_tile_box cuts it; tile[d] is not used */
     } else {
       T->tile[d] = ext > 0 ? ext : 1;
     }
-    T->ntile[d] = ext > 0 ? (ext + T->tile[d] - 1) / T->tile[d] : 0;
+    if (!T->even[d])
+      T->ntile[d] = ext > 0 ? (ext + T->tile[d] - 1) / T->tile[d] : 0;
     ntiles *= T->ntile[d];
   }
 }
