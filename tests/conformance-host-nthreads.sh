@@ -1,16 +1,18 @@
 #!/bin/sh
-# tests/conformance-host-nthreads.sh -- the conformance suite on threads and openmp with 1, 3 and 4 threads: a pool of one, and pools larger than a small machine's cores, must be as correct as the default.
+# tests/conformance-host-nthreads.sh -- the conformance suite on threads and openmp with 1, 3 and 4 threads: a pool of one, and pools larger than a small machine's cores, must be as correct as the default; and on threads with workers bound to cores (option bind, off by default).
 : "${top_builddir:=.}"
 status=77
-for b in threads openmp; do
-  for n in 1 3 4; do
-    echo "== $b, $n threads"
-    "$top_builddir/tests/conformance/conformance" $b $n
-    case $? in
-      0) [ $status = 77 ] && status=0 ;;
-      77) ;;
-      *) echo "FAIL: the conformance suite on $b with $n threads"; status=1 ;;
-    esac
-  done
+bound=$(mktemp "${TMPDIR:-/tmp}/kk-bind-XXXXXX.json") || exit 1
+trap 'rm -f "$bound"' EXIT
+echo '{"backends": {"threads": {"bind": true}}}' > "$bound"
+for run in "threads 1" "threads 3" "threads 4" "threads 3 bound" "openmp 1" "openmp 3" "openmp 4"; do
+  set -- $run
+  echo "== $1, $2 threads${3:+, workers bound}"
+  "$top_builddir/tests/conformance/conformance" $1 $2 ${3:+"$bound"}
+  case $? in
+    0) [ $status = 77 ] && status=0 ;;
+    77) ;;
+    *) echo "FAIL: the conformance suite on $1 with $2 threads${3:+ (bound)}"; status=1 ;;
+  esac
 done
 exit $status

@@ -33,7 +33,7 @@ static kk_status_t threads_init(const kk_host_services_t *hs, void **out) {
           KK_OK ||
       (st = kkh_option_long(hs, "threads", "instance_threads", n / 2 > 1 ? n / 2 : 1, 1, THREADS_MAX_THREADS,
                             &inst_threads)) != KK_OK ||
-      (st = kkh_option_bool(hs, "threads", "bind", true, &ctx->bind)) != KK_OK)
+      (st = kkh_option_bool(hs, "threads", "bind", false, &ctx->bind)) != KK_OK)
     goto fail_free_ctx;
   ctx->spin_ns = (uint64_t)(spin_us * 1000.0);
   ctx->instance_threads = (int)inst_threads;

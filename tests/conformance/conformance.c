@@ -14,6 +14,7 @@
 static const char *g_backend = "serial";
 static char *g_plugin_path; /* KOKKOS_PLUGIN_PATH as the test harness set it */
 static int g_num_threads;   /* second argument: as --kokkos-num-threads (0: the backend's default) */
+static const char *g_config_file; /* third argument: a JSON configuration file (backend options) */
 
 /* every kernel of kernels.kk.c */
 #define DECL_ALL(T)                                                                                   \
@@ -76,6 +77,7 @@ void conf_setup(void) {
   s.device = g_backend;
   s.plugin_path = g_plugin_path;
   s.num_threads = g_num_threads;
+  s.config_file = g_config_file;
   s.disable_warnings = 1;
   ck_assert_msg(kk_initialize_with_settings(&s) == KK_OK, "initializing %s: %s", g_backend, kk_last_error());
   ck_assert_str_eq(kk_backend_default(), g_backend);
@@ -1004,11 +1006,13 @@ int main(int argc, char **argv) {
     char *end;
     long n = strtol(argv[2], &end, 10);
     if (*end || n < 1 || n > 4096) {
-      printf("FAIL: usage: %s BACKEND [NUM_THREADS]; '%s' is not a thread count\n", argv[0], argv[2]);
+      printf("FAIL: usage: %s BACKEND [NUM_THREADS [CONFIG_FILE]]; '%s' is not a thread count\n", argv[0], argv[2]);
       return 1;
     }
     g_num_threads = (int)n;
   }
+  if (argc > 3)
+    g_config_file = argv[3];
   /* Is the backend here at all?  If not, the test is skipped with the reason. */
   if (getenv("KOKKOS_PLUGIN_PATH"))
     g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH"));
