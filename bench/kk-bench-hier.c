@@ -529,82 +529,87 @@ static void bench_cg(const char *backend, int nt, int iters) {
   double rr_k = 0, rr_n = 0;
   double tk = 1e30, tn = 1e30;
   double *nxv = dalloc((size_t)N), *nr = dalloc((size_t)N), *np = dalloc((size_t)N), *nap = dalloc((size_t)N);
-  for (int round = 0; round < 2; round++) {
-    bench_settle();
-    CHECK(kk_deep_copy_fill(r, &one));
-    CHECK(kk_deep_copy_fill(p, &one));
-    double zero = 0.0;
-    CHECK(kk_deep_copy_fill(x, &zero));
-    struct vec_args d = {0, 0, kk_view_bind(r), kk_view_bind(r), kk_view_bind(r)};
-    CHECK(kk_parallel_reduce("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(d), KK_RESULT(rr_k)));
-    double t0 = bench_now();
-    for (int it = 0; it < iters; it++) {
-      CHECK(kk_parallel_for_team("spmv", &tp, KK_KERNEL(team_spmv), KK_ARGS(sa)));
-      struct vec_args pap = {0, 0, kk_view_bind(p), kk_view_bind(Ap), kk_view_bind(Ap)};
-      double pAp;
-      CHECK(kk_parallel_reduce("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(pap), KK_RESULT(pAp)));
-      double alpha = rr_k / pAp;
-      struct vec_args ux = {1.0, alpha, kk_view_bind(x), kk_view_bind(p), kk_view_bind(x)};
-      CHECK(kk_parallel_for("axpby", KK_RANGE(0, N), KK_KERNEL(cg_axpby), KK_ARGS(ux)));
-      struct vec_args ur = {1.0, -alpha, kk_view_bind(r), kk_view_bind(Ap), kk_view_bind(r)};
-      CHECK(kk_parallel_for("axpby", KK_RANGE(0, N), KK_KERNEL(cg_axpby), KK_ARGS(ur)));
-      double rr_new;
-      struct vec_args rrv = {0, 0, kk_view_bind(r), kk_view_bind(r), kk_view_bind(r)};
-      CHECK(kk_parallel_reduce("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(rrv), KK_RESULT(rr_new)));
-      struct vec_args up = {1.0, rr_new / rr_k, kk_view_bind(r), kk_view_bind(p), kk_view_bind(p)};
-      CHECK(kk_parallel_for("axpby", KK_RANGE(0, N), KK_KERNEL(cg_axpby), KK_ARGS(up)));
-      rr_k = rr_new;
-    }
-    CHECK(kk_fence());
-    double t = bench_now() - t0;
-    tk = t < tk ? t : tk;
-    if (ON_GPU(backend)) {
-      t = ncu_cg(rp, ci, va, N, iters, &rr_n);
-      tn = t > 0 && t < tn ? t : tn;
-      continue;
-    }
-
-    bench_settle();
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t i = 0; i < N; i++)
-      nxv[i] = 0.0, nr[i] = 1.0, np[i] = 1.0, nap[i] = 0.0;
-    double rr = 0;
-#pragma omp parallel for num_threads(nt) reduction(+ : rr)
-    for (int64_t i = 0; i < N; i++)
-      rr += nr[i] * nr[i];
-    t0 = bench_now();
-    for (int it = 0; it < iters; it++) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-      for (int64_t row = 0; row < N; row++) {
-        double s = 0;
-        for (int64_t q = rp[row]; q < rp[row + 1]; q++)
-          s += va[q] * np[ci[q]];
-        nap[row] = s;
+  /* four rounds, the side going first alternating, as in DUEL */
+  for (int round = 0; round < 4; round++) {
+    for (int side = 0; side < 2; side++) {
+      if (((round ^ side) & 1) == 0) {
+        bench_settle();
+        CHECK(kk_deep_copy_fill(r, &one));
+        CHECK(kk_deep_copy_fill(p, &one));
+        double zero = 0.0;
+        CHECK(kk_deep_copy_fill(x, &zero));
+        struct vec_args d = {0, 0, kk_view_bind(r), kk_view_bind(r), kk_view_bind(r)};
+        CHECK(kk_parallel_reduce("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(d), KK_RESULT(rr_k)));
+        double t0 = bench_now();
+        for (int it = 0; it < iters; it++) {
+          CHECK(kk_parallel_for_team("spmv", &tp, KK_KERNEL(team_spmv), KK_ARGS(sa)));
+          struct vec_args pap = {0, 0, kk_view_bind(p), kk_view_bind(Ap), kk_view_bind(Ap)};
+          double pAp;
+          CHECK(kk_parallel_reduce("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(pap), KK_RESULT(pAp)));
+          double alpha = rr_k / pAp;
+          struct vec_args ux = {1.0, alpha, kk_view_bind(x), kk_view_bind(p), kk_view_bind(x)};
+          CHECK(kk_parallel_for("axpby", KK_RANGE(0, N), KK_KERNEL(cg_axpby), KK_ARGS(ux)));
+          struct vec_args ur = {1.0, -alpha, kk_view_bind(r), kk_view_bind(Ap), kk_view_bind(r)};
+          CHECK(kk_parallel_for("axpby", KK_RANGE(0, N), KK_KERNEL(cg_axpby), KK_ARGS(ur)));
+          double rr_new;
+          struct vec_args rrv = {0, 0, kk_view_bind(r), kk_view_bind(r), kk_view_bind(r)};
+          CHECK(kk_parallel_reduce("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(rrv), KK_RESULT(rr_new)));
+          struct vec_args up = {1.0, rr_new / rr_k, kk_view_bind(r), kk_view_bind(p), kk_view_bind(p)};
+          CHECK(kk_parallel_for("axpby", KK_RANGE(0, N), KK_KERNEL(cg_axpby), KK_ARGS(up)));
+          rr_k = rr_new;
+        }
+        CHECK(kk_fence());
+        double t = bench_now() - t0;
+        tk = t < tk ? t : tk;
+        continue;
       }
-      double pAp = 0;
+      if (ON_GPU(backend)) {
+        double t = ncu_cg(rp, ci, va, N, iters, &rr_n);
+        tn = t > 0 && t < tn ? t : tn;
+        continue;
+      }
+      bench_settle();
+#pragma omp parallel for num_threads(nt) schedule(static)
+      for (int64_t i = 0; i < N; i++)
+        nxv[i] = 0.0, nr[i] = 1.0, np[i] = 1.0, nap[i] = 0.0;
+      double rr = 0;
+#pragma omp parallel for num_threads(nt) reduction(+ : rr)
+      for (int64_t i = 0; i < N; i++)
+        rr += nr[i] * nr[i];
+      double t0 = bench_now();
+      for (int it = 0; it < iters; it++) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+        for (int64_t row = 0; row < N; row++) {
+          double s = 0;
+          for (int64_t q = rp[row]; q < rp[row + 1]; q++)
+            s += va[q] * np[ci[q]];
+          nap[row] = s;
+        }
+        double pAp = 0;
 #pragma omp parallel for num_threads(nt) reduction(+ : pAp)
-      for (int64_t i = 0; i < N; i++)
-        pAp += np[i] * nap[i];
-      double alpha = rr / pAp;
+        for (int64_t i = 0; i < N; i++)
+          pAp += np[i] * nap[i];
+        double alpha = rr / pAp;
 #pragma omp parallel for num_threads(nt) schedule(static)
-      for (int64_t i = 0; i < N; i++)
-        nxv[i] = nxv[i] + alpha * np[i];
+        for (int64_t i = 0; i < N; i++)
+          nxv[i] = nxv[i] + alpha * np[i];
 #pragma omp parallel for num_threads(nt) schedule(static)
-      for (int64_t i = 0; i < N; i++)
-        nr[i] = nr[i] - alpha * nap[i];
-      double rr_new = 0;
+        for (int64_t i = 0; i < N; i++)
+          nr[i] = nr[i] - alpha * nap[i];
+        double rr_new = 0;
 #pragma omp parallel for num_threads(nt) reduction(+ : rr_new)
-      for (int64_t i = 0; i < N; i++)
-        rr_new += nr[i] * nr[i];
-      double beta = rr_new / rr;
+        for (int64_t i = 0; i < N; i++)
+          rr_new += nr[i] * nr[i];
+        double beta = rr_new / rr;
 #pragma omp parallel for num_threads(nt) schedule(static)
-      for (int64_t i = 0; i < N; i++)
-        np[i] = nr[i] + beta * np[i];
-      rr = rr_new;
+        for (int64_t i = 0; i < N; i++)
+          np[i] = nr[i] + beta * np[i];
+        rr = rr_new;
+      }
+      double t = bench_now() - t0;
+      tn = t < tn ? t : tn;
+      rr_n = rr;
     }
-    t = bench_now() - t0;
-    tn = t < tn ? t : tn;
-    rr_n = rr;
   }
   if (fabs(rr_k - rr_n) > 1e-6 * fabs(rr_n))
     fprintf(stderr, "kk-bench: CG residuals differ: kk %.17g native %.17g\n", rr_k, rr_n);
