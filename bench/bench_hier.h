@@ -7,7 +7,7 @@ struct minsum_val { double mn, sum; };
 struct minsum_args { kk_view x; };
 struct batched_args { kk_view_right a, x, y; int64_t m; };     /* y_b = A_b x_b, A_b m x m, rows contiguous */
 struct tspmv_args { kk_view row_ptr, cols, vals, x, y; int64_t rows, rows_per_team; };
-struct vec_args { double a, b; kk_view x, y, z; };
+struct vec_args { double a; kk_view x, y; };              /* CG: y += a x, y = x + a y, x . y */
 
 KK_DECLARE_KERNEL(tensor_outer);
 KK_DECLARE_KERNEL(tensor_flat);
@@ -25,5 +25,6 @@ KK_DECLARE_KERNEL(red_sum);
 KK_DECLARE_KERNEL(red_min_sum);
 KK_DECLARE_KERNEL(batched_matvec);
 KK_DECLARE_KERNEL(team_spmv);
-KK_DECLARE_KERNEL(cg_axpby);
+KK_DECLARE_KERNEL(cg_axpy);
+KK_DECLARE_KERNEL(cg_xpay);
 KK_DECLARE_KERNEL(cg_dot2);

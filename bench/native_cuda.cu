@@ -334,10 +334,17 @@ __global__ void spmv(const int64_t *__restrict__ rp, const int32_t *__restrict__
     y[row] = s;
 }
 
-__global__ void axpby(double *z, double a, const double *x, double b, const double *y, int64_t n) {
+/* y += a x and y = x + a y: the forms of kk-bench's CG kernels */
+__global__ void axpy(double *y, double a, const double *x, int64_t n) {
   int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    z[i] = a * x[i] + b * y[i];
+    y[i] = y[i] + a * x[i];
+}
+
+__global__ void xpay(double *y, double a, const double *x, int64_t n) {
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = x[i] + a * y[i];
 }
 
 }  // namespace
@@ -445,10 +452,10 @@ extern "C" double ncu_cg(const int64_t *row_ptr, const int32_t *cols, const doub
     for (int it = 0; it < iters; it++) {
       spmv<<<sb, 256>>>(rp, ci, va, p, Ap, n);
       const double alpha = rr / dot_h(p, Ap);
-      axpby<<<vb, 256>>>(x, 1.0, x, alpha, p, n);
-      axpby<<<vb, 256>>>(r, 1.0, r, -alpha, Ap, n);
+      axpy<<<vb, 256>>>(x, alpha, p, n);
+      axpy<<<vb, 256>>>(r, -alpha, Ap, n);
       const double rr_new = dot_h(r, r);
-      axpby<<<vb, 256>>>(p, 1.0, r, rr_new / rr, p, n);
+      xpay<<<vb, 256>>>(p, rr_new / rr, r, n);
       rr = rr_new;
     }
     cudaDeviceSynchronize();
