@@ -18,6 +18,11 @@ struct kk_scatter_view {
   int ndup;
   int64_t dup_stride;     /* elements: the target's size (each duplicate is a dense right-layout copy) */
   void *dups;             /* ndup * dup_stride elements, in the target's space */
+  kk__backend_t *runner;  /* the host backend whose threads own the duplicates */
+  /* the target's shape: element lin of a duplicate is, in right order,
+   * (lin / row as a multi-index over ext[0..rank-2], lin % row) */
+  int rank;
+  int64_t ext[KK_MAX_RANK], str[KK_MAX_RANK], row, row_stride;
 };
 
 static bool type_ok(kk_type_t t, int op) {
@@ -64,15 +69,17 @@ static void identity(kk_type_t t, int op, void *p) {
   }
 }
 
-/* Writes the identity of the operation into every element of the duplicates. */
-static void reset_all(kk_scatter_view_t *sv) {
-  const int64_t n = (int64_t)sv->ndup * sv->dup_stride;
-  if (sv->op == KK_SCATTER_SUM) { /* the identity is all-zero bytes for every type */
-    memset(sv->dups, 0, (size_t)n * sv->elem);
-    return;
+/* Elements [b, e) of duplicates [k0, k1) back to the identity. */
+static void reset_range(const kk_scatter_view_t *sv, int k0, int k1, int64_t b, int64_t e) {
+  for (int k = k0; k < k1; k++) {
+    char *d = (char *)sv->dups + ((int64_t)k * sv->dup_stride + b) * (int64_t)sv->elem;
+    if (sv->op == KK_SCATTER_SUM) { /* the identity is all-zero bytes for every type */
+      memset(d, 0, (size_t)(e - b) * sv->elem);
+      continue;
+    }
+    for (int64_t i = b; i < e; i++, d += sv->elem)
+      identity(sv->type, sv->op, d);
   }
-  for (int64_t k = 0; k < n; k++)
-    identity(sv->type, sv->op, (char *)sv->dups + k * (int64_t)sv->elem);
 }
 
 /* Folds duplicate elements [lin, lin + n), dense, into n target elements
@@ -113,7 +120,7 @@ static void reset_all(kk_scatter_view_t *sv) {
     }                                                                       \
   } while (0)
 
-static void fold_row(kk_scatter_view_t *sv, void *t, int64_t ts, int64_t lin, int64_t n) {
+static void fold_row(const kk_scatter_view_t *sv, void *t, int64_t ts, int64_t lin, int64_t n) {
   switch (sv->type) {
   case KK_INT32:
     FOLD_REAL(int32_t);
@@ -144,33 +151,66 @@ static void fold_row(kk_scatter_view_t *sv, void *t, int64_t ts, int64_t lin, in
   }
 }
 
-/* Folds every duplicate into the target and resets the duplicates: the
- * target is walked row by row (the last dimension innermost), the duplicates
- * densely in the same order. */
-static void contribute_all(kk_scatter_view_t *sv) {
-  const kk_view_t *v = sv->target;
-  const int rank = kk_view_rank(v);
-  if (kk_view_size(v) == 0)
-    return;
-  int64_t ext[KK_MAX_RANK], str[KK_MAX_RANK], idx[KK_MAX_RANK] = {0};
-  for (int d = 0; d < rank; d++)
-    ext[d] = kk_view_extent(v, d), str[d] = kk_view_stride(v, d);
-  const int64_t row = rank > 0 ? ext[rank - 1] : 1, rs = rank > 0 ? str[rank - 1] : 1;
-  for (int64_t lin = 0;; lin += row) {
-    int64_t off = 0;
-    for (int d = 0; d + 1 < rank; d++)
-      off += idx[d] * str[d];
-    fold_row(sv, (char *)kk_view_data(v) + off * (int64_t)sv->elem, rs, lin, row);
-    int d = rank - 2;
-    for (; d >= 0; d--) {
-      if (++idx[d] < ext[d])
-        break;
-      idx[d] = 0;
+/* Folds elements [b, e) of every duplicate into the target (in right order,
+ * a row of the target's last dimension at a time), then resets them. */
+static void fold_range(const kk_scatter_view_t *sv, int64_t b, int64_t e) {
+  char *data = kk_view_data(sv->target);
+  for (int64_t lin = b; lin < e;) {
+    int64_t r = lin / sv->row, c = lin % sv->row, n = sv->row - c < e - lin ? sv->row - c : e - lin;
+    int64_t off = c * sv->row_stride;
+    for (int d = sv->rank - 2; d >= 0; d--) {
+      off += r % sv->ext[d] * sv->str[d];
+      r /= sv->ext[d];
     }
-    if (d < 0)
-      break;
+    fold_row(sv, data + off * (int64_t)sv->elem, sv->row_stride, lin, n);
+    lin += n;
   }
-  reset_all(sv);
+  reset_range(sv, 0, sv->ndup, b, e);
+}
+
+/* The contribute and reset steps run as a kernel of the core's own on the
+ * runner's threads, as Kokkos' ScatterView does.  Contribute gives each
+ * thread a block of elements, which it folds from every duplicate and
+ * resets; reset gives thread k duplicate k, the copy it writes in kernels
+ * (so that, at creation, its pages are first touched where they are used).
+ * Small ones run on the calling thread, where waking the team would cost
+ * more than the work. */
+#define SCATTER_PARALLEL_MIN_BYTES ((size_t)64 << 10)
+
+struct scatter_step_args {
+  const kk_scatter_view_t *sv;
+  int fold; /* 1: [b, e) are elements to fold and reset; 0: duplicates to reset */
+};
+
+static void scatter_step_host(const void *args, int64_t b, int64_t e, const kk_host_thread_t *th) {
+  (void)th;
+  const struct scatter_step_args *a = args;
+  if (a->fold)
+    fold_range(a->sv, b, e);
+  else
+    reset_range(a->sv, (int)b, (int)e, 0, a->sv->dup_stride);
+}
+
+static kk_kernel_t scatter_step_kernel = {
+    .struct_size = sizeof(kk_kernel_t),
+    .abi_version = KK_KERNEL_ABI_VERSION,
+    .name = "kk_scatter_view_step",
+    .kind = KK_KIND_FOR,
+    .args_size = sizeof(struct scatter_step_args),
+    .args_align = _Alignof(struct scatter_step_args),
+    .host_for = scatter_step_host,
+};
+
+static kk_status_t scatter_step(const kk_scatter_view_t *sv, int fold, const char *label) {
+  const int64_t n = fold ? sv->dup_stride : sv->ndup;
+  if (sv->dup_stride == 0)
+    return KK_OK;
+  struct scatter_step_args a = {sv, fold};
+  if (sv->ndup < 2 || (size_t)sv->ndup * (size_t)sv->dup_stride * sv->elem < SCATTER_PARALLEL_MIN_BYTES) {
+    scatter_step_host(&a, 0, n, NULL);
+    return KK_OK;
+  }
+  return kk_parallel_for(label, KK_RANGE_ON(&sv->runner->default_instance, 0, n), &scatter_step_kernel, KK_ARGS(a));
 }
 
 kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatter_view_t **out) {
@@ -208,6 +248,12 @@ kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatt
     kk__backend_t *runner = (owner->ops.flags & KK_PLUGIN_FLAG_HOST) ? owner : kk__g.host;
     sv->ndup = runner->devices[runner->device].concurrency > 0 ? runner->devices[runner->device].concurrency : 1;
     sv->dup_stride = (int64_t)kk_view_size(target);
+    sv->runner = runner;
+    sv->rank = kk_view_rank(target);
+    for (int d = 0; d < sv->rank; d++)
+      sv->ext[d] = kk_view_extent(target, d), sv->str[d] = kk_view_stride(target, d);
+    sv->row = sv->rank > 0 ? sv->ext[sv->rank - 1] : 1;
+    sv->row_stride = sv->rank > 0 ? sv->str[sv->rank - 1] : 1;
     size_t bytes = (size_t)sv->ndup * (size_t)sv->dup_stride * sv->elem;
     char label[300];
     snprintf(label, sizeof label, "%s_scatter_duplicates", kk_view_label(target));
@@ -217,7 +263,13 @@ kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatt
       free(sv);
       return kk__error(st, "kk_scatter_view_create: %s", kk_last_error());
     }
-    reset_all(sv);
+    if ((st = scatter_step(sv, 0, "kk_scatter_view_create")) != KK_OK) {
+      kk_status_t rst = kk__error(st, "kk_scatter_view_create: %s", kk_last_error());
+      kk_space_free(space, sv->dups);
+      kk_view_release(sv->target);
+      free(sv);
+      return rst;
+    }
   }
   *out = sv;
   return KK_OK;
@@ -246,8 +298,7 @@ kk_status_t kk_scatter_view_contribute(kk_scatter_view_t *sv) {
   kk_status_t st = kk_fence_named("kk_scatter_view_contribute: fence before folding the contributions");
   if (st != KK_OK || sv->mode == KK_SCATTER_ATOMIC)
     return st;
-  contribute_all(sv);
-  return KK_OK;
+  return scatter_step(sv, 1, "kk_scatter_view_contribute");
 }
 
 kk_status_t kk_scatter_view_reset(kk_scatter_view_t *sv) {
@@ -255,9 +306,9 @@ kk_status_t kk_scatter_view_reset(kk_scatter_view_t *sv) {
   if (!sv)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_reset: NULL scatter view");
   kk_status_t st = kk_fence_named("kk_scatter_view_reset: fence before resetting the duplicates");
-  if (st == KK_OK && sv->mode == KK_SCATTER_DUPLICATED)
-    reset_all(sv);
-  return st;
+  if (st != KK_OK || sv->mode != KK_SCATTER_DUPLICATED)
+    return st;
+  return scatter_step(sv, 0, "kk_scatter_view_reset");
 }
 
 int kk_scatter_view_mode(const kk_scatter_view_t *sv) { return sv ? sv->mode : 0; }

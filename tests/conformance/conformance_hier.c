@@ -35,6 +35,7 @@ KK_DECLARE_KERNEL(scatter_sum_cd);
 KK_DECLARE_KERNEL(scatter_min_f64);
 KK_DECLARE_KERNEL(scatter_max_i64);
 KK_DECLARE_KERNEL(scatter_sum_2d);
+KK_DECLARE_KERNEL(scatter_3d);
 KK_DECLARE_KERNEL(wait_for_peer);
 
 /* from conformance.c */
@@ -773,6 +774,76 @@ START_TEST(scatter_views) {
 }
 END_TEST
 
+/* A target large enough that contribute and reset run on the backend's
+ * threads (the small ones above fold on the calling thread): each thread's
+ * block of elements crosses rows, in every layout, for sum, min and max,
+ * twice on top of the target's values, and a reset in between. */
+START_TEST(scatter_views_parallel_fold) {
+  const int64_t n = 200000, ext[3] = {7, 33, 41};
+  const int32_t cells = 7 * 33 * 41;
+  kk_view_t *idx = indices(n, cells), *hidx = host_of(idx);
+  download(hidx, idx);
+  const int32_t *pi = kk_view_data(hidx);
+  double *ref = malloc(sizeof(double) * (size_t)cells);
+  ck_assert_ptr_nonnull(ref);
+  const kk_layout_t layouts[3] = {KK_LAYOUT_DEFAULT, KK_LAYOUT_LEFT, KK_LAYOUT_STRIDE};
+  for (int mode = KK_SCATTER_DUPLICATED; mode <= KK_SCATTER_ATOMIC; mode++)
+    for (int l = 0; l < 3; l++)
+      for (int op = 0; op < 3; op++) {
+        kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+        spec.label = "t3";
+        spec.rank = 3;
+        for (int d = 0; d < 3; d++)
+          spec.extents[d] = ext[d];
+        spec.layout = layouts[l];
+        spec.strides[0] = 43 * 34, spec.strides[1] = 43, spec.strides[2] = 1; /* padded rows and planes */
+        kk_view_t *t = NULL;
+        OK(kk_view_create(&spec, &t));
+        const double start = op == 1 ? 600.0 : 3.0; /* min: below some updates, above others */
+        OK(kk_deep_copy_fill(t, &start));
+        kk_scatter_view_t *sv = NULL;
+        const int kops[3] = {KK_SCATTER_SUM, KK_SCATTER_MIN, KK_SCATTER_MAX};
+        kk_status_t st = kk_scatter_view_create(t, kops[op], mode, &sv);
+        if (st == KK_ERROR_UNSUPPORTED) { /* duplicated mode on memory the host cannot reach */
+          kk_view_release(t);
+          continue;
+        }
+        ck_assert_msg(st == KK_OK, "%s", kk_last_error());
+        struct scatter_args a = {kk_scatter_bind(sv), kk_view_bind(idx), n, op};
+        for (int c = 0; c < cells; c++)
+          ref[c] = start;
+        for (int round = 0; round < 2; round++) {
+          OK(kk_parallel_for("scatter3d", KK_RANGE(0, n), KK_KERNEL(scatter_3d), KK_ARGS(a)));
+          OK(kk_scatter_view_contribute(sv));
+          for (int64_t i = 0; i < n; i++) {
+            const double v = op == 0 ? 0.5 * (double)(1 + i % 3) : (double)((i * 31) % 1009);
+            double *r = &ref[pi[i]];
+            *r = op == 0 ? *r + v : op == 1 ? (v < *r ? v : *r) : (v > *r ? v : *r);
+          }
+        }
+        if (kk_scatter_view_mode(sv) == KK_SCATTER_DUPLICATED) { /* discarded, then nothing to add */
+          OK(kk_parallel_for("scatter3d", KK_RANGE(0, n), KK_KERNEL(scatter_3d), KK_ARGS(a)));
+          OK(kk_scatter_view_reset(sv));
+          OK(kk_scatter_view_contribute(sv));
+        }
+        kk_view_t *h = host_of(t);
+        download(h, t);
+        const double *p = kk_view_data(h);
+        for (int c = 0; c < cells; c++) {
+          const int64_t off =
+              c % 7 * kk_view_stride(h, 0) + c / 7 % 33 * kk_view_stride(h, 1) + c / 231 * kk_view_stride(h, 2);
+          ck_assert_msg(p[off] == ref[c], "mode %d layout %d op %d cell %d: %g, expected %g", mode, (int)layouts[l],
+                        op, c, p[off], ref[c]);
+        }
+        kk_view_release(h);
+        kk_scatter_view_release(sv);
+        kk_view_release(t);
+      }
+  free(ref);
+  kk_view_release(hidx), kk_view_release(idx);
+}
+END_TEST
+
 /* ---- two instances run at the same time ----------------------------------------------------- */
 
 typedef struct peer {
@@ -846,6 +917,7 @@ void conf_add_hier_tests(Suite *s) {
   tcase_add_test(tc, atomics_f64);
   tcase_add_test(tc, atomics_complex_and_structs);
   tcase_add_test(tc, scatter_views);
+  tcase_add_test(tc, scatter_views_parallel_fold);
   tcase_add_test(tc, instances_run_concurrently);
   suite_add_tcase(s, tc);
 }

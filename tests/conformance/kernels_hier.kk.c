@@ -280,6 +280,18 @@ KK_FOR(scatter_sum_2d, struct scatter_args, i) {
   KK_SCATTER_ADD(args->s, double, 1.0, k % 5, k / 5);
 }
 
+/* a rank-3 target of 7 x 33 x 41: (idx % 7, idx / 7 % 33, idx / 231); args->cplx picks sum, min or max */
+KK_FOR(scatter_3d, struct scatter_args, i) {
+  const int32_t k = KK_AT(args->idx, int32_t, i);
+  const double v = args->cplx == 0 ? 0.5 * (double)(1 + i % 3) : (double)((i * 31) % 1009);
+  if (args->cplx == 0)
+    KK_SCATTER_ADD(args->s, double, v, k % 7, k / 7 % 33, k / 231);
+  else if (args->cplx == 1)
+    KK_SCATTER_MIN(args->s, double, v, k % 7, k / 7 % 33, k / 231);
+  else
+    KK_SCATTER_MAX(args->s, double, v, k % 7, k / 7 % 33, k / 231);
+}
+
 /* ---- concurrency of instances: each kernel waits for the other to start ---------------------------- */
 KK_FOR(wait_for_peer, struct flag_args, i) {
   int32_t *flags = KK_DATA(args->flags, int32_t);
