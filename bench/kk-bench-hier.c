@@ -507,7 +507,7 @@ static kk_view_t *wrap_copy(const char *label, kk_type_t t, int64_t n, void *dat
   return v;
 }
 
-static void bench_cg(const char *backend, int nt, int iters) {
+static void bench_cg(const char *backend, int nt, int iters, int rounds) {
   const int64_t n = 100, N = n * n * n;
   int64_t *rp, nnz;
   int32_t *ci;
@@ -529,8 +529,8 @@ static void bench_cg(const char *backend, int nt, int iters) {
   double rr_k = 0, rr_n = 0;
   double tk = 1e30, tn = 1e30;
   double *nxv = dalloc((size_t)N), *nr = dalloc((size_t)N), *np = dalloc((size_t)N), *nap = dalloc((size_t)N);
-  /* four rounds, the side going first alternating, as in DUEL */
-  for (int round = 0; round < 4; round++) {
+  /* the best of `rounds` solves per side, the side going first alternating, as in DUEL */
+  for (int round = 0; round < rounds; round++) {
     for (int side = 0; side < 2; side++) {
       if (((round ^ side) & 1) == 0) {
         bench_settle();
@@ -633,5 +633,5 @@ void bench_hier(const char *backend, int nt, int reps, const char *cases, int qu
   if (bench_wants(cases, "batched"))
     bench_batched(backend, nt, reps ? reps : 4 * r);
   if (bench_wants(cases, "cg") && !quick)
-    bench_cg(backend, nt, 50);
+    bench_cg(backend, nt, 50, reps ? 2 * ((reps + 1) / 2) : 8);
 }
