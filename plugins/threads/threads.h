@@ -17,7 +17,7 @@ typedef struct threads_topo threads_topo_t;
 typedef struct threads_instance threads_instance_t;
 
 /* Defaults of the JSON options (docs/backends.md). */
-#define THREADS_DEFAULT_SPIN_US 50.0
+#define THREADS_DEFAULT_SPIN_US 1000.0
 #define THREADS_MAX_SPIN_US 1000000.0
 #define THREADS_MAX_THREADS 4096
 /* Extra spin of a launching thread that had to wake sleeping workers. */
