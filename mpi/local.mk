@@ -30,7 +30,7 @@ endif
 
 # ---- tests: the suite on every host backend and PoCL, with 1, 2 and 4 ranks ----
 EXTRA_DIST += tests/mpi/launch.sh tests/mpi/mpi_test.kk.c tests/mpi-suite.sh
-dist_check_SCRIPTS += tests/mpi-serial.sh tests/mpi-threads.sh tests/mpi-openmp.sh tests/mpi-opencl.sh
+dist_check_SCRIPTS += tests/mpi-serial.sh tests/mpi-threads.sh tests/mpi-openmp.sh tests/mpi-opencl.sh tests/mpi-info.sh
 if KK_BUILD_MPI
 AM_TESTS_ENVIRONMENT += MPIEXEC='$(MPIEXEC)'; export MPIEXEC; KK_MPI_IMPL='$(KK_MPI_IMPL)'; export KK_MPI_IMPL; \
 	KK_MPI_LIBRARY='$(abs_top_builddir)/mpi/.libs/libkk-mpi.so'; export KK_MPI_LIBRARY;
@@ -41,5 +41,5 @@ tests_mpi_mpi_suite_LDADD = tests/mpi/mpi_test.kk.o mpi/libkk-mpi.la libkk.la $(
 EXTRA_tests_mpi_mpi_suite_DEPENDENCIES = tests/mpi/mpi_test.kk.o
 tests/mpi/mpi_test.kk.o: tests/mpi/mpi_test.h
 CLEANFILES += tests/mpi/mpi_test.kk.o
-TESTS += tests/mpi-serial.sh tests/mpi-threads.sh tests/mpi-openmp.sh tests/mpi-opencl.sh
+TESTS += tests/mpi-serial.sh tests/mpi-threads.sh tests/mpi-openmp.sh tests/mpi-opencl.sh tests/mpi-info.sh
 endif
