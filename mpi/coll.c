@@ -58,10 +58,6 @@ static kk_status_t same_type(const char *op, kk_view_t *a, kk_view_t *b) {
                       kk_type_name(kk_view_type(b)), kk_view_elem_size(b));
 }
 
-static kk_status_t fence(const char *what, kk_instance_t *inst) {
-  kk_status_t st = kk_instance_fence(inst);
-  return st == KK_OK ? KK_OK : kk_set_error(st, "%s: waiting for the instance: %s", what, kk_last_error());
-}
 
 /* One view of a collective: where MPI reads or writes it. */
 typedef struct side {
@@ -102,8 +98,8 @@ static kk_status_t collective(kk_mpi_comm_t *c, const char *what, side_t *in, si
     goto done;
   /* the staging is complete, and so is the work that wrote the views or
    * still reads the one MPI writes */
-  if ((in && (st = fence(what, in->inst)) != KK_OK) ||
-      ((!in || out->inst != in->inst) && (st = fence(what, out->inst)) != KK_OK))
+  if ((in && (st = kk_mpi__fence(c, in->inst, what)) != KK_OK) ||
+      ((!in || out->inst != in->inst) && (st = kk_mpi__fence(c, out->inst, what)) != KK_OK))
     goto done;
   int err = run(ctx, in ? in->ptr : MPI_IN_PLACE, out->ptr);
   if (err != MPI_SUCCESS) {
@@ -115,7 +111,7 @@ static kk_status_t collective(kk_mpi_comm_t *c, const char *what, side_t *in, si
     kk_mpi__debug(c, "%s (%zu bytes): path %s%s", what, out->plan.bytes, kk_mpi_path_name(out->path),
                   (in && !in->plan.contiguous) || !out->plan.contiguous ? ", packed by kk kernels" : ", contiguous");
   if ((st = kk_mpi__finish_in(c, what, out->inst, out->v, &out->plan, out->path, out->mbuf)) == KK_OK)
-    st = fence(what, out->inst);
+    st = kk_mpi__fence(c, out->inst, what);
   out->mbuf = NULL; /* finish_in returned it */
 done:
   kk_mpi__buf_put(out->mbuf, NULL);
@@ -225,7 +221,7 @@ kk_status_t kk_mpi_broadcast(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_
     return collective(c, what, NULL, &s, 0, run_bcast, &b, "MPI_Bcast");
   /* the root only reads its view: stage it out, and nothing comes back */
   if ((st = kk_mpi__stage_out(c, what, s.inst, view, &s.plan, s.path, &s.ptr, &s.mbuf)) == KK_OK &&
-      (st = fence(what, s.inst)) == KK_OK) {
+      (st = kk_mpi__fence(c, s.inst, what)) == KK_OK) {
     int err = MPI_Bcast(s.ptr, b.count, b.dt, root, c->comm);
     if (err != MPI_SUCCESS)
       st = kk_mpi__fail(err, "MPI_Bcast", what);

@@ -261,11 +261,15 @@ kk_status_t kk_mpi_comm_destroy(kk_mpi_comm_t *c) {
                         c->live_reqs, c->live_reqs == 1 ? " is" : "s are");
   kk_status_t st = KK_OK;
   if (kk_is_initialized()) {
+    /* queued copies and unpacks may still use buffers; their instances may
+     * be gone, so wait for all */
+    for (int i = 0; i < c->nbufs; i++)
+      if (c->bufs[i]->pending) {
+        st = kk_fence_named("kk_mpi_comm_destroy");
+        break;
+      }
     for (int i = 0; i < c->nbufs; i++) {
-      mpi_buf_t *b = c->bufs[i];
-      if (b->pending)
-        kk_instance_fence(b->pending);
-      kk_status_t s = kk_space_free(b->space, b->ptr);
+      kk_status_t s = kk_space_free(c->bufs[i]->space, c->bufs[i]->ptr);
       if (st == KK_OK)
         st = s;
     }
@@ -355,21 +359,36 @@ kk_status_t kk_mpi_view_path(const kk_mpi_comm_t *c, kk_view_t *view, kk_mpi_pat
 
 /* ---- buffers -------------------------------------------------------------- */
 
-kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, const char *what, mpi_buf_t **out) {
-  /* the smallest free buffer of the space that fits */
+/* Buffers a comm object keeps before it fences everything to reuse those
+ * still pending on an instance. */
+#define KK_MPI_MAX_BUFFERS 64
+
+/* The smallest free buffer of the space that fits and that no queued work
+ * uses, or NULL. */
+static mpi_buf_t *free_buf(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes) {
   mpi_buf_t *best = NULL;
   for (int i = 0; i < c->nbufs; i++) {
     mpi_buf_t *b = c->bufs[i];
-    if (!b->in_use && b->space == space && b->cap >= bytes && (!best || b->cap < best->cap))
+    if (!b->in_use && !b->pending && b->space == space && b->cap >= bytes && (!best || b->cap < best->cap))
       best = b;
   }
+  return best;
+}
+
+kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, const char *what, mpi_buf_t **out) {
+  mpi_buf_t *best = free_buf(c, space, bytes);
+  if (!best && c->nbufs >= KK_MPI_MAX_BUFFERS) {
+    /* Many buffers, all busy or pending on instances: wait for every
+     * instance (the pending ones may have been destroyed since, so they are
+     * never fenced one by one) and reuse. */
+    kk_status_t st = kk_fence_named("kk_mpi: reusing buffers");
+    if (st != KK_OK)
+      return kk_set_error(st, "%s: waiting for the work that used the buffers: %s", what, kk_last_error());
+    for (int i = 0; i < c->nbufs; i++)
+      c->bufs[i]->pending = NULL;
+    best = free_buf(c, space, bytes);
+  }
   if (best) {
-    if (best->pending) {
-      kk_status_t st = kk_instance_fence(best->pending);
-      if (st != KK_OK)
-        return kk_set_error(st, "%s: waiting for the work that used a buffer: %s", what, kk_last_error());
-      best->pending = NULL;
-    }
     best->in_use = 1;
     *out = best;
     return KK_OK;
@@ -403,6 +422,17 @@ kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, c
   c->stats.buffer_allocs++;
   c->stats.buffer_bytes += cap;
   *out = b;
+  return KK_OK;
+}
+
+kk_status_t kk_mpi__fence(kk_mpi_comm_t *c, kk_instance_t *inst, const char *what) {
+  kk_status_t st = kk_instance_fence(inst);
+  if (st != KK_OK)
+    return kk_set_error(st, "%s: waiting for the instance: %s", what, kk_last_error());
+  /* what was queued on it is done: its buffers are free again */
+  for (int i = 0; i < c->nbufs; i++)
+    if (c->bufs[i]->pending == inst)
+      c->bufs[i]->pending = NULL;
   return KK_OK;
 }
 

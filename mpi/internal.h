@@ -110,12 +110,17 @@ kk_status_t kk_mpi__instance(const kk_mpi_comm_t *c, const char *op, kk_view_t *
 /* The path of view `v` (whose work runs on `inst`). */
 kk_mpi_path_t kk_mpi__path(const kk_mpi_comm_t *c, kk_view_t *v);
 
-/* A free buffer of at least `bytes` in `space` (fencing what still uses a
- * reused one), or an error naming `what`. */
+/* A free buffer of at least `bytes` in `space`, or an error naming `what`. */
 kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, const char *what, mpi_buf_t **out);
 /* Returns a buffer; `pending` (may be NULL) is an instance whose queued work
- * still uses it. */
+ * still uses it: the buffer is not handed out again before the comm object
+ * has fenced that instance itself (kk_mpi__fence) or everything.  The
+ * pointer is only compared, never used: the program may destroy the
+ * instance meanwhile. */
 void kk_mpi__buf_put(mpi_buf_t *b, kk_instance_t *pending);
+
+/* Fences `inst` and frees the buffers pending on it; errors name `what`. */
+kk_status_t kk_mpi__fence(kk_mpi_comm_t *c, kk_instance_t *inst, const char *what);
 
 /* Prints one KK_MPI_DEBUG line ("kk[mpi]: rank R: ..."). */
 void kk_mpi__debug(const kk_mpi_comm_t *c, const char *fmt, ...) KK_MPI__PRINTF(2, 3);

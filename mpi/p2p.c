@@ -88,19 +88,15 @@ static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v, i
     if ((st = kk_mpi__stage_out(c, what, inst, v, &plan, r->path, &ptr, &r->mbuf)) != KK_OK)
       goto fail_free;
     /* the packing and staging, and whatever the instance ran before, are done */
-    if ((st = kk_instance_fence(inst)) != KK_OK) {
-      st = kk_set_error(st, "%s: waiting for the instance: %s", what, kk_last_error());
+    if ((st = kk_mpi__fence(c, inst, what)) != KK_OK)
       goto fail_put;
-    }
     err = MPI_Isend(ptr, count, dt, peer, tag, c->comm, &r->mreq);
   } else {
     if ((st = kk_mpi__stage_in(c, what, inst, v, &plan, r->path, &ptr, &r->mbuf)) != KK_OK)
       goto fail_free;
     /* MPI writes the view itself: work queued before may still read it */
-    if (!r->mbuf && plan.count > 0 && (st = kk_instance_fence(inst)) != KK_OK) {
-      st = kk_set_error(st, "%s: waiting for the instance: %s", what, kk_last_error());
+    if (!r->mbuf && plan.count > 0 && (st = kk_mpi__fence(c, inst, what)) != KK_OK)
       goto fail_put;
-    }
     err = MPI_Irecv(ptr, count, dt, peer, tag, c->comm, &r->mreq);
   }
   if (err != MPI_SUCCESS) {
@@ -288,7 +284,7 @@ kk_status_t kk_mpi_recv(kk_mpi_comm_t *c, kk_view_t *view, int source, int tag, 
   kk_instance_t *inst = r->inst;
   if ((st = kk_mpi_wait(&r, status)) != KK_OK)
     return st;
-  return kk_instance_fence(inst);
+  return kk_mpi__fence(c, inst, "kk_mpi_recv");
 }
 
 /* Whether two views share memory. */
@@ -341,5 +337,5 @@ kk_status_t kk_mpi_sendrecv(kk_mpi_comm_t *c, kk_view_t *send, int dest, int sen
     *status = sts[0];
   if (st != KK_OK)
     return st;
-  return kk_instance_fence(inst);
+  return kk_mpi__fence(c, inst, "kk_mpi_sendrecv");
 }
