@@ -21,6 +21,8 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 
 # every rank's device and paths, by rank 0, in rank order; the GPU-aware override shows
+all_plugins=${KOKKOS_PLUGIN_PATH:-}
+mpi_only_plugin serial
 KK_MPI_GPU_AWARE=1 mpi_run 2 "$info" --mpi >"$tmp/ranks" 2>"$tmp/err" || fail "kk-info --mpi under mpiexec: $(cat "$tmp/err")"
 cat "$tmp/ranks"
 grep -q '^rank 0 of 2 on .*backend' "$tmp/ranks" || fail "no block of rank 0"
@@ -28,11 +30,13 @@ grep -q '^rank 1 of 2 on .*backend' "$tmp/ranks" || fail "no block of rank 1"
 [ "$(grep -n '^rank ' "$tmp/ranks" | cut -d: -f2 | cut -c1-6 | tr '\n' ' ')" = "rank 0 rank 1 " ] || fail "blocks out of rank order"
 grep -q 'state: *initialized' "$tmp/ranks" || fail "MPI not initialized under --mpi"
 grep -q 'KK_MPI_GPU_AWARE: 1' "$tmp/ranks" || fail "the override is not reported"
-if mpi_backend_ok opencl; then
+if KOKKOS_PLUGIN_PATH=$all_plugins mpi_backend_ok opencl; then
+  mpi_only_plugin opencl
   mpi_run 2 "$info" --mpi --kokkos-device=opencl >"$tmp/ranks" 2>"$tmp/err" || fail "kk-info --mpi on opencl: $(cat "$tmp/err")"
   grep -q 'space OpenCL  *staged (through OpenCLShared)' "$tmp/ranks" || fail "the staged path of OpenCL memory is not reported: $(cat "$tmp/ranks")"
   grep -q 'no MPI library takes OpenCL memory' "$tmp/ranks" || fail "no reason for the staged path"
 fi
+mpi_only_plugin serial
 mpi_run 2 "$info" --mpi --json >"$tmp/ranks.json" 2>"$tmp/err" || fail "kk-info --mpi --json: $(cat "$tmp/err")"
 if command -v python3 >/dev/null 2>&1; then
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [r["rank"] for r in d]==[0,1]; assert d[1]["mpi"]["size"]==2' "$tmp/ranks.json" ||
@@ -40,6 +44,7 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 
 # without the library: quiet without --mpi, a reason with it
+KOKKOS_PLUGIN_PATH=$all_plugins
 KK_MPI_LIBRARY=$tmp/no-such-libkk-mpi.so "$info" >"$tmp/out" 2>&1 || fail "kk-info failed without libkk-mpi"
 grep -q '^MPI (libkk-mpi' "$tmp/out" && fail "an MPI section without libkk-mpi"
 if KK_MPI_LIBRARY=$tmp/no-such-libkk-mpi.so "$info" --mpi >"$tmp/out" 2>"$tmp/err"; then

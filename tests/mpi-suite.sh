@@ -9,6 +9,7 @@ if ! mpi_backend_ok "$backend"; then
   exit 77
 fi
 suite="$top_builddir/tests/mpi/mpi_suite"
+mpi_only_plugin "$backend"
 status=0
 # Where views of the default space must travel: host memory on host
 # backends; OpenCL device memory staged (no MPI library takes it).

@@ -45,3 +45,19 @@ mpi_run() {
 mpi_backend_ok() {
   "$top_builddir/tools/kk-info/kk-info" --kokkos-device="$1" >/dev/null 2>&1
 }
+# Only the plugin of backend $1 on the plugin path (serial is built in): every
+# rank loads it, and the others (PoCL, the GPU loaders) would only add a
+# second or so to the start of each run on a loaded 2-core machine.
+mpi_only_plugin() {
+  case $1 in
+  serial) KOKKOS_PLUGIN_PATH=$top_builddir/plugins/.libs/kk_no_plugin_here.so ;;
+  *) KOKKOS_PLUGIN_PATH=$top_builddir/plugins/.libs/kk_$1.so ;;
+  esac
+  export KOKKOS_PLUGIN_PATH
+}
+# CI's valgrind step wraps only the Check programs: the MPI tests would run
+# there as they did without it, a few minutes more for nothing.
+if [ "${KK_TEST_UNDER_VALGRIND:-}" = 1 ]; then
+  echo "SKIP: the MPI tests do not run under valgrind (the AddressSanitizer build runs them)"
+  exit 77
+fi
