@@ -43,3 +43,16 @@ tests/mpi/mpi_test.kk.o: tests/mpi/mpi_test.h
 CLEANFILES += tests/mpi/mpi_test.kk.o
 TESTS += tests/mpi-serial.sh tests/mpi-threads.sh tests/mpi-openmp.sh tests/mpi-opencl.sh tests/mpi-info.sh
 endif
+
+# ---- examples/cg-mpi: examples/cg split in slabs over MPI ranks ----
+EXTRA_DIST += examples/cg-mpi/cg_mpi.kk.c tests/mpi-cg.sh
+if KK_BUILD_MPI
+noinst_PROGRAMS += examples/cg-mpi/cg-mpi
+examples_cg_mpi_cg_mpi_SOURCES = examples/cg-mpi/cg_mpi.c examples/cg-mpi/cg_mpi.h
+examples_cg_mpi_cg_mpi_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+examples_cg_mpi_cg_mpi_LDADD = examples/cg-mpi/cg_mpi.kk.o mpi/libkk-mpi.la libkk.la $(MPI_LIBS) -lm
+EXTRA_examples_cg_mpi_cg_mpi_DEPENDENCIES = examples/cg-mpi/cg_mpi.kk.o
+examples/cg-mpi/cg_mpi.kk.o: examples/cg-mpi/cg_mpi.h
+CLEANFILES += examples/cg-mpi/cg_mpi.kk.o
+TESTS += tests/mpi-cg.sh
+endif
