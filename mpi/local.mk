@@ -50,9 +50,10 @@ if KK_BUILD_MPI
 noinst_PROGRAMS += examples/cg-mpi/cg-mpi
 examples_cg_mpi_cg_mpi_SOURCES = examples/cg-mpi/cg_mpi.c examples/cg-mpi/cg_mpi.h
 examples_cg_mpi_cg_mpi_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
-examples_cg_mpi_cg_mpi_LDADD = examples/cg-mpi/cg_mpi.kk.o mpi/libkk-mpi.la libkk.la $(MPI_LIBS) -lm
-EXTRA_examples_cg_mpi_cg_mpi_DEPENDENCIES = examples/cg-mpi/cg_mpi.kk.o
-examples/cg-mpi/cg_mpi.kk.o: examples/cg-mpi/cg_mpi.h
+# its slab assembly, and examples/cg's SpMV, axpby and dot
+examples_cg_mpi_cg_mpi_LDADD = examples/cg-mpi/cg_mpi.kk.o examples/cg/cg.kk.o mpi/libkk-mpi.la libkk.la $(MPI_LIBS) -lm
+EXTRA_examples_cg_mpi_cg_mpi_DEPENDENCIES = examples/cg-mpi/cg_mpi.kk.o examples/cg/cg.kk.o
+examples/cg-mpi/cg_mpi.kk.o: examples/cg-mpi/cg_mpi.h examples/cg/cg.h
 CLEANFILES += examples/cg-mpi/cg_mpi.kk.o
 TESTS += tests/mpi-cg.sh
 endif

@@ -10,8 +10,9 @@ status=0
 ran=0
 # "cg: 42 iterations, ..." and "cg: final relative residual 1.23e-11" -> "42 1.23e-11"
 summary() { sed -n -e 's/^cg[-a-z]*: \([0-9]*\) iterations.*/\1/p' -e 's/^cg[-a-z]*: final relative residual //p' "$1" | tr '\n' ' '; }
+all_plugins=${KOKKOS_PLUGIN_PATH:-}
 for b in serial threads openmp opencl; do
-  if ! mpi_backend_ok "$b"; then
+  if ! KOKKOS_PLUGIN_PATH=$all_plugins mpi_backend_ok "$b"; then
     echo "backend $b not available: skipped"
     continue
   fi

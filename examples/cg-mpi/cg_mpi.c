@@ -50,7 +50,7 @@ static void dd_add(struct dd *a, double b) {
 static double dot(kk_mpi_comm_t *c, kk_view_t *x, kk_view_t *y, int64_t n) {
   struct dot_args a = {kk_view_bind(x), kk_view_bind(y)};
   struct dd local;
-  CHECK(kk_parallel_reduce("cg_dot", KK_RANGE(0, n), KK_KERNEL(cgm_dot), KK_ARGS(a), KK_RESULT(local)));
+  CHECK(kk_parallel_reduce("cg_dot", KK_RANGE(0, n), KK_KERNEL(cg_dot), KK_ARGS(a), KK_RESULT(local)));
   double *parts = kk_view_data(g_parts);
   const int size = kk_mpi_comm_size(c);
   memset(parts, 0, sizeof *parts * 2 * (size_t)size);
@@ -69,7 +69,7 @@ static double dot(kk_mpi_comm_t *c, kk_view_t *x, kk_view_t *y, int64_t n) {
 
 static void axpby(kk_view_t *z, double a, kk_view_t *x, double b, kk_view_t *y, int64_t n) {
   struct axpby_args arg = {a, b, kk_view_bind(x), kk_view_bind(y), kk_view_bind(z)};
-  CHECK(kk_parallel_for("axpby", KK_RANGE(0, n), KK_KERNEL(cgm_axpby), KK_ARGS(arg)));
+  CHECK(kk_parallel_for("axpby", KK_RANGE(0, n), KK_KERNEL(axpby), KK_ARGS(arg)));
 }
 
 /* The ghost planes of the extended vector from the neighbours' boundary planes. */
@@ -162,11 +162,12 @@ int main(int argc, char **argv) {
   /* assemble this slab's rows as examples/cg does (count, scan, fill) */
   double t0 = MPI_Wtime();
   kk_view_t *counts = vec("counts", KK_INT64, n + 1), *row_ptr = vec("row_ptr", KK_INT64, n + 1);
-  struct build_args b = {.nx = nx, .ny = ny, .nz = nz, .i0 = i0, .planes = planes,
+  struct slab_args b = {.nx = nx, .ny = ny, .nz = nz, .i0 = i0, .planes = planes,
                          .counts = kk_view_bind(counts), .row_ptr = kk_view_bind(row_ptr)};
   CHECK(kk_parallel_for("count_nonzeros", KK_RANGE(0, n + 1), KK_KERNEL(cgm_count_nonzeros), KK_ARGS(b)));
   int64_t nnz = 0;
-  CHECK(kk_parallel_scan("row_offsets", KK_RANGE(0, n + 1), KK_KERNEL(cgm_row_offsets), KK_ARGS(b), KK_RESULT(nnz)));
+  struct build_args scan = {.counts = b.counts, .row_ptr = b.row_ptr}; /* examples/cg's scan */
+  CHECK(kk_parallel_scan("row_offsets", KK_RANGE(0, n + 1), KK_KERNEL(row_offsets), KK_ARGS(scan), KK_RESULT(nnz)));
   kk_view_t *cols = vec("cols", KK_INT32, nnz), *vals = vec("vals", KK_DOUBLE, nnz);
   b.cols = kk_view_bind(cols);
   b.vals = kk_view_bind(vals);
@@ -186,7 +187,7 @@ int main(int argc, char **argv) {
   CHECK(kk_deep_copy_fill(pext, &one));
   struct spmv_args s = {kk_view_bind(row_ptr), kk_view_bind(cols), kk_view_bind(vals), kk_view_bind(pext),
                         kk_view_bind(rhs)};
-  CHECK(kk_parallel_for("spmv", KK_RANGE(0, n), KK_KERNEL(cgm_spmv), KK_ARGS(s)));
+  CHECK(kk_parallel_for("spmv", KK_RANGE(0, n), KK_KERNEL(spmv), KK_ARGS(s)));
   CHECK(kk_fence());
   double t_setup = MPI_Wtime() - t0;
 
@@ -202,7 +203,7 @@ int main(int argc, char **argv) {
   t0 = MPI_Wtime();
   while (it < maxiter && sqrt(rr / rr0) > tol) {
     exchange(c, &h);
-    CHECK(kk_parallel_for("spmv", KK_RANGE(0, n), KK_KERNEL(cgm_spmv), KK_ARGS(s)));
+    CHECK(kk_parallel_for("spmv", KK_RANGE(0, n), KK_KERNEL(spmv), KK_ARGS(s)));
     double alpha = rr / dot(c, p, Ap, n);
     axpby(x, 1.0, x, alpha, p, n);
     axpby(r, 1.0, r, -alpha, Ap, n);

@@ -1,11 +1,11 @@
-/* examples/cg-mpi/cg_mpi.kk.c -- the kernels of the MPI CG example: a slab's matrix assembly, SpMV, axpby, dot, error. */
+/* examples/cg-mpi/cg_mpi.kk.c -- the MPI CG example's own kernels: a slab's matrix assembly and the error (SpMV, axpby and dot are examples/cg's). */
 #include <kk/kernel.h>
 
 #include "cg_mpi.h"
 
 /* Whether the neighbour (di, dj, dk) of this slab's row r lies in the grid;
  * *col gets its index in the extended vector. */
-KK__FN int cgm_neighbour(const struct build_args *a, int64_t r, int di, int dj, int dk, int64_t *col) {
+KK__FN int cgm_neighbour(const struct slab_args *a, int64_t r, int di, int dj, int dk, int64_t *col) {
   const int64_t nyz = a->ny * a->nz;
   const int64_t li = r / nyz, j = (r / a->nz) % a->ny, k = r % a->nz, i = a->i0 + li;
   if (i + di < 0 || i + di >= a->nx || j + dj < 0 || j + dj >= a->ny || k + dk < 0 || k + dk >= a->nz)
@@ -14,7 +14,7 @@ KK__FN int cgm_neighbour(const struct build_args *a, int64_t r, int di, int dj, 
   return 1;
 }
 
-KK_FOR(cgm_count_nonzeros, struct build_args, r) {
+KK_FOR(cgm_count_nonzeros, struct slab_args, r) {
   const int64_t rows = args->planes * args->ny * args->nz;
   int64_t c = 0, col;
   if (r < rows)
@@ -25,14 +25,8 @@ KK_FOR(cgm_count_nonzeros, struct build_args, r) {
   KK_AT(args->counts, int64_t, r) = c;
 }
 
-KK_SCAN(cgm_row_offsets, struct build_args, int64_t, r, part, final) {
-  if (final)
-    KK_AT(args->row_ptr, int64_t, r) = *part;
-  *part += KK_AT(args->counts, int64_t, r);
-}
-
 /* 26 on the diagonal, -1 for every neighbour, as examples/cg. */
-KK_FOR(cgm_fill_rows, struct build_args, r) {
+KK_FOR(cgm_fill_rows, struct slab_args, r) {
   int64_t p = KK_AT(args->row_ptr, int64_t, r), col;
   for (int di = -1; di <= 1; di++)
     for (int dj = -1; dj <= 1; dj++)
@@ -42,36 +36,6 @@ KK_FOR(cgm_fill_rows, struct build_args, r) {
           KK_AT(args->vals, double, p) = (di == 0 && dj == 0 && dk == 0) ? 26.0 : -1.0;
           p++;
         }
-}
-
-KK_FOR(cgm_spmv, struct spmv_args, r) {
-  const int64_t b = KK_AT(args->row_ptr, int64_t, r), e = KK_AT(args->row_ptr, int64_t, r + 1);
-  double s = 0;
-  for (int64_t p = b; p < e; p++)
-    s += KK_AT(args->vals, double, p) * KK_AT(args->x, double, KK_AT(args->cols, int32_t, p));
-  KK_AT(args->y, double, r) = s;
-}
-
-KK_FOR(cgm_axpby, struct axpby_args, i) {
-  KK_AT(args->z, double, i) = args->a * KK_AT(args->x, double, i) + args->b * KK_AT(args->y, double, i);
-}
-
-/* hi + b with its rounding error kept in lo (Knuth's TwoSum). */
-KK__FN void cgm_dd_add(struct dd *a, double b) {
-  const double s = a->hi + b, bb = s - a->hi;
-  a->lo += (a->hi - (s - bb)) + (b - bb);
-  a->hi = s;
-}
-
-KK_REDUCER_INIT(cgm_dd_sum, struct dd, v) { v->hi = 0, v->lo = 0; }
-KK_REDUCER_JOIN(cgm_dd_sum, struct dd, dst, src) {
-  cgm_dd_add(dst, src->hi); /* dst->lo takes the rounding error of the two his */
-  dst->lo += src->lo;
-}
-
-/* This rank's part of a dot product, as a compensated sum of the products. */
-KK_REDUCE_CUSTOM(cgm_dot, struct dot_args, struct dd, cgm_dd_sum, i, acc) {
-  cgm_dd_add(acc, KK_AT(args->x, double, i) * KK_AT(args->y, double, i));
 }
 
 KK_REDUCE(cgm_max_error, struct err_args, double, KK_MAX, i, acc) {
