@@ -78,7 +78,8 @@ struct kk_mpi_request {
   MPI_Datatype dt;
   int count;                /* MPI count of dt */
   int peer, tag;
-  mpi_buf_t *mbuf;          /* what MPI reads or writes when it is not the view itself */
+  void *ptr;                /* what MPI reads or writes: the view's data or mbuf's */
+  mpi_buf_t *mbuf;          /* a buffer, when MPI does not use the view itself */
 };
 
 /* ---- comm.c --------------------------------------------------------------- */

@@ -43,21 +43,21 @@ static void req_what(const kk_mpi_request_t *r, char *buf, size_t size) {
 
 static int status_wanted(const MPI_Status *s) { return s != NULL && s != MPI_STATUS_IGNORE; }
 
-/* Starts a send or receive of `v` (see kk_mpi_isend / kk_mpi_irecv). */
-static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v, int peer, int tag, int recv,
-                         const char *op, kk_mpi_request_t **out) {
-  kk_status_t st = kk_mpi__check_comm(c, op);
-  if (st != KK_OK)
-    return st;
-  if (!v || !out)
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL %s", op, v ? "request pointer" : "view");
+/* Makes the request for a send or receive of `v` and stages it: the view
+ * packed and/or copied to pinned memory on the instance (send), the buffer
+ * MPI will write chosen (receive).  Nothing is fenced or posted yet. */
+static kk_status_t prepare(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v, int peer, int tag, int recv,
+                           const char *op, kk_mpi_request_t **out) {
   *out = NULL;
+  if (!v)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view", op);
   kk_instance_t *inst;
   mpi_plan_t plan;
   MPI_Datatype dt;
   int count;
   char what[640];
   kk_mpi__describe(what, sizeof what, op, v);
+  kk_status_t st;
   if ((st = kk_mpi__instance(c, op, v, given, &inst)) != KK_OK || (st = kk_mpi__plan(what, v, &plan)) != KK_OK ||
       (st = kk_mpi__datatype(what, kk_view_type(v), kk_view_elem_size(v), plan.count, &dt, &count)) != KK_OK)
     return st;
@@ -74,59 +74,126 @@ static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v, i
   r->peer = peer;
   r->tag = tag;
   r->path = kk_mpi__path(c, v);
-  req_what(r, what, sizeof what);
-
-  void *ptr = NULL;
-  int err;
   if (peer == MPI_PROC_NULL) {
     /* nothing moves: no packing, no fence; MPI still completes the request
      * with the status it defines for MPI_PROC_NULL */
     r->plan.count = 0;
-    err = recv ? MPI_Irecv(NULL, 0, dt, peer, tag, c->comm, &r->mreq)
-               : MPI_Isend(NULL, 0, dt, peer, tag, c->comm, &r->mreq);
-  } else if (!recv) {
-    if ((st = kk_mpi__stage_out(c, what, inst, v, &plan, r->path, &ptr, &r->mbuf)) != KK_OK)
-      goto fail_free;
-    /* the packing and staging, and whatever the instance ran before, are done */
-    if ((st = kk_mpi__fence(c, inst, what)) != KK_OK)
-      goto fail_put;
-    err = MPI_Isend(ptr, count, dt, peer, tag, c->comm, &r->mreq);
-  } else {
-    if ((st = kk_mpi__stage_in(c, what, inst, v, &plan, r->path, &ptr, &r->mbuf)) != KK_OK)
-      goto fail_free;
-    /* MPI writes the view itself: work queued before may still read it */
-    if (!r->mbuf && plan.count > 0 && (st = kk_mpi__fence(c, inst, what)) != KK_OK)
-      goto fail_put;
-    err = MPI_Irecv(ptr, count, dt, peer, tag, c->comm, &r->mreq);
+    r->count = 0;
+    *out = r;
+    return KK_OK;
   }
-  if (err != MPI_SUCCESS) {
-    st = kk_mpi__fail(err, recv ? "MPI_Irecv" : "MPI_Isend", what);
-    goto fail_put;
+  req_what(r, what, sizeof what);
+  st = recv ? kk_mpi__stage_in(c, what, inst, v, &plan, r->path, &r->ptr, &r->mbuf)
+            : kk_mpi__stage_out(c, what, inst, v, &plan, r->path, &r->ptr, &r->mbuf);
+  if (st != KK_OK) {
+    req_free(r);
+    return st;
   }
-  if (peer != MPI_PROC_NULL)
-    kk_mpi__count(c, r->path, plan.bytes);
-  if (c->debug)
-    kk_mpi__debug(c, "%s (%zu bytes): path %s%s%s", what, plan.bytes, kk_mpi_path_name(r->path),
-                  plan.contiguous ? ", contiguous" : ", packed by kk kernels on ",
-                  plan.contiguous ? "" : kk_instance_backend(inst));
   *out = r;
   return KK_OK;
+}
 
-fail_put:
-  kk_mpi__buf_put(r->mbuf, inst);
-fail_free:
+/* Whether r must wait for its instance before MPI touches its memory: a
+ * send reads what the instance packed or staged (or the kernels before it
+ * wrote); a receive straight into the view must not overtake work queued
+ * before that still reads the view. */
+static int needs_fence(const kk_mpi_request_t *r) {
+  return r->peer != MPI_PROC_NULL && r->plan.count > 0 && (!r->recv || !r->mbuf);
+}
+
+static kk_status_t post(kk_mpi_comm_t *c, kk_mpi_request_t *r) {
+  int err = r->recv ? MPI_Irecv(r->ptr, r->count, r->dt, r->peer, r->tag, c->comm, &r->mreq)
+                    : MPI_Isend(r->ptr, r->count, r->dt, r->peer, r->tag, c->comm, &r->mreq);
+  char what[640];
+  if (err != MPI_SUCCESS) {
+    req_what(r, what, sizeof what);
+    return kk_mpi__fail(err, r->recv ? "MPI_Irecv" : "MPI_Isend", what);
+  }
+  if (r->peer == MPI_PROC_NULL)
+    return KK_OK;
+  kk_mpi__count(c, r->path, r->plan.bytes);
+  if (c->debug) {
+    req_what(r, what, sizeof what);
+    kk_mpi__debug(c, "%s (%zu bytes): path %s%s%s", what, r->plan.bytes, kk_mpi_path_name(r->path),
+                  r->plan.contiguous ? ", contiguous" : ", packed by kk kernels on ",
+                  r->plan.contiguous ? "" : kk_instance_backend(r->inst));
+  }
+  return KK_OK;
+}
+
+/* Releases a request that was prepared but not posted. */
+static void unprepare(kk_mpi_request_t *r) {
+  kk_mpi__buf_put(r->mbuf, r->inst);
   req_free(r);
+}
+
+/* Starts n sends or receives: all staged first, each instance fenced once,
+ * then all posted (see kk_mpi_isend_batch). */
+static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, int n, kk_view_t *const *views, const int *peers,
+                         const int *tags, int recv, const char *op, kk_mpi_request_t **reqs) {
+  kk_status_t st = kk_mpi__check_comm(c, op);
+  if (st != KK_OK)
+    return st;
+  if (n < 0 || (n > 0 && (!views || !peers || !tags || !reqs)))
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: %s", op, n < 0 ? "negative count" : "NULL argument");
+  for (int i = 0; i < n; i++)
+    reqs[i] = NULL;
+  int i = 0;
+  for (; i < n; i++)
+    if ((st = prepare(c, given, views[i], peers[i], tags[i], recv, op, &reqs[i])) != KK_OK)
+      goto fail_unprepare;
+  for (i = 0; i < n; i++) {
+    if (!needs_fence(reqs[i]))
+      continue;
+    int seen = 0;
+    for (int k = 0; k < i && !seen; k++)
+      seen = needs_fence(reqs[k]) && reqs[k]->inst == reqs[i]->inst;
+    if (!seen && (st = kk_mpi__fence(c, reqs[i]->inst, op)) != KK_OK) {
+      i = n;
+      goto fail_unprepare;
+    }
+  }
+  for (i = 0; i < n; i++)
+    if ((st = post(c, reqs[i])) != KK_OK) {
+      /* the ones before are on their way: the caller completes them */
+      for (int k = i; k < n; k++) {
+        unprepare(reqs[k]);
+        reqs[k] = NULL;
+      }
+      return st;
+    }
+  return KK_OK;
+
+fail_unprepare:
+  for (int k = 0; k < i; k++) {
+    unprepare(reqs[k]);
+    reqs[k] = NULL;
+  }
   return st;
 }
 
 kk_status_t kk_mpi_isend(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_t *view, int dest, int tag,
                          kk_mpi_request_t **req) {
-  return start(c, instance, view, dest, tag, 0, "kk_mpi_isend", req);
+  if (!req)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_isend: NULL request pointer");
+  return start(c, instance, 1, &view, &dest, &tag, 0, "kk_mpi_isend", req);
 }
 
 kk_status_t kk_mpi_irecv(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_t *view, int source, int tag,
                          kk_mpi_request_t **req) {
-  return start(c, instance, view, source, tag, 1, "kk_mpi_irecv", req);
+  if (!req)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_irecv: NULL request pointer");
+  return start(c, instance, 1, &view, &source, &tag, 1, "kk_mpi_irecv", req);
+}
+
+kk_status_t kk_mpi_isend_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n, kk_view_t *const *views,
+                               const int *dests, const int *tags, kk_mpi_request_t **reqs) {
+  return start(c, instance, n, views, dests, tags, 0, "kk_mpi_isend_batch", reqs);
+}
+
+kk_status_t kk_mpi_irecv_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n, kk_view_t *const *views,
+                               const int *sources, const int *tags, kk_mpi_request_t **reqs) {
+  return start(c, instance, n, views, sources, tags, 1, "kk_mpi_irecv_batch", reqs);
 }
 
 /* After MPI completed r's message with status *s (and error `err`):
@@ -272,13 +339,13 @@ kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses)
 
 kk_status_t kk_mpi_send(kk_mpi_comm_t *c, kk_view_t *view, int dest, int tag) {
   kk_mpi_request_t *r;
-  kk_status_t st = start(c, NULL, view, dest, tag, 0, "kk_mpi_send", &r);
+  kk_status_t st = start(c, NULL, 1, &view, &dest, &tag, 0, "kk_mpi_send", &r);
   return st != KK_OK ? st : kk_mpi_wait(&r, NULL);
 }
 
 kk_status_t kk_mpi_recv(kk_mpi_comm_t *c, kk_view_t *view, int source, int tag, MPI_Status *status) {
   kk_mpi_request_t *r;
-  kk_status_t st = start(c, NULL, view, source, tag, 1, "kk_mpi_recv", &r);
+  kk_status_t st = start(c, NULL, 1, &view, &source, &tag, 1, "kk_mpi_recv", &r);
   if (st != KK_OK)
     return st;
   kk_instance_t *inst = r->inst;
@@ -316,10 +383,10 @@ kk_status_t kk_mpi_sendrecv(kk_mpi_comm_t *c, kk_view_t *send, int dest, int sen
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_sendrecv: send view '%s' and receive view '%s' overlap",
                         kk_view_label(send), kk_view_label(recv));
   kk_mpi_request_t *r[2] = {NULL, NULL};
-  if ((st = start(c, NULL, recv, source, recv_tag, 1, "kk_mpi_sendrecv", &r[0])) != KK_OK)
+  if ((st = start(c, NULL, 1, &recv, &source, &recv_tag, 1, "kk_mpi_sendrecv", &r[0])) != KK_OK)
     return st;
   kk_instance_t *inst = r[0]->inst;
-  if ((st = start(c, NULL, send, dest, send_tag, 0, "kk_mpi_sendrecv", &r[1])) != KK_OK) {
+  if ((st = start(c, NULL, 1, &send, &dest, &send_tag, 0, "kk_mpi_sendrecv", &r[1])) != KK_OK) {
     /* the receive is posted: take it back */
     MPI_Cancel(&r[0]->mreq);
     kk_status_t keep = st;

@@ -202,6 +202,22 @@ kk_status_t kk_mpi_isend(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_t *v
 kk_status_t kk_mpi_irecv(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_t *view, int source, int tag,
                          kk_mpi_request_t **req);
 
+/* Starts n sends at once, as n kk_mpi_isend calls would, but with one fence
+ * of each instance instead of one per message: every view is packed and
+ * staged on the instance first, then the instance is fenced, then the n
+ * messages are posted -- the six faces of a halo with one wait for the
+ * device.  views[i] goes to dests[i] with tags[i]; reqs[i] (an array of n)
+ * receives its request.  On an error before any message is posted every
+ * reqs[i] is NULL; if MPI refuses the i-th message, reqs[0 .. i-1] are on
+ * their way (complete them) and the rest are NULL. */
+kk_status_t kk_mpi_isend_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n, kk_view_t *const *views,
+                               const int *dests, const int *tags, kk_mpi_request_t **reqs);
+
+/* Starts n receives at once (one fence of each instance that must finish
+ * before MPI writes views directly), as kk_mpi_isend_batch. */
+kk_status_t kk_mpi_irecv_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n, kk_view_t *const *views,
+                               const int *sources, const int *tags, kk_mpi_request_t **reqs);
+
 /* Completes *req and sets it to NULL (a NULL *req is a no-op, as
  * MPI_REQUEST_NULL).  `status` as in kk_mpi_recv.  On an error the request
  * is still released. */

@@ -544,6 +544,8 @@ static double gval(const int *gn, int64_t x, int64_t y, int64_t z) {
   return (double)((x * gn[1] + y) * gn[2] + z);
 }
 
+/* use_sendrecv: 0 kk_mpi_isend / irecv one face at a time, 1 kk_mpi_sendrecv,
+ * 2 the batch forms */
 static void halo_3d_run(int use_sendrecv, kk_instance_t *inst) {
   int dims[3] = {0, 0, 0}, periods[3] = {1, 1, 1}, coords[3];
   MPI_Dims_create(g_size, 3, dims);
@@ -587,9 +589,19 @@ static void halo_3d_run(int use_sendrecv, kk_instance_t *inst) {
     }
   }
   /* neighbour ranks of cart are those of MPI_COMM_WORLD (no reordering) */
-  if (use_sendrecv) {
+  if (use_sendrecv == 1) {
     for (int f = 0; f < 6; f++)
       OK(kk_mpi_sendrecv(g_c, snd[f], nb[f], 20 + f, rcv[f ^ 1], nb[f ^ 1], 20 + f, NULL));
+  } else if (use_sendrecv == 2) {
+    /* all six at once: one fence of the instance per batch */
+    kk_mpi_request_t *req[12];
+    int rtags[6], stags[6];
+    for (int f = 0; f < 6; f++)
+      rtags[f] = 30 + (f ^ 1), stags[f] = 30 + f;
+    OK(kk_mpi_irecv_batch(g_c, inst, 6, rcv, nb, rtags, req));
+    OK(kk_mpi_isend_batch(g_c, inst, 6, snd, nb, stags, req + 6));
+    OK(kk_mpi_waitall(12, req, NULL));
+    OK(kk_instance_fence(inst ? inst : kk_instance_default()));
   } else {
     kk_mpi_request_t *req[12];
     for (int f = 0; f < 6; f++)
@@ -614,7 +626,7 @@ static void halo_3d_run(int use_sendrecv, kk_instance_t *inst) {
           if (got != want) {
             bad++;
             CHECK(0, "%s: ghost (%lld,%lld,%lld) in direction %d%c is %g, want %g",
-                  use_sendrecv ? "sendrecv" : "isend/irecv", (long long)idx[0], (long long)idx[1], (long long)idx[2],
+                  use_sendrecv == 1 ? "sendrecv" : use_sendrecv == 2 ? "batch" : "isend/irecv", (long long)idx[0], (long long)idx[1], (long long)idx[2],
                   d, side ? '+' : '-', got, want);
           }
         }
@@ -631,7 +643,9 @@ static void halo_3d_six_directions(void) {
   kk_instance_t *inst = NULL;
   OK(kk_instance_create(NULL, &inst));
   halo_3d_run(0, inst);
+  halo_3d_run(2, inst);
   OK(kk_instance_destroy(inst));
+  halo_3d_run(2, NULL);
 }
 
 /* ---- instances ------------------------------------------------------------------ */
