@@ -57,3 +57,24 @@ examples/cg-mpi/cg_mpi.kk.o: examples/cg-mpi/cg_mpi.h examples/cg/cg.h
 CLEANFILES += examples/cg-mpi/cg_mpi.kk.o
 TESTS += tests/mpi-cg.sh
 endif
+
+# ---- bench/kk-bench-mpi: kk beside hand-written MPI + OpenMP / MPI + CUDA ----
+EXTRA_DIST += bench/kk-bench-mpi-cuda.cu tests/mpi-bench.sh
+if KK_BUILD_MPI
+noinst_PROGRAMS += bench/kk-bench-mpi
+bench_kk_bench_mpi_SOURCES = bench/kk-bench-mpi.c bench/kk-bench-mpi-cuda.h bench/bench_hier.h
+bench_kk_bench_mpi_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS) $(BENCH_CUDA_CPPFLAGS)
+bench_kk_bench_mpi_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) $(KK_HOST_KERNEL_CFLAGS)
+bench_kk_bench_mpi_LDFLAGS = $(OPENMP_CFLAGS)
+# the bench's CG kernels (team SpMV, vector updates, dot) are kk-bench's
+bench_kk_bench_mpi_LDADD = bench/bench_hier.kk.o mpi/libkk-mpi.la libkk.la $(MPI_LIBS) -lm
+EXTRA_bench_kk_bench_mpi_DEPENDENCIES = bench/bench_hier.kk.o
+if KK_BUILD_CUDA
+bench_kk_bench_mpi_LDADD += bench/kk-bench-mpi-cuda.o -L$(CUDA_LIBDIR) -lcudart_static -ldl -lrt -lstdc++
+EXTRA_bench_kk_bench_mpi_DEPENDENCIES += bench/kk-bench-mpi-cuda.o
+bench/kk-bench-mpi-cuda.o: bench/kk-bench-mpi-cuda.cu bench/kk-bench-mpi-cuda.h bench/native_cuda_cg.cuh
+	$(AM_V_GEN)$(NVCC) -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -c $(srcdir)/bench/kk-bench-mpi-cuda.cu -o $@
+CLEANFILES += bench/kk-bench-mpi-cuda.o
+endif
+TESTS += tests/mpi-bench.sh
+endif
