@@ -11,7 +11,7 @@ ran=0
 # "cg: 42 iterations, ..." and "cg: final relative residual 1.23e-11" -> "42 1.23e-11"
 summary() { sed -n -e 's/^cg[-a-z]*: \([0-9]*\) iterations.*/\1/p' -e 's/^cg[-a-z]*: final relative residual //p' "$1" | tr '\n' ' '; }
 all_plugins=${KOKKOS_PLUGIN_PATH:-}
-for b in serial threads openmp opencl; do
+for b in ${KK_MPI_TEST_BACKENDS:-serial threads openmp opencl}; do
   if ! KOKKOS_PLUGIN_PATH=$all_plugins mpi_backend_ok "$b"; then
     echo "backend $b not available: skipped"
     continue
@@ -22,7 +22,7 @@ for b in serial threads openmp opencl; do
   set -- $(summary cg.$b.out)
   it=$1 res=$2
   echo "cg on $b: $it iterations, final relative residual $res"
-  for np in 1 2 3 4; do
+  for np in ${KK_MPI_TEST_NPS:-1 2 3 4}; do
     if ! mpi_run $np "$cgm" --kokkos-device=$b --kokkos-disable-warnings --size=$size >cgm.$b.$np.out 2>&1; then
       echo "FAIL: cg-mpi on $b, $np ranks"; cat cgm.$b.$np.out; status=1; continue
     fi

@@ -12,18 +12,20 @@ suite="$top_builddir/tests/mpi/mpi_suite"
 mpi_only_plugin "$backend"
 status=0
 # Where views of the default space must travel: host memory on host
-# backends; OpenCL device memory staged (no MPI library takes it).
+# backends; device memory staged (OpenCL's always: no MPI library takes it),
+# unless KK_MPI_TEST_AWARE=1 forces the GPU-aware path.
 case $backend in
-opencl) path=staged ;;
-*) path=host ;;
+serial | threads | openmp) path=host ;;
+*) path=staged ;;
 esac
-for np in 1 2 4; do
+for np in ${KK_MPI_TEST_NPS:-1 2 4}; do
   echo "== $backend, $np rank(s), path $path"
   KK_MPI_TEST_PATH=$path mpi_run "$np" "$suite" --kokkos-device="$backend" || { echo "FAIL: $backend on $np rank(s)"; status=1; }
 done
-if [ "$backend" = opencl ]; then
+if [ "$backend" = opencl ] || [ "${KK_MPI_TEST_AWARE:-}" = 1 ]; then
   # PoCL's shared virtual memory is host memory, so MPI can take the device
-  # pointers themselves: the GPU-aware path, forced.
+  # pointers themselves: the GPU-aware path, forced (and with a CUDA-aware
+  # MPI, KK_MPI_TEST_AWARE=1 runs it on cuda).
   echo "== $backend, 2 ranks, KK_MPI_GPU_AWARE=1"
   KK_MPI_TEST_AWARE=1 KK_MPI_TEST_PATH=gpu-aware mpi_run 2 "$suite" --kokkos-device="$backend" ||
     { echo "FAIL: $backend on 2 ranks, GPU-aware path"; status=1; }
