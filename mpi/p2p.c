@@ -213,15 +213,16 @@ static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s) {
   } else if (r->recv && s->MPI_SOURCE != MPI_PROC_NULL) {
     int n = -1;
     MPI_Get_count(s, r->dt, &n);
-    if (n != r->count)
+    if (n != r->count) {
       st = kk_set_error(KK_ERROR_INVALID_ARGUMENT,
                         "%s: the message from rank %d (tag %d) holds %d %s, the view %d: sender and receiver "
                         "disagree on the size",
                         what, s->MPI_SOURCE, s->MPI_TAG, n, r->dt == MPI_BYTE ? "bytes" : kk_type_name(kk_view_type(r->view)),
                         r->count);
-    else
+    } else {
       st = kk_mpi__finish_in(c, what, r->inst, r->view, &r->plan, r->path, r->mbuf);
-    r->mbuf = NULL; /* finish_in returned it */
+      r->mbuf = NULL; /* finish_in returned it */
+    }
   }
   kk_mpi__buf_put(r->mbuf, NULL);
   req_free(r);
