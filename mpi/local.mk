@@ -29,7 +29,7 @@ CLEANFILES += mpi/pack.kk.o mpi/pack.kk.lo
 endif
 
 # ---- tests: the suite on every host backend and PoCL, with 1, 2 and 4 ranks ----
-EXTRA_DIST += tests/mpi/launch.sh tests/mpi/mpi_test.kk.c tests/mpi-suite.sh
+EXTRA_DIST += tests/mpi/launch.sh tests/mpi/mpi_test.kk.c tests/mpi-suite.sh tests/lsan-mpi.supp
 dist_check_SCRIPTS += tests/mpi-serial.sh tests/mpi-threads.sh tests/mpi-openmp.sh tests/mpi-opencl.sh tests/mpi-info.sh
 if KK_BUILD_MPI
 AM_TESTS_ENVIRONMENT += MPIEXEC='$(MPIEXEC)'; export MPIEXEC; KK_MPI_IMPL='$(KK_MPI_IMPL)'; export KK_MPI_IMPL; \

@@ -25,6 +25,17 @@ openmpi)
   mpi_np="-n"
   ;;
 esac
+# Under AddressSanitizer (CI's sanitizer build) LeakSanitizer would report
+# what the MPI library keeps past MPI_Finalize (tests/lsan-mpi.supp), and on
+# opencl what PoCL keeps (tests/lsan-opencl.supp); one suppression file takes
+# both.  Full stacks (no fast unwinding through the MPI library, which has no
+# frame pointers) let the patterns tell MPI's allocations from kk's.
+mpi_lsan=${TMPDIR:-/tmp}/kk-lsan-mpi.$$.supp
+cat "${top_srcdir:-.}/tests/lsan-mpi.supp" "${top_srcdir:-.}/tests/lsan-opencl.supp" >"$mpi_lsan" 2>/dev/null
+trap 'rm -f "$mpi_lsan"' EXIT
+LSAN_OPTIONS="suppressions=$mpi_lsan${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+ASAN_OPTIONS="fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export LSAN_OPTIONS ASAN_OPTIONS
 # Host threads per rank: the ranks share this machine's cores.
 mpi_threads() {
   n=$(( $(nproc 2>/dev/null || echo 2) / $1 ))
