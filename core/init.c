@@ -263,9 +263,15 @@ kk_status_t kk_initialize_ex(int *argc, char ***argv, const kk_settings_t *setti
   bool ok = true;
   for (int i = 0; ok && i < cfg->plugin_path_count; i++)
     ok = push_path(cfg->plugin_path[i]);
-  const char *nodef = getenv("KK_PLUGIN_PATH_NO_DEFAULT");
-  bool skip_default = false;
-  if (!(nodef && kk__parse_bool(nodef, &skip_default) && skip_default) && ok)
+  /* An uninstalled libkk takes its build tree's plugins, after the user's
+   * entries and before the installed ones (docs/config.md). */
+  const char *tree = kk__build_tree_plugin_dir();
+  for (int i = 0; tree && i < kk__g.path_count; i++)
+    if (strcmp(kk__g.path[i], tree) == 0)
+      tree = NULL;
+  if (tree && ok)
+    ok = push_path(tree);
+  if (!kk__installed_dirs_skipped() && ok)
     ok = push_path(kk__installed_plugin_dir());
   if (!ok) {
     teardown();

@@ -270,4 +270,27 @@ kk_status_t kk__space_free(kk_space_t *space, void *ptr);
 /* Installed plugin directory, from configure. */
 const char *kk__installed_plugin_dir(void);
 
+/* ---- where plugins and tools are found (paths.c; docs/config.md) ---------- */
+
+/* Installed directory of the bundled tools, $(pkglibdir)/tools. */
+const char *kk__installed_tool_dir(void);
+/* The file the dynamic loader opened for this libkk, NULL when unknown (the
+ * core linked statically into a program). */
+const char *kk__library_path(void);
+/* Is this libkk the uninstalled one of its build tree (<builddir>/.libs)? */
+bool kk__is_build_tree(void);
+/* The build tree's plugin and tool directories when kk__is_build_tree() (and
+ * KK_PLUGIN_PATH_NO_BUILD_TREE is not set), else NULL. */
+const char *kk__build_tree_plugin_dir(void);
+const char *kk__build_tree_tool_dir(void);
+/* KK_PLUGIN_PATH_NO_DEFAULT: leave the installed plugin and tool directories out. */
+bool kk__installed_dirs_skipped(void);
+/* The directories a tool library named without a '/' is looked up in, in
+ * order (the build tree's, the installed one); returns how many (<= 2). */
+int kk__tool_dirs(const char *dirs[2]);
+/* Finds the tool library `name` (no '/': "kk-kernel-timer.so", or without
+ * ".so") in those directories; writes its path into `path` and returns true,
+ * or false when it is in none (the name then goes to the system loader). */
+bool kk__tool_find(const char *name, char *path, size_t size);
+
 #endif /* KK_CORE_INTERNAL_H */

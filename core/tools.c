@@ -109,6 +109,10 @@ static void *load(const char *list, const char *origin, Kokkos_Profiling_EventSe
   const char *env = getenv("KOKKOS_TOOLS_LIBS");
   if (!env || strcmp(env, list) != 0)
     setenv("KOKKOS_TOOLS_LIBS", list, 1);
+  /* A bare name is looked up in kk's tool directories first (docs/tools.md). */
+  char found[sizeof path];
+  if (kk__tool_find(path, found, sizeof found))
+    memcpy(path, found, sizeof path);
 #ifdef HAVE_DLFCN_H
   dlerror();
   void *h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);

@@ -890,8 +890,9 @@ int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
   snprintf(g_recorder, sizeof g_recorder, "%s/recorder.so", KK_TEST_TOOLS_DIR);
-  if (getenv("KOKKOS_PLUGIN_PATH"))
-    g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH"));
+  /* The core is linked in statically, so it is not the tree's libkk and does
+   * not search the tree's plugins by itself: name them, unless the caller did. */
+  g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH") ? getenv("KOKKOS_PLUGIN_PATH") : KK_TEST_PLUGIN_DIR);
   /* Is the backend here at all?  If not, the test is skipped with the reason. */
   tu_clear_env();
   int probe = tu_probe_backend(g_backend, g_plugin_path);
