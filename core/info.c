@@ -167,8 +167,8 @@ kk_status_t kk_print_configuration(FILE *out) {
       fprintf(out, "\n               why: %s", b->reason);
     fputc('\n', out);
   }
-  fprintf(out, "default backend: %s\nhost backend: %s\nhost threads: %d\n", kk__g.def->name, kk__g.host->name,
-          kk_num_threads());
+  fprintf(out, "default backend: %s\n  why: %s\nhost backend: %s\nhost threads: %d\n", kk__g.def->name,
+          kk__g.default_reason, kk__g.host->name, kk_num_threads());
   for (int i = 0; i < kk__g.backend_count; i++) {
     const kk__backend_t *b = kk__g.backends[i];
     if (b->device_count == 0)
@@ -267,6 +267,7 @@ kk_status_t kk_print_configuration_json(FILE *out) {
   }
   json_object_set_new(root, "plugins", plugins);
   json_object_set_new(root, "default_backend", json_string(kk__g.def->name));
+  json_object_set_new(root, "default_backend_reason", json_string(kk__g.default_reason));
   json_object_set_new(root, "host_backend", json_string(kk__g.host->name));
   json_object_set_new(root, "host_threads", json_integer(kk_num_threads()));
   json_t *backends = json_array();

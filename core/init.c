@@ -25,6 +25,8 @@ int kk_plugin_path_count(void) { return kk__g.path_count; }
 
 const char *kk_plugin_path_entry(int i) { return i >= 0 && i < kk__g.path_count ? kk__g.path[i] : NULL; }
 
+const char *kk_backend_default_reason(void) { return kk__g.initialized ? kk__g.default_reason : NULL; }
+
 static bool push_path(const char *p) {
   char **np = realloc(kk__g.path, sizeof *np * (size_t)(kk__g.path_count + 1));
   if (!np)
@@ -77,6 +79,47 @@ static bool better(const kk__backend_t *a, const kk__backend_t *b) {
   return a->ops.priority > b->ops.priority;
 }
 
+/* Why the default backend is the one chosen, for kk_backend_default_reason():
+ * the origin of a request, or the ranking that made the automatic choice. */
+static void describe_choice(const kk__backend_t *def) {
+  const kk__config_t *cfg = &kk__g.config;
+  kk__str_t s = {0};
+  if (cfg->device_backend) {
+    static const char *const how[] = {
+        [KK__ORIGIN_DEFAULT] = "by default", [KK__ORIGIN_JSON] = "by the configuration file's \"device\"",
+        [KK__ORIGIN_ENV] = "by KOKKOS_DEVICE", [KK__ORIGIN_SETTINGS] = "by the program (kk_settings_t.device)",
+        [KK__ORIGIN_FLAG] = "on the command line (--kokkos-device)"};
+    kk__str_addf(&s, "requested %s", how[cfg->device_origin]);
+  } else {
+    kk__str_addf(&s, order_rank(def) < (1 << 30) ? "automatic: first usable backend of the configuration's backend_order"
+                                                  : "automatic: the usable backend of highest priority");
+    /* every usable backend, best first, with its priority */
+    const char *sep = " (";
+    bool listed[256] = {false};
+    for (;;) {
+      int best = -1;
+      for (int i = 0; i < kk__g.backend_count && i < 256; i++)
+        if (!listed[i] && usable(kk__g.backends[i]) && (best < 0 || better(kk__g.backends[i], kk__g.backends[best])))
+          best = i;
+      if (best < 0)
+        break;
+      listed[best] = true;
+      kk__str_addf(&s, "%s%s %d", sep, kk__g.backends[best]->name, kk__g.backends[best]->ops.priority);
+      sep = ", ";
+    }
+    if (*sep == ',')
+      kk__str_addf(&s, ")");
+    sep = "; no devices: ";
+    for (int i = 0; i < kk__g.backend_count; i++)
+      if (kk__g.backends[i]->state == KK_PLUGIN_NO_DEVICES) {
+        kk__str_addf(&s, "%s%s", sep, kk__g.backends[i]->name);
+        sep = ", ";
+      }
+  }
+  kk__snprintf(kk__g.default_reason, sizeof kk__g.default_reason, "%s", s.s ? s.s : "");
+  kk__str_free(&s);
+}
+
 static kk_status_t select_backends(void) {
   kk__config_t *cfg = &kk__g.config;
   kk__backend_t *def = NULL;
@@ -118,6 +161,7 @@ static kk_status_t select_backends(void) {
     }
   kk__g.def = def;
   kk__g.host = host; /* serial is always usable, so host is never NULL */
+  describe_choice(def);
   def->is_default = true;
   host->is_host = true;
   return KK_OK;

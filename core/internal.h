@@ -208,6 +208,7 @@ typedef struct kk__state {
   struct kk_space **spaces;
   int path_count;             /* effective plugin search path */
   char **path;
+  char default_reason[512];   /* why def was chosen (kk_backend_default_reason) */
 } kk__state_t;
 
 extern kk__state_t kk__g;

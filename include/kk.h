@@ -232,6 +232,14 @@ const char *kk_plugin_path_entry(int i);
 const char *kk_backend_default(void);
 const char *kk_backend_host(void);
 
+/* Why the default backend is the one kk_initialize chose, as one line for a
+ * report: "requested on the command line (--kokkos-device)", or for the
+ * automatic choice "automatic: the usable backend of highest priority
+ * (openmp 30, threads 20, serial 10, opencl 5); no devices: cuda".  NULL
+ * when kk is not initialized; the string stays valid until kk_finalize.
+ * Any thread. */
+const char *kk_backend_default_reason(void);
+
 /* Properties of one device of a loaded backend. */
 typedef struct kk_device_info {
   size_t struct_size;            /* set by the caller to sizeof(kk_device_info_t) */
