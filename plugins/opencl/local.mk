@@ -11,7 +11,7 @@ nodist_target_DATA += targets/spirv.json
 # GPUs where it is installed (tests/ocloc.sh skips with the reason elsewhere).
 check_PROGRAMS += tests/spirv_modules
 tests_spirv_modules_SOURCES = tests/spirv_modules.c tests/module_collect.h
-SPIRV_TEST_KERNELS = $(CONFORMANCE_KERNELS) $(BENCH_KERNELS) examples/cg/cg.kk.o
+SPIRV_TEST_KERNELS = $(CONFORMANCE_KERNELS) $(BENCH_KERNELS) examples/cg/cg.kk.o tests/headers/headers.kk.o
 tests_spirv_modules_LDADD = $(SPIRV_TEST_KERNELS) -lm
 tests_spirv_modules_LDFLAGS = $(OPENMP_CFLAGS)
 EXTRA_tests_spirv_modules_DEPENDENCIES = $(SPIRV_TEST_KERNELS)
