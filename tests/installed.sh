@@ -6,6 +6,8 @@ set -u
 unset MAKEFLAGS MFLAGS  # the sub-makes below are independent builds
 unset KOKKOS_PLUGIN_PATH KOKKOS_DEVICE KOKKOS_CONFIG KOKKOS_TOOLS_LIBS KOKKOS_PROFILE_LIBRARY KK_PLUGIN_PATH_NO_DEFAULT \
   KK_PLUGIN_PATH_NO_BUILD_TREE KK_KERNEL_TARGETS
+# programs built against this kk take its compiler flags (a sanitizer build's libkk needs sanitized programs)
+cflags=${KK_TEST_CFLAGS:--O2} ldflags=${KK_TEST_LDFLAGS:-}
 tree=$(cd "$top_builddir" && pwd -P)
 srcdir=$(cd "$top_srcdir" && pwd -P)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kk-installed.XXXXXX")
@@ -38,7 +40,7 @@ cp "$srcdir/examples/axpy/axpy.c" "$srcdir/examples/axpy/axpy.h" "$srcdir/exampl
   "$srcdir/examples/axpy/Makefile" "$tmp/make/"
 PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root" ${MAKE:-make} -s -C "$tmp/make" \
   KKCC="env KKCC_INCLUDEDIR=$prefix/include $bindir/kkcc --targets-dir=$prefix/share/kk/targets" \
-  KKFLAGS=--targets=host CFLAGS="-O2 -Wall -Werror" >"$tmp/make.log" 2>&1 ||
+  KKFLAGS=--targets=host CFLAGS="$cflags -Wall -Werror" LDFLAGS="$ldflags" >"$tmp/make.log" 2>&1 ||
   { cat "$tmp/make.log"; fail "examples/axpy/Makefile does not build against the installed kk"; }
 out=$(LD_LIBRARY_PATH="$libdir" "$tmp/make/axpy" 1000 2>&1) || { echo "$out"; fail "the make-built axpy failed"; }
 echo "$out" | grep -q "^axpy on serial: n = 1000, correct" || { echo "$out"; fail "the make-built axpy: no correct result"; }
@@ -86,11 +88,13 @@ EOT
 cmake -S "$tmp/version" -B "$tmp/version/build" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/version.log" 2>&1 ||
   { cat "$tmp/version.log"; fail "kkConfigVersion.cmake does not take the versions it should"; }
 # build 1: the targets kkcc has installed; build 2: KK_KERNEL_TARGETS=host
-cmake -S "$srcdir/examples/axpy" -B "$tmp/axpy" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/cmake1.log" 2>&1 ||
+cmakeflags="-DCMAKE_PREFIX_PATH=$prefix"
+cmake -S "$srcdir/examples/axpy" -B "$tmp/axpy" "$cmakeflags" -DCMAKE_C_FLAGS="$cflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" \
+  >"$tmp/cmake1.log" 2>&1 ||
   { cat "$tmp/cmake1.log"; fail "cmake (configure) of examples/axpy failed"; }
 cmake --build "$tmp/axpy" --verbose >"$tmp/build1.log" 2>&1 || { cat "$tmp/build1.log"; fail "cmake --build of examples/axpy failed"; }
-cmake -S "$srcdir/examples/axpy" -B "$tmp/axpy-host" -DCMAKE_PREFIX_PATH="$prefix" -DKK_KERNEL_TARGETS=host \
-  >"$tmp/cmake2.log" 2>&1 || { cat "$tmp/cmake2.log"; fail "cmake -DKK_KERNEL_TARGETS=host failed"; }
+cmake -S "$srcdir/examples/axpy" -B "$tmp/axpy-host" "$cmakeflags" -DCMAKE_C_FLAGS="$cflags" \
+  -DCMAKE_EXE_LINKER_FLAGS="$ldflags" -DKK_KERNEL_TARGETS=host >"$tmp/cmake2.log" 2>&1 || { cat "$tmp/cmake2.log"; fail "cmake -DKK_KERNEL_TARGETS=host failed"; }
 cmake --build "$tmp/axpy-host" --verbose >"$tmp/build2.log" 2>&1 ||
   { cat "$tmp/build2.log"; fail "cmake --build with KK_KERNEL_TARGETS=host failed"; }
 grep -q "$bindir/kkcc --targets-dir=[^ ]* -I" "$tmp/build1.log" ||
