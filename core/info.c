@@ -153,7 +153,8 @@ kk_status_t kk_print_configuration(FILE *out) {
   int ntool = kk__tool_dirs(tool_dirs);
   fprintf(out, "tool directories (--kokkos-tools-libs=NAME):%s\n", ntool ? "" : " (none)");
   for (int i = 0; i < ntool; i++)
-    fprintf(out, "  %s%s\n", tool_dirs[i], path_note(tool_dirs[i], kk__build_tree_tool_dir(), kk__installed_tool_dir()));
+    fprintf(out, "  %s%s\n", tool_dirs[i],
+            path_note(tool_dirs[i], kk__build_tree_tool_dir(), kk__installed_tool_dir()));
   fprintf(out, "plugins:\n");
   for (int i = 0; i < kk__g.backend_count; i++) {
     const kk__backend_t *b = kk__g.backends[i];

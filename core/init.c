@@ -91,8 +91,9 @@ static void describe_choice(const kk__backend_t *def) {
         [KK__ORIGIN_FLAG] = "on the command line (--kokkos-device)"};
     kk__str_addf(&s, "requested %s", how[cfg->device_origin]);
   } else {
-    kk__str_addf(&s, order_rank(def) < (1 << 30) ? "automatic: first usable backend of the configuration's backend_order"
-                                                  : "automatic: the usable backend of highest priority");
+    kk__str_addf(&s, "%s",
+                 order_rank(def) < (1 << 30) ? "automatic: first usable backend of the configuration's backend_order"
+                                             : "automatic: the usable backend of highest priority");
     /* every usable backend, best first, with its priority */
     const char *sep = " (";
     bool listed[256] = {false};

@@ -138,8 +138,9 @@ int main(int argc, char **argv) {
   kk_view_release(row_ptr), kk_view_release(cols), kk_view_release(vals);
   kk_finalize();
   if (!converged)
-    fprintf(stderr, "cg: no convergence in %d iterations (relative residual %.3e > %.1e): raise --maxiter (it was %d)\n",
-            it, sqrt(rr / rr0), tol, maxiter);
+    fprintf(stderr,
+            "cg: no convergence in %d iterations (relative residual %.3e > %.1e): raise --maxiter (it was %d)\n", it,
+            sqrt(rr / rr0), tol, maxiter);
   else if (!ok)
     fprintf(stderr, "cg: the solution is wrong (max error %.3e)\n", err);
   return ok ? 0 : 1;
