@@ -498,33 +498,6 @@ static kk_status_t add_end(const char *op, add_ctx_t *a, kk_status_t st, kk_grap
   return KK_OK;
 }
 
-/* The policy's instance must be on the graph's backend; the copy runs on
- * the recording instance.  A policy dispatch would refuse anyway (NULL,
- * too small) is passed on as it is, so that the refusal is dispatch's. */
-static kk_status_t check_instance(const char *op, kk_graph_t *g, const kk_instance_t *pi) {
-  if (pi && pi->backend != g->backend)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT,
-                     "%s: the policy's instance belongs to backend %s, the graph to backend %s", op, pi->backend->name,
-                     g->backend->name);
-  return KK_OK;
-}
-
-#define ON_REC(op, g, T, policy, copy, use)                                     \
-  do {                                                                          \
-    use = (policy);                                                             \
-    if ((policy) && (policy)->struct_size >= sizeof(T)) {                       \
-      kk_status_t st_ = check_instance(op, g, (policy)->instance);              \
-      if (st_ != KK_OK) {                                                       \
-        tl_add = NULL;                                                          \
-        return st_;                                                             \
-      }                                                                         \
-      copy = *(policy);                                                         \
-      copy.struct_size = sizeof(T);                                             \
-      copy.instance = &(g)->rec;                                                \
-      use = &copy;                                                              \
-    }                                                                           \
-  } while (0)
-
 /* A reduction's result view (or a scan's total): one value, in a space the
  * graph's backend writes. */
 static kk_status_t result_view(const char *op, kk_graph_t *g, const kk_kernel_t *k, kk_view_t *v, bool required,
@@ -554,126 +527,121 @@ static kk_status_t result_view(const char *op, kk_graph_t *g, const kk_kernel_t 
   return KK_OK;
 }
 
-static size_t value_size(const kk_kernel_t *k) { return k && k->reducer ? k->reducer->value_size : 0; }
+/* The kernel nodes: which kk_parallel_* call records them. */
+enum { ADD_FOR, ADD_FOR_MD, ADD_FOR_TEAM, ADD_REDUCE, ADD_REDUCE_MD, ADD_REDUCE_TEAM, ADD_SCAN };
+
+typedef union policy_copy {
+  kk_range_policy_t range;
+  kk_md_policy_t md;
+  kk_team_policy_t team;
+} policy_copy_t;
+
+/* Records a kernel node by making the call `what` with a copy of the
+ * policy that runs on the graph's recording instance.  A policy dispatch
+ * refuses anyway (NULL, too small) is passed on as it is, so that the
+ * refusal is dispatch's; one on another backend's instance is refused here. */
+static kk_status_t add_kernel(const char *op, int what, kk_graph_t *g, const char *label, const void *policy,
+                              const kk_kernel_t *k, const void *args, size_t args_size, kk_view_t *result,
+                              kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
+  add_ctx_t a;
+  kk_status_t st = add_begin(op, g, deps, ndeps, NODE_KERNEL, &a);
+  if (st == KK_OK && what >= ADD_REDUCE)
+    st = result_view(op, g, k, result, what != ADD_SCAN, &a);
+  const size_t psize = what == ADD_FOR_MD || what == ADD_REDUCE_MD       ? sizeof(kk_md_policy_t)
+                       : what == ADD_FOR_TEAM || what == ADD_REDUCE_TEAM ? sizeof(kk_team_policy_t)
+                                                                         : sizeof(kk_range_policy_t);
+  policy_copy_t p;
+  const void *use = policy;
+  if (st == KK_OK && policy && *(const size_t *)policy >= psize) {
+    memcpy(&p, policy, psize);
+    kk_instance_t **pi = psize == sizeof(kk_md_policy_t)     ? &p.md.instance
+                         : psize == sizeof(kk_team_policy_t) ? &p.team.instance
+                                                             : &p.range.instance;
+    if (*pi && (*pi)->backend != g->backend)
+      st = kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the policy's instance belongs to backend %s, the graph to backend %s",
+                     op, (*pi)->backend->name, g->backend->name);
+    *(size_t *)(void *)&p = psize;
+    *pi = &g->rec;
+    use = &p;
+  }
+  if (st != KK_OK) {
+    tl_add = NULL;
+    return st;
+  }
+  void *rdata = result ? kk_view_data(result) : NULL;
+  const size_t rsize = result && k && k->reducer ? k->reducer->value_size : 0;
+  switch (what) {
+  case ADD_FOR:
+    st = kk_parallel_for(label, use, k, args, args_size);
+    break;
+  case ADD_FOR_MD:
+    st = kk_parallel_for_md(label, use, k, args, args_size);
+    break;
+  case ADD_FOR_TEAM:
+    st = kk_parallel_for_team(label, use, k, args, args_size);
+    break;
+  case ADD_REDUCE:
+    st = kk_parallel_reduce(label, use, k, args, args_size, rdata, rsize);
+    break;
+  case ADD_REDUCE_MD:
+    st = kk_parallel_reduce_md(label, use, k, args, args_size, rdata, rsize);
+    break;
+  case ADD_REDUCE_TEAM:
+    st = kk_parallel_reduce_team(label, use, k, args, args_size, rdata, rsize);
+    break;
+  default:
+    st = kk_parallel_scan(label, use, k, args, args_size, rdata, rsize);
+    break;
+  }
+  return add_end(op, &a, st, out);
+}
 
 kk_status_t kk_graph_add_for(kk_graph_t *g, const char *label, const kk_range_policy_t *policy,
                              const kk_kernel_t *kernel, const void *args, size_t args_size,
                              kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  const char *op = "kk_graph_add_for";
-  add_ctx_t a;
-  kk_range_policy_t p;
-  const kk_range_policy_t *use;
-  kk_status_t st = add_begin(op, g, deps, ndeps, NODE_KERNEL, &a);
-  if (st != KK_OK)
-    return st;
-  ON_REC(op, g, kk_range_policy_t, policy, p, use);
-  return add_end(op, &a, kk_parallel_for(label, use, kernel, args, args_size), out);
+  return add_kernel("kk_graph_add_for", ADD_FOR, g, label, policy, kernel, args, args_size, NULL, deps, ndeps, out);
 }
 
 kk_status_t kk_graph_add_for_md(kk_graph_t *g, const char *label, const kk_md_policy_t *policy,
                                 const kk_kernel_t *kernel, const void *args, size_t args_size,
                                 kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  const char *op = "kk_graph_add_for_md";
-  add_ctx_t a;
-  kk_md_policy_t p;
-  const kk_md_policy_t *use;
-  kk_status_t st = add_begin(op, g, deps, ndeps, NODE_KERNEL, &a);
-  if (st != KK_OK)
-    return st;
-  ON_REC(op, g, kk_md_policy_t, policy, p, use);
-  return add_end(op, &a, kk_parallel_for_md(label, use, kernel, args, args_size), out);
+  return add_kernel("kk_graph_add_for_md", ADD_FOR_MD, g, label, policy, kernel, args, args_size, NULL, deps, ndeps,
+                    out);
 }
 
 kk_status_t kk_graph_add_for_team(kk_graph_t *g, const char *label, const kk_team_policy_t *policy,
                                   const kk_kernel_t *kernel, const void *args, size_t args_size,
                                   kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  const char *op = "kk_graph_add_for_team";
-  add_ctx_t a;
-  kk_team_policy_t p;
-  const kk_team_policy_t *use;
-  kk_status_t st = add_begin(op, g, deps, ndeps, NODE_KERNEL, &a);
-  if (st != KK_OK)
-    return st;
-  ON_REC(op, g, kk_team_policy_t, policy, p, use);
-  return add_end(op, &a, kk_parallel_for_team(label, use, kernel, args, args_size), out);
+  return add_kernel("kk_graph_add_for_team", ADD_FOR_TEAM, g, label, policy, kernel, args, args_size, NULL, deps,
+                    ndeps, out);
 }
 
 kk_status_t kk_graph_add_reduce(kk_graph_t *g, const char *label, const kk_range_policy_t *policy,
                                 const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *result,
                                 kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  const char *op = "kk_graph_add_reduce";
-  add_ctx_t a;
-  kk_range_policy_t p;
-  const kk_range_policy_t *use;
-  kk_status_t st = add_begin(op, g, deps, ndeps, NODE_KERNEL, &a);
-  if (st != KK_OK)
-    return st;
-  if ((st = result_view(op, g, kernel, result, true, &a)) != KK_OK) {
-    tl_add = NULL;
-    return st;
-  }
-  ON_REC(op, g, kk_range_policy_t, policy, p, use);
-  st = kk_parallel_reduce(label, use, kernel, args, args_size, kk_view_data(result), value_size(kernel));
-  return add_end(op, &a, st, out);
+  return add_kernel("kk_graph_add_reduce", ADD_REDUCE, g, label, policy, kernel, args, args_size, result, deps, ndeps,
+                    out);
 }
 
 kk_status_t kk_graph_add_reduce_md(kk_graph_t *g, const char *label, const kk_md_policy_t *policy,
                                    const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *result,
                                    kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  const char *op = "kk_graph_add_reduce_md";
-  add_ctx_t a;
-  kk_md_policy_t p;
-  const kk_md_policy_t *use;
-  kk_status_t st = add_begin(op, g, deps, ndeps, NODE_KERNEL, &a);
-  if (st != KK_OK)
-    return st;
-  if ((st = result_view(op, g, kernel, result, true, &a)) != KK_OK) {
-    tl_add = NULL;
-    return st;
-  }
-  ON_REC(op, g, kk_md_policy_t, policy, p, use);
-  st = kk_parallel_reduce_md(label, use, kernel, args, args_size, kk_view_data(result), value_size(kernel));
-  return add_end(op, &a, st, out);
+  return add_kernel("kk_graph_add_reduce_md", ADD_REDUCE_MD, g, label, policy, kernel, args, args_size, result, deps,
+                    ndeps, out);
 }
 
 kk_status_t kk_graph_add_reduce_team(kk_graph_t *g, const char *label, const kk_team_policy_t *policy,
                                      const kk_kernel_t *kernel, const void *args, size_t args_size,
                                      kk_view_t *result, kk_graph_node_t *const *deps, int ndeps,
                                      kk_graph_node_t **out) {
-  const char *op = "kk_graph_add_reduce_team";
-  add_ctx_t a;
-  kk_team_policy_t p;
-  const kk_team_policy_t *use;
-  kk_status_t st = add_begin(op, g, deps, ndeps, NODE_KERNEL, &a);
-  if (st != KK_OK)
-    return st;
-  if ((st = result_view(op, g, kernel, result, true, &a)) != KK_OK) {
-    tl_add = NULL;
-    return st;
-  }
-  ON_REC(op, g, kk_team_policy_t, policy, p, use);
-  st = kk_parallel_reduce_team(label, use, kernel, args, args_size, kk_view_data(result), value_size(kernel));
-  return add_end(op, &a, st, out);
+  return add_kernel("kk_graph_add_reduce_team", ADD_REDUCE_TEAM, g, label, policy, kernel, args, args_size, result,
+                    deps, ndeps, out);
 }
 
 kk_status_t kk_graph_add_scan(kk_graph_t *g, const char *label, const kk_range_policy_t *policy,
                               const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *total,
                               kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  const char *op = "kk_graph_add_scan";
-  add_ctx_t a;
-  kk_range_policy_t p;
-  const kk_range_policy_t *use;
-  kk_status_t st = add_begin(op, g, deps, ndeps, NODE_KERNEL, &a);
-  if (st != KK_OK)
-    return st;
-  if ((st = result_view(op, g, kernel, total, false, &a)) != KK_OK) {
-    tl_add = NULL;
-    return st;
-  }
-  ON_REC(op, g, kk_range_policy_t, policy, p, use);
-  st = kk_parallel_scan(label, use, kernel, args, args_size, total ? kk_view_data(total) : NULL,
-                        total ? value_size(kernel) : 0);
-  return add_end(op, &a, st, out);
+  return add_kernel("kk_graph_add_scan", ADD_SCAN, g, label, policy, kernel, args, args_size, total, deps, ndeps, out);
 }
 
 kk_status_t kk_graph_add_copy(kk_graph_t *g, kk_view_t *dst, kk_view_t *src, kk_graph_node_t *const *deps,
