@@ -3,8 +3,27 @@
 #define KK_BENCH_COMMON_H
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <kk.h>
+
+/* A kk call that must succeed: kk-bench stops with kk's message otherwise. */
+#define CHECK(call)                                            \
+  do {                                                         \
+    if ((call) != KK_OK) {                                     \
+      fprintf(stderr, "kk-bench: %s\n", kk_last_error());      \
+      exit(1);                                                 \
+    }                                                          \
+  } while (0)
+
+/* Does `backend` run on the GPU that bench/native_cuda.cu times? */
+#ifdef KK_BENCH_CUDA
+#define ON_GPU(backend) (strcmp((backend), "cuda") == 0)
+#else
+#define ON_GPU(backend) 0
+#endif
 
 /* Records one row: figures for kk and for the hand-written version. */
 void bench_record(const char *kcase, const char *backend, const char *size, double kk, double native, const char *unit,

@@ -9,18 +9,7 @@
 #include "bench_hier.h"
 #ifdef KK_BENCH_CUDA
 #include "native_cuda.h"
-#define ON_GPU(backend) (strcmp((backend), "cuda") == 0)
-#else
-#define ON_GPU(backend) 0
 #endif
-
-#define CHECK(call)                                            \
-  do {                                                         \
-    if ((call) != KK_OK) {                                     \
-      fprintf(stderr, "kk-bench: %s\n", kk_last_error());      \
-      exit(1);                                                 \
-    }                                                          \
-  } while (0)
 
 #define CHAIN 100       /* kernels in the chain */
 #define CHAIN_LOGN 12   /* elements each: 2^12 doubles, 32 KiB */

@@ -13,14 +13,6 @@
 #include "native_cuda.h"
 #endif
 
-#define CHECK(call)                                            \
-  do {                                                         \
-    if ((call) != KK_OK) {                                     \
-      fprintf(stderr, "kk-bench: %s\n", kk_last_error());      \
-      exit(1);                                                 \
-    }                                                          \
-  } while (0)
-
 static kk_view_t *view(const char *label, kk_type_t t, int rank, const int64_t *ext) {
   kk_view_t *v;
   CHECK(kk_view_alloc(&v, label, t, rank, ext));
@@ -70,10 +62,7 @@ static kk_view_t *view_right(const char *label, kk_type_t t, int rank, const int
     }                                                 \
   } while (0)
 
-#ifdef KK_BENCH_CUDA
-#define ON_GPU(backend) (strcmp((backend), "cuda") == 0)
-#else
-#define ON_GPU(backend) 0
+#ifndef KK_BENCH_CUDA
 #define ncu_tensor(...) -1.0
 #define ncu_atomics(...) -1.0
 #define ncu_min_sum(...) -1.0

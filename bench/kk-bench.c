@@ -118,14 +118,6 @@ int bench_wants(const char *cases, const char *name) {
 #define settle bench_settle
 #define record bench_record
 
-#define CHECK(call)                                            \
-  do {                                                         \
-    if ((call) != KK_OK) {                                     \
-      fprintf(stderr, "kk-bench: %s\n", kk_last_error());      \
-      exit(1);                                                 \
-    }                                                          \
-  } while (0)
-
 /* ---- the hand-written versions ------------------------------------------------------ */
 
 static double *native_alloc(int64_t n, int nt) {
