@@ -854,19 +854,28 @@ static kk_status_t create_native(const char *op, kk_graph_t *g) {
   return kk__error(st, "%s: backend %s: %s", op, b->name, kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
 }
 
-kk_status_t kk_graph_instantiate(kk_graph_t *g) {
-  KK__REQUIRE_INIT("kk_graph_instantiate");
-  if (!g)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_instantiate: graph is NULL");
+/* Instantiates g, whose busy flag the caller holds. */
+static kk_status_t instantiate(const char *op, kk_graph_t *g) {
   if (g->instantiated)
     return KK_OK;
   kk_status_t st = build_descs(g);
-  if (st == KK_OK && (st = create_native("kk_graph_instantiate", g)) != KK_OK) {
+  if (st == KK_OK && (st = create_native(op, g)) != KK_OK) {
     free(g->descs), free(g->dep_store);
     g->descs = NULL, g->dep_store = NULL;
   }
   if (st == KK_OK)
     g->instantiated = true;
+  return st;
+}
+
+kk_status_t kk_graph_instantiate(kk_graph_t *g) {
+  KK__REQUIRE_INIT("kk_graph_instantiate");
+  if (!g)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_instantiate: graph is NULL");
+  if (atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire))
+    return kk__error(KK_ERROR_IN_USE, "kk_graph_instantiate: another thread submits or updates the graph");
+  kk_status_t st = instantiate("kk_graph_instantiate", g);
+  atomic_flag_clear_explicit(&g->busy, memory_order_release);
   return st;
 }
 
@@ -991,16 +1000,15 @@ kk_status_t kk_graph_submit(kk_graph_t *g, kk_instance_t *inst) {
     inst = &g->backend->default_instance;
   if (KK__UNLIKELY(inst->backend != g->backend || kk__capturing(inst)))
     return submit_refused(g, inst);
-  if (KK__UNLIKELY(!g->instantiated)) {
-    kk_status_t st = kk_graph_instantiate(g);
-    if (st != KK_OK)
-      return st;
-  }
   if (KK__UNLIKELY(atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire)))
     return submit_refused(g, inst);
+  kk_status_t st;
+  if (KK__UNLIKELY(!g->instantiated) && (st = instantiate("kk_graph_submit", g)) != KK_OK) {
+    atomic_flag_clear_explicit(&g->busy, memory_order_release);
+    return st;
+  }
   g->submitted = true;
   kk__backend_t *b = g->backend;
-  kk_status_t st;
   if (KK__UNLIKELY(kk__tools.active))
     st = replay_with_tools(g, inst);
   else if (g->pgraph) {

@@ -678,8 +678,9 @@ void kk_scatter_view_release(kk_scatter_view_t *sv);
  * by the graph).  A graph must not outlive the modules of its kernels.
  *
  * Threading: one thread at a time builds, instantiates, updates, submits or
- * destroys a given graph (a second thread that submits or updates it while
- * the first does gets KK_ERROR_IN_USE); distinct graphs are independent.
+ * destroys a given graph (a second thread that instantiates, submits,
+ * updates or destroys it while another does one of these gets
+ * KK_ERROR_IN_USE); distinct graphs are independent.
  * ======================================================================== */
 typedef struct kk_graph kk_graph_t;
 typedef struct kk_graph_node kk_graph_node_t;
@@ -788,7 +789,8 @@ const char *kk_graph_node_label(const kk_graph_node_t *node);
  * node, kk replays the nodes one by one in dependency order at each
  * submission (kk_graph_native() tells which).  Errors: the backend's
  * (KK_ERROR_OUT_OF_MEMORY, KK_ERROR_BACKEND); the graph then stays not
- * instantiated.  Calling it again does nothing. */
+ * instantiated.  Calling it again does nothing.  KK_ERROR_IN_USE while
+ * another thread submits or updates the graph. */
 kk_status_t kk_graph_instantiate(kk_graph_t *graph);
 
 /* 1 when the instantiated graph runs as the backend's own graph, 0 when kk
