@@ -718,9 +718,10 @@ START_TEST(graph_left_to_finalize) {
   kk_graph_t *g;
   OK(kk_graph_create(NULL, &g));
   struct axpy_args ax = {1.0, kk_view_bind(x), kk_view_bind(y)};
-  OK(kk_graph_add_for(g, "left", KK_RANGE(0, 10), KK_KERNEL(axpy), KK_ARGS(ax), NULL, 0, NULL));
+  kk_graph_node_t *a;
+  OK(kk_graph_add_for(g, "left", KK_RANGE(0, 10), KK_KERNEL(axpy), KK_ARGS(ax), NULL, 0, &a));
   double v = 1.0;
-  OK(kk_graph_add_fill(g, x, &v, NULL, 0, NULL));
+  OK(kk_graph_add_fill(g, x, &v, &a, 1, NULL)); /* after the axpy, which reads x */
   OK(kk_graph_submit(g, NULL));
   OK(kk_graph_begin_capture(NULL));
   OK(kk_parallel_for("left captured", KK_RANGE(0, 10), KK_KERNEL(axpy), KK_ARGS(ax)));
