@@ -166,7 +166,7 @@ static void bench_chain(const char *backend, int nt, int reps) {
 
 typedef struct cg {
   int64_t N;
-  kk_view_t *x, *r, *p, *Ap, *rr, *rrn, *pap;
+  kk_view_t *x, *r, *p, *Ap, *rr, *rrn, *pap, *alpha, *beta;
   struct tspmv_args sa;
   kk_team_policy_t tp;
 } cg_t;
@@ -178,14 +178,18 @@ static void cg_iteration(cg_t *c) {
   CHECK(kk_parallel_for_team("spmv", &c->tp, KK_KERNEL(team_spmv), KK_ARGS(c->sa)));
   struct vec_args pap = {0, kk_view_bind(c->p), kk_view_bind(c->Ap)};
   CHECK(kk_parallel_reduce_view("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(pap), c->pap));
-  struct ratio_args ux = {kk_view_bind(c->rr), kk_view_bind(c->pap), 1.0, kk_view_bind(c->p), kk_view_bind(c->x)};
-  CHECK(kk_parallel_for("axpy", KK_RANGE(0, N), KK_KERNEL(graph_axpy_ratio), KK_ARGS(ux)));
-  struct ratio_args ur = {kk_view_bind(c->rr), kk_view_bind(c->pap), -1.0, kk_view_bind(c->Ap), kk_view_bind(c->r)};
-  CHECK(kk_parallel_for("axpy", KK_RANGE(0, N), KK_KERNEL(graph_axpy_ratio), KK_ARGS(ur)));
+  struct ratio_args ra = {kk_view_bind(c->alpha), kk_view_bind(c->rr), kk_view_bind(c->pap)};
+  CHECK(kk_parallel_for("alpha", KK_RANGE(0, 1), KK_KERNEL(graph_ratio), KK_ARGS(ra)));
+  struct svec_args ux = {kk_view_bind(c->alpha), 1.0, kk_view_bind(c->p), kk_view_bind(c->x)};
+  CHECK(kk_parallel_for("axpy", KK_RANGE(0, N), KK_KERNEL(graph_axpy_v), KK_ARGS(ux)));
+  struct svec_args ur = {kk_view_bind(c->alpha), -1.0, kk_view_bind(c->Ap), kk_view_bind(c->r)};
+  CHECK(kk_parallel_for("axpy", KK_RANGE(0, N), KK_KERNEL(graph_axpy_v), KK_ARGS(ur)));
   struct vec_args rrv = {0, kk_view_bind(c->r), kk_view_bind(c->r)};
   CHECK(kk_parallel_reduce_view("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(rrv), c->rrn));
-  struct ratio_args up = {kk_view_bind(c->rrn), kk_view_bind(c->rr), 1.0, kk_view_bind(c->r), kk_view_bind(c->p)};
-  CHECK(kk_parallel_for("xpay", KK_RANGE(0, N), KK_KERNEL(graph_xpay_ratio), KK_ARGS(up)));
+  struct ratio_args rb = {kk_view_bind(c->beta), kk_view_bind(c->rrn), kk_view_bind(c->rr)};
+  CHECK(kk_parallel_for("beta", KK_RANGE(0, 1), KK_KERNEL(graph_ratio), KK_ARGS(rb)));
+  struct svec_args up = {kk_view_bind(c->beta), 1.0, kk_view_bind(c->r), kk_view_bind(c->p)};
+  CHECK(kk_parallel_for("xpay", KK_RANGE(0, N), KK_KERNEL(graph_xpay_v), KK_ARGS(up)));
   CHECK(kk_deep_copy_async(kk_instance_default(), c->rr, c->rrn));
 }
 
@@ -233,7 +237,8 @@ static void bench_cg_graph(const char *backend, int nt, int64_t n, int iters, in
   memset(&c, 0, sizeof c);
   c.N = N;
   c.x = vec("x", N), c.r = vec("r", N), c.p = vec("p", N), c.Ap = vec("Ap", N);
-  c.rr = scalar("rr"), c.rrn = scalar("rr_new"), c.pap = scalar("pAp");
+  c.rr = scalar("rr"), c.rrn = scalar("rr_new"), c.pap = scalar("pAp"), c.alpha = scalar("alpha");
+  c.beta = scalar("beta");
   const int64_t rows_per_team = 64;
   c.sa = (struct tspmv_args){kk_view_bind(row_ptr), kk_view_bind(cols), kk_view_bind(vals), kk_view_bind(c.p),
                              kk_view_bind(c.Ap), N, rows_per_team};
@@ -292,7 +297,8 @@ static void bench_cg_graph(const char *backend, int nt, int64_t n, int iters, in
   free(rp), free(ci), free(va), free(nxv), free(nr), free(np), free(nap);
   kk_view_release(row_ptr), kk_view_release(cols), kk_view_release(vals);
   kk_view_release(c.x), kk_view_release(c.r), kk_view_release(c.p), kk_view_release(c.Ap);
-  kk_view_release(c.rr), kk_view_release(c.rrn), kk_view_release(c.pap);
+  kk_view_release(c.rr), kk_view_release(c.rrn), kk_view_release(c.pap), kk_view_release(c.alpha);
+  kk_view_release(c.beta);
 }
 
 void bench_graph(const char *backend, int nt, int reps, const char *cases, int quick) {
