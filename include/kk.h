@@ -673,9 +673,11 @@ void kk_scatter_view_release(kk_scatter_view_t *sv);
  * Nodes are added explicitly (kk_graph_add_*) or recorded from the ordinary
  * calls made on an instance (kk_graph_begin_capture).  Every node copies its
  * kernel's arguments when it is added; views they reference are not
- * retained and must outlive the graph's submissions (the views a node names
- * directly -- a reduction's result, a copy's or fill's views -- are retained
- * by the graph).  A graph must not outlive the modules of its kernels.
+ * retained and must outlive the graph's submissions.  The views named in a
+ * kk_graph_add_* call (a reduction's result, a scan's total, a copy's or
+ * fill's views) and in a captured deep copy or fill are retained by the
+ * graph; a captured kk_parallel_reduce_view's result is not.  A graph must
+ * not outlive the modules of its kernels.
  *
  * Threading: one thread at a time builds, instantiates, updates, submits or
  * destroys a given graph (a second thread that instantiates, submits,
