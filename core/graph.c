@@ -69,7 +69,7 @@ struct kk_graph {
   void *pgraph;            /* the backend's graph; NULL: the core replays */
   kk_graph_node_desc_t *descs; /* what graph_create got, kept to rebuild */
   uint32_t *dep_store;
-  atomic_flag busy;        /* a submit or update is running */
+  atomic_flag busy;        /* an instantiation, submission, update or destruction is running */
   struct kk_graph *next, *prev; /* every graph, for kk_finalize */
 };
 
