@@ -259,7 +259,7 @@ static kk_status_t launch_range(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_
       l->kernel->reducer->init(l->result);
     return KK_OK;
   }
-  const int items = vs <= 8 ? 16 : vs <= 16 ? 8 : 1; /* KK__SCAN_ITEMS (kk/target/cuda.h) */
+  const int items = vs <= 8 ? 16 : vs <= 16 ? 8 : 1; /* KK__SCAN_ITEMS (kk/target/simt.h) */
   const unsigned t = 256;
   const int64_t per = (int64_t)t * items, tiles = (n + per - 1) / per;
   if (tiles > MAX_GRID)
@@ -278,7 +278,7 @@ static kk_status_t launch_range(cuda_ctx_t *c, cuda_inst_t *in, const kk_launch_
   L.epoch = atomic_fetch_add(&in->epoch, 1ull);
   L.items = items;
   /* shared memory: the tile's values, one pad slot after every `items`
-   * (kk__scan_slot in kk/target/cuda.h) */
+   * (kk__scan_slot in kk/target/simt.h) */
   const uint64_t slots = items > 1 ? (uint64_t)(items + 1) * t : t;
   if ((st = go(c, in, l, k, &L, tiles, t, 1, 1, slots * vs)) != KK_OK)
     return st;

@@ -260,8 +260,8 @@ static kk_status_t launch_range(hip_ctx_t *c, hip_inst_t *in, const kk_launch_t 
       l->kernel->reducer->init(l->result);
     return KK_OK;
   }
-  const int items = vs <= 8 ? 16 : vs <= 16 ? 8 : 1; /* at most KK__SCAN_MAX_ITEMS (kk/target/hip.h) */
-  const unsigned t = 256, w = (unsigned)c->devs[c->dev].warp; /* a multiple of the wave */
+  const int items = vs <= 8 ? 16 : vs <= 16 ? 8 : 1; /* KK__SCAN_ITEMS (kk/target/simt.h) */
+  const unsigned t = 256; /* a multiple of the wave */
   const int64_t per = (int64_t)t * items, tiles = (n + per - 1) / per;
   if (tiles > grid_cap(t))
     return c->hs->error(c->hs->core, KK_ERROR_LIMIT, NULL, 0, "scan '%s': %lld tiles exceed the grid", l->label,
@@ -278,8 +278,10 @@ static kk_status_t launch_range(hip_ctx_t *c, hip_inst_t *in, const kk_launch_t 
   L.tile_base = 0;
   L.epoch = atomic_fetch_add(&in->epoch, 1ull);
   L.items = items;
-  /* LDS: the wave totals of every round of a tile */
-  if ((st = go(c, in, l, k, &L, tiles, t, 1, 1, (uint64_t)items * (t / w) * vs)) != KK_OK)
+  /* LDS: the tile's values, one pad slot after every `items`
+   * (kk__scan_slot in kk/target/simt.h) */
+  const uint64_t slots = items > 1 ? (uint64_t)(items + 1) * t : t;
+  if ((st = go(c, in, l, k, &L, tiles, t, 1, 1, slots * vs)) != KK_OK)
     return st;
   return result_finish(c, in, l, &L, &rt);
 }
