@@ -7,7 +7,8 @@
  *   KK__FN              a device helper (static, inlined)
  *   KK__TEAM_BARRIER()  a barrier of a team's threads (the whole block or group)
  *   KK__TEAM_VALUE_MAX  bytes a nested team reduction, broadcast or scan carries
- *   KK__ATH             the context an atomic needs before its pointer ("kk__th," or nothing)
+ *   KK__ATH, KK__ATHP   the context an atomic takes before its pointer, as an argument
+ *                       ("kk__th,") and as a parameter ("kk__thread_t kk__th,"), or nothing
  *   KK__LOCK_COUNT      words in the device lock table
  *   kk_team             with league_size, team_rank, team_size, lane, vlen, coll
  *   KK_TEAM_THREAD_FOR, KK_THREAD_VECTOR_FOR, KK_TEAM_VECTOR_FOR and
@@ -278,7 +279,7 @@ template <class T, class U> KK__FN T kk__from_bits(U u) {
 
 /* complex double exchange and compare-exchange: 16 bytes through the lock
  * table (where the target has no 16-byte atomics, add and subtract too) */
-KK__FN kk_complex_double kk__acd(KK__ATH kk_complex_double *p, kk_complex_double v, int op) {
+KK__FN kk_complex_double kk__acd(KK__ATHP kk_complex_double *p, kk_complex_double v, int op) {
   kk_complex_double old;
   old.re = old.im = 0;
   KK_ATOMIC_LOCK(p) {
@@ -289,10 +290,10 @@ KK__FN kk_complex_double kk__acd(KK__ATH kk_complex_double *p, kk_complex_double
   }
   return old;
 }
-KK__FN kk_complex_double kk__aexchange(KK__ATH kk_complex_double *p, kk_complex_double v) {
+KK__FN kk_complex_double kk__aexchange(KK__ATHP kk_complex_double *p, kk_complex_double v) {
   return kk__acd(KK__ATH p, v, 2);
 }
-KK__FN kk_complex_double kk__acas(KK__ATH kk_complex_double *p, kk_complex_double e, kk_complex_double d) {
+KK__FN kk_complex_double kk__acas(KK__ATHP kk_complex_double *p, kk_complex_double e, kk_complex_double d) {
   kk_complex_double old;
   old.re = old.im = 0;
   KK_ATOMIC_LOCK(p) {

@@ -500,6 +500,7 @@ typedef struct kk_team {
 #define KK__TEAM_VALUE_MAX KK_GPU_TEAM_VALUE_MAX
 #define KK__LOCK_COUNT KK_GPU_LOCK_COUNT
 #define KK__ATH
+#define KK__ATHP
 #define KK__SCRATCH_OR_LEAVE(expr) (expr) /* kk__scratch ends the thread when it fails */
 
 /* The lock table, safe under warp divergence: the loop is the warp's, not
