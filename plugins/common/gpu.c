@@ -150,6 +150,11 @@ static kk_status_t inst_init(kkg_ctx_t *c, kkg_inst_t *in) {
     memset(in->results, 0, KKG_RECORD_AT + 64);
     st = v->map(c, in->results, (void **)&in->results_dev);
   }
+  if (st == KK_OK && v->enqueue) {
+    st = v->alloc(c, KKG_MEM_DEVICE, (size_t)KKG_SLOTS * KK_SPIRV_SLOT_BYTES, (void **)&in->slots);
+    if (st == KK_OK && !(in->staging = calloc(KKG_SLOTS, KK_SPIRV_SLOT_BYTES)))
+      st = kkg_error(c, KK_ERROR_OUT_OF_MEMORY, "allocating an instance's launch slots");
+  }
   const unsigned char zero = 0;
   if (st == KK_OK)
     st = v->fill(c, in, in->small, &zero, 1, KKG_SMALL_BYTES);
@@ -185,6 +190,9 @@ static void inst_free(kkg_ctx_t *c, kkg_inst_t *in) {
     v->free(c, KKG_MEM_DEVICE, in->small);
   if (in->results)
     v->free(c, KKG_MEM_MAPPED, in->results);
+  if (in->slots)
+    v->free(c, KKG_MEM_DEVICE, in->slots);
+  free(in->staging);
   pthread_mutex_destroy(&in->lock);
 }
 
@@ -241,7 +249,7 @@ kk_status_t kkg_instance_destroy(void *ctx, void *inst) {
  * record into host memory, so a fence reads three words, not a device copy
  * (which cost a fence after a team launch about 8 us on an H100). */
 static kk_status_t check_failed(kkg_ctx_t *c, kkg_inst_t *in) {
-  uint64_t f[3];
+  uint64_t f[3] = {0, 0, 0}; /* a driver that runs nothing (the null one) copies nothing */
   kk_status_t st;
   if (in->results) {
     volatile uint64_t *r = (volatile uint64_t *)(in->results + KKG_RECORD_AT);

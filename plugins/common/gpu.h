@@ -287,8 +287,8 @@ kk_status_t kkg_simt_kernel_get(kkg_ctx_t *c, void *handle, const kk_kernel_t *k
 kk_status_t kkg_spv_launch(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l);
 kk_status_t kkg_spv_team_size_query(kkg_ctx_t *c, const kk_launch_t *l, int32_t *max, int32_t *recommended);
 kk_status_t kkg_spv_kernel_get(kkg_ctx_t *c, void *handle, const kk_kernel_t *kernel, kkg_kernel_t *k);
-/* The first of the module's images in `formats` (NULL-terminated), checked for this launch record. */
-kk_status_t kkg_spv_image(kkg_ctx_t *c, const kk_module_t *m, const char *const *formats, const kk_image_t **img);
+/* The module's image of `format`, checked for this launch record. */
+kk_status_t kkg_spv_image(kkg_ctx_t *c, const kk_module_t *m, const char *format, const kk_image_t **img);
 
 /* the SIMT layer's own vendor operations (gpu_simt.c); kks_resolve fills
  * kks_api_t from c->lib (in the vendor's discover) */
