@@ -20,13 +20,14 @@ _Static_assert(KK_GPU_LOCK_COUNT == KK_SPIRV_LOCK_COUNT, "one lock table for bot
 
 /* ---- helpers ----------------------------------------------------------------------------------- */
 
-kk_status_t kkg_status_of(const int64_t (*map)[2], int64_t code) {
-  if (code == 0)
-    return KK_OK;
-  for (; map[0][0] || map[0][1]; map++)
-    if (map[0][0] == code)
-      return (kk_status_t)map[0][1];
-  return KK_ERROR_BACKEND;
+const char *kkg_code_name(const kkg_ctx_t *c, int64_t code) {
+  const char *name = NULL, *msg = NULL;
+  if (c->v->describe)
+    c->v->describe(c, code, &name, &msg);
+  for (const kkg_name_t *n = c->v->names; !name && n && n->name; n++)
+    if (n->code == code)
+      name = n->name;
+  return name ? name : c->v->code_type;
 }
 
 kk_status_t kkg_fail(const kkg_ctx_t *c, int64_t code, const char *fmt, ...) {
@@ -36,7 +37,14 @@ kk_status_t kkg_fail(const kkg_ctx_t *c, int64_t code, const char *fmt, ...) {
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
   const char *name = NULL, *msg = NULL;
-  kk_status_t st = c->v->describe(c, code, &name, &msg);
+  kk_status_t st = KK_ERROR_BACKEND;
+  for (const int64_t(*s)[2] = c->v->statuses; s[0][0] || s[0][1]; s++)
+    if (s[0][0] == code)
+      st = (kk_status_t)s[0][1];
+  if (c->v->describe)
+    c->v->describe(c, code, &name, &msg);
+  if (!name)
+    name = kkg_code_name(c, code);
   if (msg)
     return c->hs->error(c->hs->core, st, name, code, "%s: %s", what, msg);
   return c->hs->error(c->hs->core, st, name, code, "%s", what);
@@ -470,9 +478,9 @@ kk_status_t kkg_module_unload(void *ctx, void *pmod) {
         c->v->function_free(c, i ? k->fn2 : k->fn);
     free(k);
   }
-  kk_status_t st = c->v->module_unload(c, km->handle);
+  const int r = c->v->module_unload(c, km->handle);
   free(km);
-  return st;
+  return r ? kkg_fail(c, r, "unloading a module") : KK_OK;
 }
 
 kk_status_t kkg_kernel_get(void *ctx, void *pmod, const kk_kernel_t *kernel, void **pkernel) {

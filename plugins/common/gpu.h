@@ -116,6 +116,12 @@ typedef struct kkg_device {
 
 typedef struct kkg_ctx kkg_ctx_t;
 
+typedef struct kkg_name {
+  int64_t code;
+  const char *name;
+} kkg_name_t;
+#define KKG_NAME(code) {code, #code},
+
 typedef struct kkg_space {
   const char *name;                 /* the Kokkos name */
   int kind;                         /* KKG_MEM_* */
@@ -126,31 +132,26 @@ typedef struct kkg_space {
  * resolved by its symbol (kkg_vendor_t.simt_syms names them in this order)
  * and called with the vendor's argument types' C equivalents: handles and
  * device addresses as pointers, enums as int, 0 for success. */
+#define KKS_CALLS(X)                                                                                            \
+  X(alloc, (void **p, size_t bytes)) X(alloc_managed, (void **p, size_t bytes, unsigned flags))                 \
+  X(alloc_host, (void **p, size_t bytes, unsigned flags)) X(host_map, (void **dev, void *host, unsigned flags)) \
+  X(free, (void *p)) X(free_host, (void *p)) X(memset8, (void *d, unsigned char v, size_t n, void *stream))     \
+  X(memset16, (void *d, unsigned short v, size_t n, void *stream))                                              \
+  X(memset32, (void *d, unsigned v, size_t n, void *stream)) X(stream_create, (void **stream, unsigned flags))  \
+  X(stream_destroy, (void *stream)) X(stream_sync, (void *stream)) X(stream_query, (void *stream))             \
+  X(device_sync, (void)) X(module_load, (void **module, const void *image)) X(module_unload, (void *module))    \
+  X(function, (void **fn, void *module, const char *name))                                                      \
+  X(global, (void **dev, size_t *bytes, void *module, const char *name))                                        \
+  X(func_attribute, (int *value, int attribute, void *fn))                                                      \
+  X(occupancy, (int *blocks, void *fn, int threads, size_t smem))                                               \
+  X(launch, (void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,             \
+             unsigned smem, void *stream, void **params, void **extra))
 typedef struct kks_api {
-  int (*alloc)(void **p, size_t bytes);
-  int (*alloc_managed)(void **p, size_t bytes, unsigned flags);
-  int (*alloc_host)(void **p, size_t bytes, unsigned flags);
-  int (*host_map)(void **dev, void *host, unsigned flags);
-  int (*free)(void *p);
-  int (*free_host)(void *p);
-  int (*memset8)(void *d, unsigned char v, size_t n, void *stream);
-  int (*memset16)(void *d, unsigned short v, size_t n, void *stream);
-  int (*memset32)(void *d, unsigned v, size_t n, void *stream);
-  int (*stream_create)(void **stream, unsigned flags);
-  int (*stream_destroy)(void *stream);
-  int (*stream_sync)(void *stream);
-  int (*stream_query)(void *stream);
-  int (*device_sync)(void);
-  int (*module_load)(void **module, const void *image);
-  int (*module_unload)(void *module);
-  int (*function)(void **fn, void *module, const char *name);
-  int (*global)(void **dev, size_t *bytes, void *module, const char *name);
-  int (*func_attribute)(int *value, int attribute, void *fn);
-  int (*occupancy)(int *blocks, void *fn, int threads, size_t smem);
-  int (*launch)(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned smem,
-                void *stream, void **params, void **extra);
+#define KKS_MEMBER(name, params) int(*name) params;
+  KKS_CALLS(KKS_MEMBER)
+#undef KKS_MEMBER
 } kks_api_t;
-#define KKS_CALLS (sizeof(kks_api_t) / sizeof(void (*)(void)))
+#define KKS_N (sizeof(kks_api_t) / sizeof(int (*)(void)))
 
 typedef struct kkg_vendor {
   size_t ctx_size, inst_size, dev_size;
@@ -165,8 +166,12 @@ typedef struct kkg_vendor {
   void (*close)(kkg_ctx_t *c);
   /* makes the context current in the calling thread (NULL: nothing to do) */
   kk_status_t (*bind)(kkg_ctx_t *c);
-  /* the kk status, name and message of a native code (msg may be left NULL) */
-  kk_status_t (*describe)(const kkg_ctx_t *c, int64_t code, const char **name, const char **msg);
+  /* native codes: their kk statuses ({code, status} pairs, {0, 0} last; others are KK_ERROR_BACKEND); their
+   * names, from the vendor's library (describe, which may give a message too) or a table ({0, NULL} last) */
+  const int64_t (*statuses)[2];
+  void (*describe)(const kkg_ctx_t *c, int64_t code, const char **name, const char **msg);
+  const kkg_name_t *names;
+  const char *code_type;            /* the name of a code the table lacks */
   /* memory: copy and fill are queued on the instance (fill: count copies of a psize-byte pattern) */
   kk_status_t (*alloc)(kkg_ctx_t *c, int kind, size_t bytes, void **p);
   kk_status_t (*free)(kkg_ctx_t *c, int kind, void *p);
@@ -182,7 +187,7 @@ typedef struct kkg_vendor {
   /* modules and kernels: a function's handle and threads per block (quiet: absent is no error, *fn NULL;
    * pref: threads per group it prefers for a long range, SPIR-V) */
   kk_status_t (*module_load)(kkg_ctx_t *c, const kk_module_t *m, const kk_image_t *image, void **handle);
-  kk_status_t (*module_unload)(kkg_ctx_t *c, void *handle);
+  int (*module_unload)(kkg_ctx_t *c, void *handle); /* the native code */
   kk_status_t (*function)(kkg_ctx_t *c, void *handle, const char *name, bool quiet, void **fn, int *max_threads,
                           int *pref);
   void (*function_free)(kkg_ctx_t *c, void *fn);
@@ -230,13 +235,13 @@ typedef struct kks_ctx {
   kkg_ctx_t g;
   kks_api_t api;
   char sym[512];                    /* simt_syms, split: the name of each call for messages */
-  const char *name[KKS_CALLS];
+  const char *name[KKS_N];
 } kks_ctx_t;
 
 /* ---- helpers for the vendor ------------------------------------------------------------------ */
 
-/* The kk status of a native code: map holds {code, status} pairs, {0, 0} last. */
-kk_status_t kkg_status_of(const int64_t (*map)[2], int64_t code);
+/* The name of a native code. */
+const char *kkg_code_name(const kkg_ctx_t *c, int64_t code);
 /* Records "what: NAME: message" with the native code and returns its kk status. */
 kk_status_t kkg_fail(const kkg_ctx_t *c, int64_t code, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -302,7 +307,7 @@ void kks_queue_destroy(kkg_ctx_t *c, kkg_inst_t *in);
 kk_status_t kks_queue_sync(kkg_ctx_t *c, kkg_inst_t *in);
 kk_status_t kks_queue_query(kkg_ctx_t *c, kkg_inst_t *in, bool *done);
 kk_status_t kks_device_sync(kkg_ctx_t *c);
-kk_status_t kks_module_unload(kkg_ctx_t *c, void *handle);
+int kks_module_unload(kkg_ctx_t *c, void *handle);
 kk_status_t kks_function(kkg_ctx_t *c, void *handle, const char *name, bool quiet, void **fn, int *max_threads,
                          int *pref);
 /* Loads an image through kks_api_t: the native code of a failure in *code (0: loaded and checked). */
@@ -314,7 +319,8 @@ kk_status_t kks_module_load(kkg_ctx_t *c, const kk_module_t *m, const void *imag
   static const kkg_vendor_t P##_vendor = {                                                                      \
       .ctx_size = sizeof(P##_ctx_t), .inst_size = sizeof(kkg_inst_t), .dev_size = sizeof(P##_dev_t),            \
       .spaces = P##_spaces, .mapped_results = true, .discover = P##_discover, .release = P##_release,           \
-      .open = P##_open, .close = P##_close, .bind = P##_bind, .describe = P##_describe, .alloc = kks_alloc,     \
+      .open = P##_open, .close = P##_close, .bind = P##_bind, .statuses = P##_statuses, .describe = P##_describe, \
+      .alloc = kks_alloc,                                                                                       \
       .free = kks_free, .map = kks_map, .copy = P##_copy, .fill = kks_fill, .queue_create = kks_queue_create,   \
       .queue_destroy = kks_queue_destroy, .queue_sync = kks_queue_sync, .queue_query = kks_queue_query,         \
       .device_sync = kks_device_sync, .module_load = P##_module_load, .module_unload = kks_module_unload,       \
@@ -324,7 +330,8 @@ kk_status_t kks_module_load(kkg_ctx_t *c, const kk_module_t *m, const void *imag
   static const kkg_vendor_t P##_vendor = {                                                                      \
       .ctx_size = sizeof(P##_ctx_t), .inst_size = sizeof(P##_inst_t), .dev_size = sizeof(P##_dev_t),            \
       .spaces = P##_spaces, .unordered_free = true, .discover = P##_discover, .release = P##_release,           \
-      .open = P##_open, .close = P##_close, .describe = P##_describe, .alloc = P##_alloc, .free = P##_free,     \
+      .open = P##_open, .close = P##_close, .statuses = P##_statuses, .names = P##_names, .alloc = P##_alloc,   \
+      .free = P##_free,                                                                                         \
       .copy = P##_copy, .fill = P##_fill, .queue_create = P##_queue_create, .queue_destroy = P##_queue_destroy, \
       .queue_sync = P##_queue_sync, .module_load = P##_module_load, .module_unload = P##_module_unload,         \
       .function = P##_function, .function_free = P##_function_free, .kernel_get = kkg_spv_kernel_get,           \
@@ -345,7 +352,7 @@ kk_status_t kks_module_load(kkg_ctx_t *c, const kk_module_t *m, const void *imag
   kk_status_t P##_queue_create(kkg_ctx_t *c, kkg_inst_t *in);                                                   \
   void P##_queue_destroy(kkg_ctx_t *c, kkg_inst_t *in);                                                         \
   kk_status_t P##_queue_sync(kkg_ctx_t *c, kkg_inst_t *in);                                                     \
-  kk_status_t P##_module_unload(kkg_ctx_t *c, void *handle);                                                    \
+  int P##_module_unload(kkg_ctx_t *c, void *handle);                                                            \
   kk_status_t P##_function(kkg_ctx_t *c, void *handle, const char *name, bool quiet, void **fn, int *max_threads, \
                            int *pref);                                                                          \
   void P##_function_free(kkg_ctx_t *c, void *fn);                                                               \

@@ -12,24 +12,19 @@ static inline const kkg_device_t *dev(const kkg_ctx_t *c) { return kkg_device(c,
 
 /* ---- the native calls ------------------------------------------------------------------------------ */
 
-enum { ALLOC, ALLOC_MANAGED, ALLOC_HOST, HOST_MAP, FREE, FREE_HOST, MEMSET8, MEMSET16, MEMSET32, STREAM_CREATE,
-       STREAM_DESTROY, STREAM_SYNC, STREAM_QUERY, DEVICE_SYNC, MODULE_LOAD, MODULE_UNLOAD, FUNCTION, GLOBAL,
-       FUNC_ATTRIBUTE, OCCUPANCY, LAUNCH };
-#define O(m) offsetof(kks_api_t, m)
-static const size_t kks_offs[KKS_CALLS] = {
-    O(alloc), O(alloc_managed), O(alloc_host), O(host_map), O(free), O(free_host), O(memset8), O(memset16),
-    O(memset32), O(stream_create), O(stream_destroy), O(stream_sync), O(stream_query), O(device_sync),
-    O(module_load), O(module_unload), O(function), O(global), O(func_attribute), O(occupancy), O(launch)};
-#undef O
+#define KKS_ENUM(name, params) KKS_##name,
+enum { KKS_CALLS(KKS_ENUM) };
+#define KKS_OFF(name, params) offsetof(kks_api_t, name),
+static const size_t kks_offs[KKS_N] = {KKS_CALLS(KKS_OFF)};
 /* A native call through the table; its symbol names it in the message. */
-#define KKS_TRY(c, CALL, call, fmt, ...) KKG_TRY(c, kks(c)->api.call, "%s" fmt, kks(c)->name[CALL], __VA_ARGS__)
+#define KKS_TRY(c, CALL, args, fmt, ...) KKG_TRY(c, kks(c)->api.CALL args, "%s" fmt, kks(c)->name[KKS_##CALL], __VA_ARGS__)
 
 bool kks_resolve(kkg_ctx_t *c, const char *missing) {
   kks_ctx_t *s = kks(c);
   char *save = NULL;
   size_t i = 0;
   snprintf(s->sym, sizeof s->sym, "%s", c->v->simt_syms);
-  for (char *t = strtok_r(s->sym, " ", &save); t && i < KKS_CALLS; t = strtok_r(NULL, " ", &save))
+  for (char *t = strtok_r(s->sym, " ", &save); t && i < KKS_N; t = strtok_r(NULL, " ", &save))
     s->name[i++] = t;
   return kkg_dlsyms(c, c->v->simt_syms, kks_offs, &s->api, missing);
 }
@@ -37,24 +32,24 @@ bool kks_resolve(kkg_ctx_t *c, const char *missing) {
 kk_status_t kks_alloc(kkg_ctx_t *c, int kind, size_t bytes, void **p) {
   const unsigned host = kind == KKG_MEM_MAPPED ? c->v->mapped_flags : c->v->host_flags;
   if (kind == KKG_MEM_DEVICE)
-    KKS_TRY(c, ALLOC, alloc(p, bytes), "(%zu bytes)", bytes);
+    KKS_TRY(c, alloc, (p, bytes), "(%zu bytes)", bytes);
   else if (kind == KKG_MEM_MANAGED)
-    KKS_TRY(c, ALLOC_MANAGED, alloc_managed(p, bytes, c->v->managed_flags), "(%zu bytes)", bytes);
+    KKS_TRY(c, alloc_managed, (p, bytes, c->v->managed_flags), "(%zu bytes)", bytes);
   else
-    KKS_TRY(c, ALLOC_HOST, alloc_host(p, bytes, host), "(%zu bytes)", bytes);
+    KKS_TRY(c, alloc_host, (p, bytes, host), "(%zu bytes)", bytes);
   return KK_OK;
 }
 
 kk_status_t kks_free(kkg_ctx_t *c, int kind, void *p) {
   if (kind == KKG_MEM_HOST || kind == KKG_MEM_MAPPED)
-    KKS_TRY(c, FREE_HOST, free_host(p), "(%p)", p);
+    KKS_TRY(c, free_host, (p), "(%p)", p);
   else
-    KKS_TRY(c, FREE, free(p), "(%p)", p);
+    KKS_TRY(c, free, (p), "(%p)", p);
   return KK_OK;
 }
 
 kk_status_t kks_map(kkg_ctx_t *c, void *host, void **devp) {
-  KKS_TRY(c, HOST_MAP, host_map(devp, host, 0), " of result slots (%p)", host);
+  KKS_TRY(c, host_map, (devp, host, 0), " of result slots (%p)", host);
   return KK_OK;
 }
 
@@ -65,11 +60,11 @@ kk_status_t kks_fill(kkg_ctx_t *c, kkg_inst_t *in, void *dst, const void *patter
   unsigned short v16;
   unsigned v32;
   if (psize == 1)
-    KKS_TRY(c, MEMSET8, memset8(dst, *(const unsigned char *)pattern, count, in->queue), "(%zu bytes)", count);
+    KKS_TRY(c, memset8, (dst, *(const unsigned char *)pattern, count, in->queue), "(%zu bytes)", count);
   else if (psize == 2 && memcpy(&v16, pattern, 2))
-    KKS_TRY(c, MEMSET16, memset16(dst, v16, count, in->queue), "(%zu elements)", count);
+    KKS_TRY(c, memset16, (dst, v16, count, in->queue), "(%zu elements)", count);
   else if (psize == 4 && memcpy(&v32, pattern, 4))
-    KKS_TRY(c, MEMSET32, memset32(dst, v32, count, in->queue), "(%zu elements)", count);
+    KKS_TRY(c, memset32, (dst, v32, count, in->queue), "(%zu elements)", count);
   else if (c->v->fill_wide)
     return c->v->fill_wide(c, in, dst, pattern, psize, count);
   else {
@@ -88,7 +83,7 @@ kk_status_t kks_fill(kkg_ctx_t *c, kkg_inst_t *in, void *dst, const void *patter
 }
 
 kk_status_t kks_queue_create(kkg_ctx_t *c, kkg_inst_t *in) {
-  KKS_TRY(c, STREAM_CREATE, stream_create(&in->queue, c->v->stream_flags), "(flags %u)", c->v->stream_flags);
+  KKS_TRY(c, stream_create, (&in->queue, c->v->stream_flags), "(flags %u)", c->v->stream_flags);
   return KK_OK;
 }
 
@@ -100,7 +95,7 @@ void kks_queue_destroy(kkg_ctx_t *c, kkg_inst_t *in) {
 }
 
 kk_status_t kks_queue_sync(kkg_ctx_t *c, kkg_inst_t *in) {
-  KKS_TRY(c, STREAM_SYNC, stream_sync(in->queue), "%s", "");
+  KKS_TRY(c, stream_sync, (in->queue), "%s", "");
   return KK_OK;
 }
 
@@ -108,12 +103,12 @@ kk_status_t kks_queue_query(kkg_ctx_t *c, kkg_inst_t *in, bool *done) {
   const int r = kks(c)->api.stream_query(in->queue);
   *done = r == 0;
   if (r != 0 && r != c->v->not_ready)
-    return kkg_fail(c, r, "%s: waiting for a result", kks(c)->name[STREAM_QUERY]);
+    return kkg_fail(c, r, "%s: waiting for a result", kks(c)->name[KKS_stream_query]);
   return KK_OK;
 }
 
 kk_status_t kks_device_sync(kkg_ctx_t *c) {
-  KKS_TRY(c, DEVICE_SYNC, device_sync(), "%s", "");
+  KKS_TRY(c, device_sync, (), "%s", "");
   return KK_OK;
 }
 
@@ -126,10 +121,7 @@ kk_status_t kks_module_load(kkg_ctx_t *c, const kk_module_t *m, const void *imag
   return st;
 }
 
-kk_status_t kks_module_unload(kkg_ctx_t *c, void *handle) {
-  KKS_TRY(c, MODULE_UNLOAD, module_unload(handle), "%s", "");
-  return KK_OK;
-}
+int kks_module_unload(kkg_ctx_t *c, void *handle) { return kks(c)->api.module_unload(handle); }
 
 kk_status_t kks_function(kkg_ctx_t *c, void *handle, const char *name, bool quiet, void **fn, int *max_threads,
                          int *pref) {
@@ -139,7 +131,7 @@ kk_status_t kks_function(kkg_ctx_t *c, void *handle, const char *name, bool quie
     *fn = NULL;
     return KK_OK;
   }
-  KKS_TRY(c, FUNCTION, function(fn, handle, name), "(%s)", name);
+  KKS_TRY(c, function, (fn, handle, name), "(%s)", name);
   if (kks(c)->api.func_attribute(max_threads, c->v->attr_max_threads, *fn) != 0 || *max_threads <= 0)
     *max_threads = dev(c)->max_threads;
   return KK_OK;
@@ -203,8 +195,7 @@ static kk_status_t run(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, kkg_k
     memcpy(buf + size - sizeof *L, L, sizeof *L);
     extra = packed;
   }
-  KKS_TRY(c, LAUNCH,
-          launch(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], (unsigned)smem, in->queue,
+  KKS_TRY(c, launch, (fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], (unsigned)smem, in->queue,
                  extra ? NULL : params, extra),
           "(%s: %ux%ux%u blocks of %ux%ux%u threads, %llu bytes of shared memory)", l->label, grid[0], grid[1],
           grid[2], block[0], block[1], block[2], (unsigned long long)smem);

@@ -9,13 +9,14 @@
 
 static cuda_ctx_t g_cuda;
 
-static kk_status_t cuda_describe(const kkg_ctx_t *g, int64_t code, const char **name, const char **msg) {
+static const int64_t cuda_statuses[][2] = {CUDA_STATUSES};
+
+static void cuda_describe(const kkg_ctx_t *g, int64_t code, const char **name, const char **msg) {
   const cuda_driver_t *cu = &cuda_of(g)->cu;
-  if (!cu->cuGetErrorName || cu->cuGetErrorName((CUresult)code, name) != CUDA_SUCCESS)
-    *name = "CUresult";
+  if (cu->cuGetErrorName && cu->cuGetErrorName((CUresult)code, name) != CUDA_SUCCESS)
+    *name = NULL;
   if (!cu->cuGetErrorString || cu->cuGetErrorString((CUresult)code, msg) != CUDA_SUCCESS)
     *msg = "unknown CUDA error";
-  return cuda_status_of((CUresult)code);
 }
 
 static const char *cuda_probe(kkg_ctx_t *g, void *rec, void *id, char *why, size_t why_size) {
@@ -66,9 +67,9 @@ static kk_status_t cuda_discover(kkg_ctx_t *g) {
   int n = 0;
   char skipped[512] = "";
   if (r != CUDA_SUCCESS) {
-    const char *name, *msg;
+    const char *name = NULL, *msg = NULL;
     cuda_describe(g, r, &name, &msg);
-    snprintf(g->why_none, sizeof g->why_none, "cuInit: %s (%d): %s", name, (int)r, msg);
+    snprintf(g->why_none, sizeof g->why_none, "cuInit: %s (%d): %s", kkg_code_name(g, r), (int)r, msg);
     return KK_OK;
   }
   if (c->cu.cuDeviceGetCount(&n) != CUDA_SUCCESS || n <= 0) {
@@ -117,7 +118,7 @@ static const kkg_space_t cuda_spaces[] = {
 
 /* Managed memory exists on every GPU a supported toolkit targets; pinned
  * memory is mapped, so that result slots are too. */
-KKG_SIMT_VENDOR(cuda, .simt_syms = CUDA_SIMT_SYMS, .stream_flags = CU_STREAM_NON_BLOCKING,
+KKG_SIMT_VENDOR(cuda, .code_type = "CUresult", .simt_syms = CUDA_SIMT_SYMS, .stream_flags = CU_STREAM_NON_BLOCKING,
                 .managed_flags = CU_MEM_ATTACH_GLOBAL, .host_flags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP,
                 .mapped_flags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP,
                 .attr_max_threads = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, .not_ready = CUDA_ERROR_NOT_READY,

@@ -10,22 +10,21 @@
 
 static hip_ctx_t g_hip;
 
-static kk_status_t hip_describe(const kkg_ctx_t *g, int64_t code, const char **name, const char **msg) {
+static const int64_t hip_statuses[][2] = {HIP_STATUSES};
+
+static void hip_describe(const kkg_ctx_t *g, int64_t code, const char **name, const char **msg) {
   const hip_runtime_t *rt = &hip_of(g)->rt;
   *name = rt->hipGetErrorName ? rt->hipGetErrorName((hipError_t)code) : NULL;
   *msg = rt->hipGetErrorString ? rt->hipGetErrorString((hipError_t)code) : NULL;
-  if (!*name)
-    *name = "hipError_t";
-  if (*msg && strcmp(*msg, *name) == 0)
+  if (*msg && *name && strcmp(*msg, *name) == 0)
     *msg = NULL; /* some releases give the name as the message */
-  return hip_status_of((hipError_t)code);
 }
 
 /* Why the runtime found no device, with the likeliest cause. */
 static kk_status_t no_device(kkg_ctx_t *g, const char *call, hipError_t r) {
-  const char *n, *m;
+  const char *n = NULL, *m = NULL;
   hip_describe(g, r, &n, &m);
-  snprintf(g->why_none, sizeof g->why_none, "%s: %s (%d)%s%s%s", call, n, (int)r, m ? ": " : "", m ? m : "",
+  snprintf(g->why_none, sizeof g->why_none, "%s: %s (%d)%s%s%s", call, kkg_code_name(g, r), (int)r, m ? ": " : "", m ? m : "",
            access("/dev/kfd", F_OK) != 0 ? " (no /dev/kfd: the amdgpu kernel driver is not loaded, no AMD GPU)" : "");
   return KK_OK;
 }
@@ -118,7 +117,7 @@ static const kkg_space_t hip_spaces[] = {
  * Arguments go packed (AMD GPUs take 4 KiB of explicit kernel arguments);
  * grids count work-items, at most 2^32 - 1 per dimension. */
 static void *const hip_packed[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, HIP_LAUNCH_PARAM_BUFFER_SIZE, HIP_LAUNCH_PARAM_END};
-KKG_SIMT_VENDOR(hip, .simt_syms = HIP_SIMT_SYMS, .stream_flags = hipStreamNonBlocking, .managed_flags = hipMemAttachGlobal,
+KKG_SIMT_VENDOR(hip, .code_type = "hipError_t", .simt_syms = HIP_SIMT_SYMS, .stream_flags = hipStreamNonBlocking, .managed_flags = hipMemAttachGlobal,
                 .host_flags = hipHostMallocPortable | hipHostMallocMapped,
                 .mapped_flags = hipHostMallocPortable | hipHostMallocMapped | hipHostMallocCoherent,
                 .attr_max_threads = HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, .not_ready = hipErrorNotReady,

@@ -19,7 +19,7 @@ kk_status_t levelzero_alloc(kkg_ctx_t *g, int kind, size_t bytes, void **p) {
                                            : c->ze.zeMemAllocHost(c->context, &hd, bytes, ALIGNMENT, p);
   if (r != ZE_RESULT_SUCCESS || !*p) {
     *p = NULL;
-    return g->hs->error(g->hs->core, KK_ERROR_OUT_OF_MEMORY, levelzero_error_name(r), (int64_t)r,
+    return g->hs->error(g->hs->core, KK_ERROR_OUT_OF_MEMORY, kkg_code_name(g, r), (int64_t)r,
                         "zeMemAlloc%s(%zu bytes) failed",
                         kind == KKG_MEM_MANAGED ? "Shared" : kind == KKG_MEM_DEVICE ? "Device" : "Host", bytes);
   }

@@ -36,10 +36,7 @@ kk_status_t levelzero_module_load(kkg_ctx_t *g, const kk_module_t *m, const kk_i
   return KK_OK;
 }
 
-kk_status_t levelzero_module_unload(kkg_ctx_t *g, void *handle) {
-  KKG_TRY(g, ze_of(g)->ze.zeModuleDestroy(handle), "zeModuleDestroy");
-  return KK_OK;
-}
+int levelzero_module_unload(kkg_ctx_t *g, void *handle) { return ze_of(g)->ze.zeModuleDestroy(handle); }
 
 /* Views and kk's buffers reach a kernel through the launch slot, not as
  * arguments, so it is allowed indirect access to every kind of allocation

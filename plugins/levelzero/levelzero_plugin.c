@@ -9,40 +9,6 @@
 
 static levelzero_ctx_t g_levelzero;
 
-const char *levelzero_error_name(ze_result_t r) {
-  switch (r) {
-#define N(x) \
-  case x:    \
-    return #x;
-    N(ZE_RESULT_SUCCESS) N(ZE_RESULT_NOT_READY) N(ZE_RESULT_ERROR_DEVICE_LOST) N(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
-    N(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY) N(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE)
-    N(ZE_RESULT_ERROR_MODULE_LINK_FAILURE) N(ZE_RESULT_ERROR_DEVICE_REQUIRES_RESET)
-    N(ZE_RESULT_ERROR_DEVICE_IN_LOW_POWER_STATE) N(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS)
-    N(ZE_RESULT_ERROR_NOT_AVAILABLE) N(ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE) N(ZE_RESULT_ERROR_UNINITIALIZED)
-    N(ZE_RESULT_ERROR_UNSUPPORTED_VERSION) N(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) N(ZE_RESULT_ERROR_INVALID_ARGUMENT)
-    N(ZE_RESULT_ERROR_INVALID_NULL_HANDLE) N(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE)
-    N(ZE_RESULT_ERROR_INVALID_NULL_POINTER) N(ZE_RESULT_ERROR_INVALID_SIZE) N(ZE_RESULT_ERROR_UNSUPPORTED_SIZE)
-    N(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT) N(ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT)
-    N(ZE_RESULT_ERROR_INVALID_ENUMERATION) N(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
-    N(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY) N(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME)
-    N(ZE_RESULT_ERROR_INVALID_KERNEL_NAME) N(ZE_RESULT_ERROR_INVALID_FUNCTION_NAME)
-    N(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION) N(ZE_RESULT_ERROR_INVALID_GLOBAL_WIDTH_DIMENSION)
-    N(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX) N(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE)
-    N(ZE_RESULT_ERROR_INVALID_KERNEL_ATTRIBUTE_VALUE) N(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED)
-    N(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE) N(ZE_RESULT_ERROR_OVERLAPPING_REGIONS) N(ZE_RESULT_ERROR_UNKNOWN)
-#undef N
-  default:
-    return "ze_result_t";
-  }
-}
-
-static kk_status_t levelzero_describe(const kkg_ctx_t *g, int64_t code, const char **name, const char **msg) {
-  (void)g;
-  *name = levelzero_error_name((ze_result_t)code);
-  *msg = NULL;
-  return levelzero_status_of((ze_result_t)code);
-}
-
 /* ---- devices ------------------------------------------------------------------------------- */
 
 static uint32_t or_default(uint32_t v, uint32_t dflt) { return v ? v : dflt; }
@@ -60,14 +26,14 @@ static const char *probe_device(kkg_ctx_t *g, void *rec, void *id, char *why, si
   d->driver = pair[0];
   d->id = pair[1];
   if ((r = ze->zeDeviceGetProperties(d->id, &props)) != ZE_RESULT_SUCCESS)
-    return snprintf(why, why_size, "zeDeviceGetProperties: %s", levelzero_error_name(r)), why;
+    return snprintf(why, why_size, "zeDeviceGetProperties: %s", kkg_code_name(g, r)), why;
   props.name[sizeof props.name - 1] = '\0';
   snprintf(d->d.name, sizeof d->d.name, "%.127s", props.name);
   if (props.type != ZE_DEVICE_TYPE_GPU)
     return snprintf(why, why_size, "%.100s: not a GPU (type %d)", props.name, (int)props.type), why;
   if ((r = ze->zeDeviceGetComputeProperties(d->id, &cp)) != ZE_RESULT_SUCCESS ||
       (r = ze->zeDeviceGetModuleProperties(d->id, &mod)) != ZE_RESULT_SUCCESS)
-    return snprintf(why, why_size, "%.100s: device properties: %s", props.name, levelzero_error_name(r)), why;
+    return snprintf(why, why_size, "%.100s: device properties: %s", props.name, kkg_code_name(g, r)), why;
   /* kk's kernels are SPIR-V 1.2 with doubles and 64-bit atomics (as on
    * opencl).  A driver that reports no SPIR-V version at all (the loader's
    * null driver reports 0 for everything) is not judged on these. */
@@ -113,7 +79,7 @@ static const char *probe_device(kkg_ctx_t *g, void *rec, void *id, char *why, si
   }
   if (r != ZE_RESULT_SUCCESS)
     return snprintf(why, why_size, "%.100s: zeDeviceGetCommandQueueGroupProperties: %s", props.name,
-                    levelzero_error_name(r)),
+                    kkg_code_name(g, r)),
            why;
   for (uint32_t i = 0; i < n; i++)
     if (gp[i].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE) {
@@ -145,18 +111,18 @@ static kk_status_t levelzero_discover(kkg_ctx_t *g) {
   uint32_t nd = 0;
   char skipped[768] = "";
   if (r != ZE_RESULT_SUCCESS) {
-    snprintf(g->why_none, sizeof g->why_none, "no Level Zero GPU driver (zeInit: %s)", levelzero_error_name(r));
+    snprintf(g->why_none, sizeof g->why_none, "no Level Zero GPU driver (zeInit: %s)", kkg_code_name(g, r));
     return KK_OK;
   }
   if ((r = c->ze.zeDriverGet(&nd, NULL)) != ZE_RESULT_SUCCESS || nd == 0) {
     snprintf(g->why_none, sizeof g->why_none, "no Level Zero driver (zeDriverGet: %s)",
-             r == ZE_RESULT_SUCCESS ? "0 drivers" : levelzero_error_name(r));
+             r == ZE_RESULT_SUCCESS ? "0 drivers" : kkg_code_name(g, r));
     return KK_OK;
   }
   ze_driver_handle_t drivers[16];
   nd = nd < 16 ? nd : 16;
   if ((r = c->ze.zeDriverGet(&nd, drivers)) != ZE_RESULT_SUCCESS) {
-    snprintf(g->why_none, sizeof g->why_none, "zeDriverGet: %s", levelzero_error_name(r));
+    snprintf(g->why_none, sizeof g->why_none, "zeDriverGet: %s", kkg_code_name(g, r));
     return KK_OK;
   }
   for (uint32_t i = 0; i < nd; i++) {
@@ -198,7 +164,9 @@ static void levelzero_close(kkg_ctx_t *g) {
 static const kkg_space_t levelzero_spaces[] = {
     {"SYCLDeviceUSM", KKG_MEM_DEVICE}, {"SYCLSharedUSM", KKG_MEM_MANAGED}, {"SYCLHostUSM", KKG_MEM_HOST}, {NULL, 0}};
 
-KKG_SPIRV_VENDOR(levelzero, .bind = NULL)
+static const int64_t levelzero_statuses[][2] = {LEVELZERO_STATUSES};
+static const kkg_name_t levelzero_names[] = {LEVELZERO_NAMES{0, NULL}};
+KKG_SPIRV_VENDOR(levelzero, .code_type = "ze_result_t")
 
 static const char *const levelzero_image_formats[] = {"spirv", NULL};
 

@@ -35,10 +35,7 @@ kk_status_t opencl_module_load(kkg_ctx_t *g, const kk_module_t *m, const kk_imag
   return KK_OK;
 }
 
-kk_status_t opencl_module_unload(kkg_ctx_t *g, void *handle) {
-  KKG_TRY(g, cl_of(g)->cl.clReleaseProgram(handle), "clReleaseProgram");
-  return KK_OK;
-}
+int opencl_module_unload(kkg_ctx_t *g, void *handle) { return cl_of(g)->cl.clReleaseProgram(handle); }
 
 /* Ranges of 256 items and longer run in groups of 256, or what the kernel allows. */
 kk_status_t opencl_function(kkg_ctx_t *g, void *handle, const char *name, bool quiet, void **fn, int *max_threads,

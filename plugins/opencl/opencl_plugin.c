@@ -10,33 +10,6 @@
 
 static opencl_ctx_t g_opencl;
 
-const char *opencl_error_name(cl_int r) {
-  switch (r) {
-#define N(x) \
-  case x:    \
-    return #x;
-    N(CL_DEVICE_NOT_FOUND) N(CL_DEVICE_NOT_AVAILABLE) N(CL_COMPILER_NOT_AVAILABLE)
-    N(CL_MEM_OBJECT_ALLOCATION_FAILURE) N(CL_OUT_OF_RESOURCES) N(CL_OUT_OF_HOST_MEMORY)
-    N(CL_BUILD_PROGRAM_FAILURE) N(CL_INVALID_VALUE) N(CL_INVALID_DEVICE) N(CL_INVALID_CONTEXT)
-    N(CL_INVALID_COMMAND_QUEUE) N(CL_INVALID_BINARY) N(CL_INVALID_BUILD_OPTIONS) N(CL_INVALID_PROGRAM)
-    N(CL_INVALID_PROGRAM_EXECUTABLE) N(CL_INVALID_KERNEL_NAME) N(CL_INVALID_KERNEL) N(CL_INVALID_ARG_INDEX)
-    N(CL_INVALID_ARG_VALUE) N(CL_INVALID_ARG_SIZE) N(CL_INVALID_KERNEL_ARGS) N(CL_INVALID_WORK_DIMENSION)
-    N(CL_INVALID_WORK_GROUP_SIZE) N(CL_INVALID_WORK_ITEM_SIZE) N(CL_INVALID_GLOBAL_OFFSET)
-    N(CL_INVALID_EVENT_WAIT_LIST) N(CL_INVALID_EVENT) N(CL_INVALID_OPERATION) N(CL_INVALID_BUFFER_SIZE)
-    N(CL_INVALID_GLOBAL_WORK_SIZE)
-#undef N
-  default:
-    return "cl_int";
-  }
-}
-
-static kk_status_t opencl_describe(const kkg_ctx_t *g, int64_t code, const char **name, const char **msg) {
-  (void)g;
-  *name = opencl_error_name((cl_int)code);
-  *msg = NULL;
-  return opencl_status_of((cl_int)code);
-}
-
 /* ---- devices ------------------------------------------------------------------------------- */
 
 static bool has_word(const char *list, const char *word) {
@@ -122,7 +95,7 @@ static kk_status_t opencl_discover(kkg_ctx_t *g) {
   char skipped[768] = "";
   if (r != CL_SUCCESS || np == 0) {
     snprintf(g->why_none, sizeof g->why_none, "no OpenCL platform (clGetPlatformIDs: %s)",
-             r == CL_SUCCESS ? "0 platforms" : opencl_error_name(r));
+             r == CL_SUCCESS ? "0 platforms" : kkg_code_name(g, r));
     return KK_OK;
   }
   for (cl_uint p = 0; p < np && p < 16; p++) {
@@ -170,7 +143,9 @@ static void opencl_close(kkg_ctx_t *g) {
 /* OpenCL has no Kokkos space names; these follow the Kokkos pattern. */
 static const kkg_space_t opencl_spaces[] = {{"OpenCL", KKG_MEM_DEVICE}, {"OpenCLShared", KKG_MEM_MANAGED}, {NULL, 0}};
 
-KKG_SPIRV_VENDOR(opencl, .bind = NULL)
+static const int64_t opencl_statuses[][2] = {OPENCL_STATUSES};
+static const kkg_name_t opencl_names[] = {OPENCL_NAMES{0, NULL}};
+KKG_SPIRV_VENDOR(opencl, .code_type = "cl_int")
 
 /* SPIR-V first; SPIR 1.2 bitcode translated back from the same SPIR-V for
  * platforms without SPIR-V ingestion (module_load picks by device). */
