@@ -9,7 +9,8 @@
 
 #include "gpu.h"
 
-_Static_assert(KK_GPU_LOCK_COUNT == KK_SPIRV_LOCK_COUNT, "one lock table for both launch records");
+_Static_assert(KK_GPU_LOCK_COUNT == KK_SPIRV_LOCK_COUNT && KK_GPU_TEAM_VALUE_MAX == KK_SPIRV_TEAM_VALUE_MAX,
+               "one lock table and one team collective layout for both launch records");
 
 #define KKG_BIND(c)                        \
   do {                                     \
@@ -303,6 +304,45 @@ kk_status_t kkg_fence_all(void *ctx) {
     pthread_mutex_unlock(&c->inst_lock);
   }
   return st != KK_OK ? st : check_failed(c, c->def);
+}
+
+/* ---- what both planners compute alike ------------------------------------------------------------ */
+
+
+int64_t kkg_md_plan(const kk_launch_t *l, int64_t inner, int spread, int *order, int64_t *begin, int64_t *end,
+                    int64_t *tile, int64_t *ntile) {
+  const int r = l->rank;
+  int64_t tiles = 1, points = 1;
+  for (int i = 0; i < r; i++) {
+    const int d = order[i] = l->iterate_inner == KK_ITERATE_LEFT ? i : r - 1 - i;
+    const int64_t ext = l->md_end[d] - l->md_begin[d];
+    int64_t t = l->md_tile[d];
+    if (t <= 0)
+      t = i == 0 ? (ext < inner ? (ext > 0 ? ext : 1) : inner) : i <= spread ? 256 / points : 1;
+    if (i >= 1 && i <= spread && t > ext && ext > 0)
+      t = ext;
+    t = t < 1 ? 1 : t;
+    begin[d] = l->md_begin[d];
+    end[d] = l->md_end[d];
+    tile[d] = t;
+    ntile[d] = ext > 0 ? (ext + t - 1) / t : 0;
+    tiles *= ntile[d];
+    points *= t;
+  }
+  return tiles;
+}
+
+uint64_t kkg_team_smem(const kk_launch_t *l) {
+  const uint64_t ts = (uint64_t)l->team_size;
+  return kkg_r16(ts * KK_GPU_TEAM_VALUE_MAX) + kkg_r16(l->scratch_team[0]) + ts * kkg_r16(l->scratch_thread[0]);
+}
+
+kk_status_t kkg_team_pool(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, int64_t groups, uint64_t *stride,
+                          unsigned char **pool) {
+  *stride = kkg_r16(l->scratch_team[1]) + (uint64_t)l->team_size * kkg_r16(l->scratch_thread[1]);
+  kk_status_t st = *stride ? kkg_grow(c, in, &in->scratch1, (size_t)(*stride * (uint64_t)groups), false) : KK_OK;
+  *pool = *stride ? in->scratch1.ptr : NULL;
+  return st;
 }
 
 /* ---- lifetime and devices ----------------------------------------------------------------------- */

@@ -283,6 +283,20 @@ const kk_image_t *kkg_find_image(const kk_module_t *m, const char *format);
 
 /* ---- the planners ------------------------------------------------------------------------- */
 
+/* n rounded up to 16 bytes */
+static inline uint64_t kkg_r16(uint64_t n) { return (n + 15) & ~(uint64_t)15; }
+/* An MDRange's tiles: the launch's, else `inner` points along the innermost
+ * dimension and up to 256 with the next `spread` ones, 1 beyond; order[]
+ * lists the dimensions innermost first.  Returns the number of tiles. */
+int64_t kkg_md_plan(const kk_launch_t *l, int64_t inner, int spread, int *order, int64_t *begin, int64_t *end,
+                    int64_t *tile, int64_t *ntile);
+/* A team's shared memory (collectives, team and per-thread level-0
+ * scratch) and its level-1 scratch: a slice of the instance's pool per
+ * group, *stride bytes each (0: none). */
+uint64_t kkg_team_smem(const kk_launch_t *l);
+kk_status_t kkg_team_pool(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, int64_t groups, uint64_t *stride,
+                          unsigned char **pool);
+
 kk_status_t kkg_simt_launch(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l);
 kk_status_t kkg_simt_team_size_query(kkg_ctx_t *c, const kk_launch_t *l, int32_t *max, int32_t *recommended);
 /* After the vendor loaded a module: its launch record is ours, its lock table the device's. */

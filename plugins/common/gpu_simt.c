@@ -6,7 +6,6 @@
 
 #include "gpu.h"
 
-static inline uint64_t r16(uint64_t n) { return (n + 15) & ~(uint64_t)15; }
 static inline kks_ctx_t *kks(const kkg_ctx_t *c) { return (kks_ctx_t *)(void *)c; }
 static inline const kkg_device_t *dev(const kkg_ctx_t *c) { return kkg_device(c, c->dev); }
 
@@ -380,33 +379,12 @@ static kk_status_t launch_md(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l,
   kk_gpu_launch L;
   memset(&L, 0, sizeof L);
   const int r = l->rank;
-  const int64_t w = dev(c)->warp;
+  int order[KK_MD_MAX_RANK] = {0};
   L.rank = r;
   L.inner_left = l->iterate_inner == KK_ITERATE_LEFT;
   L.outer_left = l->iterate_outer == KK_ITERATE_LEFT;
-  int order[KK_MD_MAX_RANK] = {0};
-  for (int i = 0; i < r; i++)
-    order[i] = L.inner_left ? i : r - 1 - i;
-  int64_t tiles = 1;
-  for (int i = 0; i < r; i++) {
-    int d = order[i];
-    int64_t ext = l->md_end[d] - l->md_begin[d];
-    int64_t t = l->md_tile[d];
-    if (t <= 0) {
-      const int64_t inner = i >= 1 ? L.md_tile[order[0]] * (i >= 2 ? L.md_tile[order[1]] : 1) : 1;
-      t = i == 0 ? (ext < w ? (ext > 0 ? ext : 1) : w) : i <= 2 ? 256 / inner : 1;
-    }
-    if ((i == 1 || i == 2) && t > ext && ext > 0)
-      t = ext;
-    if (t < 1)
-      t = 1;
-    L.md_begin[d] = l->md_begin[d];
-    L.md_end[d] = l->md_end[d];
-    L.md_tile[d] = t;
-    L.md_ntile[d] = ext > 0 ? (ext + t - 1) / t : 0;
-    tiles *= L.md_ntile[d];
-  }
-  L.md_tiles = tiles;
+  const int64_t tiles = L.md_tiles =
+      kkg_md_plan(l, dev(c)->warp, 2, order, L.md_begin, L.md_end, L.md_tile, L.md_ntile);
   int64_t t0 = L.md_tile[order[0]], t1 = r > 1 ? L.md_tile[order[1]] : 1, rest = 1;
   for (int i = 2; i < r; i++)
     rest *= L.md_tile[order[i]];
@@ -447,11 +425,6 @@ static kk_status_t launch_md(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l,
                 (uint64_t)nthreads * l->kernel->reducer->value_size);
 }
 
-/* Shared memory of a team block: collectives, team and per-thread level-0 scratch. */
-static uint64_t team_smem(const kk_launch_t *l, int32_t ts) {
-  return r16((uint64_t)ts * KK_GPU_TEAM_VALUE_MAX) + r16(l->scratch_team[0]) + (uint64_t)ts * r16(l->scratch_thread[0]);
-}
-
 static kk_status_t launch_team(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, kkg_kernel_t *k) {
   kk_gpu_launch L;
   memset(&L, 0, sizeof L);
@@ -466,7 +439,7 @@ static kk_status_t launch_team(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *
                      "team launch '%s': team size %d x vector length %d exceeds the kernel's %d threads per block",
                      l->label, ts, v, k->max_threads);
   const unsigned threads = (unsigned)(v * ts);
-  uint64_t smem = team_smem(l, ts);
+  uint64_t smem = kkg_team_smem(l);
   const bool reducing = l->kind == KK_KIND_TEAM_REDUCE;
   const uint32_t vs = reducing ? l->kernel->reducer->value_size : 0;
   if (reducing && (uint64_t)threads * vs > smem)
@@ -493,13 +466,9 @@ static kk_status_t launch_team(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *
     L.team_scratch[lv] = l->scratch_team[lv];
     L.thread_scratch[lv] = l->scratch_thread[lv];
   }
-  L.scratch1_stride = r16(l->scratch_team[1]) + (uint64_t)ts * r16(l->scratch_thread[1]);
-  kk_status_t st;
-  if (L.scratch1_stride) {
-    if ((st = kkg_grow(c, in, &in->scratch1, (size_t)(L.scratch1_stride * (uint64_t)blocks), false)) != KK_OK)
-      return st;
-    L.scratch1 = in->scratch1.ptr;
-  }
+  kk_status_t st = kkg_team_pool(c, in, l, blocks, &L.scratch1_stride, &L.scratch1);
+  if (st != KK_OK)
+    return st;
   L.failed = (unsigned *)(void *)(in->small + 64);
   L.failed_record = (unsigned long long *)(void *)(in->results_dev + KKG_RECORD_AT);
   const unsigned block[3] = {(unsigned)v, (unsigned)ts, 1};
@@ -532,7 +501,7 @@ kk_status_t kkg_simt_team_size_query(kkg_ctx_t *c, const kk_launch_t *l, int32_t
   const int32_t v = l->vector_length > 0 ? l->vector_length : 1;
   int32_t m = (k ? k->max_threads : dev(c)->max_threads) / v;
   /* shared memory: collectives and level-0 scratch grow with the team */
-  const uint64_t fixed = r16(l->scratch_team[0]), per = KK_GPU_TEAM_VALUE_MAX + r16(l->scratch_thread[0]);
+  const uint64_t fixed = kkg_r16(l->scratch_team[0]), per = KK_GPU_TEAM_VALUE_MAX + kkg_r16(l->scratch_thread[0]);
   int32_t by_smem = dev(c)->smem > fixed ? (int32_t)((dev(c)->smem - fixed) / per) : 0;
   if (by_smem < m)
     m = by_smem;

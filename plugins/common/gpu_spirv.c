@@ -10,7 +10,6 @@ _Static_assert(sizeof(kk_spirv_launch) <= KK_SPIRV_ARGS_OFFSET, "the launch reco
 
 #define MAX_GROUPS ((int64_t)1 << 24)
 
-static inline uint64_t r16(uint64_t n) { return (n + 15) & ~(uint64_t)15; }
 
 /* ---- modules and kernels ------------------------------------------------------------------ */
 
@@ -98,189 +97,122 @@ static kk_status_t result_prepare(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_
   return st;
 }
 
-/* Queues the copy of a synchronous result; the launch then drains the instance. */
-static kk_status_t result_enqueue(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, void *dev) {
-  return dev ? c->v->copy(c, in, l->result, dev, l->kernel->reducer->value_size) : KK_OK;
+/* A reduction over `groups` groups of `local`: a partial per group, then the
+ * copy of a synchronous result (the launch then drains the instance). */
+static kk_status_t reduce(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, kk_spirv_launch *L, int64_t groups,
+                          size_t local, uint64_t smem) {
+  const uint32_t vs = l->kernel->reducer->value_size;
+  void *dev;
+  kk_status_t st;
+  if ((st = kkg_grow(c, in, &in->partials, (size_t)groups * vs, false)) != KK_OK ||
+      (st = result_prepare(c, in, l, L, &dev)) != KK_OK)
+    return st;
+  L->partials = in->partials.ptr;
+  L->counter = (uint32_t *)(void *)in->small;
+  if ((st = go(c, in, l, false, L, groups, local, smem)) != KK_OK)
+    return st;
+  return dev ? c->v->copy(c, in, l->result, dev, vs) : KK_OK;
 }
 
-static int64_t group_cap(const kkg_ctx_t *c) {
-  const int64_t u = kkg_device(c, c->dev)->units;
-  return (u > 0 ? u : 1) * 4;
+/* a reduction spreads over 4 groups per compute unit */
+static int64_t group_cap(const kkg_ctx_t *c, int64_t groups) {
+  const int64_t u = kkg_device(c, c->dev)->units, cap = (u > 0 ? u : 1) * 4;
+  return groups < cap ? groups : cap;
 }
 
-static kk_status_t launch_range(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l,
-                                const kkg_kernel_t *k) {
-  kk_spirv_launch L;
-  memset(&L, 0, sizeof L);
-  L.begin = l->begin;
-  L.end = l->end;
-  L.locks = c->locks;
+static kk_status_t launch_range(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, kk_spirv_launch *L) {
+  const kkg_kernel_t *k = l->device_kernel;
   const int64_t n = l->end - l->begin;
+  const size_t t = group_for(k, n);
+  L->begin = l->begin;
+  L->end = l->end;
   if (l->kind == KK_KIND_FOR) {
-    if (n <= 0)
-      return KK_OK;
-    size_t t = group_for(k, n);
-    int64_t groups = (n + (int64_t)t - 1) / (int64_t)t;
-    return go(c, in, l, false, &L, groups < MAX_GROUPS ? groups : MAX_GROUPS, t, 0);
+    const int64_t groups = (n + (int64_t)t - 1) / (int64_t)t;
+    return n <= 0 ? KK_OK : go(c, in, l, false, L, groups < MAX_GROUPS ? groups : MAX_GROUPS, t, 0);
   }
   const uint32_t vs = l->kernel->reducer->value_size;
-  void *rt;
-  kk_status_t st;
-  if (l->kind == KK_KIND_REDUCE) {
-    size_t t = group_for(k, n);
-    int64_t groups = n > 0 ? (n + (int64_t)t - 1) / (int64_t)t : 1;
-    if (groups > group_cap(c))
-      groups = group_cap(c);
-    if ((st = kkg_grow(c, in, &in->partials, (size_t)groups * vs, false)) != KK_OK ||
-        (st = result_prepare(c, in, l, &L, &rt)) != KK_OK)
-      return st;
-    L.partials = in->partials.ptr;
-    L.counter = (uint32_t *)(void *)in->small;
-    if ((st = go(c, in, l, false, &L, groups, t, (uint64_t)t * vs)) != KK_OK)
-      return st;
-    return result_enqueue(c, in, l, rt);
-  }
+  if (l->kind == KK_KIND_REDUCE)
+    return reduce(c, in, l, L, group_cap(c, n > 0 ? (n + (int64_t)t - 1) / (int64_t)t : 1), t, (uint64_t)t * vs);
   /* scan: two kernels over tiles of t work-items x items, a group per tile */
   if (n <= 0) {
     if (l->result)
       l->kernel->reducer->init(l->result);
     return KK_OK;
   }
-    const size_t t = group_for(k, n);
   int64_t items = (n + (int64_t)t * 4096 - 1) / ((int64_t)t * 4096);
-  if (items < 1)
-    items = 1;
+  items = items < 1 ? 1 : items;
   if (items > 0x7fffffff)
-    return kkg_error(c, KK_ERROR_LIMIT, "scan '%s': %lld elements are too many", l->label,
-                     (long long)n);
+    return kkg_error(c, KK_ERROR_LIMIT, "scan '%s': %lld elements are too many", l->label, (long long)n);
   const int64_t per = (int64_t)t * items, tiles = (n + per - 1) / per;
+  void *dev;
+  kk_status_t st;
   if ((st = kkg_grow(c, in, &in->partials, (size_t)tiles * vs, false)) != KK_OK ||
       (st = kkg_grow(c, in, &in->partials2, (size_t)tiles * t * vs, false)) != KK_OK)
     return st;
   if (l->result && l->result_space == KK_PLUGIN_HOST_MEMORY && vs > 256)
     return kkg_error(c, KK_ERROR_LIMIT, "scan '%s': a value of %u bytes is too large", l->label, vs);
-  if ((st = result_prepare(c, in, l, &L, &rt)) != KK_OK)
+  if ((st = result_prepare(c, in, l, L, &dev)) != KK_OK)
     return st;
-  L.partials = in->partials.ptr;
-  L.partials2 = in->partials2.ptr;
-  L.items = (int32_t)items;
-  L.tiles = tiles;
-  if ((st = go(c, in, l, false, &L, tiles, t, (uint64_t)t * vs)) != KK_OK ||
-      (st = go(c, in, l, true, &L, tiles, t, (uint64_t)t * vs)) != KK_OK)
+  L->partials = in->partials.ptr;
+  L->partials2 = in->partials2.ptr;
+  L->items = (int32_t)items;
+  L->tiles = tiles;
+  if ((st = go(c, in, l, false, L, tiles, t, (uint64_t)t * vs)) != KK_OK ||
+      (st = go(c, in, l, true, L, tiles, t, (uint64_t)t * vs)) != KK_OK)
     return st;
-  return result_enqueue(c, in, l, rt);
+  return dev ? c->v->copy(c, in, l->result, dev, vs) : KK_OK;
 }
 
 /* Default tiles: 32 along the innermost dimension, up to 256 points with the
  * next, 1 beyond; a group's work-items walk the tile's points. */
-static kk_status_t launch_md(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, const kkg_kernel_t *k) {
-  kk_spirv_launch L;
-  memset(&L, 0, sizeof L);
-  L.locks = c->locks;
-  const int r = l->rank;
-  L.rank = r;
-  L.inner_left = l->iterate_inner == KK_ITERATE_LEFT;
-  L.outer_left = l->iterate_outer == KK_ITERATE_LEFT;
+static kk_status_t launch_md(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, kk_spirv_launch *L) {
   int order[KK_MD_MAX_RANK];
-  for (int i = 0; i < r; i++)
-    order[i] = L.inner_left ? i : r - 1 - i;
-  int64_t tiles = 1, pts = 1;
-  for (int i = 0; i < r; i++) {
-    int d = order[i];
-    int64_t ext = l->md_end[d] - l->md_begin[d];
-    int64_t t = l->md_tile[d];
-    if (t <= 0)
-      t = i == 0 ? (ext < 32 ? (ext > 0 ? ext : 1) : 32) : i == 1 ? 256 / L.md_tile[order[0]] : 1;
-    if (i == 1 && t > ext && ext > 0)
-      t = ext;
-    if (t < 1)
-      t = 1;
-    L.md_begin[d] = l->md_begin[d];
-    L.md_end[d] = l->md_end[d];
-    L.md_tile[d] = t;
-    L.md_ntile[d] = ext > 0 ? (ext + t - 1) / t : 0;
-    tiles *= L.md_ntile[d];
-    pts *= t;
-  }
-  L.md_tiles = tiles;
-  size_t nt = group_for(k, pts);
-  if (l->kind == KK_KIND_MD_FOR) {
-    if (tiles == 0)
-      return KK_OK;
-    return go(c, in, l, false, &L, tiles < MAX_GROUPS ? tiles : MAX_GROUPS, nt, 0);
-  }
-  const uint32_t vs = l->kernel->reducer->value_size;
-  int64_t groups = tiles > 0 ? tiles : 1;
-  if (groups > group_cap(c))
-    groups = group_cap(c);
-  void *rt;
-  kk_status_t st;
-  if ((st = kkg_grow(c, in, &in->partials, (size_t)groups * vs, false)) != KK_OK ||
-      (st = result_prepare(c, in, l, &L, &rt)) != KK_OK)
-    return st;
-  L.partials = in->partials.ptr;
-  L.counter = (uint32_t *)(void *)in->small;
-  if ((st = go(c, in, l, false, &L, groups, nt, (uint64_t)nt * vs)) != KK_OK)
-    return st;
-  return result_enqueue(c, in, l, rt);
+  L->rank = l->rank;
+  L->inner_left = l->iterate_inner == KK_ITERATE_LEFT;
+  L->outer_left = l->iterate_outer == KK_ITERATE_LEFT;
+  const int64_t tiles = L->md_tiles = kkg_md_plan(l, 32, 1, order, L->md_begin, L->md_end, L->md_tile, L->md_ntile);
+  int64_t pts = 1;
+  for (int i = 0; i < l->rank; i++)
+    pts *= L->md_tile[i];
+  const size_t nt = group_for(l->device_kernel, pts);
+  if (l->kind == KK_KIND_MD_FOR)
+    return tiles == 0 ? KK_OK : go(c, in, l, false, L, tiles < MAX_GROUPS ? tiles : MAX_GROUPS, nt, 0);
+  return reduce(c, in, l, L, group_cap(c, tiles > 0 ? tiles : 1), nt, (uint64_t)nt * l->kernel->reducer->value_size);
 }
 
-/* Local memory of a team group: collectives, team and per-thread level-0 scratch. */
-static uint64_t team_smem(const kk_launch_t *l, int32_t ts) {
-  return r16((uint64_t)ts * KK_SPIRV_TEAM_VALUE_MAX) + r16(l->scratch_team[0]) + (uint64_t)ts * r16(l->scratch_thread[0]);
-}
-
-static kk_status_t launch_team(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l,
-                               const kkg_kernel_t *k) {
-  kk_spirv_launch L;
-  memset(&L, 0, sizeof L);
-  L.locks = c->locks;
+static kk_status_t launch_team(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, kk_spirv_launch *L) {
+  const kkg_kernel_t *k = l->device_kernel;
   const int32_t ts = l->team_size;
-  if ((size_t)ts > (size_t)k->max_threads)
-    return kkg_error(c, KK_ERROR_LIMIT,
-                          "team launch '%s': team size %d exceeds the kernel's %zu work-items per group", l->label, ts,
-                          (size_t)k->max_threads);
-  uint64_t smem = team_smem(l, ts);
-  const bool reduce = l->kind == KK_KIND_TEAM_REDUCE;
-  const uint32_t vs = reduce ? l->kernel->reducer->value_size : 0;
-  if (reduce && (uint64_t)ts * vs > smem)
+  if (ts > k->max_threads)
+    return kkg_error(c, KK_ERROR_LIMIT, "team launch '%s': team size %d exceeds the kernel's %d work-items per group",
+                     l->label, ts, k->max_threads);
+  uint64_t smem = kkg_team_smem(l);
+  const bool reducing = l->kind == KK_KIND_TEAM_REDUCE;
+  const uint32_t vs = reducing ? l->kernel->reducer->value_size : 0;
+  if (reducing && (uint64_t)ts * vs > smem)
     smem = (uint64_t)ts * vs;
-  int64_t groups = l->league_size < group_cap(c) * 2 ? l->league_size : group_cap(c) * 2;
-  if (groups < 1) {
-    if (!reduce)
-      return KK_OK;
-    groups = 1; /* an empty league still yields the identity */
-  }
-  L.league_size = l->league_size;
-  L.vector_length = l->vector_length;
+  int64_t groups = l->league_size < group_cap(c, INT64_MAX) * 2 ? l->league_size : group_cap(c, INT64_MAX) * 2;
+  if (groups < 1 && !reducing)
+    return KK_OK;
+  groups = groups < 1 ? 1 : groups; /* an empty league still yields the identity */
+  L->league_size = l->league_size;
+  L->vector_length = l->vector_length;
   for (int lv = 0; lv < 2; lv++) {
-    L.team_scratch[lv] = l->scratch_team[lv];
-    L.thread_scratch[lv] = l->scratch_thread[lv];
+    L->team_scratch[lv] = l->scratch_team[lv];
+    L->thread_scratch[lv] = l->scratch_thread[lv];
   }
-  kk_status_t st;
-  L.scratch1_stride = r16(l->scratch_team[1]) + (uint64_t)ts * r16(l->scratch_thread[1]);
-  if (L.scratch1_stride) {
-    if ((st = kkg_grow(c, in, &in->scratch1, (size_t)(L.scratch1_stride * (uint64_t)groups), false)) != KK_OK)
-      return st;
-    L.scratch1 = in->scratch1.ptr;
-  }
-  L.failed = (uint64_t *)(void *)(in->small + 64);
+  kk_status_t st = kkg_team_pool(c, in, l, groups, &L->scratch1_stride, &L->scratch1);
+  if (st != KK_OK)
+    return st;
+  L->failed = (uint64_t *)(void *)(in->small + 64);
   atomic_store(&in->team_launched, true);
-  if (!reduce)
-    return go(c, in, l, false, &L, groups, (size_t)ts, smem);
-  void *rt;
-  if ((st = kkg_grow(c, in, &in->partials, (size_t)groups * vs, false)) != KK_OK ||
-      (st = result_prepare(c, in, l, &L, &rt)) != KK_OK)
-    return st;
-  L.partials = in->partials.ptr;
-  L.counter = (uint32_t *)(void *)in->small;
-  if ((st = go(c, in, l, false, &L, groups, (size_t)ts, smem)) != KK_OK)
-    return st;
-  return result_enqueue(c, in, l, rt);
+  return reducing ? reduce(c, in, l, L, groups, (size_t)ts, smem) : go(c, in, l, false, L, groups, (size_t)ts, smem);
 }
 
 kk_status_t kkg_spv_launch(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l) {
-  const kkg_kernel_t *k = l->device_kernel;
+  kk_spirv_launch L;
+  memset(&L, 0, sizeof L);
+  L.locks = c->locks;
   if (l->args_size > KK_SPIRV_SLOT_BYTES - KK_SPIRV_ARGS_OFFSET)
     return kkg_error(c, KK_ERROR_LIMIT,
                      "launch '%s': an argument struct of %u bytes exceeds the %d bytes a SPIR-V launch carries",
@@ -291,15 +223,15 @@ kk_status_t kkg_spv_launch(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l) {
   case KK_KIND_FOR:
   case KK_KIND_REDUCE:
   case KK_KIND_SCAN:
-    st = launch_range(c, in, l, k);
+    st = launch_range(c, in, l, &L);
     break;
   case KK_KIND_MD_FOR:
   case KK_KIND_MD_REDUCE:
-    st = launch_md(c, in, l, k);
+    st = launch_md(c, in, l, &L);
     break;
   case KK_KIND_TEAM_FOR:
   case KK_KIND_TEAM_REDUCE:
-    st = launch_team(c, in, l, k);
+    st = launch_team(c, in, l, &L);
     break;
   default:
     st = kkg_error(c, KK_ERROR_UNSUPPORTED, "unknown kernel kind %u", l->kind);
@@ -327,7 +259,7 @@ kk_status_t kkg_spv_team_size_query(kkg_ctx_t *c, const kk_launch_t *l, int32_t 
   if (m > 1024)
     m = 1024;
   /* local memory: collectives and level-0 scratch grow with the team */
-  const uint64_t fixed = r16(l->scratch_team[0]) + 16, per = KK_SPIRV_TEAM_VALUE_MAX + r16(l->scratch_thread[0]);
+  const uint64_t fixed = kkg_r16(l->scratch_team[0]) + 16, per = KK_SPIRV_TEAM_VALUE_MAX + kkg_r16(l->scratch_thread[0]);
   int64_t by_mem = d->smem > fixed ? (int64_t)((d->smem - fixed) / per) : 0;
   if (by_mem < m)
     m = by_mem;
