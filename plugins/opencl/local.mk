@@ -17,7 +17,7 @@ tests_spirv_modules_LDFLAGS = $(OPENMP_CFLAGS)
 EXTRA_tests_spirv_modules_DEPENDENCIES = $(SPIRV_TEST_KERNELS)
 TESTS += tests/spirv-modules.sh tests/ocloc.sh
 KKCC_DEPS += $(top_srcdir)/include/kk/target/spirv.h $(top_srcdir)/include/kk/target/spirv_launch.h \
-	$(top_srcdir)/include/kk/target/gpu_common.h \
+	$(top_srcdir)/include/kk/target/gpu_common.h $(top_srcdir)/include/kk/target/gpu_atomics.h \
 	$(top_srcdir)/include/kk/target/spirv_generic_atomics.ll
 endif
 if KK_BUILD_OPENCL

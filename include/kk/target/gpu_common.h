@@ -1,4 +1,4 @@
-/* kk/target/gpu_common.h -- what the device targets (cuda, hip: kk/target/simt.h; spirv) spell alike: reducers, nested team collectives, atomics' names, ScatterView. */
+/* kk/target/gpu_common.h -- what the device targets (cuda, hip: kk/target/simt.h; spirv) spell alike: reducers, nested team collectives, scratch views, ScatterView (atomics: gpu_atomics.h). */
 #ifndef KK_TARGET_GPU_COMMON_H
 #define KK_TARGET_GPU_COMMON_H
 
@@ -9,12 +9,9 @@
  *   KK__TEAM_VALUE_MAX  bytes a nested team reduction, broadcast or scan carries
  *   KK__ATH, KK__ATHP   the context an atomic takes before its pointer, as an argument
  *                       ("kk__th,") and as a parameter ("kk__thread_t kk__th,"), or nothing
- *   KK__LOCK_COUNT      words in the device lock table
  *   kk_team             with league_size, team_rank, team_size, lane, vlen, coll
  *   KK_TEAM_THREAD_FOR, KK_THREAD_VECTOR_FOR, KK_TEAM_VECTOR_FOR and
- *   kk__vector_allreduce<J>(t, v) (the join over a thread's vector lanes),
- *   the atomics kk__afetch_<op>, kk__aexchange, kk__acas, kk__aload,
- *   kk__astore, kk__aadd, kk__asub, and KK_ATOMIC_LOCK.
+ *   kk__vector_allreduce<J>(t, v) (the join over a thread's vector lanes).
  */
 
 /* The type of an expression (GNU __typeof__ is not in NVRTC's dialect). */
@@ -260,7 +257,7 @@ template <class V> KK__FN void kk__team_broadcast(const kk_team *t, V *v) {
   for (int kk__once_b = 1; kk__once_b; kk__once_b = 0, kk__team_broadcast((t), &(VAR)))                        \
     if ((t)->team_rank == 0 && (t)->lane == 0)
 
-/* ==== atomics ============================================================================== */
+/* ==== atomics: the bits of a value; a lock of the device's table ============================= */
 
 template <class T, class U> KK__FN U kk__bits(T v) {
   U u;
@@ -276,59 +273,6 @@ template <class T, class U> KK__FN T kk__from_bits(U u) {
 /* The word of the device lock table that guards address p. */
 #define KK__LOCK_INDEX(p) \
   (((((uint64_t)(p) >> 3) ^ ((uint64_t)(p) >> 20)) * (uint64_t)0x9E3779B97F4A7C15) >> 40 & (KK__LOCK_COUNT - 1))
-
-/* complex double exchange and compare-exchange: 16 bytes through the lock
- * table (where the target has no 16-byte atomics, add and subtract too) */
-KK__FN kk_complex_double kk__acd(KK__ATHP kk_complex_double *p, kk_complex_double v, int op) {
-  kk_complex_double old;
-  old.re = old.im = 0;
-  KK_ATOMIC_LOCK(p) {
-    old.re = ((volatile double *)p)[0];
-    old.im = ((volatile double *)p)[1];
-    ((volatile double *)p)[0] = op == 0 ? old.re + v.re : op == 1 ? old.re - v.re : v.re;
-    ((volatile double *)p)[1] = op == 0 ? old.im + v.im : op == 1 ? old.im - v.im : v.im;
-  }
-  return old;
-}
-KK__FN kk_complex_double kk__aexchange(KK__ATHP kk_complex_double *p, kk_complex_double v) {
-  return kk__acd(KK__ATH p, v, 2);
-}
-KK__FN kk_complex_double kk__acas(KK__ATHP kk_complex_double *p, kk_complex_double e, kk_complex_double d) {
-  kk_complex_double old;
-  old.re = old.im = 0;
-  KK_ATOMIC_LOCK(p) {
-    old.re = ((volatile double *)p)[0];
-    old.im = ((volatile double *)p)[1];
-    if (old.re == e.re && old.im == e.im) {
-      ((volatile double *)p)[0] = d.re;
-      ((volatile double *)p)[1] = d.im;
-    }
-  }
-  return old;
-}
-
-#define kk_atomic_fetch_add(p, v) kk__afetch_add(KK__ATH (p), (v))
-#define kk_atomic_fetch_sub(p, v) kk__afetch_sub(KK__ATH (p), (v))
-#define kk_atomic_fetch_min(p, v) kk__afetch_min(KK__ATH (p), (v))
-#define kk_atomic_fetch_max(p, v) kk__afetch_max(KK__ATH (p), (v))
-#define kk_atomic_fetch_and(p, v) kk__afetch_and(KK__ATH (p), (v))
-#define kk_atomic_fetch_or(p, v) kk__afetch_or(KK__ATH (p), (v))
-#define kk_atomic_fetch_xor(p, v) kk__afetch_xor(KK__ATH (p), (v))
-#define kk_atomic_fetch_inc(p) kk__afetch_add(KK__ATH (p), (KK__TYPEOF(*(p)))1)
-#define kk_atomic_fetch_dec(p) kk__afetch_sub(KK__ATH (p), (KK__TYPEOF(*(p)))1)
-#define kk_atomic_exchange(p, v) kk__aexchange(KK__ATH (p), (v))
-#define kk_atomic_compare_exchange(p, e, d) kk__acas(KK__ATH (p), (e), (d))
-#define kk_atomic_load(p) kk__aload(KK__ATH (p))
-#define kk_atomic_store(p, v) kk__astore(KK__ATH (p), (KK__TYPEOF(*(p)))(v))
-#define kk_atomic_add(p, v) kk__aadd(KK__ATH (p), (v))
-#define kk_atomic_sub(p, v) kk__asub(KK__ATH (p), (v))
-#define kk_atomic_min(p, v) ((void)kk_atomic_fetch_min(p, v))
-#define kk_atomic_max(p, v) ((void)kk_atomic_fetch_max(p, v))
-#define kk_atomic_and(p, v) ((void)kk_atomic_fetch_and(p, v))
-#define kk_atomic_or(p, v) ((void)kk_atomic_fetch_or(p, v))
-#define kk_atomic_xor(p, v) ((void)kk_atomic_fetch_xor(p, v))
-#define kk_atomic_inc(p) ((void)kk_atomic_fetch_inc(p))
-#define kk_atomic_dec(p) ((void)kk_atomic_fetch_dec(p))
 
 /* ==== ScatterView access: contributions are atomics on the target view ======================= */
 #define KK__SOFF(sv, ...) KK__CAT(KK__SOFF, KK__NARG(__VA_ARGS__))((sv).d, __VA_ARGS__)

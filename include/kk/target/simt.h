@@ -498,7 +498,6 @@ typedef struct kk_team {
 /* what kk/target/gpu_common.h asks of a target */
 #define KK__TEAM_BARRIER() __syncthreads()
 #define KK__TEAM_VALUE_MAX KK_GPU_TEAM_VALUE_MAX
-#define KK__LOCK_COUNT KK_GPU_LOCK_COUNT
 #define KK__ATH
 #define KK__ATHP
 #define KK__SCRATCH_OR_LEAVE(expr) (expr) /* kk__scratch ends the thread when it fails */
@@ -862,24 +861,6 @@ KK__FN float kk__afetch_add(float *p, float v) { return atomicAdd(p, v); }
 KK__FN double kk__afetch_add(double *p, double v) { return atomicAdd(p, v); }
 KK__FN float kk__afetch_sub(float *p, float v) { return atomicAdd(p, -v); }
 KK__FN double kk__afetch_sub(double *p, double v) { return atomicAdd(p, -v); }
-/* floating-point min/max: compare-and-swap on the bits */
-template <class T, class U> KK__FN T kk__afp_minmax(T *p, T v, bool want_max) {
-  U old = *(volatile U *)p;
-  for (;;) {
-    T o = kk__from_bits<T, U>(old);
-    if (want_max ? !(v > o) : !(v < o))
-      return o;
-    U seen = atomicCAS((U *)p, old, kk__bits<T, U>(v));
-    if (seen == old)
-      return o;
-    old = seen;
-  }
-}
-KK__FN float kk__afetch_min(float *p, float v) { return kk__afp_minmax<float, unsigned>(p, v, false); }
-KK__FN float kk__afetch_max(float *p, float v) { return kk__afp_minmax<float, unsigned>(p, v, true); }
-KK__FN double kk__afetch_min(double *p, double v) { return kk__afp_minmax<double, unsigned long long>(p, v, false); }
-KK__FN double kk__afetch_max(double *p, double v) { return kk__afp_minmax<double, unsigned long long>(p, v, true); }
-
 /* exchange and compare-exchange through the bit patterns */
 template <class T> KK__FN T kk__aexchange(T *p, T v) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "exchange of 4- or 8-byte values");
@@ -904,30 +885,9 @@ template <class T> KK__FN void kk__astore(T *p, T v) {
   *(volatile T *)p = v;
 }
 
-/* complex float: one 64-bit compare-and-swap loop */
-KK__FN kk_complex_float kk__acf(kk_complex_float *p, kk_complex_float v, int op) {
-  unsigned long long old = *(volatile unsigned long long *)p;
-  for (;;) {
-    kk_complex_float o = kk__from_bits<kk_complex_float, unsigned long long>(old), n;
-    n.re = op == 0 ? o.re + v.re : op == 1 ? o.re - v.re : v.re;
-    n.im = op == 0 ? o.im + v.im : op == 1 ? o.im - v.im : v.im;
-    unsigned long long seen = atomicCAS((unsigned long long *)p, old, kk__bits<kk_complex_float, unsigned long long>(n));
-    if (seen == old)
-      return o;
-    old = seen;
-  }
-}
-KK__FN kk_complex_float kk__afetch_add(kk_complex_float *p, kk_complex_float v) { return kk__acf(p, v, 0); }
-KK__FN kk_complex_float kk__afetch_sub(kk_complex_float *p, kk_complex_float v) { return kk__acf(p, v, 1); }
-KK__FN kk_complex_float kk__aexchange(kk_complex_float *p, kk_complex_float v) { return kk__acf(p, v, 2); }
-KK__FN kk_complex_float kk__acas(kk_complex_float *p, kk_complex_float e, kk_complex_float d) {
-  return kk__from_bits<kk_complex_float, unsigned long long>(
-      atomicCAS((unsigned long long *)p, kk__bits<kk_complex_float, unsigned long long>(e),
-                kk__bits<kk_complex_float, unsigned long long>(d)));
-}
 /* complex double: add and subtract one hardware atomic per component (each
  * component's old value is returned; the pair is not one snapshot), exchange
- * and compare-exchange 16 bytes through the lock table (gpu_common.h).  The
+ * and compare-exchange 16 bytes through the lock table (gpu_atomics.h).  The
  * two kinds must not race on one element: a locked update does not see a
  * concurrent add. */
 KK__FN kk_complex_double kk__afetch_add(kk_complex_double *p, kk_complex_double v) {
@@ -942,6 +902,10 @@ KK__FN kk_complex_double kk__afetch_sub(kk_complex_double *p, kk_complex_double 
   o.im = atomicAdd(&p->im, -v.im);
   return o;
 }
+
+#define KK__LOCK_COUNT KK_GPU_LOCK_COUNT
+#define KK__LAMBDA
+#include <kk/target/gpu_atomics.h>
 
 /* add and subtract without the old value: complex float then needs no
  * compare-and-swap loop, one hardware add per component (a concurrent

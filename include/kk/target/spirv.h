@@ -262,7 +262,6 @@ struct kk__devlock {
 /* what kk/target/gpu_common.h asks of a target */
 #define KK__TEAM_BARRIER() KK__BARRIER()
 #define KK__TEAM_VALUE_MAX KK_SPIRV_TEAM_VALUE_MAX
-#define KK__LOCK_COUNT KK_SPIRV_LOCK_COUNT
 #define KK__ATH kk__th,
 #define KK__ATHP kk__thread_t kk__th,
 /* kk__scratch returns NULL when a request does not fit: the body returns
@@ -462,67 +461,36 @@ KK__INL void *kk__scratch(kk_team *t, int level, int per_thread, uint64_t bytes)
 
 /* ==== atomics of other types ================================================================ */
 
-/* floating point and complex float: compare-and-swap loops on the bits */
-template <class T, class U, class F> KK__INL T kk__afp(T *p, F op) {
-  U old = kk__aload((kk__thread_t)0, (U *)p);
-  for (;;) {
-    T o = kk__from_bits<T, U>(old), n;
-    if (!op(o, &n))
-      return o;
-    U seen = kk__acas((kk__thread_t)0, (U *)p, old, kk__bits<T, U>(n));
-    if (seen == old)
-      return o;
-    old = seen;
-  }
-}
-#define KK__FP_ATOMICS(T, U)                                                                                    \
-  KK__INL T kk__afetch_add(kk__thread_t, T *p, T v) {                                                     \
-    return kk__afp<T, U>(p, [&](T o, T *n) __attribute__((always_inline)) { *n = o + v; return true; });                                      \
-  }                                                                                                             \
-  KK__INL T kk__afetch_sub(kk__thread_t, T *p, T v) {                                                     \
-    return kk__afp<T, U>(p, [&](T o, T *n) __attribute__((always_inline)) { *n = o - v; return true; });                                      \
-  }                                                                                                             \
-  KK__INL T kk__afetch_min(kk__thread_t, T *p, T v) {                                                     \
-    return kk__afp<T, U>(p, [&](T o, T *n) __attribute__((always_inline)) { *n = v; return v < o; });                                         \
-  }                                                                                                             \
-  KK__INL T kk__afetch_max(kk__thread_t, T *p, T v) {                                                     \
-    return kk__afp<T, U>(p, [&](T o, T *n) __attribute__((always_inline)) { *n = v; return v > o; });                                         \
-  }                                                                                                             \
-  KK__INL T kk__aexchange(kk__thread_t, T *p, T v) {                                                      \
+/* floating point: exchange, compare-exchange, load and store on the bits */
+#define KK__FP_BITS(T, U)                                                                                       \
+  KK__INL T kk__aexchange(kk__thread_t, T *p, T v) {                                                            \
     return kk__from_bits<T, U>(kk__aexchange((kk__thread_t)0, (U *)p, kk__bits<T, U>(v)));                     \
   }                                                                                                             \
-  KK__INL T kk__acas(kk__thread_t, T *p, T e, T d) {                                                      \
+  KK__INL T kk__acas(kk__thread_t, T *p, T e, T d) {                                                            \
     return kk__from_bits<T, U>(kk__acas((kk__thread_t)0, (U *)p, kk__bits<T, U>(e), kk__bits<T, U>(d)));       \
   }                                                                                                             \
-  KK__INL T kk__aload(kk__thread_t, T *p) { return kk__from_bits<T, U>(kk__aload((kk__thread_t)0, (U *)p)); } \
+  KK__INL T kk__aload(kk__thread_t, T *p) { return kk__from_bits<T, U>(kk__aload((kk__thread_t)0, (U *)p)); }   \
   KK__INL void kk__astore(kk__thread_t, T *p, T v) { kk__astore((kk__thread_t)0, (U *)p, kk__bits<T, U>(v)); }
-KK__FP_ATOMICS(float, unsigned int)
-KK__FP_ATOMICS(double, unsigned long)
+KK__FP_BITS(float, uint32_t)
+KK__FP_BITS(double, uint64_t)
 
-KK__INL kk_complex_float kk__afetch_add(kk__thread_t, kk_complex_float *p, kk_complex_float v) {
-  return kk__afp<kk_complex_float, unsigned long>(p, [&](kk_complex_float o, kk_complex_float *n) __attribute__((always_inline)) {
-    n->re = o.re + v.re, n->im = o.im + v.im;
-    return true;
-  });
-}
-KK__INL kk_complex_float kk__afetch_sub(kk__thread_t, kk_complex_float *p, kk_complex_float v) {
-  return kk__afp<kk_complex_float, unsigned long>(p, [&](kk_complex_float o, kk_complex_float *n) __attribute__((always_inline)) {
-    n->re = o.re - v.re, n->im = o.im - v.im;
-    return true;
-  });
-}
-KK__INL kk_complex_float kk__aexchange(kk__thread_t, kk_complex_float *p, kk_complex_float v) {
-  return kk__from_bits<kk_complex_float, unsigned long>(
-      kk__aexchange((kk__thread_t)0, (unsigned long *)p, kk__bits<kk_complex_float, unsigned long>(v)));
-}
-KK__INL kk_complex_float kk__acas(kk__thread_t, kk_complex_float *p, kk_complex_float e, kk_complex_float d) {
-  return kk__from_bits<kk_complex_float, unsigned long>(kk__acas((kk__thread_t)0, (unsigned long *)p,
-                                                                 kk__bits<kk_complex_float, unsigned long>(e),
-                                                                 kk__bits<kk_complex_float, unsigned long>(d)));
-}
-/* complex double: 16 bytes through the lock table (gpu_common.h) */
-KK__INL kk_complex_double kk__afetch_add(kk__thread_t L, kk_complex_double *p, kk_complex_double v) { return kk__acd(L, p, v, 0); }
-KK__INL kk_complex_double kk__afetch_sub(kk__thread_t L, kk_complex_double *p, kk_complex_double v) { return kk__acd(L, p, v, 1); }
+#define KK__LOCK_COUNT KK_SPIRV_LOCK_COUNT
+#define KK__LAMBDA __attribute__((always_inline))
+#include <kk/target/gpu_atomics.h>
+
+/* OpenCL 2.0 has no floating-point atomic add: compare-and-swap loops */
+#define KK__FP_ADDSUB(T, U)                                                                                     \
+  KK__INL T kk__afetch_add(kk__thread_t L, T *p, T v) {                                                         \
+    return kk__acas_loop<T, U>(L, p, [&](T o, T *n) KK__LAMBDA { return *n = o + v, true; });                   \
+  }                                                                                                             \
+  KK__INL T kk__afetch_sub(kk__thread_t L, T *p, T v) {                                                         \
+    return kk__acas_loop<T, U>(L, p, [&](T o, T *n) KK__LAMBDA { return *n = o - v, true; });                   \
+  }
+KK__FP_ADDSUB(float, uint32_t)
+KK__FP_ADDSUB(double, uint64_t)
+/* complex double: 16 bytes through the lock table */
+KK__INL kk_complex_double kk__afetch_add(kk__thread_t L, kk_complex_double *p, kk_complex_double v) { return kk__acd(L, p, v, 0, v); }
+KK__INL kk_complex_double kk__afetch_sub(kk__thread_t L, kk_complex_double *p, kk_complex_double v) { return kk__acd(L, p, v, 1, v); }
 /* add and subtract without the old value */
 template <class T, class V> KK__INL void kk__aadd(kk__thread_t L, T *p, V v) { (void)kk__afetch_add(L, p, (T)v); }
 template <class T, class V> KK__INL void kk__asub(kk__thread_t L, T *p, V v) { (void)kk__afetch_sub(L, p, (T)v); }
