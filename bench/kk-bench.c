@@ -118,14 +118,6 @@ int bench_wants(const char *cases, const char *name) {
 #define settle bench_settle
 #define record bench_record
 
-#define CHECK(call)                                            \
-  do {                                                         \
-    if ((call) != KK_OK) {                                     \
-      fprintf(stderr, "kk-bench: %s\n", kk_last_error());      \
-      exit(1);                                                 \
-    }                                                          \
-  } while (0)
-
 /* ---- the hand-written versions ------------------------------------------------------ */
 
 static double *native_alloc(int64_t n, int nt) {
@@ -479,7 +471,7 @@ static void print_json(FILE *out) {
 
 static void usage(void) {
   fprintf(stderr, "usage: kk-bench [--backends=serial,threads,openmp,cuda] [--cases=all|stream,latency,tensor,atomics,"
-                  "minsum,batched,cg] [--sizes=24,26] [--reps=N] [--quick] [--json] [--kokkos-*...]\n");
+                  "minsum,batched,cg,graph,cggraph] [--sizes=24,26] [--reps=N] [--quick] [--json] [--kokkos-*...]\n");
 }
 
 int main(int argc, char **argv) {
@@ -536,6 +528,7 @@ int main(int argc, char **argv) {
       if (bench_wants(cases, "latency"))
         bench_latency_cuda(b);
       bench_hier(b, nt, g_reps, cases, quick);
+      bench_graph(b, nt, g_reps, cases, quick);
       kk_finalize();
       continue;
     }
@@ -549,6 +542,7 @@ int main(int argc, char **argv) {
     if (bench_wants(cases, "latency"))
       bench_latency(b, nt);
     bench_hier(b, nt, g_reps, cases, quick);
+    bench_graph(b, nt, g_reps, cases, quick);
     kk_finalize();
   }
   free(blist);
