@@ -70,19 +70,7 @@ __global__ void triad(double *__restrict__ a, const double *__restrict__ b, cons
     a[i] = b[i] + s * c[i];
 }
 
-__device__ double block_sum(double v) {
-  __shared__ double warp_part[32];
-  for (int o = 16; o > 0; o >>= 1)
-    v += __shfl_down_sync(0xffffffffu, v, o);
-  if ((threadIdx.x & 31) == 0)
-    warp_part[threadIdx.x >> 5] = v;
-  __syncthreads();
-  v = threadIdx.x < (blockDim.x >> 5) ? warp_part[threadIdx.x] : 0.0;
-  if (threadIdx.x < 32)
-    for (int o = 16; o > 0; o >>= 1)
-      v += __shfl_down_sync(0xffffffffu, v, o);
-  return v;
-}
+#include "native_cuda_cg.cuh" /* block_sum, dot, spmv, axpy, xpay, fill */
 
 __device__ double block_min(double v) {
   __shared__ double warp_part[32];
@@ -96,30 +84,6 @@ __device__ double block_min(double v) {
     for (int o = 16; o > 0; o >>= 1)
       v = fmin(v, __shfl_down_sync(0xffffffffu, v, o));
   return v;
-}
-
-// Grid-stride dot product; every block writes its part, the last block to finish adds them up.
-__global__ void dot(const double *__restrict__ x, const double *__restrict__ y, int64_t n, double *part,
-                    unsigned *done, double *out) {
-  double s = 0;
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
-    s += x[i] * y[i];
-  s = block_sum(s);
-  __shared__ bool last;
-  if (threadIdx.x == 0) {
-    part[blockIdx.x] = s;
-    __threadfence();
-    last = atomicInc(done, gridDim.x - 1) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (last) {
-    double t = 0;
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
-      t += ((volatile double *)part)[b];
-    t = block_sum(t);
-    if (threadIdx.x == 0)
-      *out = t;
-  }
 }
 
 __global__ void iota5(int64_t *x, int64_t n) {
@@ -219,12 +183,6 @@ extern "C" double ncu_launch_latency(int launches, int trials) {
 
 namespace {
 
-__global__ void fill(double *p, double v, int64_t n) {
-  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)
-    p[i] = v;
-}
-
 __device__ __forceinline__ int64_t at3(int64_t i, int64_t j, int64_t k, int64_t n, bool left) {
   return left ? i + n * (j + n * k) : (i * n + j) * n + k;
 }
@@ -316,35 +274,6 @@ __global__ void batched(const double *__restrict__ A, const double *__restrict__
     if (lane == 0)
       y[b * m + r] = s;
   }
-}
-
-// CSR SpMV, one warp per row.
-__global__ void spmv(const int64_t *__restrict__ rp, const int32_t *__restrict__ ci, const double *__restrict__ va,
-                     const double *__restrict__ x, double *__restrict__ y, int64_t n) {
-  const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  const int lane = threadIdx.x & 31;
-  if (row >= n)
-    return;
-  double s = 0;
-  for (int64_t q = rp[row] + lane; q < rp[row + 1]; q += 32)
-    s += va[q] * x[ci[q]];
-  for (int o = 16; o > 0; o >>= 1)
-    s += __shfl_down_sync(0xffffffffu, s, o);
-  if (lane == 0)
-    y[row] = s;
-}
-
-/* y += a x and y = x + a y: the forms of kk-bench's CG kernels */
-__global__ void axpy(double *y, double a, const double *x, int64_t n) {
-  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)
-    y[i] = y[i] + a * x[i];
-}
-
-__global__ void xpay(double *y, double a, const double *x, int64_t n) {
-  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)
-    y[i] = x[i] + a * y[i];
 }
 
 }  // namespace

@@ -168,14 +168,27 @@ static kk_status_t select_backends(void) {
   return KK_OK;
 }
 
-/* The local rank an MPI launcher gives the process, or -1. */
-static int mpi_local_rank(void) {
-  static const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
-                               "SLURM_LOCALID", "PMI_LOCAL_RANK"};
+/* The local rank an MPI launcher gives the process, or -1, with the variable
+ * it came from and, where that launcher also sets it, the number of ranks on
+ * this node (else -1). */
+static int mpi_local_rank(const char **var, int *local_size) {
+  static const char *const vars[][2] = {
+      {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE"}, /* Open MPI */
+      {"MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE"},   /* MVAPICH */
+      {"MPI_LOCALRANKID", "MPI_LOCALNRANKS"},                       /* MPICH (Hydra) */
+      {"SLURM_LOCALID", "SLURM_NTASKS_PER_NODE"},                   /* srun (the size only with --ntasks-per-node) */
+      {"PMI_LOCAL_RANK", "PMI_LOCAL_SIZE"},                         /* PMI-2 / PMIx launchers */
+  };
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-    const char *v = getenv(vars[i]);
-    if (v && *v)
+    const char *v = getenv(vars[i][0]);
+    if (v && *v) {
+      const char *n = getenv(vars[i][1]);
+      if (var)
+        *var = vars[i][0];
+      if (local_size)
+        *local_size = n && *n ? atoi(n) : -1;
       return atoi(v);
+    }
   }
   return -1;
 }
@@ -211,10 +224,26 @@ static kk_status_t select_device(kk__backend_t *b) {
     pos = rand() % nvis;
     how = "random";
   } else if (!is_host && (cfg->map_device_id_by == KK_MAP_DEVICE_MPI_RANK ||
-                          (cfg->map_device_id_by == KK_MAP_DEVICE_NONE && mpi_local_rank() >= 0))) {
-    int r = mpi_local_rank();
+                          (cfg->map_device_id_by == KK_MAP_DEVICE_NONE && mpi_local_rank(NULL, NULL) >= 0))) {
+    const char *var = NULL;
+    int local_size = -1;
+    int r = mpi_local_rank(&var, &local_size);
     pos = r >= 0 ? r % nvis : 0;
     how = "MPI local rank";
+    /* Fewer devices than ranks on the node: they share round-robin, which
+     * runs but is rarely what was meant.  Said once per node where the
+     * launcher gives the node's rank count (by local rank 0), else by every
+     * rank beyond the devices. */
+    if (r >= 0 && local_size > nvis && r == 0)
+      kk__warn("%d MPI ranks on this node (%s) share the %d visible device%s of backend %s round-robin "
+               "(local rank %d uses device %d)",
+               local_size, var, nvis, nvis == 1 ? "" : "s", b->name, r, visible[pos]);
+    else if (r >= nvis && local_size <= nvis)
+      kk__warn("MPI local rank %d (%s) is beyond the %d visible device%s of backend %s: ranks share devices "
+               "round-robin (this one uses device %d)",
+               r, var, nvis, nvis == 1 ? "" : "s", b->name, visible[pos]);
+    else if (r < 0)
+      how = "MPI local rank (no launcher variable: device 0)";
   }
   if (pos >= nvis)
     return kk__error(KK_ERROR_NO_DEVICE, "kk_initialize: device %d (%s) does not exist: backend %s has %d visible device%s",

@@ -49,8 +49,9 @@ extern "C" {
   X(ERROR_IO, -15, "input/output error")                                                    \
   X(ERROR_IN_USE, -16, "object is still in use")                                            \
   X(ERROR_LIMIT, -17, "request exceeds a backend limit")                                    \
-  X(ERROR_INTERNAL, -18, "internal error")                                                 \
-  X(ERROR_CAPTURE, -19, "not allowed while an instance captures a graph")
+  X(ERROR_INTERNAL, -18, "internal error")                                                  \
+  X(ERROR_CAPTURE, -19, "not allowed while an instance captures a graph")                   \
+  X(ERROR_COMM, -20, "communication library (MPI) error")
 
 typedef enum kk_status {
 #define KK__STATUS_ENUM(name, value, msg) KK_##name = (value),
@@ -81,6 +82,21 @@ kk_status_t kk_last_status(void);
 
 /* Forgets the calling thread's last error. */
 void kk_clear_error(void);
+
+/* For libraries built on kk's public API (libkk-mpi, ...): records a failure
+ * exactly as kk's own functions do -- kk_last_error() becomes the formatted
+ * message (printf-style; longer than 2047 bytes is cut and ends in "..."),
+ * kk_last_status() becomes `status`, and the installed error handler is
+ * called -- and returns `status`, so that a library can write
+ * `return kk_set_error(KK_ERROR_COMM, "kk_mpi_send: ...")`.  The message may
+ * be built from kk_last_error() itself.  KK_OK clears the error instead (no
+ * handler call).  Any time, thread-safe (the message is the calling
+ * thread's). */
+kk_status_t kk_set_error(kk_status_t status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* Called on every error kk records, after kk_last_error() is set, on the thread
  * that failed.  A handler may abort() (libkk itself never does).  */

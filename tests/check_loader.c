@@ -308,6 +308,104 @@ START_TEST(device_choice) {
 }
 END_TEST
 
+/* Initializes with warnings on and `dir` as the plugin path; returns what kk
+ * printed on stderr (caller frees) and the device chosen in *device. */
+static char *init_capturing_warnings(const char *dir, int *device) {
+  kk_settings_t s = KK_SETTINGS_INIT;
+  s.plugin_path = dir;
+  char path[] = "/tmp/kk-warn-XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  fflush(stderr);
+  int saved = dup(2);
+  dup2(fd, 2);
+  kk_status_t st = kk_initialize_with_settings(&s);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  ck_assert_int_eq(st, KK_OK);
+  *device = kk_device_id();
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+  off_t n = lseek(fd, 0, SEEK_END);
+  char *text = calloc(1, (size_t)n + 1);
+  ck_assert_int_eq(pread(fd, text, (size_t)n, 0), n);
+  close(fd);
+  unlink(path);
+  return text;
+}
+
+/* Device per rank under each launcher's variables, set by hand: with no
+ * mapping flag the local rank picks the device (Kokkos' default under a
+ * launcher); fewer devices than local ranks share them round-robin, with a
+ * warning. */
+START_TEST(device_per_mpi_rank) {
+  static const struct {
+    const char *launcher, *rank_var, *rank, *size_var, *size;
+    int device;          /* of fake_ok's two */
+    const char *warning; /* substring of the warning, or NULL for none */
+  } cases[] = {
+      {"Open MPI", "OMPI_COMM_WORLD_LOCAL_RANK", "1", "OMPI_COMM_WORLD_LOCAL_SIZE", "2", 1, NULL},
+      {"Open MPI", "OMPI_COMM_WORLD_LOCAL_RANK", "0", "OMPI_COMM_WORLD_LOCAL_SIZE", "4", 0,
+       "4 MPI ranks on this node (OMPI_COMM_WORLD_LOCAL_RANK) share the 2 visible devices of backend fake_ok "
+       "round-robin (local rank 0 uses device 0)"},
+      {"Open MPI", "OMPI_COMM_WORLD_LOCAL_RANK", "3", "OMPI_COMM_WORLD_LOCAL_SIZE", "4", 1, NULL}, /* rank 0 says it */
+      {"MPICH", "MPI_LOCALRANKID", "1", "MPI_LOCALNRANKS", "2", 1, NULL},
+      {"MPICH", "MPI_LOCALRANKID", "0", "MPI_LOCALNRANKS", "3", 0, "3 MPI ranks on this node (MPI_LOCALRANKID)"},
+      {"MVAPICH", "MV2_COMM_WORLD_LOCAL_RANK", "1", NULL, NULL, 1, NULL},
+      {"Slurm", "SLURM_LOCALID", "1", NULL, NULL, 1, NULL},
+      {"Slurm", "SLURM_LOCALID", "2", NULL, NULL, 0,
+       "MPI local rank 2 (SLURM_LOCALID) is beyond the 2 visible devices of backend fake_ok: ranks share devices "
+       "round-robin (this one uses device 0)"},
+      {"Slurm", "SLURM_LOCALID", "0", "SLURM_NTASKS_PER_NODE", "8", 0, "8 MPI ranks on this node (SLURM_LOCALID)"},
+      {"PMI", "PMI_LOCAL_RANK", "5", "PMI_LOCAL_SIZE", "6", 1, NULL},
+  };
+  char *dir = tu_mkdtemp();
+  tu_link_fake(dir, "fake_ok"); /* two devices */
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tu_clear_env();
+    setenv(cases[i].rank_var, cases[i].rank, 1);
+    if (cases[i].size_var)
+      setenv(cases[i].size_var, cases[i].size, 1);
+    int device = -1;
+    char *err = init_capturing_warnings(dir, &device);
+    ck_assert_msg(device == cases[i].device, "%s, %s=%s: device %d, want %d", cases[i].launcher, cases[i].rank_var,
+                  cases[i].rank, device, cases[i].device);
+    if (cases[i].warning)
+      ck_assert_contains(err, cases[i].warning);
+    else
+      ck_assert_msg(strstr(err, "round-robin") == NULL, "%s, %s=%s: unexpected warning: %s", cases[i].launcher,
+                    cases[i].rank_var, cases[i].rank, err);
+    free(err);
+  }
+  /* the visible devices count, not the backend's: one visible device, rank 1 */
+  tu_clear_env();
+  setenv("KOKKOS_VISIBLE_DEVICES", "1", 1);
+  setenv("SLURM_LOCALID", "1", 1);
+  int device = -1;
+  char *err = init_capturing_warnings(dir, &device);
+  ck_assert_int_eq(device, 1);
+  ck_assert_contains(err, "beyond the 1 visible device of backend fake_ok");
+  free(err);
+  /* an explicit device id wins over the launcher's rank */
+  tu_clear_env();
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "1", 1);
+  setenv("KOKKOS_DEVICE_ID", "0", 1);
+  err = init_capturing_warnings(dir, &device);
+  ck_assert_int_eq(device, 0);
+  free(err);
+  /* --kokkos-disable-warnings silences the round-robin warning */
+  tu_clear_env();
+  setenv("SLURM_LOCALID", "2", 1);
+  setenv("KOKKOS_DISABLE_WARNINGS", "1", 1);
+  err = init_capturing_warnings(dir, &device);
+  ck_assert_int_eq(device, 0);
+  ck_assert_str_eq(err, "");
+  free(err);
+  tu_clear_env();
+  tu_rmdir(dir);
+}
+END_TEST
+
 START_TEST(requested_backend_missing) {
   tu_clear_env();
   char *dir = tu_mkdtemp();
@@ -401,6 +499,7 @@ static Suite *loader_suite(void) {
   tcase_add_test(tc, highest_priority_wins_with_host_beside);
   tcase_add_test(tc, backend_order_overrides_priority);
   tcase_add_test(tc, device_choice);
+  tcase_add_test(tc, device_per_mpi_rank);
   tcase_add_test(tc, requested_backend_missing);
   tcase_add_test(tc, requested_backend_unusable);
   tcase_add_test(tc, backend_options_reach_the_plugin);

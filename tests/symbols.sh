@@ -32,5 +32,16 @@ for so in "$top_builddir"/plugins/.libs/kk_*.so; do
   fi
   checked=$((checked + 1))
 done
-echo "libkk and $checked plugin(s) checked"
+# libkk-mpi (when MPI was found) exports only its kk_mpi_ API
+mpilib="$top_builddir/mpi/.libs/libkk-mpi.so"
+if [ -f "$mpilib" ]; then
+  bad=$($NM -D --defined-only "$mpilib" | awk '{print $NF}' | grep -Ev '^kk_mpi_[a-z]' || true)
+  if [ -n "$bad" ]; then
+    echo "FAIL: libkk-mpi exports names outside kk_mpi_:"; echo "$bad"; status=1
+  fi
+  checked="$checked plugin(s) and libkk-mpi"
+else
+  checked="$checked plugin(s)"
+fi
+echo "libkk and $checked checked"
 exit $status

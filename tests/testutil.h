@@ -64,7 +64,9 @@ static inline void tu_clear_env(void) {
                                "KOKKOS_TOOLS_LIBS", "KOKKOS_TOOLS_ARGS", "KOKKOS_PRINT_CONFIGURATION",
                                "KOKKOS_DISABLE_WARNINGS", "KOKKOS_TUNE_INTERNALS", "KOKKOS_PROFILE_LIBRARY",
                                "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
-                               "SLURM_LOCALID", "PMI_LOCAL_RANK"};
+                               "SLURM_LOCALID", "PMI_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE",
+                               "MV2_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE",
+                               "PMI_LOCAL_SIZE"};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
     unsetenv(vars[i]);
   setenv("KK_PLUGIN_PATH_NO_DEFAULT", "1", 1);

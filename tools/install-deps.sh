@@ -19,6 +19,8 @@ pkgs="$pkgs hipcc libamdhip64-dev"
 # the Debian packages (debian/, dpkg-buildpackage) and the CMake package's
 # test (tests/installed.sh); cmake and dpkg-dev are listed above
 pkgs="$pkgs debhelper"
+# MPI for libkk-mpi and its tests (mpicc, mpiexec; docs/mpi.md)
+pkgs="$pkgs libopenmpi-dev openmpi-bin"
 pkgs="$pkgs $*"
 
 missing=

@@ -30,9 +30,9 @@ static kk_view_t *vec(const char *label, kk_type_t type, int64_t n) {
 
 static double dot(kk_view_t *x, kk_view_t *y, int64_t n) {
   struct dot_args a = {kk_view_bind(x), kk_view_bind(y)};
-  double d = 0;
+  struct dd d;
   CHECK(kk_parallel_reduce("cg_dot", KK_RANGE(0, n), KK_KERNEL(cg_dot), KK_ARGS(a), KK_RESULT(d)));
-  return d;
+  return d.hi + d.lo;
 }
 
 static void axpby(kk_view_t *z, double a, kk_view_t *x, double b, kk_view_t *y, int64_t n) {
@@ -130,6 +130,7 @@ int main(int argc, char **argv) {
   printf("cg: why %s: %s\n", kk_backend_default(), kk_backend_default_reason());
   printf("cg: setup %.3f s\n", t_setup);
   printf("cg: %d iterations, relative residual %.3e, max error %.3e\n", it, sqrt(rr / rr0), err);
+  printf("cg: final relative residual %.17e\n", sqrt(rr / rr0)); /* all digits, for examples/cg-mpi's test */
   printf("cg: %.3f s, %.2f ms/iteration, %.2f GB/s\n", t, 1e3 * t / (it ? it : 1), it ? bytes * it / t * 1e-9 : 0.0);
   const bool converged = sqrt(rr / rr0) <= tol;
   int ok = converged && err < 1e-6;

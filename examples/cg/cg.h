@@ -24,6 +24,13 @@ struct dot_args {
   kk_view x, y;
 };
 
+/* A compensated sum: hi + lo holds the sum of the terms added so far almost
+ * exactly, so the dot product does not depend on the order of the additions
+ * (threads, backends, ranks: docs/mpi.md, "CG"). */
+struct dd {
+  double hi, lo;
+};
+
 KK_DECLARE_KERNEL(count_nonzeros);
 KK_DECLARE_KERNEL(row_offsets);
 KK_DECLARE_KERNEL(fill_rows);

@@ -53,6 +53,21 @@ KK_FOR(axpby, struct axpby_args, i) {
   KK_AT(args->z, double, i) = args->a * KK_AT(args->x, double, i) + args->b * KK_AT(args->y, double, i);
 }
 
-KK_REDUCE(cg_dot, struct dot_args, double, KK_SUM, i, acc) {
-  *acc += KK_AT(args->x, double, i) * KK_AT(args->y, double, i);
+/* hi + b with its rounding error kept in lo (Knuth's TwoSum). */
+KK__FN void dd_add(struct dd *a, double b) {
+  const double s = a->hi + b, bb = s - a->hi;
+  a->lo += (a->hi - (s - bb)) + (b - bb);
+  a->hi = s;
+}
+
+KK_REDUCER_INIT(dd_sum, struct dd, v) { v->hi = 0, v->lo = 0; }
+KK_REDUCER_JOIN(dd_sum, struct dd, dst, src) {
+  dd_add(dst, src->hi); /* dst->lo takes the rounding error of the two his */
+  dst->lo += src->lo;
+}
+
+/* The dot product as a compensated sum of the (rounded) products: the
+ * result is the correctly rounded sum of the same products in any order. */
+KK_REDUCE_CUSTOM(cg_dot, struct dot_args, struct dd, dd_sum, i, acc) {
+  dd_add(acc, KK_AT(args->x, double, i) * KK_AT(args->y, double, i));
 }

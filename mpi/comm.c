@@ -1,0 +1,444 @@
+/* mpi/comm.c -- kk communicators: creation, GPU-awareness per backend, reused buffers, instances and paths, errors. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#ifdef HAVE_MPI_EXT_H
+#include <mpi-ext.h> /* after <mpi.h>: Open MPI's MPIX_ extensions */
+#endif
+
+const char *kk_mpi_version(void) { return PACKAGE_VERSION; }
+
+const char *kk_mpi_path_name(kk_mpi_path_t path) {
+  switch (path) {
+  case KK_MPI_PATH_HOST:
+    return "host";
+  case KK_MPI_PATH_GPU_AWARE:
+    return "gpu-aware";
+  case KK_MPI_PATH_STAGED:
+    return "staged";
+  default:
+    return "unknown";
+  }
+}
+
+/* ---- errors and debug output ---------------------------------------------- */
+
+kk_status_t kk_mpi__fail(int err, const char *fn, const char *what) {
+  char text[MPI_MAX_ERROR_STRING + 1] = "";
+  int len = 0, cls = -1;
+  if (MPI_Error_string(err, text, &len) != MPI_SUCCESS)
+    snprintf(text, sizeof text, "error code %d", err);
+  if (MPI_Error_class(err, &cls) != MPI_SUCCESS)
+    cls = -1;
+  return kk_set_error(KK_ERROR_COMM, "%s: %s failed: %s (MPI error class %d)", what, fn, text, cls);
+}
+
+void kk_mpi__describe(char *buf, size_t size, const char *op, kk_view_t *v) {
+  if (!v) {
+    snprintf(buf, size, "%s", op);
+    return;
+  }
+  kk_type_t t = kk_view_type(v);
+  if (t == KK_TYPE_CUSTOM)
+    snprintf(buf, size, "%s: '%s' (%zu elements of %zu bytes)", op, kk_view_label(v), kk_view_size(v),
+             kk_view_elem_size(v));
+  else
+    snprintf(buf, size, "%s: '%s' (%zu %s)", op, kk_view_label(v), kk_view_size(v), kk_type_name(t));
+}
+
+void kk_mpi__debug(const kk_mpi_comm_t *c, const char *fmt, ...) {
+  if (!c->debug)
+    return;
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "kk[mpi]: rank %d: %s\n", c->rank, line);
+}
+
+kk_status_t kk_mpi__check_comm(const kk_mpi_comm_t *c, const char *op) {
+  if (!c)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL communicator", op);
+  if (!kk_is_initialized())
+    return kk_set_error(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (kk_finalize ran before %s?)", op, op);
+  return KK_OK;
+}
+
+/* ---- GPU-awareness -------------------------------------------------------- */
+
+/* Whether MPI takes device pointers of `backend`, asked of the library;
+ * *how says how it was decided. */
+static int query_aware(const char *backend, const char **how) {
+  int v = 0;
+  if (strcmp(backend, "cuda") == 0) {
+#if defined(KK_MPI_HAVE_QUERY_CUDA)
+    v = MPIX_Query_cuda_support() == 1;
+    *how = v ? "MPIX_Query_cuda_support() = 1" : "MPIX_Query_cuda_support() = 0";
+#elif defined(KK_MPI_HAVE_GPU_QUERY)
+    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &v) != MPI_SUCCESS)
+      v = 0;
+    v = v != 0;
+    *how = v ? "MPIX_GPU_query_support(CUDA) = 1" : "MPIX_GPU_query_support(CUDA) = 0";
+#else
+    *how = "this MPI has no CUDA query (KK_MPI_GPU_AWARE=1 if it is CUDA-aware)";
+#endif
+  } else if (strcmp(backend, "hip") == 0) {
+#if defined(KK_MPI_HAVE_QUERY_ROCM)
+    v = MPIX_Query_rocm_support() == 1;
+    *how = v ? "MPIX_Query_rocm_support() = 1" : "MPIX_Query_rocm_support() = 0";
+#elif defined(KK_MPI_HAVE_GPU_QUERY)
+    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_HIP, &v) != MPI_SUCCESS)
+      v = 0;
+    v = v != 0;
+    *how = v ? "MPIX_GPU_query_support(HIP) = 1" : "MPIX_GPU_query_support(HIP) = 0";
+#else
+    *how = "this MPI has no ROCm query (KK_MPI_GPU_AWARE=1 if it is ROCm-aware)";
+#endif
+  } else if (strcmp(backend, "levelzero") == 0) {
+#if defined(KK_MPI_HAVE_GPU_QUERY)
+    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_ZE, &v) != MPI_SUCCESS)
+      v = 0;
+    v = v != 0;
+    *how = v ? "MPIX_GPU_query_support(ZE) = 1" : "MPIX_GPU_query_support(ZE) = 0";
+#else
+    *how = "this MPI has no Level Zero query (KK_MPI_GPU_AWARE=1 if it takes Level Zero memory)";
+#endif
+  } else if (strcmp(backend, "opencl") == 0) {
+    *how = "no MPI library takes OpenCL memory";
+  } else {
+    *how = "unknown device backend";
+  }
+  return v;
+}
+
+/* The space staging goes through for `backend`: its pinned host memory,
+ * else another host-accessible space of it (not managed memory), else the
+ * host space. */
+static kk_space_t *pinned_space(const char *backend) {
+  kk_space_t *best = NULL;
+  int best_rank = 0;
+  for (int i = 0; i < kk_space_count(); i++) {
+    kk_space_t *s = kk_space_at(i);
+    if (strcmp(kk_space_backend(s), backend) != 0 || !kk_space_host_accessible(s))
+      continue;
+    const char *n = kk_space_name(s);
+    int rank = strstr(n, "HostPinned") || strstr(n, "HostUSM") ? 3 : strstr(n, "UVM") || strstr(n, "Managed") ? 1 : 2;
+    if (rank > best_rank)
+      best = s, best_rank = rank;
+  }
+  return best ? best : kk_space_host();
+}
+
+static int backend_is_host(const char *name) {
+  for (int i = 0; i < kk_plugin_count(); i++) {
+    kk_plugin_info_t info = {.struct_size = sizeof info};
+    if (kk_plugin_get_info(i, &info) == KK_OK && strcmp(info.name, name) == 0 &&
+        (info.state == KK_PLUGIN_LOADED || info.state == KK_PLUGIN_BUILTIN))
+      return info.is_host_backend;
+  }
+  return 0;
+}
+
+void kk_mpi__decide(mpi_backend_t *b, const char *name, int aware_override, int can_query) {
+  b->name = name;
+  b->is_host = backend_is_host(name);
+  if (b->is_host) {
+    b->aware = 0;
+    b->aware_how = "host backend: its memory is host memory";
+    b->pinned = kk_space_host();
+    return;
+  }
+  b->pinned = pinned_space(name);
+  if (aware_override >= 0) {
+    b->aware = aware_override;
+    b->aware_how = aware_override ? "KK_MPI_GPU_AWARE=1" : "KK_MPI_GPU_AWARE=0";
+  } else if (can_query) {
+    b->aware = query_aware(name, &b->aware_how);
+  } else {
+    b->aware = 0;
+    b->aware_how = "asked of MPI at kk_mpi_comm_create; MPI is not initialized here";
+  }
+}
+
+const mpi_backend_t *kk_mpi__backend(const kk_mpi_comm_t *c, const char *name) {
+  for (int i = 0; i < c->nbe; i++)
+    if (strcmp(c->be[i].name, name) == 0)
+      return &c->be[i];
+  return NULL;
+}
+
+int kk_mpi_gpu_aware(const kk_mpi_comm_t *c, const char *backend, const char **how) {
+  if (!c || !kk_is_initialized()) {
+    if (how)
+      *how = "no communicator";
+    return 0;
+  }
+  const mpi_backend_t *b = kk_mpi__backend(c, backend ? backend : kk_backend_default());
+  if (how)
+    *how = b ? b->aware_how : "backend not active";
+  return b ? b->aware : 0;
+}
+
+/* ---- creation ------------------------------------------------------------- */
+
+int kk_mpi__env_bool(const char *name) {
+  const char *v = getenv(name);
+  if (!v || !*v)
+    return -1;
+  if (strcmp(v, "1") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "true") == 0)
+    return 1;
+  if (strcmp(v, "0") == 0 || strcmp(v, "no") == 0 || strcmp(v, "false") == 0)
+    return 0;
+  return -2;
+}
+
+kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
+  if (!out)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_create: NULL out");
+  *out = NULL;
+  int flag = 0;
+  MPI_Initialized(&flag);
+  if (!flag)
+    return kk_set_error(KK_ERROR_NOT_INITIALIZED, "kk_mpi_comm_create: MPI is not initialized (call MPI_Init first)");
+  MPI_Finalized(&flag);
+  if (flag)
+    return kk_set_error(KK_ERROR_NOT_INITIALIZED, "kk_mpi_comm_create: MPI is already finalized");
+  if (!kk_is_initialized())
+    return kk_set_error(KK_ERROR_NOT_INITIALIZED, "kk_mpi_comm_create: kk is not initialized (call kk_initialize first)");
+  if (comm == MPI_COMM_NULL)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_create: MPI_COMM_NULL");
+  int aware = kk_mpi__env_bool("KK_MPI_GPU_AWARE"), debug = kk_mpi__env_bool("KK_MPI_DEBUG");
+  if (aware == -2)
+    return kk_set_error(KK_ERROR_CONFIG, "kk_mpi_comm_create: KK_MPI_GPU_AWARE='%s' is neither 0 nor 1",
+                        getenv("KK_MPI_GPU_AWARE"));
+  if (debug == -2)
+    return kk_set_error(KK_ERROR_CONFIG, "kk_mpi_comm_create: KK_MPI_DEBUG='%s' is neither 0 nor 1",
+                        getenv("KK_MPI_DEBUG"));
+  kk_mpi_comm_t *c = calloc(1, sizeof *c);
+  if (!c)
+    return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "kk_mpi_comm_create: out of memory");
+  c->aware_override = aware;
+  c->debug = debug == 1;
+  c->stats.struct_size = sizeof c->stats;
+  int err = MPI_Comm_dup(comm, &c->comm);
+  if (err != MPI_SUCCESS) {
+    free(c);
+    return kk_mpi__fail(err, "MPI_Comm_dup", "kk_mpi_comm_create");
+  }
+  const char *fn = "MPI_Comm_set_errhandler";
+  if ((err = MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS ||
+      (fn = "MPI_Comm_rank", err = MPI_Comm_rank(c->comm, &c->rank)) != MPI_SUCCESS ||
+      (fn = "MPI_Comm_size", err = MPI_Comm_size(c->comm, &c->size)) != MPI_SUCCESS) {
+    MPI_Comm_free(&c->comm);
+    free(c);
+    return kk_mpi__fail(err, fn, "kk_mpi_comm_create");
+  }
+  kk_mpi__decide(&c->be[c->nbe++], kk_backend_default(), aware, 1);
+  if (strcmp(kk_backend_host(), kk_backend_default()) != 0)
+    kk_mpi__decide(&c->be[c->nbe++], kk_backend_host(), aware, 1);
+  for (int i = 0; i < c->nbe; i++)
+    if (!c->be[i].is_host)
+      kk_mpi__debug(c, "backend %s: GPU-aware %s (%s): device views %s%s", c->be[i].name,
+                    c->be[i].aware ? "yes" : "no", c->be[i].aware_how,
+                    c->be[i].aware ? "go to MPI directly" : "are staged through ",
+                    c->be[i].aware ? "" : kk_space_name(c->be[i].pinned));
+  *out = c;
+  return KK_OK;
+}
+
+kk_status_t kk_mpi_comm_destroy(kk_mpi_comm_t *c) {
+  if (!c)
+    return KK_OK;
+  if (c->live_reqs)
+    return kk_set_error(KK_ERROR_IN_USE, "kk_mpi_comm_destroy: %d request%s not completed (kk_mpi_wait them first)",
+                        c->live_reqs, c->live_reqs == 1 ? " is" : "s are");
+  kk_status_t st = KK_OK;
+  if (kk_is_initialized()) {
+    /* queued copies and unpacks may still use buffers; their instances may
+     * be gone, so wait for all */
+    for (int i = 0; i < c->nbufs; i++)
+      if (c->bufs[i]->pending) {
+        st = kk_fence_named("kk_mpi_comm_destroy");
+        break;
+      }
+    for (int i = 0; i < c->nbufs; i++) {
+      kk_status_t s = kk_space_free(c->bufs[i]->space, c->bufs[i]->ptr);
+      if (st == KK_OK)
+        st = s;
+    }
+  }
+  for (int i = 0; i < c->nbufs; i++)
+    free(c->bufs[i]);
+  free(c->bufs);
+  while (c->free_reqs) {
+    kk_mpi_request_t *r = c->free_reqs;
+    c->free_reqs = r->next_free;
+    free(r);
+  }
+  int err = MPI_Comm_free(&c->comm);
+  free(c);
+  if (err != MPI_SUCCESS)
+    return kk_mpi__fail(err, "MPI_Comm_free", "kk_mpi_comm_destroy");
+  return st;
+}
+
+MPI_Comm kk_mpi_comm_mpi(const kk_mpi_comm_t *c) { return c ? c->comm : MPI_COMM_NULL; }
+int kk_mpi_comm_rank(const kk_mpi_comm_t *c) { return c ? c->rank : -1; }
+int kk_mpi_comm_size(const kk_mpi_comm_t *c) { return c ? c->size : 0; }
+
+kk_status_t kk_mpi_comm_get_stats(const kk_mpi_comm_t *c, kk_mpi_stats_t *stats) {
+  if (!c || !stats || stats->struct_size == 0 || stats->struct_size > sizeof *stats)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_get_stats: NULL argument or bad struct_size");
+  size_t n = stats->struct_size;
+  memcpy(stats, &c->stats, n);
+  stats->struct_size = n;
+  return KK_OK;
+}
+
+void kk_mpi__count(kk_mpi_comm_t *c, kk_mpi_path_t path, size_t bytes) {
+  c->stats.messages[path]++;
+  c->stats.bytes[path] += bytes;
+}
+
+/* ---- instances and paths ---------------------------------------------------- */
+
+kk_status_t kk_mpi__instance(const kk_mpi_comm_t *c, const char *op, kk_view_t *v, kk_instance_t *given,
+                             kk_instance_t **out) {
+  kk_space_t *s = kk_view_space(v);
+  const char *sb = kk_space_backend(s);
+  int host_ok = kk_space_host_accessible(s);
+  if (given) {
+    const char *ib = kk_instance_backend(given);
+    const mpi_backend_t *b = kk_mpi__backend(c, ib);
+    if (strcmp(ib, sb) != 0 && !(host_ok && b && b->is_host))
+      return kk_set_error(KK_ERROR_INVALID_ARGUMENT,
+                          "%s: view '%s' in space %s (backend %s) cannot be packed or staged on an instance of backend %s",
+                          op, kk_view_label(v), kk_space_name(s), sb, ib);
+    *out = given;
+    return KK_OK;
+  }
+  if (strcmp(sb, kk_backend_default()) == 0)
+    *out = kk_instance_default();
+  else if (strcmp(sb, kk_backend_host()) == 0 || host_ok)
+    *out = kk_instance_host();
+  else
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s' is in space %s of backend %s, which is not active",
+                        op, kk_view_label(v), kk_space_name(s), sb);
+  return KK_OK;
+}
+
+kk_mpi_path_t kk_mpi__path(const kk_mpi_comm_t *c, kk_view_t *v) {
+  kk_space_t *s = kk_view_space(v);
+  if (kk_space_host_accessible(s))
+    return KK_MPI_PATH_HOST;
+  const mpi_backend_t *b = kk_mpi__backend(c, kk_space_backend(s));
+  return b && b->aware ? KK_MPI_PATH_GPU_AWARE : KK_MPI_PATH_STAGED;
+}
+
+kk_status_t kk_mpi_view_path(const kk_mpi_comm_t *c, kk_view_t *view, kk_mpi_path_t *path, int *packed) {
+  kk_status_t st = kk_mpi__check_comm(c, "kk_mpi_view_path");
+  if (st != KK_OK)
+    return st;
+  if (!view || !path)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_view_path: NULL argument");
+  mpi_plan_t p;
+  if ((st = kk_mpi__plan("kk_mpi_view_path", view, &p)) != KK_OK)
+    return st;
+  *path = kk_mpi__path(c, view);
+  if (packed)
+    *packed = !p.contiguous;
+  return KK_OK;
+}
+
+/* ---- buffers -------------------------------------------------------------- */
+
+/* Buffers a comm object keeps before it fences everything to reuse those
+ * still pending on an instance. */
+#define KK_MPI_MAX_BUFFERS 64
+
+/* The smallest free buffer of the space that fits and that no queued work
+ * uses, or NULL. */
+static mpi_buf_t *free_buf(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes) {
+  mpi_buf_t *best = NULL;
+  for (int i = 0; i < c->nbufs; i++) {
+    mpi_buf_t *b = c->bufs[i];
+    if (!b->in_use && !b->pending && b->space == space && b->cap >= bytes && (!best || b->cap < best->cap))
+      best = b;
+  }
+  return best;
+}
+
+kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, const char *what, mpi_buf_t **out) {
+  mpi_buf_t *best = free_buf(c, space, bytes);
+  if (!best && c->nbufs >= KK_MPI_MAX_BUFFERS) {
+    /* Many buffers, all busy or pending on instances: wait for every
+     * instance (the pending ones may have been destroyed since, so they are
+     * never fenced one by one) and reuse. */
+    kk_status_t st = kk_fence_named("kk_mpi: reusing buffers");
+    if (st != KK_OK)
+      return kk_set_error(st, "%s: waiting for the work that used the buffers: %s", what, kk_last_error());
+    for (int i = 0; i < c->nbufs; i++)
+      c->bufs[i]->pending = NULL;
+    best = free_buf(c, space, bytes);
+  }
+  if (best) {
+    best->in_use = 1;
+    *out = best;
+    return KK_OK;
+  }
+  if (c->nbufs == c->capbufs) {
+    int cap = c->capbufs ? 2 * c->capbufs : 8;
+    mpi_buf_t **nb = realloc(c->bufs, sizeof *nb * (size_t)cap);
+    if (!nb)
+      return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", what);
+    c->bufs = nb;
+    c->capbufs = cap;
+  }
+  mpi_buf_t *b = calloc(1, sizeof *b);
+  if (!b)
+    return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", what);
+  /* round up to a power of two (at least 4 KiB), so that messages of
+   * slightly different sizes share buffers */
+  size_t cap = 4096;
+  while (cap < bytes)
+    cap *= 2;
+  kk_status_t st = kk_space_alloc(space, "kk_mpi_buffer", cap, &b->ptr);
+  if (st != KK_OK) {
+    free(b);
+    return kk_set_error(st, "%s: allocating a %zu-byte buffer in space %s: %s", what, cap, kk_space_name(space),
+                        kk_last_error());
+  }
+  b->space = space;
+  b->cap = cap;
+  b->in_use = 1;
+  c->bufs[c->nbufs++] = b;
+  c->stats.buffer_allocs++;
+  c->stats.buffer_bytes += cap;
+  *out = b;
+  return KK_OK;
+}
+
+kk_status_t kk_mpi__fence(kk_mpi_comm_t *c, kk_instance_t *inst, const char *what) {
+  kk_status_t st = kk_instance_fence(inst);
+  if (st != KK_OK)
+    return kk_set_error(st, "%s: waiting for the instance: %s", what, kk_last_error());
+  /* what was queued on it is done: its buffers are free again */
+  for (int i = 0; i < c->nbufs; i++)
+    if (c->bufs[i]->pending == inst)
+      c->bufs[i]->pending = NULL;
+  return KK_OK;
+}
+
+void kk_mpi__buf_put(mpi_buf_t *b, kk_instance_t *pending) {
+  if (!b)
+    return;
+  b->in_use = 0;
+  b->pending = pending;
+}

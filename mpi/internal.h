@@ -1,0 +1,168 @@
+/* mpi/internal.h -- libkk-mpi's private types and helpers: the comm object, its buffers, pack plans, requests. */
+#ifndef KK_MPI_INTERNAL_H
+#define KK_MPI_INTERNAL_H
+
+#include <stdint.h>
+
+#include <kk/mpi.h>
+
+#include "pack.h"
+
+#if defined(__GNUC__)
+#define KK_MPI__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define KK_MPI__PRINTF(f, a)
+#endif
+
+/* A buffer the comm object reuses: packed elements, staging in pinned host
+ * memory, or both.  `pending` is an instance whose queued work may still
+ * read or write it: fenced before the buffer is handed out again. */
+typedef struct mpi_buf {
+  kk_space_t *space;
+  void *ptr;
+  size_t cap;
+  int in_use;
+  kk_instance_t *pending;
+} mpi_buf_t;
+
+/* How a view's memory is walked: `rank` dimensions of words, slowest first
+ * (the wire order), ext[d] words str[d] words apart.  A contiguous view has
+ * rank 1 and str[0] == 1 (or no element at all). */
+typedef struct mpi_plan {
+  int rank;
+  int64_t ext[KK_MPI_PLAN_DIMS];
+  int64_t str[KK_MPI_PLAN_DIMS];
+  int word;                 /* bytes per word: 1, 2, 4 or 8 */
+  int contiguous;
+  int64_t count;            /* elements */
+  size_t bytes;             /* count * element size */
+  int order[KK_MAX_RANK];   /* the view's dimensions of extent > 1, largest stride first */
+  int order_n;
+} mpi_plan_t;
+
+/* What the comm object decided for one active backend. */
+typedef struct mpi_backend {
+  const char *name;         /* kk's string, valid until kk_finalize */
+  int is_host;              /* the backend runs on the host CPU */
+  int aware;                /* MPI takes this backend's device pointers */
+  const char *aware_how;    /* why (a static string) */
+  kk_space_t *pinned;       /* the host-accessible space staging goes through */
+} mpi_backend_t;
+
+typedef struct mpi_reqpool mpi_reqpool_t;
+
+struct kk_mpi_comm {
+  MPI_Comm comm;            /* the duplicate, with MPI_ERRORS_RETURN */
+  int rank, size;
+  int debug;                /* KK_MPI_DEBUG */
+  int aware_override;       /* KK_MPI_GPU_AWARE: -1 unset, 0, 1 */
+  mpi_backend_t be[2];      /* the default backend and, when different, the host backend */
+  int nbe;
+  mpi_buf_t **bufs;
+  int nbufs, capbufs;
+  kk_mpi_request_t *free_reqs;
+  int live_reqs;
+  kk_mpi_stats_t stats;
+};
+
+struct kk_mpi_request {
+  kk_mpi_comm_t *c;
+  kk_mpi_request_t *next_free;
+  const char *op;           /* "kk_mpi_isend", "kk_mpi_irecv" */
+  int recv;
+  kk_mpi_path_t path;
+  kk_view_t *view;          /* retained until completion */
+  kk_instance_t *inst;
+  mpi_plan_t plan;
+  MPI_Request mreq;
+  MPI_Datatype dt;
+  int count;                /* MPI count of dt */
+  int peer, tag;
+  void *ptr;                /* what MPI reads or writes: the view's data or mbuf's */
+  mpi_buf_t *mbuf;          /* a buffer, when MPI does not use the view itself */
+};
+
+/* ---- comm.c --------------------------------------------------------------- */
+
+/* Records an MPI failure (KK_ERROR_COMM) with MPI's error string and class:
+ * "<what>: <fn> failed: <string> (MPI error class N)". */
+kk_status_t kk_mpi__fail(int err, const char *fn, const char *what);
+
+/* "op: 'label' (n type)": the start of every message about a view. */
+void kk_mpi__describe(char *buf, size_t size, const char *op, kk_view_t *v);
+
+kk_status_t kk_mpi__check_comm(const kk_mpi_comm_t *c, const char *op);
+
+/* KK_MPI_GPU_AWARE, KK_MPI_DEBUG: -1 unset, 0 or 1; -2 malformed. */
+int kk_mpi__env_bool(const char *name);
+
+/* Fills *b for backend `name`: host or device, the pinned space, and
+ * whether MPI takes its device pointers (the override, else MPI's answer
+ * when `can_query`, else "asked at kk_mpi_comm_create"). */
+void kk_mpi__decide(mpi_backend_t *b, const char *name, int aware_override, int can_query);
+
+/* The backend entry of `name`, or NULL when it is not active. */
+const mpi_backend_t *kk_mpi__backend(const kk_mpi_comm_t *c, const char *name);
+
+/* The instance an operation on `v` runs its work on (see kk/mpi.h). */
+kk_status_t kk_mpi__instance(const kk_mpi_comm_t *c, const char *op, kk_view_t *v, kk_instance_t *given,
+                             kk_instance_t **out);
+
+/* The path of view `v` (whose work runs on `inst`). */
+kk_mpi_path_t kk_mpi__path(const kk_mpi_comm_t *c, kk_view_t *v);
+
+/* A free buffer of at least `bytes` in `space`, or an error naming `what`. */
+kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, const char *what, mpi_buf_t **out);
+/* Returns a buffer; `pending` (may be NULL) is an instance whose queued work
+ * still uses it: the buffer is not handed out again before the comm object
+ * has fenced that instance itself (kk_mpi__fence) or everything.  The
+ * pointer is only compared, never used: the program may destroy the
+ * instance meanwhile. */
+void kk_mpi__buf_put(mpi_buf_t *b, kk_instance_t *pending);
+
+/* Fences `inst` and frees the buffers pending on it; errors name `what`. */
+kk_status_t kk_mpi__fence(kk_mpi_comm_t *c, kk_instance_t *inst, const char *what);
+
+/* Prints one KK_MPI_DEBUG line ("kk[mpi]: rank R: ..."). */
+void kk_mpi__debug(const kk_mpi_comm_t *c, const char *fmt, ...) KK_MPI__PRINTF(2, 3);
+
+/* ---- pack.c ---------------------------------------------------------------- */
+
+/* The plan of view `v`; KK_ERROR_LIMIT when it cannot be walked. */
+kk_status_t kk_mpi__plan(const char *what, kk_view_t *v, mpi_plan_t *p);
+
+/* The MPI datatype and count of `count` elements of `v`'s type; errors
+ * name `what`. */
+kk_status_t kk_mpi__datatype(const char *what, kk_type_t type, size_t elem_size, int64_t count, MPI_Datatype *dt,
+                             int *mcount);
+
+/* Refuses two views whose elements would pair up differently: the same
+ * rank and extents but a different memory order. */
+kk_status_t kk_mpi__same_order(const char *op, kk_view_t *a, const mpi_plan_t *pa, kk_view_t *b,
+                               const mpi_plan_t *pb);
+
+/* Copies the words of the plan between `view_data` and the contiguous
+ * `buf` with a kk kernel on `inst` (unpack: buffer to view). */
+kk_status_t kk_mpi__pack(kk_mpi_comm_t *c, kk_instance_t *inst, const mpi_plan_t *p, void *view_data, void *buf,
+                         int unpack);
+
+/* The memory MPI sends `v` from: the view itself, or a buffer the view was
+ * packed and/or staged into on `inst` (not yet fenced). *mbuf gets the
+ * buffer (NULL for the view itself). */
+kk_status_t kk_mpi__stage_out(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+                              const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf);
+
+/* The memory MPI receives `v` into: the view itself or a buffer. */
+kk_status_t kk_mpi__stage_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+                             const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf);
+
+/* After MPI wrote `mbuf`: submits to `inst` the copy and unpack that put it
+ * into `v`, and returns the buffers with `inst` pending.  A NULL mbuf (MPI
+ * wrote the view) does nothing. */
+kk_status_t kk_mpi__finish_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+                              const mpi_plan_t *p, kk_mpi_path_t path, mpi_buf_t *mbuf);
+
+/* Counts a message in the stats. */
+void kk_mpi__count(kk_mpi_comm_t *c, kk_mpi_path_t path, size_t bytes);
+
+#endif /* KK_MPI_INTERNAL_H */

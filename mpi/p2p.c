@@ -1,0 +1,408 @@
+/* mpi/p2p.c -- point-to-point on views: send, receive, their non-blocking forms, wait / wait-all / test, sendrecv. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Requests come from a free list of the comm object, so that a steady
+ * exchange allocates nothing after its first round. */
+static kk_mpi_request_t *req_new(kk_mpi_comm_t *c) {
+  kk_mpi_request_t *r = c->free_reqs;
+  if (r)
+    c->free_reqs = r->next_free;
+  else if (!(r = malloc(sizeof *r)))
+    return NULL;
+  memset(r, 0, sizeof *r);
+  r->c = c;
+  r->mreq = MPI_REQUEST_NULL;
+  c->live_reqs++;
+  return r;
+}
+
+static void req_free(kk_mpi_request_t *r) {
+  kk_mpi_comm_t *c = r->c;
+  kk_view_release(r->view);
+  r->view = NULL;
+  r->next_free = c->free_reqs;
+  c->free_reqs = r;
+  c->live_reqs--;
+}
+
+/* "kk_mpi_isend: 'x' (10 double) to rank 1 tag 0" */
+static void req_what(const kk_mpi_request_t *r, char *buf, size_t size) {
+  char head[512];
+  kk_mpi__describe(head, sizeof head, r->op, r->view);
+  if (r->peer == MPI_ANY_SOURCE)
+    snprintf(buf, size, "%s from any rank tag %d", head, r->tag);
+  else
+    snprintf(buf, size, "%s %s rank %d tag %d", head, r->recv ? "from" : "to", r->peer, r->tag);
+}
+
+static int status_wanted(const MPI_Status *s) { return s != NULL && s != MPI_STATUS_IGNORE; }
+
+/* Makes the request for a send or receive of `v` and stages it: the view
+ * packed and/or copied to pinned memory on the instance (send), the buffer
+ * MPI will write chosen (receive).  Nothing is fenced or posted yet. */
+static kk_status_t prepare(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v, int peer, int tag, int recv,
+                           const char *op, kk_mpi_request_t **out) {
+  *out = NULL;
+  if (!v)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view", op);
+  kk_instance_t *inst;
+  mpi_plan_t plan;
+  MPI_Datatype dt;
+  int count;
+  char what[640];
+  kk_mpi__describe(what, sizeof what, op, v);
+  kk_status_t st;
+  if ((st = kk_mpi__instance(c, op, v, given, &inst)) != KK_OK || (st = kk_mpi__plan(what, v, &plan)) != KK_OK ||
+      (st = kk_mpi__datatype(what, kk_view_type(v), kk_view_elem_size(v), plan.count, &dt, &count)) != KK_OK)
+    return st;
+  kk_mpi_request_t *r = req_new(c);
+  if (!r)
+    return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", what);
+  r->op = op;
+  r->recv = recv;
+  r->view = kk_view_retain(v);
+  r->inst = inst;
+  r->plan = plan;
+  r->dt = dt;
+  r->count = count;
+  r->peer = peer;
+  r->tag = tag;
+  r->path = kk_mpi__path(c, v);
+  if (peer == MPI_PROC_NULL) {
+    /* nothing moves: no packing, no fence; MPI still completes the request
+     * with the status it defines for MPI_PROC_NULL */
+    r->plan.count = 0;
+    r->count = 0;
+    *out = r;
+    return KK_OK;
+  }
+  req_what(r, what, sizeof what);
+  st = recv ? kk_mpi__stage_in(c, what, inst, v, &plan, r->path, &r->ptr, &r->mbuf)
+            : kk_mpi__stage_out(c, what, inst, v, &plan, r->path, &r->ptr, &r->mbuf);
+  if (st != KK_OK) {
+    req_free(r);
+    return st;
+  }
+  *out = r;
+  return KK_OK;
+}
+
+/* Whether r must wait for its instance before MPI touches its memory: a
+ * send reads what the instance packed or staged (or the kernels before it
+ * wrote); a receive straight into the view must not overtake work queued
+ * before that still reads the view. */
+static int needs_fence(const kk_mpi_request_t *r) {
+  return r->peer != MPI_PROC_NULL && r->plan.count > 0 && (!r->recv || !r->mbuf);
+}
+
+static kk_status_t post(kk_mpi_comm_t *c, kk_mpi_request_t *r) {
+  int err = r->recv ? MPI_Irecv(r->ptr, r->count, r->dt, r->peer, r->tag, c->comm, &r->mreq)
+                    : MPI_Isend(r->ptr, r->count, r->dt, r->peer, r->tag, c->comm, &r->mreq);
+  char what[640];
+  if (err != MPI_SUCCESS) {
+    req_what(r, what, sizeof what);
+    return kk_mpi__fail(err, r->recv ? "MPI_Irecv" : "MPI_Isend", what);
+  }
+  if (r->peer == MPI_PROC_NULL)
+    return KK_OK;
+  kk_mpi__count(c, r->path, r->plan.bytes);
+  if (c->debug) {
+    req_what(r, what, sizeof what);
+    kk_mpi__debug(c, "%s (%zu bytes): path %s%s%s", what, r->plan.bytes, kk_mpi_path_name(r->path),
+                  r->plan.contiguous ? ", contiguous" : ", packed by kk kernels on ",
+                  r->plan.contiguous ? "" : kk_instance_backend(r->inst));
+  }
+  return KK_OK;
+}
+
+/* Releases a request that was prepared but not posted. */
+static void unprepare(kk_mpi_request_t *r) {
+  kk_mpi__buf_put(r->mbuf, r->inst);
+  req_free(r);
+}
+
+/* Starts n sends or receives: all staged first, each instance fenced once,
+ * then all posted (see kk_mpi_isend_batch). */
+static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, int n, kk_view_t *const *views, const int *peers,
+                         const int *tags, int recv, const char *op, kk_mpi_request_t **reqs) {
+  kk_status_t st = kk_mpi__check_comm(c, op);
+  if (st != KK_OK)
+    return st;
+  if (n < 0 || (n > 0 && (!views || !peers || !tags || !reqs)))
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: %s", op, n < 0 ? "negative count" : "NULL argument");
+  for (int i = 0; i < n; i++)
+    reqs[i] = NULL;
+  int i = 0;
+  for (; i < n; i++)
+    if ((st = prepare(c, given, views[i], peers[i], tags[i], recv, op, &reqs[i])) != KK_OK)
+      goto fail_unprepare;
+  for (i = 0; i < n; i++) {
+    if (!needs_fence(reqs[i]))
+      continue;
+    int seen = 0;
+    for (int k = 0; k < i && !seen; k++)
+      seen = needs_fence(reqs[k]) && reqs[k]->inst == reqs[i]->inst;
+    if (!seen && (st = kk_mpi__fence(c, reqs[i]->inst, op)) != KK_OK) {
+      i = n;
+      goto fail_unprepare;
+    }
+  }
+  for (i = 0; i < n; i++)
+    if ((st = post(c, reqs[i])) != KK_OK) {
+      /* the ones before are on their way: the caller completes them */
+      for (int k = i; k < n; k++) {
+        unprepare(reqs[k]);
+        reqs[k] = NULL;
+      }
+      return st;
+    }
+  return KK_OK;
+
+fail_unprepare:
+  for (int k = 0; k < i; k++) {
+    unprepare(reqs[k]);
+    reqs[k] = NULL;
+  }
+  return st;
+}
+
+kk_status_t kk_mpi_isend(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_t *view, int dest, int tag,
+                         kk_mpi_request_t **req) {
+  if (!req)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_isend: NULL request pointer");
+  return start(c, instance, 1, &view, &dest, &tag, 0, "kk_mpi_isend", req);
+}
+
+kk_status_t kk_mpi_irecv(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_t *view, int source, int tag,
+                         kk_mpi_request_t **req) {
+  if (!req)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_irecv: NULL request pointer");
+  return start(c, instance, 1, &view, &source, &tag, 1, "kk_mpi_irecv", req);
+}
+
+kk_status_t kk_mpi_isend_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n, kk_view_t *const *views,
+                               const int *dests, const int *tags, kk_mpi_request_t **reqs) {
+  return start(c, instance, n, views, dests, tags, 0, "kk_mpi_isend_batch", reqs);
+}
+
+kk_status_t kk_mpi_irecv_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n, kk_view_t *const *views,
+                               const int *sources, const int *tags, kk_mpi_request_t **reqs) {
+  return start(c, instance, n, views, sources, tags, 1, "kk_mpi_irecv_batch", reqs);
+}
+
+/* After MPI completed r's message with status *s (and error `err`):
+ * checks what arrived, submits the unpack, releases the request. */
+static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s) {
+  kk_mpi_comm_t *c = r->c;
+  kk_status_t st = KK_OK;
+  char what[640];
+  req_what(r, what, sizeof what);
+  if (err != MPI_SUCCESS) {
+    int cls = 0;
+    MPI_Error_class(err, &cls);
+    st = kk_mpi__fail(err, "completing the request", what);
+    if (cls == MPI_ERR_TRUNCATE)
+      st = kk_set_error(st, "%s: the message is longer than the view's %d %s", kk_last_error(), r->count,
+                        r->dt == MPI_BYTE ? "bytes" : kk_type_name(kk_view_type(r->view)));
+  } else if (r->recv && s->MPI_SOURCE != MPI_PROC_NULL) {
+    int n = -1;
+    MPI_Get_count(s, r->dt, &n);
+    if (n != r->count)
+      st = kk_set_error(KK_ERROR_INVALID_ARGUMENT,
+                        "%s: the message from rank %d (tag %d) holds %d %s, the view %d: sender and receiver "
+                        "disagree on the size",
+                        what, s->MPI_SOURCE, s->MPI_TAG, n, r->dt == MPI_BYTE ? "bytes" : kk_type_name(kk_view_type(r->view)),
+                        r->count);
+    else
+      st = kk_mpi__finish_in(c, what, r->inst, r->view, &r->plan, r->path, r->mbuf);
+    r->mbuf = NULL; /* finish_in returned it */
+  }
+  kk_mpi__buf_put(r->mbuf, NULL);
+  req_free(r);
+  return st;
+}
+
+kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
+  if (!req)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_wait: NULL request pointer");
+  kk_mpi_request_t *r = *req;
+  if (!r)
+    return KK_OK;
+  *req = NULL;
+  MPI_Status s;
+  memset(&s, 0, sizeof s);
+  int err = MPI_Wait(&r->mreq, &s);
+  kk_status_t st = finish(r, err, &s);
+  if (status_wanted(status))
+    *status = s;
+  return st;
+}
+
+kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
+  if (!req || !done)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_test: NULL argument");
+  kk_mpi_request_t *r = *req;
+  *done = 1;
+  if (!r)
+    return KK_OK;
+  MPI_Status s;
+  memset(&s, 0, sizeof s);
+  int flag = 0;
+  int err = MPI_Test(&r->mreq, &flag, &s);
+  if (err == MPI_SUCCESS && !flag) {
+    *done = 0;
+    return KK_OK;
+  }
+  *req = NULL;
+  kk_status_t st = finish(r, err, &s);
+  if (status_wanted(status))
+    *status = s;
+  return st;
+}
+
+kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses) {
+  if (n < 0 || (n > 0 && !reqs))
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_waitall: %s", n < 0 ? "negative count" : "NULL requests");
+  enum { SMALL = 32 };
+  MPI_Request mr_small[SMALL];
+  int at_small[SMALL], idx_small[SMALL];
+  MPI_Status st_small[SMALL];
+  MPI_Request *mr = mr_small;
+  int *at = at_small, *idx = idx_small;
+  MPI_Status *sts = st_small;
+  if (n > SMALL) {
+    mr = malloc(sizeof *mr * (size_t)n);
+    at = malloc(sizeof *at * (size_t)n);
+    idx = malloc(sizeof *idx * (size_t)n);
+    sts = malloc(sizeof *sts * (size_t)n);
+    if (!mr || !at || !idx || !sts) {
+      free(mr), free(at), free(idx), free(sts);
+      return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "kk_mpi_waitall: out of memory for %d requests", n);
+    }
+  }
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (reqs[i]) {
+      mr[m] = reqs[i]->mreq;
+      at[m++] = i;
+    }
+  kk_status_t first = KK_OK;
+  char first_msg[2048] = "";
+  int left = m;
+  /* finish receives as their messages arrive: the unpack of one overlaps
+   * the arrival of the next */
+  while (left > 0) {
+    int outcount = 0;
+    int err = MPI_Waitsome(m, mr, &outcount, idx, sts);
+    if (err != MPI_SUCCESS && err != MPI_ERR_IN_STATUS) {
+      /* MPI gave up on the whole call: report it on every request left */
+      for (int k = 0; k < m; k++) {
+        kk_mpi_request_t *r = reqs[at[k]];
+        if (!r)
+          continue;
+        reqs[at[k]] = NULL;
+        kk_status_t s = finish(r, err, &sts[0]);
+        if (first == KK_OK) {
+          first = s;
+          snprintf(first_msg, sizeof first_msg, "%s", kk_last_error());
+        }
+      }
+      break;
+    }
+    if (outcount == MPI_UNDEFINED)
+      break;
+    for (int k = 0; k < outcount; k++) {
+      int j = idx[k], i = at[j];
+      kk_mpi_request_t *r = reqs[i];
+      reqs[i] = NULL;
+      kk_status_t s = finish(r, err == MPI_ERR_IN_STATUS ? sts[k].MPI_ERROR : MPI_SUCCESS, &sts[k]);
+      if (s != KK_OK && first == KK_OK) {
+        first = s;
+        snprintf(first_msg, sizeof first_msg, "%s", kk_last_error());
+      }
+      if (statuses && statuses != MPI_STATUSES_IGNORE)
+        statuses[i] = sts[k];
+      left--;
+    }
+  }
+  if (n > SMALL)
+    free(mr), free(at), free(idx), free(sts);
+  /* the first failure's message, not a later one's */
+  return first == KK_OK ? KK_OK : kk_set_error(first, "%s", first_msg);
+}
+
+kk_status_t kk_mpi_send(kk_mpi_comm_t *c, kk_view_t *view, int dest, int tag) {
+  kk_mpi_request_t *r;
+  kk_status_t st = start(c, NULL, 1, &view, &dest, &tag, 0, "kk_mpi_send", &r);
+  return st != KK_OK ? st : kk_mpi_wait(&r, NULL);
+}
+
+kk_status_t kk_mpi_recv(kk_mpi_comm_t *c, kk_view_t *view, int source, int tag, MPI_Status *status) {
+  kk_mpi_request_t *r;
+  kk_status_t st = start(c, NULL, 1, &view, &source, &tag, 1, "kk_mpi_recv", &r);
+  if (st != KK_OK)
+    return st;
+  kk_instance_t *inst = r->inst;
+  if ((st = kk_mpi_wait(&r, status)) != KK_OK)
+    return st;
+  return kk_mpi__fence(c, inst, "kk_mpi_recv");
+}
+
+/* Whether two views share memory. */
+static int overlap(kk_view_t *a, kk_view_t *b) {
+  if (kk_view_size(a) == 0 || kk_view_size(b) == 0)
+    return 0;
+  const char *pa = kk_view_data(a), *pb = kk_view_data(b);
+  const char *ea = pa + kk_view_span(a) * kk_view_elem_size(a), *eb = pb + kk_view_span(b) * kk_view_elem_size(b);
+  if (pa >= eb || pb >= ea)
+    return 0;
+  /* the spans meet: two faces of one view interleave their spans without
+   * sharing an element, so look closer only when both are contiguous */
+  return kk_view_span_is_contiguous(a) && kk_view_span_is_contiguous(b);
+}
+
+kk_status_t kk_mpi_sendrecv(kk_mpi_comm_t *c, kk_view_t *send, int dest, int send_tag, kk_view_t *recv, int source,
+                            int recv_tag, MPI_Status *status) {
+  kk_status_t st = kk_mpi__check_comm(c, "kk_mpi_sendrecv");
+  if (st != KK_OK)
+    return st;
+  if (!send || !recv)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_sendrecv: NULL %s view", send ? "receive" : "send");
+  if (kk_view_type(send) != kk_view_type(recv) || kk_view_elem_size(send) != kk_view_elem_size(recv))
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT,
+                        "kk_mpi_sendrecv: send view '%s' holds %s (%zu bytes) but receive view '%s' holds %s (%zu bytes)",
+                        kk_view_label(send), kk_type_name(kk_view_type(send)), kk_view_elem_size(send),
+                        kk_view_label(recv), kk_type_name(kk_view_type(recv)), kk_view_elem_size(recv));
+  if (overlap(send, recv))
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_sendrecv: send view '%s' and receive view '%s' overlap",
+                        kk_view_label(send), kk_view_label(recv));
+  kk_mpi_request_t *r[2] = {NULL, NULL};
+  if ((st = start(c, NULL, 1, &recv, &source, &recv_tag, 1, "kk_mpi_sendrecv", &r[0])) != KK_OK)
+    return st;
+  kk_instance_t *inst = r[0]->inst;
+  if ((st = start(c, NULL, 1, &send, &dest, &send_tag, 0, "kk_mpi_sendrecv", &r[1])) != KK_OK) {
+    /* the receive is posted: take it back */
+    MPI_Cancel(&r[0]->mreq);
+    kk_status_t keep = st;
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", kk_last_error());
+    MPI_Status s;
+    MPI_Wait(&r[0]->mreq, &s);
+    kk_mpi__buf_put(r[0]->mbuf, NULL);
+    req_free(r[0]);
+    return kk_set_error(keep, "%s", msg);
+  }
+  MPI_Status sts[2];
+  st = kk_mpi_waitall(2, r, sts);
+  if (status_wanted(status))
+    *status = sts[0];
+  if (st != KK_OK)
+    return st;
+  return kk_mpi__fence(c, inst, "kk_mpi_sendrecv");
+}

@@ -1,0 +1,281 @@
+/* mpi/pack.c -- how a view reaches MPI: its walk (plan), its MPI datatype, the pack and unpack kernels, staging. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+kk_status_t kk_mpi__plan(const char *what, kk_view_t *v, mpi_plan_t *p) {
+  memset(p, 0, sizeof *p);
+  const int rank = kk_view_rank(v);
+  const size_t esize = kk_view_elem_size(v);
+  p->count = (int64_t)kk_view_size(v);
+  p->bytes = (size_t)p->count * esize;
+  p->word = 1;
+  if (p->count == 0) {
+    p->contiguous = 1;
+    return KK_OK;
+  }
+  /* the dimensions that matter, largest stride first (ties keep index order) */
+  int n = 0;
+  for (int d = 0; d < rank; d++)
+    if (kk_view_extent(v, d) > 1) {
+      int k = n++;
+      while (k > 0 && kk_view_stride(v, p->order[k - 1]) < kk_view_stride(v, d)) {
+        p->order[k] = p->order[k - 1];
+        k--;
+      }
+      p->order[k] = d;
+    }
+  p->order_n = n;
+  /* the widest word that divides the element and its address */
+  const uintptr_t addr = (uintptr_t)kk_view_data(v);
+  int w = 8;
+  while (w > 1 && (esize % (size_t)w != 0 || addr % (uintptr_t)w != 0))
+    w /= 2;
+  p->word = w;
+  const int64_t nw = (int64_t)(esize / (size_t)w);
+  int64_t ext[KK_MPI_PLAN_DIMS], str[KK_MPI_PLAN_DIMS];
+  int m = 0;
+  for (int k = 0; k < n; k++) {
+    ext[m] = kk_view_extent(v, p->order[k]);
+    str[m++] = kk_view_stride(v, p->order[k]) * nw;
+  }
+  if (nw > 1 || m == 0) {
+    ext[m] = nw;
+    str[m++] = 1;
+  }
+  /* merge a dimension into the next faster one where they continue each other */
+  int64_t oe[KK_MPI_PLAN_DIMS], os[KK_MPI_PLAN_DIMS];
+  int o = 0;
+  for (int k = m - 1; k >= 0; k--) {
+    if (o > 0 && str[k] == os[o - 1] * oe[o - 1])
+      oe[o - 1] *= ext[k];
+    else
+      oe[o] = ext[k], os[o++] = str[k];
+  }
+  if (o > KK_MPI_PLAN_DIMS)
+    return kk_set_error(KK_ERROR_LIMIT, "%s: view '%s' has too many dimensions to pack", what, kk_view_label(v));
+  p->rank = o;
+  for (int k = 0; k < o; k++) {
+    p->ext[k] = oe[o - 1 - k];
+    p->str[k] = os[o - 1 - k];
+  }
+  p->contiguous = o == 1 && p->str[0] == 1;
+  return KK_OK;
+}
+
+kk_status_t kk_mpi__datatype(const char *what, kk_type_t type, size_t elem_size, int64_t count, MPI_Datatype *dt,
+                             int *mcount) {
+  int64_t mult = 1;
+  switch (type) {
+  case KK_INT8: *dt = MPI_INT8_T; break;
+  case KK_UINT8: *dt = MPI_UINT8_T; break;
+  case KK_INT16: *dt = MPI_INT16_T; break;
+  case KK_UINT16: *dt = MPI_UINT16_T; break;
+  case KK_INT32: *dt = MPI_INT32_T; break;
+  case KK_UINT32: *dt = MPI_UINT32_T; break;
+  case KK_INT64: *dt = MPI_INT64_T; break;
+  case KK_UINT64: *dt = MPI_UINT64_T; break;
+  case KK_FLOAT: *dt = MPI_FLOAT; break;
+  case KK_DOUBLE: *dt = MPI_DOUBLE; break;
+  case KK_COMPLEX_FLOAT: *dt = MPI_C_FLOAT_COMPLEX; break;
+  case KK_COMPLEX_DOUBLE: *dt = MPI_C_DOUBLE_COMPLEX; break;
+  case KK_TYPE_CUSTOM:
+    *dt = MPI_BYTE;
+    mult = (int64_t)elem_size;
+    break;
+  default:
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: element type %d has no MPI datatype", what, (int)type);
+  }
+  if (count > INT_MAX / mult)
+    return kk_set_error(KK_ERROR_LIMIT, "%s: %lld elements are more than one MPI message carries (count %d)", what,
+                        (long long)count, INT_MAX);
+  *mcount = (int)(count * mult);
+  return KK_OK;
+}
+
+kk_status_t kk_mpi__same_order(const char *op, kk_view_t *a, const mpi_plan_t *pa, kk_view_t *b,
+                               const mpi_plan_t *pb) {
+  int r = kk_view_rank(a);
+  if (r < 2 || r != kk_view_rank(b))
+    return KK_OK;
+  for (int d = 0; d < r; d++)
+    if (kk_view_extent(a, d) != kk_view_extent(b, d))
+      return KK_OK;
+  for (int k = 0; k < pa->order_n; k++)
+    if (pa->order[k] != pb->order[k])
+      return kk_set_error(KK_ERROR_INVALID_ARGUMENT,
+                          "%s: views '%s' and '%s' have the same extents but order their elements differently "
+                          "(layouts %d and %d): their elements would not pair up",
+                          op, kk_view_label(a), kk_view_label(b), (int)kk_view_layout(a), (int)kk_view_layout(b));
+  return KK_OK;
+}
+
+/* ---- the kernels ---------------------------------------------------------- */
+
+#define KK_MPI_PACK_ROW(W)                                                                        \
+  {KK_KERNEL(kk_mpi_pack1_w##W), KK_KERNEL(kk_mpi_pack2_w##W), KK_KERNEL(kk_mpi_pack3_w##W),       \
+   KK_KERNEL(kk_mpi_packn_w##W)},                                                                  \
+  {                                                                                                \
+    KK_KERNEL(kk_mpi_unpack1_w##W), KK_KERNEL(kk_mpi_unpack2_w##W), KK_KERNEL(kk_mpi_unpack3_w##W), \
+        KK_KERNEL(kk_mpi_unpackn_w##W)                                                             \
+  }
+/* [word 1, 2, 4, 8][pack, unpack][rank 1, 2, 3, any] */
+static kk_kernel_t *const kernels[4][2][4] = {{KK_MPI_PACK_ROW(1)}, {KK_MPI_PACK_ROW(2)}, {KK_MPI_PACK_ROW(4)},
+                                              {KK_MPI_PACK_ROW(8)}};
+
+kk_status_t kk_mpi__pack(kk_mpi_comm_t *c, kk_instance_t *inst, const mpi_plan_t *p, void *view_data, void *buf,
+                         int unpack) {
+  const int wi = p->word == 8 ? 3 : p->word == 4 ? 2 : p->word == 2 ? 1 : 0;
+  const int shape = p->rank <= 3 ? p->rank - 1 : 3;
+  kk_kernel_t *k = kernels[wi][unpack][shape];
+  const char *label = unpack ? "kk_mpi_unpack" : "kk_mpi_pack";
+  struct kk_mpi_pack_args a;
+  memset(&a, 0, sizeof a);
+  a.view.d.data = view_data;
+  a.buf.d.data = buf;
+  a.rank = p->rank;
+  int64_t words = 1;
+  for (int d = 0; d < p->rank; d++) {
+    a.ext[d] = p->ext[d];
+    a.str[d] = p->str[d];
+    words *= p->ext[d];
+  }
+  kk_status_t st;
+  if (shape == 1 || shape == 2) {
+    /* the last (smallest-stride) index innermost on every backend */
+    kk_md_policy_t mp = {sizeof mp, p->rank, KK_ITERATE_RIGHT, KK_ITERATE_RIGHT, {0}, {0}, {0}, inst};
+    for (int d = 0; d < p->rank; d++)
+      mp.end[d] = p->ext[d];
+    st = kk_parallel_for_md(label, &mp, k, KK_ARGS(a));
+  } else {
+    kk_range_policy_t rp = {sizeof rp, 0, words, 0, KK_SCHEDULE_STATIC, inst};
+    st = kk_parallel_for(label, &rp, k, KK_ARGS(a));
+  }
+  if (st != KK_OK)
+    return st;
+  if (unpack)
+    c->stats.unpack_launches++;
+  else
+    c->stats.pack_launches++;
+  return KK_OK;
+}
+
+/* ---- staging -------------------------------------------------------------- */
+
+/* Where a host-path buffer lives: in the view's space when the instance is
+ * of its backend (it can write there), else in the host space. */
+static kk_space_t *host_side_space(kk_view_t *v, kk_instance_t *inst) {
+  kk_space_t *vs = kk_view_space(v);
+  return strcmp(kk_instance_backend(inst), kk_space_backend(vs)) == 0 ? vs : kk_space_host();
+}
+
+static kk_space_t *pinned_of(const kk_mpi_comm_t *c, kk_view_t *v) {
+  const mpi_backend_t *b = kk_mpi__backend(c, kk_space_backend(kk_view_space(v)));
+  return b ? b->pinned : kk_space_host();
+}
+
+kk_status_t kk_mpi__stage_out(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+                              const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf) {
+  *mbuf = NULL;
+  *ptr = NULL;
+  if (p->count == 0)
+    return KK_OK;
+  void *data = kk_view_data(v);
+  kk_space_t *vs = kk_view_space(v);
+  kk_status_t st;
+  if (path != KK_MPI_PATH_STAGED) {
+    if (p->contiguous) {
+      *ptr = data;
+      return KK_OK;
+    }
+    kk_space_t *bs = path == KK_MPI_PATH_HOST ? host_side_space(v, inst) : vs;
+    if ((st = kk_mpi__buf_get(c, bs, p->bytes, what, mbuf)) != KK_OK)
+      return st;
+    if ((st = kk_mpi__pack(c, inst, p, data, (*mbuf)->ptr, 0)) != KK_OK)
+      goto fail_put;
+    *ptr = (*mbuf)->ptr;
+    return KK_OK;
+  }
+  /* staged: pack on the device (if strided), then copy to pinned host memory */
+  mpi_buf_t *dbuf = NULL;
+  const void *src = data;
+  if ((st = kk_mpi__buf_get(c, pinned_of(c, v), p->bytes, what, mbuf)) != KK_OK)
+    return st;
+  if (!p->contiguous) {
+    if ((st = kk_mpi__buf_get(c, vs, p->bytes, what, &dbuf)) != KK_OK)
+      goto fail_put;
+    if ((st = kk_mpi__pack(c, inst, p, data, dbuf->ptr, 0)) != KK_OK)
+      goto fail_put_dbuf;
+    src = dbuf->ptr;
+  }
+  if ((st = kk_space_copy((*mbuf)->space, (*mbuf)->ptr, vs, src, p->bytes, inst)) != KK_OK) {
+    st = kk_set_error(st, "%s: staging to %s: %s", what, kk_space_name((*mbuf)->space), kk_last_error());
+    goto fail_put_dbuf;
+  }
+  c->stats.staging_copies++;
+  kk_mpi__buf_put(dbuf, inst); /* the copy still reads it */
+  *ptr = (*mbuf)->ptr;
+  return KK_OK;
+
+fail_put_dbuf:
+  kk_mpi__buf_put(dbuf, inst);
+fail_put:
+  kk_mpi__buf_put(*mbuf, inst);
+  *mbuf = NULL;
+  return st;
+}
+
+kk_status_t kk_mpi__stage_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+                             const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf) {
+  *mbuf = NULL;
+  *ptr = NULL;
+  if (p->count == 0)
+    return KK_OK;
+  if (path != KK_MPI_PATH_STAGED && p->contiguous) {
+    *ptr = kk_view_data(v);
+    return KK_OK;
+  }
+  kk_space_t *bs = path == KK_MPI_PATH_STAGED ? pinned_of(c, v)
+                   : path == KK_MPI_PATH_HOST ? host_side_space(v, inst)
+                                              : kk_view_space(v);
+  kk_status_t st = kk_mpi__buf_get(c, bs, p->bytes, what, mbuf);
+  if (st == KK_OK)
+    *ptr = (*mbuf)->ptr;
+  return st;
+}
+
+kk_status_t kk_mpi__finish_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+                              const mpi_plan_t *p, kk_mpi_path_t path, mpi_buf_t *mbuf) {
+  if (!mbuf)
+    return KK_OK;
+  void *data = kk_view_data(v);
+  kk_space_t *vs = kk_view_space(v);
+  kk_status_t st = KK_OK;
+  if (path != KK_MPI_PATH_STAGED) {
+    st = kk_mpi__pack(c, inst, p, data, mbuf->ptr, 1);
+  } else if (p->contiguous) {
+    st = kk_space_copy(vs, data, mbuf->space, mbuf->ptr, p->bytes, inst);
+    if (st != KK_OK)
+      st = kk_set_error(st, "%s: copying from %s: %s", what, kk_space_name(mbuf->space), kk_last_error());
+    else
+      c->stats.staging_copies++;
+  } else {
+    mpi_buf_t *dbuf = NULL;
+    if ((st = kk_mpi__buf_get(c, vs, p->bytes, what, &dbuf)) == KK_OK) {
+      st = kk_space_copy(vs, dbuf->ptr, mbuf->space, mbuf->ptr, p->bytes, inst);
+      if (st != KK_OK)
+        st = kk_set_error(st, "%s: copying from %s: %s", what, kk_space_name(mbuf->space), kk_last_error());
+      else {
+        c->stats.staging_copies++;
+        st = kk_mpi__pack(c, inst, p, data, dbuf->ptr, 1);
+      }
+      kk_mpi__buf_put(dbuf, inst);
+    }
+  }
+  kk_mpi__buf_put(mbuf, inst);
+  return st;
+}

@@ -1,0 +1,49 @@
+/* mpi/pack.kk.c -- libkk-mpi's pack and unpack kernels: a strided view's words to a contiguous buffer and back, on every target. */
+#include <kk/kernel.h>
+
+#include "pack.h"
+
+/* Word offset in the view of the buffer's word t, for a plan of any rank. */
+KK__FN int64_t kk_mpi_plan_offset(const struct kk_mpi_pack_args *a, int64_t t) {
+  int64_t off = 0;
+  for (int32_t d = a->rank - 1; d >= 0; d--) {
+    const int64_t e = a->ext[d];
+    const int64_t q = t / e;
+    off += (t - q * e) * a->str[d];
+    t = q;
+  }
+  return off;
+}
+
+#define KK_MPI_PACK_KERNELS(W, T)                                                                              \
+  KK_FOR(kk_mpi_pack1_w##W, struct kk_mpi_pack_args, i) {                                                       \
+    KK_DATA(args->buf, T)[i] = KK_DATA(args->view, T)[i * args->str[0]];                                        \
+  }                                                                                                             \
+  KK_FOR(kk_mpi_unpack1_w##W, struct kk_mpi_pack_args, i) {                                                     \
+    KK_DATA(args->view, T)[i * args->str[0]] = KK_DATA(args->buf, T)[i];                                        \
+  }                                                                                                             \
+  KK_MD_FOR2(kk_mpi_pack2_w##W, struct kk_mpi_pack_args, i, j) {                                                \
+    KK_DATA(args->buf, T)[i * args->ext[1] + j] = KK_DATA(args->view, T)[i * args->str[0] + j * args->str[1]];  \
+  }                                                                                                             \
+  KK_MD_FOR2(kk_mpi_unpack2_w##W, struct kk_mpi_pack_args, i, j) {                                              \
+    KK_DATA(args->view, T)[i * args->str[0] + j * args->str[1]] = KK_DATA(args->buf, T)[i * args->ext[1] + j];  \
+  }                                                                                                             \
+  KK_MD_FOR3(kk_mpi_pack3_w##W, struct kk_mpi_pack_args, i, j, k) {                                             \
+    KK_DATA(args->buf, T)[(i * args->ext[1] + j) * args->ext[2] + k] =                                          \
+        KK_DATA(args->view, T)[i * args->str[0] + j * args->str[1] + k * args->str[2]];                         \
+  }                                                                                                             \
+  KK_MD_FOR3(kk_mpi_unpack3_w##W, struct kk_mpi_pack_args, i, j, k) {                                           \
+    KK_DATA(args->view, T)[i * args->str[0] + j * args->str[1] + k * args->str[2]] =                            \
+        KK_DATA(args->buf, T)[(i * args->ext[1] + j) * args->ext[2] + k];                                       \
+  }                                                                                                             \
+  KK_FOR(kk_mpi_packn_w##W, struct kk_mpi_pack_args, t) {                                                       \
+    KK_DATA(args->buf, T)[t] = KK_DATA(args->view, T)[kk_mpi_plan_offset(args, t)];                             \
+  }                                                                                                             \
+  KK_FOR(kk_mpi_unpackn_w##W, struct kk_mpi_pack_args, t) {                                                     \
+    KK_DATA(args->view, T)[kk_mpi_plan_offset(args, t)] = KK_DATA(args->buf, T)[t];                             \
+  }
+
+KK_MPI_PACK_KERNELS(1, uint8_t)
+KK_MPI_PACK_KERNELS(2, uint16_t)
+KK_MPI_PACK_KERNELS(4, uint32_t)
+KK_MPI_PACK_KERNELS(8, uint64_t)

@@ -1,0 +1,23 @@
+#!/bin/sh
+# tests/mpi-bench.sh -- kk-bench-mpi runs on 2 ranks of each host backend with tiny sizes and checks itself (its halo and CG results against the hand-written ones); no timing is judged.
+set -u
+: "${top_builddir:=.}"
+. "${top_srcdir:-.}/tests/mpi/launch.sh"
+bench="$top_builddir/bench/kk-bench-mpi"
+status=0
+all_plugins=${KOKKOS_PLUGIN_PATH:-}
+for b in serial threads openmp; do
+  if ! KOKKOS_PLUGIN_PATH=$all_plugins mpi_backend_ok "$b"; then
+    echo "backend $b not available: skipped"
+    continue
+  fi
+  mpi_only_plugin "$b"
+  out=$(mpi_run 2 "$bench" --kokkos-device=$b --halo=6 --cg=3x6x5 --iters=4 --reps=1 --exchanges=2 2>&1) ||
+    { echo "$out"; echo "FAIL: kk-bench-mpi on $b"; status=1; continue; }
+  echo "$out"
+  echo "$out" | grep -q "^halo 6 faces  *$b  *2 " || { echo "FAIL: no halo row for $b"; status=1; }
+  echo "$out" | grep -q "^cg iteration  *$b  *2 " || { echo "FAIL: no CG row for $b"; status=1; }
+done
+mpi_only_plugin serial
+mpi_run 1 "$bench" --bogus >/dev/null 2>&1 && { echo "FAIL: kk-bench-mpi accepted a bad flag"; status=1; }
+exit $status

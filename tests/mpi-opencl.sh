@@ -1,0 +1,3 @@
+#!/bin/sh
+# tests/mpi-opencl.sh -- the MPI suite on the opencl backend with 1, 2 and 4 ranks (tests/mpi-suite.sh).
+exec /bin/sh "${top_srcdir:-.}/tests/mpi-suite.sh" opencl

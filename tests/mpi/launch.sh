@@ -1,0 +1,63 @@
+# tests/mpi/launch.sh -- sourced by the MPI tests: mpi_run N PROGRAM ARGS... runs N ranks of a program with what this MPI needs in a container (as root, oversubscribed, shared memory only), bounded in time.
+: "${top_builddir:=.}"
+if [ -z "${MPIEXEC:-}" ]; then
+  echo "SKIP: no MPI launcher was found by configure (MPIEXEC is empty)"
+  exit 77
+fi
+case "${KK_MPI_IMPL:-}" in
+openmpi)
+  # CI runs as root; Open MPI refuses root unless both variables say yes.
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  # Shared memory between the ranks of one machine, through copies: the
+  # single-copy mechanism (CMA) needs ptrace rights that containers often
+  # withhold ("Read -1, expected ..., errno = 1"), and the other transports
+  # (TCP, UCX, InfiniBand) would only probe and warn.
+  OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+  # More ranks than cores: no binding, and ranks waiting in MPI yield the core.
+  OMPI_MCA_hwloc_base_binding_policy=none OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1
+  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_pml OMPI_MCA_btl \
+    OMPI_MCA_btl_vader_single_copy_mechanism OMPI_MCA_hwloc_base_binding_policy OMPI_MCA_mpi_yield_when_idle \
+    OMPI_MCA_rmaps_base_oversubscribe
+  mpi_np="--oversubscribe -np"
+  ;;
+*)
+  # MPICH's Hydra (and most others) start any number of local ranks with -n.
+  mpi_np="-n"
+  ;;
+esac
+# Host threads per rank: the ranks share this machine's cores.
+mpi_threads() {
+  n=$(( $(nproc 2>/dev/null || echo 2) / $1 ))
+  [ "$n" -ge 1 ] || n=1
+  echo "$n"
+}
+# Idle OpenMP threads sleep instead of spinning on the cores the other ranks need.
+OMP_WAIT_POLICY=passive
+export OMP_WAIT_POLICY
+# A hung exchange fails the test after this many seconds instead of stalling CI.
+: "${KK_MPI_TEST_TIMEOUT:=300}"
+mpi_run() {
+  np=$1
+  shift
+  KOKKOS_NUM_THREADS=$(mpi_threads "$np") timeout -k 10 "$KK_MPI_TEST_TIMEOUT" "$MPIEXEC" $mpi_np "$np" "$@"
+}
+# Is host or device backend $1 usable here?  (kk-info, as tests/examples.sh asks)
+mpi_backend_ok() {
+  "$top_builddir/tools/kk-info/kk-info" --kokkos-device="$1" >/dev/null 2>&1
+}
+# Only the plugin of backend $1 on the plugin path (serial is built in): every
+# rank loads it, and the others (PoCL, the GPU loaders) would only add a
+# second or so to the start of each run on a loaded 2-core machine.
+mpi_only_plugin() {
+  case $1 in
+  serial) KOKKOS_PLUGIN_PATH=$top_builddir/plugins/.libs/kk_no_plugin_here.so ;;
+  *) KOKKOS_PLUGIN_PATH=$top_builddir/plugins/.libs/kk_$1.so ;;
+  esac
+  export KOKKOS_PLUGIN_PATH
+}
+# CI's valgrind step wraps only the Check programs: the MPI tests would run
+# there as they did without it, a few minutes more for nothing.
+if [ "${KK_TEST_UNDER_VALGRIND:-}" = 1 ]; then
+  echo "SKIP: the MPI tests do not run under valgrind (the AddressSanitizer build runs them)"
+  exit 77
+fi
