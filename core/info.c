@@ -121,6 +121,13 @@ int kk_device_id(void) { return kk__g.initialized ? kk__g.def->device : -1; }
 
 /* ---- the report ----------------------------------------------------------- */
 
+/* "  (build tree)" or "  (installed)" after a directory of a search path. */
+static const char *path_note(const char *dir, const char *tree, const char *installed) {
+  if (tree && strcmp(dir, tree) == 0)
+    return "  (build tree)";
+  return strcmp(dir, installed) == 0 ? "  (installed)" : "";
+}
+
 static void print_bytes(FILE *out, uint64_t b) {
   if (b >= (1ull << 30))
     fprintf(out, "%.1f GiB", (double)b / (double)(1ull << 30));
@@ -136,10 +143,18 @@ kk_status_t kk_print_configuration(FILE *out) {
   fprintf(out, "kk %s\n", kk_version());
   fprintf(out, "  library ABI %s, plugin ABI %u.%u, tools interface %llu\n", KK_LIBRARY_ABI, KK_PLUGIN_ABI_MAJOR,
           KK_PLUGIN_ABI_MINOR, (unsigned long long)kk_tools_abi_version());
+  if (kk__library_path())
+    fprintf(out, "  libkk %s%s\n", kk__library_path(), kk__is_build_tree() ? "  (build tree)" : "");
   fprintf(out, "plugin search path:\n");
   for (int i = 0; i < kk__g.path_count; i++)
-    fprintf(out, "  %s%s\n", kk__g.path[i],
-            strcmp(kk__g.path[i], kk__installed_plugin_dir()) == 0 ? "  (installed)" : "");
+    fprintf(out, "  %s%s\n", kk__g.path[i], path_note(kk__g.path[i], kk__build_tree_plugin_dir(),
+                                                     kk__installed_plugin_dir()));
+  const char *tool_dirs[2];
+  int ntool = kk__tool_dirs(tool_dirs);
+  fprintf(out, "tool directories (--kokkos-tools-libs=NAME):%s\n", ntool ? "" : " (none)");
+  for (int i = 0; i < ntool; i++)
+    fprintf(out, "  %s%s\n", tool_dirs[i],
+            path_note(tool_dirs[i], kk__build_tree_tool_dir(), kk__installed_tool_dir()));
   fprintf(out, "plugins:\n");
   for (int i = 0; i < kk__g.backend_count; i++) {
     const kk__backend_t *b = kk__g.backends[i];
@@ -153,8 +168,8 @@ kk_status_t kk_print_configuration(FILE *out) {
       fprintf(out, "\n               why: %s", b->reason);
     fputc('\n', out);
   }
-  fprintf(out, "default backend: %s\nhost backend: %s\nhost threads: %d\n", kk__g.def->name, kk__g.host->name,
-          kk_num_threads());
+  fprintf(out, "default backend: %s\n  why: %s\nhost backend: %s\nhost threads: %d\n", kk__g.def->name,
+          kk__g.default_reason, kk__g.host->name, kk_num_threads());
   for (int i = 0; i < kk__g.backend_count; i++) {
     const kk__backend_t *b = kk__g.backends[i];
     if (b->device_count == 0)
@@ -227,6 +242,15 @@ kk_status_t kk_print_configuration_json(FILE *out) {
   for (int i = 0; i < kk__g.path_count; i++)
     json_array_append_new(path, json_string(kk__g.path[i]));
   json_object_set_new(root, "plugin_path", path);
+  const char *lib = kk__library_path();
+  json_object_set_new(root, "library", json_pack("{s:o, s:b}", "path", lib ? json_string(lib) : json_null(),
+                                                 "build_tree", kk__is_build_tree()));
+  const char *tool_dirs[2];
+  int ntool = kk__tool_dirs(tool_dirs);
+  json_t *tools = json_array();
+  for (int i = 0; i < ntool; i++)
+    json_array_append_new(tools, json_string(tool_dirs[i]));
+  json_object_set_new(root, "tool_dirs", tools);
   json_t *plugins = json_array();
   for (int i = 0; i < kk__g.backend_count; i++) {
     const kk__backend_t *b = kk__g.backends[i];
@@ -244,6 +268,7 @@ kk_status_t kk_print_configuration_json(FILE *out) {
   }
   json_object_set_new(root, "plugins", plugins);
   json_object_set_new(root, "default_backend", json_string(kk__g.def->name));
+  json_object_set_new(root, "default_backend_reason", json_string(kk__g.default_reason));
   json_object_set_new(root, "host_backend", json_string(kk__g.host->name));
   json_object_set_new(root, "host_threads", json_integer(kk_num_threads()));
   json_t *backends = json_array();

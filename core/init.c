@@ -25,6 +25,8 @@ int kk_plugin_path_count(void) { return kk__g.path_count; }
 
 const char *kk_plugin_path_entry(int i) { return i >= 0 && i < kk__g.path_count ? kk__g.path[i] : NULL; }
 
+const char *kk_backend_default_reason(void) { return kk__g.initialized ? kk__g.default_reason : NULL; }
+
 static bool push_path(const char *p) {
   char **np = realloc(kk__g.path, sizeof *np * (size_t)(kk__g.path_count + 1));
   if (!np)
@@ -77,6 +79,48 @@ static bool better(const kk__backend_t *a, const kk__backend_t *b) {
   return a->ops.priority > b->ops.priority;
 }
 
+/* Why the default backend is the one chosen, for kk_backend_default_reason():
+ * the origin of a request, or the ranking that made the automatic choice. */
+static void describe_choice(const kk__backend_t *def) {
+  const kk__config_t *cfg = &kk__g.config;
+  kk__str_t s = {0};
+  if (cfg->device_backend) {
+    static const char *const how[] = {
+        [KK__ORIGIN_DEFAULT] = "by default", [KK__ORIGIN_JSON] = "by the configuration file's \"device\"",
+        [KK__ORIGIN_ENV] = "by KOKKOS_DEVICE", [KK__ORIGIN_SETTINGS] = "by the program (kk_settings_t.device)",
+        [KK__ORIGIN_FLAG] = "on the command line (--kokkos-device)"};
+    kk__str_addf(&s, "requested %s", how[cfg->device_origin]);
+  } else {
+    kk__str_addf(&s, "%s",
+                 order_rank(def) < (1 << 30) ? "automatic: first usable backend of the configuration's backend_order"
+                                             : "automatic: the usable backend of highest priority");
+    /* every usable backend, best first, with its priority */
+    const char *sep = " (";
+    bool listed[256] = {false};
+    for (;;) {
+      int best = -1;
+      for (int i = 0; i < kk__g.backend_count && i < 256; i++)
+        if (!listed[i] && usable(kk__g.backends[i]) && (best < 0 || better(kk__g.backends[i], kk__g.backends[best])))
+          best = i;
+      if (best < 0)
+        break;
+      listed[best] = true;
+      kk__str_addf(&s, "%s%s %d", sep, kk__g.backends[best]->name, kk__g.backends[best]->ops.priority);
+      sep = ", ";
+    }
+    if (*sep == ',')
+      kk__str_addf(&s, ")");
+    sep = "; no devices: ";
+    for (int i = 0; i < kk__g.backend_count; i++)
+      if (kk__g.backends[i]->state == KK_PLUGIN_NO_DEVICES) {
+        kk__str_addf(&s, "%s%s", sep, kk__g.backends[i]->name);
+        sep = ", ";
+      }
+  }
+  kk__snprintf(kk__g.default_reason, sizeof kk__g.default_reason, "%s", s.s ? s.s : "");
+  kk__str_free(&s);
+}
+
 static kk_status_t select_backends(void) {
   kk__config_t *cfg = &kk__g.config;
   kk__backend_t *def = NULL;
@@ -118,6 +162,7 @@ static kk_status_t select_backends(void) {
     }
   kk__g.def = def;
   kk__g.host = host; /* serial is always usable, so host is never NULL */
+  describe_choice(def);
   def->is_default = true;
   host->is_host = true;
   return KK_OK;
@@ -292,9 +337,15 @@ kk_status_t kk_initialize_ex(int *argc, char ***argv, const kk_settings_t *setti
   bool ok = true;
   for (int i = 0; ok && i < cfg->plugin_path_count; i++)
     ok = push_path(cfg->plugin_path[i]);
-  const char *nodef = getenv("KK_PLUGIN_PATH_NO_DEFAULT");
-  bool skip_default = false;
-  if (!(nodef && kk__parse_bool(nodef, &skip_default) && skip_default) && ok)
+  /* An uninstalled libkk takes its build tree's plugins, after the user's
+   * entries and before the installed ones (docs/config.md). */
+  const char *tree = kk__build_tree_plugin_dir();
+  for (int i = 0; tree && i < kk__g.path_count; i++)
+    if (strcmp(kk__g.path[i], tree) == 0)
+      tree = NULL;
+  if (tree && ok)
+    ok = push_path(tree);
+  if (!kk__installed_dirs_skipped() && ok)
     ok = push_path(kk__installed_plugin_dir());
   if (!ok) {
     teardown();
@@ -326,6 +377,7 @@ kk_status_t kk_initialize_with_settings(const kk_settings_t *settings) {
 kk_status_t kk_finalize(void) {
   if (!kk__g.initialized)
     return kk__error(KK_ERROR_NOT_INITIALIZED, "kk_finalize: kk is not initialized");
+  kk__graphs_release_all(); /* ends captures, so that the fence is not refused */
   kk_status_t st = kk_fence_named("kk_finalize: fence before finalizing");
   kk__modules_detach_all();
   kk__views_release_all();

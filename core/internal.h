@@ -3,6 +3,7 @@
 #define KK_CORE_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -168,6 +169,7 @@ struct kk_instance {
   bool is_default;
   uint32_t tools_id;          /* instance bits of its tools device id: 2, 3, ... (the default instance is 1) */
   struct kk_instance *next, *prev; /* the backend's list of created instances */
+  _Atomic(struct kk__capture *) capture; /* non-NULL while work on it is recorded into a graph (graph.c) */
 };
 
 typedef struct kk__backend {
@@ -208,6 +210,7 @@ typedef struct kk__state {
   struct kk_space **spaces;
   int path_count;             /* effective plugin search path */
   char **path;
+  char default_reason[512];   /* why def was chosen (kk_backend_default_reason) */
 } kk__state_t;
 
 extern kk__state_t kk__g;
@@ -267,7 +270,70 @@ void kk__views_release_all(void);
 kk_status_t kk__space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr);
 kk_status_t kk__space_free(kk_space_t *space, void *ptr);
 
+/* The plugin space index of `side` as backend b sees it: its own space,
+ * KK_PLUGIN_HOST_MEMORY (NULL side: ordinary host memory), or -2 when b
+ * cannot reach it (space.c). */
+int32_t kk__side_index(const kk__backend_t *b, const kk_space_t *side);
+
+/* kk_fence_named without the capture check: for the fences kk itself does
+ * (a tool's), which no capture may refuse (space.c). */
+kk_status_t kk__fence_all(const char *name);
+
+/* ---- graphs (graph.c) ------------------------------------------------------ */
+
+/* Is work queued on inst recorded into a graph?  One load on the dispatch
+ * path; the kk__graph_record_* functions are called only behind it. */
+static inline bool kk__capturing(kk_instance_t *inst) {
+  return atomic_load_explicit(&inst->capture, memory_order_acquire) != NULL;
+}
+
+/* Records a checked launch (dispatch.c, instead of running it) and closes
+ * the tuning context; refuses the synchronous forms (a result in host
+ * memory) that a capture cannot replay. */
+kk_status_t kk__graph_record_launch(const char *op, kk_instance_t *inst, const kk_launch_t *l, size_t tune_context);
+
+/* Records the deep copy (src) or fill (src NULL) of views as one node: body(ctx)
+ * does the copies or fills, which kk_space_copy and the fill path hand to
+ * the two functions below (view.c). */
+kk_status_t kk__graph_record_views(const char *op, kk_instance_t *inst, kk_view_t *dst, kk_view_t *src,
+                                   kk_status_t (*body)(void *), void *ctx);
+kk_status_t kk__graph_record_copy(kk_instance_t *inst, void *dst, int32_t dst_space, const void *src,
+                                  int32_t src_space, size_t bytes);
+kk_status_t kk__graph_record_fill(kk_instance_t *inst, kk_space_t *space, void *dst, const void *value,
+                                  size_t elem_size, size_t count);
+
+/* Captures under way; kk_fence looks closer only when it is not 0. */
+extern atomic_int kk__captures_active;
+/* KK_ERROR_CAPTURE (naming op) when the calling thread began a capture. */
+kk_status_t kk__graph_fence_check(const char *op);
+
+/* kk_finalize: ends captures and destroys the graphs the program left. */
+void kk__graphs_release_all(void);
+
 /* Installed plugin directory, from configure. */
 const char *kk__installed_plugin_dir(void);
+
+/* ---- where plugins and tools are found (paths.c; docs/config.md) ---------- */
+
+/* Installed directory of the bundled tools, $(pkglibdir)/tools. */
+const char *kk__installed_tool_dir(void);
+/* The file the dynamic loader opened for this libkk, NULL when unknown (the
+ * core linked statically into a program). */
+const char *kk__library_path(void);
+/* Is this libkk the uninstalled one of its build tree (<builddir>/.libs)? */
+bool kk__is_build_tree(void);
+/* The build tree's plugin and tool directories when kk__is_build_tree() (and
+ * KK_PLUGIN_PATH_NO_BUILD_TREE is not set), else NULL. */
+const char *kk__build_tree_plugin_dir(void);
+const char *kk__build_tree_tool_dir(void);
+/* KK_PLUGIN_PATH_NO_DEFAULT: leave the installed plugin and tool directories out. */
+bool kk__installed_dirs_skipped(void);
+/* The directories a tool library named without a '/' is looked up in, in
+ * order (the build tree's, the installed one); returns how many (<= 2). */
+int kk__tool_dirs(const char *dirs[2]);
+/* Finds the tool library `name` (no '/': "kk-kernel-timer.so", or without
+ * ".so") in those directories; writes its path into `path` and returns true,
+ * or false when it is in none (the name then goes to the system loader). */
+bool kk__tool_find(const char *name, char *path, size_t size);
 
 #endif /* KK_CORE_INTERNAL_H */

@@ -109,6 +109,10 @@ static void *load(const char *list, const char *origin, Kokkos_Profiling_EventSe
   const char *env = getenv("KOKKOS_TOOLS_LIBS");
   if (!env || strcmp(env, list) != 0)
     setenv("KOKKOS_TOOLS_LIBS", list, 1);
+  /* A bare name is looked up in kk's tool directories first (docs/tools.md). */
+  char found[sizeof path];
+  if (kk__tool_find(path, found, sizeof found))
+    memcpy(path, found, sizeof path);
 #ifdef HAVE_DLFCN_H
   dlerror();
   void *h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
@@ -146,7 +150,7 @@ static void unload(void *h) {
  * fence (a program may push regions before initializing). */
 static void global_fence(void) {
   if (kk__g.initialized)
-    kk_fence_named(KK__TOOLS_GLOBAL_FENCE_NAME);
+    kk__fence_all(KK__TOOLS_GLOBAL_FENCE_NAME);
 }
 
 /* The programming interface's fence.  Like Kokkos, it fences every device
@@ -154,7 +158,7 @@ static void global_fence(void) {
 static void tool_invoked_fence(const uint32_t device_id) {
   (void)device_id;
   if (kk__g.initialized)
-    kk_fence_named(KK__TOOLS_TPI_FENCE_NAME);
+    kk__fence_all(KK__TOOLS_TPI_FENCE_NAME);
 }
 
 /* ---- initialization ------------------------------------------------------------------ */

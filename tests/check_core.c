@@ -1,8 +1,14 @@
 /* tests/check_core.c -- the public API through libkk.so: status table, init/finalize balance, errors, spaces, instances. */
 #include "testutil.h"
 
-static kk_status_t init_quiet(void) {
+/* libkk alone: the build tree's plugins, which this libkk would find, stay out. */
+static void clear_env(void) {
   tu_clear_env();
+  setenv("KK_PLUGIN_PATH_NO_BUILD_TREE", "1", 1);
+}
+
+static kk_status_t init_quiet(void) {
+  clear_env();
   kk_settings_t s = KK_SETTINGS_INIT;
   s.disable_warnings = 1;
   return kk_initialize_with_settings(&s);
@@ -211,7 +217,7 @@ START_TEST(configuration_report) {
 END_TEST
 
 START_TEST(print_configuration_flag) {
-  tu_clear_env();
+  clear_env();
   setenv("KOKKOS_PRINT_CONFIGURATION", "yes", 1);
   FILE *saved = stdout;
   stdout = tmpfile();

@@ -16,6 +16,9 @@ pkgs="$pkgs libze-dev libze1 cmake dpkg-dev"
 # device libraries) and the HIP headers; the runtime itself is only opened,
 # never linked, and needs no GPU to build or to load
 pkgs="$pkgs hipcc libamdhip64-dev"
+# the Debian packages (debian/, dpkg-buildpackage) and the CMake package's
+# test (tests/installed.sh); cmake and dpkg-dev are listed above
+pkgs="$pkgs debhelper"
 # MPI for libkk-mpi and its tests (mpicc, mpiexec; docs/mpi.md)
 pkgs="$pkgs libopenmpi-dev openmpi-bin"
 pkgs="$pkgs $*"

@@ -43,7 +43,7 @@ static void axpby(kk_view_t *z, double a, kk_view_t *x, double b, kk_view_t *y, 
 int main(int argc, char **argv) {
   kk_initialize_or_exit(&argc, &argv);
   int64_t n = 100;
-  int maxiter = 200;
+  int maxiter = 0; /* 0: follows the size (below) */
   double tol = 1e-10;
   for (int i = 1; i < argc; i++) {
     if (strncmp(argv[i], "--size=", 7) == 0)
@@ -53,10 +53,20 @@ int main(int argc, char **argv) {
     else if (strncmp(argv[i], "--tol=", 6) == 0)
       tol = atof(argv[i] + 6);
     else {
-      fprintf(stderr, "usage: cg [--size=N] [--maxiter=M] [--tol=T] [--kokkos-*...]\n");
+      fprintf(stderr, "usage: cg [--size=N] [--maxiter=M] [--tol=T] [--kokkos-*...]\n"
+                      "  N^3 grid points (default 100); at most M iterations (default or 0: 4N+100);\n"
+                      "  stops at a relative residual of T (default 1e-10)\n");
       return 2;
     }
   }
+  if (n < 2 || maxiter < 0 || !(tol > 0)) {
+    fprintf(stderr, "cg: --size must be at least 2, --maxiter not negative, --tol above 0\n");
+    return 2;
+  }
+  /* The iterations CG needs grow with the grid's edge (about 1.6 N here for
+   * 1e-10): a fixed default would stop large grids short of convergence. */
+  if (maxiter == 0)
+    maxiter = (int)(4 * n + 100);
   const int64_t N = n * n * n;
 
   /* assemble: count the nonzeros of each row, scan them into row offsets, fill */
@@ -115,8 +125,9 @@ int main(int argc, char **argv) {
 
   /* bytes per iteration: SpMV (values, columns, row offsets, x, y), 2 dots, 3 axpbys */
   double bytes = (double)nnz * 12.0 + (double)N * (8.0 * 3) + (double)N * 8.0 * (2 + 1 + 3 * 3);
-  printf("cg: %lld^3 grid, %lld rows, %lld nonzeros, backend %s (host %s, %d threads)\n", (long long)n,
-         (long long)N, (long long)nnz, kk_backend_default(), kk_backend_host(), kk_num_threads());
+  printf("cg: %lld^3 grid, %lld rows, %lld nonzeros\n", (long long)n, (long long)N, (long long)nnz);
+  printf("cg: backend %s (host backend %s, %d threads)\n", kk_backend_default(), kk_backend_host(), kk_num_threads());
+  printf("cg: why %s: %s\n", kk_backend_default(), kk_backend_default_reason());
   printf("cg: setup %.3f s\n", t_setup);
   printf("cg: %d iterations, relative residual %.3e, max error %.3e\n", it, sqrt(rr / rr0), err);
   printf("cg: final relative residual %.17e\n", sqrt(rr / rr0)); /* all digits, for examples/cg-mpi's test */
@@ -128,8 +139,9 @@ int main(int argc, char **argv) {
   kk_view_release(row_ptr), kk_view_release(cols), kk_view_release(vals);
   kk_finalize();
   if (!converged)
-    fprintf(stderr, "cg: no convergence in %d iterations (relative residual %.3e > %.1e): raise --maxiter\n", it,
-            sqrt(rr / rr0), tol);
+    fprintf(stderr,
+            "cg: no convergence in %d iterations (relative residual %.3e > %.1e): raise --maxiter (it was %d)\n", it,
+            sqrt(rr / rr0), tol, maxiter);
   else if (!ok)
     fprintf(stderr, "cg: the solution is wrong (max error %.3e)\n", err);
   return ok ? 0 : 1;

@@ -2,33 +2,17 @@
 #ifndef KK_TYPES_H
 #define KK_TYPES_H
 
-#if defined(__CUDACC_RTC__) || defined(__HIPCC_RTC__)
-/* runtime compilers have no C library headers */
-typedef signed char int8_t;
-typedef unsigned char uint8_t;
-typedef short int16_t;
-typedef unsigned short uint16_t;
-typedef int int32_t;
-typedef unsigned int uint32_t;
-typedef long long int64_t;
-typedef unsigned long long uint64_t;
-typedef unsigned long long uintptr_t;
-typedef unsigned long size_t;
-#elif defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__)
-/* the SPIR-V target (C++ for OpenCL): long is 64 bits, long long is not;
- * kernel_abi.h declares function-pointer members the kernels never call */
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__)
+/* the SPIR-V target (C++ for OpenCL): kernel_abi.h declares function-pointer
+ * members the kernels never call */
 #pragma OPENCL EXTENSION __cl_clang_function_pointers : enable
-typedef signed char int8_t;
-typedef unsigned char uint8_t;
-typedef short int16_t;
-typedef unsigned short uint16_t;
-typedef int int32_t;
-typedef unsigned int uint32_t;
-typedef long int64_t;
-typedef unsigned long uint64_t;
-#else
-#include <stdint.h>
 #endif
+/* Targets without a C library (SPIR-V, and the CUDA source for NVRTC) get
+ * kk's freestanding <stddef.h> and <stdint.h> from include/kk/target/freestanding,
+ * which kkcc's recipes put first in their include path: a kernel file may
+ * include them too, before or after this header. */
+#include <stddef.h>
+#include <stdint.h>
 
 /* Maximum rank of a view and of a view descriptor. */
 #define KK_MAX_RANK 8

@@ -11,12 +11,13 @@ nodist_target_DATA += targets/spirv.json
 # GPUs where it is installed (tests/ocloc.sh skips with the reason elsewhere).
 check_PROGRAMS += tests/spirv_modules
 tests_spirv_modules_SOURCES = tests/spirv_modules.c tests/module_collect.h
-SPIRV_TEST_KERNELS = $(CONFORMANCE_KERNELS) $(BENCH_KERNELS) examples/cg/cg.kk.o
+SPIRV_TEST_KERNELS = $(CONFORMANCE_KERNELS) $(BENCH_KERNELS) examples/cg/cg.kk.o tests/headers/headers.kk.o
 tests_spirv_modules_LDADD = $(SPIRV_TEST_KERNELS) -lm
 tests_spirv_modules_LDFLAGS = $(OPENMP_CFLAGS)
 EXTRA_tests_spirv_modules_DEPENDENCIES = $(SPIRV_TEST_KERNELS)
 TESTS += tests/spirv-modules.sh tests/ocloc.sh
 KKCC_DEPS += $(top_srcdir)/include/kk/target/spirv.h $(top_srcdir)/include/kk/target/spirv_launch.h \
+	$(top_srcdir)/include/kk/target/gpu_common.h $(top_srcdir)/include/kk/target/gpu_atomics.h \
 	$(top_srcdir)/include/kk/target/spirv_generic_atomics.ll
 endif
 if KK_BUILD_OPENCL
@@ -25,6 +26,6 @@ plugins_kk_opencl_la_SOURCES = plugins/opencl/opencl_plugin.c plugins/opencl/ope
 	plugins/opencl/opencl_instance.c plugins/opencl/opencl_parallel.c plugins/opencl/opencl_internal.h \
 	plugins/opencl/opencl_driver.h plugins/opencl/opencl_error.h
 plugins_kk_opencl_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) -fvisibility=hidden
-plugins_kk_opencl_la_LIBADD = plugins/common/libkkspirv.la $(LIBS)
+plugins_kk_opencl_la_LIBADD = plugins/common/libkkgpu.la $(LIBS)
 plugins_kk_opencl_la_LDFLAGS = $(KK_MODULE_FLAGS) $(PTHREAD_CFLAGS) -export-symbols-regex '^kk_plugin_opencl_entry$$'
 endif

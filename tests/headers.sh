@@ -1,0 +1,16 @@
+#!/bin/sh
+# tests/headers.sh -- the kernel file whose shared header includes <stdint.h>, <stddef.h>, <stdbool.h>, <float.h> and <limits.h> runs on every backend here and agrees with the host (backends not here are skipped).
+set -u
+: "${top_builddir:=.}"
+status=0
+ran=
+for b in serial threads openmp opencl cuda hip levelzero; do
+  "$top_builddir/tests/headers/headers" $b
+  case $? in
+    0) ran="$ran $b" ;;
+    77) ;;
+    *) status=1 ;;
+  esac
+done
+echo "ran on:$ran"
+exit $status

@@ -1,0 +1,131 @@
+#!/bin/sh
+# tests/installed.sh -- kk installed into a staging root (make install DESTDIR=...): it never searches this build tree, examples/axpy builds against it with CMake (find_package, kk::kk, kk_add_kernels) and runs, and its kkcc builds a kernel file that includes the C headers for every installed target.
+set -u
+: "${top_builddir:=.}"
+: "${top_srcdir:=.}"
+unset MAKEFLAGS MFLAGS  # the sub-makes below are independent builds
+unset KOKKOS_PLUGIN_PATH KOKKOS_DEVICE KOKKOS_CONFIG KOKKOS_TOOLS_LIBS KOKKOS_PROFILE_LIBRARY KK_PLUGIN_PATH_NO_DEFAULT \
+  KK_PLUGIN_PATH_NO_BUILD_TREE KK_KERNEL_TARGETS
+# programs built against this kk take its compiler flags (a sanitizer build's libkk needs sanitized programs)
+cflags=${KK_TEST_CFLAGS:--O2} ldflags=${KK_TEST_LDFLAGS:-}
+tree=$(cd "$top_builddir" && pwd -P)
+srcdir=$(cd "$top_srcdir" && pwd -P)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kk-installed.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+${MAKE:-make} -s -C "$top_builddir" install DESTDIR="$tmp/root" >"$tmp/install.log" 2>&1 ||
+  { cat "$tmp/install.log"; echo "FAIL: make install"; exit 1; }
+pc=$(find "$tmp/root" -name kk.pc | head -n 1)
+[ -n "$pc" ] || { echo "FAIL: kk.pc was not installed"; exit 1; }
+prefix=$tmp/root$(sed -n 's/^prefix=//p' "$pc")
+libdir=$(dirname "$(dirname "$pc")")
+bindir=$(dirname "$(find "$tmp/root" -name kk-info -type f | head -n 1)")
+cmakedir=$libdir/cmake/kk
+for f in "$cmakedir/kkConfig.cmake" "$cmakedir/kkConfigVersion.cmake" "$bindir/kkcc" "$libdir/libkk.so.0"; do
+  [ -f "$f" ] || fail "make install did not install $f"
+done
+
+# 1. The installed kk-info, on the installed libkk, with the build tree still there.
+LD_LIBRARY_PATH="$libdir" "$bindir/kk-info" >"$tmp/info" 2>&1 || { cat "$tmp/info"; fail "the installed kk-info failed"; }
+grep -qxF "  libkk $libdir/libkk.so.0" "$tmp/info" || { cat "$tmp/info"; fail "the installed kk-info did not run on the installed libkk"; }
+if grep -F -e "$tree" -e "(build tree)" "$tmp/info"; then
+  fail "the installed libkk searches the build tree"
+fi
+
+# 2. examples/axpy with its Makefile (pkg-config), copied out of the tree as a user would, host target only.
+mkdir "$tmp/make"
+cp "$srcdir/examples/axpy/axpy.c" "$srcdir/examples/axpy/axpy.h" "$srcdir/examples/axpy/axpy.kk.c" \
+  "$srcdir/examples/axpy/Makefile" "$tmp/make/"
+PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root" ${MAKE:-make} -s -C "$tmp/make" \
+  KKCC="env KKCC_INCLUDEDIR=$prefix/include $bindir/kkcc --targets-dir=$prefix/share/kk/targets" \
+  KKFLAGS=--targets=host CFLAGS="$cflags -Wall -Werror" LDFLAGS="$ldflags" >"$tmp/make.log" 2>&1 ||
+  { cat "$tmp/make.log"; fail "examples/axpy/Makefile does not build against the installed kk"; }
+out=$(LD_LIBRARY_PATH="$libdir" "$tmp/make/axpy" 1000 2>&1) || { echo "$out"; fail "the make-built axpy failed"; }
+echo "$out" | grep -q "^axpy on serial: n = 1000, correct" || { echo "$out"; fail "the make-built axpy: no correct result"; }
+
+# what the objects hold: the module records the targets kkcc built them for
+targets_of() { strings -a "$1" | grep -xE 'host(,[a-z0-9_]+)*' | awk '{ if (length($0) > length(t)) t = $0 } END { print t }'; }
+installed=$(KKCC_INCLUDEDIR="$prefix/include" "$bindir/kkcc" --targets-dir="$prefix/share/kk/targets" --list-targets |
+  awk '/^  [a-z]/ { printf "%s%s", sep, $1; sep = "," }')
+echo "installed kkcc targets: $installed"
+
+# 3. A kernel file that includes <stdint.h>, <stddef.h>, <stdbool.h>, <float.h>, <limits.h>, with the
+#    installed kkcc, recipes and freestanding headers, for every installed target.
+KKCC_INCLUDEDIR="$prefix/include" "$bindir/kkcc" --targets-dir="$prefix/share/kk/targets" -I"$srcdir/tests/headers" \
+  -c "$srcdir/tests/headers/headers.kk.c" -o "$tmp/headers.kk.o" >"$tmp/kkcc.log" 2>&1 ||
+  { cat "$tmp/kkcc.log"; fail "the installed kkcc cannot build a kernel file that includes the C headers"; }
+if [ -f "$tmp/headers.kk.o" ]; then
+  th=$(targets_of "$tmp/headers.kk.o")
+  for t in $(echo "$installed" | tr ',' ' '); do
+    case ",$th," in *",$t,"*) ;; *) fail "headers.kk.o has no $t image: built for $th" ;; esac
+  done
+fi
+
+# 4. examples/axpy with CMake against the installed kk, as its CMakeLists.txt says.
+if ! command -v cmake >/dev/null 2>&1; then
+  echo "SKIP: cmake is not installed (tools/install-deps.sh installs it); the CMake part is not tested"
+  exit $([ $status = 0 ] && echo 77 || echo 1)
+fi
+# the version file: 0.1 and 0.1.0 are met, 0.2, 1.0 and 0.1.1 (newer than this kk) are not
+mkdir "$tmp/version"
+cat >"$tmp/version/CMakeLists.txt" <<'EOT'
+cmake_minimum_required(VERSION 3.13)
+project(version_check LANGUAGES C)
+foreach(v 0.2 1.0 0.1.1)
+  find_package(kk ${v} QUIET)
+  if(kk_FOUND)
+    message(FATAL_ERROR "find_package(kk ${v}) accepted kk ${kk_VERSION}")
+  endif()
+endforeach()
+find_package(kk 0.1.0 EXACT REQUIRED)
+find_package(kk 0.1 REQUIRED)
+if(NOT TARGET kk::kk OR NOT COMMAND kk_add_kernels)
+  message(FATAL_ERROR "no kk::kk or kk_add_kernels")
+endif()
+EOT
+cmake -S "$tmp/version" -B "$tmp/version/build" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/version.log" 2>&1 ||
+  { cat "$tmp/version.log"; fail "kkConfigVersion.cmake does not take the versions it should"; }
+# build 1: the targets kkcc has installed; build 2: KK_KERNEL_TARGETS=host
+cmakeflags="-DCMAKE_PREFIX_PATH=$prefix"
+cmake -S "$srcdir/examples/axpy" -B "$tmp/axpy" "$cmakeflags" -DCMAKE_C_FLAGS="$cflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" \
+  >"$tmp/cmake1.log" 2>&1 ||
+  { cat "$tmp/cmake1.log"; fail "cmake (configure) of examples/axpy failed"; }
+cmake --build "$tmp/axpy" --verbose >"$tmp/build1.log" 2>&1 || { cat "$tmp/build1.log"; fail "cmake --build of examples/axpy failed"; }
+cmake -S "$srcdir/examples/axpy" -B "$tmp/axpy-host" "$cmakeflags" -DCMAKE_C_FLAGS="$cflags" \
+  -DCMAKE_EXE_LINKER_FLAGS="$ldflags" -DKK_KERNEL_TARGETS=host >"$tmp/cmake2.log" 2>&1 || { cat "$tmp/cmake2.log"; fail "cmake -DKK_KERNEL_TARGETS=host failed"; }
+cmake --build "$tmp/axpy-host" --verbose >"$tmp/build2.log" 2>&1 ||
+  { cat "$tmp/build2.log"; fail "cmake --build with KK_KERNEL_TARGETS=host failed"; }
+grep -q "$bindir/kkcc --targets-dir=[^ ]* -I" "$tmp/build1.log" ||
+  { grep kkcc "$tmp/build1.log"; fail "kk_add_kernels did not run the installed kkcc with every installed target"; }
+grep -q "$bindir/kkcc --targets-dir=[^ ]* --targets=host " "$tmp/build2.log" ||
+  { grep kkcc "$tmp/build2.log"; fail "kk_add_kernels did not pass KK_KERNEL_TARGETS to kkcc"; }
+obj1=$(find "$tmp/axpy" -name 'axpy.kk.o' | head -n 1)
+obj2=$(find "$tmp/axpy-host" -name 'axpy.kk.o' | head -n 1)
+if [ -z "$obj1" ] || [ -z "$obj2" ]; then
+  fail "kk_add_kernels left no axpy.kk.o"
+else
+  t1=$(targets_of "$obj1") t2=$(targets_of "$obj2")
+  for t in $(echo "$installed" | tr ',' ' '); do
+    case ",$t1," in *",$t,"*) ;; *) fail "axpy.kk.o (default targets) has no $t image: built for $t1" ;; esac
+  done
+  [ "$t2" = host ] || fail "axpy.kk.o with KK_KERNEL_TARGETS=host was built for $t2"
+fi
+for b in axpy axpy-host; do
+  out=$("$tmp/$b/axpy" --kokkos-print-configuration 1000 2>&1) || { echo "$out"; fail "$b/axpy failed"; }
+  echo "$out" | grep -q "^axpy on serial: n = 1000, correct" || { echo "$out"; fail "$b/axpy: no correct result"; }
+  echo "$out" | grep -qxF "  libkk $libdir/libkk.so.0" || { echo "$out"; fail "$b/axpy does not run on the installed libkk"; }
+  if echo "$out" | grep -F -e "$tree" -e "(build tree)"; then
+    fail "$b/axpy, built against the installed kk, searches the build tree"
+  fi
+done
+# the installed plugins serve the CMake-built program without a rebuild
+for p in openmp threads; do
+  [ -f "$libdir/kk/plugins/kk_$p.so" ] || continue
+  out=$("$tmp/axpy/axpy" --kokkos-plugin-path="$libdir/kk/plugins" --kokkos-device=$p 1000 2>&1) ||
+    { echo "$out"; fail "axpy on the installed $p plugin failed"; }
+  echo "$out" | grep -q "^axpy on $p: n = 1000, correct" || { echo "$out"; fail "axpy did not run on the installed $p plugin"; }
+done
+
+exit $status
