@@ -154,8 +154,11 @@ static kk_status_t inst_init(kkg_ctx_t *c, kkg_inst_t *in) {
   kk_status_t st = v->queue_create(c, in);
   if (st == KK_OK)
     st = v->alloc(c, KKG_MEM_DEVICE, KKG_SMALL_BYTES, (void **)&in->small);
-  if (st == KK_OK && v->mapped_results &&
-      (st = v->alloc(c, KKG_MEM_MAPPED, KKG_RECORD_AT + 64, (void **)&in->results)) == KK_OK) {
+  if (in->recording) { /* a graph's failure record is the default instance's, which kk_fence reads */
+    in->results = c->def->results;
+    in->results_dev = c->def->results_dev;
+  } else if (st == KK_OK && v->mapped_results &&
+             (st = v->alloc(c, KKG_MEM_MAPPED, KKG_RECORD_AT + 64, (void **)&in->results)) == KK_OK) {
     memset(in->results, 0, KKG_RECORD_AT + 64);
     st = v->map(c, in->results, (void **)&in->results_dev);
   }
@@ -169,7 +172,7 @@ static kk_status_t inst_init(kkg_ctx_t *c, kkg_inst_t *in) {
     st = v->fill(c, in, in->small, &zero, 1, KKG_SMALL_BYTES);
   if (st == KK_OK)
     st = kkg_inst_sync(c, in);
-  if (st == KK_OK && in != c->def) {
+  if (st == KK_OK && in != c->def && !in->recording) {
     pthread_mutex_lock(&c->inst_lock);
     in->next_inst = c->def->next_inst;
     in->prev = c->def;
@@ -197,7 +200,7 @@ static void inst_free(kkg_ctx_t *c, kkg_inst_t *in) {
       v->free(c, KKG_MEM_DEVICE, bufs[i]->ptr);
   if (in->small)
     v->free(c, KKG_MEM_DEVICE, in->small);
-  if (in->results)
+  if (in->results && !in->recording)
     v->free(c, KKG_MEM_MAPPED, in->results);
   if (in->slots)
     v->free(c, KKG_MEM_DEVICE, in->slots);
@@ -208,6 +211,8 @@ static void inst_free(kkg_ctx_t *c, kkg_inst_t *in) {
 kk_status_t kkg_grow(kkg_ctx_t *c, kkg_inst_t *in, kkg_buf_t *b, size_t bytes, bool zero) {
   if (b->size >= bytes)
     return KK_OK;
+  if (in->recording)
+    return kkg_graph_grow(c, in, b, bytes, zero);
   pthread_mutex_lock(&in->lock);
   kk_status_t st = KK_OK;
   if (b->size < bytes) {
@@ -230,26 +235,39 @@ kk_status_t kkg_grow(kkg_ctx_t *c, kkg_inst_t *in, kkg_buf_t *b, size_t bytes, b
   return st;
 }
 
-kk_status_t kkg_instance_create(void *ctx, void **inst) {
-  kkg_ctx_t *c = ctx;
-  KKG_BIND(c);
+kk_status_t kkg_inst_open(kkg_ctx_t *c, struct kkg_graph *recording, kkg_inst_t **out) {
   kkg_inst_t *in = calloc(1, c->v->inst_size);
   if (!in)
     return kkg_error(c, KK_ERROR_OUT_OF_MEMORY, "instance_create: out of memory");
+  in->recording = recording;
   kk_status_t st = inst_init(c, in);
   if (st != KK_OK) {
     inst_free(c, in);
     free(in);
     return st;
   }
-  *inst = in;
+  *out = in;
   return KK_OK;
+}
+
+void kkg_inst_close(kkg_ctx_t *c, kkg_inst_t *in) {
+  inst_free(c, in);
+  free(in);
+}
+
+kk_status_t kkg_instance_create(void *ctx, void **inst) {
+  kkg_ctx_t *c = ctx;
+  KKG_BIND(c);
+  kkg_inst_t *in;
+  kk_status_t st = kkg_inst_open(c, NULL, &in);
+  if (st == KK_OK)
+    *inst = in;
+  return st;
 }
 
 kk_status_t kkg_instance_destroy(void *ctx, void *inst) {
   KKG_BIND((kkg_ctx_t *)ctx);
-  inst_free(ctx, inst);
-  free(inst);
+  kkg_inst_close(ctx, inst);
   return KK_OK;
 }
 

@@ -33,8 +33,8 @@
  * first member of its context, kkg_inst_t of its instance, kkg_device_t of
  * its device record.  Every vendor operation reports its own errors through
  * hs->error (kkg_fail does it for a native code) and returns the status.
- * Work per instance that a backend adds later (graphs captured on an
- * instance's queue, say) belongs on kkg_inst_t and the queue operations.
+ * Graphs (gpu_graph.c, SIMT vendors) are the planners' launches captured
+ * on a graph's own instance into a native graph.
  */
 
 /* Native calls return 0 on success in every vendor API; KKG_TRY returns the
@@ -85,6 +85,8 @@ typedef struct kkg_inst {
   unsigned char *slots, *staging;   /* SPIR-V: KKG_SLOTS launch slots on the device, their host copies */
   unsigned next;                    /* SPIR-V: the next slot */
   struct kkg_inst *prev, *next_inst; /* every instance of the context, for fence_all */
+  struct kkg_graph *recording;      /* a graph's own instance (gpu_graph.c): its launches are captured into the
+                                       graph, its buffers grow without freeing what captured nodes use */
 } kkg_inst_t;
 
 /* A kernel: the vendor's function handles and what the planners need. */
@@ -153,6 +155,24 @@ typedef struct kks_api {
 } kks_api_t;
 #define KKS_N (sizeof(kks_api_t) / sizeof(int (*)(void)))
 
+/* The native graph calls (gpu_graph.c), optional: a runtime without one of
+ * them runs kk graphs through the core's replay.  Named by
+ * kkg_vendor_t.graph_syms, in this order. */
+#define KKS_GRAPH_CALLS(X)                                                                                      \
+  X(begin_capture, (void *stream, int mode)) X(end_capture, (void *stream, void **graph))                       \
+  X(capture_info, (void *stream, int *status, unsigned long long *id, void **graph, void *const **deps,          \
+                   size_t *ndeps))                                                                              \
+  X(capture_deps, (void *stream, void **deps, size_t ndeps, unsigned flags))                                    \
+  X(instantiate, (void **exec, void *graph, unsigned long long flags)) X(graph_launch, (void *exec, void *stream)) \
+  X(exec_destroy, (void *exec)) X(graph_destroy, (void *graph)) X(node_params, (void *node, void *params))      \
+  X(exec_node_params, (void *exec, void *node, const void *params))
+typedef struct kks_graph_api {
+#define KKS_MEMBER(name, params) int(*name) params;
+  KKS_GRAPH_CALLS(KKS_MEMBER)
+#undef KKS_MEMBER
+} kks_graph_api_t;
+#define KKS_GRAPH_N (sizeof(kks_graph_api_t) / sizeof(int (*)(void)))
+
 typedef struct kkg_vendor {
   size_t ctx_size, inst_size, dev_size;
   const kkg_space_t *spaces;        /* space 0 is the default one */
@@ -207,6 +227,11 @@ typedef struct kkg_vendor {
   size_t max_args;                  /* bytes of kernel arguments, or 0 */
   kk_status_t (*fill_wide)(kkg_ctx_t *c, kkg_inst_t *in, void *dst, const void *pattern, size_t psize, size_t count);
   int (*set_smem)(kkg_ctx_t *c, void *fn, int bytes);
+  /* SIMT graphs (gpu_graph.c): kks_graph_api_t's symbols (NULL: graphs are replayed by the core); the
+   * relaxed capture mode and the flag that replaces a capture's dependencies, as the vendor spells them */
+  const char *graph_syms;
+  int capture_relaxed;
+  unsigned capture_set;
   /* SPIR-V: waits until slot s's last launch is done; queues fn with the slot as argument over `groups`
    * groups of `local` work-items with `smem` bytes of local memory */
   kk_status_t (*slot_wait)(kkg_ctx_t *c, kkg_inst_t *in, unsigned s);
@@ -236,6 +261,10 @@ typedef struct kks_ctx {
   kks_api_t api;
   char sym[512];                    /* simt_syms, split: the name of each call for messages */
   const char *name[KKS_N];
+  kks_graph_api_t gapi;             /* resolved when graphs[0] is '\0'; else graphs says why not */
+  char gsym[512];
+  const char *gname[KKS_GRAPH_N];
+  char graphs[160];
 } kks_ctx_t;
 
 /* ---- helpers for the vendor ------------------------------------------------------------------ */
@@ -278,6 +307,9 @@ kk_status_t kkg_inst_sync(kkg_ctx_t *c, kkg_inst_t *in);
 kk_status_t kkg_sync_copy(kkg_ctx_t *c, kkg_inst_t *in, void *dst, const void *src, size_t bytes);
 /* Grows b to at least `bytes` of device memory (amortized: twice that), after the queue drains. */
 kk_status_t kkg_grow(kkg_ctx_t *c, kkg_inst_t *in, kkg_buf_t *b, size_t bytes, bool zero);
+/* An instance (recording: a graph's own, see kkg_inst_t) and its release. */
+kk_status_t kkg_inst_open(kkg_ctx_t *c, struct kkg_graph *recording, kkg_inst_t **out);
+void kkg_inst_close(kkg_ctx_t *c, kkg_inst_t *in);
 /* The module's image of `format`, or NULL. */
 const kk_image_t *kkg_find_image(const kk_module_t *m, const char *format);
 
@@ -308,6 +340,17 @@ kk_status_t kkg_spv_team_size_query(kkg_ctx_t *c, const kk_launch_t *l, int32_t 
 kk_status_t kkg_spv_kernel_get(kkg_ctx_t *c, void *handle, const kk_kernel_t *kernel, kkg_kernel_t *k);
 /* The module's image of `format`, checked for this launch record. */
 kk_status_t kkg_spv_image(kkg_ctx_t *c, const kk_module_t *m, const char *format, const kk_image_t **img);
+
+/* graphs (gpu_graph.c): kkg_graph_grow is kkg_grow on a recording instance; kks_graph_resolve fills
+ * kks_graph_api_t (from kks_resolve) */
+kk_status_t kkg_graph_grow(kkg_ctx_t *c, kkg_inst_t *in, kkg_buf_t *b, size_t bytes, bool zero);
+void kks_graph_resolve(kkg_ctx_t *c);
+/* An empty scan's identity into its total's device memory, in a graph. */
+kk_status_t kkg_graph_identity(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l);
+kk_status_t kkg_graph_create(void *ctx, const kk_graph_desc_t *desc, void **pgraph);
+kk_status_t kkg_graph_launch(void *ctx, void *inst, void *pgraph);
+kk_status_t kkg_graph_update(void *ctx, void *pgraph, uint32_t node, const kk_launch_t *launch);
+kk_status_t kkg_graph_destroy(void *ctx, void *pgraph);
 
 /* the SIMT layer's own vendor operations (gpu_simt.c); kks_resolve fills
  * kks_api_t from c->lib (in the vendor's discover) */
@@ -416,6 +459,8 @@ const kk_plugin_ops_t *kkg_entry(uint32_t core_abi, const kk_host_services_t *hs
       .instance_fence = kkg_instance_fence, .fence_all = kkg_fence_all, .mem_fill = kkg_mem_fill,               \
       .launch = kkg_launch, .image_formats = (FORMATS), .module_load = kkg_module_load,                         \
       .module_unload = kkg_module_unload, .kernel_get = kkg_kernel_get, .team_size_query = kkg_team_size_query, \
+      .graph_create = kkg_graph_create, .graph_launch = kkg_graph_launch, .graph_update = kkg_graph_update,     \
+      .graph_destroy = kkg_graph_destroy,                                                                       \
   };                                                                                                            \
   KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_##NAME##_entry(uint32_t core_abi, const kk_host_services_t *hs) { \
     return kkg_entry(core_abi, hs, &NAME##_ops);                                                                \

@@ -25,7 +25,10 @@ bool kks_resolve(kkg_ctx_t *c, const char *missing) {
   snprintf(s->sym, sizeof s->sym, "%s", c->v->simt_syms);
   for (char *t = strtok_r(s->sym, " ", &save); t && i < KKS_N; t = strtok_r(NULL, " ", &save))
     s->name[i++] = t;
-  return kkg_dlsyms(c, c->v->simt_syms, kks_offs, &s->api, missing);
+  if (!kkg_dlsyms(c, c->v->simt_syms, kks_offs, &s->api, missing))
+    return false;
+  kks_graph_resolve(c);
+  return true;
 }
 
 kk_status_t kks_alloc(kkg_ctx_t *c, int kind, size_t bytes, void **p) {
@@ -341,6 +344,8 @@ static kk_status_t launch_range(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t 
   }
   /* scan: one pass over tiles of items rounds of 256 threads */
   if (n <= 0) {
+    if (l->result && in->recording) /* a graph's total is a view on the device: the identity by memsets */
+      return kkg_graph_identity(c, in, l);
     if (l->result)
       l->kernel->reducer->init(l->result);
     return KK_OK;
@@ -364,6 +369,11 @@ static kk_status_t launch_range(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t 
   L.tile_base = 0;
   L.epoch = atomic_fetch_add(&in->epoch, 1ull);
   L.items = items;
+  /* In a graph the epoch is frozen into the node, and every replay would
+   * find the last one's tiles done: the status words are zeroed before it. */
+  const unsigned char zero = 0;
+  if (in->recording && (st = c->v->fill(c, in, L.status, &zero, 1, (size_t)tiles * 16)) != KK_OK)
+    return st;
   /* shared memory: the tile's values, one pad slot after every `items`
    * (kk__scan_slot in kk/target/simt.h) */
   const uint64_t slots = items > 1 ? (uint64_t)(items + 1) * tb : tb;

@@ -12,6 +12,13 @@
   "cuStreamQuery cuCtxSynchronize cuModuleLoadData cuModuleUnload cuModuleGetFunction cuModuleGetGlobal_v2 "  \
   "cuFuncGetAttribute cuOccupancyMaxActiveBlocksPerMultiprocessor cuLaunchKernel"
 
+/* The graph calls of the GPU layer (kks_graph_api_t's, in its order); optional.  The capture info and
+ * dependency update of CUDA 11.3-12.2 (without edge data), which newer drivers keep. */
+#define CUDA_GRAPH_SYMS                                                                                         \
+  "cuStreamBeginCapture_v2 cuStreamEndCapture cuStreamGetCaptureInfo_v2 cuStreamUpdateCaptureDependencies "    \
+  "cuGraphInstantiateWithFlags cuGraphLaunch cuGraphExecDestroy cuGraphDestroy cuGraphKernelNodeGetParams_v2 "  \
+  "cuGraphExecKernelNodeSetParams_v2"
+
 /* The calls only the CUDA plugin makes: symbol and type of each. */
 #define CUDA_DRIVER_FUNCTIONS(X)                                                                          \
   X(cuInit, "cuInit", CUresult, (unsigned int))                                                          \

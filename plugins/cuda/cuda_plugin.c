@@ -122,7 +122,9 @@ KKG_SIMT_VENDOR(cuda, .code_type = "CUresult", .simt_syms = CUDA_SIMT_SYMS, .str
                 .managed_flags = CU_MEM_ATTACH_GLOBAL, .host_flags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP,
                 .mapped_flags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP,
                 .attr_max_threads = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, .not_ready = CUDA_ERROR_NOT_READY,
-                .smem_optin = true, .max_blocks = 2147483647ll, .fill_wide = cuda_fill_wide, .set_smem = cuda_set_smem)
+                .smem_optin = true, .max_blocks = 2147483647ll, .fill_wide = cuda_fill_wide, .set_smem = cuda_set_smem,
+                .graph_syms = CUDA_GRAPH_SYMS, .capture_relaxed = CU_STREAM_CAPTURE_MODE_RELAXED,
+                .capture_set = CU_STREAM_SET_CAPTURE_DEPENDENCIES)
 
 static const char *const cuda_image_formats[] = {"cuda-fatbin", NULL};
 

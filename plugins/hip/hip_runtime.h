@@ -12,6 +12,12 @@
   "hipModuleGetGlobal hipFuncGetAttribute hipModuleOccupancyMaxActiveBlocksPerMultiprocessor "                  \
   "hipModuleLaunchKernel"
 
+/* The graph calls of the GPU layer (kks_graph_api_t's, in its order); optional. */
+#define HIP_GRAPH_SYMS                                                                                          \
+  "hipStreamBeginCapture hipStreamEndCapture hipStreamGetCaptureInfo_v2 hipStreamUpdateCaptureDependencies "    \
+  "hipGraphInstantiateWithFlags hipGraphLaunch hipGraphExecDestroy hipGraphDestroy hipGraphKernelNodeGetParams " \
+  "hipGraphExecKernelNodeSetParams"
+
 /* The calls only the HIP plugin makes, looked up by name, and their types
  * (from the HIP headers the plugin is built with; the library is never
  * linked). */

@@ -1,8 +1,8 @@
 # plugins/opencl/local.mk -- the OpenCL backend (included by the top Makefile.am).
-EXTRA_DIST += targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll tests/conformance-opencl.sh tests/lsan-opencl.supp \
+EXTRA_DIST += targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll.h tests/conformance-opencl.sh tests/lsan-opencl.supp \
 	tests/spirv-modules.sh tests/ocloc.sh tools/fetch-ocloc.sh
 kktarget_HEADERS += include/kk/target/spirv.h include/kk/target/spirv_launch.h
-kktargetdata_DATA = include/kk/target/spirv_generic_atomics.ll
+kktargetdata_DATA = include/kk/target/spirv_generic_atomics.ll.h
 kktargetdatadir = $(includedir)/kk/target
 if KK_SPIRV_TARGET
 nodist_target_DATA += targets/spirv.json
@@ -18,7 +18,7 @@ EXTRA_tests_spirv_modules_DEPENDENCIES = $(SPIRV_TEST_KERNELS)
 TESTS += tests/spirv-modules.sh tests/ocloc.sh
 KKCC_DEPS += $(top_srcdir)/include/kk/target/spirv.h $(top_srcdir)/include/kk/target/spirv_launch.h \
 	$(top_srcdir)/include/kk/target/gpu_common.h $(top_srcdir)/include/kk/target/gpu_atomics.h \
-	$(top_srcdir)/include/kk/target/spirv_generic_atomics.ll
+	$(top_srcdir)/include/kk/target/spirv_generic_atomics.ll.h
 endif
 if KK_BUILD_OPENCL
 plugin_LTLIBRARIES += plugins/kk_opencl.la

@@ -78,13 +78,16 @@ static void all_equal_i32(kk_view_t *v, int32_t want, const char *what) {
 static void set_d(kk_view_t *v, double value) { OK(kk_deep_copy_fill(v, &value)); }
 
 /* The backends that run graphs themselves (their plugins have the graph
- * members); "threads12" is the threads plugin built against ABI 1.2, which
- * must get the core's replay.  Others: not asserted. */
+ * members: host plans, native CUDA and HIP graphs); "threads12" is the
+ * threads plugin built against ABI 1.2, and the SPIR-V backends refuse
+ * graphs from their graph_create: both must get the core's replay.
+ * Others: not asserted. */
 static int expected_native(void) {
   const char *b = conf_backend();
-  if (!strcmp(b, "serial") || !strcmp(b, "threads") || !strcmp(b, "openmp"))
+  if (!strcmp(b, "serial") || !strcmp(b, "threads") || !strcmp(b, "openmp") || !strcmp(b, "cuda") ||
+      !strcmp(b, "hip"))
     return 1;
-  if (!strcmp(b, "threads12"))
+  if (!strcmp(b, "threads12") || !strcmp(b, "opencl") || !strcmp(b, "levelzero"))
     return 0;
   return -1;
 }
@@ -291,6 +294,8 @@ START_TEST(graph_every_kind) {
     }
     kk_view_release(hc), kk_view_release(hF);
   }
+  if (expected_native() >= 0)
+    ck_assert_int_eq(kk_graph_native(g), expected_native());
   OK(kk_graph_destroy(g));
   kk_view_release(sub), kk_view_release(cdst), kk_view_release(fsub), kk_view_release(F), kk_view_release(hA);
   kk_view_release(A), kk_view_release(ty), kk_view_release(tsum), kk_view_release(mhits), kk_view_release(msum);
@@ -356,6 +361,51 @@ static void capture_on(kk_instance_t *inst) {
   OK(kk_graph_destroy(g));
   kk_view_release(x), kk_view_release(y), kk_view_release(z), kk_view_release(r), kk_view_release(w);
 }
+
+/* A scan of many tiles replayed: each replay must find its look-back
+ * state fresh (a GPU launch's epoch is frozen into a native graph's node),
+ * here next to a reduction that shares the graph's buffers and between
+ * two kernels of a chain. */
+START_TEST(graph_scan_replays) {
+  const int64_t n = 200003;
+  kk_view_t *xi = gvec("xi", KK_INT64, n), *yi = gvec("yi", KK_INT64, n), *total = gview("total", KK_INT64, 0, NULL);
+  kk_view_t *x = gvec("x", KK_DOUBLE, n), *r = gview("r", KK_DOUBLE, 0, NULL);
+  kk_graph_t *g;
+  kk_graph_node_t *f, *sc, *d;
+  OK(kk_graph_create(NULL, &g));
+  int64_t one = 1;
+  double half = 0.5;
+  OK(kk_graph_add_fill(g, xi, &one, NULL, 0, &f));
+  struct two_views s = {kk_view_bind(xi), kk_view_bind(yi)};
+  OK(kk_graph_add_scan(g, "scan", KK_RANGE(0, n), KK_KERNEL(scan_incl_i64), KK_ARGS(s), total, &f, 1, &sc));
+  OK(kk_graph_add_fill(g, x, &half, NULL, 0, &d));
+  struct two_views xx = {kk_view_bind(x), kk_view_bind(x)};
+  OK(kk_graph_add_reduce(g, "x.x", KK_RANGE(0, n), KK_KERNEL(dot), KK_ARGS(xx), r, &d, 1, NULL));
+  /* an empty scan's total is the identity */
+  kk_view_t *t0 = gview("t0", KK_INT64, 0, NULL);
+  OK(kk_graph_add_scan(g, "empty scan", KK_RANGE(0, 0), KK_KERNEL(scan_incl_i64), KK_ARGS(s), t0, NULL, 0, NULL));
+  for (int k = 1; k <= 3; k++) {
+    set_d(r, -1.0);
+    int64_t minus = -5;
+    OK(kk_deep_copy_fill(t0, &minus));
+    OK(kk_fence());
+    OK(kk_graph_submit(g, NULL));
+    ck_assert_int_eq(get_i64(total, 0), n);
+    kk_view_t *hy = fetch(yi, NULL);
+    for (int64_t i = 0; i < n; i++)
+      ck_assert_msg(((int64_t *)kk_view_data(hy))[i] == i + 1, "submission %d: scan y[%lld] = %lld", k, (long long)i,
+                    (long long)((int64_t *)kk_view_data(hy))[i]);
+    kk_view_release(hy);
+    ck_assert_msg(get_d(r, 0) == 0.25 * (double)n, "submission %d: x.x = %g", k, get_d(r, 0));
+    ck_assert_int_eq(get_i64(t0, 0), 0);
+  }
+  if (expected_native() >= 0)
+    ck_assert_int_eq(kk_graph_native(g), expected_native());
+  OK(kk_graph_destroy(g));
+  kk_view_release(xi), kk_view_release(yi), kk_view_release(total), kk_view_release(x), kk_view_release(r);
+  kk_view_release(t0);
+}
+END_TEST
 
 START_TEST(graph_capture) {
   capture_on(kk_instance_default());
@@ -737,6 +787,7 @@ void conf_add_graph_tests(Suite *s) {
   tcase_add_test(tc, graph_explicit_chain);
   tcase_add_test(tc, graph_fan_out_fan_in);
   tcase_add_test(tc, graph_every_kind);
+  tcase_add_test(tc, graph_scan_replays);
   tcase_add_test(tc, graph_capture);
   tcase_add_test(tc, graph_capture_refusals);
   tcase_add_test(tc, graph_update_args);

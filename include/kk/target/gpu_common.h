@@ -9,7 +9,15 @@
  *   KK__TEAM_VALUE_MAX  bytes a nested team reduction, broadcast or scan carries
  *   KK__ATH, KK__ATHP   the context an atomic takes before its pointer, as an argument
  *                       ("kk__th,") and as a parameter ("kk__thread_t kk__th,"), or nothing
- *   kk_team             with league_size, team_rank, team_size, lane, vlen, coll
+ *   kk__failed_t        the word a team kernel's scratch failure is recorded in
+ *   the kernels: KK__KERNEL(BOUNDS, NAME, ARGS_T) opens one, with kk__ap (the
+ *   arguments) and kk__L (the launch record); KK__CTX is what its bodies get
+ *   as their context; KK__GRID_LOOP(i) walks a range, kk__md_run<RANK>(L, f)
+ *   an MDRange (KK__CAPTURE: its lambdas' capture; KK__LAMBDA: what they need
+ *   to be inlined), KK__LEAGUE_LOOP(call) a league with kk__t the team;
+ *   KK__FINISH(VT, NAME, DIMS) ends a reduction over a block of 1, 2 (teams)
+ *   or 3 (MDRange) dimensions; KK__MD_DIRECT(NAME, ARGS_T, RANK) adds an
+ *   MDRange for's other entries, KK__MD_BOUNDS bounds its own;
  *   KK_TEAM_THREAD_FOR, KK_THREAD_VECTOR_FOR, KK_TEAM_VECTOR_FOR and
  *   kk__vector_allreduce<J>(t, v) (the join over a thread's vector lanes).
  */
@@ -92,6 +100,62 @@ KK__DEF_BJOINS_LOC(double)
 #define KK_MD_REDUCE6(NAME, ARGS_T, T, R, I0, I1, I2, I3, I4, I5, ACC) \
   KK__MD_REDUCE(NAME, ARGS_T, T, R, 6, ACC, I0, I1, I2, I3, I4, I5)
 
+/* ==== the kernels ============================================================================ */
+
+#define KK__BODY(NAME, ARGS_T, ...) \
+  KK__FN void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, __VA_ARGS__ kk__thread_t kk__th KK__UNUSED)
+
+#define KK_FOR(NAME, ARGS_T, I)                                                                                 \
+  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, );                                                        \
+  KK__KERNEL(, kk_k_##NAME, ARGS_T) KK__GRID_LOOP(kk__i) kk__body_##NAME(kk__ap, kk__i, KK__CTX);              \
+  }                                                                                                             \
+  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, )
+
+#define KK__REDUCE_COMMON(NAME, ARGS_T, VT, I, ACC)                                                             \
+  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, VT *const ACC KK__UNUSED, );                              \
+  KK__KERNEL(, kk_k_##NAME, ARGS_T) VT kk__acc;                                                                 \
+  kk__red_##NAME::init(&kk__acc);                                                                               \
+  KK__GRID_LOOP(kk__i) kk__body_##NAME(kk__ap, kk__i, &kk__acc, KK__CTX);                                       \
+  KK__FINISH(VT, NAME, 1);                                                                                      \
+  }                                                                                                             \
+  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, VT *const ACC KK__UNUSED, )
+
+#define KK__MD_CALL(RANK, CALL) \
+  kk__md_run<RANK>(kk__L, [KK__CAPTURE](const int64_t *kk__ix) KK__LAMBDA { CALL; })
+#define KK__MD_FOR(NAME, ARGS_T, RANK, ...)                                                                     \
+  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__));                                                           \
+  KK__KERNEL(KK__MD_BOUNDS, kk_k_##NAME, ARGS_T)                                                                \
+  KK__MD_CALL(RANK, kk__body_##NAME(kk__ap, KK__IX##RANK, KK__CTX));                                            \
+  }                                                                                                             \
+  KK__MD_DIRECT(NAME, ARGS_T, RANK)                                                                             \
+  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__))
+
+#define KK__MD_REDUCE(NAME, ARGS_T, T, R, RANK, ACC, ...)                                                       \
+  KK__RED1(NAME, T, R, KK__VT_##R(T))                                                                           \
+  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__) KK__VT_##R(T) *const ACC KK__UNUSED, );                     \
+  KK__KERNEL(KK__MD_BOUNDS, kk_k_##NAME, ARGS_T) KK__VT_##R(T) kk__acc, *kk__accp = &kk__acc;                   \
+  kk__red_##NAME::init(&kk__acc);                                                                               \
+  KK__MD_CALL(RANK, kk__body_##NAME(kk__ap, KK__IX##RANK, kk__accp, KK__CTX));                                  \
+  KK__FINISH(KK__VT_##R(T), NAME, 3);                                                                           \
+  }                                                                                                             \
+  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__) KK__VT_##R(T) *const ACC KK__UNUSED, )
+
+#define KK_TEAM_FOR(NAME, ARGS_T, TEAM)                                                                         \
+  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, );                                                    \
+  KK__KERNEL(, kk_k_##NAME, ARGS_T) KK__LEAGUE_LOOP(kk__body_##NAME(kk__ap, &kk__t, KK__CTX)) }                 \
+  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, )
+
+/* Team reductions: the acc of vector lane 0 of every thread of every team. */
+#define KK_TEAM_REDUCE(NAME, ARGS_T, T, R, TEAM, ACC)                                                           \
+  KK__RED1(NAME, T, R, KK__VT_##R(T))                                                                           \
+  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, KK__VT_##R(T) *const ACC KK__UNUSED, );                \
+  KK__KERNEL(, kk_k_##NAME, ARGS_T) KK__VT_##R(T) kk__acc;                                                      \
+  kk__red_##NAME::init(&kk__acc);                                                                               \
+  KK__LEAGUE_LOOP(kk__body_##NAME(kk__ap, &kk__t, &kk__acc, KK__CTX))                                           \
+  KK__FINISH(KK__VT_##R(T), NAME, 2);                                                                           \
+  }                                                                                                             \
+  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, KK__VT_##R(T) *const ACC KK__UNUSED, )
+
 /* The range kernels' wrappers: a reducer struct, then the common form. */
 #define KK_REDUCE(NAME, ARGS_T, T, R, I, ACC) \
   KK__RED1(NAME, T, R, KK__VT_##R(T))         \
@@ -110,6 +174,36 @@ KK__DEF_BJOINS_LOC(double)
   KK__SCAN_COMMON(NAME, ARGS_T, T, I, UPD, FIN)
 
 /* ==== teams: macros, scratch views, nested collectives ====================================== */
+
+typedef struct kk_team {
+  int64_t league_rank, league_size;
+  int team_rank, team_size, lane, vlen;
+  unsigned char *team_scr[2], *thread_scr[2];
+  uint64_t team_size_b[2], thread_size_b[2];
+  uint64_t team_used[2], thread_used[2];
+  unsigned char *coll;            /* team_size slots of KK__TEAM_VALUE_MAX bytes for collectives */
+  kk__failed_t *failed;
+  void *failed_record;            /* the host's mapped copy of the failure record, or NULL */
+} kk_team;
+
+/* A team's scratch: collectives, team level-0 scratch, then each thread's,
+ * in shared memory sm; level 1 in the group's slice of the launch's pool. */
+template <class LP>
+KK__FN void kk__team_layout(kk_team *t, LP L, unsigned char *sm, uint64_t rank, uint64_t size, uint64_t group) {
+  unsigned char *s[2] = {sm + ((size * KK__TEAM_VALUE_MAX + 15) & ~(uint64_t)15),
+                         L->scratch1 + group * L->scratch1_stride};
+  t->league_size = L->league_size;
+  t->team_rank = (int)rank, t->team_size = (int)size;
+  t->coll = sm;
+  t->failed = L->failed;
+  t->failed_record = 0;
+  for (int l = 0; l < 2; l++) {
+    t->team_scr[l] = s[l];
+    t->thread_scr[l] = s[l] + ((L->team_scratch[l] + 15) & ~(uint64_t)15) + rank * ((L->thread_scratch[l] + 15) & ~(uint64_t)15);
+    t->team_size_b[l] = L->team_scratch[l];
+    t->thread_size_b[l] = L->thread_scratch[l];
+  }
+}
 
 #define KK_LEAGUE_RANK(t) ((t)->league_rank)
 #define KK_LEAGUE_SIZE(t) ((t)->league_size)

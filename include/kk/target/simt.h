@@ -482,25 +482,33 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   }
 }
 
-/* ==== teams ================================================================================== */
+/* ==== what kk/target/gpu_common.h asks of a target ============================================ */
 
-typedef struct kk_team {
-  int64_t league_rank, league_size;
-  int team_rank, team_size, lane, vlen;
-  unsigned char *team_scr[2], *thread_scr[2];
-  uint64_t team_size_b[2], thread_size_b[2];
-  uint64_t team_used[2], thread_used[2];
-  unsigned char *coll;            /* team_size slots of KK_GPU_TEAM_VALUE_MAX bytes for collectives */
-  unsigned int *failed;
-  unsigned long long *failed_record;
-} kk_team;
-
-/* what kk/target/gpu_common.h asks of a target */
 #define KK__TEAM_BARRIER() __syncthreads()
 #define KK__TEAM_VALUE_MAX KK_GPU_TEAM_VALUE_MAX
 #define KK__ATH
 #define KK__ATHP
+typedef unsigned int kk__failed_t;
 #define KK__SCRATCH_OR_LEAVE(expr) (expr) /* kk__scratch ends the thread when it fails */
+#define KK__CTX nullptr                   /* bodies see no host thread */
+#define KK__CAPTURE &
+#define KK__LAMBDA
+#define KK__KERNEL(BOUNDS, NAME, ARGS_T)                                                                        \
+  extern "C" __global__ void BOUNDS NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {                       \
+    const ARGS_T *const kk__ap = &kk__a;
+/* Not unrolled: most threads run it once, and unrolling a grid-stride loop
+ * makes every thread divide to find its trip count first. */
+#define KK__GRID_LOOP(I)                                                                                        \
+  _Pragma("unroll 1") for (int64_t I = kk__L.begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x,           \
+                           kk__stride = (int64_t)gridDim.x * blockDim.x;                                        \
+                           I < kk__L.end; I += kk__stride)
+/* the thread's index and the threads of a 1-, 2- (a team: lane 0 of each thread speaks) or 3-D block */
+#define KK__FINISH(VT, NAME, DIMS)                                                                              \
+  if (DIMS == 2 && threadIdx.x != 0)                                                                            \
+    kk__red_##NAME::init(&kk__acc);                                                                             \
+  kk__reduce_finish<VT, kk__red_##NAME>(                                                                        \
+      kk__acc, kk__L, threadIdx.x + (DIMS > 1 ? blockDim.x * (threadIdx.y + (DIMS > 2 ? blockDim.y * threadIdx.z : 0)) : 0), \
+      blockDim.x * (DIMS > 1 ? blockDim.y * (DIMS > 2 ? blockDim.z : 1) : 1), gridDim.x, blockIdx.x)
 
 /* The lock table, safe under warp divergence: the loop is the warp's, not
  * the lane's (kk__devlock, the vendor's), so a lane that holds a lock is
@@ -510,47 +518,20 @@ typedef struct kk_team {
 
 #include <kk/target/gpu_common.h>
 
-/* ==== reduce, scan and range kernels ========================================================== */
-
-/* Not unrolled: most threads run it once, and unrolling a grid-stride loop
- * makes every thread divide to find its trip count first. */
-#define KK__GRID_LOOP(I)                                                                                        \
-  _Pragma("unroll 1") for (int64_t I = kk__L.begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x,           \
-                           kk__stride = (int64_t)gridDim.x * blockDim.x;                                        \
-                           I < kk__L.end; I += kk__stride)
-#define KK__ENTRY(BOUNDS, PREFIX, NAME, ARGS_T) \
-  extern "C" __global__ void BOUNDS PREFIX##NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L)
-#define KK__BODY(NAME, ARGS_T, ...) \
-  KK__FN void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, __VA_ARGS__ kk__thread_t kk__th KK__UNUSED)
-
-#define KK_FOR(NAME, ARGS_T, I)                                                                                 \
-  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, );                                                        \
-  KK__ENTRY(, kk_k_, NAME, ARGS_T) { KK__GRID_LOOP(kk__i) kk__body_##NAME(&kk__a, kk__i, nullptr); }           \
-  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, )
-
-#define KK__REDUCE_COMMON(NAME, ARGS_T, VT, I, ACC)                                                             \
-  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, VT *const ACC KK__UNUSED, );                              \
-  KK__ENTRY(, kk_k_, NAME, ARGS_T) {                                                                            \
-    VT kk__acc;                                                                                                 \
-    kk__red_##NAME::init(&kk__acc);                                                                             \
-    KK__GRID_LOOP(kk__i) kk__body_##NAME(&kk__a, kk__i, &kk__acc, nullptr);                                     \
-    kk__reduce_finish<VT, kk__red_##NAME>(kk__acc, kk__L, threadIdx.x, blockDim.x, gridDim.x, blockIdx.x);     \
-  }                                                                                                             \
-  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, VT *const ACC KK__UNUSED, )
+/* ==== scan and MDRange kernels ============================================================== */
 
 #define KK__SCAN_COMMON(NAME, ARGS_T, T, I, UPD, FIN)                                                           \
   KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, T *const UPD KK__UNUSED, const int FIN KK__UNUSED, );     \
-  KK__ENTRY(KK__SCAN_BOUNDS, kk_k_, NAME, ARGS_T) {                                                             \
-    kk__scan_tile<T, kk__red_##NAME>(kk__L, [&](int64_t kk__i, T *kk__v, int kk__f) {                          \
-      if (kk__f)                                                                                                \
-        kk__body_##NAME(&kk__a, kk__i, kk__v, 1, nullptr);                                                      \
-      else                                                                                                      \
-        kk__body_##NAME(&kk__a, kk__i, kk__v, 0, nullptr);                                                      \
-    });                                                                                                         \
+  KK__KERNEL(KK__SCAN_BOUNDS, kk_k_##NAME, ARGS_T)                                                              \
+  kk__scan_tile<T, kk__red_##NAME>(kk__L, [&](int64_t kk__i, T *kk__v, int kk__f) {                            \
+    if (kk__f)                                                                                                  \
+      kk__body_##NAME(kk__ap, kk__i, kk__v, 1, KK__CTX);                                                        \
+    else                                                                                                        \
+      kk__body_##NAME(kk__ap, kk__i, kk__v, 0, KK__CTX);                                                        \
+  });                                                                                                           \
   }                                                                                                             \
   KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, T *const UPD KK__UNUSED, const int FIN KK__UNUSED, )
 
-/* ==== MDRange kernels ======================================================================= */
 
 /* The tiles of this block, R dimensions, the iteration orders as template
  * arguments: every index array stays in registers, and the tile coordinates
@@ -672,53 +653,19 @@ template <int R, class F> KK__FN void kk__md_run(const kk_gpu_launch &L, F f) {
     kk__md_tiles<R, false, false>(L, f);
 }
 
-#define KK__MD_FOR(NAME, ARGS_T, RANK, ...)                                                                     \
-  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__));                                                           \
-  KK__ENTRY(KK__MD_BOUNDS, kk_k_, NAME, ARGS_T) {                                                               \
-    kk__md_run<RANK>(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(&kk__a, KK__IX##RANK, nullptr); });   \
-  }                                                                                                             \
-  KK__ENTRY(__launch_bounds__(1024), kk_kd_, NAME, ARGS_T) {                                                    \
-    kk__md_direct_run<RANK>(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(&kk__a, KK__IX##RANK, nullptr); }); \
-  }                                                                                                             \
-  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__))
-
-#define KK__MD_REDUCE(NAME, ARGS_T, T, R, RANK, ACC, ...)                                                       \
-  KK__RED1(NAME, T, R, KK__VT_##R(T))                                                                           \
-  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__) KK__VT_##R(T) *const ACC KK__UNUSED, );                     \
-  KK__ENTRY(KK__MD_BOUNDS, kk_k_, NAME, ARGS_T) {                                                               \
-    KK__VT_##R(T) kk__acc;                                                                                      \
-    kk__red_##NAME::init(&kk__acc);                                                                             \
-    kk__md_run<RANK>(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(&kk__a, KK__IX##RANK, &kk__acc, nullptr); }); \
-    kk__reduce_finish<KK__VT_##R(T), kk__red_##NAME>(kk__acc, kk__L,                                            \
-                                                     threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z), \
-                                                     blockDim.x * blockDim.y * blockDim.z, gridDim.x, blockIdx.x); \
-  }                                                                                                             \
-  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__) KK__VT_##R(T) *const ACC KK__UNUSED, )
+/* an MDRange for's direct entry, kk_kd_<name> */
+#define KK__MD_DIRECT(NAME, ARGS_T, RANK)                                                                       \
+  KK__KERNEL(__launch_bounds__(1024), kk_kd_##NAME, ARGS_T)                                                     \
+  kk__md_direct_run<RANK>(kk__L, [&](const int64_t *kk__ix) { kk__body_##NAME(kk__ap, KK__IX##RANK, KK__CTX); }); \
+  }
 
 /* ==== team kernels =========================================================================== */
 
-/* Shared-memory layout of a team block: collectives, team level-0 scratch,
- * then each thread's level-0 scratch. */
+/* A team is threadIdx.y, its vector lanes threadIdx.x. */
 KK__FN void kk__team_setup(kk_team *t, const kk_gpu_launch &L) {
-  t->league_size = L.league_size;
-  t->team_rank = threadIdx.y;
-  t->team_size = blockDim.y;
+  kk__team_layout(t, &L, kk__smem, threadIdx.y, blockDim.y, blockIdx.x);
   t->lane = threadIdx.x;
   t->vlen = blockDim.x;
-  t->coll = kk__smem;
-  unsigned char *s0 = kk__smem + (((uint64_t)blockDim.y * KK_GPU_TEAM_VALUE_MAX + 15) & ~(uint64_t)15);
-  t->team_scr[0] = s0;
-  t->thread_scr[0] = s0 + ((L.team_scratch[0] + 15) & ~(uint64_t)15) +
-                     (uint64_t)threadIdx.y * ((L.thread_scratch[0] + 15) & ~(uint64_t)15);
-  unsigned char *s1 = L.scratch1 + (uint64_t)blockIdx.x * L.scratch1_stride;
-  t->team_scr[1] = s1;
-  t->thread_scr[1] = s1 + ((L.team_scratch[1] + 15) & ~(uint64_t)15) +
-                     (uint64_t)threadIdx.y * ((L.thread_scratch[1] + 15) & ~(uint64_t)15);
-  for (int l = 0; l < 2; l++) {
-    t->team_size_b[l] = L.team_scratch[l];
-    t->thread_size_b[l] = L.thread_scratch[l];
-  }
-  t->failed = L.failed;
   t->failed_record = L.failed_record;
 }
 
@@ -740,7 +687,7 @@ KK__FN void *kk__scratch(kk_team *t, int level, int per_thread, uint64_t bytes) 
       sizes[1] = have;
       __threadfence();
       if (t->failed_record) { /* the host's copy: the sizes, then the code */
-        volatile unsigned long long *rec = t->failed_record;
+        volatile unsigned long long *rec = (volatile unsigned long long *)t->failed_record;
         rec[1] = *used + need;
         rec[2] = have;
         __threadfence_system();
@@ -765,26 +712,6 @@ KK__FN void *kk__scratch(kk_team *t, int level, int per_thread, uint64_t bytes) 
     BODY_CALL;                                                                                                  \
     __syncthreads();                                                                                            \
   }
-
-#define KK_TEAM_FOR(NAME, ARGS_T, TEAM)                                                                         \
-  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, );                                                    \
-  KK__ENTRY(, kk_k_, NAME, ARGS_T) { KK__LEAGUE_LOOP(kk__body_##NAME(&kk__a, &kk__t, nullptr)) }               \
-  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, )
-
-/* Team reductions: the acc of vector lane 0 of every thread of every team. */
-#define KK_TEAM_REDUCE(NAME, ARGS_T, T, R, TEAM, ACC)                                                           \
-  KK__RED1(NAME, T, R, KK__VT_##R(T))                                                                           \
-  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, KK__VT_##R(T) *const ACC KK__UNUSED, );                \
-  KK__ENTRY(, kk_k_, NAME, ARGS_T) {                                                                            \
-    KK__VT_##R(T) kk__acc;                                                                                      \
-    kk__red_##NAME::init(&kk__acc);                                                                             \
-    KK__LEAGUE_LOOP(kk__body_##NAME(&kk__a, &kk__t, &kk__acc, nullptr))                                         \
-    if (threadIdx.x != 0)                                                                                       \
-      kk__red_##NAME::init(&kk__acc);                                                                           \
-    kk__reduce_finish<KK__VT_##R(T), kk__red_##NAME>(kk__acc, kk__L, threadIdx.x + blockDim.x * threadIdx.y,   \
-                                                     blockDim.x * blockDim.y, gridDim.x, blockIdx.x);           \
-  }                                                                                                             \
-  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, KK__VT_##R(T) *const ACC KK__UNUSED, )
 
 /* ---- nested loops ------------------------------------------------------------------------------- */
 
@@ -904,7 +831,6 @@ KK__FN kk_complex_double kk__afetch_sub(kk_complex_double *p, kk_complex_double 
 }
 
 #define KK__LOCK_COUNT KK_GPU_LOCK_COUNT
-#define KK__LAMBDA
 #include <kk/target/gpu_atomics.h>
 
 /* add and subtract without the old value: complex float then needs no

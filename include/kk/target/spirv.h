@@ -192,18 +192,6 @@ template <class T, class RED, class F> KK__INL void kk__scan_final(kk__thread_t 
     body(i, &run, 1);
 }
 
-/* ==== teams ================================================================================== */
-
-typedef struct kk_team {
-  int64_t league_rank, league_size;
-  int team_rank, team_size, lane, vlen;
-  unsigned char *team_scr[2], *thread_scr[2];
-  uint64_t team_size_b[2], thread_size_b[2];
-  uint64_t team_used[2], thread_used[2];
-  unsigned char *coll;            /* team_size slots of KK_SPIRV_TEAM_VALUE_MAX bytes for collectives */
-  uint64_t *failed;
-} kk_team;
-
 /* ==== atomics on 32- and 64-bit integers, the lock table ===================================== */
 
 #define KK__MO_RLX memory_order_relaxed
@@ -264,6 +252,24 @@ struct kk__devlock {
 #define KK__TEAM_VALUE_MAX KK_SPIRV_TEAM_VALUE_MAX
 #define KK__ATH kk__th,
 #define KK__ATHP kk__thread_t kk__th,
+typedef uint64_t kk__failed_t;
+#define KK__CTX kk__L                     /* bodies see the launch record (lock table, failure flag) */
+#define KK__CAPTURE =
+#define KK__LAMBDA __attribute__((always_inline))
+#define KK__MD_BOUNDS
+#define KK__MD_DIRECT(NAME, ARGS_T, RANK)
+/* A kernel: its launch record and argument struct from the slot. */
+#define KK__KERNEL(BOUNDS, NAME, ARGS_T)                                                                        \
+  extern "C" kernel void NAME(__global const unsigned char *kk__slot, local unsigned char *kk__sm) {            \
+    kk__thread_t kk__L = KK__LAUNCH(kk__slot);                                                                  \
+    const ARGS_T *kk__ap = KK__ARGS(ARGS_T, kk__slot);                                                          \
+    unsigned char *kk__smem KK__UNUSED = (unsigned char *)kk__sm;
+#define KK__GRID_LOOP(I)                                                                                        \
+  for (int64_t I = kk__L->begin + (int64_t)KK__GID() * KK__LSIZE() + KK__LID(),                                 \
+               kk__stride = (int64_t)KK__NGROUPS() * KK__LSIZE();                                               \
+       I < kk__L->end; I += kk__stride)
+#define KK__FINISH(VT, NAME, DIMS)                                                                              \
+  kk__reduce_finish<VT, kk__red_##NAME>(kk__acc, kk__L, KK__LID(), KK__LSIZE(), KK__NGROUPS(), KK__GID(), kk__smem)
 /* kk__scratch returns NULL when a request does not fit: the body returns
  * (every work-item of the team makes the same request, so the whole team
  * leaves and nothing past the scratch is written) */
@@ -274,50 +280,21 @@ struct kk__devlock {
       return;                                                                                                   \
     kk__q;                                                                                                      \
   })
+#include <kk/target/gpu_common.h>
+
 /* a thread's vector lanes are a loop of its work-item: nothing to join across */
 template <class J, class V> KK__INL void kk__vector_allreduce(const kk_team *, V *) {}
 
-#include <kk/target/gpu_common.h>
-
-/* ==== range kernels ========================================================================= */
-
-#define KK__GRID_LOOP(L, I)                                                                                     \
-  for (int64_t I = (L)->begin + (int64_t)KK__GID() * KK__LSIZE() + KK__LID(),                                   \
-               kk__stride = (int64_t)KK__NGROUPS() * KK__LSIZE();                                               \
-       I < (L)->end; I += kk__stride)
-/* A kernel: its launch record and argument struct from the slot. */
-#define KK__KERNEL(KNAME, ARGS_T)                                                                               \
-  extern "C" kernel void KNAME(__global const unsigned char *kk__slot, local unsigned char *kk__sm) {           \
-    kk__thread_t kk__L = KK__LAUNCH(kk__slot);                                                                  \
-    const ARGS_T *kk__a = KK__ARGS(ARGS_T, kk__slot);                                                           \
-    unsigned char *kk__smem KK__UNUSED = (unsigned char *)kk__sm;
-#define KK__BODY(NAME, ARGS_T, ...) \
-  KK__INL void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, __VA_ARGS__ kk__thread_t kk__th KK__UNUSED)
-
-#define KK_FOR(NAME, ARGS_T, I)                                                                                 \
-  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, );                                                        \
-  KK__KERNEL(kk_k_##NAME, ARGS_T) KK__GRID_LOOP(kk__L, kk__i) kk__body_##NAME(kk__a, kk__i, kk__L);            \
-  }                                                                                                             \
-  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, )
-
-#define KK__REDUCE_COMMON(NAME, ARGS_T, VT, I, ACC)                                                             \
-  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, VT *const ACC KK__UNUSED, );                              \
-  KK__KERNEL(kk_k_##NAME, ARGS_T)                                                                               \
-    VT kk__acc;                                                                                                 \
-    kk__red_##NAME::init(&kk__acc);                                                                             \
-    KK__GRID_LOOP(kk__L, kk__i) kk__body_##NAME(kk__a, kk__i, &kk__acc, kk__L);                                 \
-    kk__reduce_finish<VT, kk__red_##NAME>(kk__acc, kk__L, KK__LID(), KK__LSIZE(), KK__NGROUPS(), KK__GID(), kk__smem); \
-  }                                                                                                             \
-  KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, VT *const ACC KK__UNUSED, )
+/* ==== scan and MDRange kernels ============================================================== */
 
 #define KK__SCAN_KERNEL(KNAME, NAME, T, ARGS_T, WHICH)                                                          \
-  KK__KERNEL(KNAME, ARGS_T)                                                                                     \
-    WHICH<T, kk__red_##NAME>(kk__L, kk__smem, [&](int64_t kk__i, T *kk__v, int kk__f) __attribute__((always_inline)) { \
-      if (kk__f)                                                                                                \
-        kk__body_##NAME(kk__a, kk__i, kk__v, 1, kk__L);                                                         \
-      else                                                                                                      \
-        kk__body_##NAME(kk__a, kk__i, kk__v, 0, kk__L);                                                         \
-    });                                                                                                         \
+  KK__KERNEL(, KNAME, ARGS_T)                                                                                   \
+  WHICH<T, kk__red_##NAME>(kk__L, kk__smem, [&](int64_t kk__i, T *kk__v, int kk__f) KK__LAMBDA {                \
+    if (kk__f)                                                                                                  \
+      kk__body_##NAME(kk__ap, kk__i, kk__v, 1, kk__L);                                                          \
+    else                                                                                                        \
+      kk__body_##NAME(kk__ap, kk__i, kk__v, 0, kk__L);                                                          \
+  });                                                                                                           \
   }
 /* a scan is two kernels: kk_k_<name> (tile aggregates) and kk_k_<name>__final */
 #define KK__SCAN_COMMON(NAME, ARGS_T, T, I, UPD, FIN)                                                           \
@@ -326,11 +303,9 @@ template <class J, class V> KK__INL void kk__vector_allreduce(const kk_team *, V
   KK__SCAN_KERNEL(kk_k_##NAME##__final, NAME, T, ARGS_T, kk__scan_final)                                        \
   KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, T *const UPD KK__UNUSED, const int FIN KK__UNUSED, )
 
-/* ==== MDRange kernels ======================================================================= */
-
 /* Runs f(idx) on the points of every tile this group owns, its work-items
  * spread over the tile's points innermost dimension first. */
-template <class F> KK__INL void kk__md_run(kk__thread_t L, F f) {
+template <int RANK, class F> KK__INL void kk__md_run(kk__thread_t L, F f) {
   const int r = L->rank;
   int order[KK_MD_MAX_RANK]; /* dimensions, innermost first */
   for (int k = 0; k < r; k++)
@@ -361,47 +336,13 @@ template <class F> KK__INL void kk__md_run(kk__thread_t L, F f) {
   }
 }
 
-#define KK__MD_FOR(NAME, ARGS_T, RANK, ...)                                                                     \
-  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__));                                                           \
-  KK__KERNEL(kk_k_##NAME, ARGS_T)                                                                               \
-    kk__md_run(kk__L, [&](const int64_t *kk__ix) __attribute__((always_inline)) { kk__body_##NAME(kk__a, KK__IX##RANK, kk__L); }); \
-  }                                                                                                             \
-  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__))
-
-#define KK__MD_REDUCE(NAME, ARGS_T, T, R, RANK, ACC, ...)                                                       \
-  KK__RED1(NAME, T, R, KK__VT_##R(T))                                                                           \
-  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__) KK__VT_##R(T) *const ACC KK__UNUSED, );                     \
-  KK__KERNEL(kk_k_##NAME, ARGS_T)                                                                               \
-    KK__VT_##R(T) kk__acc, *kk__accp = &kk__acc;                                                                \
-    kk__red_##NAME::init(&kk__acc);                                                                             \
-    kk__md_run(kk__L, [=](const int64_t *kk__ix) __attribute__((always_inline)) { kk__body_##NAME(kk__a, KK__IX##RANK, kk__accp, kk__L); }); \
-    kk__reduce_finish<KK__VT_##R(T), kk__red_##NAME>(kk__acc, kk__L, KK__LID(), KK__LSIZE(), KK__NGROUPS(), KK__GID(), kk__smem); \
-  }                                                                                                             \
-  KK__BODY(NAME, ARGS_T, KK__MD_PARAMS(__VA_ARGS__) KK__VT_##R(T) *const ACC KK__UNUSED, )
-
 /* ==== team kernels =========================================================================== */
 
-/* Local-memory layout of a team group: collectives, team level-0 scratch,
- * then each work-item's level-0 scratch. */
+/* A team is a group, one work-item per thread; its vector lanes are a loop. */
 KK__INL void kk__team_setup(kk_team *t, kk__thread_t L, unsigned char *sm) {
-  const uint64_t rank = KK__LID(), size = KK__LSIZE();
-  t->league_size = L->league_size;
-  t->team_rank = (int)rank;
-  t->team_size = (int)size;
+  kk__team_layout(t, L, sm, KK__LID(), KK__LSIZE(), KK__GID());
   t->lane = 0;
   t->vlen = L->vector_length;
-  t->coll = sm;
-  unsigned char *s0 = sm + ((size * KK_SPIRV_TEAM_VALUE_MAX + 15) & ~(uint64_t)15);
-  t->team_scr[0] = s0;
-  t->thread_scr[0] = s0 + ((L->team_scratch[0] + 15) & ~(uint64_t)15) + rank * ((L->thread_scratch[0] + 15) & ~(uint64_t)15);
-  unsigned char *s1 = L->scratch1 + (uint64_t)KK__GID() * L->scratch1_stride;
-  t->team_scr[1] = s1;
-  t->thread_scr[1] = s1 + ((L->team_scratch[1] + 15) & ~(uint64_t)15) + rank * ((L->thread_scratch[1] + 15) & ~(uint64_t)15);
-  for (int l = 0; l < 2; l++) {
-    t->team_size_b[l] = L->team_scratch[l];
-    t->thread_size_b[l] = L->thread_scratch[l];
-  }
-  t->failed = L->failed;
 }
 
 /* A scratch request that does not fit records the failure and returns NULL
@@ -436,23 +377,6 @@ KK__INL void *kk__scratch(kk_team *t, int level, int per_thread, uint64_t bytes)
     KK__BARRIER();                                                                                              \
   }
 
-#define KK_TEAM_FOR(NAME, ARGS_T, TEAM)                                                                         \
-  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, );                                                    \
-  KK__KERNEL(kk_k_##NAME, ARGS_T) KK__LEAGUE_LOOP(kk__body_##NAME(kk__a, &kk__t, kk__L)) }                      \
-  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, )
-
-/* Team reductions: the acc of every thread of every team. */
-#define KK_TEAM_REDUCE(NAME, ARGS_T, T, R, TEAM, ACC)                                                           \
-  KK__RED1(NAME, T, R, KK__VT_##R(T))                                                                           \
-  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, KK__VT_##R(T) *const ACC KK__UNUSED, );                \
-  KK__KERNEL(kk_k_##NAME, ARGS_T)                                                                               \
-    KK__VT_##R(T) kk__acc;                                                                                      \
-    kk__red_##NAME::init(&kk__acc);                                                                             \
-    KK__LEAGUE_LOOP(kk__body_##NAME(kk__a, &kk__t, &kk__acc, kk__L))                                            \
-    kk__reduce_finish<KK__VT_##R(T), kk__red_##NAME>(kk__acc, kk__L, KK__LID(), KK__LSIZE(), KK__NGROUPS(), KK__GID(), kk__smem); \
-  }                                                                                                             \
-  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, KK__VT_##R(T) *const ACC KK__UNUSED, )
-
 /* nested loops: a thread's vector lanes are a loop of its work-item */
 #define KK_TEAM_THREAD_FOR(t, J, B, E)                                                                          \
   for (int64_t J = (B) + (t)->team_rank, KK__CAT(kk__e_, J) = (E); J < KK__CAT(kk__e_, J); J += (t)->team_size)
@@ -475,7 +399,6 @@ KK__FP_BITS(float, uint32_t)
 KK__FP_BITS(double, uint64_t)
 
 #define KK__LOCK_COUNT KK_SPIRV_LOCK_COUNT
-#define KK__LAMBDA __attribute__((always_inline))
 #include <kk/target/gpu_atomics.h>
 
 /* OpenCL 2.0 has no floating-point atomic add: compare-and-swap loops */
