@@ -124,7 +124,7 @@ static void add_warning(kk__config_t *cfg, const char *fmt, ...) {
   char buf[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  kk__vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   char **w = realloc(cfg->warnings, sizeof *w * (size_t)(cfg->warning_count + 1));
   if (!w)

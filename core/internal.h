@@ -35,8 +35,11 @@ void kk__debug(const char *fmt, ...) KK__PRINTF(1, 2);
 extern bool kk__warnings_disabled;
 extern bool kk__debug_enabled;
 
-/* printf into a fixed buffer, always terminated, truncating with "...". */
+/* printf into a fixed buffer, always terminated.  A message that does not
+ * fit keeps its explanation: its string values are cut ("...[N bytes]"),
+ * quoted ones ('%s') first, before anything is cut at the end. */
 void kk__snprintf(char *buf, size_t size, const char *fmt, ...) KK__PRINTF(3, 4);
+void kk__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 
 /* A growable string (for messages and reports, never on the dispatch path). */
 typedef struct kk__str {

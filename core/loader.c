@@ -26,7 +26,7 @@ static void hs_log(void *core, kk_log_level_t level, const char *fmt, ...) {
   char buf[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  kk__vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   fprintf(stderr, "kk[%s]: %s%s\n", b->name, level >= KK_LOG_WARNING ? "warning: " : "", buf);
 }
@@ -37,7 +37,7 @@ static kk_status_t hs_error(void *core, kk_status_t status, const char *native_n
   char buf[1536];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  kk__vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   if (native_name)
     return kk__error(status, "kk[%s]: %s (%s = %lld)", b->name, buf, native_name, (long long)native_code);
@@ -89,7 +89,7 @@ static void skip(kk__backend_t *b, kk_plugin_state_t state, const char *fmt, ...
 static void skip(kk__backend_t *b, kk_plugin_state_t state, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(b->reason, sizeof b->reason, fmt, ap);
+  kk__vsnprintf(b->reason, sizeof b->reason, fmt, ap);
   va_end(ap);
   b->state = state;
   kk__debug("plugin %s (%s): %s", b->name, b->path, b->reason);

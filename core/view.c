@@ -686,7 +686,7 @@ static void bind_fail(const char *fmt, ...) KK__PRINTF(1, 2);
 static void bind_fail(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(tl_bind_msg, sizeof tl_bind_msg, fmt, ap);
+  kk__vsnprintf(tl_bind_msg, sizeof tl_bind_msg, fmt, ap);
   va_end(ap);
   kk__tl_bind_failed = true;
   kk__error(KK_ERROR_LAYOUT_MISMATCH, "%s", tl_bind_msg);
