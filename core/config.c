@@ -3,10 +3,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -641,10 +644,38 @@ static kk_status_t json_backends(const char *file, const json_t *obj, kk__config
   return KK_OK;
 }
 
+/* What a file that is not a regular file is, for the message. */
+static const char *file_kind(mode_t mode) {
+  return S_ISDIR(mode)    ? "a directory"
+         : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "not a file";
+}
+
 static kk_status_t parse_json_file(const char *file, layer_t *L, kk__config_t *cfg) {
   L->origin = KK__ORIGIN_JSON;
   json_error_t err;
-  json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &err);
+  /* Opened without blocking and checked before a byte is read: a FIFO with
+   * no writer would block kk_initialize forever, a directory or a device is
+   * no configuration. */
+  int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return kk__error(KK_ERROR_CONFIG, "kk: cannot read configuration file '%s': %s", file, strerror(errno));
+  struct stat sb;
+  if (fstat(fd, &sb) != 0) {
+    int e = errno;
+    close(fd);
+    return kk__error(KK_ERROR_CONFIG, "kk: cannot read configuration file '%s': %s", file, strerror(e));
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    close(fd);
+    return kk__error(KK_ERROR_CONFIG, "kk: configuration file '%s' is %s, not a regular file", file,
+                     file_kind(sb.st_mode));
+  }
+  json_t *root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &err);
+  close(fd);
   if (!root) {
     if (err.line < 0) /* could not be read at all */
       return kk__error(KK_ERROR_CONFIG, "kk: cannot read configuration file '%s': %s", file, err.text);
