@@ -356,7 +356,8 @@ static void scan_dir(const char *dir) {
       n++;
   }
   closedir(d);
-  qsort(names, (size_t)n, sizeof *names, cmp_str);
+  if (n > 1) /* qsort(NULL, 0) is undefined: an empty directory gives names == NULL */
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
   for (int i = 0; i < n; i++) {
     kk__str_t path = {0};
     kk__str_addf(&path, "%s/%s", dir, names[i]);
