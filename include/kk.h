@@ -621,7 +621,8 @@ kk_status_t kk_team_size_recommended(const kk_kernel_t *kernel, const kk_team_po
 
 /* Bytes a scratch allocation of `count` elements of `elem_size` takes
  * (KK_TEAM_SCRATCH and scratch views round each allocation up to
- * KK_SCRATCH_ALIGN); sum these to size a policy's scratch request. */
+ * KK_SCRATCH_ALIGN); sum these to size a policy's scratch request.  A size
+ * that does not fit in size_t gives SIZE_MAX, which every launch refuses. */
 size_t kk_scratch_size(size_t elem_size, int64_t count);
 
 /* ===========================================================================

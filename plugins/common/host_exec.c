@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_common.h"
 #include "host_exec.h"
 
 /* Slots: nthreads partials, one spare, nthreads scan prefixes. */
@@ -130,10 +131,24 @@ static kk_status_t cache_prepare(kkh_exec_t *ex, const kk_host_services_t *hs, c
       return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "team launch: out of memory");
     ex->teams = c;
   }
-  const uint64_t team_bytes = round64(l->scratch_team[0]) + round64(l->scratch_team[1]);
-  const uint64_t thread_bytes = round64(l->scratch_thread[0]) + round64(l->scratch_thread[1]);
+  /* The core refuses requests over the backend's scratch limits; a launch
+   * that reaches here another way still must not wrap these sums. */
+  uint64_t team_bytes, thread_bytes, per_slot, slots_bytes, threads_bytes, need;
   const uint64_t values = (uint64_t)tsize * KKH_TEAM_VALUE_MAX;
-  const uint64_t need = (uint64_t)nslots * (team_bytes + round64(values)) + (uint64_t)ex->nthreads * thread_bytes;
+  if (l->scratch_team[0] > KKH_SCRATCH_L1_MAX || l->scratch_team[1] > KKH_SCRATCH_L1_MAX ||
+      l->scratch_thread[0] > KKH_SCRATCH_L1_MAX || l->scratch_thread[1] > KKH_SCRATCH_L1_MAX ||
+      __builtin_add_overflow(round64(l->scratch_team[0]), round64(l->scratch_team[1]), &team_bytes) ||
+      __builtin_add_overflow(round64(l->scratch_thread[0]), round64(l->scratch_thread[1]), &thread_bytes) ||
+      __builtin_add_overflow(team_bytes, round64(values), &per_slot) ||
+      __builtin_mul_overflow((uint64_t)nslots, per_slot, &slots_bytes) ||
+      __builtin_mul_overflow((uint64_t)ex->nthreads, thread_bytes, &threads_bytes) ||
+      __builtin_add_overflow(slots_bytes, threads_bytes, &need) || need > SIZE_MAX)
+    return hs->error(hs->core, KK_ERROR_LIMIT, NULL, 0,
+                     "team launch '%s': scratch of %llu + %llu bytes per team and %llu + %llu per thread exceeds "
+                     "what a host backend allows (%llu bytes per level)",
+                     l->label, (unsigned long long)l->scratch_team[0], (unsigned long long)l->scratch_team[1],
+                     (unsigned long long)l->scratch_thread[0], (unsigned long long)l->scratch_thread[1],
+                     (unsigned long long)KKH_SCRATCH_L1_MAX);
   if (need > c->bytes) {
     free(c->mem);
     c->mem = NULL;
