@@ -97,10 +97,31 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
 
 /* Launches l; with a tool, between its begin and end events, and closes the
  * tuning context (0 when none) after them. */
+static inline kk_status_t launch(kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l, size_t tune_context) {
+  return KK__UNLIKELY(kk__tools.active) ? kk__tools_launch(b, inst, l, tune_context)
+                                        : b->ops.launch(b->ctx, inst->plugin_inst, l);
+}
+
+/* A kernel built with kkcc --bounds-check, on a host backend: the launch
+ * gets a failure record, and a failed access is the launch's error. */
+static KK__NOINLINE kk_status_t run_bounds_checked(const char *op, kk__backend_t *b, kk_instance_t *inst,
+                                                   const kk_launch_t *l, size_t tune_context) {
+  kk_launch_t lb = *l;
+  lb.bounds_slot = kk__bounds_claim();
+  kk_status_t st = launch(b, inst, &lb, tune_context);
+  if (kk__bounds_release(lb.bounds_slot, op, l, b))
+    return KK_ERROR_KERNEL_FAILED;
+  if (st != KK_OK)
+    return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name,
+                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+  return KK_OK;
+}
+
 static kk_status_t run(const char *op, kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l,
                        size_t tune_context) {
-  kk_status_t st = KK__UNLIKELY(kk__tools.active) ? kk__tools_launch(b, inst, l, tune_context)
-                                                  : b->ops.launch(b->ctx, inst->plugin_inst, l);
+  if (KK__UNLIKELY(l->kernel->flags & KK_KERNEL_FLAG_BOUNDS_CHECK) && (b->ops.flags & KK_PLUGIN_FLAG_HOST))
+    return run_bounds_checked(op, b, inst, l, tune_context);
+  kk_status_t st = launch(b, inst, l, tune_context);
   if (KK__UNLIKELY(st != KK_OK))
     return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name,
                      kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));

@@ -15,7 +15,9 @@
 #define KK__PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define KK__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define KK__LIKELY(x) __builtin_expect(!!(x), 1)
+#define KK__NOINLINE __attribute__((noinline))
 #else
+#define KK__NOINLINE
 #define KK__PRINTF(a, b)
 #define KK__UNLIKELY(x) (x)
 #define KK__LIKELY(x) (x)
@@ -269,6 +271,20 @@ void kk__views_release_all(void);
  * views, which report their memory themselves. */
 kk_status_t kk__space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr);
 kk_status_t kk__space_free(kk_space_t *space, void *ptr);
+
+/* ---- bounds checking (bounds.c) ------------------------------------------------ */
+
+/* A failure record for one host launch of a kernel built with kkcc
+ * --bounds-check (0, the shared record, when all are taken). */
+uint32_t kk__bounds_claim(void);
+/* After the launch: gives the record back; true when an access failed,
+ * with kk_last_error() (KK_ERROR_KERNEL_FAILED) naming the operation, label,
+ * kernel, backend, the view's label, the indices, the extents and the
+ * source line. */
+bool kk__bounds_release(uint32_t slot, const char *op, const kk_launch_t *l, const kk__backend_t *b);
+/* The label of the view whose memory holds `data`, quoted ("'x'"), or a
+ * description of the address when no live view has it (view.c). */
+void kk__view_label_at(const void *data, char *buf, size_t size);
 
 /* Installed plugin directory, from configure. */
 const char *kk__installed_plugin_dir(void);

@@ -31,11 +31,64 @@ struct kk_view_obj {
   kk_layout_t layout;
   kk_space_t *space;
   void *data;
+  /* unmanaged views with memory, listed so that a bounds-check failure can
+   * name them (managed ones are found through their allocation) */
+  bool listed;
+  struct kk_view_obj *unext, *uprev;
 };
 
 /* Live allocations, so that kk_finalize can release what the program kept. */
 static pthread_mutex_t g_allocs_lock = PTHREAD_MUTEX_INITIALIZER;
 static alloc_t *g_allocs;
+
+/* Unmanaged views that have memory (under g_allocs_lock). */
+static kk_view_t *g_unmanaged;
+
+static void list_unmanaged(kk_view_t *v) {
+  if (v->alloc || !v->data || kk_view_span(v) == 0)
+    return;
+  pthread_mutex_lock(&g_allocs_lock);
+  v->listed = true;
+  v->unext = g_unmanaged;
+  if (g_unmanaged)
+    g_unmanaged->uprev = v;
+  g_unmanaged = v;
+  pthread_mutex_unlock(&g_allocs_lock);
+}
+
+static void unlist_unmanaged(kk_view_t *v) {
+  if (!v->listed)
+    return;
+  pthread_mutex_lock(&g_allocs_lock);
+  if (v->uprev)
+    v->uprev->unext = v->unext;
+  else
+    g_unmanaged = v->unext;
+  if (v->unext)
+    v->unext->uprev = v->uprev;
+  pthread_mutex_unlock(&g_allocs_lock);
+}
+
+void kk__view_label_at(const void *data, char *buf, size_t size) {
+  const char *best = NULL;
+  size_t best_bytes = SIZE_MAX;
+  uintptr_t p = (uintptr_t)data;
+  pthread_mutex_lock(&g_allocs_lock);
+  for (alloc_t *a = g_allocs; a; a = a->next)
+    if (a->generation == kk__generation && p >= (uintptr_t)a->ptr && p - (uintptr_t)a->ptr < a->bytes &&
+        a->bytes < best_bytes)
+      best = a->label, best_bytes = a->bytes;
+  for (kk_view_t *v = g_unmanaged; v; v = v->unext) {
+    size_t bytes = kk_view_span(v) * v->elem_size;
+    if (p >= (uintptr_t)v->data && p - (uintptr_t)v->data < bytes && bytes < best_bytes)
+      best = v->label, best_bytes = bytes;
+  }
+  if (best)
+    kk__snprintf(buf, size, "'%s'", best);
+  else
+    kk__snprintf(buf, size, "at %p (no live view holds that address)", data);
+  pthread_mutex_unlock(&g_allocs_lock);
+}
 
 /* A bind failure waits here for the next launch from this thread. */
 __attribute__((tls_model("initial-exec"))) _Thread_local bool kk__tl_bind_failed;
@@ -342,6 +395,7 @@ kk_status_t kk_view_wrap(const kk_view_spec_t *spec, void *data, kk_view_t **out
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_wrap: view '%s': data is NULL", v->label);
   }
   v->data = data;
+  list_unmanaged(v);
   *out = v;
   return KK_OK;
 }
@@ -355,6 +409,7 @@ kk_view_t *kk_view_retain(kk_view_t *v) {
 void kk_view_release(kk_view_t *v) {
   if (!v || atomic_fetch_sub(&v->refs, 1) != 1)
     return;
+  unlist_unmanaged(v);
   alloc_release(v->alloc);
   free(v->label);
   free(v);
@@ -438,6 +493,8 @@ kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t 
   v->alloc = src->alloc;
   if (v->alloc)
     atomic_fetch_add(&v->alloc->refs, 1);
+  else
+    list_unmanaged(v);
   *out = v;
   return KK_OK;
 }

@@ -206,6 +206,7 @@ static kk_status_t cache_prepare(kkh_exec_t *ex, const kk_host_services_t *hs, c
     th->thread_scratch_size[1] = l->scratch_thread[1];
     th->ops = &team_ops;
     th->backend = &c->slots[s];
+    th->bounds_slot = (int32_t)l->bounds_slot;
   }
   atomic_store(&c->failed, 0);
   c->why[0] = '\0';
@@ -287,6 +288,7 @@ static void for_task(int tid, int nt, void *arg) {
   const void *args = T->args;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
+  th.bounds_slot = (int32_t)T->l->bounds_slot;
 #define CALL_FOR(b, e) T->k->host_for(args, b, e, &th)
   FOR_MY_CHUNKS(T, tid, nt, CALL_FOR);
 #undef CALL_FOR
@@ -297,6 +299,7 @@ static void reduce_task(int tid, int nt, void *arg) {
   const void *args = T->args;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
+  th.bounds_slot = (int32_t)T->l->bounds_slot;
   void *acc = T->slots + (size_t)tid * T->slot;
   T->red->init(acc);
 #define CALL_RED(b, e) T->k->host_reduce(args, b, e, acc, &th)
@@ -310,6 +313,7 @@ static void scan_task(int tid, int nt, void *arg) {
   const void *args = T->args;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
+  th.bounds_slot = (int32_t)T->l->bounds_slot;
   unsigned char *mine = T->slots + (size_t)tid * T->slot;
   int64_t b, e;
   kkh_block_of(T->n, tid, nt, &b, &e);
@@ -353,6 +357,7 @@ static void md_task(int tid, int nt, void *arg) {
   const void *args = T->args;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
+  th.bounds_slot = (int32_t)T->l->bounds_slot;
   void *acc = NULL;
   if (T->red) {
     acc = T->slots + (size_t)tid * T->slot;
@@ -585,6 +590,7 @@ kk_status_t kkh_launch(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_la
     /* one thread: a single pass with final set, as a sequential scan does */
     kk_host_thread_t th;
     kkh_thread_init(&th, 0, 1);
+    th.bounds_slot = (int32_t)l->bounds_slot;
     unsigned char *acc = T.slots + (size_t)2 * T.slot; /* slot 2 * used: where the total is read */
     T.red->init(acc);
     k->host_scan(l->args, T.begin, T.begin + T.n, acc, 1, &th);
