@@ -30,6 +30,7 @@ typedef enum key_id {
   K_PRINT,
   K_DISABLE_WARNINGS,
   K_TUNE,
+  K_PLUGIN_PROBE,
   K_HELP,
   K_TOOLS_HELP,
   K_COUNT
@@ -72,6 +73,8 @@ static const key_t_ keys[K_COUNT] = {
      NULL, "no warnings on stderr"},
     {K_TUNE, "--kokkos-tune-internals", "KOKKOS_TUNE_INTERNALS", "tune_internals", T_BOOL, NULL,
      "let a tuning tool choose team sizes and tiles"},
+    {K_PLUGIN_PROBE, "--kokkos-plugin-probe", "KOKKOS_PLUGIN_PROBE", "plugin_probe", T_BOOL, NULL,
+     "probe each new or changed plugin in a helper process first, skip one that crashes (default yes)"},
     {K_HELP, "--kokkos-help", NULL, NULL, T_BOOL, NULL, "print this table and exit"},
     {K_TOOLS_HELP, "--kokkos-tools-help", NULL, NULL, T_BOOL, NULL, "print the tool's help and exit"},
 };
@@ -849,6 +852,9 @@ kk_status_t kk__config_resolve(int argc, char **argv, const kk_settings_t *setti
     cfg->disable_warnings = v->b, cfg->disable_warnings_origin = o;
   if ((v = pick(order, nl, K_TUNE, &o)))
     cfg->tune_internals = v->b, cfg->tune_internals_origin = o;
+  cfg->plugin_probe = true;
+  if ((v = pick(order, nl, K_PLUGIN_PROBE, &o)))
+    cfg->plugin_probe = v->b, cfg->plugin_probe_origin = o;
   if ((v = pick(order, nl, K_HELP, &o)))
     cfg->help = v->b;
   if ((v = pick(order, nl, K_TOOLS_HELP, &o)))

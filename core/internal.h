@@ -107,6 +107,8 @@ typedef struct kk__config {
   kk__origin_t disable_warnings_origin;
   bool tune_internals;
   kk__origin_t tune_internals_origin;
+  bool plugin_probe;      /* probe plugins in a helper process (default true) */
+  kk__origin_t plugin_probe_origin;
 
   bool help;        /* --kokkos-help */
   bool tools_help;  /* --kokkos-tools-help */
@@ -285,6 +287,17 @@ bool kk__bounds_release(uint32_t slot, const char *op, const kk_launch_t *l, con
 /* The label of the view whose memory holds `data`, quoted ("'x'"), or a
  * description of the address when no live view has it (view.c). */
 void kk__view_label_at(const void *data, char *buf, size_t size);
+
+/* ---- plugins that crash while loaded (probe.c) ------------------------------------ */
+
+/* Whether the plugin file may be loaded into this process: true unless a
+ * probe in a helper process (now, or cached for this file's path, size and
+ * mtime) saw it crash, abort or hang in its entry, init, device or space
+ * queries; `why` then says how.  True without a probe when probing is off
+ * (KOKKOS_PLUGIN_PROBE=0) or the helper is missing. */
+bool kk__probe_plugin(const char *path, const char *name, char *why, size_t why_size);
+/* The helper program: $KK_PLUGIN_PROBE_HELPER, else the installed one. */
+const char *kk__probe_helper(void);
 
 /* Installed plugin directory, from configure. */
 const char *kk__installed_plugin_dir(void);

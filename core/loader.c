@@ -303,6 +303,10 @@ static void load_file(const char *path) {
     }
   }
   char why[1024];
+  if (!kk__probe_plugin(path, b->name, why, sizeof why)) {
+    skip(b, KK_PLUGIN_SKIPPED, "%s", why);
+    return;
+  }
   b->dl = kk__dl_open(path, why, sizeof why);
   if (!b->dl) {
     skip(b, KK_PLUGIN_SKIPPED, "cannot load: %s", why);

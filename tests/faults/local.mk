@@ -2,8 +2,24 @@
 # input that once crashed, concurrent use, broken plugins and bounds checking.
 EXTRA_DIST += tests/faults/local.mk tools/compare-kernel-images.sh
 
-# libkk: the failure records of bounds-checked host launches (kkcc --bounds-check)
-core_libkkcore_la_SOURCES += core/bounds.c
+# Every test probes the plugins it loads with the build's helper, caching
+# the verdicts in the build tree.
+AM_TESTS_ENVIRONMENT += \
+	KK_PLUGIN_PROBE_HELPER='$(abs_top_builddir)/tools/kk-plugin-probe/kk-plugin-probe$(EXEEXT)'; \
+	export KK_PLUGIN_PROBE_HELPER; \
+	KK_PLUGIN_CACHE_DIR='$(abs_top_builddir)/tests/faults/plugin-cache'; export KK_PLUGIN_CACHE_DIR;
+clean-local: clean-local-faults
+clean-local-faults:
+	-rm -rf tests/faults/plugin-cache
+.PHONY: clean-local-faults
+
+# libkk: the failure records of bounds-checked host launches (kkcc --bounds-check),
+# and the probe of new or changed plugins in a helper process
+core_libkkcore_la_SOURCES += core/bounds.c core/probe.c
+core_libkkcore_la_CPPFLAGS += -DKK_PROBE_HELPER='"$(pkglibexecdir)/kk-plugin-probe"'
+pkglibexec_PROGRAMS = tools/kk-plugin-probe/kk-plugin-probe
+tools_kk_plugin_probe_kk_plugin_probe_SOURCES = tools/kk-plugin-probe/kk-plugin-probe.c
+tools_kk_plugin_probe_kk_plugin_probe_LDADD = $(LIBS)
 if KK_HAVE_CHECK
 check_PROGRAMS += tests/faults/check_faults
 TESTS += tests/faults/check_faults
@@ -11,6 +27,16 @@ tests_faults_check_faults_SOURCES = tests/faults/check_faults.c tests/testutil.h
 tests_faults_check_faults_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_faults_check_faults_CFLAGS = $(TEST_CFLAGS)
 tests_faults_check_faults_LDADD = libkk.la $(CHECK_LIBS) $(PTHREAD_CFLAGS)
+
+# Plugins that crash or hang while loaded: probed in the helper, skipped, cached.
+check_PROGRAMS += tests/faults/check_probe
+TESTS += tests/faults/check_probe
+tests_faults_check_probe_SOURCES = tests/faults/check_probe.c tests/testutil.h
+tests_faults_check_probe_CPPFLAGS = $(TEST_CPPFLAGS) \
+	-DKK_TEST_PROBE_HELPER='"$(abs_top_builddir)/tools/kk-plugin-probe/kk-plugin-probe$(EXEEXT)"'
+tests_faults_check_probe_CFLAGS = $(TEST_CFLAGS)
+tests_faults_check_probe_LDADD = libkk.la $(CHECK_LIBS)
+EXTRA_tests_faults_check_probe_DEPENDENCIES = tools/kk-plugin-probe/kk-plugin-probe$(EXEEXT)
 
 # One program per backend (as the conformance suite): refused launches, 8
 # threads launching at once, and bounds checking on the host backends.
@@ -60,3 +86,27 @@ tests/faults/conformance-bc.kk.o: tests/conformance/kernels.kk.c tests/conforman
 tests/faults/conformance_hier-bc.kk.o: tests/conformance/kernels_hier.kk.c tests/conformance/conformance.h $(KKCC_DEPS)
 	@$(MKDIR_P) $(@D)
 	$(KKCC_V)$(KKCC) --targets=host --bounds-check $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
+
+# Fake plugins that segfault, abort or hang in their entry or in init (the
+# probe's tests), built from tests/fake/fake_plugin.c like the loader's.
+check_LTLIBRARIES += tests/fake/kk_fake_segv_entry.la tests/fake/kk_fake_abort_entry.la \
+	tests/fake/kk_fake_hang_entry.la tests/fake/kk_fake_segv_init.la tests/fake/kk_fake_abort_init.la \
+	tests/fake/kk_fake_hang_init.la
+tests_fake_kk_fake_segv_entry_la_SOURCES = tests/fake/fake_plugin.c
+tests_fake_kk_fake_segv_entry_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME=fake_segv_entry -DFAKE_MODE_SEGV_ENTRY
+tests_fake_kk_fake_segv_entry_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_kk_fake_abort_entry_la_SOURCES = tests/fake/fake_plugin.c
+tests_fake_kk_fake_abort_entry_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME=fake_abort_entry -DFAKE_MODE_ABORT_ENTRY
+tests_fake_kk_fake_abort_entry_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_kk_fake_hang_entry_la_SOURCES = tests/fake/fake_plugin.c
+tests_fake_kk_fake_hang_entry_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME=fake_hang_entry -DFAKE_MODE_HANG_ENTRY
+tests_fake_kk_fake_hang_entry_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_kk_fake_segv_init_la_SOURCES = tests/fake/fake_plugin.c
+tests_fake_kk_fake_segv_init_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME=fake_segv_init -DFAKE_MODE_SEGV_INIT
+tests_fake_kk_fake_segv_init_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_kk_fake_abort_init_la_SOURCES = tests/fake/fake_plugin.c
+tests_fake_kk_fake_abort_init_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME=fake_abort_init -DFAKE_MODE_ABORT_INIT
+tests_fake_kk_fake_abort_init_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_kk_fake_hang_init_la_SOURCES = tests/fake/fake_plugin.c
+tests_fake_kk_fake_hang_init_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME=fake_hang_init -DFAKE_MODE_HANG_INIT
+tests_fake_kk_fake_hang_init_la_LDFLAGS = $(FAKE_LDFLAGS)
