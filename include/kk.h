@@ -151,9 +151,12 @@ typedef struct kk_settings {
  * message lists the usable backends and why each other one was skipped).
  * kk_last_error() has the details.
  *
- * Not thread-safe: call it once, from one thread, before any other kk call
- * except those marked "any time".  kk may be initialized again after
- * kk_finalize(). */
+ * Call it once, from one thread, before any other kk call except those
+ * marked "any time".  Concurrent calls of kk_initialize and kk_finalize are
+ * safe but not useful: they run one at a time, so a second kk_initialize
+ * returns KK_ERROR_ALREADY_INITIALIZED (and a call from inside one of them,
+ * e.g. from a tool's callback, KK_ERROR_IN_USE) instead of
+ * crashing.  kk may be initialized again after kk_finalize(). */
 kk_status_t kk_initialize(int *argc, char ***argv);
 
 /* As kk_initialize(), with settings that rank between the command line and the
@@ -166,8 +169,8 @@ kk_status_t kk_initialize_with_settings(const kk_settings_t *settings);
 
 /* Fences every backend, releases what kk still holds, finalizes and unloads the
  * plugins.  Returns KK_ERROR_NOT_INITIALIZED when kk is not initialized (never
- * crashes on an unbalanced call).  Not thread-safe: no other kk call may run
- * concurrently. */
+ * crashes on an unbalanced call).  Serialized with kk_initialize (see there);
+ * no other kk call (launches, views, fences) may run concurrently with it. */
 kk_status_t kk_finalize(void);
 
 /* 1 between a successful kk_initialize and kk_finalize, else 0.  Any time,
