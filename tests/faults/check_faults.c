@@ -303,6 +303,43 @@ START_TEST(empty_plugin_directory) {
 }
 END_TEST
 
+/* A kernel object whose tables cannot be walked (found by
+ * tests/fuzz/fuzz_module_table): a NULL kernel entry, a kernel without a
+ * name, a count without a table, an image without data, and a NULL entry in
+ * a module of another ABI.  Registering, looking up and unregistering them
+ * crashed; now they are refused and never read. */
+START_TEST(damaged_module_tables_are_refused) {
+  kk_kernel_t good = {.struct_size = sizeof good, .abi_version = KK_KERNEL_ABI_VERSION, .name = "dmg_good"};
+  kk_kernel_t noname = {.struct_size = sizeof noname, .abi_version = KK_KERNEL_ABI_VERSION};
+  kk_kernel_t *with_null[] = {&good, NULL}, *with_noname[] = {&good, &noname};
+  kk_image_t nodata = {.target = "cuda", .format = "cuda-fatbin", .size = 64};
+  kk_module_t mods[5];
+  memset(mods, 0, sizeof mods);
+  for (int i = 0; i < 5; i++) {
+    mods[i].struct_size = sizeof mods[i];
+    mods[i].abi_version = KK_KERNEL_ABI_VERSION;
+    mods[i].source_name = "damaged.kk.c";
+    mods[i].kernel_count = 2;
+    mods[i].kernels = with_null;
+  }
+  mods[1].kernels = with_noname;
+  mods[2].kernels = NULL;
+  mods[3].kernels = with_noname, mods[3].kernel_count = 1, mods[3].image_count = 1, mods[3].images = &nodata;
+  mods[4].abi_version = ((KK_KERNEL_ABI_VERSION >> 16) + 1u) << 16;
+  for (int round = 0; round < 2; round++) { /* before kk_initialize, then while initialized */
+    if (round == 1)
+      ck_assert_int_eq(kk_initialize_with_settings(NULL), KK_OK);
+    for (int i = 0; i < 5; i++) {
+      kk_module_register(&mods[i]);
+      ck_assert_ptr_null(kk_kernel_find("dmg_good"));
+      ck_assert_ptr_null(kk_module_kernel(&mods[i], "dmg_good"));
+      kk_module_unregister(&mods[i]);
+    }
+  }
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
 static Suite *faults_suite(void) {
   Suite *s = suite_create("faults");
   TCase *tc = tcase_create("bad input");
@@ -313,6 +350,7 @@ static Suite *faults_suite(void) {
   tcase_add_test(tc, initialize_and_finalize_from_many_threads);
   tcase_add_test(tc, initialize_reentered_from_a_handler);
   tcase_add_test(tc, empty_plugin_directory);
+  tcase_add_test(tc, damaged_module_tables_are_refused);
   suite_add_tcase(s, tc);
   return s;
 }
