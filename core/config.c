@@ -3,10 +3,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -27,6 +30,7 @@ typedef enum key_id {
   K_PRINT,
   K_DISABLE_WARNINGS,
   K_TUNE,
+  K_PLUGIN_PROBE,
   K_HELP,
   K_TOOLS_HELP,
   K_COUNT
@@ -69,6 +73,8 @@ static const key_t_ keys[K_COUNT] = {
      NULL, "no warnings on stderr"},
     {K_TUNE, "--kokkos-tune-internals", "KOKKOS_TUNE_INTERNALS", "tune_internals", T_BOOL, NULL,
      "let a tuning tool choose team sizes and tiles"},
+    {K_PLUGIN_PROBE, "--kokkos-plugin-probe", "KOKKOS_PLUGIN_PROBE", "plugin_probe", T_BOOL, NULL,
+     "probe each new or changed plugin in a helper process first, skip one that crashes (default yes)"},
     {K_HELP, "--kokkos-help", NULL, NULL, T_BOOL, NULL, "print this table and exit"},
     {K_TOOLS_HELP, "--kokkos-tools-help", NULL, NULL, T_BOOL, NULL, "print the tool's help and exit"},
 };
@@ -124,7 +130,7 @@ static void add_warning(kk__config_t *cfg, const char *fmt, ...) {
   char buf[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  kk__vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   char **w = realloc(cfg->warnings, sizeof *w * (size_t)(cfg->warning_count + 1));
   if (!w)
@@ -641,10 +647,38 @@ static kk_status_t json_backends(const char *file, const json_t *obj, kk__config
   return KK_OK;
 }
 
+/* What a file that is not a regular file is, for the message. */
+static const char *file_kind(mode_t mode) {
+  return S_ISDIR(mode)    ? "a directory"
+         : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "not a file";
+}
+
 static kk_status_t parse_json_file(const char *file, layer_t *L, kk__config_t *cfg) {
   L->origin = KK__ORIGIN_JSON;
   json_error_t err;
-  json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &err);
+  /* Opened without blocking and checked before a byte is read: a FIFO with
+   * no writer would block kk_initialize forever, a directory or a device is
+   * no configuration. */
+  int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return kk__error(KK_ERROR_CONFIG, "kk: cannot read configuration file '%s': %s", file, strerror(errno));
+  struct stat sb;
+  if (fstat(fd, &sb) != 0) {
+    int e = errno;
+    close(fd);
+    return kk__error(KK_ERROR_CONFIG, "kk: cannot read configuration file '%s': %s", file, strerror(e));
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    close(fd);
+    return kk__error(KK_ERROR_CONFIG, "kk: configuration file '%s' is %s, not a regular file", file,
+                     file_kind(sb.st_mode));
+  }
+  json_t *root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &err);
+  close(fd);
   if (!root) {
     if (err.line < 0) /* could not be read at all */
       return kk__error(KK_ERROR_CONFIG, "kk: cannot read configuration file '%s': %s", file, err.text);
@@ -818,6 +852,9 @@ kk_status_t kk__config_resolve(int argc, char **argv, const kk_settings_t *setti
     cfg->disable_warnings = v->b, cfg->disable_warnings_origin = o;
   if ((v = pick(order, nl, K_TUNE, &o)))
     cfg->tune_internals = v->b, cfg->tune_internals_origin = o;
+  cfg->plugin_probe = true;
+  if ((v = pick(order, nl, K_PLUGIN_PROBE, &o)))
+    cfg->plugin_probe = v->b, cfg->plugin_probe_origin = o;
   if ((v = pick(order, nl, K_HELP, &o)))
     cfg->help = v->b;
   if ((v = pick(order, nl, K_TOOLS_HELP, &o)))

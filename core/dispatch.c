@@ -1,6 +1,7 @@
 /* core/dispatch.c -- every kk_parallel_*: check the launch, pick the backend, call its launch op. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -29,7 +30,8 @@ static const char *kind_name(uint32_t kind) {
 
 /* The reason a launch is refused by the fast checks of prepare(); only
  * reached on failure, so it may format. */
-static kk_status_t refuse(const char *op, const char *label, const kk_kernel_t *k, size_t args_size, uint32_t kind) {
+static kk_status_t refuse(const char *op, const char *label, const kk_kernel_t *k, const void *args, size_t args_size,
+                          uint32_t kind) {
   if (!kk__g.initialized)
     return kk__error(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized", op);
   if (!k)
@@ -46,6 +48,9 @@ static kk_status_t refuse(const char *op, const char *label, const kk_kernel_t *
     return kk__error(KK_ERROR_KERNEL_MISMATCH,
                      "%s '%s': kernel '%s' takes a %u-byte argument struct, the launch passes %zu bytes", op, label,
                      k->name, k->args_size, args_size);
+  if (!args && args_size)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': kernel '%s': args is NULL but args_size is %zu", op, label,
+                     k->name, args_size);
   if (kk__tl_bind_failed)
     return kk__take_bind_error(op, label);
   return kk__error(KK_ERROR_INTERNAL, "%s '%s': refused for an unknown reason", op, label);
@@ -57,8 +62,9 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
                                   size_t args_size, uint32_t kind, kk_instance_t *instance, kk_launch_t *l,
                                   kk__backend_t **bp, kk_instance_t **ip) {
   if (KK__UNLIKELY(!kk__g.initialized || !k || k->kind != kind || k->args_size != args_size ||
-                   (k->abi_version >> 16) != (KK_KERNEL_ABI_VERSION >> 16) || kk__tl_bind_failed))
-    return refuse(op, label ? label : "", k, args_size, kind);
+                   (k->abi_version >> 16) != (KK_KERNEL_ABI_VERSION >> 16) || (!args && args_size) ||
+                   kk__tl_bind_failed))
+    return refuse(op, label ? label : "", k, args, args_size, kind);
   kk_instance_t *inst = instance ? instance : &kk__g.def->default_instance;
   kk__backend_t *b = inst->backend;
   if (KK__UNLIKELY(!b->ops.launch))
@@ -91,12 +97,33 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
 
 /* Launches l; with a tool, between its begin and end events, and closes the
  * tuning context (0 when none) after them. */
+static inline kk_status_t launch(kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l, size_t tune_context) {
+  return KK__UNLIKELY(kk__tools.active) ? kk__tools_launch(b, inst, l, tune_context)
+                                        : b->ops.launch(b->ctx, inst->plugin_inst, l);
+}
+
+/* A kernel built with kkcc --bounds-check, on a host backend: the launch
+ * gets a failure record, and a failed access is the launch's error. */
+static KK__NOINLINE kk_status_t run_bounds_checked(const char *op, kk__backend_t *b, kk_instance_t *inst,
+                                                   const kk_launch_t *l, size_t tune_context) {
+  kk_launch_t lb = *l;
+  lb.bounds_slot = kk__bounds_claim();
+  kk_status_t st = launch(b, inst, &lb, tune_context);
+  if (kk__bounds_release(lb.bounds_slot, op, l, b))
+    return KK_ERROR_KERNEL_FAILED;
+  if (st != KK_OK)
+    return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name,
+                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+  return KK_OK;
+}
+
 static kk_status_t run(const char *op, kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l,
                        size_t tune_context) {
   if (KK__UNLIKELY(kk__capturing(inst)))
     return kk__graph_record_launch(op, inst, l, tune_context);
-  kk_status_t st = KK__UNLIKELY(kk__tools.active) ? kk__tools_launch(b, inst, l, tune_context)
-                                                  : b->ops.launch(b->ctx, inst->plugin_inst, l);
+  if (KK__UNLIKELY(l->kernel->flags & KK_KERNEL_FLAG_BOUNDS_CHECK) && (b->ops.flags & KK_PLUGIN_FLAG_HOST))
+    return run_bounds_checked(op, b, inst, l, tune_context);
+  kk_status_t st = launch(b, inst, l, tune_context);
   if (KK__UNLIKELY(st != KK_OK))
     return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name,
                      kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
@@ -339,6 +366,30 @@ static kk_status_t team_bounds(kk__backend_t *b, const kk_launch_t *l, int32_t *
   return KK_OK;
 }
 
+/* scratch_team + team_size * scratch_thread in *need; false when the sum
+ * does not fit in 64 bits (no backend has that much). */
+static inline bool scratch_need(uint64_t team, int32_t team_size, uint64_t thread, uint64_t *need) {
+  uint64_t threads;
+  return !__builtin_mul_overflow((uint64_t)(team_size > 0 ? team_size : 0), thread, &threads) &&
+         !__builtin_add_overflow(team, threads, need);
+}
+
+/* The one sentence every backend gives for a scratch request over its limit. */
+static kk_status_t scratch_refused(const char *op, const char *lb, int lv, uint64_t team, int32_t team_size,
+                                   uint64_t thread, const kk__backend_t *b, const kk_plugin_device_t *d) {
+  uint64_t need;
+  char total[64];
+  if (scratch_need(team, team_size, thread, &need))
+    snprintf(total, sizeof total, "%llu", (unsigned long long)need);
+  else
+    snprintf(total, sizeof total, "more than %llu", (unsigned long long)UINT64_MAX);
+  return kk__error(KK_ERROR_LIMIT,
+                   "%s '%s': scratch level %d: %s bytes per team requested (%llu per team + %d threads x %llu), "
+                   "backend %s allows %llu",
+                   op, lb, lv, total, (unsigned long long)team, team_size, (unsigned long long)thread, b->name,
+                   (unsigned long long)d->scratch_max[lv]);
+}
+
 static kk_status_t prepare_team(const char *op, const char *label, const kk_team_policy_t *p, const kk_kernel_t *k,
                                 const void *args, size_t args_size, uint32_t kind, kk_launch_t *l, kk__backend_t **bp,
                                 kk_instance_t **ip) {
@@ -373,18 +424,24 @@ static kk_status_t prepare_team(const char *op, const char *label, const kk_team
   if ((st = team_limits(b, l, &max, &rec)) != KK_OK)
     return kk__error(st, "%s '%s': %s", op, lb, kk_last_error());
   l->team_size = p->team_size ? p->team_size : rec;
-  if (KK__UNLIKELY(l->team_size > max))
-    return kk__error(KK_ERROR_LIMIT, "%s '%s': team size %d exceeds the maximum %d of kernel '%s' on backend %s", op, lb,
-                     l->team_size, max, k->name, b->name);
-  for (int lv = 0; lv < 2; lv++) {
-    uint64_t need = p->scratch_team[lv] + (uint64_t)l->team_size * p->scratch_thread[lv];
-    if (KK__UNLIKELY(need > d->scratch_max[lv]))
-      return kk__error(KK_ERROR_LIMIT,
-                       "%s '%s': scratch level %d: %llu bytes per team requested (%llu per team + %d threads x %llu), "
-                       "backend %s allows %llu",
-                       op, lb, lv, (unsigned long long)need, (unsigned long long)p->scratch_team[lv], l->team_size,
-                       (unsigned long long)p->scratch_thread[lv], b->name, (unsigned long long)d->scratch_max[lv]);
+  int bad_level = -1;
+  for (int lv = 1; lv >= 0; lv--) {
+    uint64_t need;
+    if (KK__UNLIKELY(!scratch_need(p->scratch_team[lv], l->team_size, p->scratch_thread[lv], &need) ||
+                     need > d->scratch_max[lv]))
+      bad_level = lv;
   }
+  /* A backend whose team-size query counts the scratch answers "no team
+   * fits" (max 0) to a scratch request that is too big; when the team size
+   * itself is within the device's limit, the scratch is what to change. */
+  if (KK__UNLIKELY(l->team_size > max) && (bad_level < 0 || l->team_size > d->max_team_size))
+    return kk__error(KK_ERROR_LIMIT, "%s '%s': team size %d exceeds the maximum %d of kernel '%s' on backend %s%s", op,
+                     lb, l->team_size, max, k->name, b->name,
+                     max == 0 ? " (no team fits: the scratch requested and the kernel's own memory leave no room)"
+                              : "");
+  if (KK__UNLIKELY(bad_level >= 0))
+    return scratch_refused(op, lb, bad_level, p->scratch_team[bad_level], l->team_size,
+                           p->scratch_thread[bad_level], b, d);
   return KK_OK;
 }
 
@@ -510,7 +567,11 @@ kk_status_t kk_team_size_recommended(const kk_kernel_t *kernel, const kk_team_po
 }
 
 size_t kk_scratch_size(size_t elem_size, int64_t count) {
+  size_t bytes;
   if (count <= 0)
     return 0;
-  return ((size_t)count * elem_size + (KK_SCRATCH_ALIGN - 1)) & ~(size_t)(KK_SCRATCH_ALIGN - 1);
+  /* a request that overflows saturates, so that the launch refuses it */
+  if (__builtin_mul_overflow((size_t)count, elem_size, &bytes) || bytes > SIZE_MAX - (KK_SCRATCH_ALIGN - 1))
+    return SIZE_MAX;
+  return (bytes + (KK_SCRATCH_ALIGN - 1)) & ~(size_t)(KK_SCRATCH_ALIGN - 1);
 }

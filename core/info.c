@@ -7,6 +7,8 @@
 
 #include <jansson.h>
 
+#include <unistd.h>
+
 #include "internal.h"
 
 static const char *state_name(kk_plugin_state_t s) {
@@ -223,6 +225,9 @@ kk_status_t kk_print_configuration(FILE *out) {
           kk__origin_name(c->disable_warnings_origin));
   fprintf(out, "  tune internals     %s  (%s)\n", c->tune_internals ? "yes" : "no",
           kk__origin_name(c->tune_internals_origin));
+  fprintf(out, "  plugin probe       %s  (%s; helper %s%s)\n", c->plugin_probe ? "yes" : "no",
+          kk__origin_name(c->plugin_probe_origin), kk__probe_helper(),
+          access(kk__probe_helper(), X_OK) == 0 ? "" : ", missing: plugins load unprobed");
   return KK_OK;
 }
 
@@ -307,6 +312,7 @@ kk_status_t kk_print_configuration_json(FILE *out) {
   json_object_set_new(settings, "tools_args", c->tools_args ? json_string(c->tools_args) : json_null());
   json_object_set_new(settings, "disable_warnings", json_boolean(c->disable_warnings));
   json_object_set_new(settings, "tune_internals", json_boolean(c->tune_internals));
+  json_object_set_new(settings, "plugin_probe", json_boolean(c->plugin_probe));
   json_object_set_new(root, "settings", settings);
   int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   fputc('\n', out);

@@ -287,7 +287,14 @@ static void teardown(void) {
   kk__dl_exit();
 }
 
-kk_status_t kk_initialize_ex(int *argc, char ***argv, const kk_settings_t *settings) {
+/* kk_initialize and kk_finalize run one at a time: a second thread calling
+ * either waits for the first and then finds kk initialized (or not).  A call
+ * from inside one of them (an error handler, a tool's callback) is refused
+ * instead of deadlocking. */
+static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local bool tl_in_init;
+
+static kk_status_t initialize_locked(int *argc, char ***argv, const kk_settings_t *settings) {
   if (kk__g.initialized)
     return kk__error(KK_ERROR_ALREADY_INITIALIZED,
                      "kk_initialize: kk is already initialized (call kk_finalize before initializing again)");
@@ -368,13 +375,25 @@ kk_status_t kk_initialize_ex(int *argc, char ***argv, const kk_settings_t *setti
   return KK_OK;
 }
 
+kk_status_t kk_initialize_ex(int *argc, char ***argv, const kk_settings_t *settings) {
+  if (tl_in_init)
+    return kk__error(KK_ERROR_IN_USE, "kk_initialize: called while this thread is inside kk_initialize or "
+                                      "kk_finalize (from an error handler or a tool)");
+  pthread_mutex_lock(&g_init_lock);
+  tl_in_init = true;
+  kk_status_t st = initialize_locked(argc, argv, settings);
+  tl_in_init = false;
+  pthread_mutex_unlock(&g_init_lock);
+  return st;
+}
+
 kk_status_t kk_initialize(int *argc, char ***argv) { return kk_initialize_ex(argc, argv, NULL); }
 
 kk_status_t kk_initialize_with_settings(const kk_settings_t *settings) {
   return kk_initialize_ex(NULL, NULL, settings);
 }
 
-kk_status_t kk_finalize(void) {
+static kk_status_t finalize_locked(void) {
   if (!kk__g.initialized)
     return kk__error(KK_ERROR_NOT_INITIALIZED, "kk_finalize: kk is not initialized");
   kk__graphs_release_all(); /* ends captures, so that the fence is not refused */
@@ -385,5 +404,17 @@ kk_status_t kk_finalize(void) {
   atomic_store(&g_initialized, 0);
   kk__g.initialized = false;
   teardown();
+  return st;
+}
+
+kk_status_t kk_finalize(void) {
+  if (tl_in_init)
+    return kk__error(KK_ERROR_IN_USE, "kk_finalize: called while this thread is inside kk_initialize or "
+                                      "kk_finalize (from an error handler or a tool)");
+  pthread_mutex_lock(&g_init_lock);
+  tl_in_init = true;
+  kk_status_t st = finalize_locked();
+  tl_in_init = false;
+  pthread_mutex_unlock(&g_init_lock);
   return st;
 }

@@ -16,7 +16,9 @@
 #define KK__PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define KK__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define KK__LIKELY(x) __builtin_expect(!!(x), 1)
+#define KK__NOINLINE __attribute__((noinline))
 #else
+#define KK__NOINLINE
 #define KK__PRINTF(a, b)
 #define KK__UNLIKELY(x) (x)
 #define KK__LIKELY(x) (x)
@@ -36,8 +38,11 @@ void kk__debug(const char *fmt, ...) KK__PRINTF(1, 2);
 extern bool kk__warnings_disabled;
 extern bool kk__debug_enabled;
 
-/* printf into a fixed buffer, always terminated, truncating with "...". */
+/* printf into a fixed buffer, always terminated.  A message that does not
+ * fit keeps its explanation: its string values are cut ("...[N bytes]"),
+ * quoted ones ('%s') first, before anything is cut at the end. */
 void kk__snprintf(char *buf, size_t size, const char *fmt, ...) KK__PRINTF(3, 4);
+void kk__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 
 /* A growable string (for messages and reports, never on the dispatch path). */
 typedef struct kk__str {
@@ -103,6 +108,8 @@ typedef struct kk__config {
   kk__origin_t disable_warnings_origin;
   bool tune_internals;
   kk__origin_t tune_internals_origin;
+  bool plugin_probe;      /* probe plugins in a helper process (default true) */
+  kk__origin_t plugin_probe_origin;
 
   bool help;        /* --kokkos-help */
   bool tools_help;  /* --kokkos-tools-help */
@@ -309,6 +316,30 @@ kk_status_t kk__graph_fence_check(const char *op);
 
 /* kk_finalize: ends captures and destroys the graphs the program left. */
 void kk__graphs_release_all(void);
+/* ---- bounds checking (bounds.c) ------------------------------------------------ */
+
+/* A failure record for one host launch of a kernel built with kkcc
+ * --bounds-check (0, the shared record, when all are taken). */
+uint32_t kk__bounds_claim(void);
+/* After the launch: gives the record back; true when an access failed,
+ * with kk_last_error() (KK_ERROR_KERNEL_FAILED) naming the operation, label,
+ * kernel, backend, the view's label, the indices, the extents and the
+ * source line. */
+bool kk__bounds_release(uint32_t slot, const char *op, const kk_launch_t *l, const kk__backend_t *b);
+/* The label of the view whose memory holds `data`, quoted ("'x'"), or a
+ * description of the address when no live view has it (view.c). */
+void kk__view_label_at(const void *data, char *buf, size_t size);
+
+/* ---- plugins that crash while loaded (probe.c) ------------------------------------ */
+
+/* Whether the plugin file may be loaded into this process: true unless a
+ * probe in a helper process (now, or cached for this file's path, size and
+ * mtime) saw it crash, abort or hang in its entry, init, device or space
+ * queries; `why` then says how.  True without a probe when probing is off
+ * (KOKKOS_PLUGIN_PROBE=0) or the helper is missing. */
+bool kk__probe_plugin(const char *path, const char *name, char *why, size_t why_size);
+/* The helper program: $KK_PLUGIN_PROBE_HELPER, else the installed one. */
+const char *kk__probe_helper(void);
 
 /* Installed plugin directory, from configure. */
 const char *kk__installed_plugin_dir(void);

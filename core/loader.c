@@ -26,7 +26,7 @@ static void hs_log(void *core, kk_log_level_t level, const char *fmt, ...) {
   char buf[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  kk__vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   fprintf(stderr, "kk[%s]: %s%s\n", b->name, level >= KK_LOG_WARNING ? "warning: " : "", buf);
 }
@@ -37,7 +37,7 @@ static kk_status_t hs_error(void *core, kk_status_t status, const char *native_n
   char buf[1536];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  kk__vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   if (native_name)
     return kk__error(status, "kk[%s]: %s (%s = %lld)", b->name, buf, native_name, (long long)native_code);
@@ -89,7 +89,7 @@ static void skip(kk__backend_t *b, kk_plugin_state_t state, const char *fmt, ...
 static void skip(kk__backend_t *b, kk_plugin_state_t state, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(b->reason, sizeof b->reason, fmt, ap);
+  kk__vsnprintf(b->reason, sizeof b->reason, fmt, ap);
   va_end(ap);
   b->state = state;
   kk__debug("plugin %s (%s): %s", b->name, b->path, b->reason);
@@ -303,6 +303,10 @@ static void load_file(const char *path) {
     }
   }
   char why[1024];
+  if (!kk__probe_plugin(path, b->name, why, sizeof why)) {
+    skip(b, KK_PLUGIN_SKIPPED, "%s", why);
+    return;
+  }
   b->dl = kk__dl_open(path, why, sizeof why);
   if (!b->dl) {
     skip(b, KK_PLUGIN_SKIPPED, "cannot load: %s", why);
@@ -356,7 +360,8 @@ static void scan_dir(const char *dir) {
       n++;
   }
   closedir(d);
-  qsort(names, (size_t)n, sizeof *names, cmp_str);
+  if (n > 1) /* qsort(NULL, 0) is undefined: an empty directory gives names == NULL */
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
   for (int i = 0; i < n; i++) {
     kk__str_t path = {0};
     kk__str_addf(&path, "%s/%s", dir, names[i]);

@@ -15,6 +15,7 @@ typedef struct mod_rt {
   void *pmod;               /* the plugin's module handle */
   kk__dl_t *dl;             /* set when kk_module_load opened it */
   char abi_error[512];      /* the object cannot be used with this libkk at all */
+  bool damaged;             /* its tables are never walked: another ABI's layout, or check_tables failed */
   char error[1024];         /* why it could not be loaded on the backend, "" when fine */
 } mod_rt_t;
 
@@ -62,6 +63,8 @@ static void attach(mod_rt_t *r) {
 }
 
 static void detach(mod_rt_t *r) {
+  if (r->damaged)
+    return; /* never attached, and its tables cannot be walked */
   if (r->backend && r->pmod && KK_PLUGIN_HAS(&r->backend->ops, module_unload))
     r->backend->ops.module_unload(r->backend->ctx, r->pmod);
   r->backend = NULL;
@@ -70,6 +73,41 @@ static void detach(mod_rt_t *r) {
     r->m->kernels[i]->runtime[0] = NULL;
     r->m->kernels[i]->runtime[1] = NULL;
   }
+}
+
+/* A module of this ABI whose tables cannot be walked (a damaged or
+ * hand-written object: NULL tables or entries, kernels without a name or of
+ * another ABI) is refused like one of another ABI: its kernels are never
+ * read again.  Found by tests/fuzz/fuzz_module_table. */
+static bool check_tables(const kk_module_t *m, char *why, size_t size) {
+  const char *src = m->source_name ? m->source_name : "?";
+  if (m->kernel_count && !m->kernels) {
+    kk__snprintf(why, size, "module %s is damaged: %u kernels but no kernel table: rebuild it with kkcc", src,
+                 m->kernel_count);
+    return false;
+  }
+  if (m->image_count && !m->images) {
+    kk__snprintf(why, size, "module %s is damaged: %u device images but no image table: rebuild it with kkcc", src,
+                 m->image_count);
+    return false;
+  }
+  for (uint32_t i = 0; i < m->image_count; i++)
+    if (m->images[i].size && !m->images[i].data) {
+      kk__snprintf(why, size, "module %s is damaged: device image %u has %llu bytes but no data: rebuild it with kkcc",
+                   src, i, (unsigned long long)m->images[i].size);
+      return false;
+    }
+  for (uint32_t i = 0; i < m->kernel_count; i++) {
+    const kk_kernel_t *k = m->kernels[i];
+    if (!k || !k->name || k->struct_size < offsetof(kk_kernel_t, runtime) ||
+        (k->abi_version >> 16) != (KK_KERNEL_ABI_VERSION >> 16)) {
+      kk__snprintf(why, size, "module %s is damaged: kernel %u of %u is %s: rebuild it with kkcc", src, i,
+                   m->kernel_count,
+                   !k ? "missing" : !k->name ? "without a name" : "of another kernel ABI or size");
+      return false;
+    }
+  }
+  return true;
 }
 
 void kk_module_register(kk_module_t *m) {
@@ -84,9 +122,12 @@ void kk_module_register(kk_module_t *m) {
                  "module %s was built for kernel ABI %u.%u, this libkk reads %u.x: rebuild it with this kk's kkcc",
                  m->source_name ? m->source_name : "?", m->abi_version >> 16, m->abi_version & 0xffff,
                  KK_KERNEL_ABI_VERSION >> 16);
+  else
+    check_tables(m, r->abi_error, sizeof r->abi_error);
+  r->damaged = r->abi_error[0] != '\0';
   pthread_mutex_lock(&g_lock);
   m->runtime[0] = r;
-  for (uint32_t i = 0; i < m->kernel_count && !r->abi_error[0]; i++)
+  for (uint32_t i = 0; i < m->kernel_count && !r->damaged; i++)
     m->kernels[i]->module = m;
   /* keep registration order: kk_kernel_find returns the first */
   mod_rt_t **tail = &g_modules;
@@ -107,7 +148,7 @@ void kk_module_unregister(kk_module_t *m) {
       mod_rt_t *r = *p;
       *p = r->next;
       detach(r);
-      for (uint32_t i = 0; i < m->kernel_count; i++)
+      for (uint32_t i = 0; i < m->kernel_count && !r->damaged; i++)
         if (m->kernels[i]->module == m)
           m->kernels[i]->module = NULL;
       m->runtime[0] = NULL;
@@ -188,7 +229,7 @@ kk_kernel_t *kk_kernel_find(const char *name) {
   kk_kernel_t *found = NULL;
   pthread_mutex_lock(&g_lock);
   for (mod_rt_t *r = g_modules; r && !found; r = r->next)
-    for (uint32_t i = 0; i < r->m->kernel_count; i++)
+    for (uint32_t i = 0; i < r->m->kernel_count && !r->damaged; i++)
       if (strcmp(r->m->kernels[i]->name, name) == 0) {
         found = r->m->kernels[i];
         break;
@@ -198,7 +239,8 @@ kk_kernel_t *kk_kernel_find(const char *name) {
 }
 
 kk_kernel_t *kk_module_kernel(const kk_module_t *m, const char *name) {
-  if (!m || !name)
+  const mod_rt_t *r = rt_of(m);
+  if (!m || !name || (r && r->damaged)) /* a damaged table is never walked */
     return NULL;
   for (uint32_t i = 0; i < m->kernel_count; i++)
     if (strcmp(m->kernels[i]->name, name) == 0)

@@ -31,11 +31,64 @@ struct kk_view_obj {
   kk_layout_t layout;
   kk_space_t *space;
   void *data;
+  /* unmanaged views with memory, listed so that a bounds-check failure can
+   * name them (managed ones are found through their allocation) */
+  bool listed;
+  struct kk_view_obj *unext, *uprev;
 };
 
 /* Live allocations, so that kk_finalize can release what the program kept. */
 static pthread_mutex_t g_allocs_lock = PTHREAD_MUTEX_INITIALIZER;
 static alloc_t *g_allocs;
+
+/* Unmanaged views that have memory (under g_allocs_lock). */
+static kk_view_t *g_unmanaged;
+
+static void list_unmanaged(kk_view_t *v) {
+  if (v->alloc || !v->data || kk_view_span(v) == 0)
+    return;
+  pthread_mutex_lock(&g_allocs_lock);
+  v->listed = true;
+  v->unext = g_unmanaged;
+  if (g_unmanaged)
+    g_unmanaged->uprev = v;
+  g_unmanaged = v;
+  pthread_mutex_unlock(&g_allocs_lock);
+}
+
+static void unlist_unmanaged(kk_view_t *v) {
+  if (!v->listed)
+    return;
+  pthread_mutex_lock(&g_allocs_lock);
+  if (v->uprev)
+    v->uprev->unext = v->unext;
+  else
+    g_unmanaged = v->unext;
+  if (v->unext)
+    v->unext->uprev = v->uprev;
+  pthread_mutex_unlock(&g_allocs_lock);
+}
+
+void kk__view_label_at(const void *data, char *buf, size_t size) {
+  const char *best = NULL;
+  size_t best_bytes = SIZE_MAX;
+  uintptr_t p = (uintptr_t)data;
+  pthread_mutex_lock(&g_allocs_lock);
+  for (alloc_t *a = g_allocs; a; a = a->next)
+    if (a->generation == kk__generation && p >= (uintptr_t)a->ptr && p - (uintptr_t)a->ptr < a->bytes &&
+        a->bytes < best_bytes)
+      best = a->label, best_bytes = a->bytes;
+  for (kk_view_t *v = g_unmanaged; v; v = v->unext) {
+    size_t bytes = kk_view_span(v) * v->elem_size;
+    if (p >= (uintptr_t)v->data && p - (uintptr_t)v->data < bytes && bytes < best_bytes)
+      best = v->label, best_bytes = bytes;
+  }
+  if (best)
+    kk__snprintf(buf, size, "'%s'", best);
+  else
+    kk__snprintf(buf, size, "at %p (no live view holds that address)", data);
+  pthread_mutex_unlock(&g_allocs_lock);
+}
 
 /* A bind failure waits here for the next launch from this thread. */
 __attribute__((tls_model("initial-exec"))) _Thread_local bool kk__tl_bind_failed;
@@ -78,7 +131,8 @@ static const char *layout_str(kk_layout_t l) {
   return l == KK_LAYOUT_RIGHT ? "right" : l == KK_LAYOUT_LEFT ? "left" : l == KK_LAYOUT_STRIDE ? "stride" : "default";
 }
 
-/* Span in elements: one past the largest offset, 0 when any extent is 0. */
+/* Span in elements: one past the largest offset, 0 when any extent is 0.
+ * Only called on shapes that shape_check() accepted, so nothing overflows. */
 static size_t span_of(int rank, const int64_t *ext, const int64_t *str) {
   size_t span = 1;
   for (int d = 0; d < rank; d++) {
@@ -96,20 +150,60 @@ static size_t size_of(int rank, const int64_t *ext) {
   return n;
 }
 
-static void compact_strides(int rank, const int64_t *ext, kk_layout_t layout, int64_t *str) {
+/* Compact strides of a layout; false when a stride does not fit in 64 bits
+ * (the strides are then unusable).  An empty dimension counts as 1, so that
+ * the strides of a view with a zero extent stay meaningful. */
+static bool compact_strides(int rank, const int64_t *ext, kk_layout_t layout, int64_t *str) {
   for (int d = 0; d < KK_MAX_RANK; d++)
     str[d] = 0;
   int64_t s = 1;
-  if (layout == KK_LAYOUT_LEFT)
-    for (int d = 0; d < rank; d++) {
-      str[d] = s;
-      s *= ext[d] > 0 ? ext[d] : 1;
+  bool ok = true;
+  for (int k = 0; k < rank; k++) {
+    int d = layout == KK_LAYOUT_LEFT ? k : rank - 1 - k;
+    str[d] = s;
+    if (k + 1 < rank && __builtin_mul_overflow(s, ext[d] > 0 ? ext[d] : 1, &s))
+      ok = false;
+  }
+  return ok;
+}
+
+/* Checks that every product of a shape fits: the strides (computed here for
+ * right and left layouts), the element count, the span and the span in
+ * bytes, all below 2^63 so that index and pointer arithmetic on them is
+ * defined.  On failure returns KK_ERROR_OUT_OF_MEMORY (no memory can hold
+ * such a view, as calloc says of an overflowing product) naming the shape. */
+static kk_status_t shape_check(const char *op, kk_view_t *v, size_t elem, size_t *bytes) {
+  bool ok = v->layout == KK_LAYOUT_STRIDE || compact_strides(v->rank, v->extent, v->layout, v->stride);
+  int64_t count = 1, span = 1, b = 0;
+  bool empty = false;
+  for (int d = 0; d < v->rank; d++)
+    empty |= v->extent[d] == 0;
+  for (int d = 0; ok && d < v->rank; d++) {
+    int64_t reach;
+    ok = !__builtin_mul_overflow(count, v->extent[d], &count);
+    if (ok && !empty)
+      ok = !__builtin_mul_overflow(v->extent[d] - 1, v->stride[d], &reach) && !__builtin_add_overflow(span, reach, &span);
+  }
+  if (ok)
+    ok = !__builtin_mul_overflow(empty ? 0 : span, (int64_t)elem, &b);
+  if (!ok) {
+    kk__str_t s = {0};
+    kk__str_addf(&s, "%s: view '%s': ", op, v->label);
+    for (int d = 0; d < v->rank; d++)
+      kk__str_addf(&s, "%s%lld", d ? " x " : "", (long long)v->extent[d]);
+    if (v->layout == KK_LAYOUT_STRIDE) {
+      kk__str_addf(&s, " with strides (");
+      for (int d = 0; d < v->rank; d++)
+        kk__str_addf(&s, "%s%lld", d ? ", " : "", (long long)v->stride[d]);
+      kk__str_addf(&s, ")");
     }
-  else
-    for (int d = rank - 1; d >= 0; d--) {
-      str[d] = s;
-      s *= ext[d] > 0 ? ext[d] : 1;
-    }
+    kk__str_addf(&s, " elements of %zu bytes: the size overflows 64-bit arithmetic", elem);
+    kk_status_t st = kk__error(KK_ERROR_OUT_OF_MEMORY, "%s", s.s ? s.s : op);
+    kk__str_free(&s);
+    return st;
+  }
+  *bytes = (size_t)b;
+  return KK_OK;
 }
 
 static void alloc_release(alloc_t *a) {
@@ -196,13 +290,10 @@ static kk_view_t *shape_new(const kk_view_spec_t *spec, size_t elem, kk_space_t 
   v->layout = spec->layout == KK_LAYOUT_DEFAULT ? kk_space_default_layout(space) : spec->layout;
   for (int d = 0; d < KK_MAX_RANK; d++)
     v->extent[d] = d < spec->rank ? spec->extents[d] : 1;
-  if (v->layout == KK_LAYOUT_STRIDE) {
+  if (v->layout == KK_LAYOUT_STRIDE)
     for (int d = 0; d < KK_MAX_RANK; d++)
       v->stride[d] = d < spec->rank ? spec->strides[d] : 0;
-  } else {
-    compact_strides(spec->rank, v->extent, v->layout, v->stride);
-  }
-  return v;
+  return v; /* shape_check() computes compact strides */
 }
 
 kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out) {
@@ -225,13 +316,12 @@ kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out) {
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_view_create: view '%s': out of host memory for its handle",
                      spec->label ? spec->label : "");
   }
-  size_t span = span_of(v->rank, v->extent, v->stride);
-  size_t bytes = span * elem;
-  if (span && bytes / span != elem) {
+  size_t bytes = 0;
+  if ((st = shape_check("kk_view_create", v, elem, &bytes)) != KK_OK) {
     free(v->label);
     free(v);
     free(a);
-    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_view_create: view '%s': size overflows", spec->label);
+    return st;
   }
   if ((st = kk__space_alloc(space, v->label, bytes, &a->ptr)) != KK_OK) {
     free(v->label);
@@ -295,11 +385,17 @@ kk_status_t kk_view_wrap(const kk_view_spec_t *spec, void *data, kk_view_t **out
   kk_view_t *v = shape_new(spec, elem, space);
   if (!v)
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_view_wrap: out of memory");
-  if (!data && span_of(v->rank, v->extent, v->stride)) {
+  size_t bytes = 0;
+  if ((st = shape_check("kk_view_wrap", v, elem, &bytes)) != KK_OK) {
+    kk_view_release(v);
+    return st;
+  }
+  if (!data && bytes) {
     kk_view_release(v);
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_wrap: view '%s': data is NULL", v->label);
   }
   v->data = data;
+  list_unmanaged(v);
   *out = v;
   return KK_OK;
 }
@@ -313,6 +409,7 @@ kk_view_t *kk_view_retain(kk_view_t *v) {
 void kk_view_release(kk_view_t *v) {
   if (!v || atomic_fetch_sub(&v->refs, 1) != 1)
     return;
+  unlist_unmanaged(v);
   alloc_release(v->alloc);
   free(v->label);
   free(v);
@@ -396,6 +493,8 @@ kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t 
   v->alloc = src->alloc;
   if (v->alloc)
     atomic_fetch_add(&v->alloc->refs, 1);
+  else
+    list_unmanaged(v);
   *out = v;
   return KK_OK;
 }
@@ -692,7 +791,7 @@ static void bind_fail(const char *fmt, ...) KK__PRINTF(1, 2);
 static void bind_fail(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(tl_bind_msg, sizeof tl_bind_msg, fmt, ap);
+  kk__vsnprintf(tl_bind_msg, sizeof tl_bind_msg, fmt, ap);
   va_end(ap);
   kk__tl_bind_failed = true;
   kk__error(KK_ERROR_LAYOUT_MISMATCH, "%s", tl_bind_msg);

@@ -168,9 +168,12 @@ typedef struct kk_settings {
  * message lists the usable backends and why each other one was skipped).
  * kk_last_error() has the details.
  *
- * Not thread-safe: call it once, from one thread, before any other kk call
- * except those marked "any time".  kk may be initialized again after
- * kk_finalize(). */
+ * Call it once, from one thread, before any other kk call except those
+ * marked "any time".  Concurrent calls of kk_initialize and kk_finalize are
+ * safe but not useful: they run one at a time, so a second kk_initialize
+ * returns KK_ERROR_ALREADY_INITIALIZED (and a call from inside one of them,
+ * e.g. from a tool's callback, KK_ERROR_IN_USE) instead of
+ * crashing.  kk may be initialized again after kk_finalize(). */
 kk_status_t kk_initialize(int *argc, char ***argv);
 
 /* As kk_initialize(), with settings that rank between the command line and the
@@ -183,8 +186,8 @@ kk_status_t kk_initialize_with_settings(const kk_settings_t *settings);
 
 /* Fences every backend, releases what kk still holds, finalizes and unloads the
  * plugins.  Returns KK_ERROR_NOT_INITIALIZED when kk is not initialized (never
- * crashes on an unbalanced call).  Not thread-safe: no other kk call may run
- * concurrently. */
+ * crashes on an unbalanced call).  Serialized with kk_initialize (see there);
+ * no other kk call (launches, views, fences) may run concurrently with it. */
 kk_status_t kk_finalize(void);
 
 /* 1 between a successful kk_initialize and kk_finalize, else 0.  Any time,
@@ -646,7 +649,8 @@ kk_status_t kk_team_size_recommended(const kk_kernel_t *kernel, const kk_team_po
 
 /* Bytes a scratch allocation of `count` elements of `elem_size` takes
  * (KK_TEAM_SCRATCH and scratch views round each allocation up to
- * KK_SCRATCH_ALIGN); sum these to size a policy's scratch request. */
+ * KK_SCRATCH_ALIGN); sum these to size a policy's scratch request.  A size
+ * that does not fit in size_t gives SIZE_MAX, which every launch refuses. */
 size_t kk_scratch_size(size_t elem_size, int64_t count);
 
 /* ===========================================================================

@@ -62,7 +62,7 @@ static inline void tu_clear_env(void) {
   static const char *vars[] = {"KOKKOS_DEVICE", "KOKKOS_CONFIG", "KOKKOS_PLUGIN_PATH", "KOKKOS_NUM_THREADS",
                                "KOKKOS_DEVICE_ID", "KOKKOS_MAP_DEVICE_ID_BY", "KOKKOS_VISIBLE_DEVICES",
                                "KOKKOS_TOOLS_LIBS", "KOKKOS_TOOLS_ARGS", "KOKKOS_PRINT_CONFIGURATION",
-                               "KOKKOS_DISABLE_WARNINGS", "KOKKOS_TUNE_INTERNALS", "KOKKOS_PROFILE_LIBRARY",
+                               "KOKKOS_DISABLE_WARNINGS", "KOKKOS_TUNE_INTERNALS", "KOKKOS_PROFILE_LIBRARY", "KOKKOS_PLUGIN_PROBE",
                                "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
                                "SLURM_LOCALID", "PMI_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE",
                                "MV2_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE",

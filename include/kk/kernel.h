@@ -76,9 +76,18 @@
 
 /* The element of view descriptor `v` (any of kk_view, kk_view_left,
  * kk_view_right, kk_view_strided) at the given 1 to 8 indices, as an lvalue of
- * type T.  T must be the view's element type.  No bounds check. */
+ * type T.  T must be the view's element type.  No bounds check, unless the
+ * kernel file is built with kkcc --bounds-check (KK_BOUNDS_CHECK): then every
+ * access checks that it has an index for each dimension of the view, each
+ * index inside its extent and T of the view's element size, and a failed
+ * access stops the launch with an error naming it (docs/bounds-check.md);
+ * the target spells the check (KK__BOUNDS_AT). */
+#ifdef KK_BOUNDS_CHECK
+#define KK_AT(v, T, ...) (*(T *)KK__BOUNDS_AT(v, T, KK__NARG(__VA_ARGS__), __VA_ARGS__))
+#else
 #define KK_AT(v, T, ...) \
   (((T *)(v).d.data)[KK__CAT(KK__OFF, KK__NARG(__VA_ARGS__))(v, (v).d, __VA_ARGS__)])
+#endif
 /* The element of a rank-0 view. */
 #define KK_AT0(v, T) (*(T *)(v).d.data)
 #define KK_AT1(v, T, i0) KK_AT(v, T, i0)
@@ -247,6 +256,9 @@
 
 #ifndef KK__FN
 #error "the target header must define KK__FN, the qualifiers of a helper callable from kernels"
+#endif
+#if defined(KK_BOUNDS_CHECK) && !defined(KK__BOUNDS_AT)
+#error "this target does not check bounds yet: kkcc --bounds-check defines KK_BOUNDS_CHECK only for targets whose recipe has \"bounds_check\": true"
 #endif
 
 #endif /* KK_KERNEL_H */

@@ -239,7 +239,10 @@ typedef struct kk_host_thread {
   int32_t nthreads;
   /* team kernels */
   int32_t team_rank, team_size;
-  int32_t vector_length, reserved;
+  int32_t vector_length;
+  /* the launch's bounds-check record (kk_launch_t.bounds_slot), 0 when none:
+   * what host code built with kkcc --bounds-check reports a failed access to */
+  int32_t bounds_slot;
   int64_t league_size;
   unsigned char *team_scratch[2];     /* the team's scratch, per level (shared by its threads) */
   uint64_t team_scratch_size[2];
@@ -275,7 +278,7 @@ typedef struct kk_kernel {
   uint32_t kind;                   /* kk_kernel_kind_t */
   uint32_t args_size;              /* sizeof the argument struct */
   uint32_t args_align;
-  uint32_t flags;
+  uint32_t flags;                  /* KK_KERNEL_FLAG_* */
   const kk_reducer_info_t *reducer;/* reduce and scan kernels, else NULL */
   kk_host_for_fn host_for;
   kk_host_reduce_fn host_reduce;
@@ -287,6 +290,11 @@ typedef struct kk_kernel {
   struct kk_module *module;        /* set by kk_module_register */
   void *runtime[4];                /* libkk's per-kernel state; zero in the object */
 } kk_kernel_t;
+
+/* kk_kernel_t.flags: the kernel's host code checks every view access
+ * (kkcc --bounds-check); the core then gives each host launch of it a
+ * failure record (docs/bounds-check.md). */
+#define KK_KERNEL_FLAG_BOUNDS_CHECK 0x1u
 
 /* A device image of one module for one target. */
 typedef struct kk_image {
@@ -326,6 +334,19 @@ extern uint32_t kk_host_locks[KK_HOST_LOCK_COUNT];
  * Thread-safe; registering before kk_initialize is the normal case. */
 void kk_module_register(kk_module_t *module);
 void kk_module_unregister(kk_module_t *module);
+
+/* Bounds checking in host kernels (kkcc --bounds-check; kernel code reaches
+ * these only through KK_AT and the ScatterView macros of kk/target/host.h).
+ * kk_bounds_enter: called once per chunk with the calling thread's context;
+ * returns the launch's failure flag (nonzero once an access failed), which
+ * the chunk's loops poll to stop.  kk_bounds_fail: records the first failed
+ * access of the launch -- the view's descriptor, the n indices, the source
+ * line -- and returns a zeroed per-thread element of elem_size bytes for the
+ * access to use instead, so that nothing outside the view is read or
+ * written.  Both are thread-safe and never fail. */
+const int32_t *kk_bounds_enter(const kk_host_thread_t *th);
+void *kk_bounds_fail(const kk_view_desc_t *view, uint32_t elem_size, int32_t n, const int64_t *idx, const char *file,
+                     int32_t line);
 #endif
 
 #ifdef __cplusplus

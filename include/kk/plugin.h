@@ -200,7 +200,12 @@ typedef struct kk_launch {
    * launch() returns.  Else the index of one of this plugin's spaces: write it
    * in instance order (asynchronously). */
   int32_t result_space;
-  uint32_t reserved;
+  /* The core's bounds-check record of this launch, 0 when none (the kernel
+   * is not built with kkcc --bounds-check).  A host backend copies it into
+   * kk_host_thread_t.bounds_slot of every thread that runs the launch (one
+   * that does not, as before this field had a meaning, leaves 0 there: the
+   * kernel's failures then go to the shared record 0). */
+  uint32_t bounds_slot;
   const char *label;           /* never NULL */
 
   /* ---- ABI 1.2: MDRange and teams (valid when struct_size covers them) ---- */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_common.h"
 #include "host_exec.h"
 #include "host_task.h"
 
@@ -128,10 +129,24 @@ kk_status_t kkh_team_cache_prepare(struct kkh_team_cache **pc, int nthreads, con
       return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "team launch: out of memory");
     *pc = c;
   }
-  const uint64_t team_bytes = round64(l->scratch_team[0]) + round64(l->scratch_team[1]);
-  const uint64_t thread_bytes = round64(l->scratch_thread[0]) + round64(l->scratch_thread[1]);
+  /* The core refuses requests over the backend's scratch limits; a launch
+   * that reaches here another way still must not wrap these sums. */
+  uint64_t team_bytes, thread_bytes, per_slot, slots_bytes, threads_bytes, need;
   const uint64_t values = (uint64_t)tsize * KKH_TEAM_VALUE_MAX;
-  const uint64_t need = (uint64_t)nslots * (team_bytes + round64(values)) + (uint64_t)nthreads * thread_bytes;
+  if (l->scratch_team[0] > KKH_SCRATCH_L1_MAX || l->scratch_team[1] > KKH_SCRATCH_L1_MAX ||
+      l->scratch_thread[0] > KKH_SCRATCH_L1_MAX || l->scratch_thread[1] > KKH_SCRATCH_L1_MAX ||
+      __builtin_add_overflow(round64(l->scratch_team[0]), round64(l->scratch_team[1]), &team_bytes) ||
+      __builtin_add_overflow(round64(l->scratch_thread[0]), round64(l->scratch_thread[1]), &thread_bytes) ||
+      __builtin_add_overflow(team_bytes, round64(values), &per_slot) ||
+      __builtin_mul_overflow((uint64_t)nslots, per_slot, &slots_bytes) ||
+      __builtin_mul_overflow((uint64_t)nthreads, thread_bytes, &threads_bytes) ||
+      __builtin_add_overflow(slots_bytes, threads_bytes, &need) || need > SIZE_MAX)
+    return hs->error(hs->core, KK_ERROR_LIMIT, NULL, 0,
+                     "team launch '%s': scratch of %llu + %llu bytes per team and %llu + %llu per thread exceeds "
+                     "what a host backend allows (%llu bytes per level)",
+                     l->label, (unsigned long long)l->scratch_team[0], (unsigned long long)l->scratch_team[1],
+                     (unsigned long long)l->scratch_thread[0], (unsigned long long)l->scratch_thread[1],
+                     (unsigned long long)KKH_SCRATCH_L1_MAX);
   if (need > c->bytes) {
     free(c->mem);
     c->mem = NULL;
@@ -189,6 +204,7 @@ kk_status_t kkh_team_cache_prepare(struct kkh_team_cache **pc, int nthreads, con
     th->thread_scratch_size[1] = l->scratch_thread[1];
     th->ops = &team_ops;
     th->backend = &c->slots[s];
+    th->bounds_slot = (int32_t)l->bounds_slot;
   }
   atomic_store(&c->failed, 0);
   c->why[0] = '\0';
@@ -264,6 +280,7 @@ static void for_task(int tid, int nt, void *arg) {
   const void *args = T->args;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
+  th.bounds_slot = (int32_t)T->l->bounds_slot;
 #define CALL_FOR(b, e) T->k->host_for(args, b, e, &th)
   FOR_MY_CHUNKS(T, tid, nt, CALL_FOR);
 #undef CALL_FOR
@@ -274,6 +291,7 @@ static void reduce_task(int tid, int nt, void *arg) {
   const void *args = T->args;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
+  th.bounds_slot = (int32_t)T->l->bounds_slot;
   void *acc = T->slots + (size_t)tid * T->slot;
   T->red->init(acc);
 #define CALL_RED(b, e) T->k->host_reduce(args, b, e, acc, &th)
@@ -288,6 +306,7 @@ void kkh_scan_pass1(int tid, int nt, void *arg) {
   kkh_task_t *T = arg;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
+  th.bounds_slot = (int32_t)T->l->bounds_slot;
   unsigned char *mine = T->slots + (size_t)tid * T->slot;
   int64_t b, e;
   kkh_block_of(T->n, tid, nt, &b, &e);
@@ -300,6 +319,7 @@ void kkh_scan_pass2(int tid, int nt, void *arg) {
   kkh_task_t *T = arg;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
+  th.bounds_slot = (int32_t)T->l->bounds_slot;
   int64_t b, e;
   kkh_block_of(T->n, tid, nt, &b, &e);
   /* My prefix, the join of the totals of every thread before me, lives in
@@ -327,6 +347,7 @@ void kkh_scan_single(int tid, int nt, void *arg) {
   kkh_task_t *T = arg;
   kk_host_thread_t th;
   kkh_thread_init(&th, 0, 1);
+  th.bounds_slot = (int32_t)T->l->bounds_slot;
   unsigned char *acc = T->slots + (size_t)2 * T->slot;
   T->red->init(acc);
   T->k->host_scan(T->args, T->begin, T->begin + T->n, acc, 1, &th);
@@ -357,6 +378,7 @@ static void md_task(int tid, int nt, void *arg) {
   const void *args = T->args;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
+  th.bounds_slot = (int32_t)T->l->bounds_slot;
   void *acc = NULL;
   if (T->red) {
     acc = T->slots + (size_t)tid * T->slot;

@@ -120,8 +120,8 @@ static int openmp_fast_range(openmp_exec_t *ox, const kk_launch_t *l) {
   const kk_kernel_t *k = l->kernel;
   const int64_t b = l->begin, n = l->end - l->begin;
   int used = ox->ex.nthreads;
-  if (l->schedule == KK_SCHEDULE_DYNAMIC || l->chunk > 0 || n < 2 || used < 2)
-    return 0;
+  if (l->schedule == KK_SCHEDULE_DYNAMIC || l->chunk > 0 || n < 2 || used < 2 || l->bounds_slot)
+    return 0; /* (a bounds-checked launch: the general path hands its threads the record) */
   if (n < used)
     used = (int)n;
   int got = used;

@@ -1,7 +1,9 @@
 /* tests/fake/fake_plugin.c -- one source, built as several fake backend plugins, each failing the loader in one way. */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <kk/plugin.h>
 
@@ -12,6 +14,28 @@
 
 static const kk_host_services_t *g_hs;
 
+/* Plugins that take the process down (tests/faults/check_probe.c): a
+ * segfault, an abort or a hang, in the entry or in init. */
+#if defined(FAKE_MODE_SEGV_ENTRY) || defined(FAKE_MODE_SEGV_INIT)
+static void misbehave(void) {
+  /* a wild address, not NULL: UBSan's null check would turn a NULL store
+   * into a report and an exit, and the test wants the signal */
+  volatile uintptr_t wild = 16;
+  *(volatile int *)wild = 1;
+}
+#elif defined(FAKE_MODE_ABORT_ENTRY) || defined(FAKE_MODE_ABORT_INIT)
+static void misbehave(void) {
+  static const char msg[] = "fake plugin: giving up\n";
+  (void)!write(2, msg, sizeof msg - 1);
+  abort();
+}
+#elif defined(FAKE_MODE_HANG_ENTRY) || defined(FAKE_MODE_HANG_INIT)
+static void misbehave(void) {
+  for (;;)
+    pause();
+}
+#endif
+
 #ifdef FAKE_MODE_UNDEF
 /* Defined nowhere: binding this plugin fails with "undefined symbol". */
 extern int kk_fake_missing_function(void);
@@ -20,6 +44,9 @@ extern int kk_fake_missing_function(void);
 static kk_status_t fake_init(const kk_host_services_t *hs, void **ctx) {
   g_hs = hs;
   *ctx = &g_hs;
+#if defined(FAKE_MODE_SEGV_INIT) || defined(FAKE_MODE_ABORT_INIT) || defined(FAKE_MODE_HANG_INIT)
+  misbehave();
+#endif
 #ifdef FAKE_MODE_INITFAIL
   return hs->error(hs->core, KK_ERROR_BACKEND, "FAKE_ERROR_DRIVER", 999, "fakeDriverInit: the driver refused to start");
 #endif
@@ -196,6 +223,9 @@ KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_not_the_entry(uint32_t abi, co
 #else
 KK_PLUGIN_EXPORT const kk_plugin_ops_t *ENTRY(FAKE_NAME)(uint32_t abi, const kk_host_services_t *hs) {
   (void)abi, (void)hs;
+#if defined(FAKE_MODE_SEGV_ENTRY) || defined(FAKE_MODE_ABORT_ENTRY) || defined(FAKE_MODE_HANG_ENTRY)
+  misbehave();
+#endif
   return &fake_ops;
 }
 #endif

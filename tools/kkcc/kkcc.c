@@ -35,6 +35,10 @@ extern char **environ;
 #ifndef KKCC_CC
 #define KKCC_CC "cc"
 #endif
+/* configure --enable-bounds-check makes --bounds-check kkcc's default */
+#ifndef KKCC_BOUNDS_CHECK_DEFAULT
+#define KKCC_BOUNDS_CHECK_DEFAULT 0
+#endif
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -258,6 +262,11 @@ typedef struct job {
 /* Text of ${NAME} for a target and job; NULL when unknown. */
 static const target_t *g_host;
 
+/* --bounds-check: KK_BOUNDS_CHECK for the targets whose recipe checks bounds */
+static bool g_bounds = KKCC_BOUNDS_CHECK_DEFAULT;
+
+static bool checks_bounds(const target_t *t) { return json_is_true(json_object_get(t->json, "bounds_check")); }
+
 static const char *value_of(const target_t *t, const job_t *j, const char *name, const char *includedir) {
   if (strcmp(name, "HOST_CC") == 0)
     return g_host ? var(g_host, "CC") : KKCC_CC;
@@ -278,6 +287,8 @@ static int expand_arg(const target_t *t, const job_t *j, const char *arg, const 
       sv_push(out, j->flags->v[i]);
     if (j->extra)
       sv_push(out, j->extra);
+    if (g_bounds && checks_bounds(t))
+      sv_push(out, "-DKK_BOUNDS_CHECK");
     return 0;
   }
   if (strcmp(arg, "${ARCH_FLAGS}") == 0 || strcmp(arg, "${PTX_FLAGS}") == 0) {
@@ -555,20 +566,24 @@ static void usage(FILE *out) {
           "                      --hip-arch=gfx90a,gfx940)\n"
           "  --<target>-ptx=A|none  the architecture of the portable code embedded beside them (default: the\n"
           "                      newest of --<target>-arch); none embeds only the kernel source, for the JIT\n"
+          "  --bounds-check      every view access in the kernels checks its indices; a failed one\n"
+          "                      stops the launch with an error naming it (targets whose recipe\n"
+          "                      says \"bounds_check\": true; default %s)\n"
+          "  --no-bounds-check   no checks\n"
           "  --targets-dir=DIR   where the target recipes are (default %s, or $KKCC_TARGETS_DIR)\n"
           "  --cc=CC             host C compiler (default $KKCC_CC or the recipe's)\n"
           "  -I, -D, -U          passed to every target; -O, -g, -f, -m, -W, -std= to the host compiler\n"
           "  -v                  print every command\n"
           "  --keep              keep the temporary directory\n"
           "  --list-targets      list the installed targets\n",
-          KKCC_TARGETDIR);
+          KKCC_BOUNDS_CHECK_DEFAULT ? "on, from configure --enable-bounds-check" : "off", KKCC_TARGETDIR);
 }
 
 int main(int argc, char **argv) {
   const char *targets_dir = getenv("KKCC_TARGETS_DIR") ? getenv("KKCC_TARGETS_DIR") : KKCC_TARGETDIR;
   const char *includedir = getenv("KKCC_INCLUDEDIR") ? getenv("KKCC_INCLUDEDIR") : KKCC_INCLUDEDIR;
   const char *only = NULL, *output = NULL, *input = NULL, *cc = NULL;
-  bool compile = false, shared = false, list = false, keep = false;
+  bool compile = false, shared = false, list = false, keep = false, bounds_asked = false;
   strv_t host_flags = {0}, dev_flags = {0}, arch_over = {0};
 
   for (int i = 1; i < argc; i++) {
@@ -589,6 +604,10 @@ int main(int argc, char **argv) {
       g_verbose = true;
     else if (strcmp(a, "--keep") == 0)
       keep = true;
+    else if (strcmp(a, "--bounds-check") == 0)
+      g_bounds = bounds_asked = true;
+    else if (strcmp(a, "--no-bounds-check") == 0)
+      g_bounds = false;
     else if (strcmp(a, "--list-targets") == 0)
       list = true;
     else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -644,8 +663,8 @@ int main(int argc, char **argv) {
     printf("targets in %s:\n", targets_dir);
     for (int i = 0; i < g_ntargets; i++) {
       target_t *t = &g_targets[i];
-      printf("  %-8s %-6s %s%s%s\n", t->name, t->kind, t->description, *t->format ? "; image format " : "",
-             t->format);
+      printf("  %-8s %-6s %s%s%s%s\n", t->name, t->kind, t->description, *t->format ? "; image format " : "",
+             t->format, checks_bounds(t) ? "; checks bounds with --bounds-check" : "");
       const char *k;
       json_t *v;
       json_object_foreach(t->vars, k, v) printf("           %s = %s\n", k, json_string_value(v));
@@ -691,6 +710,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   g_host = host;
+  /* said once, when asked for on the command line: the configure default stays quiet */
+  for (int i = 0; bounds_asked && i < g_ntargets; i++)
+    if (want[i] && !checks_bounds(&g_targets[i]))
+      fprintf(stderr, "kkcc: note: --bounds-check: target %s does not check bounds yet; its image is built without "
+                      "checks (docs/bounds-check.md)\n", g_targets[i].name);
 
   char default_out[PATH_MAX];
   if (!output) {

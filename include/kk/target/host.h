@@ -55,6 +55,83 @@ typedef const kk_host_thread_t *kk__thread_t;
   const kk_host_thread_t kk__tl = *kk__thp;     \
   kk__thread_t kk__th = &kk__tl
 
+/* ---- bounds checking (kkcc --bounds-check) ----------------------------------------
+ * Each chunk function asks libkk for the launch's failure flag
+ * (KK__BC_ENTER) and its loops stop once it is set (KK__BC_GO; team loops
+ * decide together, KK__BC_TEAM_STOP, so that no team-mate is left at a
+ * barrier).  A failed access records what it was and uses a zeroed element
+ * of libkk's instead of the view's.  Without KK_BOUNDS_CHECK these expand to
+ * nothing and the code is what it always was. */
+#if defined(KK_BOUNDS_CHECK) && !defined(KK_TARGET_NONE)
+#define KK__KERNEL_FLAGS KK_KERNEL_FLAG_BOUNDS_CHECK
+#define KK__BC_ENTER(th) const int32_t *const kk__bc = kk_bounds_enter(th)
+#define KK__BC_GO &&!__atomic_load_n(kk__bc, __ATOMIC_RELAXED)
+#define KK__BC_TEAM_STOP(th)        \
+  if (kk__bc_team_stop(kk__bc, th)) \
+  break
+/* every thread of the team gets rank 0's reading of the flag */
+static inline int kk__bc_team_stop(const int32_t *bc, kk__thread_t th) {
+  int32_t stop = __atomic_load_n(bc, __ATOMIC_RELAXED) != 0;
+  if (th->team_size > 1)
+    th->ops->broadcast(th, &stop, (uint32_t)sizeof stop, 0);
+  return stop;
+}
+#else
+#define KK__KERNEL_FLAGS 0
+#define KK__BC_ENTER(th) (void)0
+#define KK__BC_GO
+#define KK__BC_TEAM_STOP(th) (void)0
+#endif
+
+#ifdef KK_BOUNDS_CHECK
+/* Is the access (n indices ix, an element of esize bytes) outside the view? */
+static inline int kk__bounds_bad(const kk_view_desc_t *d, uint32_t esize, int n, const int64_t *ix) {
+  int bad = n < d->rank || esize != d->elem_size;
+  for (int k = 0; k < n; k++)
+    bad |= (uint64_t)ix[k] >= (uint64_t)d->extent[k];
+  return bad;
+}
+
+/* The checked KK_AT: the element's address, or on a failed access the sink
+ * kk_bounds_fail gives.  The offset is the unchecked KK_AT's, per layout. */
+static inline void *kk__bounds_at(const kk_view_desc_t *d, int layout, uint32_t esize, int n, const int64_t *ix,
+                                  const char *file, int line) {
+  if (__builtin_expect(kk__bounds_bad(d, esize, n, ix), 0))
+    return kk_bounds_fail(d, esize, n, ix, file, line);
+  int64_t off;
+  if (n == 1) {
+    off = layout == KK_LAYOUT_STRIDE ? ix[0] * d->stride[0] : ix[0];
+  } else {
+    off = layout == KK_LAYOUT_LEFT ? ix[0] : ix[0] * d->stride[0];
+    for (int k = 1; k < n - 1; k++)
+      off += ix[k] * d->stride[k];
+    off += layout == KK_LAYOUT_RIGHT ? ix[n - 1] : ix[n - 1] * d->stride[n - 1];
+  }
+  return (char *)d->data + off * (int64_t)esize;
+}
+
+/* A ScatterView contribution's check: 0 (after recording) when it fails. */
+static inline int kk__bounds_ok(const kk_view_desc_t *d, uint32_t esize, int n, const int64_t *ix, const char *file,
+                                int line) {
+  if (__builtin_expect(kk__bounds_bad(d, esize, n, ix), 0)) {
+    (void)kk_bounds_fail(d, esize, n, ix, file, line);
+    return 0;
+  }
+  return 1;
+}
+
+#define KK__I64(unused, x) (int64_t)(x),
+#define KK__BOUNDS_AT(v, T, N, ...)                                                                             \
+  kk__bounds_at(&(v).d, KK__LAYOUT_OF(v), (uint32_t)sizeof(T), N,                                               \
+                (const int64_t[]){KK__FOREACH(KK__I64, ~, __VA_ARGS__)}, __FILE__, __LINE__)
+#define KK__BOUNDS_SCATTER(sv, T, ...)                                                                          \
+  if (!kk__bounds_ok(&(sv).d, (uint32_t)sizeof(T), KK__NARG(__VA_ARGS__),                                       \
+                     (const int64_t[]){KK__FOREACH(KK__I64, ~, __VA_ARGS__)}, __FILE__, __LINE__))              \
+  break
+#else
+#define KK__BOUNDS_SCATTER(sv, T, ...) (void)0
+#endif /* KK_BOUNDS_CHECK */
+
 /* The descriptor every kernel macro emits. */
 #define KK__DESCRIPTOR(NAME, KIND, ARGS_T, RINFO, RANK, FOR, RED, SCAN, MD, TEAM)             \
   kk_kernel_t kk_kernel__##NAME = {                                                            \
@@ -64,7 +141,7 @@ typedef const kk_host_thread_t *kk__thread_t;
       .kind = KIND,                                                                             \
       .args_size = (uint32_t)sizeof(ARGS_T),                                                    \
       .args_align = (uint32_t)_Alignof(ARGS_T),                                                 \
-      .flags = 0,                                                                               \
+      .flags = KK__KERNEL_FLAGS,                                                                \
       .reducer = RINFO,                                                                         \
       .host_for = FOR,                                                                          \
       .host_reduce = RED,                                                                       \
@@ -137,7 +214,8 @@ typedef const kk_host_thread_t *kk__thread_t;
   KK__UNUSED static void kk__host_##NAME(const void *kk__ap, int64_t kk__b, int64_t kk__e, kk__thread_t kk__thp) { \
     const ARGS_T kk__a = *(const ARGS_T *)kk__ap;                                                         \
     KK__LOCAL_THREAD;                                                                                     \
-    for (int64_t kk__i = kk__b; kk__i < kk__e; ++kk__i)                                                   \
+    KK__BC_ENTER(kk__thp);                                                                                \
+    for (int64_t kk__i = kk__b; kk__i < kk__e KK__BC_GO; ++kk__i)                                         \
       kk__body_##NAME(&kk__a, kk__i, kk__th);                                                             \
   }                                                                                                       \
   KK__DESCRIPTOR(NAME, KK_KIND_FOR, ARGS_T, NULL, 0, KK__HOSTFN(kk__host_##NAME), NULL, NULL, NULL, NULL); \
@@ -151,8 +229,9 @@ typedef const kk_host_thread_t *kk__thread_t;
                                          kk__thread_t kk__thp) {                                            \
     const ARGS_T kk__a = *(const ARGS_T *)kk__ap;                                                            \
     KK__LOCAL_THREAD;                                                                                        \
+    KK__BC_ENTER(kk__thp);                                                                                   \
     VT kk__acc = *(VT *)kk__vp;                                                                              \
-    for (int64_t kk__i = kk__b; kk__i < kk__e; ++kk__i)                                                      \
+    for (int64_t kk__i = kk__b; kk__i < kk__e KK__BC_GO; ++kk__i)                                            \
       kk__body_##NAME(&kk__a, kk__i, &kk__acc, kk__th);                                                      \
     *(VT *)kk__vp = kk__acc;                                                                                 \
   }                                                                                                          \
@@ -191,12 +270,13 @@ typedef const kk_host_thread_t *kk__thread_t;
                                          int kk__final, kk__thread_t kk__thp) {                            \
     const ARGS_T kk__a = *(const ARGS_T *)kk__ap;                                                        \
     KK__LOCAL_THREAD;                                                                                    \
+    KK__BC_ENTER(kk__thp);                                                                               \
     T kk__acc = *(T *)kk__vp;                                                                            \
     if (kk__final)                                                                                       \
-      for (int64_t kk__i = kk__b; kk__i < kk__e; ++kk__i)                                                \
+      for (int64_t kk__i = kk__b; kk__i < kk__e KK__BC_GO; ++kk__i)                                      \
         kk__body_##NAME(&kk__a, kk__i, &kk__acc, 1, kk__th);                                             \
     else                                                                                                 \
-      for (int64_t kk__i = kk__b; kk__i < kk__e; ++kk__i)                                                \
+      for (int64_t kk__i = kk__b; kk__i < kk__e KK__BC_GO; ++kk__i)                                      \
         kk__body_##NAME(&kk__a, kk__i, &kk__acc, 0, kk__th);                                             \
     *(T *)kk__vp = kk__acc;                                                                              \
   }                                                                                                      \
@@ -224,7 +304,7 @@ typedef const kk_host_thread_t *kk__thread_t;
 /* ==== MDRange kernels ================================================================ */
 
 /* Nested loops over the box [lo, hi): L(i) opens the loop of index i. */
-#define KK__L(i, k) for (int64_t i = kk__lo[k]; i < kk__hi[k]; ++i)
+#define KK__L(i, k) for (int64_t i = kk__lo[k]; i < kk__hi[k] KK__BC_GO; ++i)
 #define KK__MDLOOPS2(CALL, a, b) \
   if (kk__left) KK__L(b, 1) KK__L(a, 0) CALL; else KK__L(a, 0) KK__L(b, 1) CALL;
 #define KK__MDLOOPS3(CALL, a, b, c) \
@@ -250,6 +330,7 @@ typedef const kk_host_thread_t *kk__thread_t;
                                          int kk__left, void *kk__vp, kk__thread_t kk__thp) {                 \
     const ARGS_T kk__a = *(const ARGS_T *)kk__ap;                                                            \
     KK__LOCAL_THREAD;                                                                                        \
+    KK__BC_ENTER(kk__thp);                                                                                   \
     (void)kk__vp;                                                                                            \
     KK__CAT(KK__MDLOOPS, RANK)(kk__body_##NAME(&kk__a, __VA_ARGS__, kk__th), __VA_ARGS__)                    \
   }                                                                                                          \
@@ -271,6 +352,7 @@ typedef const kk_host_thread_t *kk__thread_t;
                                          int kk__left, void *kk__vp, kk__thread_t kk__thp) {                 \
     const ARGS_T kk__a = *(const ARGS_T *)kk__ap;                                                            \
     KK__LOCAL_THREAD;                                                                                        \
+    KK__BC_ENTER(kk__thp);                                                                                   \
     KK__VT_##R(T) kk__acc = *(KK__VT_##R(T) *)kk__vp;                                                        \
     KK__CAT(KK__MDLOOPS, RANK)(kk__body_##NAME(&kk__a, __VA_ARGS__, &kk__acc, kk__th), __VA_ARGS__)          \
     *(KK__VT_##R(T) *)kk__vp = kk__acc;                                                                      \
@@ -337,8 +419,10 @@ static inline kk__thread_t kk__stack_scratch(kk__thread_t th, kk_host_thread_t *
                                             kk_team *kk__t) {                                              \
     const ARGS_T kk__a = *(const ARGS_T *)kk__ap;                                                           \
     kk__thread_t kk__th = kk__t->th;                                                                        \
+    KK__BC_ENTER(kk__th);                                                                                   \
     ACC_DECL;                                                                                               \
     for (int64_t kk__l = kk__b; kk__l < kk__e; ++kk__l) {                                                   \
+      KK__BC_TEAM_STOP(kk__th);                                                                             \
       kk__t->league_rank = kk__l;                                                                           \
       kk__t->team_used[0] = kk__t->team_used[1] = kk__t->thread_used[0] = kk__t->thread_used[1] = 0;        \
       CALL_BODY;                                                                                            \
@@ -834,6 +918,7 @@ static inline void *kk__sdbase(void *p) {
 /* Contributions to element (i, ...) of the scatter view argument sv. */
 #define KK_SCATTER_ADD(sv, T, v, ...)                                                                   \
   do {                                                                                                  \
+    KK__BOUNDS_SCATTER(sv, T, __VA_ARGS__);                                                             \
     if (KK__SUSE_DUP(sv))                                                                               \
       kk__plain_add(KK__SDUP(sv, T, __VA_ARGS__), (v));                                                 \
     else                                                                                                \
@@ -841,6 +926,7 @@ static inline void *kk__sdbase(void *p) {
   } while (0)
 #define KK_SCATTER_MIN(sv, T, v, ...)                                                                   \
   do {                                                                                                  \
+    KK__BOUNDS_SCATTER(sv, T, __VA_ARGS__);                                                             \
     const T kk__sv = (v);                                                                               \
     if (KK__SUSE_DUP(sv)) {                                                                             \
       T *kk__sd = KK__SDUP(sv, T, __VA_ARGS__);                                                         \
@@ -851,6 +937,7 @@ static inline void *kk__sdbase(void *p) {
   } while (0)
 #define KK_SCATTER_MAX(sv, T, v, ...)                                                                   \
   do {                                                                                                  \
+    KK__BOUNDS_SCATTER(sv, T, __VA_ARGS__);                                                             \
     const T kk__sv = (v);                                                                               \
     if (KK__SUSE_DUP(sv)) {                                                                             \
       T *kk__sd = KK__SDUP(sv, T, __VA_ARGS__);                                                         \
