@@ -82,6 +82,14 @@ kk_status_t kk__verror(kk_status_t status, const char *fmt, va_list ap) {
   return status;
 }
 
+kk_status_t kk_record_error(kk_status_t status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  kk__verror(status, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
 kk_status_t kk__error(kk_status_t status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -89,6 +89,21 @@ typedef void (*kk_error_handler_t)(kk_status_t status, const char *message, void
  * thread-safe against concurrent failures: install it before kk_initialize. */
 kk_error_handler_t kk_set_error_handler(kk_error_handler_t handler, void *user);
 
+#if defined(__GNUC__)
+#define KK__PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
+#else
+#define KK__PRINTF_LIKE(a, b)
+#endif
+
+/* For libraries built on kk (kk-kernels, kk-mpi, a program's own): records
+ * a failure as kk's own functions do -- formats the message (printf style),
+ * makes it the calling thread's kk_last_error() with `status` as
+ * kk_last_status(), calls the installed error handler -- and returns
+ * `status`, so that the caller can `return kk_record_error(...)`.  `status`
+ * should be an error (negative).  Start the message with the name of the
+ * function that failed ("mylib_solve: ...").  Any time, thread-safe. */
+kk_status_t kk_record_error(kk_status_t status, const char *fmt, ...) KK__PRINTF_LIKE(2, 3);
+
 /* ===========================================================================
  * Versions
  * ======================================================================== */

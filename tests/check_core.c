@@ -82,6 +82,24 @@ START_TEST(error_handler_and_clear) {
 }
 END_TEST
 
+/* What libraries on top of kk (kk-kernels, kk-mpi) use to report their errors. */
+START_TEST(record_error_from_a_library) {
+  handler_calls = 0;
+  kk_set_error_handler(handler, &handler_calls);
+  ck_assert_int_eq(kk_record_error(KK_ERROR_INVALID_ARGUMENT, "mylib_solve: x has %d elements, b %d", 3, 4),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(handler_calls, 1);
+  ck_assert_int_eq(handler_status, KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "mylib_solve: x has 3 elements, b 4");
+  ck_assert_int_eq(kk_last_status(), KK_ERROR_INVALID_ARGUMENT);
+  /* a message may be built from the last one */
+  ck_assert_int_eq(kk_record_error(KK_ERROR_BACKEND, "outer: %s", kk_last_error()), KK_ERROR_BACKEND);
+  ck_assert_str_eq(kk_last_error(), "outer: mylib_solve: x has 3 elements, b 4");
+  kk_set_error_handler(NULL, NULL);
+  kk_clear_error();
+}
+END_TEST
+
 START_TEST(versions) {
   ck_assert_str_eq(kk_version(), KK_VERSION_STRING);
   ck_assert_uint_eq(kk_plugin_abi_version() >> 16, 1);
@@ -204,6 +222,7 @@ static Suite *core_suite(void) {
   tcase_add_test(tc, unbalanced_calls_are_errors);
   tcase_add_test(tc, calls_before_initialize);
   tcase_add_test(tc, error_handler_and_clear);
+  tcase_add_test(tc, record_error_from_a_library);
   tcase_add_test(tc, versions);
   suite_add_tcase(s, tc);
   tc = tcase_create("resources");
