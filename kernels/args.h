@@ -22,6 +22,10 @@
 #define KKK_HOST_VB 8
 #define KKK_HOST_GEMV_RB 32
 #define KKK_HOST_SPMV_ROWS 64
+/* gemm tiles: KKK_GEMM_TILE x KKK_GEMM_TILE elements of C per team (complex
+ * double: KKK_GEMM_TILE_Z), with A's and B's tiles staged in scratch */
+#define KKK_GEMM_TILE 32
+#define KKK_GEMM_TILE_Z 16
 
 /* flags */
 #define KKK_A_ZERO 1u   /* alpha == 0: x is not read */

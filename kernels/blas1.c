@@ -142,6 +142,24 @@ kk_status_t kk_blas_axpby(kk_instance_t *instance, kk_scalar_t a, kk_view_t *x, 
   return kkk_axpby(&c, a, x, b, y);
 }
 
+kk_status_t kkk_scal(const kkk_call_t *c, kk_view_t *r, kk_scalar_t a, kk_view_t *x) {
+  struct kkk_v_args args;
+  memset(&args, 0, sizeof args);
+  args.x = kkk_desc(x);
+  args.y = kkk_desc(r);
+  args.z = args.y;
+  args.a = cd(a);
+  args.flags = is_zero(a) ? KKK_A_ZERO : 0;
+  if (c->host) {
+    kkk_tpl_call_t t = {.op = KKK_TPL_SCAL, .c = c, .a = a};
+    kk_view_strided tx = args.x, ty = args.y;
+    kk_status_t st;
+    if (tpl_vectors(&tx, &ty, &t.x, &t.y) && kkk_tpl_try(&t, &st))
+      return st;
+  }
+  return run_elementwise(c, k_scal[c->t], k_scal2[c->t], &args, 2);
+}
+
 kk_status_t kk_blas_scal(kk_instance_t *instance, kk_view_t *r, kk_scalar_t a, kk_view_t *x) {
   static const char *const names[] = {"r", "x"}, *const snames[] = {"a"};
   kk_view_t *const v[] = {r, x};
@@ -153,20 +171,7 @@ kk_status_t kk_blas_scal(kk_instance_t *instance, kk_view_t *r, kk_scalar_t a, k
     st = check_scalars(&c, 1, &a, snames);
   if (st != KK_OK)
     return st;
-  struct kkk_v_args args;
-  memset(&args, 0, sizeof args);
-  args.x = kkk_desc(x);
-  args.y = kkk_desc(r);
-  args.z = args.y;
-  args.a = cd(a);
-  args.flags = is_zero(a) ? KKK_A_ZERO : 0;
-  if (c.host) {
-    kkk_tpl_call_t t = {.op = KKK_TPL_SCAL, .c = &c, .a = a};
-    kk_view_strided tx = args.x, ty = args.y;
-    if (tpl_vectors(&tx, &ty, &t.x, &t.y) && kkk_tpl_try(&t, &st))
-      return st;
-  }
-  return run_elementwise(&c, k_scal[c.t], k_scal2[c.t], &args, 2);
+  return kkk_scal(&c, r, a, x);
 }
 
 kk_status_t kk_blas_update(kk_instance_t *instance, kk_scalar_t a, kk_view_t *x, kk_scalar_t b, kk_view_t *y,
@@ -290,7 +295,7 @@ static kk_status_t reduce_column(const kkk_call_t *c, red_t r, kk_view_strided x
     *(int64_t *)out = n == 0 ? -1 : single ? v.lf.loc : v.ld.loc;
     break;
   default: {
-    double d = single ? (double)v.f : v.d;
+    double d = n == 0 ? 0.0 : single ? (double)v.f : v.d; /* the empty max is 0, not the reducer's identity */
     *(double *)out = r == R_NRM2 ? sqrt(d) : d;
     break;
   }
@@ -378,6 +383,11 @@ static kk_status_t reduce_into(kk_instance_t *instance, red_t r, kk_view_t *resu
     dr.d.rank = 1;
     dr.d.extent[0] = 1;
     dr.d.stride[0] = 1;
+  }
+  if (r == R_NRMINF && n == 0 && ncols > 0) { /* the empty max is 0, not the reducer's identity */
+    const double zd = 0;
+    const float zf = 0;
+    return kk_deep_copy_fill_async(c.inst, result, want == KK_FLOAT ? (const void *)&zf : (const void *)&zd);
   }
   if (r == R_IAMAX) {
     struct kkk_iamax_args a = {dx, dr};

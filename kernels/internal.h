@@ -119,6 +119,7 @@ static inline size_t kkk_elem_size(kk_type_t t) {
 
 /* BLAS 1 on checked, equal-shape views (rank 1 or 2) */
 kk_status_t kkk_axpby(const kkk_call_t *c, kk_scalar_t a, kk_view_t *x, kk_scalar_t b, kk_view_t *y);
+kk_status_t kkk_scal(const kkk_call_t *c, kk_view_t *r, kk_scalar_t a, kk_view_t *x);
 kk_status_t kkk_dot(const kkk_call_t *c, kk_view_t *x, kk_view_t *y, kk_scalar_t *result);
 kk_status_t kkk_nrm2(const kkk_call_t *c, kk_view_t *x, double *result);
 kk_status_t kkk_emul(const kkk_call_t *c, kk_view_t *x, kk_view_t *y, kk_view_t *z);
