@@ -39,7 +39,8 @@ kernels/sparse.kk.o: $(KERNELS_TMPL) kernels/sparse_tmpl.h
 # ---- tests: the suite once per host backend and on opencl (PoCL); serial runs
 # the binary itself, so that the valgrind run of CI watches it ----
 EXTRA_DIST += kernels/tests/kernels-env.sh
-dist_check_SCRIPTS += kernels/tests/kernels-threads.sh kernels/tests/kernels-openmp.sh kernels/tests/kernels-opencl.sh
+dist_check_SCRIPTS += kernels/tests/kernels-threads.sh kernels/tests/kernels-openmp.sh kernels/tests/kernels-opencl.sh \
+	kernels/tests/kernels-kk-info.sh
 if KK_BUILD_KERNELS
 if KK_HAVE_CHECK
 check_PROGRAMS += kernels/tests/check_kernels
@@ -48,6 +49,35 @@ kernels_tests_check_kernels_CPPFLAGS = $(TEST_CPPFLAGS)
 kernels_tests_check_kernels_CFLAGS = $(TEST_CFLAGS)
 kernels_tests_check_kernels_LDADD = libkk-kernels.la libkk.la $(CHECK_LIBS) -lm
 TESTS += kernels/tests/check_kernels kernels/tests/kernels-threads.sh kernels/tests/kernels-openmp.sh \
-	kernels/tests/kernels-opencl.sh
+	kernels/tests/kernels-opencl.sh kernels/tests/kernels-kk-info.sh
+endif
+endif
+
+# The device images of kk-kernels' kernel objects, checked as the conformance
+# kernels' are: the embedded CUDA source compiles with NVRTC (the CUDA
+# plugin's JIT fallback), a HIP code object for each configured architecture,
+# every SPIR-V image passes spirv-val.  No GPU needed.
+dist_check_SCRIPTS += kernels/tests/kernels-nvrtc.sh kernels/tests/kernels-hip-images.sh kernels/tests/kernels-spirv.sh
+if KK_BUILD_KERNELS
+if KK_BUILD_CUDA
+check_PROGRAMS += kernels/tests/nvrtc_kernels
+kernels_tests_nvrtc_kernels_SOURCES = tests/nvrtc_modules.c tests/module_collect.h
+kernels_tests_nvrtc_kernels_LDADD = $(KERNELS_KK_OBJS) -ldl -lm
+EXTRA_kernels_tests_nvrtc_kernels_DEPENDENCIES = $(KERNELS_KK_OBJS)
+TESTS += kernels/tests/kernels-nvrtc.sh
+endif
+if KK_BUILD_HIP
+check_PROGRAMS += kernels/tests/hip_kernels
+kernels_tests_hip_kernels_SOURCES = tests/hip_modules.c tests/module_collect.h
+kernels_tests_hip_kernels_LDADD = $(KERNELS_KK_OBJS) -lm
+EXTRA_kernels_tests_hip_kernels_DEPENDENCIES = $(KERNELS_KK_OBJS)
+TESTS += kernels/tests/kernels-hip-images.sh
+endif
+if KK_SPIRV_TARGET
+check_PROGRAMS += kernels/tests/spirv_kernels
+kernels_tests_spirv_kernels_SOURCES = tests/spirv_modules.c tests/module_collect.h
+kernels_tests_spirv_kernels_LDADD = $(KERNELS_KK_OBJS) -lm
+EXTRA_kernels_tests_spirv_kernels_DEPENDENCIES = $(KERNELS_KK_OBJS)
+TESTS += kernels/tests/kernels-spirv.sh
 endif
 endif

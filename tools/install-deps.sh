@@ -16,6 +16,9 @@ pkgs="$pkgs libze-dev libze1 cmake dpkg-dev"
 # device libraries) and the HIP headers; the runtime itself is only opened,
 # never linked, and needs no GPU to build or to load
 pkgs="$pkgs hipcc libamdhip64-dev"
+# kk-kernels: a CBLAS it opens at run time on host backends (OpenBLAS), and
+# cblas.h / -lopenblas for the native side of bench/kk-bench-kernels
+pkgs="$pkgs libopenblas0 libopenblas-dev"
 pkgs="$pkgs $*"
 
 missing=
