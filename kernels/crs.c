@@ -120,23 +120,26 @@ static kk_status_t upload(const char *op, kk_crs_t *A, const int64_t *rp, const 
 }
 
 kk_status_t kk_crs_create_csr(kk_space_t *space, const char *label, kk_type_t type, int64_t rows, int64_t cols,
-                              kk_type_t index_type, const void *row_ptr, const void *col_idx, const void *values,
-                              kk_crs_t **out) {
+                              kk_type_t offset_type, const void *row_ptr, kk_type_t index_type, const void *col_idx,
+                              const void *values, kk_crs_t **out) {
   static const char *op = "kk_crs_create_csr";
   kk_status_t st = check_common(op, &space, type, rows, cols, index_type, out);
+  if (st == KK_OK && offset_type != KK_INT32 && offset_type != KK_INT64)
+    st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: offset type %s; the row offsets are int32 or int64", op,
+                 kk_type_name(offset_type));
   if (st != KK_OK)
     return st;
   if (!row_ptr)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: row_ptr is NULL", op);
-  if (idx_at(index_type, row_ptr, 0) != 0)
+  if (idx_at(offset_type, row_ptr, 0) != 0)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: row_ptr[0] is %lld, must be 0", op,
-                   (long long)idx_at(index_type, row_ptr, 0));
+                   (long long)idx_at(offset_type, row_ptr, 0));
   for (int64_t i = 0; i < rows; i++)
-    if (idx_at(index_type, row_ptr, i + 1) < idx_at(index_type, row_ptr, i))
+    if (idx_at(offset_type, row_ptr, i + 1) < idx_at(offset_type, row_ptr, i))
       return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: row_ptr[%lld] = %lld is below row_ptr[%lld] = %lld", op,
-                     (long long)(i + 1), (long long)idx_at(index_type, row_ptr, i + 1), (long long)i,
-                     (long long)idx_at(index_type, row_ptr, i));
-  const int64_t nnz = idx_at(index_type, row_ptr, rows);
+                     (long long)(i + 1), (long long)idx_at(offset_type, row_ptr, i + 1), (long long)i,
+                     (long long)idx_at(offset_type, row_ptr, i));
+  const int64_t nnz = idx_at(offset_type, row_ptr, rows);
   if (nnz > 0 && (!col_idx || !values))
     return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: %lld entries but col_idx or values is NULL", op, (long long)nnz);
   for (int64_t p = 0; p < nnz; p++) {
@@ -153,7 +156,7 @@ kk_status_t kk_crs_create_csr(kk_space_t *space, const char *label, kk_type_t ty
     return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
   }
   for (int64_t i = 0; i <= rows; i++)
-    rp[i] = idx_at(index_type, row_ptr, i);
+    rp[i] = idx_at(offset_type, row_ptr, i);
   for (int64_t p = 0; p < nnz; p++)
     ci[p] = (int32_t)idx_at(index_type, col_idx, p);
   kk_crs_t *A = NULL;

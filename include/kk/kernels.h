@@ -212,20 +212,22 @@ kk_status_t kk_batched_lu(kk_instance_t *instance, kk_view_t *A);
 typedef struct kk_crs kk_crs_t;
 
 /* Creates a CRS matrix in `space` (NULL: kk_space_default()) from host CSR
- * arrays: row_ptr (rows + 1 offsets, row_ptr[0] = 0, non-decreasing) and
- * col_idx (row_ptr[rows] column indices) of `index_type` (KK_INT32 or
- * KK_INT64), and values of `type` (the four element types).  Column indices
- * within a row may come in any order; repeated ones are kept (they add up in
- * SpMV).  The arrays are copied; the caller keeps them.  ncols must be below
- * 2^31.  Malformed arrays (an offset out of order, a column out of range)
- * are refused with KK_ERROR_INVALID_ARGUMENT naming the first bad entry.
- * `label` names the matrix's views ("<label>.row_ptr", ...).  Thread-safe. */
+ * arrays: row_ptr (rows + 1 offsets of `offset_type`, row_ptr[0] = 0,
+ * non-decreasing) and col_idx (row_ptr[rows] column indices of
+ * `index_type`), each type KK_INT32 or KK_INT64, and values of `type` (the
+ * four element types).  Column indices within a row may come in any order;
+ * repeated ones are kept (they add up in SpMV).  The arrays are copied; the
+ * caller keeps them.  cols must be below 2^31.  Malformed arrays (an offset
+ * out of order, a column out of range) are refused with
+ * KK_ERROR_INVALID_ARGUMENT naming the first bad entry.  `label` names the
+ * matrix's views ("<label>.row_ptr", ...).  Thread-safe. */
 kk_status_t kk_crs_create_csr(kk_space_t *space, const char *label, kk_type_t type, int64_t rows, int64_t cols,
-                              kk_type_t index_type, const void *row_ptr, const void *col_idx, const void *values,
-                              kk_crs_t **out);
+                              kk_type_t offset_type, const void *row_ptr, kk_type_t index_type, const void *col_idx,
+                              const void *values, kk_crs_t **out);
 
-/* The same from coordinate (COO) triplets: nnz entries (rows[k], cols[k],
- * values[k]) in any order; duplicate (row, column) pairs are summed into one
+/* The same from coordinate (COO) triplets: nnz entries (row_idx[k],
+ * col_idx[k], values[k]) in any order, both index arrays of `index_type`
+ * (KK_INT32 or KK_INT64); duplicate (row, column) pairs are summed into one
  * entry; within a row, columns end up in increasing order. */
 kk_status_t kk_crs_create_coo(kk_space_t *space, const char *label, kk_type_t type, int64_t rows, int64_t cols,
                               int64_t nnz, kk_type_t index_type, const void *row_idx, const void *col_idx,

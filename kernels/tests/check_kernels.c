@@ -919,7 +919,7 @@ START_TEST(sparse_spmv) {
       const kk_type_t it = zi % 2 ? KK_INT32 : KK_INT64;
       coo_to_csr(&coo, it, &rp, &ci, &cv);
       void *cvals = typed_values(T, cv, coo.nnz);
-      OK(kk_crs_create_csr(NULL, "Acsr", T, coo.rows, coo.cols, it, rp, ci, cvals, &Acsr));
+      OK(kk_crs_create_csr(NULL, "Acsr", T, coo.rows, coo.cols, it, rp, it, ci, cvals, &Acsr));
       ck_assert_int_eq(kk_crs_nnz(Acsr), coo.nnz);
       for (int which = 0; which < 2; which++) {
         kk_crs_t *M = which ? Acsr : A;
@@ -984,22 +984,28 @@ START_TEST(crs_bad_input) {
   kk_crs_t *A = (kk_crs_t *)0x1;
   const int64_t rp_bad[] = {0, 2, 1, 3}, rp_ok[] = {0, 1, 2, 3}, ci_bad[] = {0, 5, 1}, ci_ok[] = {0, 1, 2};
   const double v[] = {1, 2, 3};
-  ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_bad, ci_ok, v, &A),
+  ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_bad, KK_INT64, ci_ok, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "row_ptr[2] = 1 is below row_ptr[1] = 2");
   ck_assert_ptr_null(A);
-  ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_ok, ci_bad, v, &A),
+  ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_ok, KK_INT64, ci_bad, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "col_idx[1] = 5 is outside [0, 3)");
-  ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_INT32, 3, 3, KK_INT64, rp_ok, ci_ok, v, &A),
+  ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_INT32, 3, 3, KK_INT64, rp_ok, KK_INT64, ci_ok, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "element type int32");
-  ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_FLOAT, rp_ok, ci_ok, v, &A),
+  ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_ok, KK_FLOAT, ci_ok, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq(kk_crs_create_coo(NULL, "A", KK_DOUBLE, 3, 3, 3, KK_INT64, ci_ok, ci_bad, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "entry 1 at (1, 5) is outside the 3 x 3 matrix");
-  OK(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_ok, ci_ok, v, &A));
+  OK(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_ok, KK_INT64, ci_ok, v, &A));
+  /* mixed: int64 offsets, int32 columns (the matrix's own layout) */
+  const int32_t ci32[] = {0, 1, 2};
+  kk_crs_t *B = NULL;
+  OK(kk_crs_create_csr(NULL, "B", KK_DOUBLE, 3, 3, KK_INT64, rp_ok, KK_INT32, ci32, v, &B));
+  ck_assert_int_eq(kk_crs_nnz(B), 3);
+  kk_crs_destroy(B);
   /* x of the wrong length, y of the wrong type */
   kk_view_t *x = NULL, *y = NULL;
   int64_t n4 = 4, n3 = 3;
@@ -1079,7 +1085,7 @@ START_TEST(sparse_cg) {
   const int64_t rp[] = {0, 1, 2}, ci[] = {1, 0};
   const double v[] = {1, 1};
   kk_crs_t *A = NULL;
-  OK(kk_crs_create_csr(NULL, "offdiag", KK_DOUBLE, 2, 2, KK_INT64, rp, ci, v, &A));
+  OK(kk_crs_create_csr(NULL, "offdiag", KK_DOUBLE, 2, 2, KK_INT64, rp, KK_INT64, ci, v, &A));
   kk_view_t *b = NULL, *x = NULL;
   int64_t two = 2;
   OK(kk_view_alloc(&b, "b", KK_DOUBLE, 1, &two));
