@@ -33,6 +33,8 @@
 #define KKK_G_ZERO 4u   /* gamma == 0 (update) */
 #define KKK_CONJ_A 8u   /* conjugate the elements of A (op C) */
 #define KKK_CONJ_B 16u  /* conjugate the elements of B */
+#define KKK_UNIT 32u    /* every vector of a BLAS 1 call has unit stride: the kernel indexes
+                           the data pointers directly, which host compilers vectorize */
 
 /* BLAS 1 on vectors (rank-1 descriptors) or multivectors (rank 2). */
 struct kkk_v_args {
@@ -110,6 +112,8 @@ struct kkk_diag_args {
 struct kkk_emul_args {
   kk_view_strided x, y, z;
   int64_t n;
+  uint32_t flags;  /* KKK_UNIT */
+  uint32_t pad;
 };
 
 #define KKK_DECL4(op)                \

@@ -3,13 +3,11 @@
 /* Copies matrix bi of the rank-3 descriptor D (rows x cols) into scratch
  * DST[i * cols + j], conjugated if CJ, times F; the unit-stride index of D
  * runs fastest over the team's lanes. */
-#define KKK_STAGE(DST, D, bi, rows, cols, CJ, F)                                                             \
+#define KKK_STAGE(DST, D, bi, rows, cols, CJ, F)                                                         \
   do {                                                                                                    \
     const int r_ = (rows), c_ = (cols);                                                                   \
-    const int ifast_ = KK_STRIDE(D, 1) == 1;                                                              \
-    KK_TEAM_VECTOR_FOR(team, e_, 0, (int64_t)r_ * c_) {                                                   \
-      const int i_ = ifast_ ? (int)e_ % r_ : (int)e_ / c_, j_ = ifast_ ? (int)e_ / r_ : (int)e_ % c_;     \
-      (DST)[i_ * c_ + j_] = S(mul)((F), S(cj)(KK_AT(D, SC, (bi), i_, j_), (CJ)));                           \
+    KKK_FOR_2D(i_, r_, j_, c_, KK_STRIDE(D, 1) == 1) {                                                    \
+      (DST)[i_ * c_ + j_] = S(mul)((F), S(cj)(KK_AT(D, SC, (bi), i_, j_), (CJ)));                         \
     }                                                                                                     \
   } while (0)
 
@@ -37,13 +35,13 @@ KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
 #if KKK_HOST
   SC *Cs = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)m * n);
   KK_TEAM_THREAD_FOR(team, i, 0, m) {
-    SC *crow = Cs + i * n;
+    SC *restrict crow = Cs + i * n;
     for (int j = 0; j < n; j++)
       crow[j] = S(zero)();
     if (!azero)
       for (int kk = 0; kk < k; kk++) {
         const SC aik = As[i * k + kk];
-        const SC *brow = Bs + kk * n;
+        const SC *restrict brow = Bs + kk * n;
         for (int j = 0; j < n; j++)
           crow[j] = S(fma)(aik, brow[j], crow[j]);
       }
@@ -142,10 +140,7 @@ KKK_TEAM_FOR(KN(btrsm), struct kkk_batched_args, team) {
     }
   }
   KK_TEAM_BARRIER(team);
-  KK_TEAM_VECTOR_FOR(team, e, 0, (int64_t)m * n) {
-    const int i = (int)e / n, j = (int)e % n;
-    KK_AT(args->B, SC, bi, i, j) = Bs[e];
-  }
+  KKK_FOR_2D(i, m, j, n, KK_STRIDE(args->B, 1) == 1) { KK_AT(args->B, SC, bi, i, j) = Bs[i * n + j]; }
 }
 
 /* A[bi] = L U in place, no pivoting: right-looking, one column of L and one
@@ -162,16 +157,13 @@ KKK_TEAM_FOR(KN(blu), struct kkk_batched_args, team) {
     KK_TEAM_VECTOR_FOR(team, i, kk + 1, m) { As[i * n + kk] = S(div)(As[i * n + kk], piv); }
     KK_TEAM_BARRIER(team);
     const int w = n - kk - 1;
-    KK_TEAM_VECTOR_FOR(team, e, 0, (int64_t)(m - kk - 1) * w) {
-      const int i = kk + 1 + (int)e / w, j = kk + 1 + (int)e % w;
+    KKK_FOR_2D(i1, m - kk - 1, j1, w, 0) {
+      const int i = kk + 1 + i1, j = kk + 1 + j1;
       As[i * n + j] = S(sub)(As[i * n + j], S(mul)(As[i * n + kk], As[kk * n + j]));
     }
   }
   KK_TEAM_BARRIER(team);
-  KK_TEAM_VECTOR_FOR(team, e, 0, (int64_t)m * n) {
-    const int i = (int)e / n, j = (int)e % n;
-    KK_AT(args->A, SC, bi, i, j) = As[e];
-  }
+  KKK_FOR_2D(i, m, j, n, KK_STRIDE(args->A, 1) == 1) { KK_AT(args->A, SC, bi, i, j) = As[i * n + j]; }
 }
 
 #undef KKK_STAGE

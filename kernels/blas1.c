@@ -70,6 +70,14 @@ static kk_view_strided flatten(kk_view_strided d) {
   return r;
 }
 
+/* KKK_UNIT when the first n rank-1 descriptors all have unit stride. */
+static uint32_t unit(kk_view_strided *const *d, int n) {
+  for (int i = 0; i < n; i++)
+    if (d[i]->d.stride[0] != 1 && d[i]->d.extent[0] > 1)
+      return 0;
+  return KKK_UNIT;
+}
+
 /* Runs an elementwise kernel over the descriptors args->x, y, z (the first
  * `nused` of them in that order are real views; the output is the last). */
 static kk_status_t run_elementwise(const kkk_call_t *c, const kk_kernel_t *k1, const kk_kernel_t *k2,
@@ -78,6 +86,7 @@ static kk_status_t run_elementwise(const kkk_call_t *c, const kk_kernel_t *k1, c
   const kk_view_strided *out = d[nused - 1];
   if (out->d.rank == 1) {
     a->n = out->d.extent[0];
+    a->flags |= unit(d, nused);
     return kkk_for(c, k1, a, sizeof *a, a->n);
   }
   kk_view_strided used[3];
@@ -87,6 +96,7 @@ static kk_status_t run_elementwise(const kkk_call_t *c, const kk_kernel_t *k1, c
     for (int i = 0; i < nused; i++)
       *d[i] = flatten(*d[i]);
     a->n = d[0]->d.extent[0];
+    a->flags |= KKK_UNIT;
     return kkk_for(c, k1, a, sizeof *a, a->n);
   }
   a->n = out->d.extent[0];
@@ -200,7 +210,9 @@ kk_status_t kk_blas_update(kk_instance_t *instance, kk_scalar_t a, kk_view_t *x,
 }
 
 kk_status_t kkk_emul(const kkk_call_t *c, kk_view_t *x, kk_view_t *y, kk_view_t *z) {
-  struct kkk_emul_args args = {kkk_desc(x), kkk_desc(y), kkk_desc(z), kk_view_extent(z, 0)};
+  struct kkk_emul_args args = {kkk_desc(x), kkk_desc(y), kkk_desc(z), kk_view_extent(z, 0), 0, 0};
+  kk_view_strided *const d[] = {&args.x, &args.y, &args.z};
+  args.flags = unit(d, 3);
   return kkk_for(c, k_emul[c->t], &args, sizeof args, args.n);
 }
 
@@ -252,6 +264,10 @@ static kk_status_t reduce_column(const kkk_call_t *c, red_t r, kk_view_strided x
   args.y = y;
   args.z = y;
   args.n = n;
+  {
+    kk_view_strided *const d[] = {&args.x, &args.y};
+    args.flags = unit(d, 2);
+  }
   /* the value: the element type for dot, the real type for norms, {value, index} for iamax */
   union {
     float f;
@@ -403,6 +419,10 @@ static kk_status_t reduce_into(kk_instance_t *instance, red_t r, kk_view_t *resu
     a.y = kkk_desc_col(dy, j);
     a.z = a.y;
     a.n = n;
+    {
+      kk_view_strided *const d[] = {&a.x, &a.y};
+      a.flags = unit(d, 2);
+    }
     kk_view_t *rj = result;
     if (rank == 2) {
       kk_slice_t sl[1] = {KK_IDX(j)};

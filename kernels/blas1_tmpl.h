@@ -1,8 +1,12 @@
 /* kernels/blas1_tmpl.h -- BLAS 1 kernels for one element type (included by blas1.kk.c once per type; see scalar.h). */
 
-#define X1(i) KK_AT(args->x, SC, i)
-#define Y1(i) KK_AT(args->y, SC, i)
-#define Z1(i) KK_AT(args->z, SC, i)
+/* element i of a vector: through the data pointer when every vector has
+ * unit stride (a branch the host compiler hoists out of the loop and then
+ * vectorizes the loop), else through the strides */
+#define KKK_UNIT_ON (args->flags & KKK_UNIT)
+#define X1(i) (*(KKK_UNIT_ON ? &KK_DATA(args->x, SC)[i] : &KK_AT(args->x, SC, i)))
+#define Y1(i) (*(KKK_UNIT_ON ? &KK_DATA(args->y, SC)[i] : &KK_AT(args->y, SC, i)))
+#define Z1(i) (*(KKK_UNIT_ON ? &KK_DATA(args->z, SC)[i] : &KK_AT(args->z, SC, i)))
 
 /* y = a x + b y */
 KKK_FOR(KN(axpby), struct kkk_v_args, i) {
@@ -68,23 +72,27 @@ KKK_FOR(KN(emul), struct kkk_emul_args, i) { Z1(i) = S(mul)(X1(i), Y1(i)); }
 #define KKK_VB 1
 #endif
 
-/* TERM(e) is element e's term; the block's sum goes into the accumulator with ADD */
-#define KKK_BLOCK_SUM(T, TERM, ACCUM)                                                       \
-  do {                                                                                      \
-    const int64_t b_ = i * KKK_VB;                                                          \
-    if (KKK_VB > 1 && b_ + KKK_VB <= args->n) {                                             \
-      T t_[KKK_VB];                                                                         \
-      for (int k_ = 0; k_ < KKK_VB; k_++)                                                   \
-        t_[k_] = TERM(b_ + k_);                                                             \
-      for (int w_ = 1; w_ < KKK_VB; w_ *= 2)                                                \
-        for (int k_ = 0; k_ + w_ < KKK_VB; k_ += 2 * w_)                                    \
-          t_[k_] = ACCUM(t_[k_], t_[k_ + w_]);                                              \
-      *acc = ACCUM(*acc, t_[0]);                                                            \
-    } else {                                                                                \
-      for (int64_t e_ = b_; e_ < b_ + KKK_VB && e_ < args->n; e_++)                         \
-        *acc = ACCUM(*acc, TERM(e_));                                                       \
-    }                                                                                       \
+/* TERM(e) is element e's term; ACCUM combines two of them.  A full host
+ * block is summed as a tree of eight. */
+#if KKK_HOST
+#define KKK_BLOCK_SUM(T, TERM, ACCUM)                                                                     \
+  do {                                                                                                    \
+    const int64_t b_ = i * KKK_VB;                                                                        \
+    if (b_ + KKK_VB <= args->n) {                                                                         \
+      const T t0_ = ACCUM(TERM(b_), TERM(b_ + 1)), t1_ = ACCUM(TERM(b_ + 2), TERM(b_ + 3));              \
+      const T t2_ = ACCUM(TERM(b_ + 4), TERM(b_ + 5)), t3_ = ACCUM(TERM(b_ + 6), TERM(b_ + 7));          \
+      *acc = ACCUM(*acc, ACCUM(ACCUM(t0_, t1_), ACCUM(t2_, t3_)));                                        \
+    } else {                                                                                              \
+      for (int64_t e_ = b_; e_ < args->n; e_++)                                                           \
+        *acc = ACCUM(*acc, TERM(e_));                                                                     \
+    }                                                                                                     \
   } while (0)
+#if KKK_HOST_VB != 8
+#error "the host block sum is written for blocks of 8"
+#endif
+#else
+#define KKK_BLOCK_SUM(T, TERM, ACCUM) (*acc = ACCUM(*acc, TERM(i)))
+#endif
 
 #define KKK_RADD(a, b) ((a) + (b))
 #define KKK_RMAX(a, b) ((b) > (a) ? (b) : (a))
@@ -127,6 +135,7 @@ KKK_TEAM_FOR(KN(iamaxt), struct kkk_iamax_args, team) {
 #undef KKK_BLOCK_SUM
 #undef KKK_RADD
 #undef KKK_RMAX
+#undef KKK_UNIT_ON
 #undef X1
 #undef Y1
 #undef Z1

@@ -118,6 +118,7 @@ KKK_TEAM_FOR(KN(gemm), struct kkk_gemm_args, team) {
   const int64_t i0 = (t / args->tiles_n) * GT, j0 = (t % args->tiles_n) * GT;
   const int mb = args->m - i0 < GT ? (int)(args->m - i0) : GT;
   const int nb = args->n - j0 < GT ? (int)(args->n - j0) : GT;
+  const int mb4 = (mb + 3) & ~3, nb4 = (nb + 3) & ~3;
   SC *As = KK_TEAM_SCRATCH(team, 0, SC, GT * GT);
   SC *Bs = KK_TEAM_SCRATCH(team, 0, SC, GT * GT);
   SC *Cs = KK_TEAM_SCRATCH(team, 0, SC, GT * GT);
@@ -128,23 +129,35 @@ KKK_TEAM_FOR(KN(gemm), struct kkk_gemm_args, team) {
   for (int64_t k0 = 0; k0 < kend; k0 += GT) {
     const int kb = kend - k0 < GT ? (int)(kend - k0) : GT;
     KK_TEAM_BARRIER(team); /* the previous block's tiles are no longer read */
-    KK_TEAM_VECTOR_FOR(team, e, 0, mb * kb) {
-      const int ii = a_ifast ? (int)e % mb : (int)e / kb, kk = a_ifast ? (int)e / mb : (int)e % kb;
-      As[ii * GT + kk] = S(cj)(KK_AT(args->A, SC, i0 + ii, k0 + kk), conj_a);
+    /* A's rows and B's columns padded with zeros to multiples of 4: the host
+     * computes 4 x 4 blocks of C */
+    KKK_FOR_2D(ii, mb4, kk, kb, a_ifast) {
+      As[ii * GT + kk] = ii < mb ? S(cj)(KK_AT(args->A, SC, i0 + ii, k0 + kk), conj_a) : S(zero)();
     }
-    KK_TEAM_VECTOR_FOR(team, e, 0, kb * nb) {
-      const int kk = b_kfast ? (int)e % kb : (int)e / nb, jj = b_kfast ? (int)e / kb : (int)e % nb;
-      Bs[kk * GT + jj] = S(cj)(KK_AT(args->B, SC, k0 + kk, j0 + jj), conj_b);
+    KKK_FOR_2D(kk, kb, jj, nb4, b_kfast) {
+      Bs[kk * GT + jj] = jj < nb ? S(cj)(KK_AT(args->B, SC, k0 + kk, j0 + jj), conj_b) : S(zero)();
     }
     KK_TEAM_BARRIER(team);
 #if KKK_HOST
-    KK_TEAM_THREAD_FOR(team, ii, 0, mb) {
-      SC *crow = Cs + ii * GT;
-      for (int kk = 0; kk < kb; kk++) {
-        const SC aik = As[ii * GT + kk];
-        const SC *brow = Bs + kk * GT;
-        for (int jj = 0; jj < nb; jj++)
-          crow[jj] = S(fma)(aik, brow[jj], crow[jj]);
+    /* 4 x 4 blocks of C in registers over the k block: each A(i, k) and
+     * B(k, j) loaded once per block */
+    KK_TEAM_THREAD_FOR(team, ib, 0, mb4 / 4) {
+      for (int jb = 0; jb < nb4; jb += 4) {
+        SC c[4][4];
+        for (int r = 0; r < 4; r++)
+          for (int q = 0; q < 4; q++)
+            c[r][q] = Cs[(4 * ib + r) * GT + jb + q];
+        for (int kk = 0; kk < kb; kk++) {
+          const SC *restrict brow = Bs + kk * GT + jb;
+          for (int r = 0; r < 4; r++) {
+            const SC air = As[(4 * ib + r) * GT + kk];
+            for (int q = 0; q < 4; q++)
+              c[r][q] = S(fma)(air, brow[q], c[r][q]);
+          }
+        }
+        for (int r = 0; r < 4; r++)
+          for (int q = 0; q < 4; q++)
+            Cs[(4 * ib + r) * GT + jb + q] = c[r][q];
       }
     }
 #else
@@ -159,8 +172,7 @@ KKK_TEAM_FOR(KN(gemm), struct kkk_gemm_args, team) {
 #endif
   }
   KK_TEAM_BARRIER(team);
-  KK_TEAM_VECTOR_FOR(team, e, 0, mb * nb) {
-    const int ii = c_ifast ? (int)e % mb : (int)e / nb, jj = c_ifast ? (int)e / mb : (int)e % nb;
+  KKK_FOR_2D(ii, mb, jj, nb, c_ifast) {
     SC r = S(mul)(a, Cs[ii * GT + jj]);
     if (!(args->flags & KKK_B_ZERO))
       r = S(fma)(b, KK_AT(args->C, SC, i0 + ii, j0 + jj), r);

@@ -35,6 +35,24 @@
 #define KKK_TEAM_VECTOR_REDUCE(t, J, B, E, T, R, V) KK_TEAM_VECTOR_REDUCE(t, J, B, E, T, R, V)
 #define KKK_THREAD_VECTOR_REDUCE(t, J, B, E, T, R, V) KK_THREAD_VECTOR_REDUCE(t, J, B, E, T, R, V)
 
+/* A loop over an NI x NJ box in a team body (whose team is `team`), the
+ * body seeing int indices I and J.  Host targets: rows over the team's
+ * threads, columns in a plain inner loop (no division per element).  GPU
+ * targets: the flattened box over every lane of the team, the index
+ * IFAST (I when nonzero, else J) fastest, so that lanes next to each other
+ * touch memory next to each other. */
+#if KKK_HOST
+#define KKK_FOR_2D(I, NI, J, NJ, IFAST)                                                                   \
+  for (int I##_u = ((void)(IFAST), 0); !I##_u; I##_u = 1)                                                  \
+  KK_TEAM_THREAD_FOR(team, I##_l, 0, (NI)) for (int J = 0, I = (int)I##_l; J < (int)(NJ); J++)
+#else
+#define KKK_FOR_2D(I, NI, J, NJ, IFAST)                                                                  \
+  KK_TEAM_VECTOR_FOR(team, I##_e, 0, (int64_t)(NI) * (NJ))                                               \
+  for (int I = (IFAST) ? (int)I##_e % (int)(NI) : (int)I##_e / (int)(NJ),                                 \
+           J = (IFAST) ? (int)I##_e / (int)(NI) : (int)I##_e % (int)(NJ), I##_once = 1;                  \
+       I##_once; I##_once = 0)
+#endif
+
 /* ---- real types ---------------------------------------------------------------- */
 #define KKS_REAL(SFX_, T)                                                                                   \
   KK__FN T kks_zero_##SFX_(void) { return (T)0; }                                                           \
