@@ -81,3 +81,26 @@ EXTRA_kernels_tests_spirv_kernels_DEPENDENCIES = $(KERNELS_KK_OBJS)
 TESTS += kernels/tests/kernels-spirv.sh
 endif
 endif
+
+# ---- bench/kk-bench-kernels: kk-kernels against OpenBLAS (host backends) and cuBLAS / cuSPARSE (cuda) ----
+EXTRA_DIST += bench/kernels_native_cuda.cu
+if KK_BUILD_KERNELS
+noinst_PROGRAMS += bench/kk-bench-kernels
+bench_kk_bench_kernels_SOURCES = bench/kk-bench-kernels.c bench/kernels_native_cuda.h
+bench_kk_bench_kernels_CPPFLAGS = $(AM_CPPFLAGS) $(BENCH_KERNELS_CUDA_CPPFLAGS)
+bench_kk_bench_kernels_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) $(KK_HOST_KERNEL_CFLAGS)
+bench_kk_bench_kernels_LDFLAGS = $(OPENMP_CFLAGS)
+bench_kk_bench_kernels_LDADD = libkk-kernels.la libkk.la -lm
+if KK_BUILD_CUDA
+# the vendor side on cuda: cuBLAS and cuSPARSE (found through an rpath to the toolkit)
+BENCH_KERNELS_CUDA_CPPFLAGS = -DKK_BENCH_CUDA
+bench_kk_bench_kernels_LDADD += bench/kernels_native_cuda.o -L$(CUDA_LIBDIR) -lcusparse -lcublas -lcudart -lstdc++
+bench_kk_bench_kernels_LDFLAGS += -Wl,-rpath,$(CUDA_LIBDIR)
+EXTRA_bench_kk_bench_kernels_DEPENDENCIES = bench/kernels_native_cuda.o
+bench/kernels_native_cuda.o: bench/kernels_native_cuda.cu bench/kernels_native_cuda.h
+	$(AM_V_GEN)$(NVCC) -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -c $(srcdir)/bench/kernels_native_cuda.cu -o $@
+CLEANFILES += bench/kernels_native_cuda.o
+else
+BENCH_KERNELS_CUDA_CPPFLAGS =
+endif
+endif

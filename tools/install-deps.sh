@@ -17,8 +17,8 @@ pkgs="$pkgs libze-dev libze1 cmake dpkg-dev"
 # never linked, and needs no GPU to build or to load
 pkgs="$pkgs hipcc libamdhip64-dev"
 # kk-kernels: a CBLAS it opens at run time on host backends (OpenBLAS), and
-# cblas.h / -lopenblas for the native side of bench/kk-bench-kernels
-pkgs="$pkgs libopenblas0 libopenblas-dev"
+# the native side of bench/kk-bench-kernels (both open it with dlopen)
+pkgs="$pkgs libopenblas0"
 pkgs="$pkgs $*"
 
 missing=
