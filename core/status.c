@@ -51,6 +51,20 @@ void kk_clear_error(void) {
   tl_status = KK_OK;
 }
 
+kk_status_t kk_set_error(kk_status_t status, const char *fmt, ...) {
+  if (status == KK_OK) {
+    kk_clear_error();
+    return KK_OK;
+  }
+  if (!fmt)
+    return kk__error(status, "%s", kk_status_str(status));
+  va_list ap;
+  va_start(ap, fmt);
+  kk__verror(status, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
 kk_error_handler_t kk_set_error_handler(kk_error_handler_t handler, void *user) {
   kk_error_handler_t old = g_handler;
   g_handler = handler;
@@ -79,14 +93,6 @@ kk_status_t kk__verror(kk_status_t status, const char *fmt, va_list ap) {
   tl_status = status;
   if (g_handler)
     g_handler(status, tl_message, g_handler_user);
-  return status;
-}
-
-kk_status_t kk_record_error(kk_status_t status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  kk__verror(status, fmt, ap);
-  va_end(ap);
   return status;
 }
 

@@ -49,7 +49,8 @@ extern "C" {
   X(ERROR_IO, -15, "input/output error")                                                    \
   X(ERROR_IN_USE, -16, "object is still in use")                                            \
   X(ERROR_LIMIT, -17, "request exceeds a backend limit")                                    \
-  X(ERROR_INTERNAL, -18, "internal error")
+  X(ERROR_INTERNAL, -18, "internal error")                                                  \
+  X(ERROR_COMM, -19, "communication library (MPI) error")
 
 typedef enum kk_status {
 #define KK__STATUS_ENUM(name, value, msg) KK_##name = (value),
@@ -81,6 +82,21 @@ kk_status_t kk_last_status(void);
 /* Forgets the calling thread's last error. */
 void kk_clear_error(void);
 
+/* For libraries built on kk's public API (libkk-mpi, ...): records a failure
+ * exactly as kk's own functions do -- kk_last_error() becomes the formatted
+ * message (printf-style; longer than 2047 bytes is cut and ends in "..."),
+ * kk_last_status() becomes `status`, and the installed error handler is
+ * called -- and returns `status`, so that a library can write
+ * `return kk_set_error(KK_ERROR_COMM, "kk_mpi_send: ...")`.  The message may
+ * be built from kk_last_error() itself.  KK_OK clears the error instead (no
+ * handler call).  Any time, thread-safe (the message is the calling
+ * thread's). */
+kk_status_t kk_set_error(kk_status_t status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* Called on every error kk records, after kk_last_error() is set, on the thread
  * that failed.  A handler may abort() (libkk itself never does).  */
 typedef void (*kk_error_handler_t)(kk_status_t status, const char *message, void *user);
@@ -88,21 +104,6 @@ typedef void (*kk_error_handler_t)(kk_status_t status, const char *message, void
 /* Installs `handler` (NULL removes it) and returns the previous one.  Not
  * thread-safe against concurrent failures: install it before kk_initialize. */
 kk_error_handler_t kk_set_error_handler(kk_error_handler_t handler, void *user);
-
-#if defined(__GNUC__)
-#define KK__PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
-#else
-#define KK__PRINTF_LIKE(a, b)
-#endif
-
-/* For libraries built on kk (kk-kernels, kk-mpi, a program's own): records
- * a failure as kk's own functions do -- formats the message (printf style),
- * makes it the calling thread's kk_last_error() with `status` as
- * kk_last_status(), calls the installed error handler -- and returns
- * `status`, so that the caller can `return kk_record_error(...)`.  `status`
- * should be an error (negative).  Start the message with the name of the
- * function that failed ("mylib_solve: ...").  Any time, thread-safe. */
-kk_status_t kk_record_error(kk_status_t status, const char *fmt, ...) KK__PRINTF_LIKE(2, 3);
 
 /* ===========================================================================
  * Versions

@@ -13,7 +13,7 @@ kk_status_t kkk_err(kk_status_t st, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  return kk_record_error(st, "%s", buf);
+  return kk_set_error(st, "%s", buf);
 }
 
 const char *kkk_label(const kk_view_t *v) {

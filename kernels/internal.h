@@ -51,7 +51,7 @@ typedef struct kkk_call {
   int t;            /* kkk_tidx(type) */
 } kkk_call_t;
 
-/* Records an error (kk_record_error) and returns its status. */
+/* Records an error (kk_set_error) and returns its status. */
 kk_status_t kkk_err(kk_status_t st, const char *fmt, ...) KKK_PRINTF(2, 3);
 
 /* Starts a call: kk must be initialized; views[0..n) must be non-NULL

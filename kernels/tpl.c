@@ -101,7 +101,7 @@ int kk_kernels_tpl_count(void) { return NTPL; }
 
 kk_status_t kk_kernels_tpl_get_info(int i, int load, kk_tpl_info_t *info) {
   if (!info || info->struct_size < sizeof *info || i < 0 || i >= NTPL)
-    return kk_record_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_tpl_get_info: bad index %d or info struct", i);
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_tpl_get_info: bad index %d or info struct", i);
   const int global = global_setting();
   pthread_mutex_lock(&g_lock);
   tpl_state_t *s = &g_state[i];
@@ -124,11 +124,11 @@ kk_status_t kk_kernels_tpl_get_info(int i, int load, kk_tpl_info_t *info) {
 
 kk_status_t kk_kernels_set_tpl(const char *library, const char *setting) {
   if (!setting)
-    return kk_record_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_set_tpl: setting is NULL");
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_set_tpl: setting is NULL");
   if (!library) {
     int g = parse_global(setting);
     if (g < 0)
-      return kk_record_error(KK_ERROR_INVALID_ARGUMENT,
+      return kk_set_error(KK_ERROR_INVALID_ARGUMENT,
                              "kk_kernels_set_tpl: the global setting must be \"auto\" or \"none\", not \"%s\"", setting);
     pthread_mutex_lock(&g_lock);
     g_global_from_api = 1;
@@ -140,7 +140,7 @@ kk_status_t kk_kernels_set_tpl(const char *library, const char *setting) {
     if (strcmp(library, g_tpls[i]->name) != 0)
       continue;
     if (!*setting || strlen(setting) >= sizeof g_state[i].setting)
-      return kk_record_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_set_tpl: bad setting for %s", library);
+      return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_set_tpl: bad setting for %s", library);
     pthread_mutex_lock(&g_lock);
     tpl_state_t *s = &g_state[i];
     snprintf(s->setting, sizeof s->setting, "%s", setting);
@@ -156,7 +156,7 @@ kk_status_t kk_kernels_set_tpl(const char *library, const char *setting) {
     pthread_mutex_unlock(&g_lock);
     return KK_OK;
   }
-  return kk_record_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_set_tpl: unknown vendor library \"%s\"", library);
+  return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_set_tpl: unknown vendor library \"%s\"", library);
 }
 
 static const char *state_name(kk_tpl_state_t s) {
@@ -187,7 +187,7 @@ static void json_string(FILE *out, const char *s) {
 
 kk_status_t kk_kernels_print_report(FILE *out, int json) {
   if (!out)
-    return kk_record_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_print_report: out is NULL");
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_print_report: out is NULL");
   const char *env = getenv("KK_KERNELS_TPL");
   if (json)
     fprintf(out, "{\"version\": \"%s\", \"tpl\": \"%s\", \"tpls\": [", kk_kernels_version(),

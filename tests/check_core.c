@@ -82,21 +82,35 @@ START_TEST(error_handler_and_clear) {
 }
 END_TEST
 
-/* What libraries on top of kk (kk-kernels, kk-mpi) use to report their errors. */
-START_TEST(record_error_from_a_library) {
+/* kk_set_error: what a library above libkk reports goes through the same
+ * last-error slot and handler as kk's own failures. */
+START_TEST(set_error_from_a_library) {
   handler_calls = 0;
   kk_set_error_handler(handler, &handler_calls);
-  ck_assert_int_eq(kk_record_error(KK_ERROR_INVALID_ARGUMENT, "mylib_solve: x has %d elements, b %d", 3, 4),
-                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_set_error(KK_ERROR_COMM, "kk_mpi_send: 'x' to rank %d: %s", 5, "MPI_ERR_RANK: invalid rank"),
+                   KK_ERROR_COMM);
+  ck_assert_str_eq(kk_last_error(), "kk_mpi_send: 'x' to rank 5: MPI_ERR_RANK: invalid rank");
+  ck_assert_int_eq(kk_last_status(), KK_ERROR_COMM);
   ck_assert_int_eq(handler_calls, 1);
-  ck_assert_int_eq(handler_status, KK_ERROR_INVALID_ARGUMENT);
-  ck_assert_str_eq(kk_last_error(), "mylib_solve: x has 3 elements, b 4");
-  ck_assert_int_eq(kk_last_status(), KK_ERROR_INVALID_ARGUMENT);
-  /* a message may be built from the last one */
-  ck_assert_int_eq(kk_record_error(KK_ERROR_BACKEND, "outer: %s", kk_last_error()), KK_ERROR_BACKEND);
-  ck_assert_str_eq(kk_last_error(), "outer: mylib_solve: x has 3 elements, b 4");
+  ck_assert_int_eq(handler_status, KK_ERROR_COMM);
+  /* a message built from the previous one */
+  ck_assert_int_eq(kk_set_error(KK_ERROR_INVALID_ARGUMENT, "outer: %s", kk_last_error()), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "outer: kk_mpi_send: 'x' to rank 5: MPI_ERR_RANK: invalid rank");
+  ck_assert_int_eq(handler_calls, 2);
+  /* a long message is cut, not overrun */
+  char big[5000];
+  memset(big, 'a', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  kk_set_error(KK_ERROR_INTERNAL, "%s", big);
+  ck_assert_uint_lt(strlen(kk_last_error()), 2048);
+  ck_assert_contains(kk_last_error(), "aaa...");
+  /* KK_OK clears, without a handler call */
+  ck_assert_int_eq(kk_set_error(KK_OK, "ignored"), KK_OK);
+  ck_assert_str_eq(kk_last_error(), "");
+  ck_assert_int_eq(kk_last_status(), KK_OK);
+  ck_assert_int_eq(handler_calls, 3); /* three errors recorded above, none for KK_OK */
   kk_set_error_handler(NULL, NULL);
-  kk_clear_error();
+  ck_assert_str_eq(kk_status_name(KK_ERROR_COMM), "ERROR_COMM");
 }
 END_TEST
 
@@ -222,7 +236,7 @@ static Suite *core_suite(void) {
   tcase_add_test(tc, unbalanced_calls_are_errors);
   tcase_add_test(tc, calls_before_initialize);
   tcase_add_test(tc, error_handler_and_clear);
-  tcase_add_test(tc, record_error_from_a_library);
+  tcase_add_test(tc, set_error_from_a_library);
   tcase_add_test(tc, versions);
   suite_add_tcase(s, tc);
   tc = tcase_create("resources");
