@@ -2,6 +2,29 @@
 #ifndef KK_BENCH_COMMON_H
 #define KK_BENCH_COMMON_H
 
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kk.h>
+
+/* A kk call that must succeed: kk-bench stops with kk's message otherwise. */
+#define CHECK(call)                                            \
+  do {                                                         \
+    if ((call) != KK_OK) {                                     \
+      fprintf(stderr, "kk-bench: %s\n", kk_last_error());      \
+      exit(1);                                                 \
+    }                                                          \
+  } while (0)
+
+/* Does `backend` run on the GPU that bench/native_cuda.cu times? */
+#ifdef KK_BENCH_CUDA
+#define ON_GPU(backend) (strcmp((backend), "cuda") == 0)
+#else
+#define ON_GPU(backend) 0
+#endif
+
 /* Records one row: figures for kk and for the hand-written version. */
 void bench_record(const char *kcase, const char *backend, const char *size, double kk, double native, const char *unit,
                   int lower_is_better);
@@ -54,5 +77,17 @@ int bench_wants(const char *cases, const char *name);
 
 /* The MDRange, atomics, ScatterView, reduction, team and CG cases (kk-bench-hier.c). */
 void bench_hier(const char *backend, int nt, int reps, const char *cases, int quick);
+
+/* CG's pieces, shared with the graph cases: the 27-point matrix of an n^3
+ * grid in CRS (malloc'ed), a view of the default space holding a copy of n
+ * elements at data, and the hand-written OpenMP iterations (kk-bench-hier.c). */
+void bench_cg_matrix(int64_t n, int64_t **row_ptr, int32_t **cols, double **vals, int64_t *nnz);
+kk_view_t *bench_view_of(const char *label, kk_type_t t, int64_t n, void *data);
+double bench_native_cg(const int64_t *rp, const int32_t *ci, const double *va, int64_t N, int iters, int nt,
+                       double *x, double *r, double *p, double *ap, double *rr);
+
+/* Graphs: a chain of small kernels as a graph and one by one, CG with its
+ * iteration as a graph (kk-bench-graph.c). */
+void bench_graph(const char *backend, int nt, int reps, const char *cases, int quick);
 
 #endif

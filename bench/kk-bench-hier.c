@@ -13,14 +13,6 @@
 #include "native_cuda.h"
 #endif
 
-#define CHECK(call)                                            \
-  do {                                                         \
-    if ((call) != KK_OK) {                                     \
-      fprintf(stderr, "kk-bench: %s\n", kk_last_error());      \
-      exit(1);                                                 \
-    }                                                          \
-  } while (0)
-
 static kk_view_t *view(const char *label, kk_type_t t, int rank, const int64_t *ext) {
   kk_view_t *v;
   CHECK(kk_view_alloc(&v, label, t, rank, ext));
@@ -70,10 +62,7 @@ static kk_view_t *view_right(const char *label, kk_type_t t, int rank, const int
     }                                                 \
   } while (0)
 
-#ifdef KK_BENCH_CUDA
-#define ON_GPU(backend) (strcmp((backend), "cuda") == 0)
-#else
-#define ON_GPU(backend) 0
+#ifndef KK_BENCH_CUDA
 #define ncu_tensor(...) -1.0
 #define ncu_atomics(...) -1.0
 #define ncu_min_sum(...) -1.0
@@ -468,8 +457,7 @@ static void bench_batched(const char *backend, int nt, int reps) {
 
 /* ---- Table 5: CG with the team SpMV --------------------------------------------------------- */
 
-/* The 27-point heat-conduction matrix on an n^3 grid in CRS (26 on the diagonal, -1 off). */
-static void build_matrix(int64_t n, int64_t **row_ptr, int32_t **cols, double **vals, int64_t *nnz) {
+void bench_cg_matrix(int64_t n, int64_t **row_ptr, int32_t **cols, double **vals, int64_t *nnz) {
   const int64_t N = n * n * n;
   *row_ptr = malloc(sizeof(int64_t) * (size_t)(N + 1));
   *cols = malloc(sizeof(int32_t) * (size_t)(27 * N));
@@ -494,7 +482,7 @@ static void build_matrix(int64_t n, int64_t **row_ptr, int32_t **cols, double **
   *nnz = p;
 }
 
-static kk_view_t *wrap_copy(const char *label, kk_type_t t, int64_t n, void *data) {
+kk_view_t *bench_view_of(const char *label, kk_type_t t, int64_t n, void *data) {
   kk_view_t *v = view(label, t, 1, &n), *h;
   kk_view_spec_t s = KK_VIEW_SPEC_INIT;
   s.label = label;
@@ -507,14 +495,61 @@ static kk_view_t *wrap_copy(const char *label, kk_type_t t, int64_t n, void *dat
   return v;
 }
 
+/* `iters` CG iterations as a hand-written OpenMP program writes them, from
+ * x = 0 and r = p = b = 1, on the work arrays x, r, p, ap of n doubles; the
+ * final r.r in *rr.  Seconds for the iterations. */
+double bench_native_cg(const int64_t *rp, const int32_t *ci, const double *va, int64_t N, int iters, int nt,
+                       double *nxv, double *nr, double *np, double *nap, double *rr_out) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int64_t i = 0; i < N; i++)
+    nxv[i] = 0.0, nr[i] = 1.0, np[i] = 1.0, nap[i] = 0.0;
+  double rr = 0;
+#pragma omp parallel for num_threads(nt) reduction(+ : rr)
+  for (int64_t i = 0; i < N; i++)
+    rr += nr[i] * nr[i];
+  double t0 = bench_now();
+  for (int it = 0; it < iters; it++) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t row = 0; row < N; row++) {
+      double s = 0;
+      for (int64_t q = rp[row]; q < rp[row + 1]; q++)
+        s += va[q] * np[ci[q]];
+      nap[row] = s;
+    }
+    double pAp = 0;
+#pragma omp parallel for num_threads(nt) reduction(+ : pAp)
+    for (int64_t i = 0; i < N; i++)
+      pAp += np[i] * nap[i];
+    double alpha = rr / pAp;
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t i = 0; i < N; i++)
+      nxv[i] = nxv[i] + alpha * np[i];
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t i = 0; i < N; i++)
+      nr[i] = nr[i] - alpha * nap[i];
+    double rr_new = 0;
+#pragma omp parallel for num_threads(nt) reduction(+ : rr_new)
+    for (int64_t i = 0; i < N; i++)
+      rr_new += nr[i] * nr[i];
+    double beta = rr_new / rr;
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t i = 0; i < N; i++)
+      np[i] = nr[i] + beta * np[i];
+    rr = rr_new;
+  }
+  double t = bench_now() - t0;
+  *rr_out = rr;
+  return t;
+}
+
 static void bench_cg(const char *backend, int nt, int iters, int rounds) {
   const int64_t n = 100, N = n * n * n;
   int64_t *rp, nnz;
   int32_t *ci;
   double *va;
-  build_matrix(n, &rp, &ci, &va, &nnz);
-  kk_view_t *row_ptr = wrap_copy("row_ptr", KK_INT64, N + 1, rp), *cols = wrap_copy("cols", KK_INT32, nnz, ci),
-            *vals = wrap_copy("vals", KK_DOUBLE, nnz, va);
+  bench_cg_matrix(n, &rp, &ci, &va, &nnz);
+  kk_view_t *row_ptr = bench_view_of("row_ptr", KK_INT64, N + 1, rp), *cols = bench_view_of("cols", KK_INT32, nnz, ci),
+            *vals = bench_view_of("vals", KK_DOUBLE, nnz, va);
   kk_view_t *x = view("x", KK_DOUBLE, 1, &N), *r = view("r", KK_DOUBLE, 1, &N), *p = view("p", KK_DOUBLE, 1, &N),
             *Ap = view("Ap", KK_DOUBLE, 1, &N);
   double one = 1.0;
@@ -569,46 +604,8 @@ static void bench_cg(const char *backend, int nt, int iters, int rounds) {
         continue;
       }
       bench_settle();
-#pragma omp parallel for num_threads(nt) schedule(static)
-      for (int64_t i = 0; i < N; i++)
-        nxv[i] = 0.0, nr[i] = 1.0, np[i] = 1.0, nap[i] = 0.0;
-      double rr = 0;
-#pragma omp parallel for num_threads(nt) reduction(+ : rr)
-      for (int64_t i = 0; i < N; i++)
-        rr += nr[i] * nr[i];
-      double t0 = bench_now();
-      for (int it = 0; it < iters; it++) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (int64_t row = 0; row < N; row++) {
-          double s = 0;
-          for (int64_t q = rp[row]; q < rp[row + 1]; q++)
-            s += va[q] * np[ci[q]];
-          nap[row] = s;
-        }
-        double pAp = 0;
-#pragma omp parallel for num_threads(nt) reduction(+ : pAp)
-        for (int64_t i = 0; i < N; i++)
-          pAp += np[i] * nap[i];
-        double alpha = rr / pAp;
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (int64_t i = 0; i < N; i++)
-          nxv[i] = nxv[i] + alpha * np[i];
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (int64_t i = 0; i < N; i++)
-          nr[i] = nr[i] - alpha * nap[i];
-        double rr_new = 0;
-#pragma omp parallel for num_threads(nt) reduction(+ : rr_new)
-        for (int64_t i = 0; i < N; i++)
-          rr_new += nr[i] * nr[i];
-        double beta = rr_new / rr;
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (int64_t i = 0; i < N; i++)
-          np[i] = nr[i] + beta * np[i];
-        rr = rr_new;
-      }
-      double t = bench_now() - t0;
+      double t = bench_native_cg(rp, ci, va, N, iters, nt, nxv, nr, np, nap, &rr_n);
       tn = t < tn ? t : tn;
-      rr_n = rr;
     }
   }
   if (fabs(rr_k - rr_n) > 1e-6 * fabs(rr_n))

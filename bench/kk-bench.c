@@ -118,14 +118,6 @@ int bench_wants(const char *cases, const char *name) {
 #define settle bench_settle
 #define record bench_record
 
-#define CHECK(call)                                            \
-  do {                                                         \
-    if ((call) != KK_OK) {                                     \
-      fprintf(stderr, "kk-bench: %s\n", kk_last_error());      \
-      exit(1);                                                 \
-    }                                                          \
-  } while (0)
-
 /* ---- the hand-written versions ------------------------------------------------------ */
 
 static double *native_alloc(int64_t n, int nt) {
@@ -259,6 +251,27 @@ static int g_reps = 0;
     best_;                                  \
   })
 
+/* kk's side of the latency cases: `launches` empty launches of n elements
+ * each followed by a fence, then as many reductions of n elements to the
+ * host; the best seconds per launch so far are kept in *tfor and *tred. */
+static void kk_latency_turn(int64_t n, int launches, double *tfor, double *tred) {
+  struct none_args z = {0};
+  double t0 = now();
+  for (int k = 0; k < launches; k++) {
+    CHECK(kk_parallel_for("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_for), KK_ARGS(z)));
+    CHECK(kk_fence());
+  }
+  double t = (now() - t0) / launches;
+  *tfor = t < *tfor ? t : *tfor;
+  double r = 0;
+  t0 = now();
+  for (int k = 0; k < launches; k++)
+    CHECK(kk_parallel_reduce("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_reduce), KK_ARGS(z), KK_RESULT(r)));
+  t = (now() - t0) / launches;
+  *tred = t < *tred ? t : *tred;
+  g_sink = r;
+}
+
 #ifdef KK_BENCH_CUDA
 /* The cuda backend against hand-written CUDA (bench/native_cuda.cu): triad and dot, both also against the
  * device-to-device copy bandwidth of the same run, and an int64 exclusive scan against CUB. */
@@ -323,27 +336,6 @@ static void bench_stream_cuda(const char *backend, int logn) {
     fprintf(stderr, "kk-bench: scan totals differ: kk %lld native (CUB) %lld\n", (long long)sk, (long long)sn);
   record("exclusive scan i64", backend, size, 16.0 * (double)n / tk * 1e-9, 16.0 * (double)n / tn * 1e-9, "GB/s", 0);
   kk_view_release(x), kk_view_release(y);
-}
-
-/* kk's side of the latency cases: `launches` empty launches of n elements
- * each followed by a fence, then as many reductions of n elements to the
- * host; the best seconds per launch so far are kept in *tfor and *tred. */
-static void kk_latency_turn(int64_t n, int launches, double *tfor, double *tred) {
-  struct none_args z = {0};
-  double t0 = now();
-  for (int k = 0; k < launches; k++) {
-    CHECK(kk_parallel_for("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_for), KK_ARGS(z)));
-    CHECK(kk_fence());
-  }
-  double t = (now() - t0) / launches;
-  *tfor = t < *tfor ? t : *tfor;
-  double r = 0;
-  t0 = now();
-  for (int k = 0; k < launches; k++)
-    CHECK(kk_parallel_reduce("empty", KK_RANGE(0, n), KK_KERNEL(bench_empty_reduce), KK_ARGS(z), KK_RESULT(r)));
-  t = (now() - t0) / launches;
-  *tred = t < *tred ? t : *tred;
-  g_sink = r;
 }
 
 /* An empty launch with a fence, and a reduce of one element to the host, against one bare driver-API launch plus a
@@ -479,7 +471,7 @@ static void print_json(FILE *out) {
 
 static void usage(void) {
   fprintf(stderr, "usage: kk-bench [--backends=serial,threads,openmp,cuda] [--cases=all|stream,latency,tensor,atomics,"
-                  "minsum,batched,cg] [--sizes=24,26] [--reps=N] [--quick] [--json] [--kokkos-*...]\n");
+                  "minsum,batched,cg,graph,cggraph] [--sizes=24,26] [--reps=N] [--quick] [--json] [--kokkos-*...]\n");
 }
 
 int main(int argc, char **argv) {
@@ -536,6 +528,7 @@ int main(int argc, char **argv) {
       if (bench_wants(cases, "latency"))
         bench_latency_cuda(b);
       bench_hier(b, nt, g_reps, cases, quick);
+      bench_graph(b, nt, g_reps, cases, quick);
       kk_finalize();
       continue;
     }
@@ -549,6 +542,7 @@ int main(int argc, char **argv) {
     if (bench_wants(cases, "latency"))
       bench_latency(b, nt);
     bench_hier(b, nt, g_reps, cases, quick);
+    bench_graph(b, nt, g_reps, cases, quick);
     kk_finalize();
   }
   free(blist);

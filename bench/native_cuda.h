@@ -41,6 +41,18 @@ double ncu_batched(int64_t nb, int64_t m, int reps);
  * SpMV; the final r.r in *rr.  Seconds for the whole solve. */
 double ncu_cg(const int64_t *row_ptr, const int32_t *cols, const double *vals, int64_t n, int iters, double *rr);
 
+/* Graphs (kk-bench-graph.c).  A chain of `kernels` launches of y = x + 0.5 y over n doubles on one stream, each
+ * reading the y the one before wrote: seconds per chain (then a stream synchronize), best of `reps` runs of 20
+ * chains; launched one by one when graph is 0, as one CUDA graph captured from the same launches
+ * (cudaStreamBeginCapture, cudaGraphInstantiate, cudaGraphLaunch) when graph is 1. */
+double ncu_chain(int64_t n, int kernels, int reps, int graph);
+/* CG as ncu_cg with its scalars on the device (the dots into device memory, the vector updates reading them and
+ * dividing in every thread, r.r carried by a device-to-device copy), so that an iteration needs no host: launched one by one (graph 0) or as one
+ * CUDA graph of an iteration launched `iters` times (graph 1).  The final r.r in *rr; seconds for the whole solve,
+ * best of two. */
+double ncu_cg_device(const int64_t *row_ptr, const int32_t *cols, const double *vals, int64_t n, int iters, int graph,
+                     double *rr);
+
 #ifdef __cplusplus
 }
 #endif

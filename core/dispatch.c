@@ -93,6 +93,8 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
  * tuning context (0 when none) after them. */
 static kk_status_t run(const char *op, kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l,
                        size_t tune_context) {
+  if (KK__UNLIKELY(kk__capturing(inst)))
+    return kk__graph_record_launch(op, inst, l, tune_context);
   kk_status_t st = KK__UNLIKELY(kk__tools.active) ? kk__tools_launch(b, inst, l, tune_context)
                                                   : b->ops.launch(b->ctx, inst->plugin_inst, l);
   if (KK__UNLIKELY(st != KK_OK))

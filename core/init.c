@@ -297,6 +297,7 @@ kk_status_t kk_initialize_with_settings(const kk_settings_t *settings) {
 kk_status_t kk_finalize(void) {
   if (!kk__g.initialized)
     return kk__error(KK_ERROR_NOT_INITIALIZED, "kk_finalize: kk is not initialized");
+  kk__graphs_release_all(); /* ends captures, so that the fence is not refused */
   kk_status_t st = kk_fence_named("kk_finalize: fence before finalizing");
   kk__modules_detach_all();
   kk__views_release_all();

@@ -3,6 +3,7 @@
 #define KK_CORE_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -168,6 +169,7 @@ struct kk_instance {
   bool is_default;
   uint32_t tools_id;          /* instance bits of its tools device id: 2, 3, ... (the default instance is 1) */
   struct kk_instance *next, *prev; /* the backend's list of created instances */
+  _Atomic(struct kk__capture *) capture; /* non-NULL while work on it is recorded into a graph (graph.c) */
 };
 
 typedef struct kk__backend {
@@ -266,6 +268,46 @@ void kk__views_release_all(void);
  * views, which report their memory themselves. */
 kk_status_t kk__space_alloc(kk_space_t *space, const char *label, size_t bytes, void **ptr);
 kk_status_t kk__space_free(kk_space_t *space, void *ptr);
+
+/* The plugin space index of `side` as backend b sees it: its own space,
+ * KK_PLUGIN_HOST_MEMORY (NULL side: ordinary host memory), or -2 when b
+ * cannot reach it (space.c). */
+int32_t kk__side_index(const kk__backend_t *b, const kk_space_t *side);
+
+/* kk_fence_named without the capture check: for the fences kk itself does
+ * (a tool's), which no capture may refuse (space.c). */
+kk_status_t kk__fence_all(const char *name);
+
+/* ---- graphs (graph.c) ------------------------------------------------------ */
+
+/* Is work queued on inst recorded into a graph?  One load on the dispatch
+ * path; the kk__graph_record_* functions are called only behind it. */
+static inline bool kk__capturing(kk_instance_t *inst) {
+  return atomic_load_explicit(&inst->capture, memory_order_acquire) != NULL;
+}
+
+/* Records a checked launch (dispatch.c, instead of running it) and closes
+ * the tuning context; refuses the synchronous forms (a result in host
+ * memory) that a capture cannot replay. */
+kk_status_t kk__graph_record_launch(const char *op, kk_instance_t *inst, const kk_launch_t *l, size_t tune_context);
+
+/* Records the deep copy (src) or fill (src NULL) of views as one node: body(ctx)
+ * does the copies or fills, which kk_space_copy and the fill path hand to
+ * the two functions below (view.c). */
+kk_status_t kk__graph_record_views(const char *op, kk_instance_t *inst, kk_view_t *dst, kk_view_t *src,
+                                   kk_status_t (*body)(void *), void *ctx);
+kk_status_t kk__graph_record_copy(kk_instance_t *inst, void *dst, int32_t dst_space, const void *src,
+                                  int32_t src_space, size_t bytes);
+kk_status_t kk__graph_record_fill(kk_instance_t *inst, kk_space_t *space, void *dst, const void *value,
+                                  size_t elem_size, size_t count);
+
+/* Captures under way; kk_fence looks closer only when it is not 0. */
+extern atomic_int kk__captures_active;
+/* KK_ERROR_CAPTURE (naming op) when the calling thread began a capture. */
+kk_status_t kk__graph_fence_check(const char *op);
+
+/* kk_finalize: ends captures and destroys the graphs the program left. */
+void kk__graphs_release_all(void);
 
 /* Installed plugin directory, from configure. */
 const char *kk__installed_plugin_dir(void);

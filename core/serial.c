@@ -8,6 +8,7 @@
 #include "internal.h"
 #include "host_common.h"
 #include "host_exec.h"
+#include "host_graph.h"
 
 /* An instance: a team of one (the calling thread) with its own cache of team
  * scratch; `busy` keeps two application threads from sharing the cache. */
@@ -74,6 +75,28 @@ static kk_status_t serial_launch(void *ctx, void *inst, const kk_launch_t *l) {
   kk_status_t st = kkh_launch(&own.exec, c->hs, l);
   kkh_exec_release(&own.exec);
   return st;
+}
+
+/* Graphs run on the calling thread like everything serial: the nodes in
+ * order, nothing between them. */
+static kk_status_t serial_graph_create(void *ctx, const kk_graph_desc_t *desc, void **pgraph) {
+  return kkh_graph_create(((serial_ctx_t *)ctx)->hs, desc, 1, (kkh_graph_t **)pgraph);
+}
+
+static kk_status_t serial_graph_launch(void *ctx, void *inst, void *graph) {
+  serial_ctx_t *c = ctx;
+  serial_inst_t *si = inst ? inst : &c->def;
+  return kkh_graph_run(&si->exec, c->hs, graph);
+}
+
+static kk_status_t serial_graph_update(void *ctx, void *graph, uint32_t node, const kk_launch_t *launch) {
+  return kkh_graph_update(((serial_ctx_t *)ctx)->hs, graph, node, launch);
+}
+
+static kk_status_t serial_graph_destroy(void *ctx, void *graph) {
+  (void)ctx;
+  kkh_graph_destroy(graph);
+  return KK_OK;
 }
 
 static int32_t serial_device_count(void *ctx, const char **why_none) {
@@ -191,6 +214,10 @@ static const kk_plugin_ops_t serial_ops = {
     .fence_all = serial_fence_all,
     .mem_fill = serial_mem_fill,
     .launch = serial_launch,
+    .graph_create = serial_graph_create,
+    .graph_launch = serial_graph_launch,
+    .graph_update = serial_graph_update,
+    .graph_destroy = serial_graph_destroy,
 };
 
 const kk_plugin_ops_t *kk__serial_entry(uint32_t core_abi, const kk_host_services_t *hs) {

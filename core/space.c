@@ -97,9 +97,7 @@ kk_status_t kk_space_free(kk_space_t *space, void *ptr) {
   return kk__space_free(space, ptr);
 }
 
-/* The plugin space index of `side` as seen by backend `b`: its own space, or
- * ordinary host memory, or -2 when b cannot reach it. */
-static int32_t side_index(const kk__backend_t *b, const kk_space_t *side) {
+int32_t kk__side_index(const kk__backend_t *b, const kk_space_t *side) {
   if (!side)
     return KK_PLUGIN_HOST_MEMORY;
   if (side->backend == b)
@@ -125,12 +123,14 @@ kk_status_t kk_space_copy(kk_space_t *dst_space, void *dst, kk_space_t *src_spac
     b = src_space->backend;
   if (!b)
     b = kk__g.host;
-  int32_t di = side_index(b, dst_space), si = side_index(b, src_space);
+  int32_t di = kk__side_index(b, dst_space), si = kk__side_index(b, src_space);
   if (di == -2 || si == -2)
     return kk__error(KK_ERROR_INVALID_ARGUMENT,
                      "kk_space_copy: backend %s cannot reach memory space %s of backend %s", b->name,
                      di == -2 ? dst_space->name : src_space->name,
                      di == -2 ? dst_space->backend->name : src_space->backend->name);
+  if (KK__UNLIKELY(instance && kk__capturing(instance)))
+    return kk__graph_record_copy(instance, dst, di, src, si, bytes);
   kk_clear_error();
   kk_status_t st = b->ops.mem_copy(b->ctx, instance ? instance->plugin_inst : NULL, dst, di, src, si, bytes);
   if (st != KK_OK)
@@ -188,6 +188,8 @@ kk_status_t kk_instance_destroy(kk_instance_t *instance) {
   if (!instance || instance->is_default)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_destroy: %s",
                      instance ? "a default instance cannot be destroyed" : "instance is NULL");
+  if (KK__UNLIKELY(kk__capturing(instance)))
+    return kk__error(KK_ERROR_CAPTURE, "kk_instance_destroy: the instance is capturing a graph (end the capture first)");
   kk__backend_t *b = instance->backend;
   pthread_mutex_lock(&b->instances_lock);
   if (instance->prev)
@@ -207,6 +209,10 @@ kk_status_t kk_instance_fence(kk_instance_t *instance) {
   KK__REQUIRE_INIT("kk_instance_fence");
   if (!instance)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_fence: instance is NULL");
+  if (KK__UNLIKELY(kk__capturing(instance)))
+    return kk__error(KK_ERROR_CAPTURE,
+                     "kk_instance_fence: the instance is capturing a graph: its work is recorded, not run, so there is "
+                     "nothing to wait for (submit the graph, then fence)");
   kk__backend_t *b = instance->backend;
   uint64_t h = 0;
   bool traced = KK__UNLIKELY(kk__tools.active);
@@ -224,6 +230,15 @@ kk_status_t kk_fence(void) { return kk_fence_named(NULL); }
 
 kk_status_t kk_fence_named(const char *name) {
   KK__REQUIRE_INIT("kk_fence");
+  if (KK__UNLIKELY(atomic_load_explicit(&kk__captures_active, memory_order_relaxed) != 0)) {
+    kk_status_t st = kk__graph_fence_check("kk_fence");
+    if (st != KK_OK)
+      return st;
+  }
+  return kk__fence_all(name);
+}
+
+kk_status_t kk__fence_all(const char *name) {
   if (KK__UNLIKELY(kk__tools.active))
     return kk__tools_fence_all(name ? name : "kk_fence: Unnamed Global Fence");
   kk_status_t st = kk__g.def->ops.fence_all(kk__g.def->ctx);

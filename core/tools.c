@@ -146,7 +146,7 @@ static void unload(void *h) {
  * fence (a program may push regions before initializing). */
 static void global_fence(void) {
   if (kk__g.initialized)
-    kk_fence_named(KK__TOOLS_GLOBAL_FENCE_NAME);
+    kk__fence_all(KK__TOOLS_GLOBAL_FENCE_NAME);
 }
 
 /* The programming interface's fence.  Like Kokkos, it fences every device
@@ -154,7 +154,7 @@ static void global_fence(void) {
 static void tool_invoked_fence(const uint32_t device_id) {
   (void)device_id;
   if (kk__g.initialized)
-    kk_fence_named(KK__TOOLS_TPI_FENCE_NAME);
+    kk__fence_all(KK__TOOLS_TPI_FENCE_NAME);
 }
 
 /* ---- initialization ------------------------------------------------------------------ */

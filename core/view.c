@@ -501,6 +501,8 @@ static kk_status_t deep_copy(const char *op, kk_instance_t *inst, kk_view_t *dst
   if (dst->data == src->data && memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
     return KK_OK;
   copy_ctx_t c = {dst, src, inst};
+  if (KK__UNLIKELY(inst && kk__capturing(inst)))
+    return kk__graph_record_views(op, inst, dst, src, copy_views, &c);
   if (KK__UNLIKELY(kk__tools.active))
     return kk__tools_deep_copy(op, inst, dst->space, dst->label, dst->data, src->space, src->label, src->data,
                                (uint64_t)kk_view_size(dst) * dst->elem_size, copy_views, &c);
@@ -528,6 +530,8 @@ static kk_status_t fill_run(void *p, int64_t off, int64_t unused, int64_t n) {
   kk_view_t *v = c->dst;
   size_t e = v->elem_size;
   char *base = (char *)v->data + off * (int64_t)e;
+  if (KK__UNLIKELY(c->inst && kk__capturing(c->inst)))
+    return kk__graph_record_fill(c->inst, v->space, base, c->value, e, (size_t)n);
   kk__backend_t *b = v->space->backend;
   bool pattern_ok = e == 1 || e == 2 || e == 4 || e == 8 || e == 16;
   if (pattern_ok && KK_PLUGIN_HAS(&b->ops, mem_fill))
@@ -570,6 +574,8 @@ static kk_status_t fill(const char *op, kk_instance_t *inst, kk_view_t *dst, con
   if (!dst || !value)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view or value", op);
   fill_ctx_t c = {dst, value, inst};
+  if (KK__UNLIKELY(inst && kk__capturing(inst)))
+    return kk__graph_record_views(op, inst, dst, NULL, fill_view, &c);
   /* as in Kokkos, a fill is a deep copy from the host scalar "Scalar" */
   kk_status_t st = KK__UNLIKELY(kk__tools.active)
                        ? kk__tools_deep_copy(op, inst, dst->space, dst->label, dst->data, NULL, "Scalar", value,

@@ -50,7 +50,8 @@ extern "C" {
   X(ERROR_IN_USE, -16, "object is still in use")                                            \
   X(ERROR_LIMIT, -17, "request exceeds a backend limit")                                    \
   X(ERROR_INTERNAL, -18, "internal error")                                                  \
-  X(ERROR_COMM, -19, "communication library (MPI) error")
+  X(ERROR_CAPTURE, -19, "not allowed while an instance captures a graph")                   \
+  X(ERROR_COMM, -20, "communication library (MPI) error")
 
 typedef enum kk_status {
 #define KK__STATUS_ENUM(name, value, msg) KK_##name = (value),
@@ -676,6 +677,165 @@ kk_status_t kk_scatter_view_reset(kk_scatter_view_t *sv);
 int kk_scatter_view_mode(const kk_scatter_view_t *sv);
 
 void kk_scatter_view_release(kk_scatter_view_t *sv);
+
+/* ===========================================================================
+ * Graphs (docs/graphs.md)
+ *
+ * A graph is a set of launches, deep copies and fills with dependencies
+ * between them, recorded once and submitted many times: a submission costs
+ * one launch for the whole graph where the backend runs graphs (CUDA graphs;
+ * on host backends one parallel region, with barriers only where a node
+ * depends on another), and the same as its launches one by one elsewhere.
+ * Nodes are added explicitly (kk_graph_add_*) or recorded from the ordinary
+ * calls made on an instance (kk_graph_begin_capture).  Every node copies its
+ * kernel's arguments when it is added; views they reference are not
+ * retained and must outlive the graph's submissions.  The views named in a
+ * kk_graph_add_* call (a reduction's result, a scan's total, a copy's or
+ * fill's views) and in a captured deep copy or fill are retained by the
+ * graph; a captured kk_parallel_reduce_view's result is not.  A graph must
+ * not outlive the modules of its kernels.
+ *
+ * Threading: one thread at a time builds, instantiates, updates, submits or
+ * destroys a given graph (a second thread that instantiates, submits,
+ * updates or destroys it while another does one of these gets
+ * KK_ERROR_IN_USE); distinct graphs are independent.
+ * ======================================================================== */
+typedef struct kk_graph kk_graph_t;
+typedef struct kk_graph_node kk_graph_node_t;
+
+/* Creates an empty graph for the backend of `instance` (NULL: the default
+ * instance, so the default backend); it may be submitted on any instance of
+ * that backend.  Thread-safe. */
+kk_status_t kk_graph_create(kk_instance_t *instance, kk_graph_t **out);
+
+/* Waits for the graph's submissions that may still run (a fence of its
+ * backend, when it was ever submitted), then releases the graph, its nodes
+ * and the views it retained.  NULL is ignored.  KK_ERROR_CAPTURE while the
+ * graph is the target of a capture.  kk_finalize destroys graphs the program
+ * left. */
+kk_status_t kk_graph_destroy(kk_graph_t *graph);
+
+/* Adding nodes.  Each takes the nodes it depends on: `deps` points to
+ * `ndeps` nodes of this graph (NULL when ndeps is 0); the new node starts
+ * after all of them complete, and a node can only depend on nodes added
+ * before it, so a graph never has a cycle.  Nodes without a path between
+ * them may run in any order or at the same time.  *out (may be NULL) gets
+ * the node, owned by the graph.  The launch is checked exactly as the
+ * kk_parallel_* call of the same name checks it (the same errors, prefixed
+ * with the kk_graph_add_* name), and nothing is added when it fails; team
+ * sizes, vector lengths and MDRange tiles left to the backend (or a tuning
+ * tool) are chosen now, once.  The policy's instance must be NULL or an
+ * instance of the graph's backend: the graph runs where it is submitted.
+ * KK_ERROR_INVALID_ARGUMENT for a NULL graph, a dependency of another graph,
+ * or a graph already instantiated or being captured into. */
+kk_status_t kk_graph_add_for(kk_graph_t *graph, const char *label, const kk_range_policy_t *policy,
+                             const kk_kernel_t *kernel, const void *args, size_t args_size,
+                             kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out);
+kk_status_t kk_graph_add_for_md(kk_graph_t *graph, const char *label, const kk_md_policy_t *policy,
+                                const kk_kernel_t *kernel, const void *args, size_t args_size,
+                                kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out);
+kk_status_t kk_graph_add_for_team(kk_graph_t *graph, const char *label, const kk_team_policy_t *policy,
+                                  const kk_kernel_t *kernel, const void *args, size_t args_size,
+                                  kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out);
+
+/* Reductions leave their value in `result`, a view whose span is exactly one
+ * value in a space the graph's backend can write (as kk_parallel_reduce_view
+ * requires), written when the node completes.  A NULL result is refused
+ * (KK_ERROR_INVALID_ARGUMENT): a graph replays asynchronously, and a host
+ * variable would be read before the value is there. */
+kk_status_t kk_graph_add_reduce(kk_graph_t *graph, const char *label, const kk_range_policy_t *policy,
+                                const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *result,
+                                kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out);
+kk_status_t kk_graph_add_reduce_md(kk_graph_t *graph, const char *label, const kk_md_policy_t *policy,
+                                   const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *result,
+                                   kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out);
+kk_status_t kk_graph_add_reduce_team(kk_graph_t *graph, const char *label, const kk_team_policy_t *policy,
+                                     const kk_kernel_t *kernel, const void *args, size_t args_size,
+                                     kk_view_t *result, kk_graph_node_t *const *deps, int ndeps,
+                                     kk_graph_node_t **out);
+
+/* A scan; its total goes to the view `total` (as a reduction's result) or
+ * nowhere when `total` is NULL. */
+kk_status_t kk_graph_add_scan(kk_graph_t *graph, const char *label, const kk_range_policy_t *policy,
+                              const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *total,
+                              kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out);
+
+/* A deep copy (the shapes and layouts kk_deep_copy accepts) and a fill (one
+ * element's value, copied now; element sizes 1, 2, 4, 8 and 16 only).  The
+ * graph's backend performs them, so it must reach both views' spaces.  A
+ * copy of a view onto itself is an empty node. */
+kk_status_t kk_graph_add_copy(kk_graph_t *graph, kk_view_t *dst, kk_view_t *src, kk_graph_node_t *const *deps,
+                              int ndeps, kk_graph_node_t **out);
+kk_status_t kk_graph_add_fill(kk_graph_t *graph, kk_view_t *dst, const void *value, kk_graph_node_t *const *deps,
+                              int ndeps, kk_graph_node_t **out);
+
+/* A node that does nothing: a join point that waits for all of `deps`
+ * (fan-in), for the nodes after it to depend on. */
+kk_status_t kk_graph_add_empty(kk_graph_t *graph, kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out);
+
+/* Capture: from kk_graph_begin_capture(instance) to kk_graph_end_capture on
+ * it, the calls that queue work on `instance` are recorded into a new graph
+ * instead of running: kk_parallel_for / _for_md / _for_team /
+ * _reduce_view / _scan without a total, kk_deep_copy_async,
+ * kk_deep_copy_fill_async and kk_space_copy on that instance, from any
+ * thread.  Each recorded node depends on the one recorded before it (the
+ * instance's order).  A call that cannot be recorded fails with
+ * KK_ERROR_CAPTURE, records nothing and leaves the capture going on: a
+ * reduction or scan total into a host variable (synchronous),
+ * kk_instance_fence or kk_instance_destroy of the instance, kk_fence from the
+ * thread that began the capture, kk_graph_submit on the instance.  Calls on
+ * other instances run as usual.  `instance` NULL: the default instance.
+ * KK_ERROR_CAPTURE when the instance captures already.  Calls from other
+ * threads on the instance must not race with kk_graph_end_capture. */
+kk_status_t kk_graph_begin_capture(kk_instance_t *instance);
+
+/* Ends the capture and gives the graph in *out (owned by the caller, to
+ * destroy); it may get more nodes explicitly before it is instantiated.
+ * KK_ERROR_INVALID_ARGUMENT when the instance is not capturing. */
+kk_status_t kk_graph_end_capture(kk_instance_t *instance, kk_graph_t **out);
+
+/* The nodes in the order they were added (or recorded). */
+int kk_graph_node_count(const kk_graph_t *graph);
+kk_graph_node_t *kk_graph_node_at(const kk_graph_t *graph, int i);
+/* A node's label: a kernel node's launch label (or kernel name), "copy",
+ * "fill" or "empty". */
+const char *kk_graph_node_label(const kk_graph_node_t *node);
+
+/* Prepares the graph for submission; afterwards it takes no more nodes.
+ * Where the backend runs graphs (its plugin has the graph members) it builds
+ * its form of the graph now; otherwise, or when the backend cannot express a
+ * node, kk replays the nodes one by one in dependency order at each
+ * submission (kk_graph_native() tells which).  Errors: the backend's
+ * (KK_ERROR_OUT_OF_MEMORY, KK_ERROR_BACKEND); the graph then stays not
+ * instantiated.  Calling it again does nothing.  KK_ERROR_IN_USE while
+ * another thread submits or updates the graph. */
+kk_status_t kk_graph_instantiate(kk_graph_t *graph);
+
+/* 1 when the instantiated graph runs as the backend's own graph, 0 when kk
+ * replays it node by node (or it is not instantiated). */
+int kk_graph_native(const kk_graph_t *graph);
+
+/* Runs the graph on `instance` (NULL: the default instance of the graph's
+ * backend), instantiating it first if needed: ordered after the work queued
+ * on the instance before, and the work queued after it waits for the whole
+ * graph.  Returns when the work is queued, as kk_parallel_for does: fence
+ * before reading results (host backends complete it before returning).  The
+ * dispatch path: no allocation, lock or formatting unless it fails.  With a
+ * profiling tool loaded, every node reports its kernel or deep copy as the
+ * same call made directly would (docs/graphs.md), the nodes then running
+ * one by one.  KK_ERROR_INVALID_ARGUMENT for an instance of another backend,
+ * KK_ERROR_CAPTURE for a capturing instance, KK_ERROR_IN_USE while another
+ * thread submits or updates the graph; a node's failure as the launch's. */
+kk_status_t kk_graph_submit(kk_graph_t *graph, kk_instance_t *instance);
+
+/* Gives kernel node `node` a new argument struct (args_size must be the
+ * kernel's), copied now, for the submissions that follow; submissions made
+ * before are unaffected.  On an instantiated graph the backend updates its
+ * graph in place where it can (cudaGraphExecKernelNodeSetParams) and kk
+ * rebuilds it otherwise, transparently.  KK_ERROR_INVALID_ARGUMENT for a
+ * node of another graph or one that is not a kernel,
+ * KK_ERROR_KERNEL_MISMATCH for a wrong size, KK_ERROR_IN_USE as for submit. */
+kk_status_t kk_graph_set_args(kk_graph_t *graph, kk_graph_node_t *node, const void *args, size_t args_size);
 
 /* ===========================================================================
  * Profiling (docs/tools.md)

@@ -401,6 +401,64 @@ START_TEST(global_fencing_when_requested) {
 }
 END_TEST
 
+/* A kernel's events with global fencing: a fence before its begin and its end. */
+static void expect_fenced_kernel(lines_t *e, const char *kind, const char *name, uint32_t device_id) {
+  const char *tool_fence = "kk::tools: Kokkos Profile Tool Fence";
+  uint64_t k = ++g_kid;
+  expect_global_fence(e, tool_fence);
+  add(e, "begin_parallel_%s|%s|0x%08x|%" PRIu64, kind, name, device_id, k);
+  expect_global_fence(e, tool_fence);
+  add(e, "end_parallel_%s|%" PRIu64, kind, k);
+}
+
+/* A graph's nodes report as the direct calls do, on the instance the graph
+ * is submitted on, at every submission; adding nodes and instantiating
+ * report nothing; destroying a submitted graph fences its backend. */
+START_TEST(graph_nodes_report_as_direct_calls) {
+  OK(init_tools(g_backend, g_plugin_path, g_recorder, 0));
+  const int dev = kk_device_id();
+  lines_t e = {0};
+  expect_init(&e, g_recorder, true, "no");
+  kk_view_t *a = vec("a", 100), *b = vec("b", 100), *r = NULL;
+  OK(kk_view_alloc(&r, "r", KK_DOUBLE, 0, NULL));
+  char space[64];
+  snprintf(space, sizeof space, "%s", kk_space_name(kk_view_space(a)));
+  void *pa = kk_view_data(a), *pb = kk_view_data(b), *pr = kk_view_data(r);
+  add(&e, "allocate_data|%s|a|%p|800", space, pa);
+  add(&e, "allocate_data|%s|b|%p|800", space, pb);
+  add(&e, "allocate_data|%s|r|%p|8", space, pr);
+  kk_graph_t *g;
+  kk_graph_node_t *c, *k;
+  OK(kk_graph_create(NULL, &g));
+  OK(kk_graph_add_copy(g, b, a, NULL, 0, &c));
+  struct tt_axpy ax = {2.0, kk_view_bind(a), kk_view_bind(b)};
+  OK(kk_graph_add_for(g, "graph axpy", KK_RANGE(0, 100), KK_KERNEL(tt_axpy), KK_ARGS(ax), &c, 1, &k));
+  struct tt_one sb = {kk_view_bind(b)};
+  OK(kk_graph_add_reduce(g, NULL, KK_RANGE(0, 100), KK_KERNEL(tt_sum), KK_ARGS(sb), r, &k, 1, NULL));
+  OK(kk_graph_instantiate(g));
+  kk_instance_t *inst = NULL;
+  OK(kk_instance_create(NULL, &inst));
+  for (int sub = 0; sub < 2; sub++) {
+    OK(kk_graph_submit(g, inst));
+    add(&e, "begin_deep_copy|%s|b|%p|%s|a|%p|800", space, pb, space, pa);
+    add(&e, "end_deep_copy");
+    expect_fenced_kernel(&e, "for", "graph axpy", devid(g_backend, dev, 2));
+    expect_fenced_kernel(&e, "reduce", "tt_sum", devid(g_backend, dev, 2));
+  }
+  OK(kk_graph_destroy(g));
+  expect_fence(&e, "kk_graph_destroy: fence before destroying the graph", devid(g_backend, dev, 0));
+  OK(kk_instance_destroy(inst));
+  kk_view_release(a), kk_view_release(b), kk_view_release(r);
+  add(&e, "deallocate_data|%s|a|%p|800", space, pa);
+  add(&e, "deallocate_data|%s|b|%p|800", space, pb);
+  add(&e, "deallocate_data|%s|r|%p|8", space, pr);
+  expect_global_fence(&e, "kk_finalize: fence before finalizing");
+  add(&e, "finalize_library");
+  OK(kk_finalize());
+  check_log(&e);
+}
+END_TEST
+
 /* A device backend beside the host one: a global fence is one begin/end per
  * active backend, and ids carry the plugin's declared device type. */
 START_TEST(device_backend_beside_host) {
@@ -880,6 +938,7 @@ static Suite *tools_suite(void) {
   tcase_add_test(tc, tools_help_prints_the_tools_help_and_requests_exit);
   tcase_add_test(tc, programmatic_callbacks);
   tcase_add_test(tc, tuning_changes_what_is_launched);
+  tcase_add_test(tc, graph_nodes_report_as_direct_calls);
   if (strcmp(g_backend, "serial") == 0) /* backend independent: once is enough */
     tcase_add_test(tc, device_backend_beside_host);
   suite_add_tcase(s, tc);

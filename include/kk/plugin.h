@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define KK_PLUGIN_ABI_MAJOR 1
-#define KK_PLUGIN_ABI_MINOR 2
+#define KK_PLUGIN_ABI_MINOR 3
 #define KK_PLUGIN_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | (uint32_t)(minor)))
 #define KK_PLUGIN_ABI_VERSION KK_PLUGIN_ABI_MAKE(KK_PLUGIN_ABI_MAJOR, KK_PLUGIN_ABI_MINOR)
 #define KK_PLUGIN_ABI_MAJOR_OF(v) ((uint32_t)(v) >> 16)
@@ -218,6 +218,53 @@ typedef struct kk_launch {
 } kk_launch_t;
 
 /* ---------------------------------------------------------------------------
+ * A graph (ABI 1.3): the nodes a backend runs together, in one submission.
+ * The core hands a plugin primitive nodes only (a kernel, a copy, a fill) in
+ * an order where every node comes after the nodes it depends on; it expands
+ * the program's composite nodes (a deep copy of a strided view is several
+ * copies) and empty join nodes itself.  Everything the descriptions point to
+ * is valid during graph_create() only, except the memory a copy or fill
+ * node names and the kernel objects: copy what you keep.
+ * ------------------------------------------------------------------------ */
+enum {
+  KK_GRAPH_NODE_KERNEL = 1, /* one launch, as launch() would receive it */
+  KK_GRAPH_NODE_COPY = 2,   /* bytes from src to dst, as mem_copy() on an instance */
+  KK_GRAPH_NODE_FILL = 3    /* count patterns of pattern_size bytes at dst, as mem_fill() */
+};
+
+typedef struct kk_graph_node_desc {
+  uint32_t struct_size;
+  uint32_t kind;               /* KK_GRAPH_NODE_* */
+  uint32_t dep_count;          /* nodes that must complete before this one starts */
+  uint32_t reserved;
+  const uint32_t *deps;        /* their indices, each smaller than this node's */
+  /* KERNEL: the launch, checked and resolved by the core (team size, vector
+   * length and tiles as launch() gets them).  Its result, when it has one, is
+   * never the program's host variable: result_space is one of this plugin's
+   * spaces, or KK_PLUGIN_HOST_MEMORY on a host plugin only. */
+  const kk_launch_t *launch;
+  /* COPY and FILL: the destination, a space of this plugin or
+   * KK_PLUGIN_HOST_MEMORY (ordinary host memory, which a device plugin may be
+   * unable to reach from a graph: it then refuses the graph, see
+   * graph_create) */
+  void *dst;
+  int32_t dst_space;
+  int32_t src_space;           /* COPY: as dst_space */
+  const void *src;             /* COPY */
+  size_t bytes;                /* COPY: bytes; FILL: count * pattern_size */
+  size_t count;                /* FILL: patterns */
+  uint32_t pattern_size;       /* FILL: 1, 2, 4, 8 or 16 */
+  uint32_t reserved2;
+  unsigned char pattern[16];   /* FILL: the value of one element */
+} kk_graph_node_desc_t;
+
+typedef struct kk_graph_desc {
+  uint32_t struct_size;
+  uint32_t node_count;         /* >= 1 */
+  const kk_graph_node_desc_t *nodes;
+} kk_graph_desc_t;
+
+/* ---------------------------------------------------------------------------
  * The operations table.  `ctx` is what init() returned; `inst` is a plugin
  * instance from instance_create(), or NULL for the backend's default
  * instance; `space` is an index < space_count().
@@ -319,6 +366,41 @@ typedef struct kk_plugin_ops {
    * given launch->vector_length and the scratch sizes.  Without it the core
    * uses the device's max_team_size and 1. */
   kk_status_t (*team_size_query)(void *ctx, const kk_launch_t *launch, int32_t *max, int32_t *recommended);
+
+  /* ---- ABI 1.3: graphs (optional; graph_create, graph_launch and
+   * graph_destroy come together or not at all) ---- */
+
+  /* Builds what the backend runs for the graph `desc` (a CUDA graph and its
+   * executable, a host plan) and returns it in *pgraph.  Called once per
+   * graph at kk_graph_instantiate, and again to rebuild it after an update
+   * graph_update() refused.  KK_ERROR_UNSUPPORTED (a node the backend cannot
+   * put into a graph: a copy from pageable host memory, a fill pattern it
+   * has no node for) is not an error for the program: the core then replays
+   * this graph node by node on the instance, as it does for a plugin without
+   * these members.  Any other error fails the instantiation. */
+  kk_status_t (*graph_create)(void *ctx, const kk_graph_desc_t *desc, void **pgraph);
+
+  /* Runs the whole graph on `inst` (NULL: the default instance), ordered
+   * after the work queued on it before, and before the work queued after:
+   * complete at the instance's next fence (host plugins may complete it
+   * before returning).  Independent nodes may run in any order or at the
+   * same time.  The core never launches one graph from two threads at once
+   * and never destroys or updates it during the call; a launch may still be
+   * running on the device when the next call for the graph comes. */
+  kk_status_t (*graph_launch)(void *ctx, void *inst, void *pgraph);
+
+  /* Optional: node `node` (a KERNEL node) runs with `launch` from the next
+   * graph_launch on; launches already made are unaffected.  The core only
+   * changes the argument struct (same kernel, kind, sizes, policy and
+   * result), and the graph may be running while this is called.
+   * KK_ERROR_UNSUPPORTED (or a NULL member) makes the core rebuild the graph
+   * with graph_destroy and graph_create. */
+  kk_status_t (*graph_update)(void *ctx, void *pgraph, uint32_t node, const kk_launch_t *launch);
+
+  /* Releases the graph.  A launch of it may still be running on the device:
+   * keep what that launch uses until it completes (as cuGraphExecDestroy
+   * does). */
+  kk_status_t (*graph_destroy)(void *ctx, void *pgraph);
 } kk_plugin_ops_t;
 
 /* True when the (core's zeroed copy of the) table has `member`: the one gate

@@ -9,9 +9,7 @@
 #include <string.h>
 
 #include "host_exec.h"
-
-/* Slots: nthreads partials, one spare, nthreads scan prefixes. */
-#define NSLOTS(nt) ((size_t)(2 * (nt) + 1))
+#include "host_task.h"
 
 /* ---- team state ------------------------------------------------------------------- */
 
@@ -121,19 +119,19 @@ static uint64_t round64(uint64_t n) { return (n + 63) & ~(uint64_t)63; }
 /* Makes the cache big enough for `nslots` teams of `tsize` threads with the
  * launch's scratch; allocation happens only when a launch needs more than
  * any before it. */
-static kk_status_t cache_prepare(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_launch_t *l, int nslots,
-                                 int tsize) {
-  struct kkh_team_cache *c = ex->teams;
+kk_status_t kkh_team_cache_prepare(struct kkh_team_cache **pc, int nthreads, const kk_host_services_t *hs,
+                                   const kk_launch_t *l, int nslots, int tsize) {
+  struct kkh_team_cache *c = *pc;
   if (!c) {
     c = calloc(1, sizeof *c);
     if (!c)
       return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "team launch: out of memory");
-    ex->teams = c;
+    *pc = c;
   }
   const uint64_t team_bytes = round64(l->scratch_team[0]) + round64(l->scratch_team[1]);
   const uint64_t thread_bytes = round64(l->scratch_thread[0]) + round64(l->scratch_thread[1]);
   const uint64_t values = (uint64_t)tsize * KKH_TEAM_VALUE_MAX;
-  const uint64_t need = (uint64_t)nslots * (team_bytes + round64(values)) + (uint64_t)ex->nthreads * thread_bytes;
+  const uint64_t need = (uint64_t)nslots * (team_bytes + round64(values)) + (uint64_t)nthreads * thread_bytes;
   if (need > c->bytes) {
     free(c->mem);
     c->mem = NULL;
@@ -150,14 +148,14 @@ static kk_status_t cache_prepare(kkh_exec_t *ex, const kk_host_services_t *hs, c
       return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "team launch: out of memory");
     c->nslots = nslots;
   }
-  if (c->nthreads < ex->nthreads) {
+  if (c->nthreads < nthreads) {
     free(c->threads);
-    c->threads = calloc((size_t)ex->nthreads, sizeof *c->threads);
+    c->threads = calloc((size_t)nthreads, sizeof *c->threads);
     if (!c->threads) {
       c->nthreads = 0;
       return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "team launch: out of memory");
     }
-    c->nthreads = ex->nthreads;
+    c->nthreads = nthreads;
   }
   unsigned char *p = c->mem;
   for (int s = 0; s < nslots; s++) {
@@ -197,13 +195,29 @@ static kk_status_t cache_prepare(kkh_exec_t *ex, const kk_host_services_t *hs, c
   return KK_OK;
 }
 
-void kkh_exec_release(kkh_exec_t *ex) {
-  if (!ex || !ex->teams)
+void kkh_team_cache_reset(struct kkh_team_cache *c) {
+  for (int s = 0; s < c->nslots; s++) {
+    atomic_store_explicit(&c->slots[s].arrived, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->slots[s].generation, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->slots[s].next_chunk, 0, memory_order_relaxed);
+  }
+  atomic_store(&c->failed, 0);
+  c->why[0] = '\0';
+}
+
+void kkh_team_cache_free(struct kkh_team_cache *c) {
+  if (!c)
     return;
-  free(ex->teams->mem);
-  free(ex->teams->slots);
-  free(ex->teams->threads);
-  free(ex->teams);
+  free(c->mem);
+  free(c->slots);
+  free(c->threads);
+  free(c);
+}
+
+void kkh_exec_release(kkh_exec_t *ex) {
+  if (!ex)
+    return;
+  kkh_team_cache_free(ex->teams);
   ex->teams = NULL;
 }
 
@@ -211,29 +225,7 @@ int32_t kkh_team_size_max(const kkh_exec_t *ex) { return ex->nthreads; }
 
 /* ---- the task of one launch ----------------------------------------------------------- */
 
-typedef struct range_task {
-  const kk_launch_t *l;
-  const kk_kernel_t *k;
-  /* l->args, copied: a worker that reads it here needs one cache line the
-   * launching thread wrote less (the launch), on its way to the kernel */
-  const void *args;
-  const kk_reducer_info_t *red;
-  int64_t begin, n;        /* the range (of indices, of tiles, of league ranks) */
-  int64_t chunk;           /* per chunk; 0: one contiguous block per thread (or team) */
-  int64_t nchunks;
-  int dynamic;
-  atomic_llong next;       /* dynamic schedule: next chunk to hand out */
-  unsigned char *slots;    /* per-thread partial values */
-  size_t slot;             /* bytes between slots */
-  kkh_exec_t *ex;
-  /* MDRange */
-  int rank, inner_left, outer_left;
-  int64_t tile[KK_MD_MAX_RANK], ntile[KK_MD_MAX_RANK];
-  unsigned char even[KK_MD_MAX_RANK]; /* split into ntile near-equal parts (default tiles), not tiles of `tile` */
-  /* teams */
-  struct kkh_team_cache *cache;
-  int team_size, nteams;
-} range_task_t;
+
 
 
 /* Calls `call(b, e)` for every chunk worker `w` of `nw` owns. */
@@ -268,7 +260,7 @@ typedef struct range_task {
 
 
 static void for_task(int tid, int nt, void *arg) {
-  range_task_t *T = arg;
+  kkh_task_t *T = arg;
   const void *args = T->args;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
@@ -278,7 +270,7 @@ static void for_task(int tid, int nt, void *arg) {
 }
 
 static void reduce_task(int tid, int nt, void *arg) {
-  range_task_t *T = arg;
+  kkh_task_t *T = arg;
   const void *args = T->args;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
@@ -289,10 +281,11 @@ static void reduce_task(int tid, int nt, void *arg) {
 #undef CALL_RED
 }
 
-/* Scans always split the range into nt contiguous blocks in index order. */
-static void scan_task(int tid, int nt, void *arg) {
-  range_task_t *T = arg;
-  const void *args = T->args;
+/* Scans always split the range into nt contiguous blocks in index order:
+ * pass 1 leaves each block's total in its thread's slot, pass 2 (after a
+ * barrier) scans each block again from the join of the totals before it. */
+void kkh_scan_pass1(int tid, int nt, void *arg) {
+  kkh_task_t *T = arg;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
   unsigned char *mine = T->slots + (size_t)tid * T->slot;
@@ -300,9 +293,15 @@ static void scan_task(int tid, int nt, void *arg) {
   kkh_block_of(T->n, tid, nt, &b, &e);
   T->red->init(mine);
   if (e > b)
-    T->k->host_scan(args, T->begin + b, T->begin + e, mine, 0, &th);
-  if (nt > 1)
-    T->ex->barrier(T->ex, tid, nt);
+    T->k->host_scan(T->args, T->begin + b, T->begin + e, mine, 0, &th);
+}
+
+void kkh_scan_pass2(int tid, int nt, void *arg) {
+  kkh_task_t *T = arg;
+  kk_host_thread_t th;
+  kkh_thread_init(&th, tid, nt);
+  int64_t b, e;
+  kkh_block_of(T->n, tid, nt, &b, &e);
   /* My prefix, the join of the totals of every thread before me, lives in
    * slot nt + 1 + tid; after the second pass the last thread's is the total. */
   unsigned char *prefix = T->slots + (size_t)(nt + 1 + tid) * T->slot;
@@ -310,11 +309,31 @@ static void scan_task(int tid, int nt, void *arg) {
   for (int t = 0; t < tid; t++)
     T->red->join(prefix, T->slots + (size_t)t * T->slot);
   if (e > b)
-    T->k->host_scan(args, T->begin + b, T->begin + e, prefix, 1, &th);
+    T->k->host_scan(T->args, T->begin + b, T->begin + e, prefix, 1, &th);
+}
+
+static void scan_task(int tid, int nt, void *arg) {
+  kkh_task_t *T = arg;
+  kkh_scan_pass1(tid, nt, arg);
+  if (nt > 1)
+    T->ex->barrier(T->ex, tid, nt);
+  kkh_scan_pass2(tid, nt, arg);
+}
+
+/* One thread: a single pass with final set, as a sequential scan does; the
+ * total is left where kkh_task_values reads it (slot 2 * used). */
+void kkh_scan_single(int tid, int nt, void *arg) {
+  (void)tid, (void)nt;
+  kkh_task_t *T = arg;
+  kk_host_thread_t th;
+  kkh_thread_init(&th, 0, 1);
+  unsigned char *acc = T->slots + (size_t)2 * T->slot;
+  T->red->init(acc);
+  T->k->host_scan(T->args, T->begin, T->begin + T->n, acc, 1, &th);
 }
 
 /* MDRange: the "range" is the tiles; tile index -> box, in the outer order. */
-static void md_tile_box(const range_task_t *T, int64_t tile, int64_t *lo, int64_t *hi) {
+static void md_tile_box(const kkh_task_t *T, int64_t tile, int64_t *lo, int64_t *hi) {
   const kk_launch_t *l = T->l;
   for (int k = 0; k < T->rank; k++) {
     int d = T->outer_left ? k : T->rank - 1 - k; /* the fastest-varying tile dimension first */
@@ -334,7 +353,7 @@ static void md_tile_box(const range_task_t *T, int64_t tile, int64_t *lo, int64_
 }
 
 static void md_task(int tid, int nt, void *arg) {
-  range_task_t *T = arg;
+  kkh_task_t *T = arg;
   const void *args = T->args;
   kk_host_thread_t th;
   kkh_thread_init(&th, tid, nt);
@@ -357,7 +376,7 @@ static void md_task(int tid, int nt, void *arg) {
  * chunks of league ranks go to team slots. */
 static void team_task(int tid, int nt, void *arg) {
   (void)nt;
-  range_task_t *T = arg;
+  kkh_task_t *T = arg;
   const void *args = T->args;
   struct kkh_team_cache *c = T->cache;
   const kk_host_thread_t *th = &c->threads[tid];
@@ -394,9 +413,9 @@ static void team_task(int tid, int nt, void *arg) {
 
 unsigned char *kkh_slots_alloc(int nthreads) {
   void *p = NULL;
-  if (posix_memalign(&p, 64, NSLOTS(nthreads) * KKH_SLOT_SIZE) != 0)
+  if (posix_memalign(&p, 64, KKH_NSLOTS(nthreads) * KKH_SLOT_SIZE) != 0)
     return NULL;
-  memset(p, 0, NSLOTS(nthreads) * KKH_SLOT_SIZE);
+  memset(p, 0, KKH_NSLOTS(nthreads) * KKH_SLOT_SIZE);
   return p;
 }
 
@@ -408,7 +427,7 @@ unsigned char *kkh_slots_alloc(int nthreads) {
  * same number of tiles: 200 rows on 16 threads become 64 parts of 3 or 4 rows,
  * 12 or 13 rows per thread as a static OpenMP loop gives, not 67 tiles of 3
  * of which some threads get five and others four. */
-static void md_default_tiles(range_task_t *T, int nthreads) {
+static void md_default_tiles(kkh_task_t *T, int nthreads) {
   const kk_launch_t *l = T->l;
   int64_t ntiles = 1;
   const int64_t want = 4 * (int64_t)nthreads;
@@ -436,43 +455,38 @@ static void md_default_tiles(range_task_t *T, int nthreads) {
   }
 }
 
-kk_status_t kkh_launch(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_launch_t *l) {
+kk_status_t kkh_task_plan(kkh_task_t *T, const kk_host_services_t *hs, const kk_launch_t *l, int nt) {
   const kk_kernel_t *k = l->kernel;
-  range_task_t T;
-  memset(&T, 0, sizeof T);
-  T.l = l;
-  T.k = k;
-  T.args = l->args;
-  T.red = k->reducer;
-  T.ex = ex;
-  T.slots = ex->slots;
-  T.slot = KKH_SLOT_SIZE;
-  T.dynamic = l->schedule == KK_SCHEDULE_DYNAMIC;
-  int nt = ex->nthreads;
+  memset(T, 0, sizeof *T);
+  T->l = l;
+  T->k = k;
+  T->args = l->args;
+  T->red = k->reducer;
+  T->slot = KKH_SLOT_SIZE;
+  T->dynamic = l->schedule == KK_SCHEDULE_DYNAMIC;
 
   const void *fn = NULL;
-  kkh_task_fn task = NULL;
   switch (l->kind) {
   case KK_KIND_FOR:
-    fn = (const void *)k->host_for, task = for_task, T.red = NULL;
+    fn = (const void *)k->host_for, T->task = for_task, T->red = NULL;
     break;
   case KK_KIND_REDUCE:
-    fn = (const void *)k->host_reduce, task = reduce_task;
+    fn = (const void *)k->host_reduce, T->task = reduce_task;
     break;
   case KK_KIND_SCAN:
-    fn = (const void *)k->host_scan, task = scan_task;
+    fn = (const void *)k->host_scan, T->task = scan_task;
     break;
   case KK_KIND_MD_FOR:
   case KK_KIND_MD_REDUCE:
-    fn = (const void *)k->host_md, task = md_task;
+    fn = (const void *)k->host_md, T->task = md_task;
     if (l->kind == KK_KIND_MD_FOR)
-      T.red = NULL;
+      T->red = NULL;
     break;
   case KK_KIND_TEAM_FOR:
   case KK_KIND_TEAM_REDUCE:
-    fn = (const void *)k->host_team, task = team_task;
+    fn = (const void *)k->host_team, T->task = team_task;
     if (l->kind == KK_KIND_TEAM_FOR)
-      T.red = NULL;
+      T->red = NULL;
     break;
   default:
     return hs->error(hs->core, KK_ERROR_UNSUPPORTED, NULL, 0, "kernel '%s': unknown kernel kind %u", k->name, l->kind);
@@ -481,115 +495,123 @@ kk_status_t kkh_launch(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_la
     return hs->error(hs->core, KK_ERROR_KERNEL_MISMATCH, NULL, 0,
                      "kernel '%s' has no host code (its kernel file was compiled without the host target)",
                      k->name);
-  bool reduces = l->kind == KK_KIND_REDUCE || l->kind == KK_KIND_SCAN || l->kind == KK_KIND_MD_REDUCE ||
-                 l->kind == KK_KIND_TEAM_REDUCE;
-  if (reduces && !T.red)
+  T->reduces = l->kind == KK_KIND_REDUCE || l->kind == KK_KIND_SCAN || l->kind == KK_KIND_MD_REDUCE ||
+               l->kind == KK_KIND_TEAM_REDUCE;
+  if (T->reduces && !T->red)
     return hs->error(hs->core, KK_ERROR_KERNEL_MISMATCH, NULL, 0, "kernel '%s' has no reducer", k->name);
-
-  /* Values larger than a slot (big custom reducers) get their own slots. */
-  unsigned char *own = NULL;
-  if (reduces && T.red->value_size > KKH_SLOT_SIZE) {
-    T.slot = ((size_t)T.red->value_size + 63) & ~(size_t)63;
-    if (posix_memalign((void **)&own, 64, T.slot * NSLOTS(nt)) != 0)
-      return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0,
-                       "kernel '%s': no memory for %zu partial values of %u bytes", k->name, NSLOTS(nt),
-                       T.red->value_size);
-    T.slots = own;
-  }
+  /* Values larger than a slot (big custom reducers) need larger slots. */
+  if (T->reduces && T->red->value_size > KKH_SLOT_SIZE)
+    T->slot = ((size_t)T->red->value_size + 63) & ~(size_t)63;
 
   /* the iteration space as a range of items: indices, tiles or league ranks */
   int used;
   if (l->kind == KK_KIND_MD_FOR || l->kind == KK_KIND_MD_REDUCE) {
-    T.rank = l->rank;
-    T.inner_left = l->iterate_inner == KK_ITERATE_LEFT;
-    T.outer_left = l->iterate_outer == KK_ITERATE_LEFT;
-    md_default_tiles(&T, nt);
-    T.n = 1;
-    for (int d = 0; d < T.rank; d++)
-      T.n *= T.ntile[d];
-    T.begin = 0;
-    T.chunk = 0;
-    T.dynamic = 0;
-    T.nchunks = T.n;
-    used = T.n < nt ? (int)T.n : nt;
+    T->rank = l->rank;
+    T->inner_left = l->iterate_inner == KK_ITERATE_LEFT;
+    T->outer_left = l->iterate_outer == KK_ITERATE_LEFT;
+    md_default_tiles(T, nt);
+    T->n = 1;
+    for (int d = 0; d < T->rank; d++)
+      T->n *= T->ntile[d];
+    T->begin = 0;
+    T->chunk = 0;
+    T->dynamic = 0;
+    T->nchunks = T->n;
+    used = T->n < nt ? (int)T->n : nt;
   } else if (l->kind == KK_KIND_TEAM_FOR || l->kind == KK_KIND_TEAM_REDUCE) {
-    T.team_size = l->team_size > 0 ? l->team_size : 1;
-    if (T.team_size > nt) {
-      free(own);
+    T->team_size = l->team_size > 0 ? l->team_size : 1;
+    if (T->team_size > nt)
       return hs->error(hs->core, KK_ERROR_LIMIT, NULL, 0, "team size %d exceeds the %d threads of this backend",
-                       T.team_size, nt);
+                       T->team_size, nt);
+    T->begin = 0;
+    T->n = l->league_size;
+    T->chunk = l->chunk > 0 ? l->chunk : 0;
+    if (T->dynamic && T->chunk == 0)
+      T->chunk = 1;
+    T->nchunks = T->chunk ? (T->n + T->chunk - 1) / T->chunk : T->n;
+    int slots = nt / T->team_size;
+    T->nteams = T->nchunks < slots ? (int)T->nchunks : slots;
+    if (T->nteams < 1)
+      T->nteams = 1;
+    used = T->nteams * T->team_size;
+  } else {
+    T->begin = l->begin;
+    T->n = l->end - l->begin;
+    if (l->kind == KK_KIND_SCAN) {
+      T->chunk = 0;
+      T->nchunks = T->n;
+    } else if (T->dynamic) {
+      T->chunk = l->chunk > 0 ? l->chunk : (T->n + (int64_t)nt * 16 - 1) / ((int64_t)nt * 16);
+      if (T->chunk < 1)
+        T->chunk = 1;
+      T->nchunks = (T->n + T->chunk - 1) / T->chunk;
+    } else {
+      T->chunk = l->chunk > 0 ? l->chunk : 0;
+      T->nchunks = T->chunk ? (T->n + T->chunk - 1) / T->chunk : T->n;
     }
-    T.begin = 0;
-    T.n = l->league_size;
-    T.chunk = l->chunk > 0 ? l->chunk : 0;
-    if (T.dynamic && T.chunk == 0)
-      T.chunk = 1;
-    T.nchunks = T.chunk ? (T.n + T.chunk - 1) / T.chunk : T.n;
-    int slots = nt / T.team_size;
-    T.nteams = T.nchunks < slots ? (int)T.nchunks : slots;
-    if (T.nteams < 1)
-      T.nteams = 1;
-    used = T.nteams * T.team_size;
-    kk_status_t st = cache_prepare(ex, hs, l, T.nteams, T.team_size);
-    if (st != KK_OK) {
+    used = T->nchunks < (int64_t)nt ? (int)T->nchunks : nt;
+  }
+  T->used = used < 1 ? 1 : used;
+  if (l->kind == KK_KIND_SCAN && T->used == 1)
+    T->task = kkh_scan_single;
+  atomic_init(&T->next, 0);
+  return KK_OK;
+}
+
+void kkh_task_values(kkh_task_t *T) {
+  const kk_launch_t *l = T->l;
+  if (!T->reduces || !l->result)
+    return;
+  if (T->n <= 0) {
+    T->red->init(T->slots);
+  } else if (l->kind == KK_KIND_SCAN) {
+    memcpy(l->result, T->slots + (size_t)(2 * T->used) * T->slot, T->red->value_size);
+    return;
+  } else {
+    /* join in thread order: deterministic for static schedules */
+    for (int t = 1; t < T->used; t++)
+      T->red->join(T->slots, T->slots + (size_t)t * T->slot);
+  }
+  memcpy(l->result, T->slots, T->red->value_size);
+}
+
+kk_status_t kkh_task_status(const kkh_task_t *T, const kk_host_services_t *hs) {
+  if (T->cache && atomic_load(&T->cache->failed))
+    return hs->error(hs->core, KK_ERROR_KERNEL_FAILED, NULL, 0, "kernel '%s': %s", T->k->name, T->cache->why);
+  return KK_OK;
+}
+
+kk_status_t kkh_launch(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_launch_t *l) {
+  kkh_task_t T;
+  kk_status_t st = kkh_task_plan(&T, hs, l, ex->nthreads);
+  if (st != KK_OK)
+    return st;
+  T.ex = ex;
+  T.slots = ex->slots;
+  unsigned char *own = NULL;
+  if (T.slot > KKH_SLOT_SIZE) {
+    if (posix_memalign((void **)&own, 64, T.slot * KKH_NSLOTS(ex->nthreads)) != 0)
+      return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0,
+                       "kernel '%s': no memory for %zu partial values of %u bytes", l->kernel->name,
+                       KKH_NSLOTS(ex->nthreads), T.red->value_size);
+    T.slots = own;
+  }
+  if (T.nteams) {
+    if ((st = kkh_team_cache_prepare(&ex->teams, ex->nthreads, hs, l, T.nteams, T.team_size)) != KK_OK) {
       free(own);
       return st;
     }
     T.cache = ex->teams;
-  } else {
-    T.begin = l->begin;
-    T.n = l->end - l->begin;
-    if (l->kind == KK_KIND_SCAN) {
-      T.chunk = 0;
-      T.nchunks = T.n;
-    } else if (T.dynamic) {
-      T.chunk = l->chunk > 0 ? l->chunk : (T.n + (int64_t)nt * 16 - 1) / ((int64_t)nt * 16);
-      if (T.chunk < 1)
-        T.chunk = 1;
-      T.nchunks = (T.n + T.chunk - 1) / T.chunk;
-    } else {
-      T.chunk = l->chunk > 0 ? l->chunk : 0;
-      T.nchunks = T.chunk ? (T.n + T.chunk - 1) / T.chunk : T.n;
-    }
-    used = T.nchunks < (int64_t)nt ? (int)T.nchunks : nt;
   }
-
-  if (T.n <= 0) {
-    if (reduces && l->result) {
-      T.red->init(T.slots);
-      memcpy(l->result, T.slots, T.red->value_size);
-    }
-    free(own);
-    return KK_OK;
+  if (T.n > 0) {
+    if (T.used == 1)
+      T.task(0, 1, &T); /* one chunk: no thread needs waking */
+    else
+      ex->parallel(ex, T.used, T.task, &T);
+    st = kkh_task_status(&T, hs);
   }
-  atomic_init(&T.next, 0);
-  if (used < 1)
-    used = 1;
-
-  if (used == 1 && l->kind == KK_KIND_SCAN) {
-    /* one thread: a single pass with final set, as a sequential scan does */
-    kk_host_thread_t th;
-    kkh_thread_init(&th, 0, 1);
-    unsigned char *acc = T.slots + (size_t)2 * T.slot; /* slot 2 * used: where the total is read */
-    T.red->init(acc);
-    k->host_scan(l->args, T.begin, T.begin + T.n, acc, 1, &th);
-  } else if (used == 1) {
-    task(0, 1, &T); /* one chunk: no thread needs waking */
-  } else {
-    ex->parallel(ex, used, task, &T);
-  }
-
-  kk_status_t st = KK_OK;
-  if (T.cache && atomic_load(&T.cache->failed))
-    st = hs->error(hs->core, KK_ERROR_KERNEL_FAILED, NULL, 0, "kernel '%s': %s", k->name, T.cache->why);
-  else if (reduces && l->kind != KK_KIND_SCAN) {
-    /* join in thread order: deterministic for static schedules */
-    for (int t = 1; t < used; t++)
-      T.red->join(T.slots, T.slots + (size_t)t * T.slot);
-    memcpy(l->result, T.slots, T.red->value_size);
-  } else if (l->kind == KK_KIND_SCAN && l->result) {
-    memcpy(l->result, T.slots + (size_t)(2 * used) * T.slot, T.red->value_size);
-  }
+  if (st == KK_OK)
+    kkh_task_values(&T);
   free(own);
   return st;
 }

@@ -30,4 +30,23 @@ void kkh_memops_copy(kkh_exec_t *ex, void *dst, const void *src, size_t bytes);
 /* `count` copies of the `pattern_size`-byte pattern (1, 2, 4, 8 or 16). */
 void kkh_memops_fill(kkh_exec_t *ex, void *dst, const void *pattern, size_t pattern_size, size_t count);
 
+/* The same operations as tasks, for an executor that runs them inside a
+ * region of its own (a graph): kkh_memop_threads says on how many of
+ * nthreads threads one runs (1 below KKH_MEMOPS_PARALLEL_MIN bytes, or for
+ * an overlapping copy), and each of them calls kkh_memop_task(tid, nt, m). */
+enum { KKH_MEMOP_SET, KKH_MEMOP_COPY, KKH_MEMOP_FILL, KKH_MEMOP_MOVE };
+typedef struct kkh_memop {
+  int op;
+  unsigned char *dst;
+  const unsigned char *src;
+  int value;
+  const void *pattern;
+  size_t pattern_size;
+  size_t bytes;
+} kkh_memop_t;
+void kkh_memop_init_copy(kkh_memop_t *m, void *dst, const void *src, size_t bytes);
+void kkh_memop_init_fill(kkh_memop_t *m, void *dst, const void *pattern, size_t pattern_size, size_t count);
+int kkh_memop_threads(const kkh_memop_t *m, int nthreads);
+void kkh_memop_task(int tid, int nt, void *m);
+
 #endif

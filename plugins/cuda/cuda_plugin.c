@@ -1,107 +1,94 @@
-/* plugins/cuda/cuda_plugin.c -- the CUDA backend's entry point: driver discovery, devices and the operations table. */
+/* plugins/cuda/cuda_plugin.c -- the CUDA backend's entry point: driver discovery, devices, the primary context, and its vendor table for the GPU layer. */
 #include "config.h"
 
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cuda_internal.h"
 
 static cuda_ctx_t g_cuda;
 
-void *cuda_driver_open(cuda_driver_t *d, char *why, size_t why_size) {
-  const char *name = getenv("KK_CUDA_DRIVER_LIBRARY");
-  if (!name || !*name)
-    name = "libcuda.so.1";
-  void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    const char *e = dlerror();
-    snprintf(why, why_size, "%s", e ? e : "libcuda.so.1 cannot be opened");
-    return NULL;
-  }
-#define CUDA_DRIVER_LOOKUP(fn, sym, ret, params)                                                  \
-  {                                                                                               \
-    void *p_ = dlsym(lib, sym);                                                                   \
-    if (!p_) {                                                                                    \
-      snprintf(why, why_size, "%s has no %s: the driver is too old for this kk", name, sym);     \
-      dlclose(lib);                                                                               \
-      return NULL;                                                                                \
-    }                                                                                             \
-    memcpy(&d->fn, &p_, sizeof p_);                                                               \
-  }
-  CUDA_DRIVER_FUNCTIONS(CUDA_DRIVER_LOOKUP)
-#undef CUDA_DRIVER_LOOKUP
-  return lib;
+static const int64_t cuda_statuses[][2] = {CUDA_STATUSES};
+
+static void cuda_describe(const kkg_ctx_t *g, int64_t code, const char **name, const char **msg) {
+  const cuda_driver_t *cu = &cuda_of(g)->cu;
+  if (cu->cuGetErrorName && cu->cuGetErrorName((CUresult)code, name) != CUDA_SUCCESS)
+    *name = NULL;
+  if (!cu->cuGetErrorString || cu->cuGetErrorString((CUresult)code, msg) != CUDA_SUCCESS)
+    *msg = "unknown CUDA error";
 }
 
-kk_status_t cuda_fail(const cuda_ctx_t *c, CUresult r, const char *fmt, ...) {
-  char what[768];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
-  va_end(ap);
-  const char *name = NULL, *msg = NULL;
-  if (c->cu.cuGetErrorName)
-    c->cu.cuGetErrorName(r, &name);
-  if (c->cu.cuGetErrorString)
-    c->cu.cuGetErrorString(r, &msg);
-  return c->hs->error(c->hs->core, cuda_status_of(r), name ? name : "CUresult", (int64_t)r, "%s: %s", what,
-                      msg ? msg : "unknown CUDA error");
-}
-
-/* ---- lifetime and devices --------------------------------------------------------------- */
-
-static kk_status_t cuda_init(const kk_host_services_t *hs, void **ctx) {
-  cuda_ctx_t *c = &g_cuda;
-  memset(c, 0, sizeof *c);
-  c->hs = hs;
-  c->dev = -1;
-  *ctx = c;
-  /* No driver is not an error: the plugin loads and reports 0 devices. */
-  c->lib = cuda_driver_open(&c->cu, c->why_none, sizeof c->why_none);
-  if (!c->lib)
-    return KK_OK;
-  CUresult r = c->cu.cuInit(0);
+static const char *cuda_probe(kkg_ctx_t *g, void *rec, void *id, char *why, size_t why_size) {
+  const cuda_driver_t *cu = &cuda_of(g)->cu;
+  cuda_dev_t *p = rec;
+  CUdevice d;
+  int per_sm = 0, v[6];
+  size_t memory = 0;
+  static const CUdevice_attribute attrs[6] = {
+      CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+      CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+      CU_DEVICE_ATTRIBUTE_WARP_SIZE,                CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN};
+  CUresult r = cu->cuDeviceGet(&d, (int)(intptr_t)id);
   if (r != CUDA_SUCCESS) {
-    const char *n = NULL, *m = NULL;
-    c->cu.cuGetErrorName(r, &n);
-    c->cu.cuGetErrorString(r, &m);
-    snprintf(c->why_none, sizeof c->why_none, "cuInit: %s (%d): %s", n ? n : "?", (int)r, m ? m : "");
-    return KK_OK;
+    snprintf(why, why_size, "cuDeviceGet(%d): error %d", (int)(intptr_t)id, (int)r);
+    return why;
   }
+  cu->cuDeviceGetName(p->d.name, sizeof p->d.name, d);
+  for (int a = 0; a < 6; a++)
+    cu->cuDeviceGetAttribute(&v[a], attrs[a], d);
+  cu->cuDeviceGetAttribute(&per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, d);
+  cu->cuDeviceTotalMem(&memory, d);
+  p->d.memory = memory;
+  p->cc_major = v[0], p->cc_minor = v[1];
+  p->d.units = v[2], p->d.max_threads = v[3], p->d.warp = v[4], p->d.smem = (uint64_t)v[5];
+  p->d.concurrency = (int64_t)v[2] * per_sm;
+  snprintf(p->d.vendor, sizeof p->d.vendor, "NVIDIA");
+  snprintf(p->d.arch, sizeof p->d.arch, "sm_%d%d", v[0], v[1]);
+  return NULL;
+}
+
+static kk_status_t cuda_discover(kkg_ctx_t *g) {
+  cuda_ctx_t *c = cuda_of(g);
+  static const char *const names[] = {"libcuda.so.1", NULL};
+  static const size_t offs[] = {
+#define CUDA_DRIVER_OFF(fn, sym, ret, params) offsetof(cuda_driver_t, fn),
+      CUDA_DRIVER_FUNCTIONS(CUDA_DRIVER_OFF)
+#undef CUDA_DRIVER_OFF
+  };
+#define CUDA_DRIVER_SYM(fn, sym, ret, params) sym " "
+  static const char syms[] = CUDA_DRIVER_FUNCTIONS(CUDA_DRIVER_SYM);
+#undef CUDA_DRIVER_SYM
+  const char *old = "the driver is too old for this kk";
+  if (!kkg_dlopen(g, "KK_CUDA_DRIVER_LIBRARY", names, "") || !kkg_dlsyms(g, syms, offs, &c->cu, old) ||
+      !kks_resolve(g, old))
+    return KK_OK; /* no driver is not an error: the plugin loads and reports 0 devices */
+  CUresult r = c->cu.cuInit(0);
   int n = 0;
-  if ((r = c->cu.cuDeviceGetCount(&n)) != CUDA_SUCCESS || n <= 0) {
-    snprintf(c->why_none, sizeof c->why_none, "the CUDA driver reports no device");
+  char skipped[512] = "";
+  if (r != CUDA_SUCCESS) {
+    const char *name = NULL, *msg = NULL;
+    cuda_describe(g, r, &name, &msg);
+    snprintf(g->why_none, sizeof g->why_none, "cuInit: %s (%d): %s", kkg_code_name(g, r), (int)r, msg);
     return KK_OK;
   }
-  c->devs = calloc((size_t)n, sizeof *c->devs);
-  if (!c->devs)
-    return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "init: out of memory");
-  for (int i = 0; i < n; i++) {
-    CUdevice d;
-    cuda_dev_t *p = &c->devs[i];
-    CU_TRY(c, c->cu.cuDeviceGet(&d, i), "cuDeviceGet(%d)", i);
-    c->cu.cuDeviceGetName(p->name, sizeof p->name, d);
-    c->cu.cuDeviceGetAttribute(&p->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d);
-    c->cu.cuDeviceGetAttribute(&p->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d);
-    c->cu.cuDeviceGetAttribute(&p->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d);
-    c->cu.cuDeviceGetAttribute(&p->max_threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, d);
-    c->cu.cuDeviceGetAttribute(&p->max_threads_per_block, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, d);
-    c->cu.cuDeviceGetAttribute(&p->smem_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, d);
-    c->cu.cuDeviceGetAttribute(&p->warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, d);
-    c->cu.cuDeviceGetAttribute(&p->managed, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, d);
-    c->cu.cuDeviceGetAttribute(&p->uva, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, d);
-    c->cu.cuDeviceTotalMem(&p->memory, d);
+  if (c->cu.cuDeviceGetCount(&n) != CUDA_SUCCESS || n <= 0) {
+    snprintf(g->why_none, sizeof g->why_none, "the CUDA driver reports no device");
+    return KK_OK;
   }
-  c->ndev = n;
-  const char *cache = hs->option(hs->core, "jit_cache_dir");
+  for (int i = 0; i < n; i++) {
+    kk_status_t st = kkg_probe(g, (void *)(intptr_t)i, cuda_probe, skipped, sizeof skipped);
+    if (st != KK_OK)
+      return st;
+  }
+  if (g->ndev == 0)
+    snprintf(g->why_none, sizeof g->why_none, "no usable CUDA device: %s", skipped);
+  const char *opt = g->hs->option(g->hs->core, "jit_cache_dir"), *env = getenv("KK_JIT_CACHE_DIR");
   const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-  if (cache && *cache)
-    snprintf(c->jit_cache, sizeof c->jit_cache, "%s", cache);
-  else if (getenv("KK_JIT_CACHE_DIR"))
-    snprintf(c->jit_cache, sizeof c->jit_cache, "%s", getenv("KK_JIT_CACHE_DIR"));
+  if (opt && *opt)
+    snprintf(c->jit_cache, sizeof c->jit_cache, "%s", opt);
+  else if (env)
+    snprintf(c->jit_cache, sizeof c->jit_cache, "%s", env);
   else if (xdg && *xdg)
     snprintf(c->jit_cache, sizeof c->jit_cache, "%s/kk/jit", xdg);
   else
@@ -109,112 +96,34 @@ static kk_status_t cuda_init(const kk_host_services_t *hs, void **ctx) {
   return KK_OK;
 }
 
-static void cuda_finalize(void *ctx) {
-  cuda_ctx_t *c = ctx;
-  if (c->dev >= 0) {
-    (void)cuda_bind(c); /* finalize may come from another thread than the initialization */
-    c->cu.cuCtxSynchronize();
-    cuda_inst_free(c, &c->def);
-    if (c->locks)
-      c->cu.cuMemFree(c->locks);
-    c->cu.cuDevicePrimaryCtxRelease(c->device);
-  }
-  free(c->devs);
-  if (c->lib)
-    dlclose(c->lib);
-  memset(c, 0, sizeof *c);
+static void cuda_release(kkg_ctx_t *g) {
+  if (g->lib)
+    dlclose(g->lib);
 }
 
-static int32_t cuda_device_count(void *ctx, const char **why_none) {
-  cuda_ctx_t *c = ctx;
-  if (c->ndev == 0 && why_none)
-    *why_none = c->why_none;
-  return c->ndev;
-}
-
-static kk_status_t cuda_device_props(void *ctx, int32_t dev, kk_plugin_device_t *p) {
-  cuda_ctx_t *c = ctx;
-  const cuda_dev_t *d = &c->devs[dev];
-  snprintf(p->name, sizeof p->name, "%s", d->name);
-  snprintf(p->vendor, sizeof p->vendor, "NVIDIA");
-  snprintf(p->arch, sizeof p->arch, "sm_%d%d", d->cc_major, d->cc_minor);
-  p->preferred_layout = KK_LAYOUT_LEFT;
-  p->concurrency = d->sm_count * d->max_threads_per_sm;
-  p->warp_size = d->warp;
-  p->max_team_size = d->max_threads_per_block;
-  p->max_vector_length = d->warp;
-  /* level 0 is shared memory less what the team collectives take; level 1 a
-   * slice of device memory per resident team */
-  p->scratch_max[0] = (uint64_t)d->smem_optin > 4096 ? (uint64_t)d->smem_optin - 4096 : 0;
-  p->scratch_max[1] = (uint64_t)1 << 26;
-  p->memory_bytes = d->memory;
+static kk_status_t cuda_open(kkg_ctx_t *g, int dev) {
+  cuda_ctx_t *c = cuda_of(g);
+  KKG_TRY(g, c->cu.cuDeviceGet(&c->device, dev), "cuDeviceGet(%d)", dev);
+  KKG_TRY(g, c->cu.cuDevicePrimaryCtxRetain(&c->context, c->device), "cuDevicePrimaryCtxRetain(device %d)", dev);
   return KK_OK;
 }
 
-_Thread_local unsigned cuda_tl_gen;
-static atomic_uint cuda_generation;
-
-kk_status_t cuda_bind_slow(cuda_ctx_t *c) {
-  CU_TRY(c, c->cu.cuCtxSetCurrent(c->context), "making the device's context current in this thread");
-  cuda_tl_gen = c->gen;
-  return KK_OK;
+static void cuda_close(kkg_ctx_t *g) {
+  if (cuda_of(g)->context)
+    cuda_of(g)->cu.cuDevicePrimaryCtxRelease(cuda_of(g)->device);
 }
 
-static kk_status_t cuda_device_open(void *ctx, int32_t dev) {
-  cuda_ctx_t *c = ctx;
-  CU_TRY(c, c->cu.cuDeviceGet(&c->device, dev), "cuDeviceGet(%d)", dev);
-  CU_TRY(c, c->cu.cuDevicePrimaryCtxRetain(&c->context, c->device), "cuDevicePrimaryCtxRetain(device %d)", dev);
-  c->gen = atomic_fetch_add(&cuda_generation, 1u) + 1u; /* never 0, the value of a thread not yet bound */
-  CUDA_BIND(c);
-  c->dev = dev;
-  size_t lock_bytes = (size_t)KK_GPU_LOCK_COUNT * sizeof(unsigned);
-  CU_TRY(c, c->cu.cuMemAlloc(&c->locks, lock_bytes), "allocating the device lock table (%zu bytes)", lock_bytes);
-  kk_status_t st = cuda_inst_init(c, &c->def);
-  if (st != KK_OK)
-    return st;
-  CU_TRY(c, c->cu.cuMemsetD32Async(c->locks, 0, KK_GPU_LOCK_COUNT, c->def.stream), "clearing the lock table");
-  CU_TRY(c, c->cu.cuStreamSynchronize(c->def.stream), "clearing the lock table");
-  return KK_OK;
-}
+static const kkg_space_t cuda_spaces[] = {
+    {"Cuda", KKG_MEM_DEVICE}, {"CudaUVM", KKG_MEM_MANAGED}, {"CudaHostPinned", KKG_MEM_HOST}, {NULL, 0}};
+
+/* Managed memory exists on every GPU a supported toolkit targets; pinned
+ * memory is mapped, so that result slots are too. */
+KKG_SIMT_VENDOR(cuda, .code_type = "CUresult", .simt_syms = CUDA_SIMT_SYMS, .stream_flags = CU_STREAM_NON_BLOCKING,
+                .managed_flags = CU_MEM_ATTACH_GLOBAL, .host_flags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP,
+                .mapped_flags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP,
+                .attr_max_threads = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, .not_ready = CUDA_ERROR_NOT_READY,
+                .smem_optin = true, .max_blocks = 2147483647ll, .fill_wide = cuda_fill_wide, .set_smem = cuda_set_smem)
 
 static const char *const cuda_image_formats[] = {"cuda-fatbin", NULL};
 
-static const kk_plugin_ops_t cuda_ops = {
-    .struct_size = sizeof(kk_plugin_ops_t),
-    .abi_version = KK_PLUGIN_ABI_VERSION,
-    .name = "cuda",
-    .priority = 100,
-    .flags = 0,
-    .tools_device_type = KK_TOOLS_DEVICE_CUDA,
-    .init = cuda_init,
-    .finalize = cuda_finalize,
-    .device_count = cuda_device_count,
-    .device_props = cuda_device_props,
-    .device_open = cuda_device_open,
-    .space_count = cuda_space_count,
-    .space_props = cuda_space_props,
-    .mem_alloc = cuda_mem_alloc,
-    .mem_free = cuda_mem_free,
-    .mem_copy = cuda_mem_copy,
-    .mem_set = cuda_mem_set,
-    .instance_create = cuda_instance_create,
-    .instance_destroy = cuda_instance_destroy,
-    .instance_fence = cuda_instance_fence,
-    .fence_all = cuda_fence_all,
-    .mem_fill = cuda_mem_fill,
-    .launch = cuda_launch,
-    .image_formats = cuda_image_formats,
-    .module_load = cuda_module_load,
-    .module_unload = cuda_module_unload,
-    .kernel_get = cuda_kernel_get,
-    .team_size_query = cuda_team_size_query,
-};
-
-KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_cuda_entry(uint32_t core_abi, const kk_host_services_t *hs) {
-  if (KK_PLUGIN_ABI_MAJOR_OF(core_abi) != KK_PLUGIN_ABI_MAJOR || KK_PLUGIN_ABI_MINOR_OF(core_abi) < 2) {
-    hs->error(hs->core, KK_ERROR_ABI_MISMATCH, NULL, 0, "needs plugin ABI 1.2 or later, the core has %u.%u",
-              KK_PLUGIN_ABI_MAJOR_OF(core_abi), KK_PLUGIN_ABI_MINOR_OF(core_abi));
-    return NULL;
-  }
-  return &cuda_ops;
-}
+KKG_PLUGIN(cuda, 100, KK_TOOLS_DEVICE_CUDA, g_cuda, cuda_image_formats)

@@ -1,62 +1,46 @@
-/* plugins/levelzero/levelzero_error.h -- Level Zero results as kk statuses and messages, in one place. */
+/* plugins/levelzero/levelzero_error.h -- Level Zero results as kk statuses and names, in one place. */
 #ifndef KK_LEVELZERO_ERROR_H
 #define KK_LEVELZERO_ERROR_H
 
-#include <kk/plugin.h>
-
 #include "levelzero_driver.h"
 
-struct levelzero_ctx;
+/* {ze_result_t, kk status}; every other result is KK_ERROR_BACKEND. */
+#define LEVELZERO_STATUSES                                                                                          \
+  {ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, KK_ERROR_OUT_OF_MEMORY},                                                     \
+  {ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, KK_ERROR_OUT_OF_MEMORY},                                                   \
+  {ZE_RESULT_ERROR_INVALID_ARGUMENT, KK_ERROR_INVALID_ARGUMENT},                                                    \
+  {ZE_RESULT_ERROR_INVALID_NULL_HANDLE, KK_ERROR_INVALID_ARGUMENT},                                                 \
+  {ZE_RESULT_ERROR_INVALID_NULL_POINTER, KK_ERROR_INVALID_ARGUMENT},                                                \
+  {ZE_RESULT_ERROR_INVALID_SIZE, KK_ERROR_INVALID_ARGUMENT},                                                        \
+  {ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, KK_ERROR_INVALID_ARGUMENT},                                        \
+  {ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX, KK_ERROR_INVALID_ARGUMENT},                                       \
+  {ZE_RESULT_ERROR_DEVICE_LOST, KK_ERROR_NO_DEVICE}, {ZE_RESULT_ERROR_UNINITIALIZED, KK_ERROR_NO_DEVICE},           \
+  {ZE_RESULT_ERROR_INVALID_KERNEL_NAME, KK_ERROR_NOT_FOUND},                                                        \
+  {ZE_RESULT_ERROR_INVALID_FUNCTION_NAME, KK_ERROR_NOT_FOUND},                                                      \
+  {ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION, KK_ERROR_LIMIT},                                                   \
+  {ZE_RESULT_ERROR_UNSUPPORTED_SIZE, KK_ERROR_LIMIT}, {ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, KK_ERROR_UNSUPPORTED},  \
+  {ZE_RESULT_ERROR_UNSUPPORTED_VERSION, KK_ERROR_UNSUPPORTED}, {0, 0}
 
-/* The kk status of a Level Zero result. */
-static inline kk_status_t levelzero_status_of(ze_result_t r) {
-  switch (r) {
-  case ZE_RESULT_SUCCESS:
-    return KK_OK;
-  case ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY:
-  case ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY:
-    return KK_ERROR_OUT_OF_MEMORY;
-  case ZE_RESULT_ERROR_INVALID_ARGUMENT:
-  case ZE_RESULT_ERROR_INVALID_NULL_HANDLE:
-  case ZE_RESULT_ERROR_INVALID_NULL_POINTER:
-  case ZE_RESULT_ERROR_INVALID_SIZE:
-  case ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE:
-  case ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX:
-    return KK_ERROR_INVALID_ARGUMENT;
-  case ZE_RESULT_ERROR_DEVICE_LOST:
-  case ZE_RESULT_ERROR_UNINITIALIZED:
-    return KK_ERROR_NO_DEVICE;
-  case ZE_RESULT_ERROR_INVALID_KERNEL_NAME:
-  case ZE_RESULT_ERROR_INVALID_FUNCTION_NAME:
-    return KK_ERROR_NOT_FOUND;
-  case ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION:
-  case ZE_RESULT_ERROR_UNSUPPORTED_SIZE:
-    return KK_ERROR_LIMIT;
-  case ZE_RESULT_ERROR_UNSUPPORTED_FEATURE:
-  case ZE_RESULT_ERROR_UNSUPPORTED_VERSION:
-    return KK_ERROR_UNSUPPORTED;
-  default:
-    return KK_ERROR_BACKEND;
-  }
-}
-
-/* The name of a Level Zero result ("ZE_RESULT_ERROR_DEVICE_LOST"). */
-const char *levelzero_error_name(ze_result_t r);
-
-/* Records "what: ZE_RESULT_X" with the native code and returns the kk status
- * (defined in levelzero_plugin.c). */
-kk_status_t levelzero_fail(const struct levelzero_ctx *c, ze_result_t r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-/* Calls Level Zero and returns from the calling function on error. */
-#define ZE_TRY(c, call, ...)                                                  \
-  do {                                                                        \
-    ze_result_t ze_r_ = (call);                                               \
-    if (ze_r_ != ZE_RESULT_SUCCESS)                                           \
-      return levelzero_fail((c), ze_r_, __VA_ARGS__);                         \
-  } while (0)
+/* The results messages name. */
+#define LEVELZERO_NAMES                                                                                             \
+  KKG_NAME(ZE_RESULT_SUCCESS) KKG_NAME(ZE_RESULT_NOT_READY) KKG_NAME(ZE_RESULT_ERROR_DEVICE_LOST)       \
+  KKG_NAME(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY) KKG_NAME(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)                       \
+  KKG_NAME(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE) KKG_NAME(ZE_RESULT_ERROR_MODULE_LINK_FAILURE)                      \
+  KKG_NAME(ZE_RESULT_ERROR_DEVICE_REQUIRES_RESET) KKG_NAME(ZE_RESULT_ERROR_DEVICE_IN_LOW_POWER_STATE)               \
+  KKG_NAME(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS) KKG_NAME(ZE_RESULT_ERROR_NOT_AVAILABLE)                        \
+  KKG_NAME(ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE) KKG_NAME(ZE_RESULT_ERROR_UNINITIALIZED)                          \
+  KKG_NAME(ZE_RESULT_ERROR_UNSUPPORTED_VERSION) KKG_NAME(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)                       \
+  KKG_NAME(ZE_RESULT_ERROR_INVALID_ARGUMENT) KKG_NAME(ZE_RESULT_ERROR_INVALID_NULL_HANDLE)                          \
+  KKG_NAME(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE) KKG_NAME(ZE_RESULT_ERROR_INVALID_NULL_POINTER)                     \
+  KKG_NAME(ZE_RESULT_ERROR_INVALID_SIZE) KKG_NAME(ZE_RESULT_ERROR_UNSUPPORTED_SIZE)                                 \
+  KKG_NAME(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT) KKG_NAME(ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT)          \
+  KKG_NAME(ZE_RESULT_ERROR_INVALID_ENUMERATION) KKG_NAME(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION)                   \
+  KKG_NAME(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY) KKG_NAME(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME)                     \
+  KKG_NAME(ZE_RESULT_ERROR_INVALID_KERNEL_NAME) KKG_NAME(ZE_RESULT_ERROR_INVALID_FUNCTION_NAME)                     \
+  KKG_NAME(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION) KKG_NAME(ZE_RESULT_ERROR_INVALID_GLOBAL_WIDTH_DIMENSION)   \
+  KKG_NAME(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX) KKG_NAME(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE)    \
+  KKG_NAME(ZE_RESULT_ERROR_INVALID_KERNEL_ATTRIBUTE_VALUE) KKG_NAME(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED)        \
+  KKG_NAME(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE) KKG_NAME(ZE_RESULT_ERROR_OVERLAPPING_REGIONS)                 \
+  KKG_NAME(ZE_RESULT_ERROR_UNKNOWN)
 
 #endif

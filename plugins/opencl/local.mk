@@ -17,6 +17,7 @@ tests_spirv_modules_LDFLAGS = $(OPENMP_CFLAGS)
 EXTRA_tests_spirv_modules_DEPENDENCIES = $(SPIRV_TEST_KERNELS)
 TESTS += tests/spirv-modules.sh tests/ocloc.sh
 KKCC_DEPS += $(top_srcdir)/include/kk/target/spirv.h $(top_srcdir)/include/kk/target/spirv_launch.h \
+	$(top_srcdir)/include/kk/target/gpu_common.h $(top_srcdir)/include/kk/target/gpu_atomics.h \
 	$(top_srcdir)/include/kk/target/spirv_generic_atomics.ll
 endif
 if KK_BUILD_OPENCL
@@ -25,6 +26,6 @@ plugins_kk_opencl_la_SOURCES = plugins/opencl/opencl_plugin.c plugins/opencl/ope
 	plugins/opencl/opencl_instance.c plugins/opencl/opencl_parallel.c plugins/opencl/opencl_internal.h \
 	plugins/opencl/opencl_driver.h plugins/opencl/opencl_error.h
 plugins_kk_opencl_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) -fvisibility=hidden
-plugins_kk_opencl_la_LIBADD = plugins/common/libkkspirv.la $(LIBS)
+plugins_kk_opencl_la_LIBADD = plugins/common/libkkgpu.la $(LIBS)
 plugins_kk_opencl_la_LDFLAGS = $(KK_MODULE_FLAGS) $(PTHREAD_CFLAGS) -export-symbols-regex '^kk_plugin_opencl_entry$$'
 endif

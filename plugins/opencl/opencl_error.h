@@ -1,56 +1,29 @@
-/* plugins/opencl/opencl_error.h -- OpenCL errors as kk statuses and messages, in one place. */
+/* plugins/opencl/opencl_error.h -- OpenCL errors as kk statuses and names, in one place. */
 #ifndef KK_OPENCL_ERROR_H
 #define KK_OPENCL_ERROR_H
 
-#include <kk/plugin.h>
-
 #include "opencl_driver.h"
 
-struct opencl_ctx;
+/* {OpenCL error code, kk status}; every other error is KK_ERROR_BACKEND. */
+#define OPENCL_STATUSES                                                                                             \
+  {CL_OUT_OF_RESOURCES, KK_ERROR_OUT_OF_MEMORY}, {CL_OUT_OF_HOST_MEMORY, KK_ERROR_OUT_OF_MEMORY},                   \
+  {CL_MEM_OBJECT_ALLOCATION_FAILURE, KK_ERROR_OUT_OF_MEMORY}, {CL_INVALID_VALUE, KK_ERROR_INVALID_ARGUMENT},        \
+  {CL_INVALID_ARG_SIZE, KK_ERROR_INVALID_ARGUMENT}, {CL_INVALID_ARG_VALUE, KK_ERROR_INVALID_ARGUMENT},              \
+  {CL_DEVICE_NOT_FOUND, KK_ERROR_NO_DEVICE}, {CL_DEVICE_NOT_AVAILABLE, KK_ERROR_NO_DEVICE},                         \
+  {CL_INVALID_KERNEL_NAME, KK_ERROR_NOT_FOUND}, {CL_INVALID_WORK_GROUP_SIZE, KK_ERROR_LIMIT},                       \
+  {CL_INVALID_WORK_ITEM_SIZE, KK_ERROR_LIMIT}, {0, 0}
 
-/* The kk status of an OpenCL error code. */
-static inline kk_status_t opencl_status_of(cl_int r) {
-  switch (r) {
-  case CL_SUCCESS:
-    return KK_OK;
-  case CL_OUT_OF_RESOURCES:
-  case CL_OUT_OF_HOST_MEMORY:
-  case CL_MEM_OBJECT_ALLOCATION_FAILURE:
-    return KK_ERROR_OUT_OF_MEMORY;
-  case CL_INVALID_VALUE:
-  case CL_INVALID_ARG_SIZE:
-  case CL_INVALID_ARG_VALUE:
-    return KK_ERROR_INVALID_ARGUMENT;
-  case CL_DEVICE_NOT_FOUND:
-  case CL_DEVICE_NOT_AVAILABLE:
-    return KK_ERROR_NO_DEVICE;
-  case CL_INVALID_KERNEL_NAME:
-    return KK_ERROR_NOT_FOUND;
-  case CL_INVALID_WORK_GROUP_SIZE:
-  case CL_INVALID_WORK_ITEM_SIZE:
-    return KK_ERROR_LIMIT;
-  default:
-    return KK_ERROR_BACKEND;
-  }
-}
-
-/* The name of an OpenCL error code ("CL_OUT_OF_RESOURCES"). */
-const char *opencl_error_name(cl_int r);
-
-/* Records "what: CL_X" with the native code and returns the kk status
- * (defined in opencl_plugin.c). */
-kk_status_t opencl_fail(const struct opencl_ctx *c, cl_int r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-/* Calls OpenCL and returns from the calling function on error. */
-#define CL_TRY(c, call, ...)                                                  \
-  do {                                                                        \
-    cl_int cl_r_ = (call);                                                    \
-    if (cl_r_ != CL_SUCCESS)                                                  \
-      return opencl_fail((c), cl_r_, __VA_ARGS__);                            \
-  } while (0)
+/* The codes messages name. */
+#define OPENCL_NAMES                                                                                                \
+  KKG_NAME(CL_DEVICE_NOT_FOUND) KKG_NAME(CL_DEVICE_NOT_AVAILABLE) KKG_NAME(CL_COMPILER_NOT_AVAILABLE)   \
+  KKG_NAME(CL_MEM_OBJECT_ALLOCATION_FAILURE) KKG_NAME(CL_OUT_OF_RESOURCES) KKG_NAME(CL_OUT_OF_HOST_MEMORY)          \
+  KKG_NAME(CL_BUILD_PROGRAM_FAILURE) KKG_NAME(CL_INVALID_VALUE) KKG_NAME(CL_INVALID_DEVICE)                         \
+  KKG_NAME(CL_INVALID_CONTEXT) KKG_NAME(CL_INVALID_COMMAND_QUEUE) KKG_NAME(CL_INVALID_BINARY)                       \
+  KKG_NAME(CL_INVALID_BUILD_OPTIONS) KKG_NAME(CL_INVALID_PROGRAM) KKG_NAME(CL_INVALID_PROGRAM_EXECUTABLE)           \
+  KKG_NAME(CL_INVALID_KERNEL_NAME) KKG_NAME(CL_INVALID_KERNEL) KKG_NAME(CL_INVALID_ARG_INDEX)                       \
+  KKG_NAME(CL_INVALID_ARG_VALUE) KKG_NAME(CL_INVALID_ARG_SIZE) KKG_NAME(CL_INVALID_KERNEL_ARGS)                     \
+  KKG_NAME(CL_INVALID_WORK_DIMENSION) KKG_NAME(CL_INVALID_WORK_GROUP_SIZE) KKG_NAME(CL_INVALID_WORK_ITEM_SIZE)      \
+  KKG_NAME(CL_INVALID_GLOBAL_OFFSET) KKG_NAME(CL_INVALID_EVENT_WAIT_LIST) KKG_NAME(CL_INVALID_EVENT)                \
+  KKG_NAME(CL_INVALID_OPERATION) KKG_NAME(CL_INVALID_BUFFER_SIZE) KKG_NAME(CL_INVALID_GLOBAL_WORK_SIZE)
 
 #endif

@@ -70,6 +70,12 @@ void openmp_warm_up(int nthreads);
 
 kk_status_t openmp_launch(void *ctx, void *inst, const kk_launch_t *launch);
 
+/* Graphs (plugins/common/host_graph.h on the instance's team). */
+kk_status_t openmp_graph_create(void *ctx, const kk_graph_desc_t *desc, void **pgraph);
+kk_status_t openmp_graph_launch(void *ctx, void *inst, void *graph);
+kk_status_t openmp_graph_update(void *ctx, void *graph, uint32_t node, const kk_launch_t *launch);
+kk_status_t openmp_graph_destroy(void *ctx, void *graph);
+
 /* ---- openmp_instance.c -------------------------------------------------- */
 kk_status_t openmp_instance_create(void *ctx, void **inst);
 kk_status_t openmp_instance_destroy(void *ctx, void *inst);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_graph.h"
 #include "openmp.h"
 #include "openmp_error.h"
 
@@ -183,6 +184,39 @@ kk_status_t openmp_launch(void *vctx, void *inst, const kk_launch_t *l) {
   while (st == KK_OK && openmp_exec_retry(ctx, ox));
   openmp_exec_end(t);
   return st;
+}
+
+/* A graph: one `omp parallel` region for all its nodes, `omp barrier`
+ * between dependency levels; run again on what the runtime gives when a
+ * region gets fewer threads than asked. */
+kk_status_t openmp_graph_create(void *vctx, const kk_graph_desc_t *desc, void **pgraph) {
+  openmp_ctx_t *ctx = vctx;
+  return kkh_graph_create(ctx->hs, desc, ctx->nthreads, (kkh_graph_t **)pgraph);
+}
+
+kk_status_t openmp_graph_launch(void *vctx, void *inst, void *graph) {
+  openmp_ctx_t *ctx = vctx;
+  openmp_team_t *t = openmp_team_of(ctx, inst);
+  if (!t)
+    return ctx->hs->error(ctx->hs->core, KK_ERROR_NOT_INITIALIZED, NULL, 0,
+                          "graph launch: the backend's device was not opened");
+  openmp_exec_t *ox = openmp_exec_begin(ctx, t);
+  kk_status_t st;
+  do
+    st = kkh_graph_run(&ox->ex, ctx->hs, graph);
+  while (st == KK_OK && openmp_exec_retry(ctx, ox));
+  openmp_exec_end(t);
+  return st;
+}
+
+kk_status_t openmp_graph_update(void *vctx, void *graph, uint32_t node, const kk_launch_t *launch) {
+  return kkh_graph_update(((openmp_ctx_t *)vctx)->hs, graph, node, launch);
+}
+
+kk_status_t openmp_graph_destroy(void *vctx, void *graph) {
+  (void)vctx;
+  kkh_graph_destroy(graph);
+  return KK_OK;
 }
 
 void openmp_warm_up(int nthreads) {

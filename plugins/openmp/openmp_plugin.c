@@ -132,6 +132,10 @@ static const kk_plugin_ops_t openmp_ops = {
     .module_load = NULL,
     .module_unload = NULL,
     .kernel_get = NULL,
+    .graph_create = openmp_graph_create,
+    .graph_launch = openmp_graph_launch,
+    .graph_update = openmp_graph_update,
+    .graph_destroy = openmp_graph_destroy,
 };
 
 KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_openmp_entry(uint32_t core_abi, const kk_host_services_t *hs) {

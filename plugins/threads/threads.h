@@ -68,6 +68,12 @@ int threads_pool_size(const threads_pool_t *pool);
 
 kk_status_t threads_launch(void *ctx, void *inst, const kk_launch_t *launch);
 
+/* Graphs (plugins/common/host_graph.h on the instance's pool). */
+kk_status_t threads_graph_create(void *ctx, const kk_graph_desc_t *desc, void **pgraph);
+kk_status_t threads_graph_launch(void *ctx, void *inst, void *graph);
+kk_status_t threads_graph_update(void *ctx, void *graph, uint32_t node, const kk_launch_t *launch);
+kk_status_t threads_graph_destroy(void *ctx, void *graph);
+
 /* ---- threads_instance.c ------------------------------------------------- */
 
 /* The pool of `inst` (NULL: the default instance). */

@@ -10,6 +10,7 @@
 #include <hwloc.h>
 #endif
 
+#include "host_graph.h"
 #include "host_sync.h"
 #include "threads.h"
 #include "threads_error.h"
@@ -499,4 +500,32 @@ kk_status_t threads_launch(void *vctx, void *inst, const kk_launch_t *l) {
   kk_status_t st = kkh_launch(&P->ex, ctx->hs, l);
   kkh_claim_drop(&P->claim);
   return st;
+}
+
+/* A graph: one region on the instance's pool for all its nodes. */
+kk_status_t threads_graph_create(void *vctx, const kk_graph_desc_t *desc, void **pgraph) {
+  threads_ctx_t *ctx = vctx;
+  return kkh_graph_create(ctx->hs, desc, ctx->nthreads, (kkh_graph_t **)pgraph);
+}
+
+kk_status_t threads_graph_launch(void *vctx, void *inst, void *graph) {
+  threads_ctx_t *ctx = vctx;
+  threads_pool_t *P = threads_pool_of(ctx, inst);
+  if (THREADS_UNLIKELY(!P))
+    return ctx->hs->error(ctx->hs->core, KK_ERROR_NOT_INITIALIZED, NULL, 0,
+                          "graph launch: the backend's device was not opened");
+  kkh_claim_take(&P->claim, P->spin_ns);
+  kk_status_t st = kkh_graph_run(&P->ex, ctx->hs, graph);
+  kkh_claim_drop(&P->claim);
+  return st;
+}
+
+kk_status_t threads_graph_update(void *vctx, void *graph, uint32_t node, const kk_launch_t *launch) {
+  return kkh_graph_update(((threads_ctx_t *)vctx)->hs, graph, node, launch);
+}
+
+kk_status_t threads_graph_destroy(void *vctx, void *graph) {
+  (void)vctx;
+  kkh_graph_destroy(graph);
+  return KK_OK;
 }

@@ -123,6 +123,10 @@ static const kk_plugin_ops_t threads_ops = {
     .module_load = NULL,
     .module_unload = NULL,
     .kernel_get = NULL,
+    .graph_create = threads_graph_create,
+    .graph_launch = threads_graph_launch,
+    .graph_update = threads_graph_update,
+    .graph_destroy = threads_graph_destroy,
 };
 
 KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_threads_entry(uint32_t core_abi, const kk_host_services_t *hs) {

@@ -70,6 +70,10 @@ KK_DECLARE_KERNEL(set_scalar);
 void conf_setup(void);
 void conf_teardown(void);
 void conf_add_hier_tests(Suite *s);
+void conf_add_graph_tests(Suite *s);
+const char *conf_backend(void);
+
+const char *conf_backend(void) { return g_backend; }
 
 void conf_setup(void) {
   tu_clear_env();
@@ -996,6 +1000,7 @@ static Suite *conformance_suite(void) {
   tcase_add_test(tc, resize_and_realloc);
   suite_add_tcase(s, tc);
   conf_add_hier_tests(s);
+  conf_add_graph_tests(s);
   return s;
 }
 

@@ -1,0 +1,17 @@
+/* bench/bench_graph.kk.c -- CG's scalar steps and vector updates with the scalars in views, so that an iteration needs no value on the host and fits in a graph. */
+#include <kk/kernel.h>
+
+#include "bench_graph.h"
+
+/* One division on one thread, not one per element: the vector kernels
+ * below only load the scalar (a division per element cost 3 to 15 times
+ * the update itself on the host). */
+KK_FOR(graph_ratio, struct ratio_args, i) {
+  KK_AT0(args->out, double) = KK_AT0(args->num, double) / KK_AT0(args->den, double);
+}
+KK_FOR(graph_axpy_v, struct svec_args, i) {
+  KK_AT(args->y, double, i) = KK_AT(args->y, double, i) + args->sign * KK_AT0(args->a, double) * KK_AT(args->x, double, i);
+}
+KK_FOR(graph_xpay_v, struct svec_args, i) {
+  KK_AT(args->y, double, i) = KK_AT(args->x, double, i) + KK_AT0(args->a, double) * KK_AT(args->y, double, i);
+}

@@ -1,0 +1,1058 @@
+/* core/graph.c -- graphs: nodes added explicitly or recorded from an instance, instantiated once, submitted many times. */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tools.h"
+
+/* What a node is, for the program and the tools (the backend sees ops). */
+enum { NODE_KERNEL = 1, NODE_COPY, NODE_FILL, NODE_EMPTY };
+
+/* One primitive the backend runs -- a launch, a copy or a fill -- as the
+ * plugin's graph gets it (kk_graph_node_desc_t) and as the replay runs it. */
+typedef struct op {
+  uint32_t kind;          /* KK_GRAPH_NODE_* */
+  uint32_t node;          /* the graph node it belongs to */
+  kk_launch_t launch;     /* KERNEL: .args is `args`, .label the node's */
+  void *args;
+  void *dst;
+  const void *src;
+  int32_t dst_space, src_space;
+  size_t bytes;           /* COPY; FILL: count * pattern_size */
+  size_t count;           /* FILL */
+  uint32_t pattern_size;  /* FILL */
+  unsigned char pattern[16];
+} op_t;
+
+struct kk_graph_node {
+  kk_graph_t *graph;
+  uint32_t index;
+  uint32_t kind;          /* NODE_* */
+  uint32_t first_op, op_count; /* its ops, contiguous */
+  uint32_t ndeps;
+  uint32_t *deps;         /* node indices, all smaller than index */
+  char *label;
+  /* views the node names, retained: a reduction's result, a copy's or fill's views */
+  kk_view_t *views[2];
+  /* deep copies and fills: what begin_deep_copy reports */
+  const char *op_name;
+  uint64_t bytes;
+};
+
+/* A capture: an instance whose work goes into a graph.  Each graph has one
+ * for its own recording instance (explicit: the kk_graph_add_* calls) and
+ * one for kk_graph_begin_capture. */
+struct kk__capture {
+  kk_graph_t *graph;
+  kk_instance_t *instance;
+  bool is_explicit;
+  bool ended;              /* kk_graph_end_capture ran (under the graph's lock) */
+  pthread_t thread;        /* began it: its kk_fence is refused */
+  uint32_t last;           /* 1 + the node recorded last, 0 before the first */
+  struct kk__capture *next; /* the active captures */
+};
+
+struct kk_graph {
+  kk__backend_t *backend;
+  kk_instance_t rec;       /* the explicit adds launch here: recorded, never run */
+  struct kk__capture cap_rec, cap;
+  pthread_mutex_t lock;    /* nodes and ops, while recording */
+  kk_graph_node_t **nodes;
+  uint32_t node_count, node_cap;
+  op_t *ops;
+  uint32_t op_count, op_cap;
+  bool instantiated;
+  bool submitted;          /* since instantiation: destroy fences */
+  void *pgraph;            /* the backend's graph; NULL: the core replays */
+  kk_graph_node_desc_t *descs; /* what graph_create got, kept to rebuild */
+  uint32_t *dep_store;
+  atomic_flag busy;        /* an instantiation, submission, update or destruction is running */
+  struct kk_graph *next, *prev; /* every graph, for kk_finalize */
+};
+
+atomic_int kk__captures_active;
+
+/* The graphs and the active captures. */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static kk_graph_t *g_graphs;
+static struct kk__capture *g_captures;
+
+/* An explicit add in progress on this thread: kk_graph_add_* sets it, then
+ * makes the ordinary call on the graph's recording instance, whose record
+ * hook reads it. */
+typedef struct add_ctx {
+  kk_graph_t *graph;
+  kk_graph_node_t *const *deps;
+  int ndeps;
+  kk_view_t *result;       /* a reduction's result or a scan's total */
+  int32_t result_space;
+  uint32_t empty_kind;     /* the node to make when the call records nothing */
+  kk_graph_node_t *node;   /* out: the node recorded */
+} add_ctx_t;
+static _Thread_local add_ctx_t *tl_add;
+/* The node a deep copy or fill is recording into (its graph's lock held). */
+static _Thread_local kk_graph_node_t *tl_open;
+
+static bool has_graph_ops(const kk__backend_t *b) {
+  return KK_PLUGIN_HAS(&b->ops, graph_create) && KK_PLUGIN_HAS(&b->ops, graph_launch) &&
+         KK_PLUGIN_HAS(&b->ops, graph_destroy);
+}
+
+static const char *kind_label(uint32_t kind) {
+  return kind == NODE_COPY ? "copy" : kind == NODE_FILL ? "fill" : kind == NODE_EMPTY ? "empty" : "kernel";
+}
+
+/* ---- building -------------------------------------------------------------------------------- */
+
+/* A new node of g (the caller holds g->lock, or builds g alone): its
+ * dependencies are the explicit add's, or the node the capture recorded
+ * last. */
+static kk_status_t node_new(kk_graph_t *g, struct kk__capture *cap, uint32_t kind, const char *label,
+                            kk_graph_node_t **out) {
+  if (g->node_count == g->node_cap) {
+    uint32_t cap_n = g->node_cap ? 2 * g->node_cap : 16;
+    kk_graph_node_t **nn = realloc(g->nodes, sizeof *nn * cap_n);
+    if (!nn)
+      return kk__error(KK_ERROR_OUT_OF_MEMORY, "graph: out of memory for node %u", g->node_count);
+    g->nodes = nn;
+    g->node_cap = cap_n;
+  }
+  kk_graph_node_t *n = calloc(1, sizeof *n);
+  add_ctx_t *a = cap && cap->is_explicit ? tl_add : NULL;
+  uint32_t ndeps = a ? (uint32_t)a->ndeps : cap && cap->last ? 1u : 0u;
+  if (!n || !(n->label = kk__strdup(label)) || (ndeps && !(n->deps = malloc(sizeof *n->deps * ndeps)))) {
+    if (n)
+      free(n->label);
+    free(n);
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "graph: out of memory for node %u", g->node_count);
+  }
+  n->graph = g;
+  n->index = g->node_count;
+  n->kind = kind;
+  n->first_op = g->op_count;
+  n->ndeps = ndeps;
+  for (uint32_t i = 0; i < ndeps; i++)
+    n->deps[i] = a ? a->deps[i]->index : cap->last - 1;
+  g->nodes[g->node_count++] = n;
+  if (a)
+    a->node = n;
+  else if (cap)
+    cap->last = n->index + 1;
+  *out = n;
+  return KK_OK;
+}
+
+/* A new op of n, the last node of g. */
+static kk_status_t op_new(kk_graph_t *g, kk_graph_node_t *n, uint32_t kind, op_t **out) {
+  if (g->op_count == g->op_cap) {
+    uint32_t cap_n = g->op_cap ? 2 * g->op_cap : 16;
+    op_t *no = realloc(g->ops, sizeof *no * cap_n);
+    if (!no)
+      return kk__error(KK_ERROR_OUT_OF_MEMORY, "graph: out of memory for operation %u", g->op_count);
+    g->ops = no;
+    g->op_cap = cap_n;
+  }
+  op_t *o = &g->ops[g->op_count++];
+  memset(o, 0, sizeof *o);
+  o->kind = kind;
+  o->node = n->index;
+  n->op_count++;
+  *out = o;
+  return KK_OK;
+}
+
+static void node_free(kk_graph_node_t *n) {
+  for (int i = 0; i < 2; i++)
+    kk_view_release(n->views[i]);
+  free(n->deps);
+  free(n->label);
+  free(n);
+}
+
+/* Takes back the last node of g and its ops (a recording that failed half way). */
+static void node_drop_last(kk_graph_t *g, struct kk__capture *cap) {
+  kk_graph_node_t *n = g->nodes[--g->node_count];
+  for (uint32_t i = 0; i < n->op_count; i++)
+    free(g->ops[n->first_op + i].args);
+  g->op_count = n->first_op;
+  if (cap && !cap->is_explicit)
+    cap->last = n->ndeps ? n->deps[0] + 1 : 0;
+  if (tl_add && tl_add->node == n)
+    tl_add->node = NULL;
+  node_free(n);
+}
+
+/* The capture of inst, with its graph locked; NULL (and an error) when the
+ * capture ended or the graph takes no more nodes. */
+static struct kk__capture *lock_capture(const char *op, kk_instance_t *inst) {
+  struct kk__capture *cap = atomic_load_explicit(&inst->capture, memory_order_acquire);
+  kk_graph_t *g = cap->graph;
+  pthread_mutex_lock(&g->lock);
+  if (cap->ended || g->instantiated) {
+    pthread_mutex_unlock(&g->lock);
+    kk__error(KK_ERROR_CAPTURE, "%s: the capture of this instance ended while the call was being recorded", op);
+    return NULL;
+  }
+  if (cap->is_explicit && (!tl_add || tl_add->graph != g)) {
+    pthread_mutex_unlock(&g->lock);
+    kk__error(KK_ERROR_INTERNAL, "%s: a graph's recording instance was used outside kk_graph_add_*", op);
+    return NULL;
+  }
+  return cap;
+}
+
+static bool host_result_op(const char *op) { return strcmp(op, "kk_parallel_reduce_view") != 0; }
+
+kk_status_t kk__graph_record_launch(const char *op, kk_instance_t *inst, const kk_launch_t *l, size_t tune_context) {
+  kk__tools_tune_end(tune_context);
+  struct kk__capture *c0 = atomic_load_explicit(&inst->capture, memory_order_acquire);
+  /* A capture records what the instance would run later; a value the
+   * program waits for on the host cannot be delivered by a replay.  (Only
+   * kk_parallel_reduce_view, of the calls with a result, writes a view.) */
+  if (!c0->is_explicit && l->result && l->result_space == KK_PLUGIN_HOST_MEMORY && host_result_op(op))
+    return kk__error(KK_ERROR_CAPTURE,
+                     "%s '%s': the instance is capturing a graph, and a %s into a host variable is synchronous: it "
+                     "cannot be recorded (reduce into a view: kk_parallel_reduce_view, or kk_graph_add_reduce%s)",
+                     op, l->label, l->kind == KK_KIND_SCAN ? "scan's total" : "reduction",
+                     l->kind == KK_KIND_MD_REDUCE ? "_md" : l->kind == KK_KIND_TEAM_REDUCE ? "_team" : "");
+  struct kk__capture *cap = lock_capture(op, inst);
+  if (!cap)
+    return kk_last_status();
+  kk_graph_t *g = cap->graph;
+  kk_graph_node_t *n;
+  op_t *o;
+  kk_status_t st = node_new(g, cap, NODE_KERNEL, l->label, &n);
+  if (st == KK_OK && (st = op_new(g, n, KK_GRAPH_NODE_KERNEL, &o)) == KK_OK) {
+    o->launch = *l;
+    o->launch.label = n->label;
+    if (l->args_size && !(o->args = malloc(l->args_size)))
+      st = kk__error(KK_ERROR_OUT_OF_MEMORY, "%s '%s': out of memory for the arguments", op, l->label);
+    else {
+      memcpy(o->args, l->args, l->args_size);
+      o->launch.args = o->args;
+      add_ctx_t *a = cap->is_explicit ? tl_add : NULL;
+      if (a && a->result) {
+        o->launch.result = kk_view_data(a->result);
+        o->launch.result_space = a->result_space;
+        n->views[0] = kk_view_retain(a->result);
+      }
+    }
+    if (st != KK_OK)
+      node_drop_last(g, cap);
+  }
+  pthread_mutex_unlock(&g->lock);
+  return st;
+}
+
+kk_status_t kk__graph_record_views(const char *op, kk_instance_t *inst, kk_view_t *dst, kk_view_t *src,
+                                   kk_status_t (*body)(void *), void *ctx) {
+  struct kk__capture *cap = lock_capture(op, inst);
+  if (!cap)
+    return kk_last_status();
+  kk_graph_t *g = cap->graph;
+  kk_graph_node_t *n;
+  kk_status_t st = node_new(g, cap, src ? NODE_COPY : NODE_FILL, src ? "copy" : "fill", &n);
+  if (st == KK_OK) {
+    n->views[0] = kk_view_retain(dst);
+    n->views[1] = src ? kk_view_retain(src) : NULL;
+    n->op_name = src ? "kk_graph_submit: deep copy" : "kk_graph_submit: fill";
+    n->bytes = (uint64_t)kk_view_size(dst) * kk_view_elem_size(dst);
+    tl_open = n;
+    st = body(ctx);
+    tl_open = NULL;
+    if (st != KK_OK)
+      node_drop_last(g, cap);
+  }
+  pthread_mutex_unlock(&g->lock);
+  return st;
+}
+
+/* The node a raw copy goes into: the deep copy's being recorded, or a node
+ * of its own.  Returns with the graph locked (unlock_raw undoes it). */
+static kk_graph_node_t *open_for(const char *op, kk_instance_t *inst, uint32_t kind, bool *locked) {
+  struct kk__capture *cap = atomic_load_explicit(&inst->capture, memory_order_acquire);
+  *locked = false;
+  if (tl_open && tl_open->graph == cap->graph)
+    return tl_open;
+  if (!(cap = lock_capture(op, inst)))
+    return NULL;
+  *locked = true;
+  kk_graph_node_t *n;
+  if (node_new(cap->graph, cap, kind, kind_label(kind), &n) != KK_OK) {
+    pthread_mutex_unlock(&cap->graph->lock);
+    *locked = false;
+    return NULL;
+  }
+  return n;
+}
+
+kk_status_t kk__graph_record_copy(kk_instance_t *inst, void *dst, int32_t dst_space, const void *src,
+                                  int32_t src_space, size_t bytes) {
+  bool locked;
+  kk_graph_node_t *n = open_for("kk_space_copy", inst, NODE_COPY, &locked);
+  if (!n)
+    return kk_last_status();
+  kk_graph_t *g = n->graph;
+  op_t *o;
+  kk_status_t st = op_new(g, n, KK_GRAPH_NODE_COPY, &o);
+  if (st == KK_OK) {
+    o->dst = dst;
+    o->dst_space = dst_space;
+    o->src = src;
+    o->src_space = src_space;
+    o->bytes = bytes;
+  }
+  if (locked) {
+    if (st != KK_OK)
+      node_drop_last(g, atomic_load_explicit(&inst->capture, memory_order_acquire));
+    pthread_mutex_unlock(&g->lock);
+  }
+  return st;
+}
+
+kk_status_t kk__graph_record_fill(kk_instance_t *inst, kk_space_t *space, void *dst, const void *value,
+                                  size_t elem_size, size_t count) {
+  kk_graph_node_t *n = tl_open;
+  struct kk__capture *cap = atomic_load_explicit(&inst->capture, memory_order_acquire);
+  if (!n || n->graph != cap->graph)
+    return kk__error(KK_ERROR_INTERNAL, "graph: a fill recorded outside a fill");
+  kk_graph_t *g = n->graph;
+  if (elem_size != 1 && elem_size != 2 && elem_size != 4 && elem_size != 8 && elem_size != 16)
+    return kk__error(KK_ERROR_UNSUPPORTED,
+                     "a fill of %zu-byte elements cannot be put into a graph (element sizes 1, 2, 4, 8 and 16 can)",
+                     elem_size);
+  int32_t ds = kk__side_index(g->backend, space);
+  if (ds == -2)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "backend %s cannot reach memory space %s of backend %s",
+                     g->backend->name, space->name, space->backend->name);
+  op_t *o;
+  kk_status_t st = op_new(g, n, KK_GRAPH_NODE_FILL, &o);
+  if (st != KK_OK)
+    return st;
+  o->dst = dst;
+  o->dst_space = ds;
+  o->count = count;
+  o->pattern_size = (uint32_t)elem_size;
+  o->bytes = count * elem_size;
+  memcpy(o->pattern, value, elem_size);
+  return KK_OK;
+}
+
+/* ---- graphs ------------------------------------------------------------------------------------- */
+
+static kk_status_t graph_new(const char *op, kk__backend_t *b, kk_graph_t **out) {
+  kk_graph_t *g = calloc(1, sizeof *g);
+  if (!g)
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+  g->backend = b;
+  g->rec.backend = b;
+  g->cap_rec.graph = g;
+  g->cap_rec.instance = &g->rec;
+  g->cap_rec.is_explicit = true;
+  atomic_init(&g->rec.capture, &g->cap_rec);
+  g->cap.graph = g;
+  atomic_flag_clear(&g->busy);
+  pthread_mutex_init(&g->lock, NULL);
+  pthread_mutex_lock(&g_lock);
+  g->next = g_graphs;
+  if (g_graphs)
+    g_graphs->prev = g;
+  g_graphs = g;
+  pthread_mutex_unlock(&g_lock);
+  *out = g;
+  return KK_OK;
+}
+
+static void graph_free(kk_graph_t *g) {
+  kk__backend_t *b = g->backend;
+  if (g->pgraph)
+    b->ops.graph_destroy(b->ctx, g->pgraph);
+  for (uint32_t i = 0; i < g->op_count; i++)
+    free(g->ops[i].args);
+  for (uint32_t i = 0; i < g->node_count; i++)
+    node_free(g->nodes[i]);
+  free(g->nodes);
+  free(g->ops);
+  free(g->descs);
+  free(g->dep_store);
+  pthread_mutex_destroy(&g->lock);
+  free(g);
+}
+
+/* Unlinks g from the list of graphs (g_lock held). */
+static void graph_unlink(kk_graph_t *g) {
+  if (g->prev)
+    g->prev->next = g->next;
+  else
+    g_graphs = g->next;
+  if (g->next)
+    g->next->prev = g->prev;
+}
+
+kk_status_t kk_graph_create(kk_instance_t *instance, kk_graph_t **out) {
+  KK__REQUIRE_INIT("kk_graph_create");
+  if (!out)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_create: out must not be NULL");
+  *out = NULL;
+  return graph_new("kk_graph_create", instance ? instance->backend : kk__g.def, out);
+}
+
+/* Waits for what g's backend may still run (a graph submitted and not yet
+ * fenced), reported to a tool as a fence of the backend. */
+static void fence_backend(kk__backend_t *b, const char *name) {
+  uint64_t h = 0;
+  bool traced = KK__UNLIKELY(kk__tools.active);
+  if (traced)
+    kk__tools_begin_fence(name, kk__tools_device_id(b, KK__TOOLS_INSTANCE_GLOBAL), &h);
+  kk_status_t st = b->ops.fence_all(b->ctx);
+  if (traced)
+    kk__tools_end_fence(h);
+  if (st != KK_OK)
+    kk__debug("%s: the fence of backend %s failed (%s): destroying the graph anyway", name, b->name,
+              kk_last_error());
+}
+
+kk_status_t kk_graph_destroy(kk_graph_t *g) {
+  if (!g)
+    return KK_OK;
+  KK__REQUIRE_INIT("kk_graph_destroy");
+  if (atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire))
+    return kk__error(KK_ERROR_IN_USE, "kk_graph_destroy: another thread submits or updates the graph");
+  if (g->submitted)
+    fence_backend(g->backend, "kk_graph_destroy: fence before destroying the graph");
+  pthread_mutex_lock(&g_lock);
+  graph_unlink(g);
+  pthread_mutex_unlock(&g_lock);
+  graph_free(g);
+  return KK_OK;
+}
+
+void kk__graphs_release_all(void) {
+  pthread_mutex_lock(&g_lock);
+  for (struct kk__capture *c = g_captures; c; c = c->next) {
+    atomic_store(&c->instance->capture, NULL);
+    kk__debug("kk_finalize: ending a capture the program did not end");
+  }
+  g_captures = NULL;
+  atomic_store(&kk__captures_active, 0);
+  kk_graph_t *all = g_graphs;
+  g_graphs = NULL;
+  pthread_mutex_unlock(&g_lock);
+  bool fenced = false;
+  while (all) {
+    kk_graph_t *g = all;
+    all = g->next;
+    if (g->submitted && !fenced) {
+      kk__fence_all("kk_finalize: fence before destroying the graphs");
+      fenced = true;
+    }
+    kk__debug("kk_finalize: destroying a graph the program did not destroy");
+    graph_free(g);
+  }
+}
+
+/* ---- explicit nodes -------------------------------------------------------------------------- */
+
+static kk_status_t add_begin(const char *op, kk_graph_t *g, kk_graph_node_t *const *deps, int ndeps, uint32_t empty,
+                             add_ctx_t *a) {
+  KK__REQUIRE_INIT(op);
+  if (!g)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: graph is NULL", op);
+  if (g->instantiated)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the graph is instantiated: it takes no more nodes", op);
+  if (ndeps < 0 || (ndeps > 0 && !deps))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: %d dependencies at %p", op, ndeps, (const void *)deps);
+  for (int i = 0; i < ndeps; i++)
+    if (!deps[i] || deps[i]->graph != g)
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: dependency %d is %s", op, i,
+                       deps[i] ? "a node of another graph" : "NULL");
+  memset(a, 0, sizeof *a);
+  a->graph = g;
+  a->deps = deps;
+  a->ndeps = ndeps;
+  a->empty_kind = empty;
+  tl_add = a;
+  return KK_OK;
+}
+
+/* After the ordinary call `st`: the node it recorded (or an empty one, for
+ * a call that had nothing to do) into *out. */
+static kk_status_t add_end(const char *op, add_ctx_t *a, kk_status_t st, kk_graph_node_t **out) {
+  tl_add = NULL;
+  if (st != KK_OK)
+    return kk__error(st, "%s: %s", op, kk_last_error());
+  if (!a->node) {
+    pthread_mutex_lock(&a->graph->lock);
+    tl_add = a;
+    st = node_new(a->graph, &a->graph->cap_rec, a->empty_kind, kind_label(a->empty_kind), &a->node);
+    tl_add = NULL;
+    pthread_mutex_unlock(&a->graph->lock);
+    if (st != KK_OK)
+      return st;
+  }
+  if (out)
+    *out = a->node;
+  return KK_OK;
+}
+
+/* A reduction's result view (or a scan's total): one value, in a space the
+ * graph's backend writes. */
+static kk_status_t result_view(const char *op, kk_graph_t *g, const kk_kernel_t *k, kk_view_t *v, bool required,
+                               add_ctx_t *a) {
+  if (!v) {
+    if (!required)
+      return KK_OK;
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "%s: the result view is NULL: a graph runs asynchronously, so a reduction in it leaves its value "
+                     "in a view, never in a host variable",
+                     op);
+  }
+  size_t bytes = kk_view_span(v) * kk_view_elem_size(v);
+  if (k && k->reducer && bytes != k->reducer->value_size)
+    return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s: kernel '%s' reduces a %u-byte value, the result view '%s' has %zu bytes",
+                     op, k->name, k->reducer->value_size, kk_view_label(v), bytes);
+  kk_space_t *space = kk_view_space(v);
+  kk__backend_t *b = g->backend;
+  if (space->backend == b)
+    a->result_space = space->index;
+  else if ((b->ops.flags & KK_PLUGIN_FLAG_HOST) && kk_space_host_accessible(space))
+    a->result_space = KK_PLUGIN_HOST_MEMORY;
+  else
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: backend %s cannot write the result view '%s' in space %s", op,
+                     b->name, kk_view_label(v), space->name);
+  a->result = v;
+  return KK_OK;
+}
+
+/* The kernel nodes: which kk_parallel_* call records them. */
+enum { ADD_FOR, ADD_FOR_MD, ADD_FOR_TEAM, ADD_REDUCE, ADD_REDUCE_MD, ADD_REDUCE_TEAM, ADD_SCAN };
+
+typedef union policy_copy {
+  kk_range_policy_t range;
+  kk_md_policy_t md;
+  kk_team_policy_t team;
+} policy_copy_t;
+
+/* Records a kernel node by making the call `what` with a copy of the
+ * policy that runs on the graph's recording instance.  A policy dispatch
+ * refuses anyway (NULL, too small) is passed on as it is, so that the
+ * refusal is dispatch's; one on another backend's instance is refused here. */
+static kk_status_t add_kernel(const char *op, int what, kk_graph_t *g, const char *label, const void *policy,
+                              const kk_kernel_t *k, const void *args, size_t args_size, kk_view_t *result,
+                              kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
+  add_ctx_t a;
+  kk_status_t st = add_begin(op, g, deps, ndeps, NODE_KERNEL, &a);
+  if (st == KK_OK && what >= ADD_REDUCE)
+    st = result_view(op, g, k, result, what != ADD_SCAN, &a);
+  const size_t psize = what == ADD_FOR_MD || what == ADD_REDUCE_MD       ? sizeof(kk_md_policy_t)
+                       : what == ADD_FOR_TEAM || what == ADD_REDUCE_TEAM ? sizeof(kk_team_policy_t)
+                                                                         : sizeof(kk_range_policy_t);
+  policy_copy_t p;
+  const void *use = policy;
+  if (st == KK_OK && policy && *(const size_t *)policy >= psize) {
+    memcpy(&p, policy, psize);
+    kk_instance_t **pi = psize == sizeof(kk_md_policy_t)     ? &p.md.instance
+                         : psize == sizeof(kk_team_policy_t) ? &p.team.instance
+                                                             : &p.range.instance;
+    if (*pi && (*pi)->backend != g->backend)
+      st = kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the policy's instance belongs to backend %s, the graph to backend %s",
+                     op, (*pi)->backend->name, g->backend->name);
+    *(size_t *)(void *)&p = psize;
+    *pi = &g->rec;
+    use = &p;
+  }
+  if (st != KK_OK) {
+    tl_add = NULL;
+    return st;
+  }
+  void *rdata = result ? kk_view_data(result) : NULL;
+  const size_t rsize = result && k && k->reducer ? k->reducer->value_size : 0;
+  switch (what) {
+  case ADD_FOR:
+    st = kk_parallel_for(label, use, k, args, args_size);
+    break;
+  case ADD_FOR_MD:
+    st = kk_parallel_for_md(label, use, k, args, args_size);
+    break;
+  case ADD_FOR_TEAM:
+    st = kk_parallel_for_team(label, use, k, args, args_size);
+    break;
+  case ADD_REDUCE:
+    st = kk_parallel_reduce(label, use, k, args, args_size, rdata, rsize);
+    break;
+  case ADD_REDUCE_MD:
+    st = kk_parallel_reduce_md(label, use, k, args, args_size, rdata, rsize);
+    break;
+  case ADD_REDUCE_TEAM:
+    st = kk_parallel_reduce_team(label, use, k, args, args_size, rdata, rsize);
+    break;
+  default:
+    st = kk_parallel_scan(label, use, k, args, args_size, rdata, rsize);
+    break;
+  }
+  return add_end(op, &a, st, out);
+}
+
+kk_status_t kk_graph_add_for(kk_graph_t *g, const char *label, const kk_range_policy_t *policy,
+                             const kk_kernel_t *kernel, const void *args, size_t args_size,
+                             kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
+  return add_kernel("kk_graph_add_for", ADD_FOR, g, label, policy, kernel, args, args_size, NULL, deps, ndeps, out);
+}
+
+kk_status_t kk_graph_add_for_md(kk_graph_t *g, const char *label, const kk_md_policy_t *policy,
+                                const kk_kernel_t *kernel, const void *args, size_t args_size,
+                                kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
+  return add_kernel("kk_graph_add_for_md", ADD_FOR_MD, g, label, policy, kernel, args, args_size, NULL, deps, ndeps,
+                    out);
+}
+
+kk_status_t kk_graph_add_for_team(kk_graph_t *g, const char *label, const kk_team_policy_t *policy,
+                                  const kk_kernel_t *kernel, const void *args, size_t args_size,
+                                  kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
+  return add_kernel("kk_graph_add_for_team", ADD_FOR_TEAM, g, label, policy, kernel, args, args_size, NULL, deps,
+                    ndeps, out);
+}
+
+kk_status_t kk_graph_add_reduce(kk_graph_t *g, const char *label, const kk_range_policy_t *policy,
+                                const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *result,
+                                kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
+  return add_kernel("kk_graph_add_reduce", ADD_REDUCE, g, label, policy, kernel, args, args_size, result, deps, ndeps,
+                    out);
+}
+
+kk_status_t kk_graph_add_reduce_md(kk_graph_t *g, const char *label, const kk_md_policy_t *policy,
+                                   const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *result,
+                                   kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
+  return add_kernel("kk_graph_add_reduce_md", ADD_REDUCE_MD, g, label, policy, kernel, args, args_size, result, deps,
+                    ndeps, out);
+}
+
+kk_status_t kk_graph_add_reduce_team(kk_graph_t *g, const char *label, const kk_team_policy_t *policy,
+                                     const kk_kernel_t *kernel, const void *args, size_t args_size,
+                                     kk_view_t *result, kk_graph_node_t *const *deps, int ndeps,
+                                     kk_graph_node_t **out) {
+  return add_kernel("kk_graph_add_reduce_team", ADD_REDUCE_TEAM, g, label, policy, kernel, args, args_size, result,
+                    deps, ndeps, out);
+}
+
+kk_status_t kk_graph_add_scan(kk_graph_t *g, const char *label, const kk_range_policy_t *policy,
+                              const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *total,
+                              kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
+  return add_kernel("kk_graph_add_scan", ADD_SCAN, g, label, policy, kernel, args, args_size, total, deps, ndeps, out);
+}
+
+kk_status_t kk_graph_add_copy(kk_graph_t *g, kk_view_t *dst, kk_view_t *src, kk_graph_node_t *const *deps,
+                              int ndeps, kk_graph_node_t **out) {
+  add_ctx_t a;
+  kk_status_t st = add_begin("kk_graph_add_copy", g, deps, ndeps, NODE_COPY, &a);
+  if (st != KK_OK)
+    return st;
+  return add_end("kk_graph_add_copy", &a, kk_deep_copy_async(&g->rec, dst, src), out);
+}
+
+kk_status_t kk_graph_add_fill(kk_graph_t *g, kk_view_t *dst, const void *value, kk_graph_node_t *const *deps,
+                              int ndeps, kk_graph_node_t **out) {
+  add_ctx_t a;
+  kk_status_t st = add_begin("kk_graph_add_fill", g, deps, ndeps, NODE_FILL, &a);
+  if (st != KK_OK)
+    return st;
+  return add_end("kk_graph_add_fill", &a, kk_deep_copy_fill_async(&g->rec, dst, value), out);
+}
+
+kk_status_t kk_graph_add_empty(kk_graph_t *g, kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
+  add_ctx_t a;
+  kk_status_t st = add_begin("kk_graph_add_empty", g, deps, ndeps, NODE_EMPTY, &a);
+  if (st != KK_OK)
+    return st;
+  return add_end("kk_graph_add_empty", &a, KK_OK, out);
+}
+
+int kk_graph_node_count(const kk_graph_t *g) { return g ? (int)g->node_count : 0; }
+
+kk_graph_node_t *kk_graph_node_at(const kk_graph_t *g, int i) {
+  return g && i >= 0 && (uint32_t)i < g->node_count ? g->nodes[i] : NULL;
+}
+
+const char *kk_graph_node_label(const kk_graph_node_t *n) { return n ? n->label : NULL; }
+
+/* ---- capture ------------------------------------------------------------------------------------ */
+
+kk_status_t kk_graph_begin_capture(kk_instance_t *inst) {
+  KK__REQUIRE_INIT("kk_graph_begin_capture");
+  if (!inst)
+    inst = &kk__g.def->default_instance;
+  kk_graph_t *g;
+  kk_status_t st = graph_new("kk_graph_begin_capture", inst->backend, &g);
+  if (st != KK_OK)
+    return st;
+  struct kk__capture *cap = &g->cap, *none = NULL;
+  cap->instance = inst;
+  cap->thread = pthread_self();
+  pthread_mutex_lock(&g_lock);
+  if (!atomic_compare_exchange_strong(&inst->capture, &none, cap)) {
+    graph_unlink(g);
+    pthread_mutex_unlock(&g_lock);
+    graph_free(g);
+    return kk__error(KK_ERROR_CAPTURE, "kk_graph_begin_capture: the instance (backend %s) is capturing already",
+                     inst->backend->name);
+  }
+  cap->next = g_captures;
+  g_captures = cap;
+  atomic_fetch_add(&kk__captures_active, 1);
+  pthread_mutex_unlock(&g_lock);
+  return KK_OK;
+}
+
+kk_status_t kk_graph_end_capture(kk_instance_t *inst, kk_graph_t **out) {
+  KK__REQUIRE_INIT("kk_graph_end_capture");
+  if (!out)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_end_capture: out must not be NULL");
+  *out = NULL;
+  if (!inst)
+    inst = &kk__g.def->default_instance;
+  pthread_mutex_lock(&g_lock);
+  struct kk__capture *cap = atomic_load(&inst->capture);
+  if (!cap || cap->is_explicit) {
+    pthread_mutex_unlock(&g_lock);
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_end_capture: the instance (backend %s) is not capturing",
+                     inst->backend->name);
+  }
+  kk_graph_t *g = cap->graph;
+  pthread_mutex_lock(&g->lock);
+  atomic_store(&inst->capture, NULL);
+  cap->ended = true;
+  pthread_mutex_unlock(&g->lock);
+  for (struct kk__capture **pp = &g_captures; *pp; pp = &(*pp)->next)
+    if (*pp == cap) {
+      *pp = cap->next;
+      break;
+    }
+  atomic_fetch_sub(&kk__captures_active, 1);
+  pthread_mutex_unlock(&g_lock);
+  *out = g;
+  return KK_OK;
+}
+
+kk_status_t kk__graph_fence_check(const char *op) {
+  pthread_t self = pthread_self();
+  const char *backend = NULL;
+  pthread_mutex_lock(&g_lock);
+  for (struct kk__capture *c = g_captures; c && !backend; c = c->next)
+    if (pthread_equal(c->thread, self))
+      backend = c->instance->backend->name;
+  pthread_mutex_unlock(&g_lock);
+  if (!backend)
+    return KK_OK;
+  return kk__error(KK_ERROR_CAPTURE,
+                   "%s: this thread is capturing a graph on an instance of backend %s: a fence cannot be recorded, and "
+                   "the captured work has not run (end the capture and submit the graph, then fence)",
+                   op, backend);
+}
+
+/* ---- instantiation ------------------------------------------------------------------------------ */
+
+/* A growable array of op indices. */
+typedef struct idx_vec {
+  uint32_t *v;
+  size_t n, cap;
+} idx_vec_t;
+
+static bool idx_push(idx_vec_t *x, uint32_t i) {
+  if (x->n == x->cap) {
+    size_t c = x->cap ? 2 * x->cap : 64;
+    uint32_t *nv = realloc(x->v, sizeof *nv * c);
+    if (!nv)
+      return false;
+    x->v = nv;
+    x->cap = c;
+  }
+  x->v[x->n++] = i;
+  return true;
+}
+
+/* The plugin's view of g: an op depends on the ops its node's dependencies
+ * end with -- their own ops, or for a node without ops (an empty node, a
+ * copy of nothing) the ops its own dependencies end with -- each once. */
+static kk_status_t build_descs(kk_graph_t *g) {
+  const uint32_t nn = g->node_count, no = g->op_count;
+  size_t *exit_at = malloc(sizeof *exit_at * (nn + 1)), *dep_at = malloc(sizeof *dep_at * (nn + 1));
+  uint32_t *mark = calloc(no ? no : 1, sizeof *mark);
+  idx_vec_t exits = {0}, deps = {0};
+  kk_graph_node_desc_t *d = calloc(no ? no : 1, sizeof *d);
+  bool ok = exit_at && dep_at && mark && d;
+  for (uint32_t i = 0; ok && i < nn; i++) {
+    const kk_graph_node_t *n = g->nodes[i];
+    const uint32_t stamp = i + 1;
+    dep_at[i] = deps.n;
+    for (uint32_t k = 0; ok && k < n->ndeps; k++) {
+      const uint32_t dn = n->deps[k];
+      for (size_t e = exit_at[dn]; ok && e < exit_at[dn + 1]; e++)
+        if (mark[exits.v[e]] != stamp) {
+          mark[exits.v[e]] = stamp;
+          ok = idx_push(&deps, exits.v[e]);
+        }
+    }
+    exit_at[i] = exits.n;
+    if (n->op_count)
+      for (uint32_t k = 0; ok && k < n->op_count; k++)
+        ok = idx_push(&exits, n->first_op + k);
+    else
+      for (size_t e = dep_at[i]; ok && e < deps.n; e++)
+        ok = idx_push(&exits, deps.v[e]);
+    exit_at[i + 1] = exits.n;
+    dep_at[i + 1] = deps.n;
+  }
+  if (!ok) {
+    free(exit_at), free(dep_at), free(mark), free(d), free(exits.v), free(deps.v);
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_graph_instantiate: out of memory for %u nodes", nn);
+  }
+  for (uint32_t k = 0; k < no; k++) {
+    const op_t *o = &g->ops[k];
+    kk_graph_node_desc_t *x = &d[k];
+    x->struct_size = sizeof *x;
+    x->kind = o->kind;
+    x->dep_count = (uint32_t)(dep_at[o->node + 1] - dep_at[o->node]);
+    x->deps = x->dep_count ? deps.v + dep_at[o->node] : NULL;
+    x->launch = o->kind == KK_GRAPH_NODE_KERNEL ? &o->launch : NULL;
+    x->dst = o->dst;
+    x->dst_space = o->dst_space;
+    x->src = o->src;
+    x->src_space = o->src_space;
+    x->bytes = o->bytes;
+    x->count = o->count;
+    x->pattern_size = o->pattern_size;
+    memcpy(x->pattern, o->pattern, sizeof x->pattern);
+  }
+  free(exit_at), free(dep_at), free(mark), free(exits.v);
+  g->descs = d;
+  g->dep_store = deps.v;
+  return KK_OK;
+}
+
+/* Builds the backend's graph; KK_ERROR_UNSUPPORTED from it leaves pgraph
+ * NULL (replay) without an error. */
+static kk_status_t create_native(const char *op, kk_graph_t *g) {
+  kk__backend_t *b = g->backend;
+  g->pgraph = NULL;
+  if (!g->op_count || !has_graph_ops(b))
+    return KK_OK;
+  kk_graph_desc_t desc = {sizeof desc, g->op_count, g->descs};
+  kk_clear_error();
+  kk_status_t st = b->ops.graph_create(b->ctx, &desc, &g->pgraph);
+  if (st == KK_OK)
+    return KK_OK;
+  g->pgraph = NULL;
+  if (st == KK_ERROR_UNSUPPORTED) {
+    kk__debug("%s: backend %s cannot run this graph itself (%s); kk replays its %u nodes", op, b->name,
+              kk_last_error(), g->node_count);
+    kk_clear_error();
+    return KK_OK;
+  }
+  return kk__error(st, "%s: backend %s: %s", op, b->name, kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+}
+
+/* Instantiates g, whose busy flag the caller holds. */
+static kk_status_t instantiate(const char *op, kk_graph_t *g) {
+  if (g->instantiated)
+    return KK_OK;
+  kk_status_t st = build_descs(g);
+  if (st == KK_OK && (st = create_native(op, g)) != KK_OK) {
+    free(g->descs), free(g->dep_store);
+    g->descs = NULL, g->dep_store = NULL;
+  }
+  if (st == KK_OK)
+    g->instantiated = true;
+  return st;
+}
+
+kk_status_t kk_graph_instantiate(kk_graph_t *g) {
+  KK__REQUIRE_INIT("kk_graph_instantiate");
+  if (!g)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_instantiate: graph is NULL");
+  if (atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire))
+    return kk__error(KK_ERROR_IN_USE, "kk_graph_instantiate: another thread submits or updates the graph");
+  kk_status_t st = instantiate("kk_graph_instantiate", g);
+  atomic_flag_clear_explicit(&g->busy, memory_order_release);
+  return st;
+}
+
+int kk_graph_native(const kk_graph_t *g) { return g && g->instantiated && g->pgraph ? 1 : 0; }
+
+/* ---- submission ------------------------------------------------------------------------------------ */
+
+/* A fill on a backend without mem_fill (a plugin older than ABI 1.0's
+ * optional member): wait for the work before it, then write from the host,
+ * directly or through a staging buffer. */
+static kk_status_t fill_without_plugin(kk__backend_t *b, kk_instance_t *inst, const op_t *o) {
+  kk_status_t st = b->ops.instance_fence(b->ctx, inst->plugin_inst);
+  if (st != KK_OK)
+    return st;
+  const size_t e = o->pattern_size;
+  if (o->dst_space == KK_PLUGIN_HOST_MEMORY || (b->spaces[o->dst_space].flags & KK_SPACE_HOST_ACCESSIBLE)) {
+    for (size_t i = 0; i < o->count; i++)
+      memcpy((char *)o->dst + i * e, o->pattern, e);
+    return KK_OK;
+  }
+  size_t per = o->count < 65536 ? o->count : 65536;
+  char *buf = malloc(per * e);
+  if (!buf)
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "fill: no host staging buffer");
+  for (size_t i = 0; i < per; i++)
+    memcpy(buf + i * e, o->pattern, e);
+  for (size_t done = 0; done < o->count && st == KK_OK; done += per) {
+    size_t k = o->count - done < per ? o->count - done : per;
+    st = b->ops.mem_copy(b->ctx, NULL, (char *)o->dst + done * e, o->dst_space, buf, KK_PLUGIN_HOST_MEMORY, k * e);
+  }
+  free(buf);
+  return st;
+}
+
+static inline kk_status_t run_op(kk__backend_t *b, kk_instance_t *inst, const op_t *o) {
+  switch (o->kind) {
+  case KK_GRAPH_NODE_KERNEL:
+    return b->ops.launch(b->ctx, inst->plugin_inst, &o->launch);
+  case KK_GRAPH_NODE_COPY:
+    return b->ops.mem_copy(b->ctx, inst->plugin_inst, o->dst, o->dst_space, o->src, o->src_space, o->bytes);
+  default:
+    if (o->dst_space >= 0 && KK_PLUGIN_HAS(&b->ops, mem_fill))
+      return b->ops.mem_fill(b->ctx, inst->plugin_inst, o->dst, o->dst_space, o->pattern, o->pattern_size, o->count);
+    return fill_without_plugin(b, inst, o);
+  }
+}
+
+static kk_status_t node_failed(const kk_graph_t *g, uint32_t node, kk_status_t st) {
+  const kk_graph_node_t *n = g->nodes[node];
+  return kk__error(st, "kk_graph_submit: node %u ('%s') on backend %s failed: %s", node, n->label, g->backend->name,
+                   kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+}
+
+/* The replay: every op in order on the instance, which keeps them in order. */
+static kk_status_t replay(kk_graph_t *g, kk_instance_t *inst, uint32_t first, uint32_t count) {
+  kk__backend_t *b = g->backend;
+  for (uint32_t i = first; i < first + count; i++) {
+    kk_status_t st = run_op(b, inst, &g->ops[i]);
+    if (KK__UNLIKELY(st != KK_OK))
+      return node_failed(g, g->ops[i].node, st);
+  }
+  return KK_OK;
+}
+
+typedef struct node_run {
+  kk_graph_t *g;
+  kk_instance_t *inst;
+  const kk_graph_node_t *n;
+} node_run_t;
+
+static kk_status_t replay_node(void *p) {
+  node_run_t *r = p;
+  return replay(r->g, r->inst, r->n->first_op, r->n->op_count);
+}
+
+/* With a tool: node by node, each kernel between its begin and end events
+ * (as kk_parallel_* reports it), each copy and fill of views between
+ * begin_deep_copy and end_deep_copy. */
+static kk_status_t replay_with_tools(kk_graph_t *g, kk_instance_t *inst) {
+  kk__backend_t *b = g->backend;
+  for (uint32_t i = 0; i < g->node_count; i++) {
+    const kk_graph_node_t *n = g->nodes[i];
+    kk_status_t st = KK_OK;
+    if (n->kind == NODE_KERNEL) {
+      st = kk__tools_launch(b, inst, &g->ops[n->first_op].launch, 0);
+      if (st != KK_OK)
+        return node_failed(g, i, st);
+    } else if (n->views[0] && n->op_name) {
+      node_run_t r = {g, inst, n};
+      kk_view_t *dst = n->views[0], *src = n->views[1];
+      const void *sp = src ? kk_view_data(src) : n->op_count ? (const void *)g->ops[n->first_op].pattern : NULL;
+      st = kk__tools_deep_copy(n->op_name, inst, kk_view_space(dst), kk_view_label(dst), kk_view_data(dst),
+                               src ? kk_view_space(src) : NULL, src ? kk_view_label(src) : "Scalar", sp, n->bytes,
+                               replay_node, &r);
+      if (st != KK_OK)
+        return st;
+    } else if ((st = replay(g, inst, n->first_op, n->op_count)) != KK_OK) {
+      return st;
+    }
+  }
+  return KK_OK;
+}
+
+static kk_status_t submit_refused(kk_graph_t *g, kk_instance_t *inst) {
+  if (!kk__g.initialized)
+    return kk__error(KK_ERROR_NOT_INITIALIZED, "kk_graph_submit: kk is not initialized");
+  if (!g)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_submit: graph is NULL");
+  if (inst->backend != g->backend)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_graph_submit: the instance belongs to backend %s, the graph to backend %s", inst->backend->name,
+                     g->backend->name);
+  if (kk__capturing(inst))
+    return kk__error(KK_ERROR_CAPTURE, "kk_graph_submit: the instance is capturing a graph");
+  return kk__error(KK_ERROR_IN_USE, "kk_graph_submit: another thread submits or updates the graph");
+}
+
+kk_status_t kk_graph_submit(kk_graph_t *g, kk_instance_t *inst) {
+  if (KK__UNLIKELY(!kk__g.initialized || !g))
+    return submit_refused(g, inst);
+  if (!inst)
+    inst = &g->backend->default_instance;
+  if (KK__UNLIKELY(inst->backend != g->backend || kk__capturing(inst)))
+    return submit_refused(g, inst);
+  if (KK__UNLIKELY(atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire)))
+    return submit_refused(g, inst);
+  kk_status_t st;
+  if (KK__UNLIKELY(!g->instantiated) && (st = instantiate("kk_graph_submit", g)) != KK_OK) {
+    atomic_flag_clear_explicit(&g->busy, memory_order_release);
+    return st;
+  }
+  g->submitted = true;
+  kk__backend_t *b = g->backend;
+  if (KK__UNLIKELY(kk__tools.active))
+    st = replay_with_tools(g, inst);
+  else if (g->pgraph) {
+    st = b->ops.graph_launch(b->ctx, inst->plugin_inst, g->pgraph);
+    if (KK__UNLIKELY(st != KK_OK))
+      st = kk__error(st, "kk_graph_submit: backend %s: %s", b->name,
+                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+  } else
+    st = replay(g, inst, 0, g->op_count);
+  atomic_flag_clear_explicit(&g->busy, memory_order_release);
+  return st;
+}
+
+kk_status_t kk_graph_set_args(kk_graph_t *g, kk_graph_node_t *n, const void *args, size_t args_size) {
+  KK__REQUIRE_INIT("kk_graph_set_args");
+  if (!g || !n || n->graph != g || n->kind != NODE_KERNEL || !args)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_set_args: %s",
+                     !g || !n ? "NULL graph or node" : n->graph != g ? "the node belongs to another graph"
+                     : !args ? "args is NULL" : "the node is not a kernel node");
+  op_t *o = &g->ops[n->first_op];
+  if (args_size != o->launch.args_size)
+    return kk__error(KK_ERROR_KERNEL_MISMATCH,
+                     "kk_graph_set_args: node '%s' (kernel '%s') takes a %u-byte argument struct, not %zu bytes",
+                     n->label, o->launch.kernel->name, o->launch.args_size, args_size);
+  if (atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire))
+    return kk__error(KK_ERROR_IN_USE, "kk_graph_set_args: another thread submits or updates the graph");
+  memcpy(o->args, args, args_size);
+  kk__backend_t *b = g->backend;
+  if (g->pgraph) {
+    kk_status_t st = KK_ERROR_UNSUPPORTED;
+    if (KK_PLUGIN_HAS(&b->ops, graph_update))
+      st = b->ops.graph_update(b->ctx, g->pgraph, n->first_op, &o->launch);
+    if (st != KK_OK) {
+      /* the backend cannot change the node in place: build its graph anew */
+      kk__debug("kk_graph_set_args: backend %s rebuilds its graph for node '%s'%s%s", b->name, n->label,
+                st != KK_ERROR_UNSUPPORTED ? ": " : "", st != KK_ERROR_UNSUPPORTED ? kk_last_error() : "");
+      b->ops.graph_destroy(b->ctx, g->pgraph);
+      g->pgraph = NULL;
+      if (create_native("kk_graph_set_args", g) != KK_OK) {
+        kk__debug("kk_graph_set_args: rebuilding failed (%s); kk replays the graph node by node", kk_last_error());
+        kk_clear_error();
+      }
+    }
+  }
+  atomic_flag_clear_explicit(&g->busy, memory_order_release);
+  return KK_OK;
+}

@@ -1,0 +1,563 @@
+/* plugins/common/gpu.c -- the GPU plugin layer: lifetime, devices, spaces, instances and fences, modules; everything native goes through the vendor table. */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+_Static_assert(KK_GPU_LOCK_COUNT == KK_SPIRV_LOCK_COUNT && KK_GPU_TEAM_VALUE_MAX == KK_SPIRV_TEAM_VALUE_MAX,
+               "one lock table and one team collective layout for both launch records");
+
+#define KKG_BIND(c)                        \
+  do {                                     \
+    kk_status_t bind_st_ = kkg_bind(c);    \
+    if (bind_st_ != KK_OK)                 \
+      return bind_st_;                     \
+  } while (0)
+
+/* ---- helpers ----------------------------------------------------------------------------------- */
+
+const char *kkg_code_name(const kkg_ctx_t *c, int64_t code) {
+  const char *name = NULL, *msg = NULL;
+  if (c->v->describe)
+    c->v->describe(c, code, &name, &msg);
+  for (const kkg_name_t *n = c->v->names; !name && n && n->name; n++)
+    if (n->code == code)
+      name = n->name;
+  return name ? name : c->v->code_type;
+}
+
+kk_status_t kkg_fail(const kkg_ctx_t *c, int64_t code, const char *fmt, ...) {
+  char what[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  const char *name = NULL, *msg = NULL;
+  kk_status_t st = KK_ERROR_BACKEND;
+  for (const int64_t(*s)[2] = c->v->statuses; s[0][0] || s[0][1]; s++)
+    if (s[0][0] == code)
+      st = (kk_status_t)s[0][1];
+  if (c->v->describe)
+    c->v->describe(c, code, &name, &msg);
+  if (!name)
+    name = kkg_code_name(c, code);
+  if (msg)
+    return c->hs->error(c->hs->core, st, name, code, "%s: %s", what, msg);
+  return c->hs->error(c->hs->core, st, name, code, "%s", what);
+}
+
+bool kkg_dlopen(kkg_ctx_t *c, const char *env, const char *const *names, const char *prefix) {
+  const char *e = getenv(env), *one[] = {e, NULL};
+  if (e && *e)
+    names = one;
+  size_t at = (size_t)snprintf(c->why_none, sizeof c->why_none, "%s", prefix);
+  for (size_t i = 0; !c->lib && names[i]; i++)
+    if (!(c->lib = dlopen(c->libname = names[i], RTLD_NOW | RTLD_LOCAL)) && at < sizeof c->why_none) {
+      const char *d = dlerror(); /* every name's reason, in order */
+      at += (size_t)snprintf(c->why_none + at, sizeof c->why_none - at, "%s%s", i ? "; " : "", d ? d : names[i]);
+    }
+  if (c->lib)
+    c->why_none[0] = '\0';
+  return c->lib != NULL;
+}
+
+bool kkg_dlsyms(kkg_ctx_t *c, const char *syms, const size_t *offs, void *table, const char *missing) {
+  char name[128];
+  for (size_t i = 0;; i++) {
+    syms += strspn(syms, " ");
+    const size_t n = strcspn(syms, " ");
+    if (!n)
+      return true;
+    snprintf(name, sizeof name, "%.*s", (int)n, syms);
+    syms += n;
+    void *p = dlsym(c->lib, name);
+    if (!p) {
+      snprintf(c->why_none, sizeof c->why_none, "%s has no %s: %s", c->libname, name, missing);
+      dlclose(c->lib);
+      c->lib = NULL;
+      return false;
+    }
+    memcpy((char *)table + offs[i], &p, sizeof p);
+  }
+}
+
+kk_status_t kkg_devices(kkg_ctx_t *c, int n) {
+  unsigned char *grown = realloc(c->devs, c->v->dev_size * (size_t)(c->ndev + n));
+  if (!grown)
+    return kkg_error(c, KK_ERROR_OUT_OF_MEMORY, "init: out of memory for %d devices", c->ndev + n);
+  c->devs = grown;
+  memset(c->devs + c->v->dev_size * (size_t)c->ndev, 0, c->v->dev_size * (size_t)n);
+  return KK_OK;
+}
+
+kk_status_t kkg_probe(kkg_ctx_t *c, void *id, const char *(*probe)(kkg_ctx_t *, void *, void *, char *, size_t),
+                      char *skipped, size_t skipped_size) {
+  kk_status_t st = kkg_devices(c, 1);
+  char why[256];
+  const char *no = st == KK_OK ? probe(c, kkg_device(c, c->ndev), id, why, sizeof why) : NULL;
+  if (no) {
+    const size_t l = strlen(skipped);
+    snprintf(skipped + l, skipped_size - l, "%s%s", l ? "; " : "", no);
+  } else if (st == KK_OK) {
+    c->ndev++;
+  }
+  return st;
+}
+
+_Thread_local unsigned kkg_tl_gen;
+
+kk_status_t kkg_bind_slow(kkg_ctx_t *c) {
+  kk_status_t st = c->v->bind ? c->v->bind(c) : KK_OK;
+  if (st == KK_OK)
+    kkg_tl_gen = c->gen;
+  return st;
+}
+
+/* The error of a scratch overrun from its record {1 + level + 2 * per_thread, asked, given}. */
+static kk_status_t overrun(const kkg_ctx_t *c, const uint64_t f[3]) {
+  const unsigned level = (unsigned)((f[0] - 1) & 1u), per_thread = (unsigned)((f[0] - 1) >> 1 & 1u);
+  return kkg_error(c, KK_ERROR_KERNEL_FAILED,
+                   "%s scratch at level %u overrun: the kernel asked for %llu bytes %s, the launch requested %llu",
+                   per_thread ? "thread" : "team", level, (unsigned long long)f[1], per_thread ? "per thread" : "per team",
+                   (unsigned long long)f[2]);
+}
+
+const kk_image_t *kkg_find_image(const kk_module_t *m, const char *format) {
+  for (uint32_t i = 0; i < m->image_count; i++)
+    if (m->images[i].format && strcmp(m->images[i].format, format) == 0)
+      return &m->images[i];
+  return NULL;
+}
+
+/* ---- instances --------------------------------------------------------------------------------- */
+
+kk_status_t kkg_inst_sync(kkg_ctx_t *c, kkg_inst_t *in) { return c->v->queue_sync(c, in); }
+
+kk_status_t kkg_sync_copy(kkg_ctx_t *c, kkg_inst_t *in, void *dst, const void *src, size_t bytes) {
+  kk_status_t st = c->v->copy(c, in, dst, src, bytes);
+  return st != KK_OK ? st : kkg_inst_sync(c, in);
+}
+
+static kk_status_t inst_init(kkg_ctx_t *c, kkg_inst_t *in) {
+  const kkg_vendor_t *v = c->v;
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&in->lock, &a);
+  pthread_mutexattr_destroy(&a);
+  atomic_init(&in->epoch, 1);
+  kk_status_t st = v->queue_create(c, in);
+  if (st == KK_OK)
+    st = v->alloc(c, KKG_MEM_DEVICE, KKG_SMALL_BYTES, (void **)&in->small);
+  if (st == KK_OK && v->mapped_results &&
+      (st = v->alloc(c, KKG_MEM_MAPPED, KKG_RECORD_AT + 64, (void **)&in->results)) == KK_OK) {
+    memset(in->results, 0, KKG_RECORD_AT + 64);
+    st = v->map(c, in->results, (void **)&in->results_dev);
+  }
+  if (st == KK_OK && v->enqueue) {
+    st = v->alloc(c, KKG_MEM_DEVICE, (size_t)KKG_SLOTS * KK_SPIRV_SLOT_BYTES, (void **)&in->slots);
+    if (st == KK_OK && !(in->staging = calloc(KKG_SLOTS, KK_SPIRV_SLOT_BYTES)))
+      st = kkg_error(c, KK_ERROR_OUT_OF_MEMORY, "allocating an instance's launch slots");
+  }
+  const unsigned char zero = 0;
+  if (st == KK_OK)
+    st = v->fill(c, in, in->small, &zero, 1, KKG_SMALL_BYTES);
+  if (st == KK_OK)
+    st = kkg_inst_sync(c, in);
+  if (st == KK_OK && in != c->def) {
+    pthread_mutex_lock(&c->inst_lock);
+    in->next_inst = c->def->next_inst;
+    in->prev = c->def;
+    if (c->def->next_inst)
+      c->def->next_inst->prev = in;
+    c->def->next_inst = in;
+    pthread_mutex_unlock(&c->inst_lock);
+  }
+  return st;
+}
+
+/* Drains the instance and frees what inst_init made (of it, after a failure). */
+static void inst_free(kkg_ctx_t *c, kkg_inst_t *in) {
+  const kkg_vendor_t *v = c->v;
+  pthread_mutex_lock(&c->inst_lock);
+  if (in->prev)
+    in->prev->next_inst = in->next_inst;
+  if (in->next_inst)
+    in->next_inst->prev = in->prev;
+  pthread_mutex_unlock(&c->inst_lock);
+  v->queue_destroy(c, in);
+  kkg_buf_t *bufs[] = {&in->partials, &in->partials2, &in->status, &in->scratch1};
+  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+    if (bufs[i]->ptr)
+      v->free(c, KKG_MEM_DEVICE, bufs[i]->ptr);
+  if (in->small)
+    v->free(c, KKG_MEM_DEVICE, in->small);
+  if (in->results)
+    v->free(c, KKG_MEM_MAPPED, in->results);
+  if (in->slots)
+    v->free(c, KKG_MEM_DEVICE, in->slots);
+  free(in->staging);
+  pthread_mutex_destroy(&in->lock);
+}
+
+kk_status_t kkg_grow(kkg_ctx_t *c, kkg_inst_t *in, kkg_buf_t *b, size_t bytes, bool zero) {
+  if (b->size >= bytes)
+    return KK_OK;
+  pthread_mutex_lock(&in->lock);
+  kk_status_t st = KK_OK;
+  if (b->size < bytes) {
+    const size_t want = bytes * 2;
+    const unsigned char z = 0;
+    st = kkg_inst_sync(c, in); /* work queued before still uses the old buffer */
+    if (st == KK_OK && b->ptr)
+      c->v->free(c, KKG_MEM_DEVICE, b->ptr);
+    if (st == KK_OK) {
+      b->ptr = NULL;
+      b->size = 0;
+      st = c->v->alloc(c, KKG_MEM_DEVICE, want, &b->ptr);
+    }
+    if (st == KK_OK && zero)
+      st = c->v->fill(c, in, b->ptr, &z, 1, want);
+    if (st == KK_OK)
+      b->size = want;
+  }
+  pthread_mutex_unlock(&in->lock);
+  return st;
+}
+
+kk_status_t kkg_instance_create(void *ctx, void **inst) {
+  kkg_ctx_t *c = ctx;
+  KKG_BIND(c);
+  kkg_inst_t *in = calloc(1, c->v->inst_size);
+  if (!in)
+    return kkg_error(c, KK_ERROR_OUT_OF_MEMORY, "instance_create: out of memory");
+  kk_status_t st = inst_init(c, in);
+  if (st != KK_OK) {
+    inst_free(c, in);
+    free(in);
+    return st;
+  }
+  *inst = in;
+  return KK_OK;
+}
+
+kk_status_t kkg_instance_destroy(void *ctx, void *inst) {
+  KKG_BIND((kkg_ctx_t *)ctx);
+  inst_free(ctx, inst);
+  free(inst);
+  return KK_OK;
+}
+
+/* After an instance drained: did a team kernel on it overrun its scratch?
+ * With mapped results the kernel that recorded the failure also wrote the
+ * record into host memory, so a fence reads three words, not a device copy
+ * (which cost a fence after a team launch about 8 us on an H100). */
+static kk_status_t check_failed(kkg_ctx_t *c, kkg_inst_t *in) {
+  uint64_t f[3] = {0, 0, 0}; /* a driver that runs nothing (the null one) copies nothing */
+  kk_status_t st;
+  if (in->results) {
+    volatile uint64_t *r = (volatile uint64_t *)(in->results + KKG_RECORD_AT);
+    if (!(r[0] & 0xffffffffu))
+      return KK_OK;
+    f[0] = r[0], f[1] = r[1], f[2] = r[2];
+    r[0] = r[1] = r[2] = 0;
+  } else {
+    if (!atomic_exchange(&in->team_launched, false))
+      return KK_OK;
+    if ((st = kkg_sync_copy(c, in, f, in->small + 64, sizeof f)) != KK_OK || !(f[0] & 0xffffffffu))
+      return st;
+  }
+  const unsigned char zero = 0; /* the device's record, for the next failure */
+  if ((st = c->v->fill(c, in, in->small + 64, &zero, 1, sizeof f)) != KK_OK || (st = kkg_inst_sync(c, in)) != KK_OK)
+    return st;
+  return overrun(c, f);
+}
+
+kk_status_t kkg_instance_fence(void *ctx, void *inst) {
+  kkg_ctx_t *c = ctx;
+  KKG_BIND(c);
+  kkg_inst_t *in = kkg_inst_of(c, inst);
+  kk_status_t st = kkg_inst_sync(c, in);
+  return st != KK_OK ? st : check_failed(c, in);
+}
+
+kk_status_t kkg_fence_all(void *ctx) {
+  kkg_ctx_t *c = ctx;
+  KKG_BIND(c);
+  if (!c->def)
+    return KK_OK;
+  kk_status_t st = KK_OK;
+  if (c->v->device_sync) {
+    st = c->v->device_sync(c);
+  } else {
+    pthread_mutex_lock(&c->inst_lock);
+    for (kkg_inst_t *in = c->def; in; in = in->next_inst) {
+      kk_status_t s = kkg_inst_sync(c, in);
+      if (st == KK_OK)
+        st = s;
+    }
+    pthread_mutex_unlock(&c->inst_lock);
+  }
+  return st != KK_OK ? st : check_failed(c, c->def);
+}
+
+/* ---- what both planners compute alike ------------------------------------------------------------ */
+
+
+int64_t kkg_md_plan(const kk_launch_t *l, int64_t inner, int spread, int *order, int64_t *begin, int64_t *end,
+                    int64_t *tile, int64_t *ntile) {
+  const int r = l->rank;
+  int64_t tiles = 1, points = 1;
+  for (int i = 0; i < r; i++) {
+    const int d = order[i] = l->iterate_inner == KK_ITERATE_LEFT ? i : r - 1 - i;
+    const int64_t ext = l->md_end[d] - l->md_begin[d];
+    int64_t t = l->md_tile[d];
+    if (t <= 0)
+      t = i == 0 ? (ext < inner ? (ext > 0 ? ext : 1) : inner) : i <= spread ? 256 / points : 1;
+    if (i >= 1 && i <= spread && t > ext && ext > 0)
+      t = ext;
+    t = t < 1 ? 1 : t;
+    begin[d] = l->md_begin[d];
+    end[d] = l->md_end[d];
+    tile[d] = t;
+    ntile[d] = ext > 0 ? (ext + t - 1) / t : 0;
+    tiles *= ntile[d];
+    points *= t;
+  }
+  return tiles;
+}
+
+uint64_t kkg_team_smem(const kk_launch_t *l) {
+  const uint64_t ts = (uint64_t)l->team_size;
+  return kkg_r16(ts * KK_GPU_TEAM_VALUE_MAX) + kkg_r16(l->scratch_team[0]) + ts * kkg_r16(l->scratch_thread[0]);
+}
+
+kk_status_t kkg_team_pool(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, int64_t groups, uint64_t *stride,
+                          unsigned char **pool) {
+  *stride = kkg_r16(l->scratch_team[1]) + (uint64_t)l->team_size * kkg_r16(l->scratch_thread[1]);
+  kk_status_t st = *stride ? kkg_grow(c, in, &in->scratch1, (size_t)(*stride * (uint64_t)groups), false) : KK_OK;
+  *pool = *stride ? in->scratch1.ptr : NULL;
+  return st;
+}
+
+/* ---- lifetime and devices ----------------------------------------------------------------------- */
+
+kk_status_t kkg_init(kkg_ctx_t *c, const kkg_vendor_t *v, const kk_host_services_t *hs, void **ctx) {
+  memset(c, 0, v->ctx_size);
+  c->hs = hs;
+  c->v = v;
+  c->dev = -1;
+  while (v->spaces[c->nspaces].name)
+    c->nspaces++;
+  pthread_mutex_init(&c->inst_lock, NULL);
+  *ctx = c;
+  return v->discover(c); /* no library or no device is not an error: 0 devices, and why */
+}
+
+void kkg_finalize(void *ctx) {
+  kkg_ctx_t *c = ctx;
+  const kkg_vendor_t *v = c->v;
+  if (c->dev >= 0) {
+    (void)kkg_bind(c); /* finalize may come from another thread than the initialization */
+    if (v->device_sync)
+      (void)v->device_sync(c);
+    if (c->def) {
+      inst_free(c, c->def);
+      free(c->def);
+    }
+    if (c->locks)
+      v->free(c, KKG_MEM_DEVICE, c->locks);
+    v->close(c);
+  }
+  v->release(c);
+  free(c->devs);
+  pthread_mutex_destroy(&c->inst_lock);
+  memset(c, 0, v->ctx_size);
+}
+
+int32_t kkg_device_count(void *ctx, const char **why_none) {
+  kkg_ctx_t *c = ctx;
+  if (c->ndev == 0 && why_none)
+    *why_none = c->why_none;
+  return c->ndev;
+}
+
+kk_status_t kkg_device_props(void *ctx, int32_t dev, kk_plugin_device_t *p) {
+  const kkg_device_t *d = kkg_device(ctx, dev);
+  snprintf(p->name, sizeof p->name, "%s", d->name);
+  snprintf(p->vendor, sizeof p->vendor, "%s", d->vendor);
+  snprintf(p->arch, sizeof p->arch, "%s", d->arch);
+  p->preferred_layout = KK_LAYOUT_LEFT; /* the device targets' default layout */
+  p->concurrency = (int32_t)(d->concurrency < 0x7fffffff ? d->concurrency : 0x7fffffff);
+  p->warp_size = d->warp; /* KK_AUTO vector length: a warp (SIMT), or 1 (lanes are a loop) */
+  p->max_team_size = d->max_threads < 1024 || d->warp > 1 ? d->max_threads : 1024;
+  p->max_vector_length = d->warp > 1 ? d->warp : 64; /* a loop inside a work-item takes any length */
+  /* level 0 is shared memory less what the team collectives take; level 1 a
+   * slice of device memory per resident team */
+  const uint64_t coll = d->warp > 1 ? 4096 : (uint64_t)p->max_team_size * KK_SPIRV_TEAM_VALUE_MAX + 64;
+  p->scratch_max[0] = d->smem > coll ? d->smem - coll : 0;
+  p->scratch_max[1] = (uint64_t)1 << 26;
+  p->memory_bytes = d->memory;
+  return KK_OK;
+}
+
+kk_status_t kkg_device_open(void *ctx, int32_t dev) {
+  static atomic_uint generation;
+  kkg_ctx_t *c = ctx;
+  const kkg_vendor_t *v = c->v;
+  c->dev = dev; /* from here on finalize undoes what opening made, if it fails half way */
+  c->gen = atomic_fetch_add(&generation, 1u) + 1u; /* never 0, the value of a thread not yet bound */
+  kk_status_t st = v->open(c, dev);
+  if (st == KK_OK)
+    st = kkg_bind(c);
+  const size_t lock_bytes = (size_t)KK_GPU_LOCK_COUNT * sizeof(uint32_t);
+  if (st == KK_OK)
+    st = v->alloc(c, KKG_MEM_DEVICE, lock_bytes, &c->locks);
+  if (st == KK_OK && !(c->def = calloc(1, v->inst_size)))
+    st = kkg_error(c, KK_ERROR_OUT_OF_MEMORY, "device_open: out of memory");
+  if (st == KK_OK)
+    st = inst_init(c, c->def);
+  const uint32_t zero = 0;
+  if (st == KK_OK)
+    st = v->fill(c, c->def, c->locks, &zero, sizeof zero, KK_GPU_LOCK_COUNT);
+  return st != KK_OK ? st : kkg_inst_sync(c, c->def);
+}
+
+/* ---- memory ---------------------------------------------------------------------------------------- */
+
+int32_t kkg_space_count(void *ctx) { return ((kkg_ctx_t *)ctx)->nspaces; }
+
+kk_status_t kkg_space_props(void *ctx, int32_t space, kk_plugin_space_t *p) {
+  kkg_ctx_t *c = ctx;
+  snprintf(p->name, sizeof p->name, "%s", c->v->spaces[space].name);
+  p->flags = KK_SPACE_DEVICE_ACCESSIBLE | (space == 0 ? KK_SPACE_DEFAULT : KK_SPACE_HOST_ACCESSIBLE);
+  return KK_OK;
+}
+
+kk_status_t kkg_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
+  kkg_ctx_t *c = ctx;
+  KKG_BIND(c);
+  *ptr = NULL;
+  return c->v->alloc(c, c->v->spaces[space].kind, bytes, ptr);
+}
+
+kk_status_t kkg_mem_free(void *ctx, int32_t space, void *ptr) {
+  kkg_ctx_t *c = ctx;
+  KKG_BIND(c);
+  if (c->v->unordered_free)
+    (void)kkg_fence_all(c);
+  return c->v->free(c, c->v->spaces[space].kind, ptr);
+}
+
+/* A synchronous copy or fill goes on the default instance and waits for it,
+ * so it is ordered after the default instance's kernels.  On an instance the
+ * caller keeps both buffers until its next fence (the plugin ABI's contract).
+ * Unified addressing tells every vendor the direction of a copy. */
+kk_status_t kkg_mem_copy(void *ctx, void *inst, void *dst, int32_t dst_space, const void *src, int32_t src_space,
+                         size_t bytes) {
+  kkg_ctx_t *c = ctx;
+  (void)dst_space, (void)src_space;
+  if (bytes == 0)
+    return KK_OK;
+  KKG_BIND(c);
+  kkg_inst_t *in = kkg_inst_of(c, inst);
+  kk_status_t st = c->v->copy(c, in, dst, src, bytes);
+  return st != KK_OK || inst ? st : kkg_inst_sync(c, in);
+}
+
+kk_status_t kkg_mem_fill(void *ctx, void *inst, void *dst, int32_t space, const void *pattern, size_t psize,
+                         size_t count) {
+  kkg_ctx_t *c = ctx;
+  (void)space;
+  if (count == 0)
+    return KK_OK;
+  KKG_BIND(c);
+  kkg_inst_t *in = kkg_inst_of(c, inst);
+  kk_status_t st = c->v->fill(c, in, dst, pattern, psize, count);
+  return st != KK_OK || inst ? st : kkg_inst_sync(c, in);
+}
+
+kk_status_t kkg_mem_set(void *ctx, void *inst, void *dst, int32_t space, int value, size_t bytes) {
+  const unsigned char v = (unsigned char)value;
+  return kkg_mem_fill(ctx, inst, dst, space, &v, 1, bytes);
+}
+
+/* ---- modules, kernels, launches -------------------------------------------------------------------- */
+
+kk_status_t kkg_module_load(void *ctx, const kk_module_t *m, const kk_image_t *image, void **pmod) {
+  kkg_ctx_t *c = ctx;
+  KKG_BIND(c);
+  kkg_module_t *km = calloc(1, sizeof *km);
+  if (!km)
+    return kkg_error(c, KK_ERROR_OUT_OF_MEMORY, "module_load: out of memory");
+  kk_status_t st = c->v->module_load(c, m, image, &km->handle);
+  if (st != KK_OK) {
+    free(km);
+    return st;
+  }
+  *pmod = km;
+  return KK_OK;
+}
+
+kk_status_t kkg_module_unload(void *ctx, void *pmod) {
+  kkg_ctx_t *c = ctx;
+  kkg_module_t *km = pmod;
+  KKG_BIND(c);
+  if (c->v->unordered_free)
+    (void)kkg_fence_all(c);
+  while (km->kernels) {
+    kkg_kernel_t *k = km->kernels;
+    km->kernels = k->next;
+    for (int i = 0; i < 2 && c->v->function_free; i++)
+      if (i ? k->fn2 : k->fn)
+        c->v->function_free(c, i ? k->fn2 : k->fn);
+    free(k);
+  }
+  const int r = c->v->module_unload(c, km->handle);
+  free(km);
+  return r ? kkg_fail(c, r, "unloading a module") : KK_OK;
+}
+
+kk_status_t kkg_kernel_get(void *ctx, void *pmod, const kk_kernel_t *kernel, void **pkernel) {
+  kkg_ctx_t *c = ctx;
+  kkg_module_t *km = pmod;
+  KKG_BIND(c);
+  kkg_kernel_t *k = calloc(1, sizeof *k);
+  if (!k)
+    return kkg_error(c, KK_ERROR_OUT_OF_MEMORY, "kernel_get: out of memory");
+  kk_status_t st = c->v->kernel_get(c, km->handle, kernel, k);
+  if (st != KK_OK) {
+    free(k);
+    return st;
+  }
+  k->next = km->kernels;
+  km->kernels = k;
+  *pkernel = k;
+  return KK_OK;
+}
+
+kk_status_t kkg_launch(void *ctx, void *inst, const kk_launch_t *l) {
+  kkg_ctx_t *c = ctx;
+  KKG_BIND(c);
+  return c->v->launch(c, kkg_inst_of(c, inst), l);
+}
+
+kk_status_t kkg_team_size_query(void *ctx, const kk_launch_t *l, int32_t *max, int32_t *recommended) {
+  kkg_ctx_t *c = ctx;
+  KKG_BIND(c);
+  return c->v->team_size_query(c, l, max, recommended);
+}
+
+const kk_plugin_ops_t *kkg_entry(uint32_t core_abi, const kk_host_services_t *hs, const kk_plugin_ops_t *ops) {
+  if (KK_PLUGIN_ABI_MAJOR_OF(core_abi) != KK_PLUGIN_ABI_MAJOR || KK_PLUGIN_ABI_MINOR_OF(core_abi) < 2) {
+    hs->error(hs->core, KK_ERROR_ABI_MISMATCH, NULL, 0, "needs plugin ABI 1.2 or later, the core has %u.%u",
+              KK_PLUGIN_ABI_MAJOR_OF(core_abi), KK_PLUGIN_ABI_MINOR_OF(core_abi));
+    return NULL;
+  }
+  return ops;
+}
