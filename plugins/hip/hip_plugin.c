@@ -121,7 +121,8 @@ KKG_SIMT_VENDOR(hip, .code_type = "hipError_t", .simt_syms = HIP_SIMT_SYMS, .str
                 .host_flags = hipHostMallocPortable | hipHostMallocMapped,
                 .mapped_flags = hipHostMallocPortable | hipHostMallocMapped | hipHostMallocCoherent,
                 .attr_max_threads = HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, .not_ready = hipErrorNotReady,
-                .packed = hip_packed, .max_blocks = 0xffffffffll, .max_items = 0xffffffffu, .max_args = 4096)
+                .packed = hip_packed, .max_blocks = 0xffffffffll, .max_items = 0xffffffffu, .max_args = 4096,
+                .native_kind = KK_NATIVE_HIP)
 
 static const char *const hip_image_formats[] = {"hip-codeobject", NULL};
 
