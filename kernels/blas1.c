@@ -127,7 +127,7 @@ kk_status_t kkk_axpby(const kkk_call_t *c, kk_scalar_t a, kk_view_t *x, kk_scala
   args.a = cd(a);
   args.b = cd(b);
   args.flags = (is_zero(a) ? KKK_A_ZERO : 0) | (is_zero(b) ? KKK_B_ZERO : 0);
-  if (c->host) {
+  {
     kkk_tpl_call_t t = {.op = KKK_TPL_AXPBY, .c = c, .a = a, .b = b};
     kk_view_strided tx = args.x, ty = args.y;
     kk_status_t st;
@@ -160,7 +160,7 @@ kk_status_t kkk_scal(const kkk_call_t *c, kk_view_t *r, kk_scalar_t a, kk_view_t
   args.z = args.y;
   args.a = cd(a);
   args.flags = is_zero(a) ? KKK_A_ZERO : 0;
-  if (c->host) {
+  {
     kkk_tpl_call_t t = {.op = KKK_TPL_SCAL, .c = c, .a = a};
     kk_view_strided tx = args.x, ty = args.y;
     kk_status_t st;
@@ -252,7 +252,7 @@ static const kkk_tpl_op_t red_tpl[] = {KKK_TPL_DOT, KKK_TPL_NRM2, KKK_TPL_NRM1, 
  * (kk_scalar_t for dot, double for the norms, int64_t for iamax). */
 static kk_status_t reduce_column(const kkk_call_t *c, red_t r, kk_view_strided x, kk_view_strided y, void *out) {
   const int64_t n = x.d.extent[0];
-  if (c->host && n > 0 && (int)red_tpl[r] >= 0) {
+  if (n > 0 && (int)red_tpl[r] >= 0) {
     kkk_tpl_call_t t = {.op = red_tpl[r], .c = c, .x = kkk_tvec(&x), .y = kkk_tvec(&y), .result = out};
     kk_status_t st;
     if (kkk_tpl_try(&t, &st))

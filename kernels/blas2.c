@@ -53,7 +53,7 @@ kk_status_t kk_blas_gemv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, kk_
   g.A = op_desc(A, op);
   g.x = kkk_desc(x);
   g.y = kkk_desc(y);
-  if (c.host) {
+  {
     kk_view_strided dA = kkk_desc(A);
     kkk_tpl_call_t t = {.op = KKK_TPL_GEMV, .c = &c, .a = a, .b = b, .op_a = op};
     t.A = kkk_tmat(&dA);
@@ -114,7 +114,7 @@ kk_status_t kk_blas_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b, kk
   g.A = op_desc(A, op_a);
   g.B = op_desc(B, op_b);
   g.C = kkk_desc(C);
-  if (c.host && k > 0) {
+  if (k > 0) {
     kk_view_strided dA = kkk_desc(A), dB = kkk_desc(B);
     kkk_tpl_call_t t = {.op = KKK_TPL_GEMM, .c = &c, .a = a, .b = b, .op_a = op_a, .op_b = op_b};
     t.A = kkk_tmat(&dA);

@@ -1,4 +1,6 @@
 /* kernels/crs.c -- the CRS matrix type: built from host CSR or COO arrays (checked), copied to any memory space. */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,13 @@ struct kk_crs {
   kk_type_t type;
   int64_t rows, cols, nnz;
   kk_view_t *row_ptr, *col_idx, *vals;
+  kk_view_t *row_ptr32;  /* int32 offsets for vendor libraries (kkk_crs_row_ptr32), made on request */
+  int row_ptr32_failed;
 };
+
+static pthread_mutex_t g_rp32_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static kk_view_t *new_view(kk_crs_t *A, const char *what, kk_type_t type, int64_t n, kk_status_t *st);
 
 /* ---- queries -------------------------------------------------------------------- */
 
@@ -30,8 +38,42 @@ void kk_crs_destroy(kk_crs_t *A) {
   kk_view_release(A->row_ptr);
   kk_view_release(A->col_idx);
   kk_view_release(A->vals);
+  kk_view_release(A->row_ptr32);
   free(A->label);
   free(A);
+}
+
+kk_view_t *kkk_crs_row_ptr32(const kk_crs_t *cA) {
+  kk_crs_t *A = (kk_crs_t *)(uintptr_t)cA; /* the cache is not part of the matrix's value */
+  pthread_mutex_lock(&g_rp32_lock);
+  if (!A->row_ptr32 && !A->row_ptr32_failed) {
+    A->row_ptr32_failed = 1;
+    const size_t n = (size_t)A->rows + 1;
+    int64_t *h = A->nnz <= INT32_MAX ? malloc(sizeof(int64_t) * n) : NULL;
+    int32_t *h32 = h ? malloc(sizeof(int32_t) * n) : NULL;
+    kk_status_t st = h32 ? kk_space_copy(NULL, h, A->space, kk_view_data(A->row_ptr), sizeof(int64_t) * n, NULL)
+                         : KK_ERROR_OUT_OF_MEMORY;
+    kk_view_t *v = NULL;
+    if (st == KK_OK) {
+      for (size_t i = 0; i < n; i++)
+        h32[i] = (int32_t)h[i];
+      v = new_view(A, "row_ptr32", KK_INT32, (int64_t)n, &st);
+      if (st == KK_OK)
+        st = kk_space_copy(A->space, kk_view_data(v), NULL, h32, sizeof(int32_t) * n, NULL);
+    }
+    if (st == KK_OK) {
+      A->row_ptr32 = v;
+      A->row_ptr32_failed = 0;
+    } else {
+      kk_view_release(v);
+      kk_clear_error(); /* not the caller's failure: kk's own SpMV runs instead */
+    }
+    free(h32);
+    free(h);
+  }
+  kk_view_t *r = A->row_ptr32;
+  pthread_mutex_unlock(&g_rp32_lock);
+  return r;
 }
 
 /* ---- creation ---------------------------------------------------------------------- */

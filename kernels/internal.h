@@ -137,7 +137,8 @@ typedef enum kkk_tpl_op {
   KKK_TPL_NRM1,    /* result = sum |re| + |im| (double) */
   KKK_TPL_IAMAX,   /* result = first index of max |re| + |im| (int64_t) */
   KKK_TPL_GEMV,    /* y = a op(A) x + b y */
-  KKK_TPL_GEMM     /* C = a op(A) op(B) + b C */
+  KKK_TPL_GEMM,    /* C = a op(A) op(B) + b C */
+  KKK_TPL_SPMV     /* y = a op(crs) x + b y (x, y vectors) */
 } kkk_tpl_op_t;
 
 /* A vector: n elements `inc` apart (inc >= 0, in elements). */
@@ -161,6 +162,7 @@ typedef struct kkk_tpl_call {
   kkk_tvec_t x, y;
   kk_op_t op_a, op_b;
   kkk_tmat_t A, B, C;
+  const kk_crs_t *crs;  /* SpMV's matrix */
   void *result;
 } kkk_tpl_call_t;
 
@@ -177,7 +179,39 @@ typedef struct kkk_tpl {
   int (*call)(const kkk_tpl_call_t *t, kk_status_t *st);
 } kkk_tpl_t;
 
-extern const kkk_tpl_t kkk_tpl_cblas;
+extern const kkk_tpl_t kkk_tpl_cblas, kkk_tpl_cublas, kkk_tpl_cusparse;
+
+/* Where the CUDA libraries are looked for after the loader's path: the
+ * toolkit configure found (kernels/local.mk), else the usual place. */
+#ifndef KKK_CUDA_LIBDIR
+#define KKK_CUDA_LIBDIR "/usr/local/cuda/lib64"
+#endif
+
+/* For a library's open(): setting "auto" tries names[0..n) in order with
+ * try_one (0: usable), else the file the setting names; on failure `why`
+ * gets `none_found` and each file's reason. */
+int kkk_tpl_open_first(const char *setting, const char *const *names, size_t n,
+                       int (*try_one)(const char *file, char *why, size_t why_size), const char *none_found,
+                       char *path, size_t path_size, char *why, size_t why_size);
+
+/* How matrix M is stored in row-major (row_major nonzero) or column-major
+ * order: 0 as is, 1 as its transpose, -1 neither (no unit stride, sizes
+ * past int); *ld its leading dimension there. */
+int kkk_tpl_stored(const kkk_tmat_t *M, int row_major, int *ld);
+
+/* The BLAS operation (0 N, 1 T, 2 C) that applies `op` to a matrix stored
+ * as is (t = 0) or transposed (t = 1); -1 for conj without a transpose. */
+int kkk_tpl_trans(kk_op_t op, int t);
+
+/* The kind of native queue under the call's instance (kk_instance_native_queue),
+ * *q filled; KK_NATIVE_NONE, with no error recorded, for host backends and
+ * backends without one. */
+kk_native_kind_t kkk_native_queue(const kkk_call_t *c, kk_native_queue_t *q);
+
+/* An int32 copy of A's row offsets in A's space, made at the first request
+ * (for vendor libraries taking one index type); NULL when A has 2^31
+ * entries or more, or the copy could not be made.  Thread-safe. */
+kk_view_t *kkk_crs_row_ptr32(const kk_crs_t *A);
 
 /* Offers a call to the vendor libraries: 1 when one ran it (*st its
  * status), 0 when kk's own kernel must run. */

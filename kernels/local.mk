@@ -18,8 +18,12 @@ lib_LTLIBRARIES += libkk-kernels.la
 kkinclude_HEADERS += include/kk/kernels.h
 pkgconfig_DATA += kernels/kk-kernels.pc
 libkk_kernels_la_SOURCES = kernels/internal.h kernels/args.h kernels/scalar.h kernels/common.c kernels/blas1.c kernels/blas2.c \
-	kernels/batched.c kernels/crs.c kernels/sparse.c kernels/tpl.c kernels/tpl_cblas.c
+	kernels/batched.c kernels/crs.c kernels/sparse.c kernels/tpl.c kernels/tpl_cblas.c kernels/tpl_cublas.c \
+	kernels/tpl_cusparse.c
 libkk_kernels_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+if KK_BUILD_CUDA
+libkk_kernels_la_CPPFLAGS = $(AM_CPPFLAGS) -DKKK_CUDA_LIBDIR='"$(CUDA_LIBDIR)"'
+endif
 libkk_kernels_la_LIBADD = $(KERNELS_KK_LOS) libkk.la -lm $(LIBS)
 libkk_kernels_la_LDFLAGS = -version-info $(KK_KERNELS_LT_VERSION) -no-undefined $(PTHREAD_CFLAGS) \
 	-export-symbols-regex '^kk_(blas|batched|sparse|crs|kernels)_'

@@ -32,6 +32,15 @@ kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_cr
   s.flags = (is_zero(b) ? KKK_B_ZERO : 0) | (op == KK_OP_C && kkk_is_complex(c->type) ? KKK_CONJ_A : 0);
   if (s.nvec == 0 || kk_view_extent(y, 0) == 0)
     return KK_OK;
+  if (s.nvec == 1 && rows > 0 && kk_crs_cols(A) > 0) {
+    kk_view_strided vx = kkk_desc_col(s.x, 0), vy = kkk_desc_col(s.y, 0);
+    kkk_tpl_call_t t = {.op = KKK_TPL_SPMV, .c = c, .a = a, .b = b, .op_a = op, .crs = A};
+    t.x = kkk_tvec(&vx);
+    t.y = kkk_tvec(&vy);
+    kk_status_t st;
+    if (kkk_tpl_try(&t, &st))
+      return st;
+  }
   if (op != KK_OP_N || is_zero(a)) {
     /* y = b y, then the rows of A scattered into y */
     kk_status_t st = kkk_scal(c, y, b, y);

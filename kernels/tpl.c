@@ -1,4 +1,5 @@
 /* kernels/tpl.c -- vendor libraries chosen at run time: settings, lazy opening, the offer of each call, the report. */
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -8,8 +9,8 @@
 #include "internal.h"
 
 /* Every vendor library this build knows; adding one is one file and one
- * line here (phase 2: cuBLAS and cuSPARSE for views on CUDA). */
-static const kkk_tpl_t *const g_tpls[] = {&kkk_tpl_cblas};
+ * line here (rocBLAS or oneMKL next, when there is hardware to run them). */
+static const kkk_tpl_t *const g_tpls[] = {&kkk_tpl_cblas, &kkk_tpl_cublas, &kkk_tpl_cusparse};
 #define NTPL ((int)(sizeof g_tpls / sizeof *g_tpls))
 
 typedef struct tpl_state {
@@ -62,7 +63,9 @@ static void try_open_locked(int i) {
     snprintf(s->setting, sizeof s->setting, "%s", e && *e ? e : "auto");
   }
   if (strcmp(s->setting, "off") == 0 || strcmp(s->setting, "none") == 0) {
-    snprintf(s->reason, sizeof s->reason, "switched off (%s=%.500s)", g_tpls[i]->env, s->setting);
+    char setting[sizeof s->setting]; /* a copy: the message goes into the same record */
+    memcpy(setting, s->setting, sizeof setting);
+    snprintf(s->reason, sizeof s->reason, "switched off (%s=%.500s)", g_tpls[i]->env, setting);
     atomic_store_explicit(&s->state, KK_TPL_DISABLED, memory_order_release);
     return;
   }
@@ -223,4 +226,66 @@ kk_status_t kk_kernels_print_report(FILE *out, int json) {
   if (env && *env && parse_global(env) < 0 && !json)
     fprintf(out, "  note: KK_KERNELS_TPL=%s is neither auto nor none; taken as auto\n", env);
   return KK_OK;
+}
+
+/* ---- helpers for the library files ------------------------------------------------------ */
+
+int kkk_tpl_open_first(const char *setting, const char *const *names, size_t n,
+                       int (*try_one)(const char *file, char *why, size_t why_size), const char *none_found,
+                       char *path, size_t path_size, char *why, size_t why_size) {
+  if (strcmp(setting, "auto") != 0) {
+    if (try_one(setting, why, why_size) != 0)
+      return -1;
+    snprintf(path, path_size, "%s", setting);
+    return 0;
+  }
+  char all[1024] = "";
+  for (size_t i = 0; i < n; i++) {
+    char one[400];
+    if (try_one(names[i], one, sizeof one) == 0) {
+      snprintf(path, path_size, "%s", names[i]);
+      return 0;
+    }
+    size_t used = strlen(all);
+    snprintf(all + used, sizeof all - used, "%s%s", used ? "; " : "", one);
+  }
+  snprintf(why, why_size, "%s: %s", none_found, all);
+  return -1;
+}
+
+static int fits(int64_t v) { return v >= 0 && v <= INT_MAX; }
+
+int kkk_tpl_stored(const kkk_tmat_t *M, int row_major, int *ld) {
+  if (!fits(M->rows) || !fits(M->cols) || !fits(M->rs) || !fits(M->cs))
+    return -1;
+  const int64_t r = M->rows, c = M->cols;
+  /* row major: unit stride along columns, rows rs apart */
+  const int row_ok = (M->cs == 1 || c <= 1) && (r <= 1 || M->rs >= (c > 1 ? c : 1));
+  const int col_ok = (M->rs == 1 || r <= 1) && (c <= 1 || M->cs >= (r > 1 ? r : 1));
+  const int64_t row_ld = r <= 1 ? (c > 1 ? c : 1) : M->rs, col_ld = c <= 1 ? (r > 1 ? r : 1) : M->cs;
+  const int first_ok = row_major ? row_ok : col_ok, second_ok = row_major ? col_ok : row_ok;
+  const int64_t first_ld = row_major ? row_ld : col_ld, second_ld = row_major ? col_ld : row_ld;
+  if (first_ok && fits(first_ld)) {
+    *ld = (int)first_ld;
+    return 0;
+  }
+  if (second_ok && fits(second_ld)) {
+    *ld = (int)second_ld;
+    return 1;
+  }
+  return -1;
+}
+
+int kkk_tpl_trans(kk_op_t op, int t) {
+  if (!t)
+    return op == KK_OP_N ? 0 : op == KK_OP_T ? 1 : 2;
+  return op == KK_OP_N ? 1 : op == KK_OP_T ? 0 : -1;
+}
+
+kk_native_kind_t kkk_native_queue(const kkk_call_t *c, kk_native_queue_t *q) {
+  /* only backends known to have one are asked: a refusal would reach the error handler */
+  const char *b = kk_instance_backend(c->inst);
+  if (c->host || !b || strcmp(b, "cuda") != 0 || kk_instance_native_queue(c->inst, q) != KK_OK)
+    return KK_NATIVE_NONE;
+  return q->kind;
 }

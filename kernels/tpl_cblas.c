@@ -115,24 +115,8 @@ static int try_one(const char *file, char *why, size_t why_size) {
 }
 
 static int cblas_open(const char *setting, char *path, size_t path_size, char *why, size_t why_size) {
-  if (strcmp(setting, "auto") != 0) {
-    if (try_one(setting, why, why_size) != 0)
-      return -1;
-    snprintf(path, path_size, "%s", setting);
-    return 0;
-  }
-  char all[1024] = "";
-  for (size_t i = 0; i < sizeof k_names / sizeof *k_names; i++) {
-    char one[400];
-    if (try_one(k_names[i], one, sizeof one) == 0) {
-      snprintf(path, path_size, "%s", k_names[i]);
-      return 0;
-    }
-    size_t used = strlen(all);
-    snprintf(all + used, sizeof all - used, "%s%s", used ? "; " : "", one);
-  }
-  snprintf(why, why_size, "no CBLAS found (Debian: apt-get install libopenblas0): %s", all);
-  return -1;
+  return kkk_tpl_open_first(setting, k_names, sizeof k_names / sizeof *k_names, try_one,
+                            "no CBLAS found (Debian: apt-get install libopenblas0)", path, path_size, why, why_size);
 }
 
 /* ---- calls ---------------------------------------------------------------------------- */
@@ -142,46 +126,6 @@ static int fits(int64_t v) { return v >= 0 && v <= INT_MAX; }
 /* A vector CBLAS can take: an increment of at least 1 (or a single element). */
 static int vec_ok(const kkk_tvec_t *v) { return fits(v->n) && fits(v->inc) && (v->inc >= 1 || v->n <= 1); }
 static int inc_of(const kkk_tvec_t *v) { return v->inc >= 1 ? (int)v->inc : 1; }
-
-/* How matrix M is stored in `order`: 0 as is, 1 transposed, -1 neither;
- * *ld its leading dimension there. */
-static int stored(const kkk_tmat_t *M, int order, int *ld) {
-  if (!fits(M->rows) || !fits(M->cols) || !fits(M->rs) || !fits(M->cs))
-    return -1;
-  const int64_t r = M->rows, c = M->cols;
-  /* row major: unit stride along columns, rows rs apart */
-  const int row_ok = (M->cs == 1 || c <= 1) && (r <= 1 || M->rs >= (c > 1 ? c : 1));
-  const int col_ok = (M->rs == 1 || r <= 1) && (c <= 1 || M->cs >= (r > 1 ? r : 1));
-  const int64_t row_ld = r <= 1 ? (c > 1 ? c : 1) : M->rs, col_ld = c <= 1 ? (r > 1 ? r : 1) : M->cs;
-  if (order == ROW_MAJOR) {
-    if (row_ok && fits(row_ld)) {
-      *ld = (int)row_ld;
-      return 0;
-    }
-    if (col_ok && fits(col_ld)) {
-      *ld = (int)col_ld;
-      return 1;
-    }
-  } else {
-    if (col_ok && fits(col_ld)) {
-      *ld = (int)col_ld;
-      return 0;
-    }
-    if (row_ok && fits(row_ld)) {
-      *ld = (int)row_ld;
-      return 1;
-    }
-  }
-  return -1;
-}
-
-/* The CBLAS transpose of op applied to a matrix stored as is (t = 0) or
- * transposed (t = 1) in the call's order; -1 for conj without transpose. */
-static int trans_of(kk_op_t op, int t) {
-  if (!t)
-    return op == KK_OP_N ? NO_TRANS : op == KK_OP_T ? TRANS : CONJ_TRANS;
-  return op == KK_OP_N ? TRANS : op == KK_OP_T ? NO_TRANS : -1;
-}
 
 static void threads_for_call(void) {
   if (!B.set_threads)
@@ -195,7 +139,7 @@ static void threads_for_call(void) {
 
 static int cblas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   const kkk_call_t *c = t->c;
-  if (!c->host)
+  if (!c->host || t->op == KKK_TPL_SPMV) /* no sparse BLAS in a CBLAS */
     return 0;
   const int ty = c->t;
   const float fa[2] = {(float)t->a.re, (float)t->a.im}, fb[2] = {(float)t->b.re, (float)t->b.im};
@@ -233,23 +177,25 @@ static int cblas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   if (t->op == KKK_TPL_GEMV) {
     if (!vec_ok(&t->x) || !vec_ok(&t->y))
       return 0;
-    int s = stored(&t->A, ROW_MAJOR, &lda);
+    int s = kkk_tpl_stored(&t->A, 1, &lda);
     if (s < 0)
       return 0;
     order = s == 0 ? ROW_MAJOR : COL_MAJOR; /* A as it is stored */
-    ta = trans_of(t->op_a, 0);
+    ta = NO_TRANS + kkk_tpl_trans(t->op_a, 0);
   } else if (t->op == KKK_TPL_GEMM) {
-    int s = stored(&t->C, ROW_MAJOR, &ldc);
+    int s = kkk_tpl_stored(&t->C, 1, &ldc);
     if (s < 0)
       return 0;
     order = s == 0 ? ROW_MAJOR : COL_MAJOR;
-    int sa = stored(&t->A, order, &lda), sb = stored(&t->B, order, &ldb);
+    int sa = kkk_tpl_stored(&t->A, order == ROW_MAJOR, &lda), sb = kkk_tpl_stored(&t->B, order == ROW_MAJOR, &ldb);
     if (sa < 0 || sb < 0)
       return 0;
-    ta = trans_of(t->op_a, sa);
-    tb = trans_of(t->op_b, sb);
+    ta = kkk_tpl_trans(t->op_a, sa);
+    tb = kkk_tpl_trans(t->op_b, sb);
     if (ta < 0 || tb < 0)
       return 0;
+    ta += NO_TRANS;
+    tb += NO_TRANS;
   }
 
   /* It runs here: after the instance's earlier work, on the calling thread. */
@@ -329,6 +275,8 @@ static int cblas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
       (ty == 2 ? B.cgemm : B.zgemm)(order, ta, tb, m, nn, k, pa, t->A.data, lda, t->B.data, ldb, pb, t->C.data, ldc);
     break;
   }
+  case KKK_TPL_SPMV:
+    break;
   }
   *st = KK_OK;
   return 1;

@@ -8,9 +8,9 @@
  * Its own kernels are kernel files compiled by kkcc for every target (host,
  * CUDA, HIP, SPIR-V), so every routine runs on every backend, third-party
  * plugins included.  Where a vendor library is present and serves the case
- * (a CBLAS such as OpenBLAS on host backends), the call goes there instead;
- * which one, and why not, is decided at run time (see "Vendor libraries"
- * below and docs/kernels.md).
+ * (a CBLAS such as OpenBLAS on host backends, cuBLAS and cuSPARSE on cuda),
+ * the call goes there instead; which one, and why not, is decided at run
+ * time (see "Vendor libraries" below and docs/kernels.md).
  *
  * Link with `pkg-config --libs kk-kernels` (-lkk-kernels -lkk).  kk must be
  * initialized (kk_initialize) before any call below except
@@ -304,8 +304,13 @@ kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *
  * Libraries are opened with dlopen at the first call that could use them;
  * none is linked.  This release knows:
  *
- *   cblas   a CBLAS (OpenBLAS, Debian's libblas.so.3, ...) for views on host
- *           backends: axpby, scal, dot, nrm2, nrm1, iamax, gemv, gemm
+ *   cblas     a CBLAS (OpenBLAS, Debian's libblas.so.3, ...) for views on
+ *             host backends: axpby, scal, dot, nrm2, nrm1, iamax, gemv, gemm
+ *   cublas    cuBLAS for views on cuda: axpby, scal, dot, nrm2, nrm1, iamax,
+ *             gemv, gemm, queued on the instance's CUDA stream
+ *   cusparse  cuSPARSE for views on cuda: SpMV on vectors
+ * The cuda libraries need a cuda plugin with native queues (plugin ABI
+ * 1.4, kk_instance_native_queue); without one kk's own kernels run.
  *
  * Settings (each read once, at the first use; kk_kernels_set_tpl overrides):
  *   KK_KERNELS_TPL=auto|none   none: kk's own kernels everywhere
@@ -313,6 +318,10 @@ kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *
  *                              auto: the first of libopenblas.so.0,
  *                              libblas.so.3, libcblas.so.3 that has the
  *                              CBLAS symbols; off: never; FILE: that library
+ *   KK_KERNELS_CUBLAS=auto|off|FILE, KK_KERNELS_CUSPARSE=auto|off|FILE
+ *                              auto: libcublas.so.13 / libcusparse.so.12 (or
+ *                              the other major) on the loader's path, then
+ *                              in the CUDA toolkit configure found
  * docs/kernels.md says which cases each library serves.
  * ======================================================================== */
 
@@ -326,7 +335,7 @@ typedef enum kk_tpl_state {
 
 typedef struct kk_tpl_info {
   size_t struct_size;      /* set by the caller to sizeof(kk_tpl_info_t) */
-  const char *name;        /* "cblas" */
+  const char *name;        /* "cblas", "cublas", "cusparse" */
   const char *serves;      /* what it is used for, in words */
   kk_tpl_state_t state;
   const char *path;        /* the file opened ("" unless loaded) */

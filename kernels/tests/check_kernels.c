@@ -54,25 +54,34 @@ static void use_tpl(int i) {
 
 static int host_backend(void) { return strcmp(kk_backend_default(), kk_backend_host()) == 0; }
 
-static uint64_t cblas_calls(int *loaded) {
+/* The vendor library that serves this backend's BLAS calls (the CBLAS on
+ * host backends, cuBLAS on cuda) or its SpMV (cuSPARSE on cuda); -1: none. */
+static int blas_lib(void) { return host_backend() ? 0 : strcmp(kk_backend_default(), "cuda") == 0 ? 1 : -1; }
+static int spmv_lib(void) { return strcmp(kk_backend_default(), "cuda") == 0 ? 2 : -1; }
+
+static uint64_t tpl_calls(int lib, int *loaded) {
+  if (loaded)
+    *loaded = 0;
+  if (lib < 0)
+    return 0;
   kk_tpl_info_t info;
   memset(&info, 0, sizeof info);
   info.struct_size = sizeof info;
-  OK(kk_kernels_tpl_get_info(0, 0, &info));
+  OK(kk_kernels_tpl_get_info(lib, 0, &info));
   if (loaded)
     *loaded = info.state == KK_TPL_LOADED;
   return info.calls;
 }
 
-/* With vendor libraries on, on a host backend with the CBLAS loaded, the
- * routines it serves must have gone there. */
-static void expect_cblas_used(uint64_t before, const char *what) {
+/* With vendor libraries on and library `lib` loaded, the routines it serves
+ * must have gone there; with them off, none. */
+static void expect_tpl_used(int lib, uint64_t before, const char *what) {
   int loaded = 0;
-  uint64_t now = cblas_calls(&loaded);
-  if (g_tpl && host_backend() && loaded)
-    ck_assert_msg(now > before, "%s: the CBLAS is loaded but served no call", what);
+  uint64_t now = tpl_calls(lib, &loaded);
+  if (g_tpl && loaded)
+    ck_assert_msg(now > before, "%s: vendor library %d is loaded but served no call", what, lib);
   if (!g_tpl)
-    ck_assert_msg(now == before, "%s: vendor libraries are off but the CBLAS served %llu call(s)", what,
+    ck_assert_msg(now == before, "%s: vendor libraries are off but library %d served %llu call(s)", what, lib,
                   (unsigned long long)(now - before));
 }
 
@@ -291,7 +300,7 @@ static cplx at(const tv_t *t, int64_t i, int64_t j) { return t->rank == 2 ? tv_g
 
 START_TEST(blas1_elementwise) {
   use_tpl(_i);
-  const uint64_t calls0 = cblas_calls(NULL);
+  const uint64_t calls0 = tpl_calls(blas_lib(), NULL);
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
     for (int si = 0; si < NSHAPES; si++) {
@@ -387,14 +396,14 @@ START_TEST(blas1_elementwise) {
       }
     }
   }
-  expect_cblas_used(calls0, "axpby/scal");
+  expect_tpl_used(blas_lib(), calls0, "axpby/scal");
 }
 END_TEST
 
 /* dot, nrm2, nrm1, nrminf, iamax: host results and results in views */
 START_TEST(blas1_reductions) {
   use_tpl(_i);
-  const uint64_t calls0 = cblas_calls(NULL);
+  const uint64_t calls0 = tpl_calls(blas_lib(), NULL);
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti], R = is_single(T) ? KK_FLOAT : KK_DOUBLE;
     for (int si = 0; si < NSHAPES; si++) {
@@ -494,7 +503,7 @@ START_TEST(blas1_reductions) {
       }
     }
   }
-  expect_cblas_used(calls0, "dot/nrm2/nrm1/iamax");
+  expect_tpl_used(blas_lib(), calls0, "dot/nrm2/nrm1/iamax");
 }
 END_TEST
 
@@ -508,7 +517,7 @@ static cplx opel(const tv_t *A, kk_op_t op, int64_t i, int64_t j, int64_t batch)
 
 START_TEST(gemv) {
   use_tpl(_i);
-  const uint64_t calls0 = cblas_calls(NULL);
+  const uint64_t calls0 = tpl_calls(blas_lib(), NULL);
   static const int64_t sizes[][2] = {{0, 0}, {0, 3}, {3, 0}, {1, 5}, {7, 13}, {37, 20}};
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
@@ -554,13 +563,13 @@ START_TEST(gemv) {
           tv_free(&y);
         }
   }
-  expect_cblas_used(calls0, "gemv");
+  expect_tpl_used(blas_lib(), calls0, "gemv");
 }
 END_TEST
 
 START_TEST(gemm) {
   use_tpl(_i);
-  const uint64_t calls0 = cblas_calls(NULL);
+  const uint64_t calls0 = tpl_calls(blas_lib(), NULL);
   static const int64_t sizes[][3] = {{0, 3, 2}, {3, 0, 2}, {2, 3, 0}, {1, 1, 1}, {17, 9, 33}, {40, 35, 20}};
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
@@ -612,7 +621,7 @@ START_TEST(gemm) {
             tv_free(&C);
           }
   }
-  expect_cblas_used(calls0, "gemm");
+  expect_tpl_used(blas_lib(), calls0, "gemm");
 }
 END_TEST
 
@@ -898,6 +907,7 @@ static void coo_to_csr(const coo_t *m, kk_type_t it, void **rp, void **ci, cplx 
 
 START_TEST(sparse_spmv) {
   use_tpl(_i);
+  const uint64_t calls0 = tpl_calls(spmv_lib(), NULL);
   static const int64_t sizes[][2] = {{0, 0}, {1, 1}, {37, 29}, {100, 120}};
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
@@ -975,6 +985,7 @@ START_TEST(sparse_spmv) {
       free_coo(&coo);
     }
   }
+  expect_tpl_used(spmv_lib(), calls0, "spmv");
 }
 END_TEST
 
@@ -1168,7 +1179,19 @@ END_TEST
 /* ---- vendor libraries ------------------------------------------------------------------------ */
 
 START_TEST(tpl_switches_and_report) {
-  ck_assert_int_eq(kk_kernels_tpl_count(), 1);
+  ck_assert_int_eq(kk_kernels_tpl_count(), 3);
+  static const char *const names[] = {"cblas", "cublas", "cusparse"};
+  for (int i = 0; i < 3; i++) {
+    kk_tpl_info_t in;
+    memset(&in, 0, sizeof in);
+    in.struct_size = sizeof in;
+    OK(kk_kernels_tpl_get_info(i, strcmp(kk_backend_default(), "cuda") == 0, &in));
+    ck_assert_str_eq(in.name, names[i]);
+    /* on a CUDA machine the run that says so must have found cuBLAS and cuSPARSE */
+    const char *cu = getenv("KK_KERNELS_TEST_EXPECT_CUDA_TPL");
+    if (i > 0 && cu && strcmp(cu, "1") == 0 && strcmp(kk_backend_default(), "cuda") == 0)
+      ck_assert_msg(in.state == KK_TPL_LOADED, "%s is expected but not loaded: %s", in.name, in.reason);
+  }
   kk_tpl_info_t info;
   memset(&info, 0, sizeof info);
   info.struct_size = sizeof info;
@@ -1199,7 +1222,7 @@ START_TEST(tpl_switches_and_report) {
   ck_assert_int_eq(info.state, was == KK_TPL_LOADED ? KK_TPL_LOADED : KK_TPL_NOT_FOUND); /* an open one stays */
   ck_assert_int_eq(kk_kernels_set_tpl("nosuch", "auto"), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq(kk_kernels_set_tpl(NULL, "sometimes"), KK_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq(kk_kernels_tpl_get_info(1, 0, &info), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_kernels_tpl_get_info(3, 0, &info), KK_ERROR_INVALID_ARGUMENT);
   /* the report, text and JSON */
   char *buf = NULL;
   size_t len = 0;
@@ -1232,7 +1255,7 @@ static Suite *kernels_suite(void) {
   tcase_add_loop_test(tc, batched_gemm_gemv, 0, 1);
   tcase_add_loop_test(tc, batched_trsm, 0, 1);
   tcase_add_loop_test(tc, batched_lu, 0, 1);
-  tcase_add_loop_test(tc, sparse_spmv, 0, 1);
+  tcase_add_loop_test(tc, sparse_spmv, 0, 2);
   tcase_add_loop_test(tc, crs_bad_input, 0, 1);
   tcase_add_loop_test(tc, sparse_cg, 0, 2);
   tcase_add_loop_test(tc, errors_refused_before_launch, 0, 2);
