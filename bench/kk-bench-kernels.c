@@ -329,6 +329,7 @@ static void matrix_irregular(int64_t rows, int64_t **rp, int32_t **ci, double **
 }
 
 static int g_full;
+static int64_t g_dgemm_n; /* --dgemm=N: dgemm's size instead of 512 or --full's 8192 */
 
 static void bench_backend(const char *backend, const char *cases) {
   const int cuda = strcmp(backend, "cuda") == 0, host = strcmp(kk_backend_default(), kk_backend_host()) == 0;
@@ -449,7 +450,7 @@ static void bench_backend(const char *backend, const char *cases) {
 
   /* dgemm: C = A B, every matrix in the backend's default layout */
   if (WANT("dgemm")) {
-    const int64_t n = g_full ? 8192 : 512;
+    const int64_t n = g_dgemm_n > 0 ? g_dgemm_n : g_full ? 8192 : 512;
     double *hA = random_array(n * n), *hB = random_array(n * n);
     memset(&c, 0, sizeof c);
     c.n = n;
@@ -584,7 +585,7 @@ static void bench_backend(const char *backend, const char *cases) {
 
 static void usage(void) {
   fprintf(stderr, "usage: kk-bench-kernels [--backends=serial,threads,openmp,cuda] [--cases=all|dot,axpby,gemv,dgemm,"
-                  "batched,spmv] [--full] [--reps=N] [--kokkos-*...]\n");
+                  "batched,spmv] [--full] [--dgemm=N] [--reps=N] [--kokkos-*...]\n");
 }
 
 int main(int argc, char **argv) {
@@ -596,6 +597,8 @@ int main(int argc, char **argv) {
       cases = argv[i] + 8;
     else if (strcmp(argv[i], "--full") == 0)
       g_full = 1;
+    else if (strncmp(argv[i], "--dgemm=", 8) == 0)
+      g_dgemm_n = atoll(argv[i] + 8);
     else if (strncmp(argv[i], "--reps=", 7) == 0)
       g_reps = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : 1;
     else if (strncmp(argv[i], "--kokkos-", 9) == 0)

@@ -42,7 +42,7 @@ kernels/sparse.kk.o: $(KERNELS_TMPL) kernels/sparse_tmpl.h
 
 # ---- tests: the suite once per host backend and on opencl (PoCL); serial runs
 # the binary itself, so that the valgrind run of CI watches it ----
-EXTRA_DIST += kernels/tests/kernels-env.sh
+EXTRA_DIST += kernels/tests/kernels-env.sh kernels/gpu-run.sh
 dist_check_SCRIPTS += kernels/tests/kernels-threads.sh kernels/tests/kernels-openmp.sh kernels/tests/kernels-opencl.sh \
 	kernels/tests/kernels-kk-info.sh
 if KK_BUILD_KERNELS
