@@ -23,19 +23,19 @@ export KK_INFO_LIBDIR=$PWD/.libs
 step "kk-info"
 timeout 30 tools/kk-info/kk-info 2>&1 | tee "$OUT/kk-info.txt" | grep -A8 "kk-kernels"
 step "check_interop cuda"
-CK_FORK=no timeout 60 tests/check_interop cuda 2>&1 | tail -5 | tee "$OUT/interop-cuda.log"
+CK_FORK=no timeout 20 tests/check_interop cuda 2>&1 | tail -5 | tee "$OUT/interop-cuda.log"
 step "check_kernels cuda (each test with vendor libraries off, then on; cuBLAS and cuSPARSE required)"
-CK_FORK=no KK_KERNELS_TEST_EXPECT_CUDA_TPL=1 timeout 150 kernels/tests/check_kernels cuda >"$OUT/kernels-cuda.log" 2>&1
+CK_FORK=no KK_KERNELS_TEST_EXPECT_CUDA_TPL=1 timeout 70 kernels/tests/check_kernels cuda >"$OUT/kernels-cuda.log" 2>&1
 echo "rc=$?"
 tail -8 "$OUT/kernels-cuda.log"
+step "kk-bench-kernels cuda --full"
+timeout 60 bench/kk-bench-kernels --backends=cuda --full --reps=5 2>&1 | tee "$OUT/bench-cuda.txt"
+step "kk-bench-kernels openmp --full (16 threads), dgemm ${1:-4096}^2"
+OMP_PROC_BIND=spread OMP_PLACES=cores timeout 60 bench/kk-bench-kernels --backends=openmp --full --dgemm="${1:-4096}" \
+  --reps=3 2>&1 | tee "$OUT/bench-openmp.txt"
 step "check_kernels cuda, cuBLAS and cuSPARSE not findable (KK_KERNELS_CUBLAS/CUSPARSE=/nonexistent)"
 CK_FORK=no KK_KERNELS_CUBLAS=/nonexistent/libcublas.so KK_KERNELS_CUSPARSE=/nonexistent/libcusparse.so \
-  timeout 150 kernels/tests/check_kernels cuda >"$OUT/kernels-cuda-novendor.log" 2>&1
+  timeout 60 kernels/tests/check_kernels cuda >"$OUT/kernels-cuda-novendor.log" 2>&1
 echo "rc=$?"
 tail -4 "$OUT/kernels-cuda-novendor.log"
-step "kk-bench-kernels cuda --full"
-timeout 120 bench/kk-bench-kernels --backends=cuda --full --reps=5 2>&1 | tee "$OUT/bench-cuda.txt"
-step "kk-bench-kernels openmp --full (16 threads), dgemm ${1:-4096}^2"
-OMP_PROC_BIND=spread OMP_PLACES=cores timeout 150 bench/kk-bench-kernels --backends=openmp --full --dgemm="${1:-4096}" \
-  --reps=3 2>&1 | tee "$OUT/bench-openmp.txt"
 step "done"
