@@ -110,8 +110,8 @@ extern "C" double kcu_axpby(const double *x, const double *y, int64_t n, double 
   cublasHandle_t h = handle();
   if (!dx || !dy || !h)
     return -1;
-  // y = a x + b y as a 1 x n matrix: geam may write C in place of B
-  auto run = [&] { return BL(cublasDgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, (int)n, &a, dx, 1, &b, dy, 1, dy, 1)); };
+  // y = a x + b y as an n x 1 matrix (one contiguous column): geam may write C in place of B
+  auto run = [&] { return BL(cublasDgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, 1, &a, dx, (int)n, &b, dy, (int)n, dy, (int)n)); };
   if (!run() || !CU(cudaDeviceSynchronize()))
     return -1;
   *check = sum_of(dy, n); // after one call from the inputs

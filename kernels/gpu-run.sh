@@ -3,6 +3,7 @@
 # runs the native-queue tests and kk-kernels' suite on cuda (vendor libraries off and on, cuBLAS/cuSPARSE required),
 # then kk-bench-kernels on cuda (against cuBLAS/cuSPARSE) and on openmp (against OpenBLAS).  Logs go to $OUT.
 #   usage: kernels/gpu-run.sh [host-dgemm-size]      (from the unpacked tree; OUT defaults to /tmp/kk-gpu-run)
+#   KK_RUN_CUDA_ONLY=1 leaves out the host benchmark and the suite's run without cuBLAS/cuSPARSE (a rerun after a cuda fix)
 set -u -o pipefail
 OUT=${OUT:-/tmp/kk-gpu-run}
 mkdir -p "$OUT"
@@ -30,6 +31,7 @@ echo "rc=$?"
 tail -8 "$OUT/kernels-cuda.log"
 step "kk-bench-kernels cuda --full"
 timeout 60 bench/kk-bench-kernels --backends=cuda --full --reps=5 2>&1 | tee "$OUT/bench-cuda.txt"
+if [ "${KK_RUN_CUDA_ONLY:-0}" = 1 ]; then step "done (cuda only)"; exit 0; fi
 step "kk-bench-kernels openmp --full (16 threads), dgemm ${1:-4096}^2"
 OMP_PROC_BIND=spread OMP_PLACES=cores timeout 60 bench/kk-bench-kernels --backends=openmp --full --dgemm="${1:-4096}" \
   --reps=3 2>&1 | tee "$OUT/bench-openmp.txt"

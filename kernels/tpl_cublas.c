@@ -204,9 +204,13 @@ static int cublas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   if (s == 0) {
     switch (t->op) {
     case KKK_TPL_AXPBY:
-      /* one pass: y = a x + b y as geam on a 1 x n matrix, in place (C = B) */
+      /* one pass: y = a x + b y as geam in place (C = B): contiguous vectors as one n x 1 column (a 1 x n
+       * row of n one-element columns runs at a tenth of the bandwidth on an H100), strided ones as a row */
       fn = "cublasXgeam";
-      s = U.geam[ty](U.handle, OP_N, OP_N, 1, n, pa, x, ix, pb, y, iy, y, iy);
+      if (ix == 1 && iy == 1)
+        s = U.geam[ty](U.handle, OP_N, OP_N, n, 1, pa, x, n, pb, y, n, y, n);
+      else
+        s = U.geam[ty](U.handle, OP_N, OP_N, 1, n, pa, x, ix, pb, y, iy, y, iy);
       break;
     case KKK_TPL_SCAL:
       fn = "cublasXscal";

@@ -24,7 +24,7 @@
  * kk's own kernels), its stream set per call under a lock.
  */
 
-enum { R32F = 0, R64F = 1, C32F = 4, C64F = 5, IDX32 = 2, BASE0 = 0, SPMV_DEFAULT = 0 };
+enum { R32F = 0, R64F = 1, C32F = 4, C64F = 5, IDX32 = 2, BASE0 = 0, SPMV_DEFAULT = 0, NOT_SUPPORTED = 10 };
 
 typedef int (*create_t)(void **handle);
 typedef int (*set_stream_t)(void *handle, void *stream);
@@ -122,7 +122,8 @@ static int cusparse_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   if (!rp32)
     return 0;
   static const int vt[4] = {R32F, R64F, C32F, C64F};
-  const int ty = c->t, op = t->op_a == KK_OP_N ? 0 : t->op_a == KK_OP_T ? 1 : 2;
+  /* conj(A)^T of a real matrix is A^T: cuSPARSE refuses the conjugate form on real types */
+  const int ty = c->t, op = t->op_a == KK_OP_N ? 0 : t->op_a == KK_OP_T || !kkk_is_complex(c->type) ? 1 : 2;
   const float fa[2] = {(float)t->a.re, (float)t->a.im}, fb[2] = {(float)t->b.re, (float)t->b.im};
   const double da[2] = {t->a.re, t->a.im}, db[2] = {t->b.re, t->b.im};
   const void *pa = ty == 0 || ty == 2 ? (const void *)fa : (const void *)da;
@@ -157,8 +158,11 @@ static int cusparse_call(const kkk_tpl_call_t *t, kk_status_t *st) {
     fn = "cusparseCreateDnVec";
   if (s == 0 && (s = P.bufsize(P.handle, op, pa, mat, vx, pb, vy, vt[ty], SPMV_DEFAULT, &need)) != 0)
     fn = "cusparseSpMV_bufferSize";
+  int declined = s == NOT_SUPPORTED; /* a case this cuSPARSE does not do: kk's own kernel, nothing was queued */
   int cu = 0; /* a libcuda failure, not cuSPARSE's */
-  if (s == 0 && need > P.buf_size) {
+  if (declined)
+    s = 0;
+  if (s == 0 && !declined && need > P.buf_size) {
     /* the old buffer may still be in use by a call queued on any stream of the context */
     if (P.buf && ((s = P.ctx_sync()) != 0 || (s = P.mem_free(P.buf)) != 0))
       cu = 1, fn = "cuMemFree";
@@ -171,7 +175,7 @@ static int cusparse_call(const kkk_tpl_call_t *t, kk_status_t *st) {
         P.buf_size = need;
     }
   }
-  if (s == 0 && (s = P.spmv(P.handle, op, pa, mat, vx, pb, vy, vt[ty], SPMV_DEFAULT, (void *)(uintptr_t)P.buf)) != 0)
+  if (s == 0 && !declined && (s = P.spmv(P.handle, op, pa, mat, vx, pb, vy, vt[ty], SPMV_DEFAULT, (void *)(uintptr_t)P.buf)) != 0)
     fn = "cusparseSpMV";
   if (vy)
     P.destroy_dnvec(vy);
@@ -180,6 +184,8 @@ static int cusparse_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   if (mat)
     P.destroy_spmat(mat);
   pthread_mutex_unlock(&g_lock);
+  if (declined)
+    return 0;
   if (s != 0) {
     cu = cu || strcmp(fn, "cuCtxSetCurrent") == 0;
     /* CUDA_ERROR_OUT_OF_MEMORY and CUSPARSE_STATUS_ALLOC_FAILED are both 2 */
