@@ -306,8 +306,9 @@ kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *
  *
  *   cblas     a CBLAS (OpenBLAS, Debian's libblas.so.3, ...) for views on
  *             host backends: axpby, scal, dot, nrm2, nrm1, iamax, gemv, gemm
- *   cublas    cuBLAS for views on cuda: axpby, scal, dot, nrm2, nrm1, iamax,
- *             gemv, gemm, queued on the instance's CUDA stream
+ *   cublas    cuBLAS for views on cuda: scal, dot, nrm2, nrm1, iamax, gemv,
+ *             gemm, queued on the instance's CUDA stream (axpby stays with
+ *             kk's kernel: cuBLAS has no one-pass form as fast)
  *   cusparse  cuSPARSE for views on cuda: SpMV on vectors
  * The cuda libraries need a cuda plugin with native queues (plugin ABI
  * 1.4, kk_instance_native_queue); without one kk's own kernels run.
