@@ -194,6 +194,19 @@ int kkk_tpl_open_first(const char *setting, const char *const *names, size_t n,
                        int (*try_one)(const char *file, char *why, size_t why_size), const char *none_found,
                        char *path, size_t path_size, char *why, size_t why_size);
 
+/* A symbol a library file needs: where its address goes, its name. */
+typedef struct kkk_tpl_sym {
+  void **slot;
+  const char *name;
+} kkk_tpl_sym_t;
+#define KKK_TPL_SYM(field, sym) {(void **)&(field), sym},
+
+/* Opens `file` and looks up syms[0..n): the handle, or NULL with `why`
+ * (the file's error, or the first missing symbol and `what` it then is
+ * not), every slot NULL and the library closed. */
+void *kkk_tpl_dlopen(const char *file, const kkk_tpl_sym_t *syms, size_t n, const char *what, char *why,
+                     size_t why_size);
+
 /* How matrix M is stored in row-major (row_major nonzero) or column-major
  * order: 0 as is, 1 as its transpose, -1 neither (no unit stride, sizes
  * past int); *ld its leading dimension there. */

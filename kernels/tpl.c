@@ -1,4 +1,5 @@
 /* kernels/tpl.c -- vendor libraries chosen at run time: settings, lazy opening, the offer of each call, the report. */
+#include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -288,4 +289,24 @@ kk_native_kind_t kkk_native_queue(const kkk_call_t *c, kk_native_queue_t *q) {
   if (c->host || !b || strcmp(b, "cuda") != 0 || kk_instance_native_queue(c->inst, q) != KK_OK)
     return KK_NATIVE_NONE;
   return q->kind;
+}
+
+void *kkk_tpl_dlopen(const char *file, const kkk_tpl_sym_t *syms, size_t n, const char *what, char *why,
+                     size_t why_size) {
+  dlerror();
+  void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror();
+    snprintf(why, why_size, "%s", e ? e : "dlopen failed");
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (!(*syms[i].slot = dlsym(h, syms[i].name))) {
+      snprintf(why, why_size, "%s: has no %s (%s)", file, syms[i].name, what);
+      for (size_t j = 0; j < n; j++)
+        *syms[j].slot = NULL;
+      dlclose(h);
+      return NULL;
+    }
+  return h;
 }

@@ -88,23 +88,12 @@ static const char *const k_names[] = {"libopenblas.so.0", "libblas.so.3", "libcb
 
 /* One library: 0 when it has every required symbol. */
 static int try_one(const char *file, char *why, size_t why_size) {
-  dlerror();
-  void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char *e = dlerror();
-    snprintf(why, why_size, "%s", e ? e : "dlopen failed");
+#define SYM(field, sym) KKK_TPL_SYM(B.field, sym)
+  static const kkk_tpl_sym_t syms[] = {REQUIRED(SYM)};
+#undef SYM
+  void *h = kkk_tpl_dlopen(file, syms, sizeof syms / sizeof *syms, "not a CBLAS", why, why_size);
+  if (!h)
     return -1;
-  }
-#define LOOKUP(field, sym)                                                         \
-  *(void **)&B.field = dlsym(h, sym);                                              \
-  if (!B.field) {                                                                  \
-    snprintf(why, why_size, "%s: has no %s (not a CBLAS)", file, sym);             \
-    dlclose(h);                                                                    \
-    memset(&B, 0, sizeof B);                                                       \
-    return -1;                                                                     \
-  }
-  REQUIRED(LOOKUP)
-#undef LOOKUP
   *(void **)&B.saxpby = dlsym(h, "cblas_saxpby");
   *(void **)&B.daxpby = dlsym(h, "cblas_daxpby");
   *(void **)&B.caxpby = dlsym(h, "cblas_caxpby");

@@ -70,30 +70,20 @@ static const char *const k_names[] = {"libcublas.so.13", "libcublas.so.12", KKK_
   X(gemv[3], "cublasZgemv_v2") X(gemm[0], "cublasSgemm_v2") X(gemm[1], "cublasDgemm_v2")                           \
   X(gemm[2], "cublasCgemm_v2") X(gemm[3], "cublasZgemm_v2")
 
+/* libcuda's calls: the context is made current per call (the cuda plugin has libcuda open already) */
+#define LIBCUDA(X) \
+  X(ctx_set, "cuCtxSetCurrent")
+
 static int try_one(const char *file, char *why, size_t why_size) {
-  dlerror();
-  void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char *e = dlerror();
-    snprintf(why, why_size, "%s", e ? e : "dlopen failed");
+#define SYM(field, sym) KKK_TPL_SYM(U.field, sym)
+  static const kkk_tpl_sym_t syms[] = {REQUIRED(SYM)}, cu[] = {LIBCUDA(SYM)};
+#undef SYM
+  void *h = kkk_tpl_dlopen(file, syms, sizeof syms / sizeof *syms, "not cuBLAS 12 or later", why, why_size);
+  if (!h)
     return -1;
-  }
-#define LOOKUP(field, sym)                                             \
-  *(void **)&U.field = dlsym(h, sym);                                  \
-  if (!U.field) {                                                      \
-    snprintf(why, why_size, "%s: has no %s (not cuBLAS 12 or later)", file, sym); \
-    dlclose(h);                                                        \
-    memset(&U, 0, sizeof U);                                           \
-    return -1;                                                         \
-  }
-  REQUIRED(LOOKUP)
-#undef LOOKUP
-  /* the cuda plugin has libcuda open already; the context is made current per call */
-  void *cu = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-  if (!cu)
-    cu = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!cu || !(*(void **)&U.ctx_set = dlsym(cu, "cuCtxSetCurrent"))) {
-    snprintf(why, why_size, "%s opened, but libcuda.so.1 (cuCtxSetCurrent) was not found", file);
+  char cu_why[300];
+  if (!kkk_tpl_dlopen("libcuda.so.1", cu, sizeof cu / sizeof *cu, "not a CUDA driver", cu_why, sizeof cu_why)) {
+    snprintf(why, why_size, "%s opened, but: %s", file, cu_why);
     memset(&U, 0, sizeof U);
     dlclose(h);
     return -1;

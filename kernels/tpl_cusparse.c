@@ -70,35 +70,25 @@ static const char *const k_names[] = {"libcusparse.so.12", "libcusparse.so.13", 
   X(create_dnvec, "cusparseCreateDnVec") X(destroy_spmat, "cusparseDestroySpMat")                   \
   X(destroy_dnvec, "cusparseDestroyDnVec") X(bufsize, "cusparseSpMV_bufferSize") X(spmv, "cusparseSpMV")
 
+/* libcuda's calls: the context is made current per call (the cuda plugin has libcuda open already) */
+#define LIBCUDA(X) \
+  X(ctx_set, "cuCtxSetCurrent") X(mem_alloc, "cuMemAlloc_v2") X(mem_free, "cuMemFree_v2") X(ctx_sync, "cuCtxSynchronize")
+
 static int try_one(const char *file, char *why, size_t why_size) {
-  dlerror();
-  void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char *e = dlerror();
-    snprintf(why, why_size, "%s", e ? e : "dlopen failed");
+#define SYM(field, sym) KKK_TPL_SYM(P.field, sym)
+  static const kkk_tpl_sym_t syms[] = {REQUIRED(SYM)}, cu[] = {LIBCUDA(SYM)};
+#undef SYM
+  void *h = kkk_tpl_dlopen(file, syms, sizeof syms / sizeof *syms, "not cuSPARSE 12 or later", why, why_size);
+  if (!h)
     return -1;
-  }
-#define LOOKUP(field, sym)                                                                     \
-  *(void **)&P.field = dlsym(h, sym);                                                          \
-  if (!P.field) {                                                                              \
-    snprintf(why, why_size, "%s: has no %s (not cuSPARSE 12 or later)", file, sym);            \
-    dlclose(h);                                                                                \
-    memset(&P, 0, sizeof P);                                                                   \
-    return -1;                                                                                 \
-  }
-  REQUIRED(LOOKUP)
-#undef LOOKUP
-  void *cu = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-  if (!cu)
-    cu = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!cu || !(*(void **)&P.ctx_set = dlsym(cu, "cuCtxSetCurrent")) ||
-      !(*(void **)&P.mem_alloc = dlsym(cu, "cuMemAlloc_v2")) || !(*(void **)&P.mem_free = dlsym(cu, "cuMemFree_v2")) ||
-      !(*(void **)&P.ctx_sync = dlsym(cu, "cuCtxSynchronize"))) {
-    snprintf(why, why_size, "%s opened, but libcuda.so.1 (cuCtxSetCurrent, cuMemAlloc_v2) was not found", file);
+  char cu_why[300];
+  if (!kkk_tpl_dlopen("libcuda.so.1", cu, sizeof cu / sizeof *cu, "not a CUDA driver", cu_why, sizeof cu_why)) {
+    snprintf(why, why_size, "%s opened, but: %s", file, cu_why);
     memset(&P, 0, sizeof P);
     dlclose(h);
     return -1;
   }
+  /* both stay open for the life of the process */
   return 0;
 }
 
