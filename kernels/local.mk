@@ -113,12 +113,12 @@ endif
 # native queue of an instance and an instance on the program's queue, on serial
 # (refused) and opencl (PoCL: real OpenCL queues); on a CUDA machine
 # `tests/check_interop cuda` ----
-dist_check_SCRIPTS += kernels/tests/interop-opencl.sh
+dist_check_SCRIPTS += kernels/tests/interop-opencl.sh kernels/tests/interop-oldabi.sh
 if KK_HAVE_CHECK
 check_PROGRAMS += tests/check_interop
 tests_check_interop_SOURCES = tests/check_interop.c tests/testutil.h
 tests_check_interop_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_check_interop_CFLAGS = $(TEST_CFLAGS)
 tests_check_interop_LDADD = libkk.la $(CHECK_LIBS) -ldl
-TESTS += tests/check_interop kernels/tests/interop-opencl.sh
+TESTS += tests/check_interop kernels/tests/interop-opencl.sh kernels/tests/interop-oldabi.sh
 endif
