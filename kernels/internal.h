@@ -207,6 +207,19 @@ typedef struct kkk_tpl_sym {
 void *kkk_tpl_dlopen(const char *file, const kkk_tpl_sym_t *syms, size_t n, const char *what, char *why,
                      size_t why_size);
 
+/* The same for a library that also needs libcuda's calls `cu` (cuBLAS,
+ * cuSPARSE): the library's handle, or NULL with why, nothing left open. */
+void *kkk_tpl_dlopen_cuda(const char *file, const kkk_tpl_sym_t *syms, size_t n, const kkk_tpl_sym_t *cu, size_t ncu,
+                          const char *what, char *why, size_t why_size);
+
+/* A vector a BLAS with int sizes takes: n and a positive increment (or a
+ * single element) that fit an int; its increment for the call. */
+int kkk_tpl_vec_ok(const kkk_tvec_t *v);
+int kkk_tpl_inc(const kkk_tvec_t *v);
+/* Every vector of call t can go to such a BLAS (scal: in place only; SpMV:
+ * never, it is no BLAS call). */
+int kkk_tpl_vectors_ok(const kkk_tpl_call_t *t);
+
 /* How matrix M is stored in row-major (row_major nonzero) or column-major
  * order: 0 as is, 1 as its transpose, -1 neither (no unit stride, sizes
  * past int); *ld its leading dimension there. */

@@ -310,3 +310,43 @@ void *kkk_tpl_dlopen(const char *file, const kkk_tpl_sym_t *syms, size_t n, cons
     }
   return h;
 }
+
+void *kkk_tpl_dlopen_cuda(const char *file, const kkk_tpl_sym_t *syms, size_t n, const kkk_tpl_sym_t *cu, size_t ncu,
+                          const char *what, char *why, size_t why_size) {
+  void *h = kkk_tpl_dlopen(file, syms, n, what, why, why_size);
+  if (!h)
+    return NULL;
+  char cu_why[300];
+  if (!kkk_tpl_dlopen("libcuda.so.1", cu, ncu, "not a CUDA driver", cu_why, sizeof cu_why)) {
+    snprintf(why, why_size, "%s opened, but: %s", file, cu_why);
+    for (size_t i = 0; i < n; i++)
+      *syms[i].slot = NULL;
+    dlclose(h);
+    return NULL;
+  }
+  return h; /* both stay open for the life of the process */
+}
+
+int kkk_tpl_vec_ok(const kkk_tvec_t *v) { return fits(v->n) && fits(v->inc) && (v->inc >= 1 || v->n <= 1); }
+int kkk_tpl_inc(const kkk_tvec_t *v) { return v->inc >= 1 ? (int)v->inc : 1; }
+
+int kkk_tpl_vectors_ok(const kkk_tpl_call_t *t) {
+  switch (t->op) {
+  case KKK_TPL_AXPBY:
+    return kkk_tpl_vec_ok(&t->x) && kkk_tpl_vec_ok(&t->y) && t->x.n == t->y.n;
+  case KKK_TPL_SCAL: /* in place only: r = a x with r != x would need a copy first */
+    return kkk_tpl_vec_ok(&t->x) && t->x.data == t->y.data && t->x.inc == t->y.inc;
+  case KKK_TPL_DOT:
+  case KKK_TPL_GEMV:
+    return kkk_tpl_vec_ok(&t->x) && kkk_tpl_vec_ok(&t->y);
+  case KKK_TPL_NRM2:
+  case KKK_TPL_NRM1:
+  case KKK_TPL_IAMAX:
+    return kkk_tpl_vec_ok(&t->x);
+  case KKK_TPL_GEMM:
+    return 1;
+  case KKK_TPL_SPMV:
+    break;
+  }
+  return 0;
+}

@@ -110,11 +110,8 @@ static int cblas_open(const char *setting, char *path, size_t path_size, char *w
 
 /* ---- calls ---------------------------------------------------------------------------- */
 
-static int fits(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
 /* A vector CBLAS can take: an increment of at least 1 (or a single element). */
-static int vec_ok(const kkk_tvec_t *v) { return fits(v->n) && fits(v->inc) && (v->inc >= 1 || v->n <= 1); }
-static int inc_of(const kkk_tvec_t *v) { return v->inc >= 1 ? (int)v->inc : 1; }
 
 static void threads_for_call(void) {
   if (!B.set_threads)
@@ -134,38 +131,17 @@ static int cblas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   const float fa[2] = {(float)t->a.re, (float)t->a.im}, fb[2] = {(float)t->b.re, (float)t->b.im};
   const double da[2] = {t->a.re, t->a.im}, db[2] = {t->b.re, t->b.im};
   const void *pa = ty == 2 ? (const void *)fa : (const void *)da, *pb = ty == 2 ? (const void *)fb : (const void *)db;
-  switch (t->op) {
-  case KKK_TPL_AXPBY: {
-    if (!vec_ok(&t->x) || !vec_ok(&t->y) || t->x.n != t->y.n)
-      return 0;
+  if (!kkk_tpl_vectors_ok(t))
+    return 0;
+  if (t->op == KKK_TPL_AXPBY) {
+    /* axpby is an OpenBLAS extension; without it only b = 1 (axpy) */
     const int one_b = t->b.re == 1.0 && t->b.im == 0.0;
     const int have = ty == 0 ? B.saxpby != NULL : ty == 1 ? B.daxpby != NULL : ty == 2 ? B.caxpby != NULL : B.zaxpby != NULL;
     if (!have && !one_b)
       return 0;
-    break;
-  }
-  case KKK_TPL_SCAL:
-    /* in place only: r = a x with r != x would need a copy first */
-    if (!vec_ok(&t->x) || t->x.data != t->y.data || t->x.inc != t->y.inc)
-      return 0;
-    break;
-  case KKK_TPL_DOT:
-    if (!vec_ok(&t->x) || !vec_ok(&t->y))
-      return 0;
-    break;
-  case KKK_TPL_NRM2:
-  case KKK_TPL_NRM1:
-  case KKK_TPL_IAMAX:
-    if (!vec_ok(&t->x))
-      return 0;
-    break;
-  default:
-    break;
   }
   int order = ROW_MAJOR, lda = 0, ldb = 0, ldc = 0, ta = 0, tb = 0;
   if (t->op == KKK_TPL_GEMV) {
-    if (!vec_ok(&t->x) || !vec_ok(&t->y))
-      return 0;
     int s = kkk_tpl_stored(&t->A, 1, &lda);
     if (s < 0)
       return 0;
@@ -192,7 +168,7 @@ static int cblas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   if (*st != KK_OK)
     return 1;
   threads_for_call();
-  const int n = (int)t->x.n, ix = inc_of(&t->x), iy = inc_of(&t->y);
+  const int n = (int)t->x.n, ix = kkk_tpl_inc(&t->x), iy = kkk_tpl_inc(&t->y);
   void *x = t->x.data, *y = t->y.data;
   switch (t->op) {
   case KKK_TPL_AXPBY:

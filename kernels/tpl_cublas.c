@@ -78,18 +78,10 @@ static int try_one(const char *file, char *why, size_t why_size) {
 #define SYM(field, sym) KKK_TPL_SYM(U.field, sym)
   static const kkk_tpl_sym_t syms[] = {REQUIRED(SYM)}, cu[] = {LIBCUDA(SYM)};
 #undef SYM
-  void *h = kkk_tpl_dlopen(file, syms, sizeof syms / sizeof *syms, "not cuBLAS 12 or later", why, why_size);
-  if (!h)
-    return -1;
-  char cu_why[300];
-  if (!kkk_tpl_dlopen("libcuda.so.1", cu, sizeof cu / sizeof *cu, "not a CUDA driver", cu_why, sizeof cu_why)) {
-    snprintf(why, why_size, "%s opened, but: %s", file, cu_why);
-    memset(&U, 0, sizeof U);
-    dlclose(h);
-    return -1;
-  }
-  /* both stay open for the life of the process */
-  return 0;
+  return kkk_tpl_dlopen_cuda(file, syms, sizeof syms / sizeof *syms, cu, sizeof cu / sizeof *cu, "not cuBLAS 12 or later", why,
+                             why_size)
+             ? 0
+             : -1;
 }
 
 static int cublas_open(const char *setting, char *path, size_t path_size, char *why, size_t why_size) {
@@ -100,9 +92,6 @@ static int cublas_open(const char *setting, char *path, size_t path_size, char *
 
 /* ---- calls ---------------------------------------------------------------------------- */
 
-static int fits(int64_t v) { return v >= 0 && v <= INT_MAX; }
-static int vec_ok(const kkk_tvec_t *v) { return fits(v->n) && fits(v->inc) && (v->inc >= 1 || v->n <= 1); }
-static int inc_of(const kkk_tvec_t *v) { return v->inc >= 1 ? (int)v->inc : 1; }
 
 /* cuBLAS's status as kk's, with the message. */
 static kk_status_t cublas_status(const kkk_call_t *c, const char *fn, int s) {
@@ -120,33 +109,14 @@ static int cublas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   if (kkk_native_queue(c, &q) != KK_NATIVE_CUDA)
     return 0;
   const int ty = c->t;
-  switch (t->op) {
-  case KKK_TPL_AXPBY:
-    /* cuBLAS has no axpby: its one-pass form, geam in place, ran at 855 GB/s on an H100 where kk's own kernel
-     * ran at 3080 GB/s (docs/benchmarks.md), and scal + axpy takes two passes.  kk's kernel serves it. */
+  /* axpby: cuBLAS has none; its one-pass form, geam in place, ran at 855 GB/s on an H100 where kk's own kernel
+   * ran at 3080 GB/s (docs/benchmarks.md), and scal + axpy takes two passes: kk's kernel serves it.  scal: a zero
+   * alpha must give zeros (kk's contract), which a multiply does not for NaN. */
+  if (t->op == KKK_TPL_AXPBY || !kkk_tpl_vectors_ok(t) ||
+      (t->op == KKK_TPL_SCAL && t->a.re == 0.0 && t->a.im == 0.0))
     return 0;
-  case KKK_TPL_SCAL:
-    /* in place only; a zero alpha must give zeros (kk's contract), which a multiply does not for NaN */
-    if (!vec_ok(&t->x) || t->x.data != t->y.data || t->x.inc != t->y.inc || (t->a.re == 0.0 && t->a.im == 0.0))
-      return 0;
-    break;
-  case KKK_TPL_DOT:
-    if (!vec_ok(&t->x) || !vec_ok(&t->y))
-      return 0;
-    break;
-  case KKK_TPL_NRM2:
-  case KKK_TPL_NRM1:
-  case KKK_TPL_IAMAX:
-    if (!vec_ok(&t->x))
-      return 0;
-    break;
-  default:
-    break;
-  }
   int lda = 0, ldb = 0, ldc = 0, ta = 0, tb = 0, swap = 0, gemv_t_stored = 0;
   if (t->op == KKK_TPL_GEMV) {
-    if (!vec_ok(&t->x) || !vec_ok(&t->y))
-      return 0;
     gemv_t_stored = kkk_tpl_stored(&t->A, 0, &lda);
     if (gemv_t_stored < 0 || (ta = kkk_tpl_trans(t->op_a, gemv_t_stored)) < 0)
       return 0;
@@ -185,7 +155,7 @@ static int cublas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   const double da[2] = {t->a.re, t->a.im}, db[2] = {t->b.re, t->b.im};
   const void *pa = ty == 0 || ty == 2 ? (const void *)fa : (const void *)da;
   const void *pb = ty == 0 || ty == 2 ? (const void *)fb : (const void *)db;
-  const int n = (int)t->x.n, ix = inc_of(&t->x), iy = inc_of(&t->y);
+  const int n = (int)t->x.n, ix = kkk_tpl_inc(&t->x), iy = kkk_tpl_inc(&t->y);
   void *x = t->x.data, *y = t->y.data;
   if (s == 0) {
     switch (t->op) {

@@ -78,18 +78,10 @@ static int try_one(const char *file, char *why, size_t why_size) {
 #define SYM(field, sym) KKK_TPL_SYM(P.field, sym)
   static const kkk_tpl_sym_t syms[] = {REQUIRED(SYM)}, cu[] = {LIBCUDA(SYM)};
 #undef SYM
-  void *h = kkk_tpl_dlopen(file, syms, sizeof syms / sizeof *syms, "not cuSPARSE 12 or later", why, why_size);
-  if (!h)
-    return -1;
-  char cu_why[300];
-  if (!kkk_tpl_dlopen("libcuda.so.1", cu, sizeof cu / sizeof *cu, "not a CUDA driver", cu_why, sizeof cu_why)) {
-    snprintf(why, why_size, "%s opened, but: %s", file, cu_why);
-    memset(&P, 0, sizeof P);
-    dlclose(h);
-    return -1;
-  }
-  /* both stay open for the life of the process */
-  return 0;
+  return kkk_tpl_dlopen_cuda(file, syms, sizeof syms / sizeof *syms, cu, sizeof cu / sizeof *cu, "not cuSPARSE 12 or later", why,
+                             why_size)
+             ? 0
+             : -1;
 }
 
 static int cusparse_open(const char *setting, char *path, size_t path_size, char *why, size_t why_size) {
