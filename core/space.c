@@ -148,29 +148,44 @@ kk_instance_t *kk_instance_host(void) { return kk__g.initialized ? &kk__g.host->
 
 const char *kk_instance_backend(const kk_instance_t *instance) { return instance ? instance->backend->name : NULL; }
 
-kk_status_t kk_instance_create(const char *backend, kk_instance_t **out) {
-  KK__REQUIRE_INIT("kk_instance_create");
+/* An instance of `backend` (NULL: the default one), on the program's queue
+ * q when q is non-NULL (kk_instance_create_native). */
+static kk_status_t instance_new(const char *op, const char *backend, const kk_native_queue_t *q,
+                                kk_instance_t **out) {
   if (!out)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_create: out must not be NULL");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: out must not be NULL", op);
   *out = NULL;
   kk__backend_t *b = kk__g.def;
   if (backend) {
     b = kk__backend_find(backend);
     if (!b || !(b->is_default || b->is_host))
-      return kk__error(KK_ERROR_NOT_FOUND,
-                       "kk_instance_create: backend '%s' is not active (active: %s%s%s)", backend, kk__g.def->name,
-                       kk__g.host != kk__g.def ? ", " : "", kk__g.host != kk__g.def ? kk__g.host->name : "");
+      return kk__error(KK_ERROR_NOT_FOUND, "%s: backend '%s' is not active (active: %s%s%s)", op, backend,
+                       kk__g.def->name, kk__g.host != kk__g.def ? ", " : "",
+                       kk__g.host != kk__g.def ? kk__g.host->name : "");
+  }
+  if (q) {
+    kk_native_queue_t mine = {KK_NATIVE_NONE, 0, NULL, NULL};
+    if (!KK_PLUGIN_HAS(&b->ops, instance_create_native) || !KK_PLUGIN_HAS(&b->ops, instance_native) ||
+        b->ops.instance_native(b->ctx, NULL, &mine) != KK_OK)
+      return kk__error(KK_ERROR_UNSUPPORTED, "%s: backend %s has no native queues (plugin ABI 1.4 interop)", op,
+                       b->name);
+    if (q->kind != mine.kind || !q->queue || q->device != mine.device)
+      return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                       "%s: backend %s takes a queue of kind %d on device %d (got kind %d, device %d, queue %s)", op,
+                       b->name, (int)mine.kind, (int)mine.device, (int)q->kind, (int)q->device,
+                       q->queue ? "given" : "NULL");
   }
   kk_instance_t *inst = calloc(1, sizeof *inst);
   if (!inst)
-    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_instance_create: out of memory");
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
   inst->backend = b;
   inst->tools_id = kk__tools_next_instance_id();
   kk_clear_error();
-  kk_status_t st = b->ops.instance_create(b->ctx, &inst->plugin_inst);
+  kk_status_t st = q ? b->ops.instance_create_native(b->ctx, q, &inst->plugin_inst)
+                     : b->ops.instance_create(b->ctx, &inst->plugin_inst);
   if (st != KK_OK) {
     free(inst);
-    return kk__error(st, "kk_instance_create: backend %s: %s", b->name,
+    return kk__error(st, "%s: backend %s: %s", op, b->name,
                      kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
   }
   pthread_mutex_lock(&b->instances_lock);
@@ -180,6 +195,38 @@ kk_status_t kk_instance_create(const char *backend, kk_instance_t **out) {
   b->instances = inst;
   pthread_mutex_unlock(&b->instances_lock);
   *out = inst;
+  return KK_OK;
+}
+
+kk_status_t kk_instance_create(const char *backend, kk_instance_t **out) {
+  KK__REQUIRE_INIT("kk_instance_create");
+  return instance_new("kk_instance_create", backend, NULL, out);
+}
+
+kk_status_t kk_instance_create_native(const char *backend, const kk_native_queue_t *queue, kk_instance_t **out) {
+  KK__REQUIRE_INIT("kk_instance_create_native");
+  if (!queue)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_create_native: queue is NULL");
+  return instance_new("kk_instance_create_native", backend, queue, out);
+}
+
+kk_status_t kk_instance_native_queue(kk_instance_t *instance, kk_native_queue_t *out) {
+  KK__REQUIRE_INIT("kk_instance_native_queue");
+  if (!instance || !out)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_native_queue: %s is NULL", instance ? "out" : "instance");
+  out->kind = KK_NATIVE_NONE;
+  out->device = 0;
+  out->queue = out->context = NULL;
+  kk__backend_t *b = instance->backend;
+  if (!KK_PLUGIN_HAS(&b->ops, instance_native))
+    return kk__error(KK_ERROR_UNSUPPORTED, "kk_instance_native_queue: backend %s has no native queue%s", b->name,
+                     KK_PLUGIN_ABI_MINOR_OF(b->ops.abi_version) < 4 ? " (its plugin predates plugin ABI 1.4)" : "");
+  kk_status_t st = b->ops.instance_native(b->ctx, instance->plugin_inst, out);
+  if (st != KK_OK) {
+    out->kind = KK_NATIVE_NONE;
+    return kk__error(st, "kk_instance_native_queue: backend %s: %s", b->name,
+                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+  }
   return KK_OK;
 }
 

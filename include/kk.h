@@ -362,6 +362,47 @@ kk_status_t kk_instance_fence(kk_instance_t *instance);
 /* Name of the backend an instance belongs to. */
 const char *kk_instance_backend(const kk_instance_t *instance);
 
+/* Interop with vendor libraries (cuBLAS, rocBLAS, oneMKL, a program's own
+ * CUDA): the native queue under an instance, and instances on queues the
+ * program owns.  docs/interop.md has an example that calls cuBLAS on a kk
+ * instance. */
+typedef enum kk_native_kind {
+  KK_NATIVE_NONE = 0,    /* no native queue (host backends) */
+  KK_NATIVE_CUDA = 1,    /* queue: a CUstream (= cudaStream_t); context: the CUcontext (the device's primary context) */
+  KK_NATIVE_HIP = 2,     /* queue: a hipStream_t; context: NULL */
+  KK_NATIVE_OPENCL = 3,  /* queue: a cl_command_queue (in order); context: its cl_context */
+  KK__NATIVE_KIND_PIN = 0x7fffffff
+} kk_native_kind_t;
+
+typedef struct kk_native_queue {
+  kk_native_kind_t kind;
+  int32_t device;        /* the backend's device ordinal (the vendor's numbering) */
+  void *queue;           /* the vendor's queue handle, as `kind` says */
+  void *context;         /* the vendor's context, as `kind` says */
+} kk_native_queue_t;
+
+/* Fills *out with the native queue that `instance` (NULL: not allowed)
+ * submits its work to, in submission order: vendor work queued on it runs
+ * after the instance's earlier work and before its later work, and a view's
+ * data pointer in a space of the instance's backend is usable by the
+ * vendor's library on it.  The queue stays kk's: never destroy it; it lives
+ * until the instance is destroyed (the default instance's: kk_finalize).
+ * KK_ERROR_UNSUPPORTED (out->kind KK_NATIVE_NONE) for a backend without a
+ * native queue: host backends, Level Zero (no single queue handle), and any
+ * plugin built before plugin ABI 1.4.  Thread-safe. */
+kk_status_t kk_instance_native_queue(kk_instance_t *instance, kk_native_queue_t *out);
+
+/* Creates an instance of `backend` (NULL: the default backend) that submits
+ * its work to the program's own queue `queue` (kind, queue and context as
+ * kk_instance_native_queue describes; device must be the backend's open
+ * device).  kk never destroys that queue: it must outlive the instance.
+ * Work the program queues there itself is ordered with kk's as on any
+ * queue.  KK_ERROR_UNSUPPORTED when the backend has no such queues (or
+ * predates plugin ABI 1.4), KK_ERROR_INVALID_ARGUMENT for a kind of another
+ * backend, a NULL queue or another device.  Destroy it with
+ * kk_instance_destroy.  Thread-safe. */
+kk_status_t kk_instance_create_native(const char *backend, const kk_native_queue_t *queue, kk_instance_t **out);
+
 /* Waits for all work on every instance of every active backend. */
 kk_status_t kk_fence(void);
 

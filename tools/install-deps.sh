@@ -21,6 +21,9 @@ pkgs="$pkgs hipcc libamdhip64-dev"
 pkgs="$pkgs debhelper"
 # MPI for libkk-mpi and its tests (mpicc, mpiexec; docs/mpi.md)
 pkgs="$pkgs libopenmpi-dev openmpi-bin"
+# kk-kernels: a CBLAS it opens at run time on host backends (OpenBLAS), and
+# the native side of bench/kk-bench-kernels (both open it with dlopen)
+pkgs="$pkgs libopenblas0"
 pkgs="$pkgs $*"
 
 missing=

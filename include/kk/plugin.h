@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define KK_PLUGIN_ABI_MAJOR 1
-#define KK_PLUGIN_ABI_MINOR 3
+#define KK_PLUGIN_ABI_MINOR 4
 #define KK_PLUGIN_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | (uint32_t)(minor)))
 #define KK_PLUGIN_ABI_VERSION KK_PLUGIN_ABI_MAKE(KK_PLUGIN_ABI_MAJOR, KK_PLUGIN_ABI_MINOR)
 #define KK_PLUGIN_ABI_MAJOR_OF(v) ((uint32_t)(v) >> 16)
@@ -406,6 +406,20 @@ typedef struct kk_plugin_ops {
    * keep what that launch uses until it completes (as cuGraphExecDestroy
    * does). */
   kk_status_t (*graph_destroy)(void *ctx, void *pgraph);
+
+  /* ---- ABI 1.4: interop with vendor libraries (optional, each alone) ---- */
+
+  /* The native queue `inst` (NULL: the default instance) submits its work
+   * to, in order (kk_instance_native_queue): kind, device, queue and context
+   * as kk_native_queue_t describes.  The queue stays the plugin's.
+   * KK_ERROR_UNSUPPORTED when the instance has none. */
+  kk_status_t (*instance_native)(void *ctx, void *inst, kk_native_queue_t *out);
+
+  /* An instance on the program's queue `q` (kind already checked to be one
+   * this plugin reported through instance_native; device and handle not):
+   * everything instance_create does except creating the queue, which
+   * instance_destroy then leaves alone. */
+  kk_status_t (*instance_create_native)(void *ctx, const kk_native_queue_t *q, void **inst);
 } kk_plugin_ops_t;
 
 /* True when the (core's zeroed copy of the) table has `member`: the one gate

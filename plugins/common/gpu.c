@@ -151,7 +151,7 @@ static kk_status_t inst_init(kkg_ctx_t *c, kkg_inst_t *in) {
   pthread_mutex_init(&in->lock, &a);
   pthread_mutexattr_destroy(&a);
   atomic_init(&in->epoch, 1);
-  kk_status_t st = v->queue_create(c, in);
+  kk_status_t st = in->borrowed ? KK_OK : v->queue_create(c, in);
   if (st == KK_OK)
     st = v->alloc(c, KKG_MEM_DEVICE, KKG_SMALL_BYTES, (void **)&in->small);
   if (in->recording) { /* a graph's failure record is the default instance's, which kk_fence reads */
@@ -193,6 +193,11 @@ static void inst_free(kkg_ctx_t *c, kkg_inst_t *in) {
   if (in->next_inst)
     in->next_inst->prev = in->prev;
   pthread_mutex_unlock(&c->inst_lock);
+  if (in->borrowed && in->queue) {
+    /* the program's queue: drained (what this instance queued there may still run) and left to the program */
+    (void)v->queue_sync(c, in);
+    in->queue = NULL;
+  }
   v->queue_destroy(c, in);
   kkg_buf_t *bufs[] = {&in->partials, &in->partials2, &in->status, &in->scratch1};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
@@ -235,11 +240,15 @@ kk_status_t kkg_grow(kkg_ctx_t *c, kkg_inst_t *in, kkg_buf_t *b, size_t bytes, b
   return st;
 }
 
-kk_status_t kkg_inst_open(kkg_ctx_t *c, struct kkg_graph *recording, kkg_inst_t **out) {
+/* A new instance: on its own queue, on the program's (queue non-NULL,
+ * instance_create_native), or a graph's own (recording non-NULL). */
+static kk_status_t inst_new(kkg_ctx_t *c, struct kkg_graph *recording, void *queue, kkg_inst_t **out) {
   kkg_inst_t *in = calloc(1, c->v->inst_size);
   if (!in)
     return kkg_error(c, KK_ERROR_OUT_OF_MEMORY, "instance_create: out of memory");
   in->recording = recording;
+  in->queue = queue;
+  in->borrowed = queue != NULL;
   kk_status_t st = inst_init(c, in);
   if (st != KK_OK) {
     inst_free(c, in);
@@ -250,6 +259,10 @@ kk_status_t kkg_inst_open(kkg_ctx_t *c, struct kkg_graph *recording, kkg_inst_t 
   return KK_OK;
 }
 
+kk_status_t kkg_inst_open(kkg_ctx_t *c, struct kkg_graph *recording, kkg_inst_t **out) {
+  return inst_new(c, recording, NULL, out);
+}
+
 void kkg_inst_close(kkg_ctx_t *c, kkg_inst_t *in) {
   inst_free(c, in);
   free(in);
@@ -258,11 +271,27 @@ void kkg_inst_close(kkg_ctx_t *c, kkg_inst_t *in) {
 kk_status_t kkg_instance_create(void *ctx, void **inst) {
   kkg_ctx_t *c = ctx;
   KKG_BIND(c);
-  kkg_inst_t *in;
-  kk_status_t st = kkg_inst_open(c, NULL, &in);
-  if (st == KK_OK)
-    *inst = in;
-  return st;
+  return inst_new(c, NULL, NULL, (kkg_inst_t **)inst);
+}
+
+kk_status_t kkg_instance_native(void *ctx, void *inst, kk_native_queue_t *out) {
+  kkg_ctx_t *c = ctx;
+  const kkg_inst_t *in = inst ? inst : c->def;
+  if (c->v->native_kind == KK_NATIVE_NONE || !in || !in->queue)
+    return kkg_error(c, KK_ERROR_UNSUPPORTED, "instance_native: this backend's instances have no single native queue");
+  out->kind = c->v->native_kind;
+  out->device = c->dev;
+  out->queue = in->queue;
+  out->context = c->v->native_context ? c->v->native_context(c) : NULL;
+  return KK_OK;
+}
+
+kk_status_t kkg_instance_create_native(void *ctx, const kk_native_queue_t *q, void **inst) {
+  kkg_ctx_t *c = ctx;
+  if (c->v->native_kind == KK_NATIVE_NONE || q->kind != c->v->native_kind || !q->queue || q->device != c->dev)
+    return kkg_error(c, KK_ERROR_INVALID_ARGUMENT, "instance_create_native: not a queue of this backend's device");
+  KKG_BIND(c);
+  return inst_new(c, NULL, q->queue, (kkg_inst_t **)inst);
 }
 
 kk_status_t kkg_instance_destroy(void *ctx, void *inst) {

@@ -87,6 +87,7 @@ typedef struct kkg_inst {
   struct kkg_inst *prev, *next_inst; /* every instance of the context, for fence_all */
   struct kkg_graph *recording;      /* a graph's own instance (gpu_graph.c): its launches are captured into the
                                        graph, its buffers grow without freeing what captured nodes use */
+  bool borrowed;                    /* queue is the program's (instance_create_native): never destroyed */
 } kkg_inst_t;
 
 /* A kernel: the vendor's function handles and what the planners need. */
@@ -237,6 +238,10 @@ typedef struct kkg_vendor {
   kk_status_t (*slot_wait)(kkg_ctx_t *c, kkg_inst_t *in, unsigned s);
   kk_status_t (*enqueue)(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, void *fn, void *slot, unsigned s,
                          int64_t groups, size_t local, uint64_t smem);
+  /* interop (plugin ABI 1.4): what kind of handle kkg_inst_t.queue is (KK_NATIVE_NONE: none to give) and
+   * the vendor's context for kk_native_queue_t.context (NULL: none) */
+  kk_native_kind_t native_kind;
+  void *(*native_context)(kkg_ctx_t *c);
 } kkg_vendor_t;
 
 struct kkg_ctx {
@@ -436,6 +441,8 @@ kk_status_t kkg_mem_fill(void *ctx, void *inst, void *dst, int32_t space, const 
 kk_status_t kkg_instance_create(void *ctx, void **inst);
 kk_status_t kkg_instance_destroy(void *ctx, void *inst);
 kk_status_t kkg_instance_fence(void *ctx, void *inst);
+kk_status_t kkg_instance_native(void *ctx, void *inst, kk_native_queue_t *out);
+kk_status_t kkg_instance_create_native(void *ctx, const kk_native_queue_t *q, void **inst);
 kk_status_t kkg_fence_all(void *ctx);
 kk_status_t kkg_module_load(void *ctx, const kk_module_t *m, const kk_image_t *image, void **pmod);
 kk_status_t kkg_module_unload(void *ctx, void *pmod);
@@ -461,6 +468,7 @@ const kk_plugin_ops_t *kkg_entry(uint32_t core_abi, const kk_host_services_t *hs
       .module_unload = kkg_module_unload, .kernel_get = kkg_kernel_get, .team_size_query = kkg_team_size_query, \
       .graph_create = kkg_graph_create, .graph_launch = kkg_graph_launch, .graph_update = kkg_graph_update,     \
       .graph_destroy = kkg_graph_destroy,                                                                       \
+      .instance_native = kkg_instance_native, .instance_create_native = kkg_instance_create_native,             \
   };                                                                                                            \
   KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_##NAME##_entry(uint32_t core_abi, const kk_host_services_t *hs) { \
     return kkg_entry(core_abi, hs, &NAME##_ops);                                                                \

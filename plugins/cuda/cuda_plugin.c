@@ -118,13 +118,17 @@ static const kkg_space_t cuda_spaces[] = {
 
 /* Managed memory exists on every GPU a supported toolkit targets; pinned
  * memory is mapped, so that result slots are too. */
+/* interop: kk's streams live in the device's primary context */
+static void *cuda_native_context(kkg_ctx_t *g) { return cuda_of(g)->context; }
+
 KKG_SIMT_VENDOR(cuda, .code_type = "CUresult", .simt_syms = CUDA_SIMT_SYMS, .stream_flags = CU_STREAM_NON_BLOCKING,
                 .managed_flags = CU_MEM_ATTACH_GLOBAL, .host_flags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP,
                 .mapped_flags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP,
                 .attr_max_threads = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, .not_ready = CUDA_ERROR_NOT_READY,
                 .smem_optin = true, .max_blocks = 2147483647ll, .fill_wide = cuda_fill_wide, .set_smem = cuda_set_smem,
                 .graph_syms = CUDA_GRAPH_SYMS, .capture_relaxed = CU_STREAM_CAPTURE_MODE_RELAXED,
-                .capture_set = CU_STREAM_SET_CAPTURE_DEPENDENCIES)
+                .capture_set = CU_STREAM_SET_CAPTURE_DEPENDENCIES,
+                .native_kind = KK_NATIVE_CUDA, .native_context = cuda_native_context)
 
 static const char *const cuda_image_formats[] = {"cuda-fatbin", NULL};
 

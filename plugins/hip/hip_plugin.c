@@ -123,7 +123,8 @@ KKG_SIMT_VENDOR(hip, .code_type = "hipError_t", .simt_syms = HIP_SIMT_SYMS, .str
                 .attr_max_threads = HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, .not_ready = hipErrorNotReady,
                 .packed = hip_packed, .max_blocks = 0xffffffffll, .max_items = 0xffffffffu, .max_args = 4096,
                 .graph_syms = HIP_GRAPH_SYMS, .capture_relaxed = hipStreamCaptureModeRelaxed,
-                .capture_set = hipStreamSetCaptureDependencies)
+                .capture_set = hipStreamSetCaptureDependencies,
+                .native_kind = KK_NATIVE_HIP)
 
 static const char *const hip_image_formats[] = {"hip-codeobject", NULL};
 

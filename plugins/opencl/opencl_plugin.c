@@ -145,7 +145,10 @@ static const kkg_space_t opencl_spaces[] = {{"OpenCL", KKG_MEM_DEVICE}, {"OpenCL
 
 static const int64_t opencl_statuses[][2] = {OPENCL_STATUSES};
 static const kkg_name_t opencl_names[] = {OPENCL_NAMES{0, NULL}};
-KKG_SPIRV_VENDOR(opencl, .code_type = "cl_int")
+/* interop: an instance's in-order queue and the plugin's context */
+static void *opencl_native_context(kkg_ctx_t *g) { return cl_of(g)->context; }
+
+KKG_SPIRV_VENDOR(opencl, .code_type = "cl_int", .native_kind = KK_NATIVE_OPENCL, .native_context = opencl_native_context)
 
 /* SPIR-V first; SPIR 1.2 bitcode translated back from the same SPIR-V for
  * platforms without SPIR-V ingestion (module_load picks by device). */

@@ -1,22 +1,150 @@
-/* tools/kk-info/kk-info.c -- prints what kk finds on this machine: versions, plugins, backends, devices, spaces (and MPI). */
+/* tools/kk-info/kk-info.c -- prints what kk finds on this machine: versions, plugins, backends, devices, spaces, MPI, libraries on kk. */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef HAVE_DLFCN_H
-#include <dlfcn.h>
-#endif
 
 #include <kk.h>
+
+/* Libraries built on kk that kk-info reports where they are installed.
+ * libkk never depends on them, so kk-info opens each at run time and calls
+ * its report function, kk_status_t fn(FILE *out, int json): text, or one
+ * JSON object.  Looked for in $KK_INFO_LIBDIR (a build tree's .libs), then
+ * in the libdir kk was configured with, then where the dynamic loader looks.
+ * A library on kk adds one line here. */
+typedef kk_status_t (*report_fn)(FILE *out, int json);
+static const struct addon {
+  const char *name, *file, *symbol;
+} k_addons[] = {
+    {"kk-kernels", "libkk-kernels.so.0", "kk_kernels_print_report"},
+};
+#define NADDONS (sizeof k_addons / sizeof *k_addons)
+
+typedef struct found {
+  void *handle;
+  report_fn report;
+  char path[1024];
+  char why[1024];
+} found_t;
+
+static void find_addon(const struct addon *a, found_t *f) {
+  memset(f, 0, sizeof *f);
+  const char *dirs[] = {getenv("KK_INFO_LIBDIR"), KK_LIBDIR, NULL};
+  for (int i = 0; i < 3 && !f->handle; i++) {
+    if (i < 2 && (!dirs[i] || !*dirs[i]))
+      continue;
+    if (i < 2)
+      snprintf(f->path, sizeof f->path, "%s/%s", dirs[i], a->file);
+    else
+      snprintf(f->path, sizeof f->path, "%s", a->file);
+    f->handle = dlopen(f->path, RTLD_NOW | RTLD_LOCAL);
+    if (!f->handle) {
+      const char *e = dlerror();
+      snprintf(f->why, sizeof f->why, "%s", e ? e : "cannot be opened");
+    }
+  }
+  if (!f->handle)
+    return;
+  *(void **)&f->report = dlsym(f->handle, a->symbol);
+  if (!f->report) {
+    snprintf(f->why, sizeof f->why, "%.900s has no %s", f->path, a->symbol);
+    dlclose(f->handle);
+    f->handle = NULL;
+  }
+}
+
+static void json_string(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fprintf(out, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20)
+      fprintf(out, "\\u%04x", (unsigned char)*s);
+    else
+      fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+/* The libraries' part of the report: text after kk's, or the members of a
+ * "libraries" object. */
+static void print_addons(FILE *out, int json) {
+  if (json)
+    fprintf(out, "\"libraries\": {");
+  else
+    fprintf(out, "libraries built on kk:\n");
+  for (size_t i = 0; i < NADDONS; i++) {
+    found_t f;
+    find_addon(&k_addons[i], &f);
+    if (json) {
+      fprintf(out, "%s\"%s\": {\"found\": %s, ", i ? ", " : "", k_addons[i].name, f.handle ? "true" : "false");
+      if (f.handle) {
+        fprintf(out, "\"path\": ");
+        json_string(out, f.path);
+        fprintf(out, ", \"report\": ");
+        if (f.report(out, 1) != KK_OK)
+          fprintf(out, "null");
+      } else {
+        fprintf(out, "\"reason\": ");
+        json_string(out, f.why);
+      }
+      fprintf(out, "}");
+    } else if (f.handle) {
+      fprintf(out, "  %-12s %s\n", k_addons[i].name, f.path);
+      if (f.report(out, 0) != KK_OK)
+        fprintf(out, "  (report failed: %s)\n", kk_last_error());
+    } else {
+      fprintf(out, "  %-12s not installed\n               why: %s\n", k_addons[i].name, f.why);
+    }
+    /* the library stays loaded: its threads (OpenBLAS's) may outlive the report */
+  }
+  if (json)
+    fprintf(out, "}");
+}
+
+typedef kk_status_t (*mpi_print_fn)(const void *comm, FILE *out);
+typedef kk_status_t (*mpi_ranks_fn)(FILE *out, int json);
+
+/* kk's JSON document with the libraries added as one more member, and
+ * libkk-mpi's object (where it is installed) as its "mpi" member. */
+static kk_status_t print_json(FILE *out, mpi_print_fn mpi_json) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (!mem)
+    return kk_print_configuration_json(out);
+  kk_status_t st = kk_print_configuration_json(mem);
+  fclose(mem);
+  if (st == KK_OK) {
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+      len--;
+    if (len > 0 && buf[len - 1] == '}') {
+      fwrite(buf, 1, len - 1, out);
+      fprintf(out, ",\n  ");
+      print_addons(out, 1);
+      if (mpi_json) {
+        fprintf(out, ",\n  \"mpi\": ");
+        st = mpi_json(NULL, out);
+      }
+      fprintf(out, "\n}\n");
+    } else {
+      fwrite(buf, 1, len, out);
+    }
+  }
+  free(buf);
+  return st;
+}
 
 static void usage(FILE *out) {
   fprintf(out,
           "usage: kk-info [--json] [--mpi] [--kokkos-*...]\n"
           "Initializes kk like any program (so every --kokkos-* flag applies) and prints\n"
-          "versions, the plugin search path, every plugin with its state, and each\n"
-          "backend's devices and memory spaces; where libkk-mpi is installed, also how\n"
-          "views travel over MPI.\n"
+          "versions, the plugin search path, every plugin with its state, each\n"
+          "backend's devices and memory spaces, and the libraries built on kk\n"
+          "(kk-kernels) that are installed, with what they found; where libkk-mpi is\n"
+          "installed, also how views travel over MPI.\n"
           "  --json     print one JSON document instead of text\n"
           "  --mpi      run as an MPI program (under mpirun): every rank's device and MPI\n"
           "             paths, printed by rank 0 (needs libkk-mpi)\n"
@@ -56,38 +184,6 @@ static void *sym(void *h, const char *name) {
 #endif
 }
 
-typedef kk_status_t (*mpi_print_fn)(const void *comm, FILE *out);
-typedef kk_status_t (*mpi_ranks_fn)(FILE *out, int json);
-
-/* kk's JSON document with libkk-mpi's object as its "mpi" member. */
-static kk_status_t print_json(mpi_print_fn mpi_json) {
-  if (!mpi_json)
-    return kk_print_configuration_json(stdout);
-  char *doc = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&doc, &len);
-  if (!m)
-    return kk_print_configuration_json(stdout);
-  kk_status_t st = kk_print_configuration_json(m);
-  fclose(m);
-  if (st == KK_OK) {
-    /* the document is one object: reopen it before its closing brace */
-    size_t end = len;
-    while (end > 0 && doc[end - 1] != '}')
-      end--;
-    if (end == 0) {
-      fputs(doc, stdout);
-    } else {
-      fwrite(doc, 1, end - 1, stdout);
-      fputs(", \"mpi\": ", stdout);
-      st = mpi_json(NULL, stdout);
-      fputs("}\n", stdout);
-    }
-  }
-  free(doc);
-  return st;
-}
-
 int main(int argc, char **argv) {
   kk_status_t st = kk_initialize(&argc, &argv);
   if (st == KK_EXIT_REQUESTED)
@@ -124,12 +220,14 @@ int main(int argc, char **argv) {
     }
     st = ranks(stdout, json);
   } else if (json) {
-    st = print_json((mpi_print_fn)sym(lib, "kk_mpi_print_configuration_json"));
+    st = print_json(stdout, (mpi_print_fn)sym(lib, "kk_mpi_print_configuration_json"));
   } else {
     st = kk_print_configuration(stdout);
     mpi_print_fn text = (mpi_print_fn)sym(lib, "kk_mpi_print_configuration");
     if (st == KK_OK && text)
       st = text(NULL, stdout);
+    if (st == KK_OK)
+      print_addons(stdout, 0);
   }
   if (st != KK_OK)
     fprintf(stderr, "kk-info: %s\n", kk_last_error());

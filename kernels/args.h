@@ -1,0 +1,155 @@
+/* kernels/args.h -- the argument structs kk-kernels' kernel files share with its host code (every target compiles this). */
+#ifndef KKK_ARGS_H
+#define KKK_ARGS_H
+
+#include <kk.h>
+
+/*
+ * Views reach the kernels as strided descriptors that the host code builds
+ * (a column of a multivector, op(A) as a transposed descriptor of A), so one
+ * kernel serves every layout.  Scalars travel as two doubles and each kernel
+ * converts them to its own type once.
+ *
+ * Host and device kernels block their loops differently (a host thread
+ * takes KKK_HOST_VB consecutive elements per iteration of a reduction, so
+ * that independent partial sums keep the floating-point adder busy; a GPU
+ * thread takes one, so that a warp's loads coalesce).  The launching code
+ * knows which kind of backend runs the call and sizes the range to match.
+ */
+
+/* Elements per iteration of a host reduction, rows per block of a host
+ * gemv whose columns are contiguous, and league ranks per host SpMV block. */
+#define KKK_HOST_VB 8
+#define KKK_HOST_GEMV_RB 32
+#define KKK_HOST_SPMV_ROWS 64
+/* gemm tiles: KKK_GEMM_TILE x KKK_GEMM_TILE elements of C per team (complex
+ * double: KKK_GEMM_TILE_Z), with A's and B's tiles staged in scratch */
+#define KKK_GEMM_TILE 32
+#define KKK_GEMM_TILE_Z 16
+
+/* flags */
+#define KKK_A_ZERO 1u   /* alpha == 0: x is not read */
+#define KKK_B_ZERO 2u   /* beta == 0: the output's old values are not read */
+#define KKK_G_ZERO 4u   /* gamma == 0 (update) */
+#define KKK_CONJ_A 8u   /* conjugate the elements of A (op C) */
+#define KKK_CONJ_B 16u  /* conjugate the elements of B */
+#define KKK_UNIT 32u    /* every vector of a BLAS 1 call has unit stride: the kernel indexes
+                           the data pointers directly, which host compilers vectorize */
+
+/* BLAS 1 on vectors (rank-1 descriptors) or multivectors (rank 2). */
+struct kkk_v_args {
+  kk_view_strided x, y, z;
+  kk_complex_double a, b, g;
+  int64_t n;        /* elements (rows) */
+  uint32_t flags;
+  uint32_t pad;
+};
+
+/* sqrt in place over a rank-1 result (nrm2 into a view). */
+struct kkk_sqrt_args {
+  kk_view_strided r;
+};
+
+/* iamax into a view: one team per column of x (rank 2), result r (rank 1). */
+struct kkk_iamax_args {
+  kk_view_strided x, r;
+};
+
+/* y = a M x + b y with M = op(A) already as an m x n descriptor. */
+struct kkk_gemv_args {
+  kk_view_strided A, x, y;
+  kk_complex_double a, b;
+  int64_t m, n;
+  int64_t rows_per_team;
+  uint32_t flags;
+  uint32_t pad;
+};
+
+/* C = a MA MB + b C with MA = op(A) (m x k) and MB = op(B) (k x n) as
+ * descriptors; C is tiled in tiles of `tile` x `tile`. */
+struct kkk_gemm_args {
+  kk_view_strided A, B, C;
+  kk_complex_double a, b;
+  int64_t m, n, k;
+  int64_t tiles_n;  /* tiles along n */
+  uint32_t flags;
+  uint32_t pad;
+};
+
+/* Batched: rank-3 descriptors (batch, rows, cols); A and B already as
+ * op(A), op(B) where the routine takes ops (their last two dimensions
+ * swapped for a transpose). */
+struct kkk_batched_args {
+  kk_view_strided A, B, C;   /* gemm: A, B, C; gemv: A, x (B, rank 2), y (C, rank 2); trsm: A, B; lu: A */
+  kk_complex_double a, b;
+  int64_t m, n, k;           /* gemm: C is m x n, k inner; gemv: A is m x n; trsm: B is m x n; lu: m x n */
+  uint32_t flags;
+  int32_t side, lower, unit;  /* trsm: side (0 left), the triangle of op(A) that is read, unit diagonal */
+  int32_t swap;               /* trsm: op(A) is A transposed (read A(l, i) for op(A)(i, l)) */
+  int32_t pad;
+};
+
+/* SpMV: y = a op(A) x + b y over a CRS matrix (row offsets int64, columns
+ * int32), x and y rank 2 (vectors are one column). */
+struct kkk_spmv_args {
+  kk_view_strided row_ptr, col_idx, vals, x, y;
+  kk_complex_double a, b;
+  int64_t rows;
+  int64_t nvec;             /* columns of x and y */
+  int64_t rows_per_team;
+  uint32_t flags;
+  uint32_t pad;
+};
+
+/* Jacobi: d[i] = 1 / A(i, i) (the sum of a row's diagonal entries); the
+ * reduction counts rows whose diagonal is zero or absent. */
+struct kkk_diag_args {
+  kk_view_strided row_ptr, col_idx, vals, d;
+  int64_t rows;
+};
+
+/* Elementwise z = x .* y (the Jacobi step). */
+struct kkk_emul_args {
+  kk_view_strided x, y, z;
+  int64_t n;
+  uint32_t flags;  /* KKK_UNIT */
+  uint32_t pad;
+};
+
+#define KKK_DECL4(op)                \
+  KK_DECLARE_KERNEL(kkk_##op##_s);   \
+  KK_DECLARE_KERNEL(kkk_##op##_d);   \
+  KK_DECLARE_KERNEL(kkk_##op##_c);   \
+  KK_DECLARE_KERNEL(kkk_##op##_z)
+
+/* blas1.kk.c */
+KKK_DECL4(axpby);
+KKK_DECL4(axpby2);
+KKK_DECL4(scal);
+KKK_DECL4(scal2);
+KKK_DECL4(update);
+KKK_DECL4(update2);
+KKK_DECL4(dot);
+KKK_DECL4(nrm2);
+KKK_DECL4(nrm1);
+KKK_DECL4(nrminf);
+KKK_DECL4(iamax);
+KKK_DECL4(iamaxt);
+KKK_DECL4(emul);
+KK_DECLARE_KERNEL(kkk_sqrt_s);
+KK_DECLARE_KERNEL(kkk_sqrt_d);
+/* blas2.kk.c */
+KKK_DECL4(gemv_rows);
+KKK_DECL4(gemv_cols);
+KKK_DECL4(gemm);
+/* batched.kk.c */
+KKK_DECL4(bgemm);
+KKK_DECL4(bgemv);
+KKK_DECL4(btrsm);
+KKK_DECL4(blu);
+/* sparse.kk.c */
+KKK_DECL4(spmv);
+KKK_DECL4(spmvt);
+KKK_DECL4(jacobi);
+
+#endif

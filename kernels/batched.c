@@ -1,0 +1,198 @@
+/* kernels/batched.c -- batched gemm, gemv, trsm and LU: checks, team shapes and scratch, then kk's own kernels (batched.kk.c). */
+#include <string.h>
+
+#include "internal.h"
+
+static const kk_kernel_t *const k_bgemm[4] = KKK_K4(bgemm), *const k_bgemv[4] = KKK_K4(bgemv);
+static const kk_kernel_t *const k_btrsm[4] = KKK_K4(btrsm), *const k_blu[4] = KKK_K4(blu);
+
+static kk_complex_double cd(kk_scalar_t s) { return kk_cdouble(s.re, s.im); }
+static int is_zero(kk_scalar_t s) { return s.re == 0.0 && s.im == 0.0; }
+
+/* Checks the ranks of views[0..n) and that they share views[0]'s batch extent. */
+static kk_status_t check_batch(const kkk_call_t *c, int n, kk_view_t *const *v, const char *const *names,
+                               const int *ranks) {
+  for (int i = 0; i < n; i++) {
+    kk_status_t st = kkk_check_rank(c, v[i], names[i], ranks[i]);
+    if (st == KK_OK && i > 0)
+      st = kkk_check_extent(c, v[i], names[i], 0, kk_view_extent(v[0], 0), "the batch extent");
+    if (st != KK_OK)
+      return st;
+  }
+  return KK_OK;
+}
+
+/* The launch: one team per matrix, with the kernel's scratch allocations
+ * (elements of each, in order; -1 ends the list) at level 0, refused before
+ * launch when the device has less. */
+static kk_status_t launch(const kkk_call_t *c, const kk_kernel_t *k, struct kkk_batched_args *a, int64_t batch,
+                          const int64_t *allocs, int64_t rows, int64_t inner) {
+  if (batch == 0)
+    return KK_OK;
+  size_t bytes = 0;
+  for (int i = 0; allocs[i] >= 0; i++)
+    bytes += kk_scratch_size(kkk_elem_size(c->type), allocs[i]);
+  const size_t have = kkk_scratch_max(c);
+  if (KKK_UNLIKELY(bytes > have))
+    return kkk_err(KK_ERROR_LIMIT,
+                   "%s: one matrix needs %zu bytes of team scratch; backend %s offers %zu at level 0 (use smaller "
+                   "matrices)",
+                   c->op, bytes, kk_instance_backend(c->inst), have);
+  kk_team_policy_t p = {sizeof p, batch, 1, 1, {bytes, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
+  kkk_team_shape(c, inner, &p.team_size, &p.vector_length);
+  if (p.team_size > rows && rows > 0)
+    p.team_size = (int32_t)rows;
+  return kk_parallel_for_team(c->op, &p, k, a, sizeof *a);
+}
+
+static kk_view_strided op_desc3(kk_view_t *A, kk_op_t op) {
+  kk_view_strided d = kkk_desc(A);
+  return op == KK_OP_N ? d : kkk_desc_swap(d, 1, 2);
+}
+
+kk_status_t kk_batched_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b, kk_scalar_t a, kk_view_t *A,
+                            kk_view_t *B, kk_scalar_t b, kk_view_t *C) {
+  static const char *const names[] = {"A", "B", "C"};
+  static const int ranks[] = {3, 3, 3};
+  kk_view_t *const v[] = {A, B, C};
+  kkk_call_t c;
+  kk_status_t st = kkk_begin(&c, "kk_batched_gemm", instance, 3, v, names, 3);
+  if (st == KK_OK)
+    st = kkk_check_op(&c, op_a, "op_a");
+  if (st == KK_OK)
+    st = kkk_check_op(&c, op_b, "op_b");
+  if (st == KK_OK)
+    st = check_batch(&c, 3, v, names, ranks);
+  if (st != KK_OK)
+    return st;
+  const int64_t m = kk_view_extent(C, 1), n = kk_view_extent(C, 2), k = kk_view_extent(A, op_a == KK_OP_N ? 2 : 1);
+  st = kkk_check_extent(&c, A, "A", op_a == KK_OP_N ? 1 : 2, m, "op(A[i]) has C[i]'s rows");
+  if (st == KK_OK)
+    st = kkk_check_extent(&c, B, "B", op_b == KK_OP_N ? 1 : 2, k, "op(B[i]) has op(A[i])'s columns as rows");
+  if (st == KK_OK)
+    st = kkk_check_extent(&c, B, "B", op_b == KK_OP_N ? 2 : 1, n, "op(B[i]) has C[i]'s columns");
+  if (st == KK_OK)
+    st = kkk_check_scalar(&c, a, "a");
+  if (st == KK_OK)
+    st = kkk_check_scalar(&c, b, "b");
+  if (st != KK_OK || m == 0 || n == 0)
+    return st;
+  const int cplx = kkk_is_complex(c.type);
+  struct kkk_batched_args g;
+  memset(&g, 0, sizeof g);
+  g.A = op_desc3(A, op_a);
+  g.B = op_desc3(B, op_b);
+  g.C = kkk_desc(C);
+  g.a = cd(a);
+  g.b = cd(b);
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.flags = (is_zero(a) ? KKK_A_ZERO : 0) | (is_zero(b) ? KKK_B_ZERO : 0) |
+            (op_a == KK_OP_C && cplx ? KKK_CONJ_A : 0) | (op_b == KK_OP_C && cplx ? KKK_CONJ_B : 0);
+  const int64_t allocs[] = {m * k, k * n, c.host ? m * n : 0, -1};
+  return launch(&c, k_bgemm[c.t], &g, kk_view_extent(C, 0), allocs, m, n);
+}
+
+kk_status_t kk_batched_gemv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, kk_view_t *A, kk_view_t *x,
+                            kk_scalar_t b, kk_view_t *y) {
+  static const char *const names[] = {"A", "x", "y"};
+  static const int ranks[] = {3, 2, 2};
+  kk_view_t *const v[] = {A, x, y};
+  kkk_call_t c;
+  kk_status_t st = kkk_begin(&c, "kk_batched_gemv", instance, 3, v, names, 3);
+  if (st == KK_OK)
+    st = kkk_check_op(&c, op, "op");
+  if (st == KK_OK)
+    st = check_batch(&c, 3, v, names, ranks);
+  if (st != KK_OK)
+    return st;
+  const int64_t m = kk_view_extent(A, op == KK_OP_N ? 1 : 2), n = kk_view_extent(A, op == KK_OP_N ? 2 : 1);
+  st = kkk_check_extent(&c, x, "x", 1, n, "the columns of op(A[i])");
+  if (st == KK_OK)
+    st = kkk_check_extent(&c, y, "y", 1, m, "the rows of op(A[i])");
+  if (st == KK_OK)
+    st = kkk_check_scalar(&c, a, "a");
+  if (st == KK_OK)
+    st = kkk_check_scalar(&c, b, "b");
+  if (st != KK_OK || m == 0)
+    return st;
+  struct kkk_batched_args g;
+  memset(&g, 0, sizeof g);
+  g.A = op_desc3(A, op);
+  g.B = kkk_desc(x);
+  g.C = kkk_desc(y);
+  g.a = cd(a);
+  g.b = cd(b);
+  g.m = m;
+  g.n = n;
+  g.flags = (is_zero(a) || n == 0 ? KKK_A_ZERO : 0) | (is_zero(b) ? KKK_B_ZERO : 0) |
+            (op == KK_OP_C && kkk_is_complex(c.type) ? KKK_CONJ_A : 0);
+  const int64_t allocs[] = {n, -1};
+  return launch(&c, k_bgemv[c.t], &g, kk_view_extent(A, 0), allocs, m, n);
+}
+
+kk_status_t kk_batched_trsm(kk_instance_t *instance, kk_side_t side, kk_uplo_t uplo, kk_op_t op, kk_diag_t diag,
+                            kk_scalar_t a, kk_view_t *A, kk_view_t *B) {
+  static const char *const names[] = {"A", "B"};
+  static const int ranks[] = {3, 3};
+  kk_view_t *const v[] = {A, B};
+  kkk_call_t c;
+  kk_status_t st = kkk_begin(&c, "kk_batched_trsm", instance, 2, v, names, 2);
+  if (st == KK_OK)
+    st = kkk_check_op(&c, op, "op");
+  if (st == KK_OK && ((unsigned)side > KK_SIDE_RIGHT || (unsigned)uplo > KK_UPPER || (unsigned)diag > KK_DIAG_UNIT))
+    st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: side %d, uplo %d or diag %d is not one of the kk_side_t, kk_uplo_t, "
+                 "kk_diag_t values", c.op, (int)side, (int)uplo, (int)diag);
+  if (st == KK_OK)
+    st = check_batch(&c, 2, v, names, ranks);
+  if (st != KK_OK)
+    return st;
+  const int64_t m = kk_view_extent(B, 1), n = kk_view_extent(B, 2), d = side == KK_SIDE_LEFT ? m : n;
+  st = kkk_check_extent(&c, A, "A", 1, d, side == KK_SIDE_LEFT ? "A[i] is square, B[i]'s rows" : "A[i] is square, B[i]'s columns");
+  if (st == KK_OK)
+    st = kkk_check_extent(&c, A, "A", 2, d, "A[i] is square");
+  if (st == KK_OK)
+    st = kkk_check_scalar(&c, a, "a");
+  if (st != KK_OK || m == 0 || n == 0)
+    return st;
+  struct kkk_batched_args g;
+  memset(&g, 0, sizeof g);
+  g.A = kkk_desc(A);
+  g.B = kkk_desc(B);
+  g.C = g.B;
+  g.a = cd(a);
+  g.m = m;
+  g.n = n;
+  g.side = side == KK_SIDE_LEFT ? 0 : 1;
+  g.swap = op != KK_OP_N;
+  g.lower = (uplo == KK_LOWER) != (op != KK_OP_N); /* the triangle of op(A) */
+  g.unit = diag == KK_DIAG_UNIT;
+  g.flags = op == KK_OP_C && kkk_is_complex(c.type) ? KKK_CONJ_A : 0;
+  const int64_t allocs[] = {d * d, m * n, -1};
+  return launch(&c, k_btrsm[c.t], &g, kk_view_extent(A, 0), allocs, side == KK_SIDE_LEFT ? n : m,
+                side == KK_SIDE_LEFT ? n : m);
+}
+
+kk_status_t kk_batched_lu(kk_instance_t *instance, kk_view_t *A) {
+  static const char *const names[] = {"A"};
+  static const int ranks[] = {3};
+  kk_view_t *const v[] = {A};
+  kkk_call_t c;
+  kk_status_t st = kkk_begin(&c, "kk_batched_lu", instance, 1, v, names, 1);
+  if (st == KK_OK)
+    st = check_batch(&c, 1, v, names, ranks);
+  if (st != KK_OK)
+    return st;
+  const int64_t m = kk_view_extent(A, 1), n = kk_view_extent(A, 2);
+  if (m == 0 || n == 0)
+    return KK_OK;
+  struct kkk_batched_args g;
+  memset(&g, 0, sizeof g);
+  g.A = kkk_desc(A);
+  g.B = g.C = g.A;
+  g.m = m;
+  g.n = n;
+  const int64_t allocs[] = {m * n, -1};
+  return launch(&c, k_blu[c.t], &g, kk_view_extent(A, 0), allocs, m, n);
+}

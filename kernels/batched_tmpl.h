@@ -1,0 +1,169 @@
+/* kernels/batched_tmpl.h -- batched gemm, gemv, trsm and LU kernels for one element type (included by batched.kk.c once per type). */
+
+/* Copies matrix bi of the rank-3 descriptor D (rows x cols) into scratch
+ * DST[i * cols + j], conjugated if CJ, times F; the unit-stride index of D
+ * runs fastest over the team's lanes. */
+#define KKK_STAGE(DST, D, bi, rows, cols, CJ, F)                                                         \
+  do {                                                                                                    \
+    const int r_ = (rows), c_ = (cols);                                                                   \
+    KKK_FOR_2D(i_, r_, j_, c_, KK_STRIDE(D, 1) == 1) {                                                    \
+      (DST)[i_ * c_ + j_] = S(mul)((F), S(cj)(KK_AT(D, SC, (bi), i_, j_), (CJ)));                         \
+    }                                                                                                     \
+  } while (0)
+
+#if CPLX
+/* the sum of complex values, for nested reductions */
+KKK_REDUCER_INIT(KN(bsum), SC, v) { *v = S(zero)(); }
+KKK_REDUCER_JOIN(KN(bsum), SC, d, s) { *d = S(add)(*d, *s); }
+#endif
+
+/* C[bi] = a A[bi] B[bi] + b C[bi] (A, B already op(A), op(B)): A and B in
+ * team scratch; host targets also sum C's rows in scratch (row of A times
+ * rows of B, contiguous), GPU lanes each take one element of C. */
+KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
+  const SC a = S(from)(args->a), b = S(from)(args->b), one = S(from)(kk_cdouble(1.0, 0.0));
+  const int64_t bi = KK_LEAGUE_RANK(team);
+  const int m = (int)args->m, n = (int)args->n, k = (int)args->k;
+  const int azero = (args->flags & KKK_A_ZERO) != 0 || k == 0;
+  SC *As = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)m * k);
+  SC *Bs = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)k * n);
+  if (!azero) {
+    KKK_STAGE(As, args->A, bi, m, k, (args->flags & KKK_CONJ_A) != 0, one);
+    KKK_STAGE(Bs, args->B, bi, k, n, (args->flags & KKK_CONJ_B) != 0, one);
+  }
+  KK_TEAM_BARRIER(team);
+#if KKK_HOST
+  SC *Cs = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)m * n);
+  KK_TEAM_THREAD_FOR(team, i, 0, m) {
+    SC *restrict crow = Cs + i * n;
+    for (int j = 0; j < n; j++)
+      crow[j] = S(zero)();
+    if (!azero)
+      for (int kk = 0; kk < k; kk++) {
+        const SC aik = As[i * k + kk];
+        const SC *restrict brow = Bs + kk * n;
+        for (int j = 0; j < n; j++)
+          crow[j] = S(fma)(aik, brow[j], crow[j]);
+      }
+    for (int j = 0; j < n; j++) {
+      SC r = S(mul)(a, crow[j]);
+      if (!(args->flags & KKK_B_ZERO))
+        r = S(fma)(b, KK_AT(args->C, SC, bi, i, j), r);
+      KK_AT(args->C, SC, bi, i, j) = r;
+    }
+  }
+#else
+  KK_TEAM_THREAD_FOR(team, i, 0, m) {
+    KK_THREAD_VECTOR_FOR(team, j, 0, n) {
+      SC s = S(zero)();
+      if (!azero)
+        for (int kk = 0; kk < k; kk++)
+          s = S(fma)(As[i * k + kk], Bs[kk * n + j], s);
+      SC r = S(mul)(a, s);
+      if (!(args->flags & KKK_B_ZERO))
+        r = S(fma)(b, KK_AT(args->C, SC, bi, i, j), r);
+      KK_AT(args->C, SC, bi, i, j) = r;
+    }
+  }
+#endif
+}
+
+/* y[bi] = a A[bi] x[bi] + b y[bi] (A already op(A), m x n; x in B, y in C):
+ * x staged in scratch, a row per team thread, its columns over the lanes. */
+KKK_TEAM_FOR(KN(bgemv), struct kkk_batched_args, team) {
+  const SC a = S(from)(args->a), b = S(from)(args->b);
+  const int64_t bi = KK_LEAGUE_RANK(team);
+  const int m = (int)args->m, n = (int)args->n;
+  const int azero = (args->flags & KKK_A_ZERO) != 0;
+#if CPLX
+  const int conj_a = (args->flags & KKK_CONJ_A) != 0;
+#endif
+  SC *xs = KK_TEAM_SCRATCH(team, 0, SC, n);
+  KK_TEAM_VECTOR_FOR(team, j, 0, azero ? 0 : n) { xs[j] = KK_AT(args->B, SC, bi, j); }
+  KK_TEAM_BARRIER(team);
+  KK_TEAM_THREAD_FOR(team, i, 0, m) {
+    SC s;
+#if CPLX
+    KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, j, 0, azero ? 0 : n, KN(bsum), s) {
+      s = S(fma)(S(cj)(KK_AT(args->A, SC, bi, i, j), conj_a), xs[j], s);
+    }
+#else
+    KKK_THREAD_VECTOR_REDUCE(team, j, 0, azero ? 0 : n, RT, KK_SUM, s) { s += KK_AT(args->A, SC, bi, i, j) * xs[j]; }
+#endif
+    KK_SINGLE_THREAD(team) {
+      SC r = S(mul)(a, s);
+      if (!(args->flags & KKK_B_ZERO))
+        r = S(fma)(b, KK_AT(args->C, SC, bi, i), r);
+      KK_AT(args->C, SC, bi, i) = r;
+    }
+  }
+}
+
+/* B[bi] = a op(A[bi])^-1 B[bi] (side left) or a B[bi] op(A[bi])^-1 (right):
+ * A and a B in scratch, each right-hand side (a column of B on the left, a
+ * row on the right) solved by one lane by substitution. */
+KKK_TEAM_FOR(KN(btrsm), struct kkk_batched_args, team) {
+  const SC a = S(from)(args->a), one = S(from)(kk_cdouble(1.0, 0.0));
+  const int64_t bi = KK_LEAGUE_RANK(team);
+  const int m = (int)args->m, n = (int)args->n, left = args->side == 0;
+  const int d = left ? m : n;
+  SC *As = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)d * d);
+  SC *Bs = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)m * n);
+  KKK_STAGE(As, args->A, bi, d, d, (args->flags & KKK_CONJ_A) != 0, one);
+  KKK_STAGE(Bs, args->B, bi, m, n, 0, a);
+  KK_TEAM_BARRIER(team);
+  /* T(i, l): op(A) on the left, op(A) transposed on the right; tlow: T is lower */
+  const int swap = left ? args->swap : !args->swap;
+  const int tlow = left ? args->lower : !args->lower;
+  const int unit = args->unit;
+  KK_TEAM_VECTOR_FOR(team, v, 0, left ? n : m) {
+    /* element e of right-hand side v */
+    const int64_t base = left ? v : v * n, step = left ? n : 1;
+    if (tlow) {
+      for (int i = 0; i < d; i++) {
+        SC s = Bs[base + i * step];
+        for (int l = 0; l < i; l++)
+          s = S(sub)(s, S(mul)(swap ? As[l * d + i] : As[i * d + l], Bs[base + l * step]));
+        if (!unit)
+          s = S(div)(s, As[i * d + i]);
+        Bs[base + i * step] = s;
+      }
+    } else {
+      for (int i = d - 1; i >= 0; i--) {
+        SC s = Bs[base + i * step];
+        for (int l = i + 1; l < d; l++)
+          s = S(sub)(s, S(mul)(swap ? As[l * d + i] : As[i * d + l], Bs[base + l * step]));
+        if (!unit)
+          s = S(div)(s, As[i * d + i]);
+        Bs[base + i * step] = s;
+      }
+    }
+  }
+  KK_TEAM_BARRIER(team);
+  KKK_FOR_2D(i, m, j, n, KK_STRIDE(args->B, 1) == 1) { KK_AT(args->B, SC, bi, i, j) = Bs[i * n + j]; }
+}
+
+/* A[bi] = L U in place, no pivoting: right-looking, one column of L and one
+ * rank-1 update of the trailing block per step, in scratch. */
+KKK_TEAM_FOR(KN(blu), struct kkk_batched_args, team) {
+  const SC one = S(from)(kk_cdouble(1.0, 0.0));
+  const int64_t bi = KK_LEAGUE_RANK(team);
+  const int m = (int)args->m, n = (int)args->n, mn = m < n ? m : n;
+  SC *As = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)m * n);
+  KKK_STAGE(As, args->A, bi, m, n, 0, one);
+  for (int kk = 0; kk < mn; kk++) {
+    KK_TEAM_BARRIER(team);
+    const SC piv = As[kk * n + kk];
+    KK_TEAM_VECTOR_FOR(team, i, kk + 1, m) { As[i * n + kk] = S(div)(As[i * n + kk], piv); }
+    KK_TEAM_BARRIER(team);
+    const int w = n - kk - 1;
+    KKK_FOR_2D(i1, m - kk - 1, j1, w, 0) {
+      const int i = kk + 1 + i1, j = kk + 1 + j1;
+      As[i * n + j] = S(sub)(As[i * n + j], S(mul)(As[i * n + kk], As[kk * n + j]));
+    }
+  }
+  KK_TEAM_BARRIER(team);
+  KKK_FOR_2D(i, m, j, n, KK_STRIDE(args->A, 1) == 1) { KK_AT(args->A, SC, bi, i, j) = As[i * n + j]; }
+}
+
+#undef KKK_STAGE

@@ -1,0 +1,144 @@
+/* kernels/blas2.c -- gemv and gemm: checks, the vendor-library offer, then kk's own kernels (blas2.kk.c). */
+#include <string.h>
+
+#include "internal.h"
+
+static const kk_kernel_t *const k_gemv_rows[4] = KKK_K4(gemv_rows), *const k_gemv_cols[4] = KKK_K4(gemv_cols);
+static const kk_kernel_t *const k_gemm[4] = KKK_K4(gemm);
+
+static kk_complex_double cd(kk_scalar_t s) { return kk_cdouble(s.re, s.im); }
+static int is_zero(kk_scalar_t s) { return s.re == 0.0 && s.im == 0.0; }
+
+/* op(A) as a descriptor: A, or A with its dimensions swapped. */
+static kk_view_strided op_desc(kk_view_t *A, kk_op_t op) {
+  kk_view_strided d = kkk_desc(A);
+  return op == KK_OP_N ? d : kkk_desc_swap(d, 0, 1);
+}
+
+static const char *op_name(kk_op_t op) { return op == KK_OP_N ? "op N" : op == KK_OP_T ? "op T" : "op C"; }
+
+kk_status_t kk_blas_gemv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, kk_view_t *A, kk_view_t *x,
+                         kk_scalar_t b, kk_view_t *y) {
+  static const char *const names[] = {"A", "x", "y"};
+  kk_view_t *const v[] = {A, x, y};
+  kkk_call_t c;
+  kk_status_t st = kkk_begin(&c, "kk_blas_gemv", instance, 3, v, names, 3);
+  if (st == KK_OK)
+    st = kkk_check_op(&c, op, "op");
+  if (st == KK_OK)
+    st = kkk_check_rank(&c, A, "A", 2);
+  if (st == KK_OK)
+    st = kkk_check_rank(&c, x, "x", 1);
+  if (st == KK_OK)
+    st = kkk_check_rank(&c, y, "y", 1);
+  if (st != KK_OK)
+    return st;
+  const int64_t m = kk_view_extent(A, op == KK_OP_N ? 0 : 1), n = kk_view_extent(A, op == KK_OP_N ? 1 : 0);
+  st = kkk_check_extent(&c, x, "x", 0, n, "the columns of op(A)");
+  if (st == KK_OK)
+    st = kkk_check_extent(&c, y, "y", 0, m, "the rows of op(A)");
+  if (st == KK_OK)
+    st = kkk_check_scalar(&c, a, "a");
+  if (st == KK_OK)
+    st = kkk_check_scalar(&c, b, "b");
+  if (st != KK_OK)
+    return st;
+  (void)op_name;
+  if (m == 0)
+    return KK_OK;
+  if (n == 0 || is_zero(a)) /* y = b y */
+    return kkk_scal(&c, y, b, y);
+  struct kkk_gemv_args g;
+  memset(&g, 0, sizeof g);
+  g.A = op_desc(A, op);
+  g.x = kkk_desc(x);
+  g.y = kkk_desc(y);
+  {
+    kk_view_strided dA = kkk_desc(A);
+    kkk_tpl_call_t t = {.op = KKK_TPL_GEMV, .c = &c, .a = a, .b = b, .op_a = op};
+    t.A = kkk_tmat(&dA);
+    t.x = kkk_tvec(&g.x);
+    t.y = kkk_tvec(&g.y);
+    if (kkk_tpl_try(&t, &st))
+      return st;
+  }
+  g.a = cd(a);
+  g.b = cd(b);
+  g.m = m;
+  g.n = n;
+  g.flags = (is_zero(b) ? KKK_B_ZERO : 0) | (op == KK_OP_C && kkk_is_complex(c.type) ? KKK_CONJ_A : 0);
+  const int64_t rs = g.A.d.stride[0], cs = g.A.d.stride[1];
+  if (!(cs == 1 || n == 1) && rs == 1) {
+    /* columns contiguous: a row (GPU) or a block of rows (host) per index */
+    const int64_t range = c.host ? (m + KKK_HOST_GEMV_RB - 1) / KKK_HOST_GEMV_RB : m;
+    return kk_parallel_for(c.op, KK_RANGE_ON(c.inst, 0, range), k_gemv_cols[c.t], &g, sizeof g);
+  }
+  kk_team_policy_t p = {sizeof p, 0, KK_AUTO, KK_AUTO, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c.inst};
+  kkk_team_shape(&c, n, &p.team_size, &p.vector_length);
+  g.rows_per_team = c.host ? 16 : p.team_size;
+  p.league_size = (m + g.rows_per_team - 1) / g.rows_per_team;
+  return kk_parallel_for_team(c.op, &p, k_gemv_rows[c.t], &g, sizeof g);
+}
+
+kk_status_t kk_blas_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b, kk_scalar_t a, kk_view_t *A,
+                         kk_view_t *B, kk_scalar_t b, kk_view_t *C) {
+  static const char *const names[] = {"A", "B", "C"};
+  kk_view_t *const v[] = {A, B, C};
+  kkk_call_t c;
+  kk_status_t st = kkk_begin(&c, "kk_blas_gemm", instance, 3, v, names, 3);
+  if (st == KK_OK)
+    st = kkk_check_op(&c, op_a, "op_a");
+  if (st == KK_OK)
+    st = kkk_check_op(&c, op_b, "op_b");
+  for (int i = 0; i < 3 && st == KK_OK; i++)
+    st = kkk_check_rank(&c, v[i], names[i], 2);
+  if (st != KK_OK)
+    return st;
+  const int64_t m = kk_view_extent(C, 0), n = kk_view_extent(C, 1);
+  const int64_t k = kk_view_extent(A, op_a == KK_OP_N ? 1 : 0);
+  st = kkk_check_extent(&c, A, "A", op_a == KK_OP_N ? 0 : 1, m, "op(A) has C's rows");
+  if (st == KK_OK)
+    st = kkk_check_extent(&c, B, "B", op_b == KK_OP_N ? 0 : 1, k, "op(B) has op(A)'s columns as rows");
+  if (st == KK_OK)
+    st = kkk_check_extent(&c, B, "B", op_b == KK_OP_N ? 1 : 0, n, "op(B) has C's columns");
+  if (st == KK_OK)
+    st = kkk_check_scalar(&c, a, "a");
+  if (st == KK_OK)
+    st = kkk_check_scalar(&c, b, "b");
+  if (st != KK_OK)
+    return st;
+  if (m == 0 || n == 0)
+    return KK_OK;
+  struct kkk_gemm_args g;
+  memset(&g, 0, sizeof g);
+  g.A = op_desc(A, op_a);
+  g.B = op_desc(B, op_b);
+  g.C = kkk_desc(C);
+  if (k > 0) {
+    kk_view_strided dA = kkk_desc(A), dB = kkk_desc(B);
+    kkk_tpl_call_t t = {.op = KKK_TPL_GEMM, .c = &c, .a = a, .b = b, .op_a = op_a, .op_b = op_b};
+    t.A = kkk_tmat(&dA);
+    t.B = kkk_tmat(&dB);
+    t.C = kkk_tmat(&g.C);
+    if (kkk_tpl_try(&t, &st))
+      return st;
+  }
+  const int cplx = kkk_is_complex(c.type);
+  const int64_t tile = c.type == KK_COMPLEX_DOUBLE ? KKK_GEMM_TILE_Z : KKK_GEMM_TILE;
+  g.a = cd(a);
+  g.b = cd(b);
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.tiles_n = (n + tile - 1) / tile;
+  g.flags = (is_zero(a) ? KKK_A_ZERO : 0) | (is_zero(b) ? KKK_B_ZERO : 0) |
+            (op_a == KK_OP_C && cplx ? KKK_CONJ_A : 0) | (op_b == KK_OP_C && cplx ? KKK_CONJ_B : 0);
+  kk_team_policy_t p = {sizeof p, ((m + tile - 1) / tile) * g.tiles_n, 1, 1, {0, 0}, {0, 0}, 0,
+                        KK_SCHEDULE_STATIC, c.inst};
+  if (!c.host) {
+    p.team_size = 8;
+    p.vector_length = 32;
+  }
+  p.scratch_team[0] = 3 * kk_scratch_size(kkk_elem_size(c.type), tile * tile);
+  return kk_parallel_for_team(c.op, &p, k_gemm[c.t], &g, sizeof g);
+}

@@ -1,0 +1,53 @@
+/* kernels/blas2.kk.c -- kk-kernels' gemv and gemm kernels for the four element types. */
+#include <kk/kernel.h>
+
+#include "args.h"
+#include "scalar.h"
+
+#define SFX s
+#define SC float
+#define RT float
+#define CPLX 0
+#define GT KKK_GEMM_TILE
+#include "blas2_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX
+#undef GT
+
+#define SFX d
+#define SC double
+#define RT double
+#define CPLX 0
+#define GT KKK_GEMM_TILE
+#include "blas2_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX
+#undef GT
+
+#define SFX c
+#define SC kk_complex_float
+#define RT float
+#define CPLX 1
+#define GT KKK_GEMM_TILE
+#include "blas2_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX
+#undef GT
+
+#define SFX z
+#define SC kk_complex_double
+#define RT double
+#define CPLX 1
+#define GT KKK_GEMM_TILE_Z
+#include "blas2_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX
+#undef GT

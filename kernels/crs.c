@@ -1,0 +1,338 @@
+/* kernels/crs.c -- the CRS matrix type: built from host CSR or COO arrays (checked), copied to any memory space. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct kk_crs {
+  kk_space_t *space;
+  char *label;
+  kk_type_t type;
+  int64_t rows, cols, nnz;
+  kk_view_t *row_ptr, *col_idx, *vals;
+  kk_view_t *row_ptr32;  /* int32 offsets for vendor libraries (kkk_crs_row_ptr32), made on request */
+  int row_ptr32_failed;
+};
+
+static pthread_mutex_t g_rp32_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static kk_view_t *new_view(kk_crs_t *A, const char *what, kk_type_t type, int64_t n, kk_status_t *st);
+
+/* ---- queries -------------------------------------------------------------------- */
+
+int64_t kk_crs_rows(const kk_crs_t *A) { return A ? A->rows : 0; }
+int64_t kk_crs_cols(const kk_crs_t *A) { return A ? A->cols : 0; }
+int64_t kk_crs_nnz(const kk_crs_t *A) { return A ? A->nnz : 0; }
+kk_type_t kk_crs_type(const kk_crs_t *A) { return A ? A->type : KK_TYPE_NONE; }
+kk_space_t *kk_crs_space(const kk_crs_t *A) { return A ? A->space : NULL; }
+kk_view_t *kk_crs_row_ptr(const kk_crs_t *A) { return A ? A->row_ptr : NULL; }
+kk_view_t *kk_crs_col_idx(const kk_crs_t *A) { return A ? A->col_idx : NULL; }
+kk_view_t *kk_crs_values(const kk_crs_t *A) { return A ? A->vals : NULL; }
+
+void kk_crs_destroy(kk_crs_t *A) {
+  if (!A)
+    return;
+  kk_view_release(A->row_ptr);
+  kk_view_release(A->col_idx);
+  kk_view_release(A->vals);
+  kk_view_release(A->row_ptr32);
+  free(A->label);
+  free(A);
+}
+
+kk_view_t *kkk_crs_row_ptr32(const kk_crs_t *cA) {
+  kk_crs_t *A = (kk_crs_t *)(uintptr_t)cA; /* the cache is not part of the matrix's value */
+  pthread_mutex_lock(&g_rp32_lock);
+  if (!A->row_ptr32 && !A->row_ptr32_failed) {
+    A->row_ptr32_failed = 1;
+    const size_t n = (size_t)A->rows + 1;
+    int64_t *h = A->nnz <= INT32_MAX ? malloc(sizeof(int64_t) * n) : NULL;
+    int32_t *h32 = h ? malloc(sizeof(int32_t) * n) : NULL;
+    kk_status_t st = h32 ? kk_space_copy(NULL, h, A->space, kk_view_data(A->row_ptr), sizeof(int64_t) * n, NULL)
+                         : KK_ERROR_OUT_OF_MEMORY;
+    kk_view_t *v = NULL;
+    if (st == KK_OK) {
+      for (size_t i = 0; i < n; i++)
+        h32[i] = (int32_t)h[i];
+      v = new_view(A, "row_ptr32", KK_INT32, (int64_t)n, &st);
+      if (st == KK_OK)
+        st = kk_space_copy(A->space, kk_view_data(v), NULL, h32, sizeof(int32_t) * n, NULL);
+    }
+    if (st == KK_OK) {
+      A->row_ptr32 = v;
+      A->row_ptr32_failed = 0;
+    } else {
+      kk_view_release(v);
+      kk_clear_error(); /* not the caller's failure: kk's own SpMV runs instead */
+    }
+    free(h32);
+    free(h);
+  }
+  kk_view_t *r = A->row_ptr32;
+  pthread_mutex_unlock(&g_rp32_lock);
+  return r;
+}
+
+/* ---- creation ---------------------------------------------------------------------- */
+
+static kk_view_t *new_view(kk_crs_t *A, const char *what, kk_type_t type, int64_t n, kk_status_t *st) {
+  char label[256];
+  snprintf(label, sizeof label, "%s.%s", A->label, what);
+  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+  spec.label = label;
+  spec.type = type;
+  spec.rank = 1;
+  spec.extents[0] = n;
+  spec.layout = KK_LAYOUT_RIGHT;
+  spec.space = A->space;
+  spec.flags = KK_VIEW_NO_INIT;
+  kk_view_t *v = NULL;
+  *st = kk_view_create(&spec, &v);
+  return v;
+}
+
+/* An empty matrix object with its three views allocated in `space`. */
+static kk_status_t alloc_crs(const char *op, kk_space_t *space, const char *label, kk_type_t type, int64_t rows,
+                             int64_t cols, int64_t nnz, kk_crs_t **out) {
+  kk_crs_t *A = calloc(1, sizeof *A);
+  if (!A || !(A->label = strdup(label && *label ? label : "crs"))) {
+    free(A);
+    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+  }
+  A->space = space;
+  A->type = type;
+  A->rows = rows;
+  A->cols = cols;
+  A->nnz = nnz;
+  kk_status_t st = KK_OK;
+  A->row_ptr = new_view(A, "row_ptr", KK_INT64, rows + 1, &st);
+  if (st == KK_OK)
+    A->col_idx = new_view(A, "col_idx", KK_INT32, nnz, &st);
+  if (st == KK_OK)
+    A->vals = new_view(A, "values", type, nnz, &st);
+  if (st != KK_OK) {
+    kk_crs_destroy(A);
+    return kkk_err(st, "%s: '%s': %s", op, label ? label : "crs", kk_last_error());
+  }
+  *out = A;
+  return KK_OK;
+}
+
+static kk_status_t check_common(const char *op, kk_space_t **space, kk_type_t type, int64_t rows, int64_t cols,
+                                kk_type_t index_type, kk_crs_t **out) {
+  if (!out)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: out is NULL", op);
+  *out = NULL;
+  if (!kk_is_initialized())
+    return kkk_err(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (call kk_initialize first)", op);
+  if (!*space)
+    *space = kk_space_default();
+  if (kkk_tidx(type) < 0)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT,
+                   "%s: element type %s; a CRS matrix holds float, double, complex_float or complex_double", op,
+                   kk_type_name(type));
+  if (index_type != KK_INT32 && index_type != KK_INT64)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: index type %s; the index arrays are int32 or int64", op,
+                   kk_type_name(index_type));
+  if (rows < 0 || cols < 0 || cols > INT32_MAX)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: %lld x %lld: rows must be >= 0, columns in [0, 2^31)", op,
+                   (long long)rows, (long long)cols);
+  return KK_OK;
+}
+
+static int64_t idx_at(kk_type_t t, const void *a, int64_t i) {
+  return t == KK_INT32 ? (int64_t)((const int32_t *)a)[i] : ((const int64_t *)a)[i];
+}
+
+/* Copies host arrays (row offsets int64, columns int32, values) into A's views. */
+static kk_status_t upload(const char *op, kk_crs_t *A, const int64_t *rp, const int32_t *ci, const void *vals) {
+  const size_t es = kkk_elem_size(A->type);
+  kk_status_t st = kk_space_copy(A->space, kk_view_data(A->row_ptr), NULL, rp, sizeof(int64_t) * (size_t)(A->rows + 1),
+                                 NULL);
+  if (st == KK_OK && A->nnz > 0)
+    st = kk_space_copy(A->space, kk_view_data(A->col_idx), NULL, ci, sizeof(int32_t) * (size_t)A->nnz, NULL);
+  if (st == KK_OK && A->nnz > 0)
+    st = kk_space_copy(A->space, kk_view_data(A->vals), NULL, vals, es * (size_t)A->nnz, NULL);
+  if (st != KK_OK)
+    return kkk_err(st, "%s: '%s': copying the arrays: %s", op, A->label, kk_last_error());
+  return KK_OK;
+}
+
+kk_status_t kk_crs_create_csr(kk_space_t *space, const char *label, kk_type_t type, int64_t rows, int64_t cols,
+                              kk_type_t offset_type, const void *row_ptr, kk_type_t index_type, const void *col_idx,
+                              const void *values, kk_crs_t **out) {
+  static const char *op = "kk_crs_create_csr";
+  kk_status_t st = check_common(op, &space, type, rows, cols, index_type, out);
+  if (st == KK_OK && offset_type != KK_INT32 && offset_type != KK_INT64)
+    st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: offset type %s; the row offsets are int32 or int64", op,
+                 kk_type_name(offset_type));
+  if (st != KK_OK)
+    return st;
+  if (!row_ptr)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: row_ptr is NULL", op);
+  if (idx_at(offset_type, row_ptr, 0) != 0)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: row_ptr[0] is %lld, must be 0", op,
+                   (long long)idx_at(offset_type, row_ptr, 0));
+  for (int64_t i = 0; i < rows; i++)
+    if (idx_at(offset_type, row_ptr, i + 1) < idx_at(offset_type, row_ptr, i))
+      return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: row_ptr[%lld] = %lld is below row_ptr[%lld] = %lld", op,
+                     (long long)(i + 1), (long long)idx_at(offset_type, row_ptr, i + 1), (long long)i,
+                     (long long)idx_at(offset_type, row_ptr, i));
+  const int64_t nnz = idx_at(offset_type, row_ptr, rows);
+  if (nnz > 0 && (!col_idx || !values))
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: %lld entries but col_idx or values is NULL", op, (long long)nnz);
+  for (int64_t p = 0; p < nnz; p++) {
+    const int64_t c = idx_at(index_type, col_idx, p);
+    if (c < 0 || c >= cols)
+      return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: col_idx[%lld] = %lld is outside [0, %lld)", op, (long long)p,
+                     (long long)c, (long long)cols);
+  }
+  int64_t *rp = malloc(sizeof *rp * (size_t)(rows + 1));
+  int32_t *ci = malloc(sizeof *ci * (size_t)(nnz > 0 ? nnz : 1));
+  if (!rp || !ci) {
+    free(rp);
+    free(ci);
+    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+  }
+  for (int64_t i = 0; i <= rows; i++)
+    rp[i] = idx_at(offset_type, row_ptr, i);
+  for (int64_t p = 0; p < nnz; p++)
+    ci[p] = (int32_t)idx_at(index_type, col_idx, p);
+  kk_crs_t *A = NULL;
+  st = alloc_crs(op, space, label, type, rows, cols, nnz, &A);
+  if (st == KK_OK)
+    st = upload(op, A, rp, ci, values);
+  free(rp);
+  free(ci);
+  if (st != KK_OK) {
+    kk_crs_destroy(A);
+    return st;
+  }
+  *out = A;
+  return KK_OK;
+}
+
+/* COO: sort entry numbers by (row, column) */
+typedef struct coo_key {
+  int64_t row, col, k;
+} coo_key_t;
+
+static int coo_cmp(const void *pa, const void *pb) {
+  const coo_key_t *a = pa, *b = pb;
+  if (a->row != b->row)
+    return a->row < b->row ? -1 : 1;
+  if (a->col != b->col)
+    return a->col < b->col ? -1 : 1;
+  return a->k < b->k ? -1 : a->k > b->k;
+}
+
+/* dst += src, one element of `type` */
+static void add_elem(kk_type_t type, void *dst, const void *src) {
+  switch (type) {
+  case KK_FLOAT:
+    *(float *)dst += *(const float *)src;
+    break;
+  case KK_DOUBLE:
+    *(double *)dst += *(const double *)src;
+    break;
+  case KK_COMPLEX_FLOAT:
+    ((float *)dst)[0] += ((const float *)src)[0];
+    ((float *)dst)[1] += ((const float *)src)[1];
+    break;
+  default:
+    ((double *)dst)[0] += ((const double *)src)[0];
+    ((double *)dst)[1] += ((const double *)src)[1];
+    break;
+  }
+}
+
+kk_status_t kk_crs_create_coo(kk_space_t *space, const char *label, kk_type_t type, int64_t rows, int64_t cols,
+                              int64_t nnz, kk_type_t index_type, const void *row_idx, const void *col_idx,
+                              const void *values, kk_crs_t **out) {
+  static const char *op = "kk_crs_create_coo";
+  kk_status_t st = check_common(op, &space, type, rows, cols, index_type, out);
+  if (st != KK_OK)
+    return st;
+  if (nnz < 0 || (nnz > 0 && (!row_idx || !col_idx || !values)))
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: nnz = %lld with row_idx, col_idx or values NULL", op, (long long)nnz);
+  coo_key_t *keys = malloc(sizeof *keys * (size_t)(nnz > 0 ? nnz : 1));
+  if (!keys)
+    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+  for (int64_t k = 0; k < nnz; k++) {
+    keys[k].row = idx_at(index_type, row_idx, k);
+    keys[k].col = idx_at(index_type, col_idx, k);
+    keys[k].k = k;
+    if (keys[k].row < 0 || keys[k].row >= rows || keys[k].col < 0 || keys[k].col >= cols) {
+      st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: entry %lld at (%lld, %lld) is outside the %lld x %lld matrix", op,
+                   (long long)k, (long long)keys[k].row, (long long)keys[k].col, (long long)rows, (long long)cols);
+      free(keys);
+      return st;
+    }
+  }
+  qsort(keys, (size_t)nnz, sizeof *keys, coo_cmp);
+  const size_t es = kkk_elem_size(type);
+  int64_t *rp = calloc((size_t)(rows + 1), sizeof *rp);
+  int32_t *ci = malloc(sizeof *ci * (size_t)(nnz > 0 ? nnz : 1));
+  unsigned char *vals = malloc(es * (size_t)(nnz > 0 ? nnz : 1));
+  if (!rp || !ci || !vals) {
+    free(keys);
+    free(rp);
+    free(ci);
+    free(vals);
+    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+  }
+  int64_t m = 0; /* entries kept */
+  for (int64_t k = 0; k < nnz; k++) {
+    const void *src = (const unsigned char *)values + es * (size_t)keys[k].k;
+    if (m > 0 && keys[k].row == keys[k - 1].row && keys[k].col == keys[k - 1].col) {
+      add_elem(type, vals + es * (size_t)(m - 1), src); /* a duplicate: summed */
+      continue;
+    }
+    memcpy(vals + es * (size_t)m, src, es);
+    ci[m] = (int32_t)keys[k].col;
+    rp[keys[k].row + 1]++;
+    m++;
+  }
+  for (int64_t i = 0; i < rows; i++)
+    rp[i + 1] += rp[i];
+  free(keys);
+  kk_crs_t *A = NULL;
+  st = alloc_crs(op, space, label, type, rows, cols, m, &A);
+  if (st == KK_OK)
+    st = upload(op, A, rp, ci, vals);
+  free(rp);
+  free(ci);
+  free(vals);
+  if (st != KK_OK) {
+    kk_crs_destroy(A);
+    return st;
+  }
+  *out = A;
+  return KK_OK;
+}
+
+kk_status_t kk_crs_copy(kk_space_t *space, const kk_crs_t *src, kk_crs_t **out) {
+  static const char *op = "kk_crs_copy";
+  if (!src)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: src is NULL", op);
+  kk_status_t st = check_common(op, &space, src->type, src->rows, src->cols, KK_INT64, out);
+  if (st != KK_OK)
+    return st;
+  kk_crs_t *A = NULL;
+  st = alloc_crs(op, space, src->label, src->type, src->rows, src->cols, src->nnz, &A);
+  if (st == KK_OK)
+    st = kk_deep_copy(A->row_ptr, src->row_ptr);
+  if (st == KK_OK)
+    st = kk_deep_copy(A->col_idx, src->col_idx);
+  if (st == KK_OK)
+    st = kk_deep_copy(A->vals, src->vals);
+  if (st != KK_OK) {
+    kk_crs_destroy(A);
+    return kkk_err(st, "%s: '%s' into space %s: %s", op, src->label, kk_space_name(space), kk_last_error());
+  }
+  *out = A;
+  return KK_OK;
+}

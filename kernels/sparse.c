@@ -1,0 +1,256 @@
+/* kernels/sparse.c -- SpMV on CRS matrices (plain and transposed, vectors and multivectors) and CG with a Jacobi preconditioner. */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const kk_kernel_t *const k_spmv[4] = KKK_K4(spmv), *const k_spmvt[4] = KKK_K4(spmvt);
+static const kk_kernel_t *const k_jacobi[4] = KKK_K4(jacobi);
+
+static kk_complex_double cd(kk_scalar_t s) { return kk_cdouble(s.re, s.im); }
+static int is_zero(kk_scalar_t s) { return s.re == 0.0 && s.im == 0.0; }
+
+static kk_view_strided as2(kk_view_t *v) {
+  kk_view_strided d = kkk_desc(v);
+  return kk_view_rank(v) == 1 ? kkk_desc_as2(d) : d;
+}
+
+kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_crs_t *A, kk_view_t *x, kk_scalar_t b,
+                     kk_view_t *y) {
+  const int64_t rows = kk_crs_rows(A);
+  struct kkk_spmv_args s;
+  memset(&s, 0, sizeof s);
+  s.row_ptr = kkk_desc(kk_crs_row_ptr(A));
+  s.col_idx = kkk_desc(kk_crs_col_idx(A));
+  s.vals = kkk_desc(kk_crs_values(A));
+  s.x = as2(x);
+  s.y = as2(y);
+  s.a = cd(a);
+  s.b = cd(b);
+  s.rows = rows;
+  s.nvec = s.y.d.extent[1];
+  s.flags = (is_zero(b) ? KKK_B_ZERO : 0) | (op == KK_OP_C && kkk_is_complex(c->type) ? KKK_CONJ_A : 0);
+  if (s.nvec == 0 || kk_view_extent(y, 0) == 0)
+    return KK_OK;
+  if (s.nvec == 1 && rows > 0 && kk_crs_cols(A) > 0) {
+    kk_view_strided vx = kkk_desc_col(s.x, 0), vy = kkk_desc_col(s.y, 0);
+    kkk_tpl_call_t t = {.op = KKK_TPL_SPMV, .c = c, .a = a, .b = b, .op_a = op, .crs = A};
+    t.x = kkk_tvec(&vx);
+    t.y = kkk_tvec(&vy);
+    kk_status_t st;
+    if (kkk_tpl_try(&t, &st))
+      return st;
+  }
+  if (op != KK_OP_N || is_zero(a)) {
+    /* y = b y, then the rows of A scattered into y */
+    kk_status_t st = kkk_scal(c, y, b, y);
+    if (st != KK_OK || is_zero(a) || rows == 0)
+      return st;
+    return kk_parallel_for(c->op, KK_RANGE_ON(c->inst, 0, rows), k_spmvt[c->t], &s, sizeof s);
+  }
+  kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
+  if (c->host) {
+    /* blocks of rows taken as threads free up: rows may differ a lot in length */
+    s.rows_per_team = KKK_HOST_SPMV_ROWS;
+    p.schedule = KK_SCHEDULE_DYNAMIC;
+    p.chunk = 1;
+  } else {
+    /* lanes for about one entry each */
+    const int64_t per_row = rows > 0 ? (kk_crs_nnz(A) + rows - 1) / rows : 1;
+    kkk_team_shape(c, per_row, &p.team_size, &p.vector_length);
+    s.rows_per_team = p.team_size;
+  }
+  p.league_size = (rows + s.rows_per_team - 1) / s.rows_per_team;
+  return kk_parallel_for_team(c->op, &p, k_spmv[c->t], &s, sizeof s);
+}
+
+kk_status_t kk_sparse_spmv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, const kk_crs_t *A, kk_view_t *x,
+                           kk_scalar_t b, kk_view_t *y) {
+  static const char *const names[] = {"x", "y", "A's values", "A's row offsets", "A's column indices"};
+  if (!A)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_spmv: A is NULL");
+  kk_view_t *const v[] = {x, y, kk_crs_values(A), kk_crs_row_ptr(A), kk_crs_col_idx(A)};
+  kkk_call_t c;
+  kk_status_t st = kkk_begin(&c, "kk_sparse_spmv", instance, 5, v, names, 3);
+  if (st == KK_OK)
+    st = kkk_check_op(&c, op, "op");
+  if (st != KK_OK)
+    return st;
+  const int rank = kk_view_rank(x);
+  if (rank != 1 && rank != 2)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_spmv: x %s has rank %d; vectors have rank 1, multivectors 2",
+                   kkk_label(x), rank);
+  st = kkk_check_rank(&c, y, "y", rank);
+  const int64_t xn = op == KK_OP_N ? kk_crs_cols(A) : kk_crs_rows(A), yn = op == KK_OP_N ? kk_crs_rows(A) : kk_crs_cols(A);
+  if (st == KK_OK)
+    st = kkk_check_extent(&c, x, "x", 0, xn, op == KK_OP_N ? "the columns of A" : "the rows of A");
+  if (st == KK_OK)
+    st = kkk_check_extent(&c, y, "y", 0, yn, op == KK_OP_N ? "the rows of A" : "the columns of A");
+  if (st == KK_OK && rank == 2)
+    st = kkk_check_extent(&c, y, "y", 1, kk_view_extent(x, 1), "x's columns");
+  if (st == KK_OK)
+    st = kkk_check_scalar(&c, a, "a");
+  if (st == KK_OK)
+    st = kkk_check_scalar(&c, b, "b");
+  if (st != KK_OK)
+    return st;
+  return kkk_spmv(&c, op, a, A, x, b, y);
+}
+
+/* ---- CG ---------------------------------------------------------------------------- */
+
+static kk_scalar_t sdiv(kk_scalar_t a, kk_scalar_t b) {
+  const double d = b.re * b.re + b.im * b.im;
+  return KK_COMPLEX((a.re * b.re + a.im * b.im) / d, (a.im * b.re - a.re * b.im) / d);
+}
+
+static kk_status_t work_vector(const kkk_call_t *c, kk_view_t *like, const char *label, kk_view_t **out) {
+  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+  spec.label = label;
+  spec.type = c->type;
+  spec.rank = 1;
+  spec.extents[0] = kk_view_extent(like, 0);
+  spec.layout = KK_LAYOUT_RIGHT;
+  spec.space = kk_view_space(like);
+  return kk_view_create(&spec, out);
+}
+
+kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *b, kk_view_t *x,
+                         const kk_cg_options_t *options, kk_cg_result_t *result) {
+  static const char *const names[] = {"b", "x", "A's values", "A's row offsets", "A's column indices"};
+  if (!A)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: A is NULL");
+  kk_view_t *const v[] = {b, x, kk_crs_values(A), kk_crs_row_ptr(A), kk_crs_col_idx(A)};
+  kkk_call_t c;
+  kk_status_t st = kkk_begin(&c, "kk_sparse_cg", instance, 5, v, names, 3);
+  if (st != KK_OK)
+    return st;
+  kk_cg_options_t opt = KK_CG_OPTIONS_INIT;
+  if (options) {
+    if (options->struct_size < sizeof opt)
+      return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: options->struct_size is %zu; start from "
+                     "KK_CG_OPTIONS_INIT", options->struct_size);
+    opt = *options;
+  }
+  if (result && result->struct_size < sizeof *result)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: result->struct_size must be sizeof(kk_cg_result_t)");
+  if (opt.max_iterations < 0 || !(opt.tolerance >= 0) ||
+      (opt.preconditioner != KK_CG_NONE && opt.preconditioner != KK_CG_JACOBI))
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT,
+                   "kk_sparse_cg: max_iterations %d, tolerance %g or preconditioner %d is invalid", opt.max_iterations,
+                   opt.tolerance, opt.preconditioner);
+  const int64_t n = kk_crs_rows(A);
+  if (kk_crs_cols(A) != n)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: A is %lld x %lld, not square", (long long)n,
+                   (long long)kk_crs_cols(A));
+  st = kkk_check_rank(&c, b, "b", 1);
+  if (st == KK_OK)
+    st = kkk_check_rank(&c, x, "x", 1);
+  if (st == KK_OK)
+    st = kkk_check_extent(&c, b, "b", 0, n, "the rows of A");
+  if (st == KK_OK)
+    st = kkk_check_extent(&c, x, "x", 0, n, "the rows of A");
+  if (st != KK_OK)
+    return st;
+  kk_cg_result_t res = {sizeof res, 0, 0.0, 0};
+  const kk_scalar_t one = KK_REAL(1), zero = KK_REAL(0), mone = KK_REAL(-1);
+  kk_view_t *r = NULL, *z = NULL, *p = NULL, *Ap = NULL, *d = NULL;
+  double bnorm = 0, rnorm = 0;
+  st = kkk_nrm2(&c, b, &bnorm);
+  if (st == KK_OK)
+    st = work_vector(&c, x, "kk_sparse_cg.r", &r);
+  if (st == KK_OK)
+    st = work_vector(&c, x, "kk_sparse_cg.p", &p);
+  if (st == KK_OK)
+    st = work_vector(&c, x, "kk_sparse_cg.Ap", &Ap);
+  if (st == KK_OK && opt.preconditioner == KK_CG_JACOBI) {
+    st = work_vector(&c, x, "kk_sparse_cg.z", &z);
+    if (st == KK_OK)
+      st = work_vector(&c, x, "kk_sparse_cg.dinv", &d);
+    if (st == KK_OK) {
+      struct kkk_diag_args da = {kkk_desc(kk_crs_row_ptr(A)), kkk_desc(kk_crs_col_idx(A)), kkk_desc(kk_crs_values(A)),
+                                 kkk_desc(d), n};
+      int64_t zeros = 0;
+      st = kkk_reduce(&c, k_jacobi[c.t], &da, sizeof da, n, &zeros, sizeof zeros);
+      if (st == KK_OK && zeros > 0)
+        st = kkk_err(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_sparse_cg: the Jacobi preconditioner needs a nonzero diagonal; %lld row(s) of A have none",
+                     (long long)zeros);
+    }
+  } else {
+    z = r; /* no preconditioner: z is r itself */
+  }
+  if (st != KK_OK)
+    goto done;
+  if (bnorm == 0.0) { /* b = 0: x = 0 */
+    st = kkk_scal(&c, x, zero, x);
+    res.converged = 1;
+    goto done;
+  }
+  /* r = b - A x */
+  st = kkk_axpby(&c, one, b, zero, r);
+  if (st == KK_OK)
+    st = kkk_spmv(&c, KK_OP_N, mone, A, x, one, r);
+  if (st == KK_OK)
+    st = kkk_nrm2(&c, r, &rnorm);
+  if (st != KK_OK)
+    goto done;
+  res.residual = rnorm / bnorm;
+  if (res.residual <= opt.tolerance) {
+    res.converged = 1;
+    goto done;
+  }
+  kk_scalar_t rz;
+  if (z != r)
+    st = kkk_emul(&c, d, r, z);
+  if (st == KK_OK)
+    st = kkk_axpby(&c, one, z, zero, p);
+  if (st == KK_OK)
+    st = kkk_dot(&c, r, z, &rz);
+  for (int it = 1; st == KK_OK && it <= opt.max_iterations; it++) {
+    kk_scalar_t pAp, rz_new;
+    st = kkk_spmv(&c, KK_OP_N, one, A, p, zero, Ap);
+    if (st == KK_OK)
+      st = kkk_dot(&c, p, Ap, &pAp);
+    if (st != KK_OK)
+      break;
+    const kk_scalar_t alpha = sdiv(rz, pAp), malpha = KK_COMPLEX(-alpha.re, -alpha.im);
+    st = kkk_axpby(&c, alpha, p, one, x);
+    if (st == KK_OK)
+      st = kkk_axpby(&c, malpha, Ap, one, r);
+    if (st == KK_OK)
+      st = kkk_nrm2(&c, r, &rnorm);
+    if (st != KK_OK)
+      break;
+    res.iterations = it;
+    res.residual = rnorm / bnorm;
+    if (res.residual <= opt.tolerance) {
+      res.converged = 1;
+      break;
+    }
+    if (z != r)
+      st = kkk_emul(&c, d, r, z);
+    if (st == KK_OK)
+      st = kkk_dot(&c, r, z, &rz_new);
+    if (st != KK_OK)
+      break;
+    const kk_scalar_t beta = sdiv(rz_new, rz);
+    rz = rz_new;
+    st = kkk_axpby(&c, one, z, beta, p);
+  }
+done:
+  if (st == KK_OK)
+    st = kk_instance_fence(c.inst);
+  if (z != r)
+    kk_view_release(z);
+  kk_view_release(r);
+  kk_view_release(p);
+  kk_view_release(Ap);
+  kk_view_release(d);
+  if (result && st == KK_OK) {
+    const size_t size = result->struct_size;
+    *result = res;
+    result->struct_size = size;
+  }
+  return st;
+}

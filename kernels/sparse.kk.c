@@ -1,0 +1,45 @@
+/* kernels/sparse.kk.c -- kk-kernels' sparse kernels (CRS SpMV, transposed SpMV, Jacobi diagonal) for the four element types. */
+#include <kk/kernel.h>
+
+#include "args.h"
+#include "scalar.h"
+
+#define SFX s
+#define SC float
+#define RT float
+#define CPLX 0
+#include "sparse_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX
+
+#define SFX d
+#define SC double
+#define RT double
+#define CPLX 0
+#include "sparse_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX
+
+#define SFX c
+#define SC kk_complex_float
+#define RT float
+#define CPLX 1
+#include "sparse_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX
+
+#define SFX z
+#define SC kk_complex_double
+#define RT double
+#define CPLX 1
+#include "sparse_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX

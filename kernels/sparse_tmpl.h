@@ -1,0 +1,90 @@
+/* kernels/sparse_tmpl.h -- CRS SpMV (plain and transposed) and the Jacobi diagonal for one element type (included by sparse.kk.c). */
+
+#define RP(i) KK_AT(args->row_ptr, int64_t, i)
+#define CI(p) KK_AT(args->col_idx, int32_t, p)
+#define AV(p) KK_AT(args->vals, SC, p)
+
+#if CPLX
+KKK_REDUCER_INIT(KN(ssum), SC, v) { *v = S(zero)(); }
+KKK_REDUCER_JOIN(KN(ssum), SC, d, s) { *d = S(add)(*d, *s); }
+#endif
+
+#define KKK_SPMV_STORE(i, v, s)                                              \
+  do {                                                                       \
+    SC r_ = S(mul)(a, (s));                                                  \
+    if (!(args->flags & KKK_B_ZERO))                                         \
+      r_ = S(fma)(b, KK_AT(args->y, SC, i, v), r_);                          \
+    KK_AT(args->y, SC, i, v) = r_;                                           \
+  } while (0)
+
+/* y = a A x + b y, rows_per_team rows per league rank.  GPUs: a row per team
+ * thread, its entries over the thread's vector lanes.  Host: a row after
+ * the other, two partial sums per row so that its additions overlap. */
+KKK_TEAM_FOR(KN(spmv), struct kkk_spmv_args, team) {
+  const SC a = S(from)(args->a), b = S(from)(args->b);
+  const int64_t r0 = KK_LEAGUE_RANK(team) * args->rows_per_team;
+  const int64_t r1 = r0 + args->rows_per_team < args->rows ? r0 + args->rows_per_team : args->rows;
+  const int64_t nv = args->nvec;
+#if KKK_HOST
+  KK_TEAM_THREAD_FOR(team, i, r0, r1) {
+    const int64_t p0 = RP(i), p1 = RP(i + 1);
+    for (int64_t v = 0; v < nv; v++) {
+      SC s0 = S(zero)(), s1 = S(zero)();
+      int64_t p = p0;
+      for (; p + 1 < p1; p += 2) {
+        s0 = S(fma)(AV(p), KK_AT(args->x, SC, CI(p), v), s0);
+        s1 = S(fma)(AV(p + 1), KK_AT(args->x, SC, CI(p + 1), v), s1);
+      }
+      if (p < p1)
+        s0 = S(fma)(AV(p), KK_AT(args->x, SC, CI(p), v), s0);
+      KKK_SPMV_STORE(i, v, S(add)(s0, s1));
+    }
+  }
+#else
+  KK_TEAM_THREAD_FOR(team, i, r0, r1) {
+    const int64_t p0 = RP(i), p1 = RP(i + 1);
+    for (int64_t v = 0; v < nv; v++) {
+      SC s;
+#if CPLX
+      KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(ssum), s) { s = S(fma)(AV(p), KK_AT(args->x, SC, CI(p), v), s); }
+#else
+      KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) { s += AV(p) * KK_AT(args->x, SC, CI(p), v); }
+#endif
+      KK_SINGLE_THREAD(team) { KKK_SPMV_STORE(i, v, s); }
+    }
+  }
+#endif
+}
+#undef KKK_SPMV_STORE
+
+/* y += a op(A) x for op T (or C: conjugated entries), row i of A scattered
+ * into y with atomic additions (y was scaled by b before). */
+KKK_FOR(KN(spmvt), struct kkk_spmv_args, i) {
+  const SC a = S(from)(args->a);
+  const int cj = (args->flags & KKK_CONJ_A) != 0;
+  const int64_t p0 = RP(i), p1 = RP(i + 1);
+  for (int64_t v = 0; v < args->nvec; v++) {
+    const SC xa = S(mul)(a, KK_AT(args->x, SC, i, v));
+    for (int64_t p = p0; p < p1; p++)
+      kk_atomic_add(&KK_AT(args->y, SC, CI(p), v), S(mul)(S(cj)(AV(p), cj), xa));
+  }
+}
+
+/* d(i) = 1 / A(i, i) (the sum of the row's entries in column i); counts the
+ * rows where that is zero (d(i) is then 0). */
+KKK_REDUCE(KN(jacobi), struct kkk_diag_args, int64_t, KK_SUM, i, acc) {
+  SC s = S(zero)();
+  for (int64_t p = RP(i); p < RP(i + 1); p++)
+    if (CI(p) == i)
+      s = S(add)(s, AV(p));
+  if (S(iszero)(s)) {
+    KK_AT(args->d, SC, i) = S(zero)();
+    *acc += 1;
+  } else {
+    KK_AT(args->d, SC, i) = S(div)(S(from)(kk_cdouble(1.0, 0.0)), s);
+  }
+}
+
+#undef RP
+#undef CI
+#undef AV

@@ -1,0 +1,4 @@
+#!/bin/sh
+# kernels/tests/interop-opencl.sh -- native queues on the opencl backend (PoCL here; skipped, with the reason, when it is not available).
+. "${top_srcdir:-.}/kernels/tests/kernels-env.sh"
+exec "${top_builddir:-.}/tests/check_interop" opencl

@@ -1,0 +1,3 @@
+#!/bin/sh
+# kernels/tests/kernels-nvrtc.sh -- the embedded CUDA source of every kk-kernels kernel module compiles with NVRTC (tests/nvrtc.sh for the library).
+exec "${top_builddir:-.}/kernels/tests/nvrtc_kernels" sm_80 sm_90

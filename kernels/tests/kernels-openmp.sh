@@ -1,0 +1,4 @@
+#!/bin/sh
+# kernels/tests/kernels-openmp.sh -- every kk-kernels routine on the openmp backend (skipped, with the reason, when it is not available).
+. "${top_srcdir:-.}/kernels/tests/kernels-env.sh"
+exec "${top_builddir:-.}/kernels/tests/check_kernels" openmp

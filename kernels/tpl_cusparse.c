@@ -1,0 +1,186 @@
+/* kernels/tpl_cusparse.c -- cuSPARSE opened at run time, for kk-kernels SpMV on matrices and vectors of the cuda backend. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/*
+ * Nothing is linked: libcusparse is opened with dlopen at the first SpMV
+ * that could use it.  It serves y = a op(A) x + b y on a cuda instance with
+ * a native stream (plugin ABI 1.4), x and y rank-1 with unit stride (or
+ * multivectors of one column), through cusparseSpMV with its default
+ * algorithm, queued on the instance's stream.  The matrix goes to cuSPARSE
+ * with 32-bit row offsets and column indices: kk keeps int64 offsets, so an
+ * int32 copy of them is made once per matrix at its first such SpMV
+ * (kkk_crs_row_ptr32); a matrix with 2^31 entries or more stays with kk's
+ * own kernel, as do multivectors (no SpMM path yet).  cuSPARSE's work
+ * buffer is kept and grown (after a context synchronize), allocated with
+ * libcuda so that it outlives a kk_finalize; the descriptors of the matrix
+ * and vectors are made per call (host memory only).  One handle per
+ * process, in the context it was made in (a later kk on another device gets
+ * kk's own kernels), its stream set per call under a lock.
+ */
+
+enum { R32F = 0, R64F = 1, C32F = 4, C64F = 5, IDX32 = 2, BASE0 = 0, SPMV_DEFAULT = 0, NOT_SUPPORTED = 10 };
+
+typedef int (*create_t)(void **handle);
+typedef int (*set_stream_t)(void *handle, void *stream);
+typedef int (*csr_t)(void **mat, int64_t rows, int64_t cols, int64_t nnz, void *rp, void *ci, void *vals, int rpt,
+                     int cit, int base, int vt);
+typedef int (*dnvec_t)(void **vec, int64_t n, void *values, int vt);
+typedef int (*destroy_t)(void *d);
+typedef int (*bufsize_t)(void *h, int op, const void *a, void *A, void *x, const void *b, void *y, int ct, int alg,
+                         size_t *bytes);
+typedef int (*spmv_t)(void *h, int op, const void *a, void *A, void *x, const void *b, void *y, int ct, int alg,
+                      void *buf);
+typedef int (*ctx_set_t)(void *ctx);
+typedef int (*mem_alloc_t)(uint64_t *dptr, size_t bytes);
+typedef int (*mem_free_t)(uint64_t dptr);
+typedef int (*ctx_sync_t)(void);
+
+static struct {
+  create_t create;
+  set_stream_t set_stream;
+  csr_t create_csr;
+  dnvec_t create_dnvec;
+  destroy_t destroy_spmat, destroy_dnvec;
+  bufsize_t bufsize;
+  spmv_t spmv;
+  ctx_set_t ctx_set;
+  mem_alloc_t mem_alloc;
+  mem_free_t mem_free;
+  ctx_sync_t ctx_sync;
+  void *handle;
+  void *handle_ctx;   /* the context the handle and the buffer belong to */
+  int create_failed;
+  uint64_t buf;       /* the work buffer (libcuda's, outliving any kk_finalize) */
+  size_t buf_size;
+} P;
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *const k_names[] = {"libcusparse.so.12", "libcusparse.so.13", KKK_CUDA_LIBDIR "/libcusparse.so.12",
+                                      KKK_CUDA_LIBDIR "/libcusparse.so.13", "libcusparse.so"};
+
+#define REQUIRED(X)                                                                                  \
+  X(create, "cusparseCreate") X(set_stream, "cusparseSetStream") X(create_csr, "cusparseCreateCsr") \
+  X(create_dnvec, "cusparseCreateDnVec") X(destroy_spmat, "cusparseDestroySpMat")                   \
+  X(destroy_dnvec, "cusparseDestroyDnVec") X(bufsize, "cusparseSpMV_bufferSize") X(spmv, "cusparseSpMV")
+
+/* libcuda's calls: the context is made current per call (the cuda plugin has libcuda open already) */
+#define LIBCUDA(X) \
+  X(ctx_set, "cuCtxSetCurrent") X(mem_alloc, "cuMemAlloc_v2") X(mem_free, "cuMemFree_v2") X(ctx_sync, "cuCtxSynchronize")
+
+static int try_one(const char *file, char *why, size_t why_size) {
+#define SYM(field, sym) KKK_TPL_SYM(P.field, sym)
+  static const kkk_tpl_sym_t syms[] = {REQUIRED(SYM)}, cu[] = {LIBCUDA(SYM)};
+#undef SYM
+  return kkk_tpl_dlopen_cuda(file, syms, sizeof syms / sizeof *syms, cu, sizeof cu / sizeof *cu, "not cuSPARSE 12 or later", why,
+                             why_size)
+             ? 0
+             : -1;
+}
+
+static int cusparse_open(const char *setting, char *path, size_t path_size, char *why, size_t why_size) {
+  return kkk_tpl_open_first(setting, k_names, sizeof k_names / sizeof *k_names, try_one,
+                            "no cuSPARSE found (CUDA toolkit: its lib64 on the loader's path)", path, path_size, why,
+                            why_size);
+}
+
+/* A dense vector cuSPARSE can take: unit stride (or one element), one column. */
+static int dense_ok(const kkk_tvec_t *v) { return v->inc == 1 || v->n <= 1; }
+
+static int cusparse_call(const kkk_tpl_call_t *t, kk_status_t *st) {
+  const kkk_call_t *c = t->c;
+  if (c->host || t->op != KKK_TPL_SPMV || !t->crs || !dense_ok(&t->x) || !dense_ok(&t->y))
+    return 0;
+  kk_native_queue_t q;
+  if (kkk_native_queue(c, &q) != KK_NATIVE_CUDA)
+    return 0;
+  kk_view_t *rp32 = kkk_crs_row_ptr32(t->crs);
+  if (!rp32)
+    return 0;
+  static const int vt[4] = {R32F, R64F, C32F, C64F};
+  /* conj(A)^T of a real matrix is A^T: cuSPARSE refuses the conjugate form on real types */
+  const int ty = c->t, op = t->op_a == KK_OP_N ? 0 : t->op_a == KK_OP_T || !kkk_is_complex(c->type) ? 1 : 2;
+  const float fa[2] = {(float)t->a.re, (float)t->a.im}, fb[2] = {(float)t->b.re, (float)t->b.im};
+  const double da[2] = {t->a.re, t->a.im}, db[2] = {t->b.re, t->b.im};
+  const void *pa = ty == 0 || ty == 2 ? (const void *)fa : (const void *)da;
+  const void *pb = ty == 0 || ty == 2 ? (const void *)fb : (const void *)db;
+  const kk_crs_t *A = t->crs;
+
+  pthread_mutex_lock(&g_lock);
+  const char *fn = "cuCtxSetCurrent";
+  int s = P.ctx_set(q.context);
+  if (s == 0 && !P.handle && !P.create_failed) {
+    if (P.create(&P.handle) != 0) {
+      P.create_failed = 1;
+      P.handle = NULL;
+    }
+    P.handle_ctx = q.context;
+  }
+  if (s == 0 && (!P.handle || P.handle_ctx != q.context)) {
+    pthread_mutex_unlock(&g_lock);
+    return 0; /* cusparseCreate failed, or kk now runs on another device: kk's own kernels */
+  }
+  void *mat = NULL, *vx = NULL, *vy = NULL;
+  size_t need = 0;
+  if (s == 0 && (s = P.set_stream(P.handle, q.queue)) != 0)
+    fn = "cusparseSetStream";
+  if (s == 0 && (s = P.create_csr(&mat, kk_crs_rows(A), kk_crs_cols(A), kk_crs_nnz(A), kk_view_data(rp32),
+                                  kk_view_data(kk_crs_col_idx(A)), kk_view_data(kk_crs_values(A)), IDX32, IDX32, BASE0,
+                                  vt[ty])) != 0)
+    fn = "cusparseCreateCsr";
+  if (s == 0 && (s = P.create_dnvec(&vx, t->x.n, t->x.data, vt[ty])) != 0)
+    fn = "cusparseCreateDnVec";
+  if (s == 0 && (s = P.create_dnvec(&vy, t->y.n, t->y.data, vt[ty])) != 0)
+    fn = "cusparseCreateDnVec";
+  if (s == 0 && (s = P.bufsize(P.handle, op, pa, mat, vx, pb, vy, vt[ty], SPMV_DEFAULT, &need)) != 0)
+    fn = "cusparseSpMV_bufferSize";
+  int declined = s == NOT_SUPPORTED; /* a case this cuSPARSE does not do: kk's own kernel, nothing was queued */
+  int cu = 0; /* a libcuda failure, not cuSPARSE's */
+  if (declined)
+    s = 0;
+  if (s == 0 && !declined && need > P.buf_size) {
+    /* the old buffer may still be in use by a call queued on any stream of the context */
+    if (P.buf && ((s = P.ctx_sync()) != 0 || (s = P.mem_free(P.buf)) != 0))
+      cu = 1, fn = "cuMemFree";
+    if (s == 0) {
+      P.buf = 0;
+      P.buf_size = 0;
+      if ((s = P.mem_alloc(&P.buf, need)) != 0)
+        cu = 1, fn = "cuMemAlloc";
+      else
+        P.buf_size = need;
+    }
+  }
+  if (s == 0 && !declined && (s = P.spmv(P.handle, op, pa, mat, vx, pb, vy, vt[ty], SPMV_DEFAULT, (void *)(uintptr_t)P.buf)) != 0)
+    fn = "cusparseSpMV";
+  if (vy)
+    P.destroy_dnvec(vy);
+  if (vx)
+    P.destroy_dnvec(vx);
+  if (mat)
+    P.destroy_spmat(mat);
+  pthread_mutex_unlock(&g_lock);
+  if (declined)
+    return 0;
+  if (s != 0) {
+    cu = cu || strcmp(fn, "cuCtxSetCurrent") == 0;
+    /* CUDA_ERROR_OUT_OF_MEMORY and CUSPARSE_STATUS_ALLOC_FAILED are both 2 */
+    *st = kkk_err(s == 2 ? KK_ERROR_OUT_OF_MEMORY : KK_ERROR_BACKEND, "%s: %s failed (%s = %d)", c->op, fn, cu ? "CUresult" : "cusparseStatus_t", s);
+  } else
+    *st = KK_OK;
+  return 1;
+}
+
+const kkk_tpl_t kkk_tpl_cusparse = {
+    .name = "cusparse",
+    .env = "KK_KERNELS_CUSPARSE",
+    .serves = "views on cuda: SpMV on vectors (unit stride)",
+    .open = cusparse_open,
+    .call = cusparse_call,
+};
