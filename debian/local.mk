@@ -3,4 +3,5 @@ EXTRA_DIST += debian/changelog debian/control debian/copyright debian/rules debi
 	debian/not-installed debian/libkk0.install debian/libkk-dev.install debian/kk-backend-openmp.install \
 	debian/kk-backend-threads.install debian/kk-backend-cuda.install debian/kk-backend-hip.install \
 	debian/kk-backend-levelzero.install debian/kk-backend-opencl.install \
-	debian/libkk-mpi0.install debian/libkk-mpi-dev.install .ci/debian
+	debian/libkk-mpi0.install debian/libkk-mpi-dev.install \
+	debian/libkk-kernels0.install debian/libkk-kernels-dev.install .ci/debian
