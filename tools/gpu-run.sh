@@ -1,0 +1,128 @@
+#!/bin/bash
+# tools/gpu-run.sh -- every check and benchmark kk reports from a CUDA machine, from a release tarball, in two bounded calls: "tests" builds and runs the suites, "bench" runs the benchmarks in the same tree.
+#
+# usage: tools/gpu-run.sh tests|bench|all TARBALL [BUILDDIR]
+#   OUT       where the logs go (default /tmp/kk-gpu-run); log.txt is the summary
+#   KK_CUDA_ARCHS  the images built (default sm_90, the H100)
+# The tree is built once (BUILDDIR, default /tmp/kk-gpu) and reused by a later
+# call while the machine still holds it.  Needs: the CUDA toolkit, and for the
+# MPI parts an MPI with mpicc (Open MPI); check, jansson, ltdl and pkg-config
+# as for any build.  Every part is bounded by timeout, so a hang costs at
+# most its part; the exit status says whether every test passed.  No timing
+# is judged here: the benchmarks print kk/native ratios for docs/benchmarks.md.
+set -u -o pipefail
+phase=${1:?usage: gpu-run.sh tests|bench|all TARBALL [BUILDDIR]}
+tarball=$(realpath "${2:?usage: gpu-run.sh tests|bench|all TARBALL [BUILDDIR]}")
+B=${3:-/tmp/kk-gpu}
+OUT=${OUT:-/tmp/kk-gpu-run}
+mkdir -p "$OUT"
+T0=$(date +%s)
+step() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - T0)) s) $*"; }
+status=0
+note() { # name rc: 0 pass, 77 skip, else fail
+  local r=$2
+  case $r in 0) echo "   $1: PASS" ;; 77) echo "   $1: SKIP" ;; *) echo "   $1: FAIL (rc=$r)"; status=1 ;; esac
+}
+
+build() {
+  step "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1), $(nproc) cores"
+  if [ -f "$B/.built" ]; then
+    step "reusing the build in $B"
+    return 0
+  fi
+  rm -rf "$B" && mkdir -p "$B" && tar xzf "$tarball" -C "$B" --strip-components=1 || return 1
+  cd "$B" || return 1
+  step "configure"
+  ./configure -q --enable-cuda=yes --enable-mpi=auto --enable-hip=no --enable-levelzero=no --enable-opencl=no \
+    --with-cuda-archs="${KK_CUDA_ARCHS:-sm_90}" >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; return 1; }
+  grep -E '^configure: +(cuda|openmp|threads|mpi|kk-kernels)' "$OUT/configure.log"
+  step "build"
+  make -j"$(nproc)" >"$OUT/make.log" 2>&1 || { tail -60 "$OUT/make.log"; return 1; }
+  local progs="tests/conformance/conformance tests/conformance/conformance-jit tests/check_tools tests/check_interop"
+  progs="$progs tests/faults/faults"
+  [ -f kernels/tests/check_kernels.c ] && progs="$progs kernels/tests/check_kernels"
+  grep -q '^KK_BUILD_MPI_TRUE = $' Makefile && progs="$progs tests/mpi/mpi_suite"
+  # shellcheck disable=SC2086
+  make -j"$(nproc)" $progs >>"$OUT/make.log" 2>&1 || { tail -60 "$OUT/make.log"; return 1; }
+  step "built: $(grep -ci 'warning:' "$OUT/make.log") warning lines"
+  touch .built
+}
+
+tests() {
+  cd "$B" || return 1
+  export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1 top_builddir=$B top_srcdir=$B
+  step "conformance, tools, JIT and the 8-thread faults test on cuda (in parallel)"
+  (CK_FORK=yes timeout 300 tests/conformance/conformance cuda >"$OUT/conformance-cuda.log" 2>&1; echo $? >"$OUT/rc.conf") &
+  (timeout 300 tests/check_tools cuda >"$OUT/tools-cuda.log" 2>&1; echo $? >"$OUT/rc.tools") &
+  (timeout 300 sh tests/conformance-cuda-jit.sh >"$OUT/conformance-cuda-jit.log" 2>&1; echo $? >"$OUT/rc.jit") &
+  (timeout 200 tests/faults/faults cuda >"$OUT/faults-cuda.log" 2>&1; echo $? >"$OUT/rc.faults") &
+  wait
+  for t in conf:conformance-cuda tools:tools-cuda jit:conformance-cuda-jit faults:faults-cuda; do
+    note "${t#*:}" "$(cat "$OUT/rc.${t%%:*}" 2>/dev/null || echo 99)"
+    grep -E '^[0-9]+%|first run|second run' "$OUT/${t#*:}.log" | tail -3 | sed 's/^/     /'
+    grep -E ':[EF]:' "$OUT/${t#*:}.log" | head -5 | sed 's/^/     /'
+  done
+  if [ -x tests/faults/device-fault.sh ] || [ -f tests/faults/device-fault.sh ]; then
+    step "a kernel that faults on the device"
+    timeout 120 sh tests/faults/device-fault.sh cuda >"$OUT/device-fault.log" 2>&1
+    note device-fault $?
+    tail -12 "$OUT/device-fault.log" | sed 's/^/     /'
+  fi
+  step "interop (native queue) and kk-kernels on cuda, vendor libraries off then on"
+  timeout 60 tests/check_interop cuda >"$OUT/interop-cuda.log" 2>&1
+  note interop-cuda $?
+  tail -2 "$OUT/interop-cuda.log" | sed 's/^/     /'
+  if [ -x kernels/tests/check_kernels ]; then
+    KK_KERNELS_TEST_EXPECT_CUDA_TPL=1 timeout 150 kernels/tests/check_kernels cuda >"$OUT/kernels-cuda.log" 2>&1
+    note kernels-cuda $?
+    grep -E '^[0-9]+%' "$OUT/kernels-cuda.log" | sed 's/^/     /'
+    grep -E ':[EF]:' "$OUT/kernels-cuda.log" | head -5 | sed 's/^/     /'
+  fi
+  if [ -x tests/mpi/mpi_suite ]; then
+    step "MPI: the suite on cuda (staged path), 1 and 2 ranks; cg-mpi against cg on 1-4 ranks"
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader \
+      OMPI_MCA_btl_vader_single_copy_mechanism=none KK_MPI_LIBRARY=$B/mpi/.libs/libkk-mpi.so \
+      MPIEXEC=${MPIEXEC:-$(command -v mpiexec)} KK_MPI_IMPL=${KK_MPI_IMPL:-openmpi}
+    KK_MPI_TEST_TIMEOUT=120 KK_MPI_TEST_AWARE=0 KK_MPI_TEST_NPS="1 2" timeout 250 bash tests/mpi-suite.sh cuda \
+      >"$OUT/mpi-cuda.log" 2>&1
+    note mpi-suite-cuda $?
+    tail -4 "$OUT/mpi-cuda.log" | sed 's/^/     /'
+    KK_MPI_CG_NPS="1 2 3 4" timeout 200 sh tests/mpi-cg.sh cuda >"$OUT/mpi-cg-cuda.log" 2>&1
+    note mpi-cg-cuda $?
+    tail -6 "$OUT/mpi-cg-cuda.log" | sed 's/^/     /'
+  fi
+}
+
+bench() {
+  cd "$B" || return 1
+  export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1 top_builddir=$B top_srcdir=$B
+  step "kk-bench on cuda, every case (kk-bench-hier's and the graphs' included)"
+  timeout 200 bench/kk-bench --backends=cuda --sizes=26 >"$OUT/kk-bench-cuda.txt" 2>"$OUT/kk-bench-cuda.err"
+  echo "   kk-bench rc=$?"
+  cat "$OUT/kk-bench-cuda.txt"
+  if [ -x bench/kk-bench-kernels ]; then
+    step "kk-bench-kernels on cuda against cuBLAS / cuSPARSE"
+    timeout 90 bench/kk-bench-kernels --backends=cuda --full --reps=5 >"$OUT/kk-bench-kernels-cuda.txt" 2>&1
+    echo "   rc=$?"
+    cat "$OUT/kk-bench-kernels-cuda.txt"
+  fi
+  if [ -x bench/kk-bench-mpi ] && [ -f bench/kk-bench-mpi-run.sh ]; then
+    step "MPI: kk-bench-mpi on cuda and openmp, weak scaling (bench/kk-bench-mpi-run.sh)"
+    KK_MPI_RUN_TIMEOUT=90 timeout 300 bash bench/kk-bench-mpi-run.sh "$B" cuda openmp >"$OUT/mpi-bench.txt" 2>&1
+    echo "   rc=$?"
+    grep -vE '^\s*$' "$OUT/mpi-bench.txt" | tail -60
+  fi
+}
+
+{
+  build || { echo "BUILD FAILED"; exit 1; }
+  case $phase in
+    tests) tests ;;
+    bench) bench ;;
+    all) tests; bench ;;
+    *) echo "unknown phase $phase"; exit 2 ;;
+  esac
+  step "done, status $status"
+  exit $status
+} 2>&1 | tee -a "$OUT/log.txt"
+exit "${PIPESTATUS[0]}"
