@@ -200,7 +200,16 @@ static void bench_halo(kk_mpi_comm_t *c, enum side side, int aware, int64_t n, i
   int64_t ks[3] = {kk_view_stride(hu, 0), kk_view_stride(hu, 1), kk_view_stride(hu, 2)};
   halo_image(&g, kk_view_data(hu), ks);
   CHECK(kk_deep_copy(kh.u, hu));
+  /* the kernel launches of one exchange, for comparison with the native
+   * side's two parallel regions (OpenMP) or launches (CUDA) */
+  kk_mpi_stats_t st0 = {.struct_size = sizeof st0}, st1 = {.struct_size = sizeof st1};
+  CHECK(kk_mpi_comm_get_stats(c, &st0));
   kk_halo_exchange(c, &g, &kh);
+  CHECK(kk_mpi_comm_get_stats(c, &st1));
+  if (g_rank == 0)
+    printf("kk-bench-mpi: halo %lld^3: kk launched %llu pack and %llu unpack kernels in one exchange (rank 0)\n",
+           (long long)n, (unsigned long long)(st1.pack_launches - st0.pack_launches),
+           (unsigned long long)(st1.unpack_launches - st0.unpack_launches));
   CHECK(kk_deep_copy(hu, kh.u));
   int good = halo_ok(&g, kk_view_data(hu), ks), all;
   MPI_Allreduce(&good, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

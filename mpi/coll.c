@@ -88,10 +88,10 @@ typedef int (*run_fn)(void *ctx, void *sendptr, void *recvptr);
 static kk_status_t collective(kk_mpi_comm_t *c, const char *what, side_t *in, side_t *out, int out_is_read,
                               run_fn run, void *ctx, const char *fn) {
   kk_status_t st = KK_OK;
-  if (in && (st = kk_mpi__stage_out(c, what, in->inst, in->v, &in->plan, in->path, &in->ptr, &in->mbuf)) != KK_OK)
+  if (in && (st = kk_mpi__stage_out(c, what, in->inst, in->v, &in->plan, in->path, &in->ptr, &in->mbuf, NULL)) != KK_OK)
     return st;
   if (out_is_read)
-    st = kk_mpi__stage_out(c, what, out->inst, out->v, &out->plan, out->path, &out->ptr, &out->mbuf);
+    st = kk_mpi__stage_out(c, what, out->inst, out->v, &out->plan, out->path, &out->ptr, &out->mbuf, NULL);
   else
     st = kk_mpi__stage_in(c, what, out->inst, out->v, &out->plan, out->path, &out->ptr, &out->mbuf);
   if (st != KK_OK)
@@ -110,7 +110,7 @@ static kk_status_t collective(kk_mpi_comm_t *c, const char *what, side_t *in, si
   if (c->debug)
     kk_mpi__debug(c, "%s (%zu bytes): path %s%s", what, out->plan.bytes, kk_mpi_path_name(out->path),
                   (in && !in->plan.contiguous) || !out->plan.contiguous ? ", packed by kk kernels" : ", contiguous");
-  if ((st = kk_mpi__finish_in(c, what, out->inst, out->v, &out->plan, out->path, out->mbuf)) == KK_OK)
+  if ((st = kk_mpi__finish_in(c, what, out->inst, out->v, &out->plan, out->path, out->mbuf, NULL)) == KK_OK)
     st = kk_mpi__fence(c, out->inst, what);
   out->mbuf = NULL; /* finish_in returned it */
 done:
@@ -220,7 +220,7 @@ kk_status_t kk_mpi_broadcast(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_
   if (c->rank != root)
     return collective(c, what, NULL, &s, 0, run_bcast, &b, "MPI_Bcast");
   /* the root only reads its view: stage it out, and nothing comes back */
-  if ((st = kk_mpi__stage_out(c, what, s.inst, view, &s.plan, s.path, &s.ptr, &s.mbuf)) == KK_OK &&
+  if ((st = kk_mpi__stage_out(c, what, s.inst, view, &s.plan, s.path, &s.ptr, &s.mbuf, NULL)) == KK_OK &&
       (st = kk_mpi__fence(c, s.inst, what)) == KK_OK) {
     int err = MPI_Bcast(s.ptr, b.count, b.dt, root, c->comm);
     if (err != MPI_SUCCESS)

@@ -146,11 +146,40 @@ kk_status_t kk_mpi__same_order(const char *op, kk_view_t *a, const mpi_plan_t *p
 kk_status_t kk_mpi__pack(kk_mpi_comm_t *c, kk_instance_t *inst, const mpi_plan_t *p, void *view_data, void *buf,
                          int unpack);
 
+/* A pack or unpack put off so that several go in one launch: the plan's
+ * words between `data` (the view) and `buf` on `inst`; on the staged path
+ * `dbuf` is the device buffer packed into (then copied to `mbuf`) or
+ * unpacked from (after the copy from `mbuf`). */
+typedef struct mpi_job {
+  kk_instance_t *inst;
+  int pack;                 /* 0: nothing to pack or unpack */
+  mpi_plan_t plan;
+  void *data, *buf;
+  mpi_buf_t *dbuf, *mbuf;
+  kk_space_t *vs;
+} mpi_job_t;
+
+/* Packs (or unpacks) the n <= KK_MPI_BATCH_MAX jobs: those of one instance
+ * and word size together in one kk_mpi_packb/unpackb launch (one alone, or
+ * a plan of rank above 3, through kk_mpi__pack). */
+kk_status_t kk_mpi__pack_jobs(kk_mpi_comm_t *c, int n, mpi_job_t *jobs, int unpack);
+
 /* The memory MPI sends `v` from: the view itself, or a buffer the view was
  * packed and/or staged into on `inst` (not yet fenced). *mbuf gets the
- * buffer (NULL for the view itself). */
+ * buffer (NULL for the view itself).  With `job` non-NULL the pack (and the
+ * staging copy after it) is left in *job for kk_mpi__stage_out_done; `p`
+ * is copied. */
 kk_status_t kk_mpi__stage_out(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
-                              const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf);
+                              const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf,
+                              mpi_job_t *job);
+
+/* Submits the n jobs kk_mpi__stage_out left: the packs batched, then the
+ * staging copies; the device buffers go back in every case (the request
+ * buffers stay with their requests). */
+kk_status_t kk_mpi__stage_out_done(kk_mpi_comm_t *c, const char *what, int n, mpi_job_t *jobs);
+
+/* Returns the device buffers of jobs that will not be submitted. */
+void kk_mpi__jobs_drop(int n, mpi_job_t *jobs);
 
 /* The memory MPI receives `v` into: the view itself or a buffer. */
 kk_status_t kk_mpi__stage_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
@@ -158,9 +187,14 @@ kk_status_t kk_mpi__stage_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *
 
 /* After MPI wrote `mbuf`: submits to `inst` the copy and unpack that put it
  * into `v`, and returns the buffers with `inst` pending.  A NULL mbuf (MPI
- * wrote the view) does nothing. */
+ * wrote the view) does nothing.  With `job` non-NULL the unpack is left in
+ * *job (which then owns the buffers) for kk_mpi__finish_in_done. */
 kk_status_t kk_mpi__finish_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
-                              const mpi_plan_t *p, kk_mpi_path_t path, mpi_buf_t *mbuf);
+                              const mpi_plan_t *p, kk_mpi_path_t path, mpi_buf_t *mbuf, mpi_job_t *job);
+
+/* Submits the n unpacks kk_mpi__finish_in left, batched, and returns their
+ * buffers with their instances pending. */
+kk_status_t kk_mpi__finish_in_done(kk_mpi_comm_t *c, int n, mpi_job_t *jobs);
 
 /* Counts a message in the stats. */
 void kk_mpi__count(kk_mpi_comm_t *c, kk_mpi_path_t path, size_t bytes);

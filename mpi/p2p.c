@@ -43,12 +43,13 @@ static void req_what(const kk_mpi_request_t *r, char *buf, size_t size) {
 
 static int status_wanted(const MPI_Status *s) { return s != NULL && s != MPI_STATUS_IGNORE; }
 
-/* Makes the request for a send or receive of `v` and stages it: the view
- * packed and/or copied to pinned memory on the instance (send), the buffer
- * MPI will write chosen (receive).  Nothing is fenced or posted yet. */
+/* Makes the request for a send or receive of `v` and stages it: the view's
+ * pack and/or copy to pinned memory left in *job (send), the buffer MPI
+ * will write chosen (receive).  Nothing is fenced or posted yet. */
 static kk_status_t prepare(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v, int peer, int tag, int recv,
-                           const char *op, kk_mpi_request_t **out) {
+                           const char *op, mpi_job_t *job, kk_mpi_request_t **out) {
   *out = NULL;
+  memset(job, 0, sizeof *job);
   if (!v)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view", op);
   kk_instance_t *inst;
@@ -84,7 +85,7 @@ static kk_status_t prepare(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v,
   }
   req_what(r, what, sizeof what);
   st = recv ? kk_mpi__stage_in(c, what, inst, v, &plan, r->path, &r->ptr, &r->mbuf)
-            : kk_mpi__stage_out(c, what, inst, v, &plan, r->path, &r->ptr, &r->mbuf);
+            : kk_mpi__stage_out(c, what, inst, v, &plan, r->path, &r->ptr, &r->mbuf, job);
   if (st != KK_OK) {
     req_free(r);
     return st;
@@ -127,8 +128,9 @@ static void unprepare(kk_mpi_request_t *r) {
   req_free(r);
 }
 
-/* Starts n sends or receives: all staged first, each instance fenced once,
- * then all posted (see kk_mpi_isend_batch). */
+/* Starts n sends or receives: all staged first (the packs of up to
+ * KK_MPI_BATCH_MAX sends in one launch per instance and word size), each
+ * instance fenced once, then all posted (see kk_mpi_isend_batch). */
 static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, int n, kk_view_t *const *views, const int *peers,
                          const int *tags, int recv, const char *op, kk_mpi_request_t **reqs) {
   kk_status_t st = kk_mpi__check_comm(c, op);
@@ -138,10 +140,19 @@ static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, int n, kk_view_
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: %s", op, n < 0 ? "negative count" : "NULL argument");
   for (int i = 0; i < n; i++)
     reqs[i] = NULL;
+  mpi_job_t jobs[KK_MPI_BATCH_MAX];
   int i = 0;
-  for (; i < n; i++)
-    if ((st = prepare(c, given, views[i], peers[i], tags[i], recv, op, &reqs[i])) != KK_OK)
+  for (; i < n; i++) {
+    const int slot = i % KK_MPI_BATCH_MAX;
+    if ((st = prepare(c, given, views[i], peers[i], tags[i], recv, op, &jobs[slot], &reqs[i])) != KK_OK) {
+      kk_mpi__jobs_drop(slot, jobs);
       goto fail_unprepare;
+    }
+    if ((slot == KK_MPI_BATCH_MAX - 1 || i == n - 1) && (st = kk_mpi__stage_out_done(c, op, slot + 1, jobs)) != KK_OK) {
+      i++;
+      goto fail_unprepare;
+    }
+  }
   for (i = 0; i < n; i++) {
     if (!needs_fence(reqs[i]))
       continue;
@@ -197,11 +208,14 @@ kk_status_t kk_mpi_irecv_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n,
 }
 
 /* After MPI completed r's message with status *s (and error `err`):
- * checks what arrived, submits the unpack, releases the request. */
-static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s) {
+ * checks what arrived, submits the unpack (or leaves it in *job, if given,
+ * for kk_mpi__finish_in_done), releases the request. */
+static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s, mpi_job_t *job) {
   kk_mpi_comm_t *c = r->c;
   kk_status_t st = KK_OK;
   char what[640];
+  if (job)
+    memset(job, 0, sizeof *job);
   req_what(r, what, sizeof what);
   if (err != MPI_SUCCESS) {
     int cls = 0;
@@ -220,7 +234,7 @@ static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s) {
                         what, s->MPI_SOURCE, s->MPI_TAG, n, r->dt == MPI_BYTE ? "bytes" : kk_type_name(kk_view_type(r->view)),
                         r->count);
     } else {
-      st = kk_mpi__finish_in(c, what, r->inst, r->view, &r->plan, r->path, r->mbuf);
+      st = kk_mpi__finish_in(c, what, r->inst, r->view, &r->plan, r->path, r->mbuf, job);
       r->mbuf = NULL; /* finish_in returned it */
     }
   }
@@ -239,7 +253,7 @@ kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
   MPI_Status s;
   memset(&s, 0, sizeof s);
   int err = MPI_Wait(&r->mreq, &s);
-  kk_status_t st = finish(r, err, &s);
+  kk_status_t st = finish(r, err, &s, NULL);
   if (status_wanted(status))
     *status = s;
   return st;
@@ -261,7 +275,7 @@ kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
     return KK_OK;
   }
   *req = NULL;
-  kk_status_t st = finish(r, err, &s);
+  kk_status_t st = finish(r, err, &s, NULL);
   if (status_wanted(status))
     *status = s;
   return st;
@@ -308,7 +322,7 @@ kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses)
         if (!r)
           continue;
         reqs[at[k]] = NULL;
-        kk_status_t s = finish(r, err, &sts[0]);
+        kk_status_t s = finish(r, err, &sts[0], NULL);
         if (first == KK_OK) {
           first = s;
           snprintf(first_msg, sizeof first_msg, "%s", kk_last_error());
@@ -318,11 +332,32 @@ kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses)
     }
     if (outcount == MPI_UNDEFINED)
       break;
+    /* the unpacks of the messages that arrived together go in one launch
+     * per instance and word size */
+    mpi_job_t jobs[KK_MPI_BATCH_MAX];
+    kk_mpi_comm_t *jc = NULL; /* the comm of jobs[0 .. nj) */
+    int nj = 0;
     for (int k = 0; k < outcount; k++) {
       int j = idx[k], i = at[j];
       kk_mpi_request_t *r = reqs[i];
       reqs[i] = NULL;
-      kk_status_t s = finish(r, err == MPI_ERR_IN_STATUS ? sts[k].MPI_ERROR : MPI_SUCCESS, &sts[k]);
+      kk_status_t s = KK_OK;
+      if (nj > 0 && r->c != jc) {
+        s = kk_mpi__finish_in_done(jc, nj, jobs);
+        nj = 0;
+      }
+      jc = r->c;
+      kk_status_t f = finish(r, err == MPI_ERR_IN_STATUS ? sts[k].MPI_ERROR : MPI_SUCCESS, &sts[k], &jobs[nj]);
+      if (s == KK_OK)
+        s = f;
+      if (jobs[nj].mbuf)
+        nj++;
+      if (nj > 0 && (nj == KK_MPI_BATCH_MAX || k == outcount - 1)) {
+        f = kk_mpi__finish_in_done(jc, nj, jobs);
+        nj = 0;
+        if (s == KK_OK)
+          s = f;
+      }
       if (s != KK_OK && first == KK_OK) {
         first = s;
         snprintf(first_msg, sizeof first_msg, "%s", kk_last_error());

@@ -127,9 +127,19 @@ kk_status_t kk_mpi__same_order(const char *op, kk_view_t *a, const mpi_plan_t *p
 static kk_kernel_t *const kernels[4][2][4] = {{KK_MPI_PACK_ROW(1)}, {KK_MPI_PACK_ROW(2)}, {KK_MPI_PACK_ROW(4)},
                                               {KK_MPI_PACK_ROW(8)}};
 
+/* Row of a kernel table for words of w bytes. */
+static int word_index(int w) { return w == 8 ? 3 : w == 4 ? 2 : w == 2 ? 1 : 0; }
+
+static void count_launch(kk_mpi_comm_t *c, int unpack) {
+  if (unpack)
+    c->stats.unpack_launches++;
+  else
+    c->stats.pack_launches++;
+}
+
 kk_status_t kk_mpi__pack(kk_mpi_comm_t *c, kk_instance_t *inst, const mpi_plan_t *p, void *view_data, void *buf,
                          int unpack) {
-  const int wi = p->word == 8 ? 3 : p->word == 4 ? 2 : p->word == 2 ? 1 : 0;
+  const int wi = word_index(p->word);
   const int shape = p->rank <= 3 ? p->rank - 1 : 3;
   kk_kernel_t *k = kernels[wi][unpack][shape];
   const char *label = unpack ? "kk_mpi_unpack" : "kk_mpi_pack";
@@ -155,12 +165,74 @@ kk_status_t kk_mpi__pack(kk_mpi_comm_t *c, kk_instance_t *inst, const mpi_plan_t
     kk_range_policy_t rp = {sizeof rp, 0, words, 0, KK_SCHEDULE_STATIC, inst};
     st = kk_parallel_for(label, &rp, k, KK_ARGS(a));
   }
-  if (st != KK_OK)
-    return st;
-  if (unpack)
-    c->stats.unpack_launches++;
-  else
-    c->stats.pack_launches++;
+  if (st == KK_OK)
+    count_launch(c, unpack);
+  return st;
+}
+
+/* The batch table travels as kernel arguments: it must fit the 3584 bytes a
+ * SPIR-V launch carries, and 4 KiB of CUDA/HIP parameters beside the launch
+ * record (392 bytes). */
+_Static_assert(sizeof(struct kk_mpi_batch_args) <= 3072, "kk_mpi_batch_args too large for a kernel launch");
+
+/* [word 1, 2, 4, 8][pack, unpack] */
+static kk_kernel_t *const batch_kernels[4][2] = {
+    {KK_KERNEL(kk_mpi_packb_w1), KK_KERNEL(kk_mpi_unpackb_w1)},
+    {KK_KERNEL(kk_mpi_packb_w2), KK_KERNEL(kk_mpi_unpackb_w2)},
+    {KK_KERNEL(kk_mpi_packb_w4), KK_KERNEL(kk_mpi_unpackb_w4)},
+    {KK_KERNEL(kk_mpi_packb_w8), KK_KERNEL(kk_mpi_unpackb_w8)}};
+
+static int batchable(const mpi_job_t *j) { return j->pack && j->plan.rank <= 3; }
+
+kk_status_t kk_mpi__pack_jobs(kk_mpi_comm_t *c, int n, mpi_job_t *jobs, int unpack) {
+  char done[KK_MPI_BATCH_MAX] = {0};
+  if (n > KK_MPI_BATCH_MAX)
+    return kk_set_error(KK_ERROR_INTERNAL, "kk_mpi: %d pack jobs in one batch (at most %d)", n, KK_MPI_BATCH_MAX);
+  for (int i = 0; i < n; i++) {
+    mpi_job_t *ji = &jobs[i];
+    if (!ji->pack || done[i])
+      continue;
+    done[i] = 1;
+    /* the jobs after it that can share its launch */
+    int group[KK_MPI_BATCH_MAX], g = 0;
+    if (batchable(ji))
+      for (int k = i + 1; k < n; k++)
+        if (!done[k] && batchable(&jobs[k]) && jobs[k].inst == ji->inst && jobs[k].plan.word == ji->plan.word)
+          group[g++] = k, done[k] = 1;
+    kk_status_t st;
+    if (g == 0) {
+      if ((st = kk_mpi__pack(c, ji->inst, &ji->plan, ji->data, ji->buf, unpack)) != KK_OK)
+        return st;
+      continue;
+    }
+    struct kk_mpi_batch_args a;
+    memset(&a, 0, sizeof a);
+    int64_t total = 0;
+    for (int f = 0; f <= g; f++) {
+      const mpi_job_t *j = f == 0 ? ji : &jobs[group[f - 1]];
+      const int r = j->plan.rank;
+      a.view[f].d.data = j->data;
+      a.buf[f].d.data = j->buf;
+      a.first[f] = total;
+      int64_t words = 1;
+      for (int d = 0; d < 3; d++) {
+        const int pd = d - (3 - r); /* the plan's dimension, padded in front */
+        a.ext[f][d] = pd < 0 ? 1 : j->plan.ext[pd];
+        a.str[f][d] = pd < 0 ? 0 : j->plan.str[pd];
+        words *= a.ext[f][d];
+      }
+      total += words;
+    }
+    a.n = g + 1;
+    a.first[a.n] = total;
+    const int wi = word_index(ji->plan.word);
+    kk_range_policy_t rp = {sizeof rp, 0, total, 0, KK_SCHEDULE_STATIC, ji->inst};
+    st = kk_parallel_for(unpack ? "kk_mpi_unpack_batch" : "kk_mpi_pack_batch", &rp, batch_kernels[wi][unpack],
+                         KK_ARGS(a));
+    if (st != KK_OK)
+      return st;
+    count_launch(c, unpack);
+  }
   return KK_OK;
 }
 
@@ -178,8 +250,39 @@ static kk_space_t *pinned_of(const kk_mpi_comm_t *c, kk_view_t *v) {
   return b ? b->pinned : kk_space_host();
 }
 
+void kk_mpi__jobs_drop(int n, mpi_job_t *jobs) {
+  for (int i = 0; i < n; i++) {
+    kk_mpi__buf_put(jobs[i].dbuf, NULL);
+    jobs[i].dbuf = NULL;
+    jobs[i].pack = 0;
+  }
+}
+
+kk_status_t kk_mpi__stage_out_done(kk_mpi_comm_t *c, const char *what, int n, mpi_job_t *jobs) {
+  kk_status_t st = kk_mpi__pack_jobs(c, n, jobs, 0);
+  for (int i = 0; i < n; i++) {
+    mpi_job_t *j = &jobs[i];
+    if (!j->dbuf)
+      continue;
+    if (st == KK_OK) {
+      if ((st = kk_space_copy(j->mbuf->space, j->mbuf->ptr, j->vs, j->dbuf->ptr, j->plan.bytes, j->inst)) != KK_OK)
+        st = kk_set_error(st, "%s: staging to %s: %s", what, kk_space_name(j->mbuf->space), kk_last_error());
+      else
+        c->stats.staging_copies++;
+    }
+    kk_mpi__buf_put(j->dbuf, j->inst); /* the copy still reads it */
+    j->dbuf = NULL;
+  }
+  return st;
+}
+
 kk_status_t kk_mpi__stage_out(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
-                              const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf) {
+                              const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf,
+                              mpi_job_t *job) {
+  mpi_job_t own;
+  mpi_job_t *j = job ? job : &own;
+  memset(j, 0, sizeof *j);
+  j->inst = inst;
   *mbuf = NULL;
   *ptr = NULL;
   if (p->count == 0)
@@ -195,37 +298,37 @@ kk_status_t kk_mpi__stage_out(kk_mpi_comm_t *c, const char *what, kk_instance_t 
     kk_space_t *bs = path == KK_MPI_PATH_HOST ? host_side_space(v, inst) : vs;
     if ((st = kk_mpi__buf_get(c, bs, p->bytes, what, mbuf)) != KK_OK)
       return st;
-    if ((st = kk_mpi__pack(c, inst, p, data, (*mbuf)->ptr, 0)) != KK_OK)
+    j->buf = (*mbuf)->ptr;
+  } else {
+    /* staged: pack on the device (if strided), then copy to pinned host memory */
+    if ((st = kk_mpi__buf_get(c, pinned_of(c, v), p->bytes, what, mbuf)) != KK_OK)
+      return st;
+    if (p->contiguous) {
+      if ((st = kk_space_copy((*mbuf)->space, (*mbuf)->ptr, vs, data, p->bytes, inst)) != KK_OK) {
+        st = kk_set_error(st, "%s: staging to %s: %s", what, kk_space_name((*mbuf)->space), kk_last_error());
+        goto fail_put;
+      }
+      c->stats.staging_copies++;
+      *ptr = (*mbuf)->ptr;
+      return KK_OK;
+    }
+    if ((st = kk_mpi__buf_get(c, vs, p->bytes, what, &j->dbuf)) != KK_OK)
       goto fail_put;
-    *ptr = (*mbuf)->ptr;
-    return KK_OK;
+    j->buf = j->dbuf->ptr;
+    j->mbuf = *mbuf;
+    j->vs = vs;
   }
-  /* staged: pack on the device (if strided), then copy to pinned host memory */
-  mpi_buf_t *dbuf = NULL;
-  const void *src = data;
-  if ((st = kk_mpi__buf_get(c, pinned_of(c, v), p->bytes, what, mbuf)) != KK_OK)
-    return st;
-  if (!p->contiguous) {
-    if ((st = kk_mpi__buf_get(c, vs, p->bytes, what, &dbuf)) != KK_OK)
-      goto fail_put;
-    if ((st = kk_mpi__pack(c, inst, p, data, dbuf->ptr, 0)) != KK_OK)
-      goto fail_put_dbuf;
-    src = dbuf->ptr;
-  }
-  if ((st = kk_space_copy((*mbuf)->space, (*mbuf)->ptr, vs, src, p->bytes, inst)) != KK_OK) {
-    st = kk_set_error(st, "%s: staging to %s: %s", what, kk_space_name((*mbuf)->space), kk_last_error());
-    goto fail_put_dbuf;
-  }
-  c->stats.staging_copies++;
-  kk_mpi__buf_put(dbuf, inst); /* the copy still reads it */
+  j->pack = 1;
+  j->plan = *p;
+  j->data = data;
   *ptr = (*mbuf)->ptr;
-  return KK_OK;
+  if (job || (st = kk_mpi__stage_out_done(c, what, 1, j)) == KK_OK)
+    return KK_OK;
 
-fail_put_dbuf:
-  kk_mpi__buf_put(dbuf, inst);
 fail_put:
   kk_mpi__buf_put(*mbuf, inst);
   *mbuf = NULL;
+  *ptr = NULL;
   return st;
 }
 
@@ -248,34 +351,55 @@ kk_status_t kk_mpi__stage_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *
   return st;
 }
 
+kk_status_t kk_mpi__finish_in_done(kk_mpi_comm_t *c, int n, mpi_job_t *jobs) {
+  kk_status_t st = kk_mpi__pack_jobs(c, n, jobs, 1);
+  for (int i = 0; i < n; i++) {
+    kk_mpi__buf_put(jobs[i].dbuf, jobs[i].inst);
+    kk_mpi__buf_put(jobs[i].mbuf, jobs[i].inst);
+    jobs[i].dbuf = jobs[i].mbuf = NULL;
+    jobs[i].pack = 0;
+  }
+  return st;
+}
+
 kk_status_t kk_mpi__finish_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
-                              const mpi_plan_t *p, kk_mpi_path_t path, mpi_buf_t *mbuf) {
+                              const mpi_plan_t *p, kk_mpi_path_t path, mpi_buf_t *mbuf, mpi_job_t *job) {
+  mpi_job_t own;
+  mpi_job_t *j = job ? job : &own;
+  memset(j, 0, sizeof *j);
+  j->inst = inst;
   if (!mbuf)
     return KK_OK;
   void *data = kk_view_data(v);
   kk_space_t *vs = kk_view_space(v);
   kk_status_t st = KK_OK;
+  j->mbuf = mbuf;
   if (path != KK_MPI_PATH_STAGED) {
-    st = kk_mpi__pack(c, inst, p, data, mbuf->ptr, 1);
+    j->buf = mbuf->ptr;
   } else if (p->contiguous) {
     st = kk_space_copy(vs, data, mbuf->space, mbuf->ptr, p->bytes, inst);
     if (st != KK_OK)
       st = kk_set_error(st, "%s: copying from %s: %s", what, kk_space_name(mbuf->space), kk_last_error());
     else
       c->stats.staging_copies++;
+    kk_mpi__buf_put(mbuf, inst);
+    j->mbuf = NULL;
+    return st;
   } else {
-    mpi_buf_t *dbuf = NULL;
-    if ((st = kk_mpi__buf_get(c, vs, p->bytes, what, &dbuf)) == KK_OK) {
-      st = kk_space_copy(vs, dbuf->ptr, mbuf->space, mbuf->ptr, p->bytes, inst);
-      if (st != KK_OK)
+    if ((st = kk_mpi__buf_get(c, vs, p->bytes, what, &j->dbuf)) != KK_OK ||
+        (st = kk_space_copy(vs, j->dbuf->ptr, mbuf->space, mbuf->ptr, p->bytes, inst)) != KK_OK) {
+      if (j->dbuf)
         st = kk_set_error(st, "%s: copying from %s: %s", what, kk_space_name(mbuf->space), kk_last_error());
-      else {
-        c->stats.staging_copies++;
-        st = kk_mpi__pack(c, inst, p, data, dbuf->ptr, 1);
-      }
-      kk_mpi__buf_put(dbuf, inst);
+      kk_mpi__buf_put(j->dbuf, inst);
+      kk_mpi__buf_put(mbuf, inst);
+      j->dbuf = j->mbuf = NULL;
+      return st;
     }
+    c->stats.staging_copies++;
+    j->buf = j->dbuf->ptr;
   }
-  kk_mpi__buf_put(mbuf, inst);
-  return st;
+  j->pack = 1;
+  j->plan = *p;
+  j->data = data;
+  return job ? KK_OK : kk_mpi__finish_in_done(c, 1, j);
 }

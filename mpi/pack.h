@@ -38,4 +38,30 @@ KK_MPI_DECLARE_PACK(2);
 KK_MPI_DECLARE_PACK(4);
 KK_MPI_DECLARE_PACK(8);
 
+/* Plans packed together in one launch: at most this many, each of rank 3
+ * or less (padded to 3 with leading extent 1). */
+#define KK_MPI_BATCH_MAX 8
+
+/* A batch of plans of one word size: the flat range [0, first[n]) maps its
+ * index t to the entry f with first[f] <= t < first[f + 1] and that entry's
+ * word t - first[f].  Only the data pointers of the descriptors are read. */
+struct kk_mpi_batch_args {
+  kk_view view[KK_MPI_BATCH_MAX];
+  kk_view buf[KK_MPI_BATCH_MAX];
+  int64_t first[KK_MPI_BATCH_MAX + 1];
+  int64_t ext[KK_MPI_BATCH_MAX][3];
+  int64_t str[KK_MPI_BATCH_MAX][3];
+  int32_t n;
+  int32_t reserved;
+};
+
+/* packb_w<W>: every entry's view -> its buffer; unpackb_w<W>: back. */
+#define KK_MPI_DECLARE_BATCH(W)         \
+  KK_DECLARE_KERNEL(kk_mpi_packb_w##W); \
+  KK_DECLARE_KERNEL(kk_mpi_unpackb_w##W)
+KK_MPI_DECLARE_BATCH(1);
+KK_MPI_DECLARE_BATCH(2);
+KK_MPI_DECLARE_BATCH(4);
+KK_MPI_DECLARE_BATCH(8);
+
 #endif /* KK_MPI_PACK_H */

@@ -47,3 +47,36 @@ KK_MPI_PACK_KERNELS(1, uint8_t)
 KK_MPI_PACK_KERNELS(2, uint16_t)
 KK_MPI_PACK_KERNELS(4, uint32_t)
 KK_MPI_PACK_KERNELS(8, uint64_t)
+
+/* The entry of batch index t (a short scan: at most KK_MPI_BATCH_MAX). */
+KK__FN int32_t kk_mpi_batch_entry(const struct kk_mpi_batch_args *a, int64_t t) {
+  int32_t f = 0;
+  while (f + 1 < a->n && t >= a->first[f + 1])
+    f++;
+  return f;
+}
+
+/* Word offset in entry f's view of its buffer's word e. */
+KK__FN int64_t kk_mpi_batch_offset(const struct kk_mpi_batch_args *a, int32_t f, int64_t e) {
+  const int64_t e2 = a->ext[f][2], e1 = a->ext[f][1];
+  const int64_t q = e / e2, k = e - q * e2;
+  const int64_t i = q / e1, j = q - i * e1;
+  return i * a->str[f][0] + j * a->str[f][1] + k * a->str[f][2];
+}
+
+#define KK_MPI_BATCH_KERNELS(W, T)                                                                  \
+  KK_FOR(kk_mpi_packb_w##W, struct kk_mpi_batch_args, t) {                                          \
+    const int32_t f = kk_mpi_batch_entry(args, t);                                                  \
+    const int64_t e = t - args->first[f];                                                           \
+    KK_DATA(args->buf[f], T)[e] = KK_DATA(args->view[f], T)[kk_mpi_batch_offset(args, f, e)];       \
+  }                                                                                                 \
+  KK_FOR(kk_mpi_unpackb_w##W, struct kk_mpi_batch_args, t) {                                        \
+    const int32_t f = kk_mpi_batch_entry(args, t);                                                  \
+    const int64_t e = t - args->first[f];                                                           \
+    KK_DATA(args->view[f], T)[kk_mpi_batch_offset(args, f, e)] = KK_DATA(args->buf[f], T)[e];       \
+  }
+
+KK_MPI_BATCH_KERNELS(1, uint8_t)
+KK_MPI_BATCH_KERNELS(2, uint16_t)
+KK_MPI_BATCH_KERNELS(4, uint32_t)
+KK_MPI_BATCH_KERNELS(8, uint64_t)

@@ -278,6 +278,72 @@ static void p2p_strided_every_type(void) {
         (unsigned long long)(after.unpack_launches - before.unpack_launches), sent_strided);
 }
 
+/* Every type: the six strided faces of a 3-D view (LayoutRight and
+ * LayoutLeft in turn) around the ring with kk_mpi_isend_batch /
+ * kk_mpi_irecv_batch, each face received into a parent of its own.  The
+ * six packs of one batch share one launch (one word size, one instance);
+ * the unpacks take one launch per group of messages MPI completed
+ * together, so at most six. */
+static void p2p_batch_faces_every_type(void) {
+  const int64_t ext[3] = {6, 5, 4};
+  int types_packed = 0;
+  uint64_t pack_launches = 0, unpack_launches = 0;
+  for (int k = 0; k < NTYPES; k++) {
+    const kk_type_t t = all_types[k];
+    const kk_layout_t layout = k % 2 ? KK_LAYOUT_LEFT : KK_LAYOUT_RIGHT;
+    const int salt = 500 + k;
+    kk_view_t *ps = make("faces_send", t, 3, ext, layout, NULL), *pr[6] = {NULL};
+    kk_view_t *fs[6] = {NULL}, *fr[6] = {NULL};
+    kk_slice_t sl[6][3];
+    int to[6], from[6], stags[6], rtags[6], packed_any = 0;
+    fill(ps, g_rank, salt);
+    for (int f = 0; f < 6; f++) {
+      const int d = f / 2;
+      for (int e = 0; e < 3; e++)
+        sl[f][e] = KK_SPAN(1, ext[e] - 1);
+      sl[f][d] = KK_IDX(f % 2 ? ext[d] - 1 : 0);
+      pr[f] = make("faces_recv", t, 3, ext, layout, NULL);
+      fill(pr[f], 999, salt);
+      OK(kk_view_subview(ps, sl[f], &fs[f]));
+      OK(kk_view_subview(pr[f], sl[f], &fr[f]));
+      int packed = 0;
+      kk_mpi_path_t path;
+      OK(kk_mpi_view_path(g_c, fs[f], &path, &packed));
+      packed_any |= packed;
+      to[f] = next_rank(), from[f] = prev_rank();
+      stags[f] = rtags[f] = 2000 + 8 * k + f;
+    }
+    kk_mpi_stats_t before = {.struct_size = sizeof before}, after = {.struct_size = sizeof after};
+    OK(kk_mpi_comm_get_stats(g_c, &before));
+    kk_mpi_request_t *req[12];
+    OK(kk_mpi_irecv_batch(g_c, NULL, 6, fr, from, rtags, req));
+    OK(kk_mpi_isend_batch(g_c, NULL, 6, fs, to, stags, req + 6));
+    OK(kk_mpi_waitall(12, req, NULL));
+    OK(kk_instance_fence(kk_instance_default()));
+    OK(kk_mpi_comm_get_stats(g_c, &after));
+    types_packed += packed_any;
+    pack_launches += after.pack_launches - before.pack_launches;
+    unpack_launches += after.unpack_launches - before.unpack_launches;
+    if (packed_any)
+      CHECK(after.unpack_launches - before.unpack_launches >= 1 && after.unpack_launches - before.unpack_launches <= 6,
+            "%s: %llu unpack launches for six faces", tname(t),
+            (unsigned long long)(after.unpack_launches - before.unpack_launches));
+    for (int f = 0; f < 6; f++) {
+      char what[160];
+      snprintf(what, sizeof what, "batch face %d%c of a %s view", f / 2, f % 2 ? '+' : '-',
+               layout == KK_LAYOUT_LEFT ? "LayoutLeft" : "LayoutRight");
+      expect(pr[f], sl[f], prev_rank(), salt, 999, salt, what);
+      kk_view_release(fs[f]), kk_view_release(fr[f]), kk_view_release(pr[f]);
+    }
+    kk_view_release(ps);
+  }
+  /* one pack launch per batch of six strided faces */
+  CHECK(pack_launches == (uint64_t)types_packed, "pack kernels: %llu launches for %d batches of six strided faces",
+        (unsigned long long)pack_launches, types_packed);
+  CHECK(types_packed == 0 || unpack_launches >= (uint64_t)types_packed, "unpack kernels: %llu launches for %d batches",
+        (unsigned long long)unpack_launches, types_packed);
+}
+
 /* sendrecv both ways, kk_mpi_test, MPI_ANY_SOURCE, MPI_PROC_NULL, and a
  * plain MPI receive of a kk send. */
 static void p2p_forms(void) {
@@ -871,6 +937,7 @@ int main(int argc, char **argv) {
   init_cuts();
   run("p2p_contiguous_every_type", p2p_contiguous_every_type);
   run("p2p_strided_every_type", p2p_strided_every_type);
+  run("p2p_batch_faces_every_type", p2p_batch_faces_every_type);
   run("p2p_forms", p2p_forms);
   run("allreduce_views", allreduce_views);
   run("broadcast_and_allgather", broadcast_and_allgather);
