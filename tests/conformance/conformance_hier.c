@@ -428,6 +428,20 @@ START_TEST(team_scratch_limits) {
     p.scratch_team[level] = kk_scratch_size(sizeof(double), 64);
     OK(kk_parallel_for_team("exact", &p, KK_KERNEL(team_overrun), KK_ARGS(a)));
   }
+  /* Level-0 scratch far beyond any device's shared memory: a GPU's team-size
+   * query then finds that no team fits (maximum 0), and the launch once said
+   * "team size 1 exceeds the maximum 0" (issue 21).  Every backend gives the
+   * scratch sentence, for an explicit team size and for KK_AUTO. */
+  for (int32_t ts = KK_AUTO; ts <= 1; ts++) {
+    kk_team_policy_t p = {sizeof p, rows, ts, 1, {(uint64_t)1 << 40, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+    ck_assert_int_eq(kk_parallel_for_team("vast", &p, KK_KERNEL(team_overrun), KK_ARGS(a)), KK_ERROR_LIMIT);
+    char allows[128];
+    snprintf(allows, sizeof allows, "threads x 0), backend %s allows %zu", kk_backend_default(), d.scratch_max[0]);
+    ck_assert_contains(kk_last_error(), "kk_parallel_for_team 'vast': scratch level 0: 1099511627776 bytes per team "
+                                        "requested (1099511627776 per team + ");
+    ck_assert_contains(kk_last_error(), allows);
+    ck_assert_msg(!strstr(kk_last_error(), "team size"), "team size %d: %s", ts, kk_last_error());
+  }
   /* team size beyond the maximum */
   kk_team_policy_t q = {sizeof q, rows, 100000, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
   ck_assert_int_eq(kk_parallel_for_team("huge", &q, KK_KERNEL(team_overrun), KK_ARGS(a)), KK_ERROR_LIMIT);
