@@ -34,7 +34,7 @@
  *
  * What the vendor header defines before including this one:
  *   KK__WARP, kk__lanes_t, KK__WARP_FULL   lanes of a warp, a lane mask, all lanes
- *   KK__SHFL_up/down/xor/idx(mask, w, a, width)   one 32-bit shuffle
+ *   KK__SHFL_up/down/xor(mask, w, a, width)   one 32-bit shuffle
  *   kk__shfl_mask(width)      the lanes a shuffle of `width` lanes may name
  *   kk__warp_sync()           orders a warp's shared-memory accesses around an exchange
  *   kk__ballot(p), kk__top_lane(m)   the lanes of a whole warp where p holds; the highest of them
@@ -95,19 +95,9 @@ __device__ int kk__gpu_launch_version = KK_GPU_LAUNCH_VERSION;
 KK__SHFL_FN(up)
 KK__SHFL_FN(down)
 KK__SHFL_FN(xor)
-KK__SHFL_FN(idx)
 /* over the warp's lanes that exist, in groups of `width` */
 template <class T> KK__FN T kk__shfl_down(T v, int d, int width = KK__WARP) {
   return kk__shfl_down_m(v, d, width, kk__shfl_mask(width));
-}
-template <class T> KK__FN T kk__shfl_up(T v, int d, int width = KK__WARP) {
-  return kk__shfl_up_m(v, d, width, kk__shfl_mask(width));
-}
-template <class T> KK__FN T kk__shfl_xor(T v, int d, int width = KK__WARP) {
-  return kk__shfl_xor_m(v, d, width, kk__shfl_mask(width));
-}
-template <class T> KK__FN T kk__shfl(T v, int src, int width = KK__WARP) {
-  return kk__shfl_idx_m(v, src, width, kk__shfl_mask(width));
 }
 /* Over a whole warp, for code that knows all its lanes exist and take part
  * (a 1-D block of a multiple of the warp, a vector as wide as the warp):
