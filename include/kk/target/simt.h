@@ -814,10 +814,7 @@ KK__FN kk_complex_double kk__afetch_add(kk_complex_double *p, kk_complex_double 
   return o;
 }
 KK__FN kk_complex_double kk__afetch_sub(kk_complex_double *p, kk_complex_double v) {
-  kk_complex_double o;
-  o.re = atomicAdd(&p->re, -v.re);
-  o.im = atomicAdd(&p->im, -v.im);
-  return o;
+  return kk__afetch_add(p, kk_complex_double{-v.re, -v.im});
 }
 
 #define KK__LOCK_COUNT KK_GPU_LOCK_COUNT
@@ -832,9 +829,6 @@ KK__FN void kk__aadd(kk_complex_float *p, kk_complex_float v) {
   atomicAdd(&p->re, v.re);
   atomicAdd(&p->im, v.im);
 }
-KK__FN void kk__asub(kk_complex_float *p, kk_complex_float v) {
-  atomicAdd(&p->re, -v.re);
-  atomicAdd(&p->im, -v.im);
-}
+KK__FN void kk__asub(kk_complex_float *p, kk_complex_float v) { kk__aadd(p, kk_complex_float{-v.re, -v.im}); }
 
 #endif /* KK_TARGET_SIMT_H */
