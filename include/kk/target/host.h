@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <kk/target/kernel_common.h>
+
 #define KK__DEFAULT_LAYOUT KK_LAYOUT_RIGHT
 #define KK__DEFAULT_ITERATE 1 /* KK_ITERATE_RIGHT */
 #define KK__FN static inline
@@ -239,9 +241,6 @@ typedef const kk_host_thread_t *kk__thread_t;
   if (kk__left) KK__L(f, 5) KK__L(e, 4) KK__L(d, 3) KK__L(c, 2) KK__L(b, 1) KK__L(a, 0) CALL;       \
   else KK__L(a, 0) KK__L(b, 1) KK__L(c, 2) KK__L(d, 3) KK__L(e, 4) KK__L(f, 5) CALL;
 
-#define KK__MD_PARAMS(...) KK__FOREACH(KK__MD_PARAM, ~, __VA_ARGS__)
-#define KK__MD_PARAM(unused, i) const int64_t i KK__UNUSED,
-
 /* MDRange for: KK_MD_FOR2(name, args type, i, j) { body } ... KK_MD_FOR6 */
 #define KK__MD_FOR(NAME, ARGS_T, RANK, ...)                                                                 \
   static inline void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, KK__MD_PARAMS(__VA_ARGS__)         \
@@ -256,11 +255,6 @@ typedef const kk_host_thread_t *kk__thread_t;
   KK__DESCRIPTOR(NAME, KK_KIND_MD_FOR, ARGS_T, NULL, RANK, NULL, NULL, NULL, KK__HOSTFN(kk__host_##NAME), NULL); \
   static inline void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, KK__MD_PARAMS(__VA_ARGS__)         \
                                          kk__thread_t kk__th KK__UNUSED)
-#define KK_MD_FOR2(NAME, ARGS_T, I0, I1) KK__MD_FOR(NAME, ARGS_T, 2, I0, I1)
-#define KK_MD_FOR3(NAME, ARGS_T, I0, I1, I2) KK__MD_FOR(NAME, ARGS_T, 3, I0, I1, I2)
-#define KK_MD_FOR4(NAME, ARGS_T, I0, I1, I2, I3) KK__MD_FOR(NAME, ARGS_T, 4, I0, I1, I2, I3)
-#define KK_MD_FOR5(NAME, ARGS_T, I0, I1, I2, I3, I4) KK__MD_FOR(NAME, ARGS_T, 5, I0, I1, I2, I3, I4)
-#define KK_MD_FOR6(NAME, ARGS_T, I0, I1, I2, I3, I4, I5) KK__MD_FOR(NAME, ARGS_T, 6, I0, I1, I2, I3, I4, I5)
 
 /* MDRange reduce: KK_MD_REDUCE3(name, args type, T, R, i, j, k, acc) { body } */
 #define KK__MD_REDUCE(NAME, ARGS_T, T, R, RANK, ACC, ...)                                                    \
@@ -280,14 +274,6 @@ typedef const kk_host_thread_t *kk__thread_t;
                  KK__HOSTFN(kk__host_##NAME), NULL);                                                         \
   static inline void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, KK__MD_PARAMS(__VA_ARGS__)         \
                                          KK__VT_##R(T) *const ACC KK__UNUSED, kk__thread_t kk__th KK__UNUSED)
-#define KK_MD_REDUCE2(NAME, ARGS_T, T, R, I0, I1, ACC) KK__MD_REDUCE(NAME, ARGS_T, T, R, 2, ACC, I0, I1)
-#define KK_MD_REDUCE3(NAME, ARGS_T, T, R, I0, I1, I2, ACC) KK__MD_REDUCE(NAME, ARGS_T, T, R, 3, ACC, I0, I1, I2)
-#define KK_MD_REDUCE4(NAME, ARGS_T, T, R, I0, I1, I2, I3, ACC) \
-  KK__MD_REDUCE(NAME, ARGS_T, T, R, 4, ACC, I0, I1, I2, I3)
-#define KK_MD_REDUCE5(NAME, ARGS_T, T, R, I0, I1, I2, I3, I4, ACC) \
-  KK__MD_REDUCE(NAME, ARGS_T, T, R, 5, ACC, I0, I1, I2, I3, I4)
-#define KK_MD_REDUCE6(NAME, ARGS_T, T, R, I0, I1, I2, I3, I4, I5, ACC) \
-  KK__MD_REDUCE(NAME, ARGS_T, T, R, 6, ACC, I0, I1, I2, I3, I4, I5)
 
 /* ==== team kernels =================================================================== */
 
@@ -430,8 +416,6 @@ static inline kk_view kk__scratch_view(kk_team *t, int level, int per_thread, ui
   v.d.elem_size = elem;
   return v;
 }
-#define KK__SV_DIMS(...) KK__NARG(__VA_ARGS__), KK__SV_PAD(__VA_ARGS__, 1, 1)
-#define KK__SV_PAD(a, b, c, ...) (a), (b), (c)
 #define KK_TEAM_SCRATCH_VIEW(t, level, T, ...) \
   kk__scratch_view((t), (level), 0, (uint32_t)sizeof(T), KK__SV_DIMS(__VA_ARGS__))
 #define KK_THREAD_SCRATCH_VIEW(t, level, T, ...) \
@@ -778,22 +762,8 @@ static inline kk_complex_double kk__aexchange_cd(kk_complex_double *p, kk_comple
 #define kk_atomic_store(p, v) KK__ATOMIC_ARITH(store, p)((p), (v))
 #define kk_atomic_add(p, v) ((void)kk_atomic_fetch_add(p, v))
 #define kk_atomic_sub(p, v) ((void)kk_atomic_fetch_sub(p, v))
-#define kk_atomic_min(p, v) ((void)kk_atomic_fetch_min(p, v))
-#define kk_atomic_max(p, v) ((void)kk_atomic_fetch_max(p, v))
-#define kk_atomic_and(p, v) ((void)kk_atomic_fetch_and(p, v))
-#define kk_atomic_or(p, v) ((void)kk_atomic_fetch_or(p, v))
-#define kk_atomic_xor(p, v) ((void)kk_atomic_fetch_xor(p, v))
-#define kk_atomic_inc(p) ((void)kk_atomic_fetch_inc(p))
-#define kk_atomic_dec(p) ((void)kk_atomic_fetch_dec(p))
 
 /* ==== ScatterView access ================================================================== */
-
-/* offset of an element of the target through its strides (any layout) */
-#define KK__SOFF(sv, ...) KK__CAT(KK__SOFF, KK__NARG(__VA_ARGS__))((sv).d, __VA_ARGS__)
-#define KK__SOFF1(d, a) KK__T(d, 0, a)
-#define KK__SOFF2(d, a, b) (KK__T(d, 0, a) + KK__T(d, 1, b))
-#define KK__SOFF3(d, a, b, c) (KK__T(d, 0, a) + KK__T(d, 1, b) + KK__T(d, 2, c))
-#define KK__SOFF4(d, a, b, c, e) (KK__T(d, 0, a) + KK__T(d, 1, b) + KK__T(d, 2, c) + KK__T(d, 3, e))
 
 static inline void kk__apadd_i32(int *p, int v) { *p += v; }
 static inline void kk__apadd_u32(unsigned int *p, unsigned int v) { *p += v; }
