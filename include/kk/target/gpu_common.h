@@ -62,23 +62,7 @@ template <int R, class T> struct kk__bjoin;
     KK__FN void init(KK__VT_##R(T) *p) { KK__INIT_##R(T, p); }                                                  \
     KK__FN void join(KK__VT_##R(T) *d, const KK__VT_##R(T) *s) { KK__JOIN_##R(T, d, s); }                       \
   };
-#define KK__DEF_BJOINS_ALL(T) KK__DEF_BJOIN(KK_SUM, T) KK__DEF_BJOIN(KK_PROD, T) KK__DEF_BJOIN(KK_MIN, T) \
-  KK__DEF_BJOIN(KK_MAX, T) KK__DEF_BJOIN(KK_LAND, T) KK__DEF_BJOIN(KK_LOR, T)
-#define KK__DEF_BJOINS_LOC(T) KK__DEF_BJOIN(KK_MINLOC, T) KK__DEF_BJOIN(KK_MAXLOC, T) KK__DEF_BJOIN(KK_MINMAX, T) \
-  KK__DEF_BJOIN(KK_MINMAXLOC, T)
-#define KK__DEF_BJOINS_INT(T) KK__DEF_BJOINS_ALL(T) KK__DEF_BJOINS_LOC(T) KK__DEF_BJOIN(KK_BAND, T) KK__DEF_BJOIN(KK_BOR, T)
-KK__DEF_BJOINS_INT(int8_t)
-KK__DEF_BJOINS_INT(uint8_t)
-KK__DEF_BJOINS_INT(int16_t)
-KK__DEF_BJOINS_INT(uint16_t)
-KK__DEF_BJOINS_INT(int32_t)
-KK__DEF_BJOINS_INT(uint32_t)
-KK__DEF_BJOINS_INT(int64_t)
-KK__DEF_BJOINS_INT(uint64_t)
-KK__DEF_BJOINS_ALL(float)
-KK__DEF_BJOINS_LOC(float)
-KK__DEF_BJOINS_ALL(double)
-KK__DEF_BJOINS_LOC(double)
+KK__BUILTIN_REDUCERS(KK__DEF_BJOIN)
 
 /* ==== MDRange parameters ===================================================================== */
 

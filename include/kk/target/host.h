@@ -454,24 +454,7 @@ static inline int64_t kk__tt_hi(const kk_team *t, int64_t b, int64_t e) {
   KK__UNUSED static void kk__hjoin_##R##_##T(void *kk__d, const void *kk__s) {   \
     KK__JOIN_##R(T, (KK__VT_##R(T) *)kk__d, (const KK__VT_##R(T) *)kk__s);       \
   }
-#define KK__DEF_HJOINS_ALL(T)                                                                       \
-  KK__DEF_HJOIN(KK_SUM, T) KK__DEF_HJOIN(KK_PROD, T) KK__DEF_HJOIN(KK_MIN, T) KK__DEF_HJOIN(KK_MAX, T) \
-  KK__DEF_HJOIN(KK_LAND, T) KK__DEF_HJOIN(KK_LOR, T)
-#define KK__DEF_HJOINS_LOC(T) \
-  KK__DEF_HJOIN(KK_MINLOC, T) KK__DEF_HJOIN(KK_MAXLOC, T) KK__DEF_HJOIN(KK_MINMAX, T) KK__DEF_HJOIN(KK_MINMAXLOC, T)
-#define KK__DEF_HJOINS_INT(T) KK__DEF_HJOINS_ALL(T) KK__DEF_HJOINS_LOC(T) KK__DEF_HJOIN(KK_BAND, T) KK__DEF_HJOIN(KK_BOR, T)
-KK__DEF_HJOINS_INT(int8_t)
-KK__DEF_HJOINS_INT(uint8_t)
-KK__DEF_HJOINS_INT(int16_t)
-KK__DEF_HJOINS_INT(uint16_t)
-KK__DEF_HJOINS_INT(int32_t)
-KK__DEF_HJOINS_INT(uint32_t)
-KK__DEF_HJOINS_INT(int64_t)
-KK__DEF_HJOINS_INT(uint64_t)
-KK__DEF_HJOINS_ALL(float)
-KK__DEF_HJOINS_LOC(float)
-KK__DEF_HJOINS_ALL(double)
-KK__DEF_HJOINS_LOC(double)
+KK__BUILTIN_REDUCERS(KK__DEF_HJOIN)
 
 /* sizeof(VAR) for the team collectives, refused at compile time (a negative
  * bit-field width naming the limit) beyond KK_HOST_TEAM_VALUE_MAX */

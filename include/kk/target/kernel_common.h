@@ -1,4 +1,4 @@
-/* kk/target/kernel_common.h -- what every target (host.h, and the device targets through gpu_common.h) spells alike: the MDRange entry names, scratch view extents, ScatterView offsets, the atomics without a result. */
+/* kk/target/kernel_common.h -- what every target (host.h, and the device targets through gpu_common.h) spells alike: the list of built-in reducers, the MDRange entry names, scratch view extents, ScatterView offsets, the atomics without a result. */
 #ifndef KK_TARGET_KERNEL_COMMON_H
 #define KK_TARGET_KERNEL_COMMON_H
 
@@ -7,6 +7,16 @@
  * and KK__MD_REDUCE(NAME, ARGS_T, T, R, RANK, ACC, ...), and kk_atomic_fetch_<op>;
  * KK__T(d, k, i) is kk/kernel.h's offset of index i along dimension k.
  */
+
+/* ==== D(R, T) for each built-in reducer R of each scalar type T it applies to ================= */
+#define KK__REDUCERS_ALL(D, T) D(KK_SUM, T) D(KK_PROD, T) D(KK_MIN, T) D(KK_MAX, T) D(KK_LAND, T) D(KK_LOR, T)
+#define KK__REDUCERS_LOC(D, T) D(KK_MINLOC, T) D(KK_MAXLOC, T) D(KK_MINMAX, T) D(KK_MINMAXLOC, T)
+#define KK__REDUCERS_INT(D, T) KK__REDUCERS_ALL(D, T) KK__REDUCERS_LOC(D, T) D(KK_BAND, T) D(KK_BOR, T)
+#define KK__BUILTIN_REDUCERS(D)                                                                                  \
+  KK__REDUCERS_INT(D, int8_t) KK__REDUCERS_INT(D, uint8_t) KK__REDUCERS_INT(D, int16_t)                         \
+  KK__REDUCERS_INT(D, uint16_t) KK__REDUCERS_INT(D, int32_t) KK__REDUCERS_INT(D, uint32_t)                      \
+  KK__REDUCERS_INT(D, int64_t) KK__REDUCERS_INT(D, uint64_t) KK__REDUCERS_ALL(D, float)                         \
+  KK__REDUCERS_LOC(D, float) KK__REDUCERS_ALL(D, double) KK__REDUCERS_LOC(D, double)
 
 /* ==== MDRange: an index parameter per name; the ranks' entry macros ========================== */
 #define KK__MD_PARAMS(...) KK__FOREACH(KK__MD_PARAM, ~, __VA_ARGS__)
