@@ -792,25 +792,17 @@ static inline void *kk__sdbase(void *p) {
     else                                                                                                \
       kk_atomic_add((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (v));                                 \
   } while (0)
-#define KK_SCATTER_MIN(sv, T, v, ...)                                                                   \
+#define KK__SCATTER_BOUND(sv, T, v, BEATS, ATOMIC, ...)                                                 \
   do {                                                                                                  \
     const T kk__sv = (v);                                                                               \
     if (KK__SUSE_DUP(sv)) {                                                                             \
       T *kk__sd = KK__SDUP(sv, T, __VA_ARGS__);                                                         \
-      if (kk__sv < *kk__sd)                                                                             \
+      if (kk__sv BEATS *kk__sd)                                                                         \
         *kk__sd = kk__sv;                                                                               \
     } else                                                                                              \
-      kk_atomic_min((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), kk__sv);                              \
+      ATOMIC((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), kk__sv);                                     \
   } while (0)
-#define KK_SCATTER_MAX(sv, T, v, ...)                                                                   \
-  do {                                                                                                  \
-    const T kk__sv = (v);                                                                               \
-    if (KK__SUSE_DUP(sv)) {                                                                             \
-      T *kk__sd = KK__SDUP(sv, T, __VA_ARGS__);                                                         \
-      if (kk__sv > *kk__sd)                                                                             \
-        *kk__sd = kk__sv;                                                                               \
-    } else                                                                                              \
-      kk_atomic_max((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), kk__sv);                              \
-  } while (0)
+#define KK_SCATTER_MIN(sv, T, v, ...) KK__SCATTER_BOUND(sv, T, v, <, kk_atomic_min, __VA_ARGS__)
+#define KK_SCATTER_MAX(sv, T, v, ...) KK__SCATTER_BOUND(sv, T, v, >, kk_atomic_max, __VA_ARGS__)
 
 #endif /* KK_TARGET_HOST_H */
