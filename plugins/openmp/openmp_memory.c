@@ -8,11 +8,6 @@
 #include "host_memops.h"
 #include "openmp.h"
 
-int32_t openmp_space_count(void *ctx) {
-  (void)ctx;
-  return 1;
-}
-
 kk_status_t openmp_space_props(void *vctx, int32_t space, kk_plugin_space_t *props) {
   openmp_ctx_t *ctx = vctx;
   if (space != 0)
@@ -24,12 +19,6 @@ kk_status_t openmp_space_props(void *vctx, int32_t space, kk_plugin_space_t *pro
 kk_status_t openmp_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
   (void)space;
   return kkh_mem_alloc(((openmp_ctx_t *)ctx)->hs, bytes, ptr);
-}
-
-kk_status_t openmp_mem_free(void *ctx, int32_t space, void *ptr) {
-  (void)ctx, (void)space;
-  kkh_mem_free(ptr);
-  return KK_OK;
 }
 
 /* The executor that runs a memory operation of `bytes` on `inst`, its team
