@@ -133,6 +133,22 @@ kk_status_t kkh_mem_alloc(const kk_host_services_t *hs, size_t bytes, void **ptr
 
 void kkh_mem_free(void *ptr) { free(ptr); }
 
+int32_t kkh_device_count(void *ctx, const char **why_none) {
+  (void)ctx, (void)why_none;
+  return 1;
+}
+
+int32_t kkh_space_count(void *ctx) {
+  (void)ctx;
+  return 1;
+}
+
+kk_status_t kkh_mem_free_op(void *ctx, int32_t space, void *ptr) {
+  (void)ctx, (void)space;
+  free(ptr);
+  return KK_OK;
+}
+
 void kkh_mem_fill(void *dst, const void *pattern, size_t pattern_size, size_t count) {
   unsigned char *d = dst;
   if (count == 0)

@@ -49,19 +49,44 @@ static inline const char *kkh_strerror(int e, char *buf, size_t size) {
 #endif
 }
 
+/* An errno value as a kk status.  pthread functions return an errno value,
+ * hwloc functions return -1 and set errno, the C library sets errno: all
+ * arrive here as errno values. */
+static inline kk_status_t kkh_status_of_errno(int e) {
+  switch (e) {
+  case ENOMEM:
+    return KK_ERROR_OUT_OF_MEMORY;
+  case EAGAIN: /* pthread_create: a limit on threads or processes was reached */
+    return KK_ERROR_LIMIT;
+  case EINVAL:
+    return KK_ERROR_INVALID_ARGUMENT;
+  case ENOSYS: /* hwloc: binding is not supported on this system */
+  case EXDEV:  /* hwloc: this binding is not possible here */
+    return KK_ERROR_UNSUPPORTED;
+  default:
+    return KK_ERROR_BACKEND;
+  }
+}
+
 /* Records "<what>: <strerror> (<ENAME> = <e>)" through hs->error() and
- * returns `status`. */
-static inline KKH_PRINTF(4, 0) kk_status_t kkh_vfail(const kk_host_services_t *hs, kk_status_t status, int e,
-                                                      const char *fmt, va_list ap) {
+ * returns the matching status. */
+static inline KKH_PRINTF(3, 4) kk_status_t kkh_fail(const kk_host_services_t *hs, int e, const char *fmt, ...) {
   char what[512], sbuf[128];
+  va_list ap;
+  va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
-  return hs->error(hs->core, status, kkh_errno_name(e), e, "%s: %s", what, kkh_strerror(e, sbuf, sizeof sbuf));
+  va_end(ap);
+  return hs->error(hs->core, kkh_status_of_errno(e), kkh_errno_name(e), e, "%s: %s", what,
+                   kkh_strerror(e, sbuf, sizeof sbuf));
 }
 
 /* Logs the same as a warning, for failures a backend works around. */
-static inline KKH_PRINTF(3, 0) void kkh_vwarn(const kk_host_services_t *hs, int e, const char *fmt, va_list ap) {
+static inline KKH_PRINTF(3, 4) void kkh_warn(const kk_host_services_t *hs, int e, const char *fmt, ...) {
   char what[512], sbuf[128];
+  va_list ap;
+  va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
   hs->log(hs->core, KK_LOG_WARNING, "%s: %s (%s = %d)", what, kkh_strerror(e, sbuf, sizeof sbuf), kkh_errno_name(e),
           e);
 }

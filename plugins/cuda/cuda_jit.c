@@ -119,13 +119,14 @@ static void write_file(const char *path, const void *data, size_t size) {
 
 kk_status_t cuda_jit(cuda_ctx_t *c, const kk_module_t *m, void **image, size_t *size) {
   const cuda_dev_t *d = cuda_dev(&c->s.g);
+  const kk_host_services_t *hs = c->s.g.hs;
   char why[512];
   nvrtc_api_t a;
   void *lib = open_nvrtc(&a, why, sizeof why);
   if (!lib)
-    return c->s.g.hs->error(c->s.g.hs->core, KK_ERROR_NOT_FOUND, NULL, 0,
-                        "module %s has no image for sm_%d%d and cannot be compiled from source: %s", m->source_name,
-                        d->cc_major, d->cc_minor, why);
+    return hs->error(hs->core, KK_ERROR_NOT_FOUND, NULL, 0,
+                     "module %s has no image for sm_%d%d and cannot be compiled from source: %s", m->source_name,
+                     d->cc_major, d->cc_minor, why);
   int vmaj = 0, vmin = 0;
   a.nvrtcVersion(&vmaj, &vmin);
   char arch[64];
@@ -147,7 +148,7 @@ kk_status_t cuda_jit(cuda_ctx_t *c, const kk_module_t *m, void **image, size_t *
   snprintf(path, sizeof path, "%s/%016llx%016llx-sm_%d%d-nvrtc%d.%d.cubin", c->jit_cache, (unsigned long long)h1,
            (unsigned long long)h2, d->cc_major, d->cc_minor, vmaj, vmin);
   if ((*image = read_file(path, size))) {
-    c->s.g.hs->log(c->s.g.hs->core, KK_LOG_INFO, "module %s: compiled code from the cache %s", m->source_name, path);
+    hs->log(hs->core, KK_LOG_INFO, "module %s: compiled code from the cache %s", m->source_name, path);
     dlclose(lib);
     return KK_OK;
   }
@@ -156,43 +157,39 @@ kk_status_t cuda_jit(cuda_ctx_t *c, const kk_module_t *m, void **image, size_t *
   nvrtcResult r = a.nvrtcCreateProgram(&prog, m->source, m->source_name, 0, NULL, NULL);
   if (r != NVRTC_SUCCESS) {
     dlclose(lib);
-    return c->s.g.hs->error(c->s.g.hs->core, KK_ERROR_BACKEND, "nvrtcResult", r, "nvrtcCreateProgram(%s): %s", m->source_name,
-                        a.nvrtcGetErrorString(r));
+    return hs->error(hs->core, KK_ERROR_BACKEND, "nvrtcResult", r, "nvrtcCreateProgram(%s): %s", m->source_name,
+                     a.nvrtcGetErrorString(r));
   }
-  r = a.nvrtcCompileProgram(prog, nopts, opts);
-  if (r != NVRTC_SUCCESS) {
-    size_t n = 0;
+  kk_status_t st = KK_OK;
+  size_t n = 0;
+  if ((r = a.nvrtcCompileProgram(prog, nopts, opts)) != NVRTC_SUCCESS) {
     a.nvrtcGetProgramLogSize(prog, &n);
     char *log = malloc(n + 1);
     if (log) {
       a.nvrtcGetProgramLog(prog, log);
       log[n] = '\0';
     }
-    kk_status_t st = c->s.g.hs->error(c->s.g.hs->core, KK_ERROR_BACKEND, "nvrtcResult", r,
-                                  "NVRTC could not compile module %s for sm_%d%d: %.1500s", m->source_name,
-                                  d->cc_major, d->cc_minor, log ? log : "");
+    st = hs->error(hs->core, KK_ERROR_BACKEND, "nvrtcResult", r, "NVRTC could not compile module %s for sm_%d%d: %.1500s",
+                   m->source_name, d->cc_major, d->cc_minor, log ? log : "");
     free(log);
-    a.nvrtcDestroyProgram(&prog);
-    dlclose(lib);
-    return st;
+  } else {
+    a.nvrtcGetCUBINSize(prog, &n);
+    if ((*image = malloc(n ? n : 1))) {
+      a.nvrtcGetCUBIN(prog, *image);
+      *size = n;
+    } else {
+      st = hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "JIT: out of memory");
+    }
   }
-  size_t n = 0;
-  a.nvrtcGetCUBINSize(prog, &n);
-  *image = malloc(n ? n : 1);
-  if (!*image) {
-    a.nvrtcDestroyProgram(&prog);
-    dlclose(lib);
-    return c->s.g.hs->error(c->s.g.hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0, "JIT: out of memory");
-  }
-  a.nvrtcGetCUBIN(prog, *image);
-  *size = n;
   a.nvrtcDestroyProgram(&prog);
   dlclose(lib);
+  if (st != KK_OK)
+    return st;
   if (make_dirs(c->jit_cache) == 0)
     write_file(path, *image, n);
   else
-    c->s.g.hs->log(c->s.g.hs->core, KK_LOG_WARNING, "JIT cache %s cannot be created: %s", c->jit_cache, strerror(errno));
-  c->s.g.hs->log(c->s.g.hs->core, KK_LOG_INFO, "module %s: compiled with NVRTC %d.%d for sm_%d%d", m->source_name, vmaj, vmin,
-             d->cc_major, d->cc_minor);
+    hs->log(hs->core, KK_LOG_WARNING, "JIT cache %s cannot be created: %s", c->jit_cache, strerror(errno));
+  hs->log(hs->core, KK_LOG_INFO, "module %s: compiled with NVRTC %d.%d for sm_%d%d", m->source_name, vmaj, vmin,
+          d->cc_major, d->cc_minor);
   return KK_OK;
 }

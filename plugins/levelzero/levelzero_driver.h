@@ -63,8 +63,4 @@ typedef struct levelzero_driver {
 #undef LEVELZERO_MEMBER
 } levelzero_driver_t;
 
-/* Opens libze_loader.so.1 (or KK_LEVELZERO_LIBRARY) and resolves every
- * entry; on failure writes why into `why` and returns NULL. */
-void *levelzero_driver_open(levelzero_driver_t *d, char *why, size_t why_size);
-
 #endif

@@ -53,8 +53,4 @@ typedef struct opencl_driver {
   opencl_create_with_il_fn clCreateProgramWithIL;
 } opencl_driver_t;
 
-/* Opens libOpenCL.so.1 (or KK_OPENCL_LIBRARY) and resolves every entry; on
- * failure writes why into `why` and returns NULL. */
-void *opencl_driver_open(opencl_driver_t *d, char *why, size_t why_size);
-
 #endif

@@ -79,11 +79,6 @@ static void openmp_finalize(void *vctx) {
 #endif
 }
 
-static int32_t openmp_device_count(void *ctx, const char **why_none) {
-  (void)ctx, (void)why_none;
-  return 1;
-}
-
 static kk_status_t openmp_device_props(void *vctx, int32_t dev, kk_plugin_device_t *p) {
   openmp_ctx_t *ctx = vctx;
   if (dev != 0)
@@ -113,13 +108,13 @@ static const kk_plugin_ops_t openmp_ops = {
     .tools_device_type = KK_TOOLS_DEVICE_OPENMP,
     .init = openmp_init,
     .finalize = openmp_finalize,
-    .device_count = openmp_device_count,
+    .device_count = kkh_device_count,
     .device_props = openmp_device_props,
     .device_open = openmp_device_open,
-    .space_count = openmp_space_count,
+    .space_count = kkh_space_count,
     .space_props = openmp_space_props,
     .mem_alloc = openmp_mem_alloc,
-    .mem_free = openmp_mem_free,
+    .mem_free = kkh_mem_free_op,
     .mem_copy = openmp_mem_copy,
     .mem_set = openmp_mem_set,
     .instance_create = openmp_instance_create,

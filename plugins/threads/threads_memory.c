@@ -7,11 +7,6 @@
 #include "host_memops.h"
 #include "threads.h"
 
-int32_t threads_space_count(void *ctx) {
-  (void)ctx;
-  return 1;
-}
-
 kk_status_t threads_space_props(void *ctx, int32_t space, kk_plugin_space_t *props) {
   threads_ctx_t *c = ctx;
   if (space != 0)
@@ -23,12 +18,6 @@ kk_status_t threads_space_props(void *ctx, int32_t space, kk_plugin_space_t *pro
 kk_status_t threads_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
   (void)space;
   return kkh_mem_alloc(((threads_ctx_t *)ctx)->hs, bytes, ptr);
-}
-
-kk_status_t threads_mem_free(void *ctx, int32_t space, void *ptr) {
-  (void)ctx, (void)space;
-  kkh_mem_free(ptr);
-  return KK_OK;
 }
 
 /* The pool that runs a memory operation on `inst`, claimed, or NULL when the

@@ -66,11 +66,6 @@ static void threads_finalize(void *vctx) {
   free(ctx);
 }
 
-static int32_t threads_device_count(void *ctx, const char **why_none) {
-  (void)ctx, (void)why_none;
-  return 1;
-}
-
 static kk_status_t threads_device_props(void *vctx, int32_t dev, kk_plugin_device_t *p) {
   threads_ctx_t *ctx = vctx;
   if (dev != 0)
@@ -104,13 +99,13 @@ static const kk_plugin_ops_t threads_ops = {
     .tools_device_type = KK_TOOLS_DEVICE_THREADS,
     .init = threads_init,
     .finalize = threads_finalize,
-    .device_count = threads_device_count,
+    .device_count = kkh_device_count,
     .device_props = threads_device_props,
     .device_open = threads_device_open,
-    .space_count = threads_space_count,
+    .space_count = kkh_space_count,
     .space_props = threads_space_props,
     .mem_alloc = threads_mem_alloc,
-    .mem_free = threads_mem_free,
+    .mem_free = kkh_mem_free_op,
     .mem_copy = threads_mem_copy,
     .mem_set = threads_mem_set,
     .instance_create = threads_instance_create,

@@ -14,7 +14,6 @@ typedef unsigned kk__lanes_t;
 #define KK__SHFL_up(m, w, a, n) __shfl_up_sync(m, w, a, n)
 #define KK__SHFL_down(m, w, a, n) __shfl_down_sync(m, w, a, n)
 #define KK__SHFL_xor(m, w, a, n) __shfl_xor_sync(m, w, a, n)
-#define KK__SHFL_idx(m, w, a, n) __shfl_sync(m, w, a, n)
 
 /* The lanes a shuffle of `width` may name: this thread's group of `width`
  * lanes (a team thread's vector lanes: other team threads of the warp may be

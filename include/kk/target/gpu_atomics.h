@@ -91,12 +91,5 @@ KK__FN kk_complex_double kk__acas(KK__ATHP kk_complex_double *p, kk_complex_doub
 #define kk_atomic_store(p, v) kk__astore(KK__ATH (p), (KK__TYPEOF(*(p)))(v))
 #define kk_atomic_add(p, v) kk__aadd(KK__ATH (p), (v))
 #define kk_atomic_sub(p, v) kk__asub(KK__ATH (p), (v))
-#define kk_atomic_min(p, v) ((void)kk_atomic_fetch_min(p, v))
-#define kk_atomic_max(p, v) ((void)kk_atomic_fetch_max(p, v))
-#define kk_atomic_and(p, v) ((void)kk_atomic_fetch_and(p, v))
-#define kk_atomic_or(p, v) ((void)kk_atomic_fetch_or(p, v))
-#define kk_atomic_xor(p, v) ((void)kk_atomic_fetch_xor(p, v))
-#define kk_atomic_inc(p) ((void)kk_atomic_fetch_inc(p))
-#define kk_atomic_dec(p) ((void)kk_atomic_fetch_dec(p))
 
 #endif /* KK_TARGET_GPU_ATOMICS_H */

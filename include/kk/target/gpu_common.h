@@ -22,6 +22,8 @@
  *   kk__vector_allreduce<J>(t, v) (the join over a thread's vector lanes).
  */
 
+#include <kk/target/kernel_common.h>
+
 /* The type of an expression (GNU __typeof__ is not in NVRTC's dialect). */
 template <class T> struct kk__unref { typedef T type; };
 template <class T> struct kk__unref<T &> { typedef T type; };
@@ -60,45 +62,15 @@ template <int R, class T> struct kk__bjoin;
     KK__FN void init(KK__VT_##R(T) *p) { KK__INIT_##R(T, p); }                                                  \
     KK__FN void join(KK__VT_##R(T) *d, const KK__VT_##R(T) *s) { KK__JOIN_##R(T, d, s); }                       \
   };
-#define KK__DEF_BJOINS_ALL(T) KK__DEF_BJOIN(KK_SUM, T) KK__DEF_BJOIN(KK_PROD, T) KK__DEF_BJOIN(KK_MIN, T) \
-  KK__DEF_BJOIN(KK_MAX, T) KK__DEF_BJOIN(KK_LAND, T) KK__DEF_BJOIN(KK_LOR, T)
-#define KK__DEF_BJOINS_LOC(T) KK__DEF_BJOIN(KK_MINLOC, T) KK__DEF_BJOIN(KK_MAXLOC, T) KK__DEF_BJOIN(KK_MINMAX, T) \
-  KK__DEF_BJOIN(KK_MINMAXLOC, T)
-#define KK__DEF_BJOINS_INT(T) KK__DEF_BJOINS_ALL(T) KK__DEF_BJOINS_LOC(T) KK__DEF_BJOIN(KK_BAND, T) KK__DEF_BJOIN(KK_BOR, T)
-KK__DEF_BJOINS_INT(int8_t)
-KK__DEF_BJOINS_INT(uint8_t)
-KK__DEF_BJOINS_INT(int16_t)
-KK__DEF_BJOINS_INT(uint16_t)
-KK__DEF_BJOINS_INT(int32_t)
-KK__DEF_BJOINS_INT(uint32_t)
-KK__DEF_BJOINS_INT(int64_t)
-KK__DEF_BJOINS_INT(uint64_t)
-KK__DEF_BJOINS_ALL(float)
-KK__DEF_BJOINS_LOC(float)
-KK__DEF_BJOINS_ALL(double)
-KK__DEF_BJOINS_LOC(double)
+KK__BUILTIN_REDUCERS(KK__DEF_BJOIN)
 
 /* ==== MDRange parameters ===================================================================== */
 
-#define KK__MD_PARAMS(...) KK__FOREACH(KK__MD_PARAM, ~, __VA_ARGS__)
-#define KK__MD_PARAM(unused, i) const int64_t i KK__UNUSED,
 #define KK__IX2 kk__ix[0], kk__ix[1]
 #define KK__IX3 KK__IX2, kk__ix[2]
 #define KK__IX4 KK__IX3, kk__ix[3]
 #define KK__IX5 KK__IX4, kk__ix[4]
 #define KK__IX6 KK__IX5, kk__ix[5]
-#define KK_MD_FOR2(NAME, ARGS_T, I0, I1) KK__MD_FOR(NAME, ARGS_T, 2, I0, I1)
-#define KK_MD_FOR3(NAME, ARGS_T, I0, I1, I2) KK__MD_FOR(NAME, ARGS_T, 3, I0, I1, I2)
-#define KK_MD_FOR4(NAME, ARGS_T, I0, I1, I2, I3) KK__MD_FOR(NAME, ARGS_T, 4, I0, I1, I2, I3)
-#define KK_MD_FOR5(NAME, ARGS_T, I0, I1, I2, I3, I4) KK__MD_FOR(NAME, ARGS_T, 5, I0, I1, I2, I3, I4)
-#define KK_MD_FOR6(NAME, ARGS_T, I0, I1, I2, I3, I4, I5) KK__MD_FOR(NAME, ARGS_T, 6, I0, I1, I2, I3, I4, I5)
-#define KK_MD_REDUCE2(NAME, ARGS_T, T, R, I0, I1, ACC) KK__MD_REDUCE(NAME, ARGS_T, T, R, 2, ACC, I0, I1)
-#define KK_MD_REDUCE3(NAME, ARGS_T, T, R, I0, I1, I2, ACC) KK__MD_REDUCE(NAME, ARGS_T, T, R, 3, ACC, I0, I1, I2)
-#define KK_MD_REDUCE4(NAME, ARGS_T, T, R, I0, I1, I2, I3, ACC) KK__MD_REDUCE(NAME, ARGS_T, T, R, 4, ACC, I0, I1, I2, I3)
-#define KK_MD_REDUCE5(NAME, ARGS_T, T, R, I0, I1, I2, I3, I4, ACC) \
-  KK__MD_REDUCE(NAME, ARGS_T, T, R, 5, ACC, I0, I1, I2, I3, I4)
-#define KK_MD_REDUCE6(NAME, ARGS_T, T, R, I0, I1, I2, I3, I4, I5, ACC) \
-  KK__MD_REDUCE(NAME, ARGS_T, T, R, 6, ACC, I0, I1, I2, I3, I4, I5)
 
 /* ==== the kernels ============================================================================ */
 
@@ -232,8 +204,6 @@ KK__FN kk_view kk__scratch_view(void *data, uint32_t elem, int rank, int64_t n0,
 KK__FN uint64_t kk__sv_count(int rank, int64_t n0, int64_t n1, int64_t n2) {
   return (uint64_t)n0 * (uint64_t)(rank > 1 ? n1 : 1) * (uint64_t)(rank > 2 ? n2 : 1);
 }
-#define KK__SV_DIMS(...) KK__NARG(__VA_ARGS__), KK__SV_PAD(__VA_ARGS__, 1, 1)
-#define KK__SV_PAD(a, b, c, ...) (a), (b), (c)
 /* KK__SCRATCH_OR_LEAVE(expr): the scratch pointer, which the target's
  * kk__scratch ends the team's work on failure (simt: the thread exits;
  * spirv: the body returns). */
@@ -369,11 +339,6 @@ template <class T, class U> KK__FN T kk__from_bits(U u) {
   (((((uint64_t)(p) >> 3) ^ ((uint64_t)(p) >> 20)) * (uint64_t)0x9E3779B97F4A7C15) >> 40 & (KK__LOCK_COUNT - 1))
 
 /* ==== ScatterView access: contributions are atomics on the target view ======================= */
-#define KK__SOFF(sv, ...) KK__CAT(KK__SOFF, KK__NARG(__VA_ARGS__))((sv).d, __VA_ARGS__)
-#define KK__SOFF1(d, a) KK__T(d, 0, a)
-#define KK__SOFF2(d, a, b) (KK__T(d, 0, a) + KK__T(d, 1, b))
-#define KK__SOFF3(d, a, b, c) (KK__T(d, 0, a) + KK__T(d, 1, b) + KK__T(d, 2, c))
-#define KK__SOFF4(d, a, b, c, e) (KK__T(d, 0, a) + KK__T(d, 1, b) + KK__T(d, 2, c) + KK__T(d, 3, e))
 #define KK_SCATTER_ADD(sv, T, v, ...) kk_atomic_add((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (v))
 #define KK_SCATTER_MIN(sv, T, v, ...) kk_atomic_min((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (T)(v))
 #define KK_SCATTER_MAX(sv, T, v, ...) kk_atomic_max((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (T)(v))

@@ -25,7 +25,6 @@ typedef unsigned long long kk__lanes_t;
 #define KK__SHFL_up(m, w, a, n) __shfl_up(w, (unsigned)(a), n)
 #define KK__SHFL_down(m, w, a, n) __shfl_down(w, (unsigned)(a), n)
 #define KK__SHFL_xor(m, w, a, n) __shfl_xor(w, a, n)
-#define KK__SHFL_idx(m, w, a, n) __shfl(w, a, n)
 static __device__ __forceinline__ kk__lanes_t kk__shfl_mask(int) { return KK__WARP_FULL; }
 
 /* Orders this wave's LDS accesses around an exchange between its lanes

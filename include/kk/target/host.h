@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <kk/target/kernel_common.h>
+
 #define KK__DEFAULT_LAYOUT KK_LAYOUT_RIGHT
 #define KK__DEFAULT_ITERATE 1 /* KK_ITERATE_RIGHT */
 #define KK__FN static inline
@@ -319,9 +321,6 @@ static inline int kk__bounds_ok(const kk_view_desc_t *d, uint32_t esize, int n, 
   if (kk__left) KK__L(f, 5) KK__L(e, 4) KK__L(d, 3) KK__L(c, 2) KK__L(b, 1) KK__L(a, 0) CALL;       \
   else KK__L(a, 0) KK__L(b, 1) KK__L(c, 2) KK__L(d, 3) KK__L(e, 4) KK__L(f, 5) CALL;
 
-#define KK__MD_PARAMS(...) KK__FOREACH(KK__MD_PARAM, ~, __VA_ARGS__)
-#define KK__MD_PARAM(unused, i) const int64_t i KK__UNUSED,
-
 /* MDRange for: KK_MD_FOR2(name, args type, i, j) { body } ... KK_MD_FOR6 */
 #define KK__MD_FOR(NAME, ARGS_T, RANK, ...)                                                                 \
   static inline void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, KK__MD_PARAMS(__VA_ARGS__)         \
@@ -337,11 +336,6 @@ static inline int kk__bounds_ok(const kk_view_desc_t *d, uint32_t esize, int n, 
   KK__DESCRIPTOR(NAME, KK_KIND_MD_FOR, ARGS_T, NULL, RANK, NULL, NULL, NULL, KK__HOSTFN(kk__host_##NAME), NULL); \
   static inline void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, KK__MD_PARAMS(__VA_ARGS__)         \
                                          kk__thread_t kk__th KK__UNUSED)
-#define KK_MD_FOR2(NAME, ARGS_T, I0, I1) KK__MD_FOR(NAME, ARGS_T, 2, I0, I1)
-#define KK_MD_FOR3(NAME, ARGS_T, I0, I1, I2) KK__MD_FOR(NAME, ARGS_T, 3, I0, I1, I2)
-#define KK_MD_FOR4(NAME, ARGS_T, I0, I1, I2, I3) KK__MD_FOR(NAME, ARGS_T, 4, I0, I1, I2, I3)
-#define KK_MD_FOR5(NAME, ARGS_T, I0, I1, I2, I3, I4) KK__MD_FOR(NAME, ARGS_T, 5, I0, I1, I2, I3, I4)
-#define KK_MD_FOR6(NAME, ARGS_T, I0, I1, I2, I3, I4, I5) KK__MD_FOR(NAME, ARGS_T, 6, I0, I1, I2, I3, I4, I5)
 
 /* MDRange reduce: KK_MD_REDUCE3(name, args type, T, R, i, j, k, acc) { body } */
 #define KK__MD_REDUCE(NAME, ARGS_T, T, R, RANK, ACC, ...)                                                    \
@@ -362,14 +356,6 @@ static inline int kk__bounds_ok(const kk_view_desc_t *d, uint32_t esize, int n, 
                  KK__HOSTFN(kk__host_##NAME), NULL);                                                         \
   static inline void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, KK__MD_PARAMS(__VA_ARGS__)         \
                                          KK__VT_##R(T) *const ACC KK__UNUSED, kk__thread_t kk__th KK__UNUSED)
-#define KK_MD_REDUCE2(NAME, ARGS_T, T, R, I0, I1, ACC) KK__MD_REDUCE(NAME, ARGS_T, T, R, 2, ACC, I0, I1)
-#define KK_MD_REDUCE3(NAME, ARGS_T, T, R, I0, I1, I2, ACC) KK__MD_REDUCE(NAME, ARGS_T, T, R, 3, ACC, I0, I1, I2)
-#define KK_MD_REDUCE4(NAME, ARGS_T, T, R, I0, I1, I2, I3, ACC) \
-  KK__MD_REDUCE(NAME, ARGS_T, T, R, 4, ACC, I0, I1, I2, I3)
-#define KK_MD_REDUCE5(NAME, ARGS_T, T, R, I0, I1, I2, I3, I4, ACC) \
-  KK__MD_REDUCE(NAME, ARGS_T, T, R, 5, ACC, I0, I1, I2, I3, I4)
-#define KK_MD_REDUCE6(NAME, ARGS_T, T, R, I0, I1, I2, I3, I4, I5, ACC) \
-  KK__MD_REDUCE(NAME, ARGS_T, T, R, 6, ACC, I0, I1, I2, I3, I4, I5)
 
 /* ==== team kernels =================================================================== */
 
@@ -514,8 +500,6 @@ static inline kk_view kk__scratch_view(kk_team *t, int level, int per_thread, ui
   v.d.elem_size = elem;
   return v;
 }
-#define KK__SV_DIMS(...) KK__NARG(__VA_ARGS__), KK__SV_PAD(__VA_ARGS__, 1, 1)
-#define KK__SV_PAD(a, b, c, ...) (a), (b), (c)
 #define KK_TEAM_SCRATCH_VIEW(t, level, T, ...) \
   kk__scratch_view((t), (level), 0, (uint32_t)sizeof(T), KK__SV_DIMS(__VA_ARGS__))
 #define KK_THREAD_SCRATCH_VIEW(t, level, T, ...) \
@@ -554,24 +538,7 @@ static inline int64_t kk__tt_hi(const kk_team *t, int64_t b, int64_t e) {
   KK__UNUSED static void kk__hjoin_##R##_##T(void *kk__d, const void *kk__s) {   \
     KK__JOIN_##R(T, (KK__VT_##R(T) *)kk__d, (const KK__VT_##R(T) *)kk__s);       \
   }
-#define KK__DEF_HJOINS_ALL(T)                                                                       \
-  KK__DEF_HJOIN(KK_SUM, T) KK__DEF_HJOIN(KK_PROD, T) KK__DEF_HJOIN(KK_MIN, T) KK__DEF_HJOIN(KK_MAX, T) \
-  KK__DEF_HJOIN(KK_LAND, T) KK__DEF_HJOIN(KK_LOR, T)
-#define KK__DEF_HJOINS_LOC(T) \
-  KK__DEF_HJOIN(KK_MINLOC, T) KK__DEF_HJOIN(KK_MAXLOC, T) KK__DEF_HJOIN(KK_MINMAX, T) KK__DEF_HJOIN(KK_MINMAXLOC, T)
-#define KK__DEF_HJOINS_INT(T) KK__DEF_HJOINS_ALL(T) KK__DEF_HJOINS_LOC(T) KK__DEF_HJOIN(KK_BAND, T) KK__DEF_HJOIN(KK_BOR, T)
-KK__DEF_HJOINS_INT(int8_t)
-KK__DEF_HJOINS_INT(uint8_t)
-KK__DEF_HJOINS_INT(int16_t)
-KK__DEF_HJOINS_INT(uint16_t)
-KK__DEF_HJOINS_INT(int32_t)
-KK__DEF_HJOINS_INT(uint32_t)
-KK__DEF_HJOINS_INT(int64_t)
-KK__DEF_HJOINS_INT(uint64_t)
-KK__DEF_HJOINS_ALL(float)
-KK__DEF_HJOINS_LOC(float)
-KK__DEF_HJOINS_ALL(double)
-KK__DEF_HJOINS_LOC(double)
+KK__BUILTIN_REDUCERS(KK__DEF_HJOIN)
 
 /* sizeof(VAR) for the team collectives, refused at compile time (a negative
  * bit-field width naming the limit) beyond KK_HOST_TEAM_VALUE_MAX */
@@ -862,22 +829,8 @@ static inline kk_complex_double kk__aexchange_cd(kk_complex_double *p, kk_comple
 #define kk_atomic_store(p, v) KK__ATOMIC_ARITH(store, p)((p), (v))
 #define kk_atomic_add(p, v) ((void)kk_atomic_fetch_add(p, v))
 #define kk_atomic_sub(p, v) ((void)kk_atomic_fetch_sub(p, v))
-#define kk_atomic_min(p, v) ((void)kk_atomic_fetch_min(p, v))
-#define kk_atomic_max(p, v) ((void)kk_atomic_fetch_max(p, v))
-#define kk_atomic_and(p, v) ((void)kk_atomic_fetch_and(p, v))
-#define kk_atomic_or(p, v) ((void)kk_atomic_fetch_or(p, v))
-#define kk_atomic_xor(p, v) ((void)kk_atomic_fetch_xor(p, v))
-#define kk_atomic_inc(p) ((void)kk_atomic_fetch_inc(p))
-#define kk_atomic_dec(p) ((void)kk_atomic_fetch_dec(p))
 
 /* ==== ScatterView access ================================================================== */
-
-/* offset of an element of the target through its strides (any layout) */
-#define KK__SOFF(sv, ...) KK__CAT(KK__SOFF, KK__NARG(__VA_ARGS__))((sv).d, __VA_ARGS__)
-#define KK__SOFF1(d, a) KK__T(d, 0, a)
-#define KK__SOFF2(d, a, b) (KK__T(d, 0, a) + KK__T(d, 1, b))
-#define KK__SOFF3(d, a, b, c) (KK__T(d, 0, a) + KK__T(d, 1, b) + KK__T(d, 2, c))
-#define KK__SOFF4(d, a, b, c, e) (KK__T(d, 0, a) + KK__T(d, 1, b) + KK__T(d, 2, c) + KK__T(d, 3, e))
 
 static inline void kk__apadd_i32(int *p, int v) { *p += v; }
 static inline void kk__apadd_u32(unsigned int *p, unsigned int v) { *p += v; }
@@ -924,27 +877,18 @@ static inline void *kk__sdbase(void *p) {
     else                                                                                                \
       kk_atomic_add((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (v));                                 \
   } while (0)
-#define KK_SCATTER_MIN(sv, T, v, ...)                                                                   \
+#define KK__SCATTER_BOUND(sv, T, v, BEATS, ATOMIC, ...)                                                 \
   do {                                                                                                  \
     KK__BOUNDS_SCATTER(sv, T, __VA_ARGS__);                                                             \
     const T kk__sv = (v);                                                                               \
     if (KK__SUSE_DUP(sv)) {                                                                             \
       T *kk__sd = KK__SDUP(sv, T, __VA_ARGS__);                                                         \
-      if (kk__sv < *kk__sd)                                                                             \
+      if (kk__sv BEATS *kk__sd)                                                                         \
         *kk__sd = kk__sv;                                                                               \
     } else                                                                                              \
-      kk_atomic_min((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), kk__sv);                              \
+      ATOMIC((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), kk__sv);                                     \
   } while (0)
-#define KK_SCATTER_MAX(sv, T, v, ...)                                                                   \
-  do {                                                                                                  \
-    KK__BOUNDS_SCATTER(sv, T, __VA_ARGS__);                                                             \
-    const T kk__sv = (v);                                                                               \
-    if (KK__SUSE_DUP(sv)) {                                                                             \
-      T *kk__sd = KK__SDUP(sv, T, __VA_ARGS__);                                                         \
-      if (kk__sv > *kk__sd)                                                                             \
-        *kk__sd = kk__sv;                                                                               \
-    } else                                                                                              \
-      kk_atomic_max((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), kk__sv);                              \
-  } while (0)
+#define KK_SCATTER_MIN(sv, T, v, ...) KK__SCATTER_BOUND(sv, T, v, <, kk_atomic_min, __VA_ARGS__)
+#define KK_SCATTER_MAX(sv, T, v, ...) KK__SCATTER_BOUND(sv, T, v, >, kk_atomic_max, __VA_ARGS__)
 
 #endif /* KK_TARGET_HOST_H */

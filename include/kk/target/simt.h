@@ -34,7 +34,7 @@
  *
  * What the vendor header defines before including this one:
  *   KK__WARP, kk__lanes_t, KK__WARP_FULL   lanes of a warp, a lane mask, all lanes
- *   KK__SHFL_up/down/xor/idx(mask, w, a, width)   one 32-bit shuffle
+ *   KK__SHFL_up/down/xor(mask, w, a, width)   one 32-bit shuffle
  *   kk__shfl_mask(width)      the lanes a shuffle of `width` lanes may name
  *   kk__warp_sync()           orders a warp's shared-memory accesses around an exchange
  *   kk__ballot(p), kk__top_lane(m)   the lanes of a whole warp where p holds; the highest of them
@@ -95,19 +95,9 @@ __device__ int kk__gpu_launch_version = KK_GPU_LAUNCH_VERSION;
 KK__SHFL_FN(up)
 KK__SHFL_FN(down)
 KK__SHFL_FN(xor)
-KK__SHFL_FN(idx)
 /* over the warp's lanes that exist, in groups of `width` */
 template <class T> KK__FN T kk__shfl_down(T v, int d, int width = KK__WARP) {
   return kk__shfl_down_m(v, d, width, kk__shfl_mask(width));
-}
-template <class T> KK__FN T kk__shfl_up(T v, int d, int width = KK__WARP) {
-  return kk__shfl_up_m(v, d, width, kk__shfl_mask(width));
-}
-template <class T> KK__FN T kk__shfl_xor(T v, int d, int width = KK__WARP) {
-  return kk__shfl_xor_m(v, d, width, kk__shfl_mask(width));
-}
-template <class T> KK__FN T kk__shfl(T v, int src, int width = KK__WARP) {
-  return kk__shfl_idx_m(v, src, width, kk__shfl_mask(width));
 }
 /* Over a whole warp, for code that knows all its lanes exist and take part
  * (a 1-D block of a multiple of the warp, a vector as wide as the warp):
@@ -824,10 +814,7 @@ KK__FN kk_complex_double kk__afetch_add(kk_complex_double *p, kk_complex_double 
   return o;
 }
 KK__FN kk_complex_double kk__afetch_sub(kk_complex_double *p, kk_complex_double v) {
-  kk_complex_double o;
-  o.re = atomicAdd(&p->re, -v.re);
-  o.im = atomicAdd(&p->im, -v.im);
-  return o;
+  return kk__afetch_add(p, kk_complex_double{-v.re, -v.im});
 }
 
 #define KK__LOCK_COUNT KK_GPU_LOCK_COUNT
@@ -842,9 +829,6 @@ KK__FN void kk__aadd(kk_complex_float *p, kk_complex_float v) {
   atomicAdd(&p->re, v.re);
   atomicAdd(&p->im, v.im);
 }
-KK__FN void kk__asub(kk_complex_float *p, kk_complex_float v) {
-  atomicAdd(&p->re, -v.re);
-  atomicAdd(&p->im, -v.im);
-}
+KK__FN void kk__asub(kk_complex_float *p, kk_complex_float v) { kk__aadd(p, kk_complex_float{-v.re, -v.im}); }
 
 #endif /* KK_TARGET_SIMT_H */
