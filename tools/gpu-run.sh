@@ -1,5 +1,5 @@
 #!/bin/bash
-# tools/gpu-run.sh -- every check and benchmark kk reports from a CUDA machine, from a release tarball, in two bounded calls: "tests" builds and runs the suites, "bench" runs the benchmarks in the same tree.
+# tools/gpu-run.sh -- every check and benchmark kk reports from a CUDA machine, from a release tarball, in two bounded calls: "tests" builds and runs the suites, "bench" runs the MPI run (its tests included) and the benchmarks in the same tree.
 #
 # usage: tools/gpu-run.sh tests|bench|all TARBALL [BUILDDIR]
 #   OUT       where the logs go (default /tmp/kk-gpu-run); log.txt is the summary
@@ -78,26 +78,19 @@ tests() {
     grep -E '^[0-9]+%' "$OUT/kernels-cuda.log" | sed 's/^/     /'
     grep -E ':[EF]:' "$OUT/kernels-cuda.log" | head -5 | sed 's/^/     /'
   fi
-  if [ -x tests/mpi/mpi_suite ]; then
-    step "MPI: the suite on cuda (staged path), 1 and 2 ranks; cg-mpi against cg on 1-4 ranks"
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader \
-      OMPI_MCA_btl_vader_single_copy_mechanism=none KK_MPI_LIBRARY=$B/mpi/.libs/libkk-mpi.so \
-      MPIEXEC=${MPIEXEC:-$(command -v mpiexec)} KK_MPI_IMPL=${KK_MPI_IMPL:-openmpi}
-    KK_MPI_TEST_TIMEOUT=120 KK_MPI_TEST_AWARE=0 KK_MPI_TEST_NPS="1 2" timeout 250 bash tests/mpi-suite.sh cuda \
-      >"$OUT/mpi-cuda.log" 2>&1
-    note mpi-suite-cuda $?
-    tail -4 "$OUT/mpi-cuda.log" | sed 's/^/     /'
-    KK_MPI_CG_NPS="1 2 3 4" timeout 200 sh tests/mpi-cg.sh cuda >"$OUT/mpi-cg-cuda.log" 2>&1
-    note mpi-cg-cuda $?
-    tail -6 "$OUT/mpi-cg-cuda.log" | sed 's/^/     /'
-  fi
 }
 
 bench() {
   cd "$B" || return 1
   export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1 top_builddir=$B top_srcdir=$B
+  if [ -x bench/kk-bench-mpi ] && [ -f bench/kk-bench-mpi-run.sh ]; then
+    step "MPI: the suite on cuda (staged path), cg-mpi against cg on 1-4 ranks, kk-bench-mpi on cuda and openmp, weak scaling"
+    KK_MPI_RUN_TIMEOUT=60 timeout 240 bash bench/kk-bench-mpi-run.sh "$B" cuda openmp >"$OUT/mpi-run.txt" 2>&1
+    note "MPI tests (bench/kk-bench-mpi-run.sh)" $?
+    grep -vE '^\s*$' "$OUT/mpi-run.txt" | tail -70
+  fi
   step "kk-bench on cuda, every case (kk-bench-hier's and the graphs' included)"
-  timeout 200 bench/kk-bench --backends=cuda --sizes=26 >"$OUT/kk-bench-cuda.txt" 2>"$OUT/kk-bench-cuda.err"
+  timeout 180 bench/kk-bench --backends=cuda --sizes=26 >"$OUT/kk-bench-cuda.txt" 2>"$OUT/kk-bench-cuda.err"
   echo "   kk-bench rc=$?"
   cat "$OUT/kk-bench-cuda.txt"
   if [ -x bench/kk-bench-kernels ]; then
@@ -105,12 +98,6 @@ bench() {
     timeout 90 bench/kk-bench-kernels --backends=cuda --full --reps=5 >"$OUT/kk-bench-kernels-cuda.txt" 2>&1
     echo "   rc=$?"
     cat "$OUT/kk-bench-kernels-cuda.txt"
-  fi
-  if [ -x bench/kk-bench-mpi ] && [ -f bench/kk-bench-mpi-run.sh ]; then
-    step "MPI: kk-bench-mpi on cuda and openmp, weak scaling (bench/kk-bench-mpi-run.sh)"
-    KK_MPI_RUN_TIMEOUT=90 timeout 300 bash bench/kk-bench-mpi-run.sh "$B" cuda openmp >"$OUT/mpi-bench.txt" 2>&1
-    echo "   rc=$?"
-    grep -vE '^\s*$' "$OUT/mpi-bench.txt" | tail -60
   fi
 }
 
