@@ -6,6 +6,8 @@ set -u
 unset MAKEFLAGS MFLAGS  # the sub-makes below are independent builds
 unset KOKKOS_PLUGIN_PATH KOKKOS_DEVICE KOKKOS_CONFIG KOKKOS_TOOLS_LIBS KOKKOS_PROFILE_LIBRARY KK_PLUGIN_PATH_NO_DEFAULT \
   KK_PLUGIN_PATH_NO_BUILD_TREE KK_KERNEL_TARGETS
+# the suite's probe helper and cache are the build tree's: an installed kk uses its own
+unset KK_PLUGIN_PROBE_HELPER KK_PLUGIN_CACHE_DIR
 # programs built against this kk take its compiler flags (a sanitizer build's libkk needs sanitized programs)
 cflags=${KK_TEST_CFLAGS:--O2} ldflags=${KK_TEST_LDFLAGS:-}
 tree=$(cd "$top_builddir" && pwd -P)

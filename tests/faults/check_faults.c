@@ -293,12 +293,15 @@ END_TEST
 START_TEST(empty_plugin_directory) {
   char *dir = tu_mkdtemp();
   tu_clear_env();
+  /* only the empty directory: an uninstalled libkk would add its tree's plugins */
+  setenv("KK_PLUGIN_PATH_NO_BUILD_TREE", "1", 1);
   kk_settings_t s = KK_SETTINGS_INIT;
   s.disable_warnings = 1;
   s.plugin_path = dir;
   ck_assert_int_eq(kk_initialize_with_settings(&s), KK_OK);
   ck_assert_str_eq(kk_backend_default(), "serial");
   ck_assert_int_eq(kk_finalize(), KK_OK);
+  unsetenv("KK_PLUGIN_PATH_NO_BUILD_TREE");
   tu_rmdir(dir);
 }
 END_TEST

@@ -38,6 +38,8 @@ static env_t env_with(const char *broken) {
   setenv("KK_PLUGIN_CACHE_DIR", e.cache, 1);
   setenv("KK_PLUGIN_PROBE_HELPER", KK_TEST_PROBE_HELPER, 1);
   setenv("KK_PLUGIN_PROBE_TIMEOUT", "2", 1);
+  /* only these plugins: an uninstalled libkk would add (and probe) its tree's */
+  setenv("KK_PLUGIN_PATH_NO_BUILD_TREE", "1", 1);
   return e;
 }
 
@@ -45,6 +47,7 @@ static void env_free(env_t e) {
   unsetenv("KK_PLUGIN_CACHE_DIR");
   unsetenv("KK_PLUGIN_PROBE_HELPER");
   unsetenv("KK_PLUGIN_PROBE_TIMEOUT");
+  unsetenv("KK_PLUGIN_PATH_NO_BUILD_TREE");
   tu_rmdir(e.plugins);
   tu_rmdir(e.cache);
 }
