@@ -341,7 +341,7 @@ static void bench_backend(const char *backend, const char *cases) {
       OB.set_threads(kk_num_threads());
   }
   const int native = (host && OB.loaded) || cuda;
-  char size[24];
+  char size[40];
   double t[3];
   ctx_t c;
 #define WANT(name) (strcmp(cases, "all") == 0 || strstr(cases, name))
