@@ -89,7 +89,7 @@ static kk_status_t run_elementwise(const kkk_call_t *c, const kk_kernel_t *k1, c
     a->flags |= unit(d, nused);
     return kkk_for(c, k1, a, sizeof *a, a->n);
   }
-  kk_view_strided used[3];
+  kk_view_strided used[3] = {0};
   for (int i = 0; i < nused; i++)
     used[i] = *d[i];
   if (flat(used, nused)) {
