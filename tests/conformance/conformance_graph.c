@@ -153,7 +153,7 @@ START_TEST(graph_fan_out_fan_in) {
   OK(kk_graph_add_for(g, "hits", KK_RANGE(5, 5 + n), KK_KERNEL(count_hits), KK_ARGS(h), NULL, 0, &H));
   struct two_views xx = {kk_view_bind(x), kk_view_bind(x)};
   for (int k = 0; k < 6; k++) {
-    char label[16];
+    char label[24];
     snprintf(label, sizeof label, "x.x #%d", k);
     rk[k] = gview(label, KK_DOUBLE, 0, NULL);
     OK(kk_graph_add_reduce(g, label, KK_RANGE(0, n - k), KK_KERNEL(dot), KK_ARGS(xx), rk[k], &A, 1, &R[k]));

@@ -28,7 +28,7 @@ struct hdr_pair {
   X(PTRDIFF_MIN) X(PTRDIFF_MAX) X((int64_t)SIZE_MAX) X(INTMAX_MAX) X(INT_LEAST16_MAX) X(INT_FAST8_MAX)                \
   X(INT64_C(1) << 40) X((int64_t)(UINT64_C(3) << 62)) X(INT32_C(-7)) X((int64_t)UINT32_C(4000000000))                 \
   X(CHAR_BIT) X(SCHAR_MIN) X(SCHAR_MAX) X(UCHAR_MAX) X(SHRT_MIN) X(SHRT_MAX) X(USHRT_MAX) X(INT_MIN) X(INT_MAX)      \
-  X(UINT_MAX) X(LONG_MAX) X(LONG_MIN) X(true) X(false) X(offsetof(struct hdr_pair, i)) X(NULL == 0)                  \
+  X(UINT_MAX) X(LONG_MAX) X(LONG_MIN) X(true) X(false) X(offsetof(struct hdr_pair, i)) X(NULL == (void *)0)          \
   X(FLT_RADIX) X(FLT_MANT_DIG) X(DBL_MANT_DIG) X(FLT_DIG) X(DBL_DIG) X(FLT_MIN_EXP) X(DBL_MIN_EXP) X(FLT_MAX_EXP)    \
   X(DBL_MAX_EXP) X(FLT_MIN_10_EXP) X(DBL_MAX_10_EXP)
 #define HDR_DOUBLES(X)                                                                                                 \
