@@ -123,13 +123,6 @@ static int32_t serial_space_count(void *ctx) {
   return 1;
 }
 
-static kk_status_t serial_space_props(void *ctx, int32_t space, kk_plugin_space_t *props) {
-  (void)ctx;
-  (void)space;
-  kkh_host_space_props(props);
-  return KK_OK;
-}
-
 static kk_status_t serial_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
   (void)space;
   return kkh_mem_alloc(((serial_ctx_t *)ctx)->hs, bytes, ptr);
@@ -203,7 +196,7 @@ static const kk_plugin_ops_t serial_ops = {
     .device_props = serial_device_props,
     .device_open = serial_device_open,
     .space_count = serial_space_count,
-    .space_props = serial_space_props,
+    .space_props = kkh_space_props,
     .mem_alloc = serial_mem_alloc,
     .mem_free = serial_mem_free,
     .mem_copy = serial_mem_copy,

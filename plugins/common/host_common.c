@@ -115,9 +115,11 @@ void kkh_inst_list_each(kkh_inst_list_t *l, void (*f)(kkh_inst_link_t *n, void *
   pthread_mutex_unlock(&l->lock);
 }
 
-void kkh_host_space_props(kk_plugin_space_t *p) {
+kk_status_t kkh_space_props(void *ctx, int32_t space, kk_plugin_space_t *p) {
+  (void)ctx, (void)space;
   snprintf(p->name, sizeof p->name, "Host");
   p->flags = KK_SPACE_HOST_ACCESSIBLE | KK_SPACE_DEVICE_ACCESSIBLE | KK_SPACE_DEFAULT;
+  return KK_OK;
 }
 
 kk_status_t kkh_mem_alloc(const kk_host_services_t *hs, size_t bytes, void **ptr) {

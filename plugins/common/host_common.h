@@ -47,21 +47,18 @@ void kkh_inst_list_remove(kkh_inst_list_t *l, kkh_inst_link_t *n);
  * when the list is empty. */
 void kkh_inst_list_each(kkh_inst_list_t *l, void (*f)(kkh_inst_link_t *n, void *arg), void *arg);
 
-/* The one host space every host backend offers. */
-void kkh_host_space_props(kk_plugin_space_t *p);
-
 /* 64-byte aligned host allocation, reported through hs on failure. */
 kk_status_t kkh_mem_alloc(const kk_host_services_t *hs, size_t bytes, void **ptr);
 void kkh_mem_free(void *ptr);
 
 /* kk_plugin_ops_t members of a backend whose one device has the one host
- * space (threads, openmp; the context is not used): device_count and
- * space_count return 1, mem_free is kkh_mem_free. */
+ * space (serial, threads, openmp; the context is not used): device_count and
+ * space_count return 1, space_props describes "Host" (the core asks only
+ * for the spaces space_count gave), mem_free is kkh_mem_free. */
 int32_t kkh_device_count(void *ctx, const char **why_none);
 int32_t kkh_space_count(void *ctx);
+kk_status_t kkh_space_props(void *ctx, int32_t space, kk_plugin_space_t *p);
 kk_status_t kkh_mem_free_op(void *ctx, int32_t space, void *ptr);
-
-
 
 /* Fills `count` elements of `pattern_size` bytes at dst with `pattern`. */
 void kkh_mem_fill(void *dst, const void *pattern, size_t pattern_size, size_t count);

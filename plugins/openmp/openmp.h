@@ -83,7 +83,6 @@ kk_status_t openmp_instance_fence(void *ctx, void *inst);
 kk_status_t openmp_fence_all(void *ctx);
 
 /* ---- openmp_memory.c ---------------------------------------------------- */
-kk_status_t openmp_space_props(void *ctx, int32_t space, kk_plugin_space_t *props);
 kk_status_t openmp_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr);
 kk_status_t openmp_mem_copy(void *ctx, void *inst, void *dst, int32_t dst_space, const void *src, int32_t src_space,
                             size_t bytes);

@@ -8,14 +8,6 @@
 #include "host_memops.h"
 #include "openmp.h"
 
-kk_status_t openmp_space_props(void *vctx, int32_t space, kk_plugin_space_t *props) {
-  openmp_ctx_t *ctx = vctx;
-  if (space != 0)
-    return ctx->hs->error(ctx->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0, "space_props: no memory space %d", space);
-  kkh_host_space_props(props);
-  return KK_OK;
-}
-
 kk_status_t openmp_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
   (void)space;
   return kkh_mem_alloc(((openmp_ctx_t *)ctx)->hs, bytes, ptr);
@@ -66,16 +58,9 @@ kk_status_t openmp_mem_set(void *ctx, void *inst, void *dst, int32_t space, int 
   return KK_OK;
 }
 
-kk_status_t openmp_mem_fill(void *vctx, void *inst, void *dst, int32_t space, const void *pattern,
+kk_status_t openmp_mem_fill(void *ctx, void *inst, void *dst, int32_t space, const void *pattern,
                             size_t pattern_size, size_t count) {
-  openmp_ctx_t *ctx = vctx;
   (void)space;
-  if (pattern_size != 1 && pattern_size != 2 && pattern_size != 4 && pattern_size != 8 && pattern_size != 16)
-    return ctx->hs->error(ctx->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0,
-                          "mem_fill: pattern size %zu is not 1, 2, 4, 8 or 16", pattern_size);
-  if (count > SIZE_MAX / pattern_size)
-    return ctx->hs->error(ctx->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0,
-                          "mem_fill: %zu elements of %zu bytes overflow the address space", count, pattern_size);
   openmp_team_t *team;
   openmp_exec_t *ox = claim_for(ctx, inst, count * pattern_size, &team);
   do

@@ -7,14 +7,6 @@
 #include "host_memops.h"
 #include "threads.h"
 
-kk_status_t threads_space_props(void *ctx, int32_t space, kk_plugin_space_t *props) {
-  threads_ctx_t *c = ctx;
-  if (space != 0)
-    return c->hs->error(c->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0, "space_props: no memory space %d", space);
-  kkh_host_space_props(props);
-  return KK_OK;
-}
-
 kk_status_t threads_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
   (void)space;
   return kkh_mem_alloc(((threads_ctx_t *)ctx)->hs, bytes, ptr);
@@ -58,16 +50,9 @@ kk_status_t threads_mem_set(void *ctx, void *inst, void *dst, int32_t space, int
 
 kk_status_t threads_mem_fill(void *ctx, void *inst, void *dst, int32_t space, const void *pattern,
                              size_t pattern_size, size_t count) {
-  threads_ctx_t *c = ctx;
   (void)space;
-  if (pattern_size != 1 && pattern_size != 2 && pattern_size != 4 && pattern_size != 8 && pattern_size != 16)
-    return c->hs->error(c->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0,
-                        "mem_fill: pattern size %zu is not 1, 2, 4, 8 or 16", pattern_size);
-  if (count > SIZE_MAX / pattern_size)
-    return c->hs->error(c->hs->core, KK_ERROR_INVALID_ARGUMENT, NULL, 0,
-                        "mem_fill: %zu elements of %zu bytes overflow the address space", count, pattern_size);
   threads_pool_t *pool;
-  kkh_exec_t *ex = claim_for(c, inst, count * pattern_size, &pool);
+  kkh_exec_t *ex = claim_for(ctx, inst, count * pattern_size, &pool);
   kkh_memops_fill(ex, dst, pattern, pattern_size, count);
   drop(pool);
   return KK_OK;
