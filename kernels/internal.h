@@ -208,7 +208,8 @@ void *kkk_tpl_dlopen(const char *file, const kkk_tpl_sym_t *syms, size_t n, cons
                      size_t why_size);
 
 /* The same for a library that also needs libcuda's calls `cu` (cuBLAS,
- * cuSPARSE): the library's handle, or NULL with why, nothing left open. */
+ * cuSPARSE), opened first: the library's handle, or NULL with why and no
+ * symbol set (libcuda, once opened, stays open as the CUDA plugin keeps it). */
 void *kkk_tpl_dlopen_cuda(const char *file, const kkk_tpl_sym_t *syms, size_t n, const kkk_tpl_sym_t *cu, size_t ncu,
                           const char *what, char *why, size_t why_size);
 
