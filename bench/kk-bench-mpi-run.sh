@@ -7,7 +7,9 @@
 # the exit status says whether every test passed (no timing is judged).
 # Knobs (for a quick try of the script itself): KK_MPI_RUN_TIMEOUT (seconds
 # per part, default 120), KK_MPI_CG_NPS (default "1 2 3 4"), KK_MPI_BENCH_ARGS
-# and KK_MPI_HOST_BENCH_ARGS (kk-bench-mpi's sizes), KK_MPI_SCALING_SLAB.
+# and KK_MPI_HOST_BENCH_ARGS (kk-bench-mpi's sizes), KK_MPI_SCALING_SLAB,
+# KK_MPI_GPU_SCALING_SLAB, KK_MPI_HOST_SCALING=0 (leaves the host's weak
+# scaling out).
 set -u
 B=$(cd "${1:?usage: kk-bench-mpi-run.sh BUILDDIR [DEVICE_BACKEND [HOST_BACKEND]]}" && pwd)
 dev=${2:-cuda}
@@ -58,7 +60,7 @@ part "examples/cg-mpi against examples/cg on $dev, 1 to 4 ranks"
 (cd "${TMPDIR:-/tmp}" && KK_MPI_TEST_TIMEOUT=$T KK_MPI_CG_SIZE=40 KK_MPI_TEST_NPS="${KK_MPI_CG_NPS:-1 2 3 4}" \
   KK_MPI_TEST_BACKENDS=$dev bash "$B/tests/mpi-cg.sh") || status=1
 
-part "kk-bench-mpi on $dev (MPI + CUDA beside it), 1 and 2 ranks"
+part "kk-bench-mpi on $dev (MPI + CUDA beside it), 1 and 2 ranks (one GPU each where there are two)"
 for np in 1 2; do
   mpx -np $np "$B/bench/kk-bench-mpi" --kokkos-device=$dev --kokkos-disable-warnings ${KK_MPI_BENCH_ARGS:-} || status=1
 done
@@ -69,8 +71,12 @@ for np in 1 2 4; do
     "$B/bench/kk-bench-mpi" --kokkos-device=$host ${KK_MPI_HOST_BENCH_ARGS:---halo=128 --cg=32x128x128} || status=1
 done
 
-part "weak scaling of examples/cg-mpi on $cores cores ($host)"
-timeout -k 5 "$T" bash "$B/bench/kk-bench-mpi-scaling.sh" "$cores" $host "${KK_MPI_SCALING_SLAB:-16x128x128}" "$B" || status=1
+if [ "${KK_MPI_HOST_SCALING:-1}" = 1 ]; then
+  part "weak scaling of examples/cg-mpi on $cores cores ($host)"
+  timeout -k 5 "$T" bash "$B/bench/kk-bench-mpi-scaling.sh" "$cores" $host "${KK_MPI_SCALING_SLAB:-16x128x128}" "$B" || status=1
+fi
+part "weak scaling of examples/cg-mpi over the GPUs ($dev, one per rank)"
+timeout -k 5 "$T" bash "$B/bench/kk-bench-mpi-scaling.sh" "$cores" $dev "${KK_MPI_GPU_SCALING_SLAB:-64x256x256}" "$B" || status=1
 
 part "done: $([ $status = 0 ] && echo 'every test passed' || echo 'SOMETHING FAILED')"
 exit $status

@@ -5,7 +5,7 @@
 #   CORES    cores to use (default: nproc)
 #   BACKEND  kk backend (default: openmp)
 #   SLAB     each rank's slab, PLANESxNYxNZ (default: 16x128x128); the grid is ranks times as deep
-# Two series:
+# Host backends, two series:
 #   all cores: P ranks x CORES/P threads.  Every point keeps every core busy
 #     while the grid grows with P, so the ideal time grows as P; efficiency
 #     = P t(1) / t(P): the throughput of P ranks against one rank of CORES
@@ -14,6 +14,10 @@
 #   2 threads per rank: P ranks x 2 threads, 2P cores.  The classic weak
 #     scaling: ideal time constant, efficiency = t(1) / t(P); on one machine
 #     it also measures how the memory bandwidth shares out.
+# GPU backends (cuda, hip), one series:
+#   one GPU per rank: P ranks for P = 1, 2, 4, 8 up to the GPUs the machine
+#     has (KK_SCALING_GPUS, else nvidia-smi's count), each rank on its own
+#     device (kk's default mapping by local rank); efficiency = t(1) / t(P).
 set -u
 cores=${1:-$(nproc)}
 backend=${2:-openmp}
@@ -29,9 +33,27 @@ run() {
     --kokkos-device="$backend" --kokkos-disable-warnings --weak="$slab" --maxiter=2000 --tol=1e-8 >"${TMPDIR:-/tmp}/scaling.$$" 2>&1 ||
     { cat "${TMPDIR:-/tmp}/scaling.$$" >&2; echo "-1"; return; }
   sed -n 's/^cg-mpi: .* s, \([0-9.]*\) ms\/iteration.*/\1/p' "${TMPDIR:-/tmp}/scaling.$$"
-  grep -E '^cg-mpi: [0-9]+ iterations|halo path|ms/iteration' "${TMPDIR:-/tmp}/scaling.$$" >&2
+  grep -E '^cg-mpi: [0-9]+ iterations|halo path|devices of ranks|ms/iteration' "${TMPDIR:-/tmp}/scaling.$$" >&2
   rm -f "${TMPDIR:-/tmp}/scaling.$$"
 }
+case $backend in
+cuda | hip)
+  gpus=${KK_SCALING_GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')}
+  [ "$gpus" -ge 1 ] 2>/dev/null || gpus=1
+  echo "weak scaling of examples/cg-mpi on $gpus GPUs, backend $backend, slab $slab per rank ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+  echo "one GPU per rank: P ranks; efficiency = t(1) / t(P)"
+  printf '%6s %14s %11s\n' ranks ms/iteration efficiency
+  t1=
+  for P in 1 2 4 8; do
+    [ $P -le "$gpus" ] || break
+    t=$(run $P 1)
+    [ -n "$t1" ] || t1=$t
+    e=$(awk -v a="$t1" -v b="$t" 'BEGIN { if (b <= 0) print "-"; else printf "%.3f", a / b }')
+    printf '%6d %14s %11s\n' $P "$t" "$e"
+  done
+  exit 0
+  ;;
+esac
 echo "weak scaling of examples/cg-mpi on $cores cores, backend $backend, slab $slab per rank ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 for series in all two; do
   if [ $series = all ]; then

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tools/gpu-run.sh -- every check and benchmark kk reports from a CUDA machine, from a release tarball, in two bounded calls: "tests" builds and runs the suites, "bench" runs the MPI run (its tests included) and the benchmarks in the same tree.
+# tools/gpu-run.sh -- every check and benchmark kk reports from a CUDA machine, from a release tarball: "tests" builds and runs the suites, "bench" runs the MPI run (its tests included) and the benchmarks in the same tree, "all" does both in one call, on two GPUs at once where the machine has them.
 #
 # usage: tools/gpu-run.sh tests|bench|all TARBALL [BUILDDIR]
 #   OUT       where the logs go (default /tmp/kk-gpu-run); log.txt is the summary
@@ -41,7 +41,7 @@ build() {
   local progs="tests/conformance/conformance tests/conformance/conformance-jit tests/check_tools tests/check_interop"
   progs="$progs tests/faults/faults"
   [ -f kernels/tests/check_kernels.c ] && progs="$progs kernels/tests/check_kernels"
-  grep -q '^KK_BUILD_MPI_TRUE = $' Makefile && progs="$progs tests/mpi/mpi_suite"
+  [ -f mpi/libkk-mpi.la ] && progs="$progs tests/mpi/mpi_suite"
   # shellcheck disable=SC2086
   make -j"$(nproc)" $progs >>"$OUT/make.log" 2>&1 || { tail -60 "$OUT/make.log"; return 1; }
   step "built: $(grep -ci 'warning:' "$OUT/make.log") warning lines"
@@ -68,15 +68,26 @@ tests() {
     note device-fault $?
     tail -12 "$OUT/device-fault.log" | sed 's/^/     /'
   fi
-  step "interop (native queue) and kk-kernels on cuda, vendor libraries off then on"
+  step "interop (native queue) on cuda"
   timeout 60 tests/check_interop cuda >"$OUT/interop-cuda.log" 2>&1
   note interop-cuda $?
   tail -2 "$OUT/interop-cuda.log" | sed 's/^/     /'
-  if [ -x kernels/tests/check_kernels ]; then
-    KK_KERNELS_TEST_EXPECT_CUDA_TPL=1 timeout 150 kernels/tests/check_kernels cuda >"$OUT/kernels-cuda.log" 2>&1
-    note kernels-cuda $?
-    grep -E '^[0-9]+%' "$OUT/kernels-cuda.log" | sed 's/^/     /'
-    grep -E ':[EF]:' "$OUT/kernels-cuda.log" | head -5 | sed 's/^/     /'
+}
+
+kernels() {
+  cd "$B" || return 1
+  export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1 top_builddir=$B top_srcdir=$B
+  [ -x kernels/tests/check_kernels ] || return 0
+  step "kk-kernels on cuda, vendor libraries off then on"
+  KK_KERNELS_TEST_EXPECT_CUDA_TPL=1 timeout 150 kernels/tests/check_kernels cuda >"$OUT/kernels-cuda.log" 2>&1
+  note kernels-cuda $?
+  grep -E '^[0-9]+%' "$OUT/kernels-cuda.log" | sed 's/^/     /'
+  grep -E ':[EF]:' "$OUT/kernels-cuda.log" | head -5 | sed 's/^/     /'
+  if [ -x bench/kk-bench-kernels ]; then
+    step "kk-bench-kernels on cuda against cuBLAS / cuSPARSE"
+    timeout 90 bench/kk-bench-kernels --backends=cuda --full --reps=5 >"$OUT/kk-bench-kernels-cuda.txt" 2>&1
+    echo "   rc=$?"
+    cat "$OUT/kk-bench-kernels-cuda.txt"
   fi
 }
 
@@ -89,24 +100,51 @@ bench() {
     note "MPI tests (bench/kk-bench-mpi-run.sh)" $?
     grep -vE '^\s*$' "$OUT/mpi-run.txt" | tail -70
   fi
+  kkbench
+}
+
+kkbench() {
+  cd "$B" || return 1
+  export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1 top_builddir=$B top_srcdir=$B
   step "kk-bench on cuda, every case (kk-bench-hier's and the graphs' included)"
   timeout 180 bench/kk-bench --backends=cuda --sizes=26 >"$OUT/kk-bench-cuda.txt" 2>"$OUT/kk-bench-cuda.err"
   echo "   kk-bench rc=$?"
   cat "$OUT/kk-bench-cuda.txt"
-  if [ -x bench/kk-bench-kernels ]; then
-    step "kk-bench-kernels on cuda against cuBLAS / cuSPARSE"
-    timeout 90 bench/kk-bench-kernels --backends=cuda --full --reps=5 >"$OUT/kk-bench-kernels-cuda.txt" 2>&1
-    echo "   rc=$?"
-    cat "$OUT/kk-bench-kernels-cuda.txt"
+}
+
+# "all": the suites on the first GPU while kk-kernels' tests and benchmark
+# run on the second (one after the other where there is one GPU), then the
+# MPI run over every GPU, then kk-bench alone on the machine.
+all() {
+  local ngpu
+  ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  if [ "${ngpu:-0}" -ge 2 ]; then
+    (CUDA_VISIBLE_DEVICES=1 kernels >"$OUT/part-kernels.txt" 2>&1; echo $? >"$OUT/rc.kernels") &
+    CUDA_VISIBLE_DEVICES=0 tests
+    wait
+    cat "$OUT/part-kernels.txt"
+    grep -q 'FAIL' "$OUT/part-kernels.txt" && status=1
+  else
+    tests
+    kernels
   fi
+  cd "$B" || return 1
+  export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1 top_builddir=$B top_srcdir=$B
+  if [ -x bench/kk-bench-mpi ] && [ -f bench/kk-bench-mpi-run.sh ]; then
+    step "MPI on $ngpu GPU(s): the suite, cg-mpi against cg, kk-bench-mpi on cuda and openmp, weak scaling on cores and GPUs"
+    KK_MPI_RUN_TIMEOUT=${KK_MPI_RUN_TIMEOUT:-60} timeout 240 bash bench/kk-bench-mpi-run.sh "$B" cuda openmp >"$OUT/mpi-run.txt" 2>&1
+    note "MPI tests (bench/kk-bench-mpi-run.sh)" $?
+    grep -vE '^\s*$' "$OUT/mpi-run.txt" | tail -90
+  fi
+  kkbench
 }
 
 {
   build || { echo "BUILD FAILED"; exit 1; }
   case $phase in
-    tests) tests ;;
+    tests) tests; kernels ;;
     bench) bench ;;
-    all) tests; bench ;;
+    all) all ;;
     *) echo "unknown phase $phase"; exit 2 ;;
   esac
   step "done, status $status"

@@ -226,6 +226,9 @@ int main(int argc, char **argv) {
   double comm[2] = {t_halo, t_allreduce}, comm_max[2];
   MPI_Allreduce(comm, comm_max, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 
+  /* the device each rank took: one of its own where the node has enough */
+  int dev = kk_device_id(), *devs = g_rank == 0 ? calloc((size_t)size, sizeof(int)) : NULL;
+  MPI_Gather(&dev, 1, MPI_INT, devs, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (g_rank == 0) {
     kk_mpi_path_t path;
     int packed;
@@ -242,6 +245,10 @@ int main(int argc, char **argv) {
            kk_num_threads());
     printf("cg-mpi: halo path %s (%s planes), GPU-aware %s (%s)\n", kk_mpi_path_name(path),
            packed ? "packed" : "contiguous", aware ? "yes" : "no", how);
+    printf("cg-mpi: devices of ranks 0..%d:", size - 1);
+    for (int r = 0; devs && r < size; r++)
+      printf(" %d", devs[r]);
+    printf("\n");
     printf("cg-mpi: setup %.3f s\n", t_setup);
     printf("cg-mpi: %d iterations, relative residual %.3e, max error %.3e\n", it, sqrt(rr / rr0), errmax);
     printf("cg-mpi: final relative residual %.17e\n", sqrt(rr / rr0));
@@ -249,6 +256,7 @@ int main(int argc, char **argv) {
            1e3 * tmax / (it ? it : 1), it ? bytes * it / tmax * 1e-9 : 0.0, tmax > 0 ? 100 * comm_max[0] / tmax : 0.0,
            tmax > 0 ? 100 * comm_max[1] / tmax : 0.0);
   }
+  free(devs);
   const int converged = sqrt(rr / rr0) <= tol;
   const int ok = converged && errmax < 1e-6;
   for (int k = 0; k < 2; k++)
