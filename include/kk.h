@@ -371,6 +371,7 @@ typedef enum kk_native_kind {
   KK_NATIVE_CUDA = 1,    /* queue: a CUstream (= cudaStream_t); context: the CUcontext (the device's primary context) */
   KK_NATIVE_HIP = 2,     /* queue: a hipStream_t; context: NULL */
   KK_NATIVE_OPENCL = 3,  /* queue: a cl_command_queue (in order); context: its cl_context */
+  KK_NATIVE_LEVELZERO = 4, /* queue: an immediate ze_command_list_handle_t; context: its ze_context_handle_t */
   KK__NATIVE_KIND_PIN = 0x7fffffff
 } kk_native_kind_t;
 
@@ -388,8 +389,11 @@ typedef struct kk_native_queue {
  * vendor's library on it.  The queue stays kk's: never destroy it; it lives
  * until the instance is destroyed (the default instance's: kk_finalize).
  * KK_ERROR_UNSUPPORTED (out->kind KK_NATIVE_NONE) for a backend without a
- * native queue: host backends, Level Zero (no single queue handle), and any
- * plugin built before plugin ABI 1.4.  Thread-safe. */
+ * native queue: host backends and any plugin built before plugin ABI 1.4.
+ * Level Zero orders a list's commands only by barriers: kk puts one before
+ * each of its commands on a list it has handed out, and vendor work appended
+ * there must start with one (zeCommandListAppendBarrier) to follow kk's
+ * earlier work (docs/interop.md).  Thread-safe. */
 kk_status_t kk_instance_native_queue(kk_instance_t *instance, kk_native_queue_t *out);
 
 /* Creates an instance of `backend` (NULL: the default backend) that submits
@@ -399,7 +403,9 @@ kk_status_t kk_instance_native_queue(kk_instance_t *instance, kk_native_queue_t 
  * Work the program queues there itself is ordered with kk's as on any
  * queue.  KK_ERROR_UNSUPPORTED when the backend has no such queues (or
  * predates plugin ABI 1.4), KK_ERROR_INVALID_ARGUMENT for a kind of another
- * backend, a NULL queue or another device.  Destroy it with
+ * backend, a NULL queue, another device or (where `context` is not NULL)
+ * another context than the backend's (Level Zero: the list must be an
+ * immediate command list of the backend's context).  Destroy it with
  * kk_instance_destroy.  Thread-safe. */
 kk_status_t kk_instance_create_native(const char *backend, const kk_native_queue_t *queue, kk_instance_t **out);
 

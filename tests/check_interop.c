@@ -140,6 +140,10 @@ START_TEST(instance_queues) {
   bad.device = q0.device + 1;
   ck_assert_int_eq(kk_instance_create_native(NULL, &bad, &inst), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "device");
+  bad = q0;
+  bad.context = &bad;
+  ck_assert_int_eq(kk_instance_create_native(NULL, &bad, &inst), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "context");
 }
 END_TEST
 

@@ -151,7 +151,8 @@ static kk_status_t inst_init(kkg_ctx_t *c, kkg_inst_t *in) {
   pthread_mutex_init(&in->lock, &a);
   pthread_mutexattr_destroy(&a);
   atomic_init(&in->epoch, 1);
-  kk_status_t st = in->borrowed ? KK_OK : v->queue_create(c, in);
+  atomic_init(&in->shared, in->borrowed);
+  kk_status_t st = in->borrowed && !v->queue_wraps ? KK_OK : v->queue_create(c, in);
   if (st == KK_OK)
     st = v->alloc(c, KKG_MEM_DEVICE, KKG_SMALL_BYTES, (void **)&in->small);
   if (in->recording) { /* a graph's failure record is the default instance's, which kk_fence reads */
@@ -276,9 +277,10 @@ kk_status_t kkg_instance_create(void *ctx, void **inst) {
 
 kk_status_t kkg_instance_native(void *ctx, void *inst, kk_native_queue_t *out) {
   kkg_ctx_t *c = ctx;
-  const kkg_inst_t *in = inst ? inst : c->def;
+  kkg_inst_t *in = inst ? inst : c->def;
   if (c->v->native_kind == KK_NATIVE_NONE || !in || !in->queue)
     return kkg_error(c, KK_ERROR_UNSUPPORTED, "instance_native: this backend's instances have no single native queue");
+  atomic_store(&in->shared, true);
   out->kind = c->v->native_kind;
   out->device = c->dev;
   out->queue = in->queue;
@@ -290,6 +292,8 @@ kk_status_t kkg_instance_create_native(void *ctx, const kk_native_queue_t *q, vo
   kkg_ctx_t *c = ctx;
   if (c->v->native_kind == KK_NATIVE_NONE || q->kind != c->v->native_kind || !q->queue || q->device != c->dev)
     return kkg_error(c, KK_ERROR_INVALID_ARGUMENT, "instance_create_native: not a queue of this backend's device");
+  if (q->context && c->v->native_context && q->context != c->v->native_context(c))
+    return kkg_error(c, KK_ERROR_INVALID_ARGUMENT, "instance_create_native: the queue's context is not this backend's");
   KKG_BIND(c);
   return inst_new(c, NULL, q->queue, (kkg_inst_t **)inst);
 }

@@ -88,6 +88,7 @@ typedef struct kkg_inst {
   struct kkg_graph *recording;      /* a graph's own instance (gpu_graph.c): its launches are captured into the
                                        graph, its buffers grow without freeing what captured nodes use */
   bool borrowed;                    /* queue is the program's (instance_create_native): never destroyed */
+  atomic_bool shared;               /* the program may append to queue (borrowed, or handed out by instance_native) */
 } kkg_inst_t;
 
 /* A kernel: the vendor's function handles and what the planners need. */
@@ -242,6 +243,7 @@ typedef struct kkg_vendor {
    * the vendor's context for kk_native_queue_t.context (NULL: none) */
   kk_native_kind_t native_kind;
   void *(*native_context)(kkg_ctx_t *c);
+  bool queue_wraps;                 /* queue_create also runs for a borrowed queue (it wraps it: levelzero) */
 } kkg_vendor_t;
 
 struct kkg_ctx {

@@ -5,7 +5,8 @@
 
 /* Level Zero gives no order between the commands of one list: a barrier
  * goes before a command whenever one was appended since the last, which
- * makes the list an in-order stream. */
+ * makes the list an in-order stream.  The list is the instance's native
+ * queue; on a program's list (borrowed) only the events are kk's. */
 kk_status_t levelzero_queue_create(kkg_ctx_t *g, kkg_inst_t *gi) {
   const levelzero_ctx_t *c = ze_of(g);
   levelzero_inst_t *in = ze_inst(gi);
@@ -16,7 +17,11 @@ kk_status_t levelzero_queue_create(kkg_ctx_t *g, kkg_inst_t *gi) {
                                 .priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
   ze_event_pool_desc_t pd = {
       .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = KKG_SLOTS + 1};
-  KKG_TRY(g, c->ze.zeCommandListCreateImmediate(c->context, dev, &qd, &in->list), "zeCommandListCreateImmediate");
+  if (gi->borrowed)
+    in->list = gi->queue;
+  else
+    KKG_TRY(g, c->ze.zeCommandListCreateImmediate(c->context, dev, &qd, &in->list), "zeCommandListCreateImmediate");
+  gi->queue = in->list;
   KKG_TRY(g, c->ze.zeEventPoolCreate(c->context, &pd, 1, &dev, &in->pool), "zeEventPoolCreate(%d events)", KKG_SLOTS + 1);
   for (uint32_t i = 0; i <= KKG_SLOTS; i++) {
     ze_event_desc_t ed = {
@@ -38,12 +43,14 @@ void levelzero_queue_destroy(kkg_ctx_t *g, kkg_inst_t *gi) {
     c->ze.zeEventDestroy(in->fence);
   if (in->pool)
     c->ze.zeEventPoolDestroy(in->pool);
-  if (in->list)
+  if (in->list && !gi->borrowed)
     c->ze.zeCommandListDestroy(in->list);
 }
 
+/* On a list the program appends to as well, every kk command waits for all
+ * before it: kk cannot see what the program appended. */
 kk_status_t levelzero_order(kkg_ctx_t *g, levelzero_inst_t *in) {
-  if (!in->pending)
+  if (!in->pending && !atomic_load_explicit(&in->g.shared, memory_order_relaxed))
     return KK_OK;
   KKG_TRY(g, ze_of(g)->ze.zeCommandListAppendBarrier(in->list, NULL, 0, NULL), "zeCommandListAppendBarrier");
   in->pending = false;

@@ -166,7 +166,10 @@ static const kkg_space_t levelzero_spaces[] = {
 
 static const int64_t levelzero_statuses[][2] = {LEVELZERO_STATUSES};
 static const kkg_name_t levelzero_names[] = {LEVELZERO_NAMES{0, NULL}};
-KKG_SPIRV_VENDOR(levelzero, .code_type = "ze_result_t")
+static void *levelzero_native_context(kkg_ctx_t *g) { return ze_of(g)->context; }
+
+KKG_SPIRV_VENDOR(levelzero, .code_type = "ze_result_t", .native_kind = KK_NATIVE_LEVELZERO,
+                 .native_context = levelzero_native_context, .queue_wraps = true)
 
 static const char *const levelzero_image_formats[] = {"spirv", NULL};
 

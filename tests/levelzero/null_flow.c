@@ -676,6 +676,40 @@ int main(int argc, char **argv) {
     check(kk_instance_fence(inst) == KK_OK, "kk_instance_fence: %s", kk_last_error());
     check(fence_at(from, g_n, list, "kk_instance_fence") > 0, "kk_instance_fence did not wait for its list");
     check(find(from, g_n, F_BARRIER, h_is, def_list) < 0, "kk_instance_fence fenced the default list too");
+
+    /* its native queue is that list, in kk's context; an instance made on
+     * it (as on a program's list) makes no list, puts a barrier before each
+     * of its commands (the program may have appended work) and leaves the
+     * list alive */
+    kk_native_queue_t q;
+    check(kk_instance_native_queue(inst, &q) == KK_OK, "kk_instance_native_queue: %s", kk_last_error());
+    check(q.kind == KK_NATIVE_LEVELZERO && q.queue == list && q.context == context && q.device == 0,
+          "native queue: kind %d, queue %p (list %p), context %p (%p), device %d", (int)q.kind, q.queue, list,
+          q.context, context, (int)q.device);
+    kk_native_queue_t other = q;
+    other.context = &other;
+    kk_instance_t *w = NULL;
+    check(kk_instance_create_native("levelzero", &other, &w) == KK_ERROR_INVALID_ARGUMENT && !w,
+          "a list of another context was accepted");
+    from = g_n;
+    check(kk_instance_create_native("levelzero", &q, &w) == KK_OK && w, "kk_instance_create_native: %s",
+          kk_last_error());
+    check(find(from, g_n, F_LIST_CREATE, NULL, NULL) < 0, "an instance on a program's list made a list of its own");
+    if (w) {
+      kk_range_policy_t wp = {sizeof wp, 0, n, 0, KK_SCHEDULE_STATIC, w};
+      for (int k = 0; k < 2; k++) {
+        from = g_n;
+        check(kk_parallel_for("axpy", &wp, KK_KERNEL(axpy), KK_ARGS(aa)) == KK_OK, "axpy on a program's list: %s",
+              kk_last_error());
+        int lw = find(from, g_n, F_LAUNCH, h_is, list), bw = find(from, g_n, F_BARRIER, h_is, list);
+        check(lw >= 0 && bw >= 0 && bw < lw, "launch %d on a program's list: no barrier before it", k);
+      }
+      from = g_n;
+      check(kk_instance_destroy(w) == KK_OK, "kk_instance_destroy (program's list): %s", kk_last_error());
+      check(fence_at(from, g_n, list, "destroying an instance on a program's list") > 0,
+            "destroying an instance on a program's list did not drain it");
+      check(find(from, g_n, F_LIST_DESTROY, h_is, list) < 0, "destroying an instance destroyed the program's list");
+    }
     from = g_n;
     check(kk_instance_destroy(inst) == KK_OK, "kk_instance_destroy: %s", kk_last_error());
     check(find(from, g_n, F_LIST_DESTROY, h_is, list) >= 0, "kk_instance_destroy did not destroy its command list");
