@@ -2,6 +2,9 @@
 # tests/headers.sh -- the kernel file whose shared header includes <stdint.h>, <stddef.h>, <stdbool.h>, <float.h> and <limits.h> runs on every backend here and agrees with the host (backends not here are skipped).
 set -u
 : "${top_builddir:=.}"
+# Under AddressSanitizer: PoCL and LLVM keep caches until exit (not kk's leaks).
+LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
 status=0
 ran=
 for b in serial threads openmp opencl cuda hip levelzero; do
