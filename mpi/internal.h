@@ -160,6 +160,10 @@ typedef struct mpi_job {
   kk_space_t *vs;
 } mpi_job_t;
 
+/* The threads of `inst` when its kernels run on the host (an instance of a
+ * host backend), else 0. */
+int kk_mpi__host_threads(const kk_mpi_comm_t *c, kk_instance_t *inst);
+
 /* Packs (or unpacks) the n <= KK_MPI_BATCH_MAX jobs: those of one instance
  * and word size together in one launch, kk_mpi_packb/unpackb (a range over
  * every word) on a device backend, kk_mpi_packp/unpackp (a range over parts

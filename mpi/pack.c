@@ -196,8 +196,7 @@ enum { PART_MIN_WORDS = 256 };
 
 static int batchable(const mpi_job_t *j) { return j->pack && j->plan.rank <= 3; }
 
-/* The threads of `inst` when its kernels run on the host, else 0. */
-static int host_threads(const kk_mpi_comm_t *c, kk_instance_t *inst) {
+int kk_mpi__host_threads(const kk_mpi_comm_t *c, kk_instance_t *inst) {
   const mpi_backend_t *b = kk_mpi__backend(c, kk_instance_backend(inst));
   return b && b->is_host ? (b->threads > 0 ? b->threads : 1) : 0;
 }
@@ -219,7 +218,7 @@ kk_status_t kk_mpi__pack_jobs(kk_mpi_comm_t *c, int n, mpi_job_t *jobs, int unpa
           group[g++] = k, done[k] = 1;
     /* on a host backend even a view alone takes the part kernels (a row
      * loop per part, where the single-view kernels index every word) */
-    const int threads = batchable(ji) ? host_threads(c, ji->inst) : 0;
+    const int threads = batchable(ji) ? kk_mpi__host_threads(c, ji->inst) : 0;
     kk_status_t st;
     if (g == 0 && threads == 0) {
       if ((st = kk_mpi__pack(c, ji->inst, &ji->plan, ji->data, ji->buf, unpack)) != KK_OK)

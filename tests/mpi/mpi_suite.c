@@ -43,6 +43,16 @@ static void run(const char *name, void (*fn)(void)) {
   g_failed_tests += any != 0;
 }
 
+/* Whether the default backend runs its kernels on the host. */
+static int default_is_host(void) {
+  for (int i = 0; i < kk_plugin_count(); i++) {
+    kk_plugin_info_t info = {.struct_size = sizeof info};
+    if (kk_plugin_get_info(i, &info) == KK_OK && info.is_default)
+      return info.is_host_backend;
+  }
+  return 0;
+}
+
 static int next_rank(void) { return (g_rank + 1) % g_size; }
 static int prev_rank(void) { return (g_rank + g_size - 1) % g_size; }
 
@@ -283,7 +293,8 @@ static void p2p_strided_every_type(void) {
  * kk_mpi_irecv_batch, each face received into a parent of its own.  The
  * six packs of one batch share one launch (one word size, one instance);
  * the unpacks take one launch per group of messages MPI completed
- * together, so at most six.  Two sizes: faces of a few words, and faces of
+ * together on a device backend, so at most six, and one on a host backend
+ * (kk_mpi_waitall holds them until all six are in).  Two sizes: faces of a few words, and faces of
  * 475 to 800 elements, which a host backend with 2 or more threads packs in
  * 2 or more parts per face, parts that begin inside a row (mpi/pack.kk.c,
  * kk_mpi_packp). */
@@ -330,9 +341,10 @@ static void p2p_batch_faces_every_type(void) {
     pack_launches += after.pack_launches - before.pack_launches;
     unpack_launches += after.unpack_launches - before.unpack_launches;
     if (packed_any)
-      CHECK(after.unpack_launches - before.unpack_launches >= 1 && after.unpack_launches - before.unpack_launches <= 6,
-            "%s: %llu unpack launches for six faces", tname(t),
-            (unsigned long long)(after.unpack_launches - before.unpack_launches));
+      CHECK(after.unpack_launches - before.unpack_launches >= 1 &&
+                after.unpack_launches - before.unpack_launches <= (default_is_host() ? 1 : 6),
+            "%s: %llu unpack launches for six faces on %s", tname(t),
+            (unsigned long long)(after.unpack_launches - before.unpack_launches), kk_backend_default());
     for (int f = 0; f < 6; f++) {
       char what[160];
       snprintf(what, sizeof what, "batch face %d%c of a %lldx%lldx%lld %s view", f / 2, f % 2 ? '+' : '-',
