@@ -149,7 +149,9 @@ static int backend_is_host(const char *name) {
 void kk_mpi__decide(mpi_backend_t *b, const char *name, int aware_override, int can_query) {
   b->name = name;
   b->is_host = backend_is_host(name);
+  b->threads = 0;
   if (b->is_host) {
+    b->threads = kk_num_threads();
     b->aware = 0;
     b->aware_how = "host backend: its memory is host memory";
     b->pinned = kk_space_host();

@@ -44,6 +44,7 @@ typedef struct mpi_plan {
 typedef struct mpi_backend {
   const char *name;         /* kk's string, valid until kk_finalize */
   int is_host;              /* the backend runs on the host CPU */
+  int threads;              /* host backends: the threads a kernel runs on (kk_num_threads) */
   int aware;                /* MPI takes this backend's device pointers */
   const char *aware_how;    /* why (a static string) */
   kk_space_t *pinned;       /* the host-accessible space staging goes through */
@@ -159,9 +160,15 @@ typedef struct mpi_job {
   kk_space_t *vs;
 } mpi_job_t;
 
+/* The threads of `inst` when its kernels run on the host (an instance of a
+ * host backend), else 0. */
+int kk_mpi__host_threads(const kk_mpi_comm_t *c, kk_instance_t *inst);
+
 /* Packs (or unpacks) the n <= KK_MPI_BATCH_MAX jobs: those of one instance
- * and word size together in one kk_mpi_packb/unpackb launch (one alone, or
- * a plan of rank above 3, through kk_mpi__pack). */
+ * and word size together in one launch, kk_mpi_packb/unpackb (a range over
+ * every word) on a device backend, kk_mpi_packp/unpackp (a range over parts
+ * of the views, a row loop each) on a host backend; on a device backend one
+ * alone, and anywhere a plan of rank above 3, through kk_mpi__pack. */
 kk_status_t kk_mpi__pack_jobs(kk_mpi_comm_t *c, int n, mpi_job_t *jobs, int unpack);
 
 /* The memory MPI sends `v` from: the view itself, or a buffer the view was

@@ -310,8 +310,15 @@ kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses)
   kk_status_t first = KK_OK;
   char first_msg[2048] = "";
   int left = m;
-  /* finish receives as their messages arrive: the unpack of one overlaps
-   * the arrival of the next */
+  /* finish receives as their messages arrive: on a device the unpack of
+   * one overlaps the arrival of the next.  A host backend's launch returns
+   * when its kernel is done, and meanwhile this thread does not progress
+   * MPI, so there is little to overlap: its unpacks are held until every
+   * message is in (or KK_MPI_BATCH_MAX are held) and go in one launch, as
+   * in the native Waitall-then-unpack. */
+  mpi_job_t held[KK_MPI_BATCH_MAX];
+  kk_mpi_comm_t *hc = NULL; /* the comm of held[0 .. nh) */
+  int nh = 0;
   while (left > 0) {
     int outcount = 0;
     int err = MPI_Waitsome(m, mr, &outcount, idx, sts);
@@ -350,8 +357,18 @@ kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses)
       kk_status_t f = finish(r, err == MPI_ERR_IN_STATUS ? sts[k].MPI_ERROR : MPI_SUCCESS, &sts[k], &jobs[nj]);
       if (s == KK_OK)
         s = f;
-      if (jobs[nj].mbuf)
+      if (jobs[nj].mbuf && kk_mpi__host_threads(jc, jobs[nj].inst) > 0) {
+        if (nh > 0 && (nh == KK_MPI_BATCH_MAX || hc != jc)) {
+          f = kk_mpi__finish_in_done(hc, nh, held);
+          nh = 0;
+          if (s == KK_OK)
+            s = f;
+        }
+        held[nh++] = jobs[nj];
+        hc = jc;
+      } else if (jobs[nj].mbuf) {
         nj++;
+      }
       if (nj > 0 && (nj == KK_MPI_BATCH_MAX || k == outcount - 1)) {
         f = kk_mpi__finish_in_done(jc, nj, jobs);
         nj = 0;
@@ -365,6 +382,13 @@ kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses)
       if (statuses && statuses != MPI_STATUSES_IGNORE)
         statuses[i] = sts[k];
       left--;
+    }
+  }
+  if (nh > 0) {
+    kk_status_t s = kk_mpi__finish_in_done(hc, nh, held);
+    if (s != KK_OK && first == KK_OK) {
+      first = s;
+      snprintf(first_msg, sizeof first_msg, "%s", kk_last_error());
     }
   }
   if (n > SMALL)

@@ -175,14 +175,31 @@ kk_status_t kk_mpi__pack(kk_mpi_comm_t *c, kk_instance_t *inst, const mpi_plan_t
  * record (392 bytes). */
 _Static_assert(sizeof(struct kk_mpi_batch_args) <= 3072, "kk_mpi_batch_args too large for a kernel launch");
 
-/* [word 1, 2, 4, 8][pack, unpack] */
+/* [word 1, 2, 4, 8][pack, unpack]: one index per word (device backends) */
 static kk_kernel_t *const batch_kernels[4][2] = {
     {KK_KERNEL(kk_mpi_packb_w1), KK_KERNEL(kk_mpi_unpackb_w1)},
     {KK_KERNEL(kk_mpi_packb_w2), KK_KERNEL(kk_mpi_unpackb_w2)},
     {KK_KERNEL(kk_mpi_packb_w4), KK_KERNEL(kk_mpi_unpackb_w4)},
     {KK_KERNEL(kk_mpi_packb_w8), KK_KERNEL(kk_mpi_unpackb_w8)}};
 
+/* [word 1, 2, 4, 8][pack, unpack]: one index per part of a view (host backends) */
+static kk_kernel_t *const part_kernels[4][2] = {
+    {KK_KERNEL(kk_mpi_packp_w1), KK_KERNEL(kk_mpi_unpackp_w1)},
+    {KK_KERNEL(kk_mpi_packp_w2), KK_KERNEL(kk_mpi_unpackp_w2)},
+    {KK_KERNEL(kk_mpi_packp_w4), KK_KERNEL(kk_mpi_unpackp_w4)},
+    {KK_KERNEL(kk_mpi_packp_w8), KK_KERNEL(kk_mpi_unpackp_w8)}};
+
+/* A part of a view on the host path has at least this many words (unless
+ * the view has fewer): below that a thread's share costs less than waking
+ * it. */
+enum { PART_MIN_WORDS = 256 };
+
 static int batchable(const mpi_job_t *j) { return j->pack && j->plan.rank <= 3; }
+
+int kk_mpi__host_threads(const kk_mpi_comm_t *c, kk_instance_t *inst) {
+  const mpi_backend_t *b = kk_mpi__backend(c, kk_instance_backend(inst));
+  return b && b->is_host ? (b->threads > 0 ? b->threads : 1) : 0;
+}
 
 kk_status_t kk_mpi__pack_jobs(kk_mpi_comm_t *c, int n, mpi_job_t *jobs, int unpack) {
   char done[KK_MPI_BATCH_MAX] = {0};
@@ -199,15 +216,18 @@ kk_status_t kk_mpi__pack_jobs(kk_mpi_comm_t *c, int n, mpi_job_t *jobs, int unpa
       for (int k = i + 1; k < n; k++)
         if (!done[k] && batchable(&jobs[k]) && jobs[k].inst == ji->inst && jobs[k].plan.word == ji->plan.word)
           group[g++] = k, done[k] = 1;
+    /* on a host backend even a view alone takes the part kernels (a row
+     * loop per part, where the single-view kernels index every word) */
+    const int threads = batchable(ji) ? kk_mpi__host_threads(c, ji->inst) : 0;
     kk_status_t st;
-    if (g == 0) {
+    if (g == 0 && threads == 0) {
       if ((st = kk_mpi__pack(c, ji->inst, &ji->plan, ji->data, ji->buf, unpack)) != KK_OK)
         return st;
       continue;
     }
     struct kk_mpi_batch_args a;
     memset(&a, 0, sizeof a);
-    int64_t total = 0;
+    int64_t total = 0, most = 0;
     for (int f = 0; f <= g; f++) {
       const mpi_job_t *j = f == 0 ? ji : &jobs[group[f - 1]];
       const int r = j->plan.rank;
@@ -222,13 +242,24 @@ kk_status_t kk_mpi__pack_jobs(kk_mpi_comm_t *c, int n, mpi_job_t *jobs, int unpa
         words *= a.ext[f][d];
       }
       total += words;
+      most = words > most ? words : most;
     }
     a.n = g + 1;
     a.first[a.n] = total;
     const int wi = word_index(ji->plan.word);
-    kk_range_policy_t rp = {sizeof rp, 0, total, 0, KK_SCHEDULE_STATIC, ji->inst};
-    st = kk_parallel_for(unpack ? "kk_mpi_unpack_batch" : "kk_mpi_pack_batch", &rp, batch_kernels[wi][unpack],
-                         KK_ARGS(a));
+    const char *label = g > 0 ? (unpack ? "kk_mpi_unpack_batch" : "kk_mpi_pack_batch")
+                              : unpack ? "kk_mpi_unpack" : "kk_mpi_pack";
+    if (threads > 0) {
+      /* each view in `parts` even parts, part-major: a static block
+       * schedule gives each thread its share of every view */
+      int64_t parts = most / PART_MIN_WORDS;
+      a.parts = (int32_t)(parts < 1 ? 1 : parts > threads ? threads : parts);
+      kk_range_policy_t rp = {sizeof rp, 0, (int64_t)a.parts * a.n, 0, KK_SCHEDULE_STATIC, ji->inst};
+      st = kk_parallel_for(label, &rp, part_kernels[wi][unpack], KK_ARGS(a));
+    } else {
+      kk_range_policy_t rp = {sizeof rp, 0, total, 0, KK_SCHEDULE_STATIC, ji->inst};
+      st = kk_parallel_for(label, &rp, batch_kernels[wi][unpack], KK_ARGS(a));
+    }
     if (st != KK_OK)
       return st;
     count_launch(c, unpack);

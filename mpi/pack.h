@@ -42,9 +42,13 @@ KK_MPI_DECLARE_PACK(8);
  * or less (padded to 3 with leading extent 1). */
 #define KK_MPI_BATCH_MAX 8
 
-/* A batch of plans of one word size: the flat range [0, first[n]) maps its
- * index t to the entry f with first[f] <= t < first[f + 1] and that entry's
- * word t - first[f].  Only the data pointers of the descriptors are read. */
+/* A batch of plans of one word size; entry f has the words [first[f],
+ * first[f + 1]) of the batch.  The device kernels (packb/unpackb) run the
+ * flat range [0, first[n]), index t being the entry f with first[f] <= t <
+ * first[f + 1] and that entry's word t - first[f]; the host kernels
+ * (packp/unpackp) run [0, parts * n), index t being part t / n of entry
+ * t % n (`parts` >= 1 even parts of every entry, a row loop each).  Only
+ * the data pointers of the descriptors are read. */
 struct kk_mpi_batch_args {
   kk_view view[KK_MPI_BATCH_MAX];
   kk_view buf[KK_MPI_BATCH_MAX];
@@ -52,13 +56,17 @@ struct kk_mpi_batch_args {
   int64_t ext[KK_MPI_BATCH_MAX][3];
   int64_t str[KK_MPI_BATCH_MAX][3];
   int32_t n;
-  int32_t reserved;
+  int32_t parts;                    /* host kernels only; 0 for packb/unpackb */
 };
 
-/* packb_w<W>: every entry's view -> its buffer; unpackb_w<W>: back. */
-#define KK_MPI_DECLARE_BATCH(W)         \
-  KK_DECLARE_KERNEL(kk_mpi_packb_w##W); \
-  KK_DECLARE_KERNEL(kk_mpi_unpackb_w##W)
+/* packb_w<W>: every entry's view -> its buffer, one index per word (the
+ * device path); unpackb_w<W>: back.  packp_w<W> and unpackp_w<W>: the same
+ * copies, one index per part of an entry (host backends). */
+#define KK_MPI_DECLARE_BATCH(W)           \
+  KK_DECLARE_KERNEL(kk_mpi_packb_w##W);   \
+  KK_DECLARE_KERNEL(kk_mpi_unpackb_w##W); \
+  KK_DECLARE_KERNEL(kk_mpi_packp_w##W);   \
+  KK_DECLARE_KERNEL(kk_mpi_unpackp_w##W)
 KK_MPI_DECLARE_BATCH(1);
 KK_MPI_DECLARE_BATCH(2);
 KK_MPI_DECLARE_BATCH(4);

@@ -43,6 +43,16 @@ static void run(const char *name, void (*fn)(void)) {
   g_failed_tests += any != 0;
 }
 
+/* Whether the default backend runs its kernels on the host. */
+static int default_is_host(void) {
+  for (int i = 0; i < kk_plugin_count(); i++) {
+    kk_plugin_info_t info = {.struct_size = sizeof info};
+    if (kk_plugin_get_info(i, &info) == KK_OK && info.is_default)
+      return info.is_host_backend;
+  }
+  return 0;
+}
+
 static int next_rank(void) { return (g_rank + 1) % g_size; }
 static int prev_rank(void) { return (g_rank + g_size - 1) % g_size; }
 
@@ -283,15 +293,21 @@ static void p2p_strided_every_type(void) {
  * kk_mpi_irecv_batch, each face received into a parent of its own.  The
  * six packs of one batch share one launch (one word size, one instance);
  * the unpacks take one launch per group of messages MPI completed
- * together, so at most six. */
+ * together on a device backend, so at most six, and one on a host backend
+ * (kk_mpi_waitall holds them until all six are in).  Two sizes: faces of a few words, and faces of
+ * 475 to 800 elements, which a host backend with 2 or more threads packs in
+ * 2 or more parts per face, parts that begin inside a row (mpi/pack.kk.c,
+ * kk_mpi_packp). */
 static void p2p_batch_faces_every_type(void) {
-  const int64_t ext[3] = {6, 5, 4};
+  static const int64_t sizes[2][3] = {{6, 5, 4}, {34, 27, 21}};
   int types_packed = 0;
   uint64_t pack_launches = 0, unpack_launches = 0;
+  for (int z = 0; z < 2; z++)
   for (int k = 0; k < NTYPES; k++) {
+    const int64_t *const ext = sizes[z];
     const kk_type_t t = all_types[k];
-    const kk_layout_t layout = k % 2 ? KK_LAYOUT_LEFT : KK_LAYOUT_RIGHT;
-    const int salt = 500 + k;
+    const kk_layout_t layout = (k + z) % 2 ? KK_LAYOUT_LEFT : KK_LAYOUT_RIGHT;
+    const int salt = 500 + 16 * z + k;
     kk_view_t *ps = make("faces_send", t, 3, ext, layout, NULL), *pr[6] = {NULL};
     kk_view_t *fs[6] = {NULL}, *fr[6] = {NULL};
     kk_slice_t sl[6][3];
@@ -311,7 +327,7 @@ static void p2p_batch_faces_every_type(void) {
       OK(kk_mpi_view_path(g_c, fs[f], &path, &packed));
       packed_any |= packed;
       to[f] = next_rank(), from[f] = prev_rank();
-      stags[f] = rtags[f] = 2000 + 8 * k + f;
+      stags[f] = rtags[f] = 2000 + 128 * z + 8 * k + f;
     }
     kk_mpi_stats_t before = {.struct_size = sizeof before}, after = {.struct_size = sizeof after};
     OK(kk_mpi_comm_get_stats(g_c, &before));
@@ -325,12 +341,14 @@ static void p2p_batch_faces_every_type(void) {
     pack_launches += after.pack_launches - before.pack_launches;
     unpack_launches += after.unpack_launches - before.unpack_launches;
     if (packed_any)
-      CHECK(after.unpack_launches - before.unpack_launches >= 1 && after.unpack_launches - before.unpack_launches <= 6,
-            "%s: %llu unpack launches for six faces", tname(t),
-            (unsigned long long)(after.unpack_launches - before.unpack_launches));
+      CHECK(after.unpack_launches - before.unpack_launches >= 1 &&
+                after.unpack_launches - before.unpack_launches <= (default_is_host() ? 1 : 6),
+            "%s: %llu unpack launches for six faces on %s", tname(t),
+            (unsigned long long)(after.unpack_launches - before.unpack_launches), kk_backend_default());
     for (int f = 0; f < 6; f++) {
       char what[160];
-      snprintf(what, sizeof what, "batch face %d%c of a %s view", f / 2, f % 2 ? '+' : '-',
+      snprintf(what, sizeof what, "batch face %d%c of a %lldx%lldx%lld %s view", f / 2, f % 2 ? '+' : '-',
+               (long long)ext[0], (long long)ext[1], (long long)ext[2],
                layout == KK_LAYOUT_LEFT ? "LayoutLeft" : "LayoutRight");
       expect(pr[f], sl[f], prev_rank(), salt, 999, salt, what);
       kk_view_release(fs[f]), kk_view_release(fr[f]), kk_view_release(pr[f]);
