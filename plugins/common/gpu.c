@@ -729,7 +729,7 @@ kk_status_t kkg_launch(void *ctx, void *inst, const kk_launch_t *l) {
   if (atomic_load_explicit(&c->lost_state, memory_order_relaxed))
     return kkg_lost(c);
   if (!in->recording) /* a graph's own instance captures, the graph's launch runs */
-    kkg_note(in, l->label[0] ? l->label : l->kernel->name);
+    kkg_note(in, l->label && l->label[0] ? l->label : l->kernel && l->kernel->name ? l->kernel->name : "?");
   kk_status_t st = c->v->launch(c, in, l);
   return st == KK_OK || !atomic_load(&c->lost_state) ? st : kkg_lost(c);
 }
