@@ -31,6 +31,11 @@ const char *kkg_code_name(const kkg_ctx_t *c, int64_t code) {
   return name ? name : c->v->code_type;
 }
 
+/* The message of a lost device, recorded again (state 2). */
+static kk_status_t lost_report(const kkg_ctx_t *c) {
+  return c->hs->error(c->hs->core, c->lost_status, c->lost_name, c->lost_code, "%s", c->lost_msg);
+}
+
 kk_status_t kkg_fail(const kkg_ctx_t *c, int64_t code, const char *fmt, ...) {
   char what[768];
   va_list ap;
@@ -46,9 +51,112 @@ kk_status_t kkg_fail(const kkg_ctx_t *c, int64_t code, const char *fmt, ...) {
     c->v->describe(c, code, &name, &msg);
   if (!name)
     name = kkg_code_name(c, code);
+  /* A lost device: only marked here (the caller may hold an instance's lock or the list's); the first error
+   * is kept for the message that kkg_lost builds, which every failure repeats once it is built. */
+  bool lost = false;
+  for (const int64_t *l = c->v->lost_codes; l && *l && !lost; l++)
+    lost = *l == code;
+  if (lost && atomic_load(&c->lost_state) == 0) {
+    kkg_ctx_t *m = (kkg_ctx_t *)(uintptr_t)c; /* the layer's own context, const only to the vendor */
+    pthread_mutex_lock(&m->lost_lock);
+    if (atomic_load(&m->lost_state) == 0) {
+      snprintf(m->lost_text, sizeof m->lost_text, "%.380s%s%.120s", what, msg ? ": " : "", msg ? msg : "");
+      m->lost_code = code;
+      m->lost_name = name;
+      m->lost_status = st;
+      atomic_store(&m->lost_state, 1);
+    }
+    pthread_mutex_unlock(&m->lost_lock);
+  }
+  if (atomic_load(&c->lost_state) == 2)
+    return lost_report(c);
   if (msg)
     return c->hs->error(c->hs->core, st, name, code, "%s: %s", what, msg);
   return c->hs->error(c->hs->core, st, name, code, "%s", what);
+}
+
+void kkg_note(kkg_inst_t *in, const char *label) {
+  uint64_t w[KKG_LABEL_WORDS] = {0};
+  const size_t n = strnlen(label, KKG_LABEL_BYTES - 1); /* the last byte stays 0 */
+  memcpy(w, label, n);
+  const uint64_t slot = atomic_fetch_add_explicit(&in->launched, 1, memory_order_relaxed) % KKG_RING;
+  for (int i = 0; i < KKG_LABEL_WORDS; i++)
+    atomic_store_explicit(&in->ring[slot][i], w[i], memory_order_relaxed);
+}
+
+/* After a drain that began when launched was `upto`: those kernels are done. */
+static void fenced(kkg_inst_t *in, uint64_t upto) {
+  uint64_t f = atomic_load_explicit(&in->fenced, memory_order_relaxed);
+  while (f < upto && !atomic_compare_exchange_weak(&in->fenced, &f, upto)) {
+  }
+}
+
+/* Appends the kernels in flight on `in` (since its last drain) to m; their count. */
+static uint64_t in_flight(kkg_inst_t *in, char *m, size_t size) {
+  const uint64_t to = atomic_load(&in->launched), from = atomic_load(&in->fenced);
+  if (to <= from)
+    return 0;
+  const uint64_t first = to - from > KKG_RING ? to - KKG_RING : from;
+  size_t at = strlen(m);
+  for (uint64_t i = first; i < to && at < size; i++) {
+    uint64_t w[KKG_LABEL_WORDS];
+    for (int j = 0; j < KKG_LABEL_WORDS; j++)
+      w[j] = atomic_load_explicit(&in->ring[i % KKG_RING][j], memory_order_relaxed);
+    char label[KKG_LABEL_BYTES];
+    memcpy(label, w, sizeof label);
+    label[KKG_LABEL_BYTES - 1] = '\0';
+    at += (size_t)snprintf(m + at, size - at, "%s'%s'", i > first ? ", " : "", label);
+  }
+  if (at < size && first > from)
+    at += (size_t)snprintf(m + at, size - at, " and %llu launched before them", (unsigned long long)(first - from));
+  if (at < size && in->number)
+    snprintf(m + at, size - at, " on instance %u (native queue %p)", in->number, in->queue);
+  else if (at < size)
+    snprintf(m + at, size - at, " on the default instance");
+  return to - from;
+}
+
+kk_status_t kkg_lost(kkg_ctx_t *c) {
+  if (atomic_load(&c->lost_state) == 1) {
+    pthread_mutex_lock(&c->inst_lock);
+    pthread_mutex_lock(&c->lost_lock);
+    if (atomic_load(&c->lost_state) == 1) {
+      char k[768] = "";
+      uint64_t total = 0;
+      int insts = 0;
+      for (kkg_inst_t *in = c->def; in; in = in->next_inst) {
+        const size_t at = strlen(k);
+        if (insts && at + 2 < sizeof k)
+          snprintf(k + at, sizeof k - at, "; ");
+        const uint64_t n = in_flight(in, k, sizeof k);
+        if (n) {
+          total += n;
+          insts++;
+        } else {
+          k[at] = '\0';
+        }
+      }
+      if (total == 1)
+        snprintf(c->lost_msg, sizeof c->lost_msg,
+                 "kernel %s faulted (the one kernel in flight since the last fence): %s; the device is lost, every "
+                 "later call on this backend fails",
+                 k, c->lost_text);
+      else if (total)
+        snprintf(c->lost_msg, sizeof c->lost_msg,
+                 "one of the %llu kernels in flight since the last fence faulted (the device does not say which): "
+                 "%s: %s; the device is lost, every later call on this backend fails",
+                 (unsigned long long)total, k, c->lost_text);
+      else
+        snprintf(c->lost_msg, sizeof c->lost_msg,
+                 "%s (no kk kernel was in flight since the last fence); the device is lost, every later call on "
+                 "this backend fails",
+                 c->lost_text);
+      atomic_store(&c->lost_state, 2);
+    }
+    pthread_mutex_unlock(&c->lost_lock);
+    pthread_mutex_unlock(&c->inst_lock);
+  }
+  return lost_report(c);
 }
 
 bool kkg_dlopen(kkg_ctx_t *c, const char *env, const char *const *names, const char *prefix) {
@@ -136,7 +244,13 @@ const kk_image_t *kkg_find_image(const kk_module_t *m, const char *format) {
 
 /* ---- instances --------------------------------------------------------------------------------- */
 
-kk_status_t kkg_inst_sync(kkg_ctx_t *c, kkg_inst_t *in) { return c->v->queue_sync(c, in); }
+kk_status_t kkg_inst_sync(kkg_ctx_t *c, kkg_inst_t *in) {
+  const uint64_t upto = atomic_load(&in->launched);
+  kk_status_t st = c->v->queue_sync(c, in);
+  if (st == KK_OK)
+    fenced(in, upto);
+  return st;
+}
 
 kk_status_t kkg_sync_copy(kkg_ctx_t *c, kkg_inst_t *in, void *dst, const void *src, size_t bytes) {
   kk_status_t st = c->v->copy(c, in, dst, src, bytes);
@@ -248,6 +362,7 @@ static kk_status_t inst_new(kkg_ctx_t *c, struct kkg_graph *recording, void *que
   if (!in)
     return kkg_error(c, KK_ERROR_OUT_OF_MEMORY, "instance_create: out of memory");
   in->recording = recording;
+  in->number = recording ? 0 : atomic_fetch_add(&c->ninst, 1u) + 1u;
   in->queue = queue;
   in->borrowed = queue != NULL;
   kk_status_t st = inst_init(c, in);
@@ -333,7 +448,11 @@ kk_status_t kkg_instance_fence(void *ctx, void *inst) {
   kkg_ctx_t *c = ctx;
   KKG_BIND(c);
   kkg_inst_t *in = kkg_inst_of(c, inst);
+  if (atomic_load_explicit(&c->lost_state, memory_order_relaxed))
+    return kkg_lost(c);
   kk_status_t st = kkg_inst_sync(c, in);
+  if (st != KK_OK && atomic_load(&c->lost_state))
+    return kkg_lost(c);
   return st != KK_OK ? st : check_failed(c, in);
 }
 
@@ -342,9 +461,20 @@ kk_status_t kkg_fence_all(void *ctx) {
   KKG_BIND(c);
   if (!c->def)
     return KK_OK;
+  if (atomic_load_explicit(&c->lost_state, memory_order_relaxed))
+    return kkg_lost(c);
   kk_status_t st = KK_OK;
   if (c->v->device_sync) {
+    /* what each instance had launched when the drain began is done after it */
+    pthread_mutex_lock(&c->inst_lock);
+    for (kkg_inst_t *in = c->def; in; in = in->next_inst)
+      atomic_store_explicit(&in->snap, atomic_load(&in->launched), memory_order_relaxed);
+    pthread_mutex_unlock(&c->inst_lock);
     st = c->v->device_sync(c);
+    pthread_mutex_lock(&c->inst_lock);
+    for (kkg_inst_t *in = c->def; in && st == KK_OK; in = in->next_inst)
+      fenced(in, atomic_load_explicit(&in->snap, memory_order_relaxed));
+    pthread_mutex_unlock(&c->inst_lock);
   } else {
     pthread_mutex_lock(&c->inst_lock);
     for (kkg_inst_t *in = c->def; in; in = in->next_inst) {
@@ -354,6 +484,8 @@ kk_status_t kkg_fence_all(void *ctx) {
     }
     pthread_mutex_unlock(&c->inst_lock);
   }
+  if (st != KK_OK && atomic_load(&c->lost_state))
+    return kkg_lost(c);
   return st != KK_OK ? st : check_failed(c, c->def);
 }
 
@@ -406,6 +538,7 @@ kk_status_t kkg_init(kkg_ctx_t *c, const kkg_vendor_t *v, const kk_host_services
   while (v->spaces[c->nspaces].name)
     c->nspaces++;
   pthread_mutex_init(&c->inst_lock, NULL);
+  pthread_mutex_init(&c->lost_lock, NULL);
   *ctx = c;
   return v->discover(c); /* no library or no device is not an error: 0 devices, and why */
 }
@@ -428,6 +561,7 @@ void kkg_finalize(void *ctx) {
   v->release(c);
   free(c->devs);
   pthread_mutex_destroy(&c->inst_lock);
+  pthread_mutex_destroy(&c->lost_lock);
   memset(c, 0, v->ctx_size);
 }
 
@@ -595,7 +729,13 @@ kk_status_t kkg_kernel_get(void *ctx, void *pmod, const kk_kernel_t *kernel, voi
 kk_status_t kkg_launch(void *ctx, void *inst, const kk_launch_t *l) {
   kkg_ctx_t *c = ctx;
   KKG_BIND(c);
-  return c->v->launch(c, kkg_inst_of(c, inst), l);
+  kkg_inst_t *in = kkg_inst_of(c, inst);
+  if (atomic_load_explicit(&c->lost_state, memory_order_relaxed))
+    return kkg_lost(c);
+  if (!in->recording) /* a graph's own instance captures, the graph's launch runs */
+    kkg_note(in, l->label && l->label[0] ? l->label : l->kernel && l->kernel->name ? l->kernel->name : "?");
+  kk_status_t st = c->v->launch(c, in, l);
+  return st == KK_OK || !atomic_load(&c->lost_state) ? st : kkg_lost(c);
 }
 
 kk_status_t kkg_team_size_query(void *ctx, const kk_launch_t *l, int32_t *max, int32_t *recommended) {

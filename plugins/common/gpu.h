@@ -65,6 +65,15 @@ enum { KKG_MEM_DEVICE, KKG_MEM_MANAGED, KKG_MEM_HOST, KKG_MEM_MAPPED /* result s
  * used it has finished, so at most this many launches are in flight. */
 #define KKG_SLOTS 64
 
+/* The labels of an instance's launches since its last fence, for the
+ * message of a lost device (see kkg_fail): a ring of KKG_RING copies of
+ * KKG_LABEL_BYTES, each written as relaxed atomic words by the launch that
+ * takes the slot with an atomic counter (no allocation, lock or formatting
+ * on the dispatch path). */
+#define KKG_RING 8
+#define KKG_LABEL_BYTES 64
+#define KKG_LABEL_WORDS (KKG_LABEL_BYTES / 8)
+
 /* A device buffer grown on demand. */
 typedef struct kkg_buf {
   void *ptr;
@@ -89,6 +98,11 @@ typedef struct kkg_inst {
                                        graph, its buffers grow without freeing what captured nodes use */
   bool borrowed;                    /* queue is the program's (instance_create_native): never destroyed */
   atomic_bool shared;               /* the program may append to queue (borrowed, or handed out by instance_native) */
+  unsigned number;                  /* 0: the default instance; else its rank among the instances created */
+  atomic_ullong launched;           /* launches so far: the next ring slot is launched % KKG_RING */
+  atomic_ullong fenced;             /* the value of launched when the last drain that succeeded began */
+  atomic_ullong snap;               /* launched when fence_all began (device_sync) */
+  _Atomic uint64_t ring[KKG_RING][KKG_LABEL_WORDS];
 } kkg_inst_t;
 
 /* A kernel: the vendor's function handles and what the planners need. */
@@ -244,6 +258,9 @@ typedef struct kkg_vendor {
   kk_native_kind_t native_kind;
   void *(*native_context)(kkg_ctx_t *c);
   bool queue_wraps;                 /* queue_create also runs for a borrowed queue (it wraps it: levelzero) */
+  /* the native codes after which the context is lost (a fault in a kernel, 0 last; NULL: none): every later
+   * call fails, and the layer names the kernels that were in flight (kkg_fail) */
+  const int64_t *lost_codes;
 } kkg_vendor_t;
 
 struct kkg_ctx {
@@ -260,6 +277,17 @@ struct kkg_ctx {
   void *locks;                      /* the device lock table (KK_GPU_LOCK_COUNT words) */
   kkg_inst_t *def;                  /* the default instance */
   pthread_mutex_t inst_lock;        /* the list of instances */
+  atomic_uint ninst;                /* instances created so far (kkg_inst_t.number) */
+  /* A lost device (vendor lost_codes): kkg_fail keeps the first native error (state 1); a fence or launch,
+   * which holds no layer lock, then builds the message naming the kernels in flight once (state 2), and
+   * every later failure repeats it.  lost_lock is taken last, after inst_lock. */
+  atomic_int lost_state;
+  pthread_mutex_t lost_lock;
+  int64_t lost_code;
+  kk_status_t lost_status;
+  const char *lost_name;
+  char lost_text[512];              /* "what: native message" of the call that saw the loss */
+  char lost_msg[1536];              /* what every later call reports */
 };
 
 /* A SIMT context: the native calls the layer makes. */
@@ -309,7 +337,13 @@ kk_status_t kkg_bind_slow(kkg_ctx_t *c);
 static inline kk_status_t kkg_bind(kkg_ctx_t *c) { return kkg_tl_gen == c->gen ? KK_OK : kkg_bind_slow(c); }
 
 static inline kkg_inst_t *kkg_inst_of(kkg_ctx_t *c, void *inst) { return inst ? (kkg_inst_t *)inst : c->def; }
-/* Waits for the instance's queue; copies synchronously (on the instance). */
+/* The device was lost (c->lost_state set): the message naming the kernels
+ * that were in flight, built once, recorded again; call with no layer lock
+ * held.  kkg_note keeps a launch's label in the instance's ring. */
+kk_status_t kkg_lost(kkg_ctx_t *c);
+void kkg_note(kkg_inst_t *in, const char *label);
+/* Waits for the instance's queue (a drain that succeeds ends the kernels in
+ * flight of kkg_lost's message); copies synchronously (on the instance). */
 kk_status_t kkg_inst_sync(kkg_ctx_t *c, kkg_inst_t *in);
 kk_status_t kkg_sync_copy(kkg_ctx_t *c, kkg_inst_t *in, void *dst, const void *src, size_t bytes);
 /* Grows b to at least `bytes` of device memory (amortized: twice that), after the queue drains. */

@@ -308,7 +308,11 @@ kk_status_t kkg_graph_launch(void *ctx, void *inst, void *pgraph) {
   if (st != KK_OK)
     return st;
   struct kkg_graph *g = pgraph;
-  KKS_GTRY(c, graph_launch, (g->exec, kkg_inst_of(c, inst)->queue), "(%u nodes)", g->n);
+  kkg_inst_t *in = kkg_inst_of(c, inst);
+  if (atomic_load_explicit(&c->lost_state, memory_order_relaxed))
+    return kkg_lost(c);
+  kkg_note(in, "(a graph's kernels)");
+  KKS_GTRY(c, graph_launch, (g->exec, in->queue), "(%u nodes)", g->n);
   return KK_OK;
 }
 

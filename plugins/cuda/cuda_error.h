@@ -12,4 +12,11 @@
       {CUDA_ERROR_NOT_FOUND, KK_ERROR_NOT_FOUND}, {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, KK_ERROR_LIMIT},          \
       {CUDA_ERROR_NOT_SUPPORTED, KK_ERROR_UNSUPPORTED}, {0, 0}
 
+/* The errors a faulting kernel leaves in the context ("sticky": the context
+ * is unusable and every later call returns them), 0 last. */
+#define CUDA_LOST                                                                                                \
+  CUDA_ERROR_ILLEGAL_ADDRESS, CUDA_ERROR_ASSERT, CUDA_ERROR_HARDWARE_STACK_ERROR, CUDA_ERROR_ILLEGAL_INSTRUCTION, \
+      CUDA_ERROR_MISALIGNED_ADDRESS, CUDA_ERROR_INVALID_ADDRESS_SPACE, CUDA_ERROR_INVALID_PC,                    \
+      CUDA_ERROR_LAUNCH_FAILED, 0
+
 #endif

@@ -10,6 +10,7 @@
 static cuda_ctx_t g_cuda;
 
 static const int64_t cuda_statuses[][2] = {CUDA_STATUSES};
+static const int64_t cuda_lost[] = {CUDA_LOST};
 
 static void cuda_describe(const kkg_ctx_t *g, int64_t code, const char **name, const char **msg) {
   const cuda_driver_t *cu = &cuda_of(g)->cu;
@@ -128,7 +129,7 @@ KKG_SIMT_VENDOR(cuda, .code_type = "CUresult", .simt_syms = CUDA_SIMT_SYMS, .str
                 .smem_optin = true, .max_blocks = 2147483647ll, .fill_wide = cuda_fill_wide, .set_smem = cuda_set_smem,
                 .graph_syms = CUDA_GRAPH_SYMS, .capture_relaxed = CU_STREAM_CAPTURE_MODE_RELAXED,
                 .capture_set = CU_STREAM_SET_CAPTURE_DEPENDENCIES,
-                .native_kind = KK_NATIVE_CUDA, .native_context = cuda_native_context)
+                .native_kind = KK_NATIVE_CUDA, .native_context = cuda_native_context, .lost_codes = cuda_lost)
 
 static const char *const cuda_image_formats[] = {"cuda-fatbin", NULL};
 

@@ -19,4 +19,8 @@
   {hipErrorNotSupported, KK_ERROR_UNSUPPORTED},            \
   {0, 0}
 
+/* The errors a faulting kernel leaves behind (the device is unusable
+ * afterwards), 0 last. */
+#define HIP_LOST hipErrorIllegalAddress, hipErrorAssert, hipErrorLaunchFailure, 0
+
 #endif

@@ -11,6 +11,7 @@
 static hip_ctx_t g_hip;
 
 static const int64_t hip_statuses[][2] = {HIP_STATUSES};
+static const int64_t hip_lost[] = {HIP_LOST};
 
 static void hip_describe(const kkg_ctx_t *g, int64_t code, const char **name, const char **msg) {
   const hip_runtime_t *rt = &hip_of(g)->rt;
@@ -124,7 +125,7 @@ KKG_SIMT_VENDOR(hip, .code_type = "hipError_t", .simt_syms = HIP_SIMT_SYMS, .str
                 .packed = hip_packed, .max_blocks = 0xffffffffll, .max_items = 0xffffffffu, .max_args = 4096,
                 .graph_syms = HIP_GRAPH_SYMS, .capture_relaxed = hipStreamCaptureModeRelaxed,
                 .capture_set = hipStreamSetCaptureDependencies,
-                .native_kind = KK_NATIVE_HIP)
+                .native_kind = KK_NATIVE_HIP, .lost_codes = hip_lost)
 
 static const char *const hip_image_formats[] = {"hip-codeobject", NULL};
 

@@ -17,6 +17,7 @@ KK_DECLARE_KERNEL(ft_sum);
 KK_DECLARE_KERNEL(ft_scan);
 KK_DECLARE_KERNEL(ft_rows);
 KK_DECLARE_KERNEL(ft_scratch);
+KK_DECLARE_KERNEL(ft_bad_write);
 KK_DECLARE_KERNEL(bc_for1);
 KK_DECLARE_KERNEL(bc_reduce2);
 KK_DECLARE_KERNEL(bc_rank);
@@ -478,9 +479,120 @@ static Suite *faults_suite(void) {
   return s;
 }
 
+/* ---- a kernel that faults on the device (tests/faults/device-fault.sh) ------------------------ */
+
+#define DF_CHECK(cond, ...)                                                                                    \
+  do {                                                                                                          \
+    if (!(cond)) {                                                                                              \
+      printf("FAIL: " __VA_ARGS__);                                                                             \
+      printf("\n");                                                                                             \
+      return 1;                                                                                                 \
+    }                                                                                                           \
+  } while (0)
+
+/* A kernel labelled 'df_bad_write' writes through address 16 on a new
+ * instance; a kernel on the default instance before it was fenced (with
+ * `several`, 10 more on the default instance are not: the message then lists
+ * the last 8 of them, the count of the others, and the bad one).  The
+ * fence of the instance, kk_fence, a later launch and kk_finalize must all
+ * fail with KK_ERROR_BACKEND naming that label alone, that instance (by its
+ * native queue) and the native error (`native`, e.g. "= 700"); the host
+ * backend keeps working; the tools' finalize still runs (the script checks
+ * the recorder's file).  Not a Check test: the device stays lost. */
+static int device_fault(const char *native, const char *tools, bool several) {
+  kk_settings_t s = KK_SETTINGS_INIT;
+  s.device = g_backend;
+  s.plugin_path = g_plugin_path;
+  s.tools_libs = tools;
+  s.disable_warnings = 1;
+  DF_CHECK(kk_initialize_with_settings(&s) == KK_OK, "initializing %s: %s", g_backend, kk_last_error());
+  const int64_t n = 1024;
+  kk_view_t *v = NULL;
+  DF_CHECK(kk_view_alloc(&v, "df_v", KK_INT64, 1, &n) == KK_OK, "%s", kk_last_error());
+  struct fill_args fa = {kk_view_bind(v), 1};
+  DF_CHECK(kk_parallel_for("df_good", KK_RANGE(0, n), KK_KERNEL(ft_fill), KK_ARGS(fa)) == KK_OK, "%s",
+           kk_last_error());
+  DF_CHECK(kk_fence() == KK_OK, "fence before the fault: %s", kk_last_error());
+  kk_instance_t *in = NULL;
+  DF_CHECK(kk_instance_create(NULL, &in) == KK_OK, "%s", kk_last_error());
+  kk_native_queue_t q = {KK_NATIVE_NONE, 0, NULL, NULL};
+  DF_CHECK(kk_instance_native_queue(in, &q) == KK_OK, "%s", kk_last_error());
+  char queue[64];
+  snprintf(queue, sizeof queue, "(native queue %p)", q.queue);
+  for (int i = 0; several && i < 10; i++) {
+    char label[16];
+    snprintf(label, sizeof label, "df_%d", i);
+    DF_CHECK(kk_parallel_for(label, KK_RANGE(0, n), KK_KERNEL(ft_fill), KK_ARGS(fa)) == KK_OK, "%s", kk_last_error());
+  }
+  struct bad_args ba = {16};
+  kk_status_t st = kk_parallel_for("df_bad_write", KK_RANGE_ON(in, 0, n), KK_KERNEL(ft_bad_write), KK_ARGS(ba));
+  printf("launch: %s: %s\n", kk_status_name(st), st == KK_OK ? "" : kk_last_error());
+  st = kk_instance_fence(in);
+  char first[2048];
+  snprintf(first, sizeof first, "%s", kk_last_error());
+  printf("instance fence: %s: %s\n", kk_status_name(st), first);
+  DF_CHECK(st == KK_ERROR_BACKEND, "the fence after the fault returned %s", kk_status_name(st));
+  DF_CHECK(strstr(first, queue) && !strstr(first, "df_good") && strstr(first, native) &&
+               strstr(first, "the device is lost"),
+           "the fence's message does not name the instance %s, '%s' or the device lost (or names df_good)", queue,
+           native);
+  if (several)
+    DF_CHECK(strstr(first, "one of the 11 kernels in flight since the last fence faulted (the device does not say "
+                           "which): 'df_2', 'df_3', 'df_4', 'df_5', 'df_6', 'df_7', 'df_8', 'df_9' and 2 launched "
+                           "before them on the default instance; 'df_bad_write' on instance "),
+             "the fence's message does not list the 11 kernels in flight");
+  else
+    DF_CHECK(strstr(first, "kernel 'df_bad_write' on instance ") && strstr(first, "(the one kernel in flight"),
+             "the fence's message does not name the kernel 'df_bad_write' alone");
+  st = kk_fence();
+  printf("kk_fence: %s: %s\n", kk_status_name(st), kk_last_error());
+  DF_CHECK(st == KK_ERROR_BACKEND && strstr(kk_last_error(), "'df_bad_write' on instance "),
+           "kk_fence after the fault did not repeat it");
+  st = kk_parallel_for("df_after", KK_RANGE(0, n), KK_KERNEL(ft_fill), KK_ARGS(fa));
+  printf("launch after: %s: %s\n", kk_status_name(st), kk_last_error());
+  DF_CHECK(st == KK_ERROR_BACKEND && strstr(kk_last_error(), "'df_bad_write' on instance "),
+           "a launch after the fault did not fail with it");
+  /* the host backend still works */
+  int64_t host[64] = {0};
+  kk_view_spec_t hs = KK_VIEW_SPEC_INIT;
+  hs.label = "df_host";
+  hs.type = KK_INT64;
+  hs.rank = 1;
+  hs.extents[0] = 64;
+  kk_view_t *hv = NULL;
+  DF_CHECK(kk_view_wrap(&hs, host, &hv) == KK_OK, "wrapping host memory: %s", kk_last_error());
+  struct fill_args ha = {kk_view_bind(hv), 5};
+  DF_CHECK(kk_parallel_for("df_host", KK_RANGE_ON(kk_instance_host(), 0, 64), KK_KERNEL(ft_fill), KK_ARGS(ha)) ==
+               KK_OK,
+           "a host launch after the device was lost: %s", kk_last_error());
+  DF_CHECK(kk_instance_fence(kk_instance_host()) == KK_OK, "the host fence: %s", kk_last_error());
+  for (int i = 0; i < 64; i++)
+    DF_CHECK(host[i] == 5 + i, "host[%d] = %lld after the host launch", i, (long long)host[i]);
+  printf("host backend after the fault: 64 of 64 values right\n");
+  kk_view_release(hv);
+  kk_view_release(v);
+  (void)kk_instance_destroy(in);
+  st = kk_finalize();
+  printf("kk_finalize: %s: %s\n", kk_status_name(st), kk_last_error());
+  DF_CHECK(st == KK_ERROR_BACKEND && strstr(kk_last_error(), "df_bad_write"),
+           "kk_finalize did not return the fault");
+  printf("PASS: device fault on %s\n", g_backend);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
+  if (argc > 2 && strncmp(argv[2], "device-fault", 12) == 0) { /* BACKEND device-fault[-several] NATIVE [TOOLS] */
+    g_plugin_path = getenv("KOKKOS_PLUGIN_PATH") ? strdup(getenv("KOKKOS_PLUGIN_PATH")) : NULL;
+    const char *native = argc > 3 ? argv[3] : "";
+    const char *tools = argc > 4 ? argv[4] : NULL;
+    tu_clear_env();
+    int probe = tu_probe_backend(g_backend, g_plugin_path);
+    int rc = probe != 0 ? probe : device_fault(native, tools, strcmp(argv[2], "device-fault-several") == 0);
+    free(g_plugin_path);
+    return rc;
+  }
   if (getenv("KOKKOS_PLUGIN_PATH"))
     g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH"));
   tu_clear_env();

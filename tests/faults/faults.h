@@ -7,6 +7,8 @@
 /* kernels.kk.c: plain kernels for dispatch checks and concurrent launches */
 struct fill_args { kk_view v; int64_t base; };
 struct team_args { kk_view v; int64_t cols; };
+/* a kernel that writes through the address it is given (device-fault.sh: a bad one) */
+struct bad_args { uint64_t addr; };
 
 /* bounds.kk.c: kernels built with kkcc --bounds-check; `shift` moves every
  * access (0: in bounds) */

@@ -31,3 +31,6 @@ KK_TEAM_FOR(ft_scratch, struct team_args, team) {
   p[0] = KK_LEAGUE_RANK(team);
   KK_SINGLE_TEAM(team) { KK_AT(args->v, int64_t, KK_LEAGUE_RANK(team), 0) = p[0]; }
 }
+
+/* writes i through addr: a device fault when addr is no device address (tests/faults/device-fault.sh) */
+KK_FOR(ft_bad_write, struct bad_args, i) { ((volatile int64_t *)args->addr)[i] = i; }

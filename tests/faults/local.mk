@@ -51,8 +51,16 @@ FAULTS_KERNELS = tests/faults/kernels.kk.o tests/faults/bounds.kk.o
 tests_faults_faults_LDADD = $(FAULTS_KERNELS) libkk.la $(CHECK_LIBS) $(PTHREAD_CFLAGS)
 EXTRA_tests_faults_faults_DEPENDENCIES = $(FAULTS_KERNELS)
 FAULTS_TESTS = tests/faults/serial.sh tests/faults/threads.sh tests/faults/openmp.sh tests/faults/opencl.sh \
-	tests/faults/conformance-bounds.sh
+	tests/faults/conformance-bounds.sh tests/faults/device-fault-fake.sh
 TESTS += $(FAULTS_TESTS)
+
+# A fake libcuda whose 'bad_write' kernel leaves a sticky fault: device-fault-fake.sh runs
+# device-fault.sh with it, so that the GPU layer's lost-device message is checked without a GPU.
+if KK_BUILD_CUDA
+check_LTLIBRARIES += tests/faults/fake_cuda.la
+tests_faults_fake_cuda_la_SOURCES = tests/faults/fake_cuda.c
+tests_faults_fake_cuda_la_LDFLAGS = $(FAKE_LDFLAGS)
+endif
 
 # The whole conformance suite once more, its kernels built with kkcc
 # --bounds-check: no access of any kernel kind, layout or rank is refused
@@ -67,19 +75,17 @@ EXTRA_tests_faults_conformance_bounds_DEPENDENCIES = $(FAULTS_CONF_KERNELS)
 endif
 dist_check_SCRIPTS += $(FAULTS_TESTS)
 EXTRA_DIST += tests/faults/kernels.kk.c tests/faults/bounds.kk.c
+# A kernel faulting on a GPU (tools/gpu-run.sh runs it on cuda): not in TESTS, since on a host backend
+# the bad write is the test's own segfault.
+EXTRA_DIST += tests/faults/device-fault.sh tests/faults/fake_cuda.c
 CLEANFILES += $(FAULTS_KERNELS) $(FAULTS_CONF_KERNELS)
 
-# The test kernels for the host and, where it is built, the SPIR-V target
-# (the opencl run); no other device target, to keep the build short.  The
+# The plain test kernels for every target kkcc builds (the GPU backends run
+# the dispatch and concurrency cases, and device-fault.sh, too); the
 # bounds-checked ones for the host alone: only host targets check bounds yet.
-if KK_SPIRV_TARGET
-FAULTS_KKCC_TARGETS = host,spirv
-else
-FAULTS_KKCC_TARGETS = host
-endif
 tests/faults/kernels.kk.o: tests/faults/kernels.kk.c tests/faults/faults.h $(KKCC_DEPS)
 	@$(MKDIR_P) $(@D)
-	$(KKCC_V)$(KKCC) --targets=$(FAULTS_KKCC_TARGETS) $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(KKCC_V)$(KKCC) $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
 tests/faults/bounds.kk.o: tests/faults/bounds.kk.c tests/faults/faults.h $(KKCC_DEPS)
 	@$(MKDIR_P) $(@D)
 	$(KKCC_V)$(KKCC) --targets=host --bounds-check $(AM_CFLAGS) $(CFLAGS) -c $< -o $@

@@ -1,0 +1,187 @@
+/* tests/faults/fake_cuda.c -- a fake libcuda for the device-fault test without a GPU: host memory, kernels that do nothing, and a kernel whose name contains "bad_write" leaving CUDA_ERROR_ILLEGAL_ADDRESS behind, sticky as the driver's. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kk/target/gpu_launch.h>
+
+/*
+ * Only what the cuda plugin resolves (plugins/cuda/cuda_driver.h), by the
+ * versioned symbol names, with the C equivalents of the driver's types
+ * (handles and device addresses are 64 bits, enums int); no graph calls, so
+ * that kk graphs are replayed by the core.  Device memory is host memory,
+ * copies and fills are memcpy and memset, launches run nothing.  Once a
+ * kernel named *bad_write* is launched, every call but the error and device
+ * queries returns 700, as a context lost to a fault does.
+ */
+#define ILLEGAL_ADDRESS 700
+static int g_sticky;
+static const int g_version = KK_GPU_LAUNCH_VERSION;
+static uint64_t g_locks;
+static char g_context, g_module;
+
+#define STICKY()      \
+  do {                \
+    if (g_sticky)     \
+      return g_sticky; \
+  } while (0)
+
+int cuInit(unsigned flags) { return (int)flags; }
+int cuGetErrorName(int code, const char **name) {
+  *name = code == ILLEGAL_ADDRESS ? "CUDA_ERROR_ILLEGAL_ADDRESS" : code ? "CUDA_ERROR_UNKNOWN" : "CUDA_SUCCESS";
+  return 0;
+}
+int cuGetErrorString(int code, const char **msg) {
+  *msg = code == ILLEGAL_ADDRESS ? "an illegal memory access was encountered" : code ? "unknown error" : "no error";
+  return 0;
+}
+int cuDeviceGetCount(int *n) { return *n = 1, 0; }
+int cuDeviceGet(int *d, int i) { return *d = i, i == 0 ? 0 : 101; }
+int cuDeviceGetName(char *name, int len, int d) {
+  (void)d;
+  strncpy(name, "fake CUDA device (tests/faults/fake_cuda.c)", (size_t)len - 1);
+  name[len - 1] = '\0';
+  return 0;
+}
+int cuDeviceGetAttribute(int *v, int attr, int d) {
+  (void)d;
+  switch (attr) {
+  case 75: *v = 9; break;       /* compute capability major */
+  case 76: *v = 0; break;       /* minor */
+  case 16: *v = 4; break;       /* multiprocessors */
+  case 1: *v = 1024; break;     /* threads per block */
+  case 10: *v = 32; break;      /* warp */
+  case 97: *v = 232448; break;  /* shared memory per block, opted in */
+  case 39: *v = 2048; break;    /* threads per multiprocessor */
+  default: *v = 1; break;
+  }
+  return 0;
+}
+int cuDeviceTotalMem_v2(size_t *bytes, int d) { return (void)d, *bytes = (size_t)1 << 30, 0; }
+int cuDevicePrimaryCtxRetain(void **ctx, int d) { return (void)d, *ctx = &g_context, 0; }
+int cuDevicePrimaryCtxRelease_v2(int d) { return (void)d, 0; }
+int cuCtxSetCurrent(void *ctx) { return (void)ctx, 0; }
+
+int cuMemAlloc_v2(uint64_t *p, size_t bytes) {
+  STICKY();
+  void *m = calloc(1, bytes ? bytes : 1);
+  *p = (uint64_t)(uintptr_t)m;
+  return m ? 0 : 2;
+}
+int cuMemAllocManaged(uint64_t *p, size_t bytes, unsigned flags) { return (void)flags, cuMemAlloc_v2(p, bytes); }
+int cuMemHostAlloc(void **p, size_t bytes, unsigned flags) {
+  STICKY();
+  (void)flags;
+  *p = calloc(1, bytes ? bytes : 1);
+  return *p ? 0 : 2;
+}
+int cuMemHostGetDevicePointer_v2(uint64_t *d, void *h, unsigned flags) {
+  (void)flags;
+  STICKY();
+  *d = (uint64_t)(uintptr_t)h;
+  return 0;
+}
+int cuMemFree_v2(uint64_t p) {
+  free((void *)(uintptr_t)p); /* the memory goes with the context anyway */
+  STICKY();
+  return 0;
+}
+int cuMemFreeHost(void *p) {
+  free(p);
+  STICKY();
+  return 0;
+}
+int cuMemcpyAsync(uint64_t dst, uint64_t src, size_t n, void *s) {
+  (void)s;
+  STICKY();
+  memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+  return 0;
+}
+int cuMemsetD8Async(uint64_t d, unsigned char v, size_t n, void *s) {
+  (void)s;
+  STICKY();
+  memset((void *)(uintptr_t)d, v, n);
+  return 0;
+}
+int cuMemsetD16Async(uint64_t d, unsigned short v, size_t n, void *s) {
+  (void)s;
+  STICKY();
+  for (size_t i = 0; i < n; i++)
+    memcpy((char *)(uintptr_t)d + 2 * i, &v, 2);
+  return 0;
+}
+int cuMemsetD32Async(uint64_t d, unsigned v, size_t n, void *s) {
+  (void)s;
+  STICKY();
+  for (size_t i = 0; i < n; i++)
+    memcpy((char *)(uintptr_t)d + 4 * i, &v, 4);
+  return 0;
+}
+int cuMemsetD2D32Async(uint64_t d, size_t pitch, unsigned v, size_t w, size_t h, void *s) {
+  (void)s;
+  STICKY();
+  for (size_t r = 0; r < h; r++)
+    for (size_t i = 0; i < w; i++)
+      memcpy((char *)(uintptr_t)d + r * pitch + 4 * i, &v, 4);
+  return 0;
+}
+int cuStreamCreate(void **s, unsigned flags) {
+  (void)flags;
+  STICKY();
+  *s = malloc(1);
+  return *s ? 0 : 2;
+}
+int cuStreamDestroy_v2(void *s) {
+  free(s);
+  STICKY();
+  return 0;
+}
+int cuStreamSynchronize(void *s) { return (void)s, g_sticky; }
+int cuStreamQuery(void *s) { return (void)s, g_sticky; }
+int cuCtxSynchronize(void) { return g_sticky; }
+int cuModuleLoadData(void **m, const void *image) {
+  (void)image;
+  STICKY();
+  *m = &g_module;
+  return 0;
+}
+int cuModuleUnload(void *m) { return (void)m, g_sticky; }
+int cuModuleGetFunction(void **fn, void *m, const char *name) {
+  (void)m;
+  STICKY();
+  const size_t n = strlen(name) + 1;
+  if (!(*fn = malloc(n))) /* the kernel's name, for cuLaunchKernel; kept for the process */
+    return 2;
+  memcpy(*fn, name, n);
+  return 0;
+}
+int cuModuleGetGlobal_v2(uint64_t *p, size_t *bytes, void *m, const char *name) {
+  (void)m;
+  STICKY();
+  if (strcmp(name, "kk__gpu_launch_version") == 0)
+    return *p = (uint64_t)(uintptr_t)&g_version, *bytes = sizeof g_version, 0;
+  if (strcmp(name, "kk__dev_locks") == 0)
+    return *p = (uint64_t)(uintptr_t)&g_locks, *bytes = sizeof g_locks, 0;
+  return 500; /* CUDA_ERROR_NOT_FOUND */
+}
+int cuFuncGetAttribute(int *v, int attr, void *fn) {
+  (void)fn;
+  STICKY();
+  *v = attr == 0 ? 1024 : 0; /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; no registers or memory of its own */
+  return 0;
+}
+int cuFuncSetAttribute(void *fn, int attr, int v) { return (void)fn, (void)attr, (void)v, g_sticky; }
+int cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *fn, int threads, size_t smem) {
+  (void)fn, (void)smem;
+  STICKY();
+  *blocks = threads > 0 ? 2048 / threads : 1;
+  return 0;
+}
+int cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                   unsigned smem, void *s, void **params, void **extra) {
+  (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)smem, (void)s, (void)params, (void)extra;
+  STICKY();
+  if (strstr((const char *)fn, "bad_write"))
+    g_sticky = ILLEGAL_ADDRESS; /* seen by the next call, as a fault is after the launch returned */
+  return 0;
+}
