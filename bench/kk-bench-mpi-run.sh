@@ -9,12 +9,14 @@
 # per part, default 120), KK_MPI_CG_NPS (default "1 2 3 4"), KK_MPI_BENCH_ARGS
 # and KK_MPI_HOST_BENCH_ARGS (kk-bench-mpi's sizes), KK_MPI_SCALING_SLAB,
 # KK_MPI_GPU_SCALING_SLAB, KK_MPI_HOST_SCALING=0 (leaves the host's weak
-# scaling out).
+# scaling out), KK_MPI_HOST_CORES (the cores the host parts use; default all),
+# KK_MPI_SUITE_NPS (the suite's rank counts on the device backend, default
+# "1 2") and KK_MPI_BENCH_NPS (kk-bench-mpi's on it, default "1 2").
 set -u
 B=$(cd "${1:?usage: kk-bench-mpi-run.sh BUILDDIR [DEVICE_BACKEND [HOST_BACKEND]]}" && pwd)
 dev=${2:-cuda}
 host=${3:-openmp}
-cores=$(nproc)
+cores=${KK_MPI_HOST_CORES:-$(nproc)}
 export top_builddir=$B top_srcdir=$B KK_PLUGIN_PATH_NO_DEFAULT=1 KOKKOS_PLUGIN_PATH=$B/plugins/.libs
 export KK_MPI_LIBRARY=$B/mpi/.libs/libkk-mpi.so MPIEXEC=${MPIEXEC:-$(command -v mpiexec)} KK_MPI_IMPL=${KK_MPI_IMPL:-openmpi}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -47,8 +49,8 @@ grep -q "backend $dev *GPU-aware: yes" "${TMPDIR:-/tmp}/kk-info-mpi.$$" && aware
 rm -f "${TMPDIR:-/tmp}/kk-info-mpi.$$"
 echo "MPI takes $dev memory (GPU-aware): $aware"
 
-part "the MPI suite on $dev, 1 and 2 ranks sharing the GPU, staged path (KK_MPI_GPU_AWARE=0)"
-KK_MPI_TEST_TIMEOUT=$T KK_MPI_TEST_AWARE=0 KK_MPI_TEST_NPS="1 2" bash "$B/tests/mpi-suite.sh" $dev || status=1
+part "the MPI suite on $dev, ${KK_MPI_SUITE_NPS:-1 2} ranks (a GPU each where there are enough), staged path (KK_MPI_GPU_AWARE=0)"
+KK_MPI_TEST_TIMEOUT=$T KK_MPI_TEST_AWARE=0 KK_MPI_TEST_NPS="${KK_MPI_SUITE_NPS:-1 2}" bash "$B/tests/mpi-suite.sh" $dev || status=1
 if [ $aware = 1 ]; then
   part "the MPI suite on $dev, 2 ranks, GPU-aware path (as MPI reports)"
   KK_MPI_TEST_TIMEOUT=$T KK_MPI_TEST_AWARE=1 KK_MPI_TEST_NPS="" bash "$B/tests/mpi-suite.sh" $dev || status=1
@@ -60,8 +62,8 @@ part "examples/cg-mpi against examples/cg on $dev, 1 to 4 ranks"
 (cd "${TMPDIR:-/tmp}" && KK_MPI_TEST_TIMEOUT=$T KK_MPI_CG_SIZE=40 KK_MPI_TEST_NPS="${KK_MPI_CG_NPS:-1 2 3 4}" \
   KK_MPI_TEST_BACKENDS=$dev bash "$B/tests/mpi-cg.sh") || status=1
 
-part "kk-bench-mpi on $dev (MPI + CUDA beside it), 1 and 2 ranks (one GPU each where there are two)"
-for np in 1 2; do
+part "kk-bench-mpi on $dev (MPI + CUDA beside it), ${KK_MPI_BENCH_NPS:-1 2} ranks (a GPU each where there are enough)"
+for np in ${KK_MPI_BENCH_NPS:-1 2}; do
   mpx -np $np "$B/bench/kk-bench-mpi" --kokkos-device=$dev --kokkos-disable-warnings ${KK_MPI_BENCH_ARGS:-} || status=1
 done
 per() { n=$((cores / $1)); [ $n -ge 1 ] || n=1; echo $n; }

@@ -52,10 +52,10 @@ tests() {
   cd "$B" || return 1
   export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1 top_builddir=$B top_srcdir=$B
   step "conformance, tools, JIT and the 8-thread faults test on cuda (in parallel)"
-  (CK_FORK=yes timeout 300 tests/conformance/conformance cuda >"$OUT/conformance-cuda.log" 2>&1; echo $? >"$OUT/rc.conf") &
-  (timeout 300 tests/check_tools cuda >"$OUT/tools-cuda.log" 2>&1; echo $? >"$OUT/rc.tools") &
-  (timeout 300 sh tests/conformance-cuda-jit.sh >"$OUT/conformance-cuda-jit.log" 2>&1; echo $? >"$OUT/rc.jit") &
-  (timeout 200 tests/faults/faults cuda >"$OUT/faults-cuda.log" 2>&1; echo $? >"$OUT/rc.faults") &
+  (CK_FORK=yes timeout "${KK_GPU_SUITE_TIMEOUT:-300}" tests/conformance/conformance cuda >"$OUT/conformance-cuda.log" 2>&1; echo $? >"$OUT/rc.conf") &
+  (timeout "${KK_GPU_SUITE_TIMEOUT:-300}" tests/check_tools cuda >"$OUT/tools-cuda.log" 2>&1; echo $? >"$OUT/rc.tools") &
+  (timeout "${KK_GPU_SUITE_TIMEOUT:-300}" sh tests/conformance-cuda-jit.sh >"$OUT/conformance-cuda-jit.log" 2>&1; echo $? >"$OUT/rc.jit") &
+  (timeout "${KK_GPU_SUITE_TIMEOUT:-200}" tests/faults/faults cuda >"$OUT/faults-cuda.log" 2>&1; echo $? >"$OUT/rc.faults") &
   wait
   for t in conf:conformance-cuda tools:tools-cuda jit:conformance-cuda-jit faults:faults-cuda; do
     note "${t#*:}" "$(cat "$OUT/rc.${t%%:*}" 2>/dev/null || echo 99)"
@@ -113,13 +113,18 @@ kkbench() {
 }
 
 # "all": the suites on the first GPU while kk-kernels' tests and benchmark
-# run on the second (one after the other where there is one GPU), then the
-# MPI run over every GPU, then kk-bench alone on the machine.
+# run on the second and kk-bench on the third (one after the other where
+# there are fewer GPUs), then the MPI run over every GPU.  Per-part bounds:
+# KK_GPU_SUITE_TIMEOUT (each suite, default 300 s), KK_GPU_MPI_TIMEOUT (the
+# MPI run, 240 s), KK_MPI_RUN_TIMEOUT (each MPI part, 60 s).
 all() {
   local ngpu
   ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  if [ "${ngpu:-0}" -ge 3 ]; then
+    (CUDA_VISIBLE_DEVICES=2 kkbench >"$OUT/part-kkbench.txt" 2>&1) &
+  fi
   if [ "${ngpu:-0}" -ge 2 ]; then
-    (CUDA_VISIBLE_DEVICES=1 kernels >"$OUT/part-kernels.txt" 2>&1; echo $? >"$OUT/rc.kernels") &
+    (CUDA_VISIBLE_DEVICES=1 kernels >"$OUT/part-kernels.txt" 2>&1) &
     CUDA_VISIBLE_DEVICES=0 tests
     wait
     cat "$OUT/part-kernels.txt"
@@ -131,12 +136,16 @@ all() {
   cd "$B" || return 1
   export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1 top_builddir=$B top_srcdir=$B
   if [ -x bench/kk-bench-mpi ] && [ -f bench/kk-bench-mpi-run.sh ]; then
-    step "MPI on $ngpu GPU(s): the suite, cg-mpi against cg, kk-bench-mpi on cuda and openmp, weak scaling on cores and GPUs"
-    KK_MPI_RUN_TIMEOUT=${KK_MPI_RUN_TIMEOUT:-60} timeout 240 bash bench/kk-bench-mpi-run.sh "$B" cuda openmp >"$OUT/mpi-run.txt" 2>&1
+    step "MPI on $ngpu GPU(s): the suite, cg-mpi against cg, kk-bench-mpi on cuda and openmp, weak scaling"
+    KK_MPI_RUN_TIMEOUT=${KK_MPI_RUN_TIMEOUT:-60} timeout "${KK_GPU_MPI_TIMEOUT:-240}" bash bench/kk-bench-mpi-run.sh "$B" cuda openmp >"$OUT/mpi-run.txt" 2>&1
     note "MPI tests (bench/kk-bench-mpi-run.sh)" $?
-    grep -vE '^\s*$' "$OUT/mpi-run.txt" | tail -90
+    grep -vE '^\s*$' "$OUT/mpi-run.txt" | tail -120
   fi
-  kkbench
+  if [ "${ngpu:-0}" -ge 3 ]; then
+    cat "$OUT/part-kkbench.txt"
+  else
+    kkbench
+  fi
 }
 
 {
