@@ -39,7 +39,7 @@ build() {
   step "build"
   make -j"$(nproc)" >"$OUT/make.log" 2>&1 || { tail -60 "$OUT/make.log"; return 1; }
   local progs="tests/conformance/conformance tests/conformance/conformance-jit tests/check_tools tests/check_interop"
-  progs="$progs tests/faults/faults"
+  progs="$progs tests/faults/faults tests/tools/recorder.la"
   [ -f kernels/tests/check_kernels.c ] && progs="$progs kernels/tests/check_kernels"
   [ -f mpi/libkk-mpi.la ] && progs="$progs tests/mpi/mpi_suite"
   # shellcheck disable=SC2086
