@@ -518,10 +518,13 @@ static cplx opel(const tv_t *A, kk_op_t op, int64_t i, int64_t j, int64_t batch)
 START_TEST(gemv) {
   use_tpl(_i);
   const uint64_t calls0 = tpl_calls(blas_lib(), NULL);
-  static const int64_t sizes[][2] = {{0, 0}, {0, 3}, {3, 0}, {1, 5}, {7, 13}, {37, 20}};
+  /* the last two: few rows and many columns, which GPU backends split into
+   * column blocks added atomically (KKK_GPU_GEMV_MIN_CHUNK 256: 3 blocks),
+   * whichever layout op(A) has */
+  static const int64_t sizes[][2] = {{0, 0}, {0, 3}, {3, 0}, {1, 5}, {7, 13}, {37, 20}, {5, 700}, {700, 3}};
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
-    for (int zi = 0; zi < 6; zi++)
+    for (int zi = 0; zi < 8; zi++)
       for (int op = 0; op < 3; op++)
         for (int kind = 0; kind < K_NKINDS; kind++) {
           const int64_t M = sizes[zi][0], N = sizes[zi][1]; /* A is M x N */
