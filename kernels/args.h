@@ -22,6 +22,8 @@
 #define KKK_HOST_VB 8
 #define KKK_HOST_GEMV_RB 32
 #define KKK_HOST_SPMV_ROWS 64
+/* entries per team the GPU SpMV on one vector aims for */
+#define KKK_GPU_SPMV_TEAM_NNZ 2048
 /* gemm tiles: KKK_GEMM_TILE x KKK_GEMM_TILE elements of C per team (complex
  * double: KKK_GEMM_TILE_Z), with A's and B's tiles staged in scratch */
 #define KKK_GEMM_TILE 32
@@ -110,6 +112,7 @@ struct kkk_spmv_args {
   int64_t rows;
   int64_t nvec;             /* columns of x and y */
   int64_t rows_per_team;
+  int64_t long_row;         /* spmv_vec: rows with more entries are done by the whole team */
   uint32_t flags;
   uint32_t pad;
 };
@@ -164,6 +167,7 @@ KKK_DECL4(blu);
 /* sparse.kk.c */
 KKK_DECL4(spmv);
 KKK_DECL4(spmvt);
+KKK_DECL4(spmv_vec);
 KKK_DECL4(jacobi);
 
 #endif
