@@ -246,6 +246,12 @@ kk_native_kind_t kkk_native_queue(const kkk_call_t *c, kk_native_queue_t *q);
  * entries or more, or the copy could not be made.  Thread-safe. */
 kk_view_t *kkk_crs_row_ptr32(const kk_crs_t *A);
 
+/* The slot where a vendor library keeps its state for matrix A (cuSPARSE:
+ * descriptors and buffer sizes), NULL until it stores something there;
+ * kk_crs_destroy calls free_fn on what the slot holds.  One library uses
+ * it (cusparse); the caller serializes access to the slot. */
+void **kkk_crs_tpl_cache(const kk_crs_t *A, void (*free_fn)(void *));
+
 /* Offers a call to the vendor libraries: 1 when one ran it (*st its
  * status), 0 when kk's own kernel must run. */
 int kkk_tpl_try(const kkk_tpl_call_t *t, kk_status_t *st);
