@@ -29,6 +29,10 @@
 #define KKK_GEMM_TILE 32
 #define KKK_GEMM_TILE_Z 16
 
+/* batched gemm on GPUs: rows of C each lane keeps in registers when C has
+ * a warp's worth of columns */
+#define KKK_BGEMM_RB 4
+
 /* flags */
 #define KKK_A_ZERO 1u   /* alpha == 0: x is not read */
 #define KKK_B_ZERO 2u   /* beta == 0: the output's old values are not read */
@@ -101,7 +105,7 @@ struct kkk_batched_args {
   uint32_t flags;
   int32_t side, lower, unit;  /* trsm: side (0 left), the triangle of op(A) that is read, unit diagonal */
   int32_t swap;               /* trsm: op(A) is A transposed (read A(l, i) for op(A)(i, l)) */
-  int32_t pad;
+  int32_t rblock;             /* gemm on GPUs: rows of C per lane, 1 or KKK_BGEMM_RB (register blocking) */
 };
 
 /* SpMV: y = a op(A) x + b y over a CRS matrix (row offsets int64, columns
