@@ -89,7 +89,11 @@ KKK_TEAM_FOR(KN(spmv_vec), struct kkk_spmv_args, team) {
 #if CPLX
     KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(ssum), s) { s = S(fma)(av[p], x[ci[p] * xs], s); }
 #else
-    KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) { s += av[p] * x[ci[p] * xs]; }
+    if (xs == 1) { /* the usual case, without a 64-bit multiply per entry */
+      KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) { s += av[p] * x[ci[p]]; }
+    } else {
+      KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) { s += av[p] * x[ci[p] * xs]; }
+    }
 #endif
     KK_SINGLE_THREAD(team) {
       SC r = S(mul)(a, s);
