@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -169,12 +170,17 @@ typedef struct sides {
   run_fn kk;     /* kk-kernels (run with vendor libraries off, then on) */
   run_fn native; /* NULL: no native side here */
   void *ctx;
+  int gpu;       /* a GPU backend runs it: no rest between runs (the host thread waits in the fence) */
 } sides_t;
 
 static int g_reps = 5;
 
 /* Best seconds of kk own, kk with vendor libraries, native: the three run in turn, reps rounds, after one
- * untimed round. */
+ * untimed round, each run after 20 ms of rest.  Without the rest, on a host backend each side ran while the
+ * previous side's thread pool still spun waiting for work (libgomp's for kk, OpenBLAS's own pthreads), so the
+ * side after OpenBLAS lost cores to it: on this workplace's 2-core VM kk own (run after native) measured
+ * 6-12 GB/s on dot and axpby where kk vendor (run after kk own, the same kernel once the vendor rule keeps
+ * BLAS 1 on kk's threads) measured 8-48. */
 static void duel(const sides_t *s, double t[3]) {
   t[0] = t[1] = t[2] = 1e30;
   for (int r = -1; r < g_reps; r++)
@@ -183,6 +189,8 @@ static void duel(const sides_t *s, double t[3]) {
         continue;
       if (side < 2)
         CHECK(kk_kernels_set_tpl(NULL, side == 0 ? "none" : "auto"));
+      if (!s->gpu)
+        usleep(20000);
       const double t0 = now();
       (side < 2 ? s->kk : s->native)(s->ctx);
       if (side < 2)
@@ -358,7 +366,7 @@ static void bench_backend(const char *backend, const char *cases) {
     c.y = view_of("y", 1, &n, KK_LAYOUT_RIGHT, hy);
     snprintf(size, sizeof size, "2^%d", g_full ? 27 : 22);
     if (WANT("dot")) {
-      sides_t s = {kk_dot, native && host ? native_dot : NULL, &c};
+      sides_t s = {kk_dot, native && host ? native_dot : NULL, &c, !host};
       double native_result = 0;
       duel(&s, t);
       const double kk_result = c.result;
@@ -376,7 +384,7 @@ static void bench_backend(const char *backend, const char *cases) {
     }
     if (WANT("axpby")) {
       c.hout = random_array(n);
-      sides_t s = {kk_axpby, native && host ? native_axpby : NULL, &c};
+      sides_t s = {kk_axpby, native && host ? native_axpby : NULL, &c, !host};
       duel(&s, t);
       double native_check = 0;
 #ifdef KK_BENCH_CUDA
@@ -422,7 +430,7 @@ static void bench_backend(const char *backend, const char *cases) {
     c.A = view_of("A", 2, ea, host ? KK_LAYOUT_RIGHT : KK_LAYOUT_LEFT, hA);
     c.x = view_of("x", 1, &n, KK_LAYOUT_RIGHT, hx);
     c.y = view_of("y", 1, &m, KK_LAYOUT_RIGHT, NULL);
-    sides_t s = {kk_gemv, native && host ? native_gemv : NULL, &c};
+    sides_t s = {kk_gemv, native && host ? native_gemv : NULL, &c, !host};
     duel(&s, t);
     double native_check = 0;
 #ifdef KK_BENCH_CUDA
@@ -462,7 +470,7 @@ static void bench_backend(const char *backend, const char *cases) {
     c.A = view_of("A", 2, e, lay, hA);
     c.B = view_of("B", 2, e, lay, hB);
     c.C = view_of("C", 2, e, lay, NULL);
-    sides_t s = {kk_gemm, native && host ? native_gemm : NULL, &c};
+    sides_t s = {kk_gemm, native && host ? native_gemm : NULL, &c, !host};
     duel(&s, t);
     double native_check = 0;
 #ifdef KK_BENCH_CUDA
@@ -502,7 +510,7 @@ static void bench_backend(const char *backend, const char *cases) {
     c.A = view_of("A", 3, e, KK_LAYOUT_RIGHT, hA);
     c.B = view_of("B", 3, e, KK_LAYOUT_RIGHT, hB);
     c.C = view_of("C", 3, e, KK_LAYOUT_RIGHT, NULL);
-    sides_t s = {kk_bgemm, native && host ? native_bgemm : NULL, &c};
+    sides_t s = {kk_bgemm, native && host ? native_bgemm : NULL, &c, !host};
     duel(&s, t);
     double native_check = 0;
 #ifdef KK_BENCH_CUDA
@@ -554,7 +562,7 @@ static void bench_backend(const char *backend, const char *cases) {
     CHECK(kk_crs_create_csr(NULL, "S", KK_DOUBLE, rows, rows, KK_INT64, rp, KK_INT32, ci, cv, &c.S));
     c.x = view_of("x", 1, &rows, KK_LAYOUT_RIGHT, hx);
     c.y = view_of("y", 1, &rows, KK_LAYOUT_RIGHT, NULL);
-    sides_t s = {kk_spmv, host ? native_spmv : NULL, &c};
+    sides_t s = {kk_spmv, host ? native_spmv : NULL, &c, !host};
     duel(&s, t);
     double native_check = 0;
 #ifdef KK_BENCH_CUDA

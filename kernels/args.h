@@ -22,10 +22,16 @@
 #define KKK_HOST_VB 8
 #define KKK_HOST_GEMV_RB 32
 #define KKK_HOST_SPMV_ROWS 64
+/* entries per team the GPU SpMV on one vector aims for */
+#define KKK_GPU_SPMV_TEAM_NNZ 2048
 /* gemm tiles: KKK_GEMM_TILE x KKK_GEMM_TILE elements of C per team (complex
  * double: KKK_GEMM_TILE_Z), with A's and B's tiles staged in scratch */
 #define KKK_GEMM_TILE 32
 #define KKK_GEMM_TILE_Z 16
+
+/* batched gemm on GPUs: rows of C each lane keeps in registers when C has
+ * a warp's worth of columns */
+#define KKK_BGEMM_RB 4
 
 /* flags */
 #define KKK_A_ZERO 1u   /* alpha == 0: x is not read */
@@ -35,6 +41,7 @@
 #define KKK_CONJ_B 16u  /* conjugate the elements of B */
 #define KKK_UNIT 32u    /* every vector of a BLAS 1 call has unit stride: the kernel indexes
                            the data pointers directly, which host compilers vectorize */
+#define KKK_SPLIT 64u   /* gemv: partial sums added into y atomically (y already scaled by b) */
 
 /* BLAS 1 on vectors (rank-1 descriptors) or multivectors (rank 2). */
 struct kkk_v_args {
@@ -55,15 +62,27 @@ struct kkk_iamax_args {
   kk_view_strided x, r;
 };
 
-/* y = a M x + b y with M = op(A) already as an m x n descriptor. */
+/* y = a M x + b y with M = op(A) already as an m x n descriptor.  GPU
+ * kernels split M's columns into col_blocks blocks of col_chunk columns
+ * (col_blocks 1: no split); with KKK_SPLIT set, each block's partial sums
+ * are added into y atomically, y having been scaled by b before. */
 struct kkk_gemv_args {
   kk_view_strided A, x, y;
   kk_complex_double a, b;
   int64_t m, n;
   int64_t rows_per_team;
+  int64_t row_blocks;  /* league ranks per column block (team kernel) */
+  int64_t col_blocks, col_chunk;
   uint32_t flags;
   uint32_t pad;
 };
+
+/* GPU gemv: work items (threads of a range kernel, lanes of a team kernel)
+ * to aim for, enough to keep an H100's memory system busy (132 SMs x 2048
+ * resident threads), and the fewest columns a block takes, so that a
+ * thread's loop amortizes its atomic. */
+#define KKK_GPU_GEMV_ITEMS ((int64_t)1 << 18)
+#define KKK_GPU_GEMV_MIN_CHUNK 256
 
 /* C = a MA MB + b C with MA = op(A) (m x k) and MB = op(B) (k x n) as
  * descriptors; C is tiled in tiles of `tile` x `tile`. */
@@ -86,7 +105,7 @@ struct kkk_batched_args {
   uint32_t flags;
   int32_t side, lower, unit;  /* trsm: side (0 left), the triangle of op(A) that is read, unit diagonal */
   int32_t swap;               /* trsm: op(A) is A transposed (read A(l, i) for op(A)(i, l)) */
-  int32_t pad;
+  int32_t rblock;             /* gemm on GPUs: rows of C per lane, 1 or KKK_BGEMM_RB (register blocking) */
 };
 
 /* SpMV: y = a op(A) x + b y over a CRS matrix (row offsets int64, columns
@@ -97,6 +116,7 @@ struct kkk_spmv_args {
   int64_t rows;
   int64_t nvec;             /* columns of x and y */
   int64_t rows_per_team;
+  int64_t long_row;         /* spmv_vec: rows with more entries are done by the whole team */
   uint32_t flags;
   uint32_t pad;
 };
@@ -141,6 +161,7 @@ KK_DECLARE_KERNEL(kkk_sqrt_d);
 /* blas2.kk.c */
 KKK_DECL4(gemv_rows);
 KKK_DECL4(gemv_cols);
+KKK_DECL4(gemv_split);
 KKK_DECL4(gemm);
 /* batched.kk.c */
 KKK_DECL4(bgemm);
@@ -150,6 +171,7 @@ KKK_DECL4(blu);
 /* sparse.kk.c */
 KKK_DECL4(spmv);
 KKK_DECL4(spmvt);
+KKK_DECL4(spmv_vec);
 KKK_DECL4(jacobi);
 
 #endif

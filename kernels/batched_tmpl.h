@@ -17,14 +17,65 @@ KKK_REDUCER_INIT(KN(bsum), SC, v) { *v = S(zero)(); }
 KKK_REDUCER_JOIN(KN(bsum), SC, d, s) { *d = S(add)(*d, *s); }
 #endif
 
-/* C[bi] = a A[bi] B[bi] + b C[bi] (A, B already op(A), op(B)): A and B in
- * team scratch; host targets also sum C's rows in scratch (row of A times
- * rows of B, contiguous), GPU lanes each take one element of C. */
+/* C[bi] = a A[bi] B[bi] + b C[bi] (A, B already op(A), op(B)).  Host
+ * targets: no scratch, A and B read in place; the team's thread (one on
+ * host backends) takes blocks of 4 x 8 elements of C, kept in registers
+ * over the whole k loop (each A(i, kk) feeds 8 multiply-adds, each B(kk, j)
+ * 4; B's row read through a pointer when it has unit stride, so that the
+ * compiler vectorizes it).  GPU targets: A and B in team scratch, each lane
+ * one element of C, or from 32 x 32 up four rows of one column. */
 KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
-  const SC a = S(from)(args->a), b = S(from)(args->b), one = S(from)(kk_cdouble(1.0, 0.0));
+  const SC a = S(from)(args->a), b = S(from)(args->b);
   const int64_t bi = KK_LEAGUE_RANK(team);
   const int m = (int)args->m, n = (int)args->n, k = (int)args->k;
   const int azero = (args->flags & KKK_A_ZERO) != 0 || k == 0;
+#if KKK_HOST
+  const int cja = (args->flags & KKK_CONJ_A) != 0, cjb = (args->flags & KKK_CONJ_B) != 0;
+  const int b_unit = KK_STRIDE(args->B, 2) == 1;
+  KK_TEAM_THREAD_FOR(team, ib, 0, (m + 3) / 4) {
+    const int i0 = 4 * (int)ib, nr = m - i0 < 4 ? m - i0 : 4;
+    for (int j0 = 0; j0 < n; j0 += 8) {
+      const int nc = n - j0 < 8 ? n - j0 : 8;
+      SC c[4][8];
+      for (int r = 0; r < 4; r++)
+        for (int q = 0; q < 8; q++)
+          c[r][q] = S(zero)();
+      if (!azero && nr == 4 && nc == 8) {
+        for (int kk = 0; kk < k; kk++) {
+          SC ar[4], bq[8];
+          for (int r = 0; r < 4; r++)
+            ar[r] = S(cj)(KK_AT(args->A, SC, bi, i0 + r, kk), cja);
+          if (b_unit) {
+            const SC *restrict brow = &KK_AT(args->B, SC, bi, kk, j0);
+            for (int q = 0; q < 8; q++)
+              bq[q] = S(cj)(brow[q], cjb);
+          } else {
+            for (int q = 0; q < 8; q++)
+              bq[q] = S(cj)(KK_AT(args->B, SC, bi, kk, j0 + q), cjb);
+          }
+          for (int r = 0; r < 4; r++)
+            for (int q = 0; q < 8; q++)
+              c[r][q] = S(fma)(ar[r], bq[q], c[r][q]);
+        }
+      } else if (!azero) {
+        for (int kk = 0; kk < k; kk++)
+          for (int r = 0; r < nr; r++) {
+            const SC air = S(cj)(KK_AT(args->A, SC, bi, i0 + r, kk), cja);
+            for (int q = 0; q < nc; q++)
+              c[r][q] = S(fma)(air, S(cj)(KK_AT(args->B, SC, bi, kk, j0 + q), cjb), c[r][q]);
+          }
+      }
+      for (int r = 0; r < nr; r++)
+        for (int q = 0; q < nc; q++) {
+          SC v = S(mul)(a, c[r][q]);
+          if (!(args->flags & KKK_B_ZERO))
+            v = S(fma)(b, KK_AT(args->C, SC, bi, i0 + r, j0 + q), v);
+          KK_AT(args->C, SC, bi, i0 + r, j0 + q) = v;
+        }
+    }
+  }
+#else
+  const SC one = S(from)(kk_cdouble(1.0, 0.0));
   SC *As = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)m * k);
   SC *Bs = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)k * n);
   if (!azero) {
@@ -32,37 +83,48 @@ KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
     KKK_STAGE(Bs, args->B, bi, k, n, (args->flags & KKK_CONJ_B) != 0, one);
   }
   KK_TEAM_BARRIER(team);
-#if KKK_HOST
-  SC *Cs = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)m * n);
-  KK_TEAM_THREAD_FOR(team, i, 0, m) {
-    SC *restrict crow = Cs + i * n;
-    for (int j = 0; j < n; j++)
-      crow[j] = S(zero)();
-    if (!azero)
-      for (int kk = 0; kk < k; kk++) {
-        const SC aik = As[i * k + kk];
-        const SC *restrict brow = Bs + kk * n;
-        for (int j = 0; j < n; j++)
-          crow[j] = S(fma)(aik, brow[j], crow[j]);
+  if (args->rblock == KKK_BGEMM_RB) {
+    /* register blocking: a lane keeps KKK_BGEMM_RB (4) rows of one column of
+     * C, so that each B(kk, j) read from scratch feeds four multiply-adds
+     * (A's four elements are the same for all the thread's lanes: one
+     * broadcast read each); 2.5 times fewer scratch reads per multiply-add
+     * than an element per lane */
+    KK_TEAM_THREAD_FOR(team, ib, 0, (m + KKK_BGEMM_RB - 1) / KKK_BGEMM_RB) {
+      const int i0 = (int)ib * KKK_BGEMM_RB, nr = m - i0 < KKK_BGEMM_RB ? m - i0 : KKK_BGEMM_RB;
+      const SC *a0 = As + i0 * k, *a1 = a0 + (nr > 1 ? k : 0), *a2 = a0 + (nr > 2 ? 2 * k : 0),
+               *a3 = a0 + (nr > 3 ? 3 * k : 0); /* rows past m read row i0 again, and are not stored */
+      KK_THREAD_VECTOR_FOR(team, j, 0, n) {
+        SC c[KKK_BGEMM_RB];
+        c[0] = c[1] = c[2] = c[3] = S(zero)();
+        if (!azero)
+          for (int kk = 0; kk < k; kk++) {
+            const SC bkj = Bs[kk * n + j];
+            c[0] = S(fma)(a0[kk], bkj, c[0]);
+            c[1] = S(fma)(a1[kk], bkj, c[1]);
+            c[2] = S(fma)(a2[kk], bkj, c[2]);
+            c[3] = S(fma)(a3[kk], bkj, c[3]);
+          }
+        for (int r = 0; r < KKK_BGEMM_RB; r++)
+          if (r < nr) {
+            SC v = S(mul)(a, c[r]);
+            if (!(args->flags & KKK_B_ZERO))
+              v = S(fma)(b, KK_AT(args->C, SC, bi, i0 + r, j), v);
+            KK_AT(args->C, SC, bi, i0 + r, j) = v;
+          }
       }
-    for (int j = 0; j < n; j++) {
-      SC r = S(mul)(a, crow[j]);
-      if (!(args->flags & KKK_B_ZERO))
-        r = S(fma)(b, KK_AT(args->C, SC, bi, i, j), r);
-      KK_AT(args->C, SC, bi, i, j) = r;
     }
-  }
-#else
-  KK_TEAM_THREAD_FOR(team, i, 0, m) {
-    KK_THREAD_VECTOR_FOR(team, j, 0, n) {
-      SC s = S(zero)();
-      if (!azero)
-        for (int kk = 0; kk < k; kk++)
-          s = S(fma)(As[i * k + kk], Bs[kk * n + j], s);
-      SC r = S(mul)(a, s);
-      if (!(args->flags & KKK_B_ZERO))
-        r = S(fma)(b, KK_AT(args->C, SC, bi, i, j), r);
-      KK_AT(args->C, SC, bi, i, j) = r;
+  } else {
+    KK_TEAM_THREAD_FOR(team, i, 0, m) {
+      KK_THREAD_VECTOR_FOR(team, j, 0, n) {
+        SC s = S(zero)();
+        if (!azero)
+          for (int kk = 0; kk < k; kk++)
+            s = S(fma)(As[i * k + kk], Bs[kk * n + j], s);
+        SC r = S(mul)(a, s);
+        if (!(args->flags & KKK_B_ZERO))
+          r = S(fma)(b, KK_AT(args->C, SC, bi, i, j), r);
+        KK_AT(args->C, SC, bi, i, j) = r;
+      }
     }
   }
 #endif

@@ -4,6 +4,7 @@
 #include "internal.h"
 
 static const kk_kernel_t *const k_gemv_rows[4] = KKK_K4(gemv_rows), *const k_gemv_cols[4] = KKK_K4(gemv_cols);
+static const kk_kernel_t *const k_gemv_split[4] = KKK_K4(gemv_split);
 static const kk_kernel_t *const k_gemm[4] = KKK_K4(gemm);
 
 static kk_complex_double cd(kk_scalar_t s) { return kk_cdouble(s.re, s.im); }
@@ -68,15 +69,45 @@ kk_status_t kk_blas_gemv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, kk_
   g.n = n;
   g.flags = (is_zero(b) ? KKK_B_ZERO : 0) | (op == KK_OP_C && kkk_is_complex(c.type) ? KKK_CONJ_A : 0);
   const int64_t rs = g.A.d.stride[0], cs = g.A.d.stride[1];
-  if (!(cs == 1 || n == 1) && rs == 1) {
-    /* columns contiguous: a row (GPU) or a block of rows (host) per index */
-    const int64_t range = c.host ? (m + KKK_HOST_GEMV_RB - 1) / KKK_HOST_GEMV_RB : m;
-    return kk_parallel_for(c.op, KK_RANGE_ON(c.inst, 0, range), k_gemv_cols[c.t], &g, sizeof g);
+  const int cols_contiguous = !(cs == 1 || n == 1) && rs == 1;
+  if (cols_contiguous && c.host) {
+    /* a block of rows per index, accumulated column after column */
+    g.row_blocks = g.col_blocks = 1;
+    g.col_chunk = n;
+    return kk_parallel_for(c.op, KK_RANGE_ON(c.inst, 0, (m + KKK_HOST_GEMV_RB - 1) / KKK_HOST_GEMV_RB),
+                           k_gemv_cols[c.t], &g, sizeof g);
   }
   kk_team_policy_t p = {sizeof p, 0, KK_AUTO, KK_AUTO, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c.inst};
-  kkk_team_shape(&c, n, &p.team_size, &p.vector_length);
-  g.rows_per_team = c.host ? 16 : p.team_size;
-  p.league_size = (m + g.rows_per_team - 1) / g.rows_per_team;
+  int64_t items = m; /* work items of one column block: a thread per row (split), a vector per row (rows) */
+  if (c.host) {
+    p.team_size = p.vector_length = 1;
+    g.rows_per_team = 16;
+  } else if (!cols_contiguous) {
+    kkk_team_shape(&c, n, &p.team_size, &p.vector_length);
+    g.rows_per_team = p.team_size;
+    items = m * p.vector_length;
+  }
+  /* GPUs: enough work items to fill the device, columns split into blocks
+   * of at least KKK_GPU_GEMV_MIN_CHUNK when the rows alone are too few */
+  g.col_blocks = 1;
+  if (!c.host && items < KKK_GPU_GEMV_ITEMS) {
+    const int64_t want = (KKK_GPU_GEMV_ITEMS + items - 1) / items;
+    const int64_t most = (n + KKK_GPU_GEMV_MIN_CHUNK - 1) / KKK_GPU_GEMV_MIN_CHUNK;
+    g.col_blocks = want < most ? want : most;
+  }
+  g.col_chunk = (n + g.col_blocks - 1) / g.col_blocks;
+  g.col_blocks = (n + g.col_chunk - 1) / g.col_chunk; /* no empty block */
+  if (g.col_blocks > 1) {
+    /* the blocks add into y: y = b y first (queued before, on the same instance) */
+    g.flags |= KKK_SPLIT;
+    st = kkk_scal(&c, y, b, y);
+    if (st != KK_OK)
+      return st;
+  }
+  if (cols_contiguous) /* GPUs: a thread per (row, column block), consecutive threads on consecutive rows */
+    return kk_parallel_for(c.op, KK_RANGE_ON(c.inst, 0, m * g.col_blocks), k_gemv_split[c.t], &g, sizeof g);
+  g.row_blocks = (m + g.rows_per_team - 1) / g.rows_per_team;
+  p.league_size = g.row_blocks * g.col_blocks;
   return kk_parallel_for_team(c.op, &p, k_gemv_rows[c.t], &g, sizeof g);
 }
 

@@ -21,14 +21,19 @@ KKK_REDUCER_JOIN(KN(csum), SC, d, s) { *d = S(add)(*d, *s); }
 
 /* y = a M x + b y, M's rows contiguous (or neither dimension): rows_per_team
  * rows per league rank.  GPUs: a row per team thread, its columns over the
- * thread's vector lanes.  Host: four rows at a time, each x(j) loaded once
- * for the four. */
+ * thread's vector lanes (a warp reads a row's consecutive elements); when
+ * there are too few rows to fill the device, the columns are split into
+ * col_blocks blocks too (league rank = column block x row_blocks + row
+ * block) and the blocks' sums added into y atomically.  Host: four rows at
+ * a time, each x(j) loaded once for the four (one column block). */
 KKK_TEAM_FOR(KN(gemv_rows), struct kkk_gemv_args, team) {
   const SC a = S(from)(args->a), b = S(from)(args->b);
   const int conj_a = (args->flags & KKK_CONJ_A) != 0;
-  const int64_t n = args->n, r0 = KK_LEAGUE_RANK(team) * args->rows_per_team;
+  const int64_t lr = KK_LEAGUE_RANK(team), q = lr / args->row_blocks;
+  const int64_t r0 = (lr - q * args->row_blocks) * args->rows_per_team;
   const int64_t r1 = r0 + args->rows_per_team < args->m ? r0 + args->rows_per_team : args->m;
 #if KKK_HOST
+  const int64_t n = args->n;
   KK_TEAM_THREAD_FOR(team, g, 0, (r1 - r0 + 3) / 4) {
     const int64_t i = r0 + 4 * g;
     const int nr = r1 - i < 4 ? (int)(r1 - i) : 4;
@@ -55,22 +60,57 @@ KKK_TEAM_FOR(KN(gemv_rows), struct kkk_gemv_args, team) {
     }
   }
 #else
+  const int64_t j0 = q * args->col_chunk, j1 = j0 + args->col_chunk < args->n ? j0 + args->col_chunk : args->n;
   KK_TEAM_THREAD_FOR(team, i, r0, r1) {
     SC s;
 #if CPLX
-    KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, j, 0, n, KN(csum), s) { s = S(fma)(MA(i, j), XV(j), s); }
+    KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, j, j0, j1, KN(csum), s) { s = S(fma)(MA(i, j), XV(j), s); }
 #else
-    KKK_THREAD_VECTOR_REDUCE(team, j, 0, n, RT, KK_SUM, s) { s += MA(i, j) * XV(j); }
+    KKK_THREAD_VECTOR_REDUCE(team, j, j0, j1, RT, KK_SUM, s) { s += MA(i, j) * XV(j); }
 #endif
-    KK_SINGLE_THREAD(team) { KKK_GEMV_STORE(i, s); }
+    KK_SINGLE_THREAD(team) {
+      if (args->flags & KKK_SPLIT)
+        kk_atomic_add(&YV(i), S(mul)(a, s));
+      else
+        KKK_GEMV_STORE(i, s);
+    }
   }
 #endif
 }
 
-/* y = a M x + b y, M's columns contiguous.  GPUs: index ib is a row, its
- * dot product a loop over the columns (a warp reads 32 consecutive rows of
- * a column at a time).  Host: index ib is a block of KKK_HOST_GEMV_RB rows,
- * accumulated column after column (contiguous, vectorizable). */
+/* y = a M x + b y, M's columns contiguous, on GPUs (left-layout op N,
+ * right-layout op T): index e is row r = e % m of column block q = e / m,
+ * so that consecutive threads read consecutive elements of a column
+ * (coalesced) and m x col_blocks threads share the matrix, not m.  Four
+ * partial sums keep four loads in flight per thread.  One column block
+ * stores y = a s + b y; several add a s into y atomically (y scaled by b
+ * before the launch). */
+KKK_FOR(KN(gemv_split), struct kkk_gemv_args, e) {
+  const SC a = S(from)(args->a), b = S(from)(args->b);
+  const int conj_a = (args->flags & KKK_CONJ_A) != 0;
+  const int64_t q = e / args->m, r = e - q * args->m;
+  const int64_t j0 = q * args->col_chunk, j1 = j0 + args->col_chunk < args->n ? j0 + args->col_chunk : args->n;
+  SC s0 = S(zero)(), s1 = S(zero)(), s2 = S(zero)(), s3 = S(zero)();
+  int64_t j = j0;
+  for (; j + 4 <= j1; j += 4) {
+    s0 = S(fma)(MA(r, j), XV(j), s0);
+    s1 = S(fma)(MA(r, j + 1), XV(j + 1), s1);
+    s2 = S(fma)(MA(r, j + 2), XV(j + 2), s2);
+    s3 = S(fma)(MA(r, j + 3), XV(j + 3), s3);
+  }
+  for (; j < j1; j++)
+    s0 = S(fma)(MA(r, j), XV(j), s0);
+  const SC s = S(add)(S(add)(s0, s1), S(add)(s2, s3));
+  if (args->flags & KKK_SPLIT)
+    kk_atomic_add(&YV(r), S(mul)(a, s));
+  else
+    KKK_GEMV_STORE(r, s);
+}
+
+/* y = a M x + b y, M's columns contiguous, on host backends (GPUs launch
+ * gemv_split): index ib is a block of KKK_HOST_GEMV_RB rows, accumulated
+ * column after column (contiguous, vectorizable).  The device form (a row
+ * per index) is what gemv_split does with one column block. */
 KKK_FOR(KN(gemv_cols), struct kkk_gemv_args, ib) {
   const SC a = S(from)(args->a), b = S(from)(args->b);
   const int conj_a = (args->flags & KKK_CONJ_A) != 0;

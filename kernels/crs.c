@@ -15,6 +15,8 @@ struct kk_crs {
   kk_view_t *row_ptr, *col_idx, *vals;
   kk_view_t *row_ptr32;  /* int32 offsets for vendor libraries (kkk_crs_row_ptr32), made on request */
   int row_ptr32_failed;
+  void *tpl_cache;                  /* a vendor library's state for this matrix (kkk_crs_tpl_cache) */
+  void (*tpl_cache_free)(void *);   /* frees it when the matrix is destroyed */
 };
 
 static pthread_mutex_t g_rp32_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -39,8 +41,16 @@ void kk_crs_destroy(kk_crs_t *A) {
   kk_view_release(A->col_idx);
   kk_view_release(A->vals);
   kk_view_release(A->row_ptr32);
+  if (A->tpl_cache && A->tpl_cache_free)
+    A->tpl_cache_free(A->tpl_cache);
   free(A->label);
   free(A);
+}
+
+void **kkk_crs_tpl_cache(const kk_crs_t *cA, void (*free_fn)(void *)) {
+  kk_crs_t *A = (kk_crs_t *)(uintptr_t)cA; /* the cache is not part of the matrix's value */
+  A->tpl_cache_free = free_fn;
+  return &A->tpl_cache;
 }
 
 kk_view_t *kkk_crs_row_ptr32(const kk_crs_t *cA) {

@@ -21,8 +21,12 @@ libkk_kernels_la_SOURCES = kernels/internal.h kernels/args.h kernels/scalar.h ke
 	kernels/batched.c kernels/crs.c kernels/sparse.c kernels/tpl.c kernels/tpl_cblas.c kernels/tpl_cublas.c \
 	kernels/tpl_cusparse.c
 libkk_kernels_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+# (both branches: a per-target CPPFLAGS set in one branch only leaves the
+# other without AM_CPPFLAGS, and a build without CUDA without kk's headers)
 if KK_BUILD_CUDA
 libkk_kernels_la_CPPFLAGS = $(AM_CPPFLAGS) -DKKK_CUDA_LIBDIR='"$(CUDA_LIBDIR)"'
+else
+libkk_kernels_la_CPPFLAGS = $(AM_CPPFLAGS)
 endif
 libkk_kernels_la_LIBADD = $(KERNELS_KK_LOS) libkk.la -lm $(LIBS)
 libkk_kernels_la_LDFLAGS = -version-info $(KK_KERNELS_LT_VERSION) -no-undefined $(PTHREAD_CFLAGS) \

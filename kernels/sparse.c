@@ -5,6 +5,7 @@
 #include "internal.h"
 
 static const kk_kernel_t *const k_spmv[4] = KKK_K4(spmv), *const k_spmvt[4] = KKK_K4(spmvt);
+static const kk_kernel_t *const k_spmv_vec[4] = KKK_K4(spmv_vec);
 static const kk_kernel_t *const k_jacobi[4] = KKK_K4(jacobi);
 
 static kk_complex_double cd(kk_scalar_t s) { return kk_cdouble(s.re, s.im); }
@@ -13,6 +14,27 @@ static int is_zero(kk_scalar_t s) { return s.re == 0.0 && s.im == 0.0; }
 static kk_view_strided as2(kk_view_t *v) {
   kk_view_strided d = kkk_desc(v);
   return kk_view_rank(v) == 1 ? kkk_desc_as2(d) : d;
+}
+
+void kkk_spmv_shape(int64_t rows, int64_t nnz, int32_t *team_size, int32_t *vector_length, int64_t *rows_per_team,
+                    int64_t *long_row) {
+  /* Kokkos Kernels' rule: lanes double while a lane would still take more
+   * than 6 entries of an average row (27 entries: 8 lanes, 16: 4), up to a
+   * warp; a team of 256 lanes */
+  const int64_t per_row = rows > 0 && nnz / rows > 0 ? nnz / rows : 1;
+  int32_t v = 1;
+  while (v < 32 && 6 * (int64_t)v < per_row)
+    v *= 2;
+  *vector_length = v;
+  *team_size = 256 / v;
+  /* about KKK_GPU_SPMV_TEAM_NNZ entries per team, in whole rounds of the
+   * team's threads (bench/kk-bench-hier's CG: 8 rows per thread of 32
+   * lanes on 27 entries), at least one row per thread */
+  int64_t rounds = KKK_GPU_SPMV_TEAM_NNZ / (per_row * *team_size);
+  rounds = rounds < 1 ? 1 : rounds > 8 ? 8 : rounds;
+  *rows_per_team = rounds * *team_size;
+  /* a row that would take a thread 16 steps or more goes to the whole team */
+  *long_row = 16 * (int64_t)v > 64 ? 16 * (int64_t)v : 64;
 }
 
 kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_crs_t *A, kk_view_t *x, kk_scalar_t b,
@@ -49,19 +71,24 @@ kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_cr
     return kk_parallel_for(c->op, KK_RANGE_ON(c->inst, 0, rows), k_spmvt[c->t], &s, sizeof s);
   }
   kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
+  const kk_kernel_t *k = k_spmv[c->t];
   if (c->host) {
     /* blocks of rows taken as threads free up: rows may differ a lot in length */
     s.rows_per_team = KKK_HOST_SPMV_ROWS;
     p.schedule = KK_SCHEDULE_DYNAMIC;
     p.chunk = 1;
-  } else {
-    /* lanes for about one entry each */
+  } else if (s.nvec > 1) {
+    /* multivectors: a row per team thread, lanes for about one entry each */
     const int64_t per_row = rows > 0 ? (kk_crs_nnz(A) + rows - 1) / rows : 1;
     kkk_team_shape(c, per_row, &p.team_size, &p.vector_length);
     s.rows_per_team = p.team_size;
+  } else {
+    kkk_spmv_shape(rows, kk_crs_nnz(A), &p.team_size, &p.vector_length, &s.rows_per_team, &s.long_row);
+    p.scratch_team[0] = kk_scratch_size(sizeof(int32_t), 1) + kk_scratch_size(sizeof(int32_t), s.rows_per_team);
+    k = k_spmv_vec[c->t];
   }
   p.league_size = (rows + s.rows_per_team - 1) / s.rows_per_team;
-  return kk_parallel_for_team(c->op, &p, k_spmv[c->t], &s, sizeof s);
+  return kk_parallel_for_team(c->op, &p, k, &s, sizeof s);
 }
 
 kk_status_t kk_sparse_spmv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, const kk_crs_t *A, kk_view_t *x,

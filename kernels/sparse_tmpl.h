@@ -55,6 +55,83 @@ KKK_TEAM_FOR(KN(spmv), struct kkk_spmv_args, team) {
   }
 #endif
 }
+
+/* y = a A x + b y for one vector, on GPUs (Kokkos Kernels' CRS SpMV with
+ * the team SpMV of bench/kk-bench-hier's CG): rows_per_team rows per league
+ * rank dealt to the team's threads, a row's entries over the thread's
+ * vector lanes (the launch picks the vector length from the average
+ * entries per row).  A row with more than long_row entries would keep one
+ * thread busy while the others wait: the thread notes it in team scratch
+ * and the whole team reduces it afterwards.  The CRS arrays have unit
+ * stride (kk_crs_t makes them so); x and y are read through their
+ * strides. */
+KKK_TEAM_FOR(KN(spmv_vec), struct kkk_spmv_args, team) {
+  const SC a = S(from)(args->a), b = S(from)(args->b);
+  const int64_t r0 = KK_LEAGUE_RANK(team) * args->rows_per_team;
+  const int64_t r1 = r0 + args->rows_per_team < args->rows ? r0 + args->rows_per_team : args->rows;
+  const int64_t *restrict rp = KK_DATA(args->row_ptr, int64_t);
+  const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);
+  const SC *restrict av = KK_DATA(args->vals, SC);
+  const SC *restrict x = KK_DATA(args->x, SC);
+  SC *restrict y = KK_DATA(args->y, SC);
+  const int64_t xs = KK_STRIDE(args->x, 0), ys = KK_STRIDE(args->y, 0), long_row = args->long_row;
+  int32_t *nlong = KK_TEAM_SCRATCH(team, 0, int32_t, 1);
+  int32_t *longs = KK_TEAM_SCRATCH(team, 0, int32_t, args->rows_per_team);
+  KK_SINGLE_TEAM(team) { *nlong = 0; }
+  KK_TEAM_BARRIER(team);
+  KK_TEAM_THREAD_FOR(team, i, r0, r1) {
+    const int64_t p0 = rp[i], p1 = rp[i + 1];
+    if (p1 - p0 > long_row) {
+      KK_SINGLE_THREAD(team) { longs[kk_atomic_fetch_add(nlong, (int32_t)1)] = (int32_t)(i - r0); }
+      continue;
+    }
+    SC s;
+#if CPLX
+    KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(ssum), s) { s = S(fma)(av[p], x[ci[p] * xs], s); }
+#else
+    if (xs == 1) { /* the usual case, without a 64-bit multiply per entry */
+      KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) { s += av[p] * x[ci[p]]; }
+    } else {
+      KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) { s += av[p] * x[ci[p] * xs]; }
+    }
+#endif
+    KK_SINGLE_THREAD(team) {
+      SC r = S(mul)(a, s);
+      if (!(args->flags & KKK_B_ZERO))
+        r = S(fma)(b, y[i * ys], r);
+      y[i * ys] = r;
+    }
+  }
+  KK_TEAM_BARRIER(team); /* the list is complete */
+  const int32_t nl = *nlong;
+  for (int32_t k = 0; k < nl; k++) {
+    const int64_t i = r0 + longs[k], p0 = rp[i], p1 = rp[i + 1];
+#if CPLX
+    /* no custom team-vector reduction: the two parts apart */
+    RT sr, si;
+    KKK_TEAM_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, sr) {
+      const SC t = S(mul)(av[p], x[ci[p] * xs]);
+      sr += t.re;
+    }
+    KKK_TEAM_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, si) {
+      const SC t = S(mul)(av[p], x[ci[p] * xs]);
+      si += t.im;
+    }
+    SC s = S(zero)();
+    s.re = sr;
+    s.im = si;
+#else
+    SC s;
+    KKK_TEAM_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) { s += av[p] * x[ci[p] * xs]; }
+#endif
+    KK_SINGLE_TEAM(team) {
+      SC r = S(mul)(a, s);
+      if (!(args->flags & KKK_B_ZERO))
+        r = S(fma)(b, y[i * ys], r);
+      y[i * ys] = r;
+    }
+  }
+}
 #undef KKK_SPMV_STORE
 
 /* y += a op(A) x for op T (or C: conjugated entries), row i of A scattered

@@ -59,6 +59,7 @@ static int host_backend(void) { return strcmp(kk_backend_default(), kk_backend_h
 static int blas_lib(void) { return host_backend() ? 0 : strcmp(kk_backend_default(), "cuda") == 0 ? 1 : -1; }
 static int spmv_lib(void) { return strcmp(kk_backend_default(), "cuda") == 0 ? 2 : -1; }
 
+
 static uint64_t tpl_calls(int lib, int *loaded) {
   if (loaded)
     *loaded = 0;
@@ -83,6 +84,19 @@ static void expect_tpl_used(int lib, uint64_t before, const char *what) {
   if (!g_tpl)
     ck_assert_msg(now == before, "%s: vendor libraries are off but library %d served %llu call(s)", what, lib,
                   (unsigned long long)(now - before));
+}
+
+/* BLAS 1 and gemv follow the vendor-choice rule (tpl_cblas.c): on a host
+ * backend with more than one thread the CBLAS is not offered them (kk's own
+ * kernels are faster there), so it must have served none; else as above. */
+static void expect_blas12_used(uint64_t before, const char *what) {
+  if (host_backend() && kk_num_threads() > 1) {
+    const uint64_t now = tpl_calls(blas_lib(), NULL);
+    ck_assert_msg(now == before, "%s: the CBLAS served %llu call(s) with %d host threads", what,
+                  (unsigned long long)(now - before), kk_num_threads());
+    return;
+  }
+  expect_tpl_used(blas_lib(), before, what);
 }
 
 /* ---- random numbers (deterministic) --------------------------------------------------- */
@@ -396,7 +410,7 @@ START_TEST(blas1_elementwise) {
       }
     }
   }
-  expect_tpl_used(blas_lib(), calls0, "axpby/scal");
+  expect_blas12_used(calls0, "axpby/scal");
 }
 END_TEST
 
@@ -503,7 +517,7 @@ START_TEST(blas1_reductions) {
       }
     }
   }
-  expect_tpl_used(blas_lib(), calls0, "dot/nrm2/nrm1/iamax");
+  expect_blas12_used(calls0, "dot/nrm2/nrm1/iamax");
 }
 END_TEST
 
@@ -518,10 +532,13 @@ static cplx opel(const tv_t *A, kk_op_t op, int64_t i, int64_t j, int64_t batch)
 START_TEST(gemv) {
   use_tpl(_i);
   const uint64_t calls0 = tpl_calls(blas_lib(), NULL);
-  static const int64_t sizes[][2] = {{0, 0}, {0, 3}, {3, 0}, {1, 5}, {7, 13}, {37, 20}};
+  /* the last two: few rows and many columns, which GPU backends split into
+   * column blocks added atomically (KKK_GPU_GEMV_MIN_CHUNK 256: 3 blocks),
+   * whichever layout op(A) has */
+  static const int64_t sizes[][2] = {{0, 0}, {0, 3}, {3, 0}, {1, 5}, {7, 13}, {37, 20}, {5, 700}, {700, 3}};
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
-    for (int zi = 0; zi < 6; zi++)
+    for (int zi = 0; zi < 8; zi++)
       for (int op = 0; op < 3; op++)
         for (int kind = 0; kind < K_NKINDS; kind++) {
           const int64_t M = sizes[zi][0], N = sizes[zi][1]; /* A is M x N */
@@ -563,7 +580,7 @@ START_TEST(gemv) {
           tv_free(&y);
         }
   }
-  expect_tpl_used(blas_lib(), calls0, "gemv");
+  expect_blas12_used(calls0, "gemv");
 }
 END_TEST
 
@@ -631,11 +648,13 @@ static const int64_t k_batches[] = {0, 1, 7};
 
 START_TEST(batched_gemm_gemv) {
   use_tpl(_i);
-  static const int64_t sizes[][3] = {{1, 1, 1}, {5, 3, 4}, {16, 16, 16}, {3, 4, 0}};
+  /* 34 x 33 (k 32): GPU backends keep four rows of C per lane (the last
+   * block partial, the lanes taking a second column) */
+  static const int64_t sizes[][3] = {{1, 1, 1}, {5, 3, 4}, {16, 16, 16}, {3, 4, 0}, {34, 33, 32}};
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
     for (int bi = 0; bi < 3; bi++)
-      for (int zi = 0; zi < 4; zi++)
+      for (int zi = 0; zi < 5; zi++)
         for (int kind = 0; kind < K_NKINDS; kind++) {
           const int64_t nb = k_batches[bi], m = sizes[zi][0], n = sizes[zi][1], k = sizes[zi][2];
           if (g_small && (m > 8 || kind > 1))
@@ -989,6 +1008,88 @@ START_TEST(sparse_spmv) {
 }
 END_TEST
 
+/* SpMV on one vector over matrices whose average row picks each GPU vector
+ * length (Kokkos Kernels' rule: 1, 4, 8, 32 lanes for 3, 20, 45, 250
+ * entries), with rows long enough for the whole team to take them (more
+ * than 16 lanes' steps, at least 64 entries) among short and empty ones;
+ * x strided or not, b zero or not.  Two matrices in turn, twice each, so
+ * that a vendor library's per-matrix state (cuSPARSE's descriptors) is made
+ * once per matrix and reused with other vectors. */
+START_TEST(sparse_spmv_row_lengths) {
+  use_tpl(_i);
+  const uint64_t calls0 = tpl_calls(spmv_lib(), NULL);
+  static const int64_t avg[] = {3, 20, 45, 250};
+  const int64_t rows = g_small ? 40 : 300, cols = 257; /* prime: the column pattern below has no duplicates */
+  for (int ti = 0; ti < 4; ti++) {
+    const kk_type_t T = k_types[ti];
+    for (int ai = 0; ai < 4; ai++) {
+      kk_crs_t *M[2] = {NULL, NULL};
+      int64_t *rp[2];
+      int32_t *ci[2];
+      cplx *cv[2];
+      for (int w = 0; w < 2; w++) {
+        rp[w] = malloc(sizeof(int64_t) * (size_t)(rows + 1));
+        int64_t nnz = 0;
+        for (int64_t i = 0; i < rows; i++) {
+          int64_t len = avg[ai] - 2 + (i * 5 + w) % 5;
+          if (i % 11 == 4)
+            len = 0;
+          if (i % 29 == 7)
+            len = i % 2 ? cols : 65 + i % 100; /* long rows */
+          rp[w][i] = nnz;
+          nnz += len < cols ? len : cols;
+        }
+        rp[w][rows] = nnz;
+        ci[w] = malloc(sizeof(int32_t) * (size_t)(nnz + 1));
+        cv[w] = malloc(sizeof(cplx) * (size_t)(nnz + 1));
+        for (int64_t i = 0; i < rows; i++)
+          for (int64_t q = rp[w][i]; q < rp[w][i + 1]; q++) {
+            ci[w][q] = (int32_t)((i * 7 + (q - rp[w][i]) * 13) % cols);
+            cv[w][q] = as_type(T, rndc(T));
+          }
+        void *vals = typed_values(T, cv[w], nnz);
+        OK(kk_crs_create_csr(NULL, "M", T, rows, cols, KK_INT64, rp[w], KK_INT32, ci[w], vals, &M[w]));
+        free(vals);
+      }
+      for (int round = 0; round < 4; round++) {
+        const int w = round % 2;
+        tv_t x = tv1(T, cols, round < 2 ? K_RIGHT : K_STRIDED), y = tv1(T, rows, round == 1 ? K_STRIDED : K_RIGHT);
+        tv_fill(&x);
+        tv_fill(&y);
+        const cplx a = as_type(T, rndc(T)), b = round == 2 ? 0 : as_type(T, rndc(T));
+        cplx *y0 = malloc(sizeof(cplx) * (size_t)rows);
+        for (int64_t i = 0; i < rows; i++)
+          y0[i] = tv_get(&y, i, 0, 0);
+        OK(kk_sparse_spmv(NULL, KK_OP_N, sc(a), M[w], x.v, sc(b), y.v));
+        tv_download(&y);
+        for (int64_t i = 0; i < rows; i++) {
+          cplx sum = 0;
+          double mag = 0;
+          for (int64_t q = rp[w][i]; q < rp[w][i + 1]; q++) {
+            sum += cv[w][q] * tv_get(&x, ci[w][q], 0, 0);
+            mag += cabs(cv[w][q] * tv_get(&x, ci[w][q], 0, 0));
+          }
+          expect_close(T, tv_get(&y, i, 0, 0), a * sum + b * y0[i], cabs(a) * mag + cabs(b * y0[i]),
+                       rp[w][i + 1] - rp[w][i] + 2,
+                       WHAT("spmv %s average %lld matrix %d round %d row %lld", kk_type_name(T), (long long)avg[ai], w,
+                            round, (long long)i));
+        }
+        free(y0);
+        tv_free(&x);
+        tv_free(&y);
+      }
+      for (int w = 0; w < 2; w++) {
+        kk_crs_destroy(M[w]);
+        free(rp[w]);
+        free(ci[w]);
+        free(cv[w]);
+      }
+    }
+  }
+  expect_tpl_used(spmv_lib(), calls0, "spmv");
+}
+END_TEST
+
 /* Malformed CSR and COO input is refused, naming the first bad entry. */
 START_TEST(crs_bad_input) {
   use_tpl(_i);
@@ -1256,6 +1357,7 @@ static Suite *kernels_suite(void) {
   tcase_add_loop_test(tc, batched_trsm, 0, 1);
   tcase_add_loop_test(tc, batched_lu, 0, 1);
   tcase_add_loop_test(tc, sparse_spmv, 0, 2);
+  tcase_add_loop_test(tc, sparse_spmv_row_lengths, 0, 2);
   tcase_add_loop_test(tc, crs_bad_input, 0, 1);
   tcase_add_loop_test(tc, sparse_cg, 0, 2);
   tcase_add_loop_test(tc, errors_refused_before_launch, 0, 2);
