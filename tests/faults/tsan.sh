@@ -25,7 +25,7 @@ b=$(cd "$build" && pwd)
 export KK_PLUGIN_PATH_NO_DEFAULT=1 KOKKOS_PLUGIN_PATH="$b/plugins/.libs" top_builddir="$b" top_srcdir="$b"
 export KK_PLUGIN_PROBE_HELPER="$b/tools/kk-plugin-probe/kk-plugin-probe" KK_PLUGIN_CACHE_DIR="$b/tests/faults/plugin-cache"
 export CK_FORK=no  # Check must not fork: ThreadSanitizer cannot follow a multi-threaded fork
-export TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 suppressions=$here/tsan.supp"
+export TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 history_size=7 suppressions=$here/tsan.supp"
 status=0
 for backend in serial threads openmp opencl; do
   if "$b/tests/faults/faults" "$backend" >"$b/tests/faults/tsan-$backend.log" 2>&1; then
