@@ -1,4 +1,5 @@
 /* tests/faults/fake_cuda.c -- a fake libcuda for the device-fault test without a GPU: host memory, kernels that do nothing, and a kernel whose name contains "bad_write" leaving CUDA_ERROR_ILLEGAL_ADDRESS behind, sticky as the driver's. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,14 +147,26 @@ int cuModuleLoadData(void **m, const void *image) {
   return 0;
 }
 int cuModuleUnload(void *m) { return (void)m, g_sticky; }
+/* A function handle is its kernel's name, for cuLaunchKernel: kept in a
+ * static table (no allocation outlives the library, which kk unloads). */
+static char g_names[1024][128];
+static int g_nnames;
+static pthread_mutex_t g_names_lock = PTHREAD_MUTEX_INITIALIZER;
 int cuModuleGetFunction(void **fn, void *m, const char *name) {
   (void)m;
   STICKY();
-  const size_t n = strlen(name) + 1;
-  if (!(*fn = malloc(n))) /* the kernel's name, for cuLaunchKernel; kept for the process */
-    return 2;
-  memcpy(*fn, name, n);
-  return 0;
+  int rc = 0, i;
+  pthread_mutex_lock(&g_names_lock);
+  for (i = 0; i < g_nnames && strcmp(g_names[i], name) != 0; i++)
+    ;
+  if (i == g_nnames && (g_nnames == 1024 || strlen(name) >= sizeof g_names[0]))
+    rc = 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+  else if (i == g_nnames)
+    strcpy(g_names[g_nnames++], name);
+  if (rc == 0)
+    *fn = g_names[i];
+  pthread_mutex_unlock(&g_names_lock);
+  return rc;
 }
 int cuModuleGetGlobal_v2(uint64_t *p, size_t *bytes, void *m, const char *name) {
   (void)m;
