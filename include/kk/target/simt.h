@@ -102,10 +102,14 @@ KK__FN bool kk__bc_stop() {
   const unsigned int *w = kk__bc_word;
   return w && *(const volatile unsigned int *)w != 0u;
 }
-#define KK__BC_GO &&!kk__bc_stop()
-#define KK__BC_TEAM_STOP()          \
-  if (__syncthreads_or(kk__bc_stop())) \
-  break
+/* Loop conditions and the league loop's first statement, wrapped whole so
+ * that without KK_BOUNDS_CHECK the preprocessed text (the NVRTC source kkcc
+ * embeds) is the same token for token. */
+#define KK__BC_WHILE(c) ((c) && !kk__bc_stop())
+#define KK__BC_TEAM_STOP(stmt)             \
+  if (__syncthreads_or(kk__bc_stop()))    \
+    break;                                \
+  stmt
 
 /* Records the first failure of the context (the winner of the word) and
  * gives the dummy element.  Not inlined: the checked fast path stays short. */
@@ -186,8 +190,8 @@ template <class T, class... I> KK__FN bool kk__bc_scatter_ok(const kk_view_desc_
 }
 #define KK__BOUNDS_AT(v, T, N, ...) kk__bc_at<T>(&(v).d, KK__LAYOUT_OF(v), __FILE__, __LINE__, __VA_ARGS__)
 #else
-#define KK__BC_GO
-#define KK__BC_TEAM_STOP() (void)0
+#define KK__BC_WHILE(c) c
+#define KK__BC_TEAM_STOP(stmt) stmt
 #endif /* KK_BOUNDS_CHECK */
 
 /* ==== generic helpers ===================================================================== */
@@ -603,7 +607,7 @@ typedef unsigned int kk__failed_t;
 #define KK__GRID_LOOP(I)                                                                                        \
   _Pragma("unroll 1") for (int64_t I = kk__L.begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x,           \
                            kk__stride = (int64_t)gridDim.x * blockDim.x;                                        \
-                           I < kk__L.end KK__BC_GO; I += kk__stride)
+                           KK__BC_WHILE(I < kk__L.end); I += kk__stride)
 /* the thread's index and the threads of a 1-, 2- (a team: lane 0 of each thread speaks) or 3-D block */
 #define KK__FINISH(VT, NAME, DIMS)                                                                              \
   if (DIMS == 2 && threadIdx.x != 0)                                                                            \
@@ -644,7 +648,7 @@ template <int R, bool IL, bool OL, class F> KK__FN void kk__md_tiles(const kk_gp
   const unsigned nt = blockDim.x * blockDim.y * blockDim.z;
   const bool small = L.md_tiles <= 0xffffffffll;
 #pragma unroll 1
-  for (int64_t t = blockIdx.x; t < L.md_tiles KK__BC_GO; t += gridDim.x) {
+  for (int64_t t = blockIdx.x; KK__BC_WHILE(t < L.md_tiles); t += gridDim.x) {
     int64_t lo[R], hi[R], rem = t;
 #pragma unroll
     for (int k = 0; k < R; k++) {
@@ -809,8 +813,7 @@ KK__FN void *kk__scratch(kk_team *t, int level, int per_thread, uint64_t bytes) 
   kk_team kk__t;                                                                                                \
   kk__team_setup(&kk__t, kk__L);                                                                                \
   _Pragma("unroll 1") for (int64_t kk__l = blockIdx.x; kk__l < kk__L.league_size; kk__l += gridDim.x) {       \
-    KK__BC_TEAM_STOP();                                                                                         \
-    kk__t.league_rank = kk__l;                                                                                  \
+    KK__BC_TEAM_STOP(kk__t.league_rank = kk__l);                                                                \
     kk__t.team_used[0] = kk__t.team_used[1] = kk__t.thread_used[0] = kk__t.thread_used[1] = 0;                  \
     BODY_CALL;                                                                                                  \
     __syncthreads();                                                                                            \
