@@ -616,9 +616,42 @@ static int device_fault(const char *native, const char *tools, bool several) {
   return 0;
 }
 
+/* cuda with the fake driver (tests/faults/fake_cuda.c, bounds-fake.sh),
+ * whose bc_for1 writes the record a checked kernel writes on a GPU: the
+ * plugin's module globals, its fence and the core's sentence, without a GPU. */
+START_TEST(bounds_fake_driver) {
+  struct bc_args a = bc(1, 0);
+  ck_assert_int_eq(kk_parallel_for("oob-for", KK_RANGE(0, 10), KK_KERNEL(bc_for1), KK_ARGS(a)), KK_OK);
+  ck_assert_int_eq(kk_fence(), KK_ERROR_KERNEL_FAILED);
+  /* the host's sentence, after the fence that reported it */
+  ck_assert_str_eq(kk_last_error(), "kk_fence: kk_parallel_for 'oob-for' (kernel 'bc_for1') on backend cuda stopped: "
+                                    "bounds check: "
+                                    "view 'guarded': index (10) is outside its extents (10), at tests/faults/bounds.kk.c:11");
+  OK(kk_fence()); /* the record and the word were cleared */
+  ck_assert_int_eq(kk_parallel_for("oob-again", KK_RANGE(0, 10), KK_KERNEL(bc_for1), KK_ARGS(a)), KK_OK);
+  ck_assert_int_eq(kk_fence(), KK_ERROR_KERNEL_FAILED);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for 'oob-again' (kernel 'bc_for1')");
+}
+END_TEST
+
 int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
+  if (argc > 2 && strcmp(argv[2], "bounds-fake") == 0) {
+    g_plugin_path = getenv("KOKKOS_PLUGIN_PATH") ? strdup(getenv("KOKKOS_PLUGIN_PATH")) : NULL;
+    tu_clear_env();
+    int rc = tu_probe_backend(g_backend, g_plugin_path);
+    if (rc == 0) {
+      Suite *s = suite_create(g_backend);
+      TCase *tc = tcase_create("bounds-fake");
+      tcase_add_checked_fixture(tc, bc_setup, bc_teardown);
+      tcase_add_test(tc, bounds_fake_driver);
+      suite_add_tcase(s, tc);
+      rc = tu_run(s);
+    }
+    free(g_plugin_path);
+    return rc;
+  }
   if (argc > 2 && strncmp(argv[2], "device-fault", 12) == 0) { /* BACKEND device-fault[-several] NATIVE [TOOLS] */
     g_plugin_path = getenv("KOKKOS_PLUGIN_PATH") ? strdup(getenv("KOKKOS_PLUGIN_PATH")) : NULL;
     const char *native = argc > 3 ? argv[3] : "";
