@@ -124,6 +124,31 @@ static bool take(rec_t *r, what_t *out) {
   return true;
 }
 
+/* The sentence of a failed access, as kk_last_error(); host and device
+ * launches alike. */
+static void report(const char *op, const char *label, const char *kernel, const char *backend, const what_t *r) {
+  char vlabel[320];
+  kk__view_label_at(r->data, vlabel, sizeof vlabel);
+  kk__str_t s = {0};
+  kk__str_addf(&s, "%s '%s' (kernel '%s') on backend %s stopped: bounds check: ", op, label, kernel, backend);
+  if (r->elem_size != r->view_elem_size)
+    kk__str_addf(&s, "view %s has elements of %u bytes but is accessed as a %u-byte type", vlabel, r->view_elem_size,
+                 r->elem_size);
+  else if (r->n < r->rank) {
+    kk__str_addf(&s, "view %s of rank %d accessed with %d ind%s ", vlabel, r->rank, r->n, r->n == 1 ? "ex" : "ices");
+    list(&s, r->idx, r->n);
+  } else {
+    kk__str_addf(&s, "view %s: index ", vlabel);
+    list(&s, r->idx, r->n);
+    kk__str_addf(&s, " is outside its extents ");
+    list(&s, r->ext, r->n > r->rank ? r->n : r->rank);
+  }
+  if (r->file)
+    kk__str_addf(&s, ", at %s:%d", r->file, r->line);
+  kk__error(KK_ERROR_KERNEL_FAILED, "%s", s.s ? s.s : "bounds check failed");
+  kk__str_free(&s);
+}
+
 bool kk__bounds_release(uint32_t slot, const char *op, const kk_launch_t *l, const kk__backend_t *b) {
   what_t r;
   bool failed = take(&g_rec[slot], &r) || (slot != 0 && take(&g_rec[0], &r));
@@ -131,26 +156,33 @@ bool kk__bounds_release(uint32_t slot, const char *op, const kk_launch_t *l, con
     atomic_fetch_and_explicit(&g_busy, ~(1ull << slot), memory_order_release);
   if (!failed)
     return false;
-  char label[320];
-  kk__view_label_at(r.data, label, sizeof label);
-  kk__str_t s = {0};
-  kk__str_addf(&s, "%s '%s' (kernel '%s') on backend %s stopped: bounds check: ", op, l->label, l->kernel->name,
-               b->name);
-  if (r.elem_size != r.view_elem_size)
-    kk__str_addf(&s, "view %s has elements of %u bytes but is accessed as a %u-byte type", label, r.view_elem_size,
-                 r.elem_size);
-  else if (r.n < r.rank) {
-    kk__str_addf(&s, "view %s of rank %d accessed with %d ind%s ", label, r.rank, r.n, r.n == 1 ? "ex" : "ices");
-    list(&s, r.idx, r.n);
-  } else {
-    kk__str_addf(&s, "view %s: index ", label);
-    list(&s, r.idx, r.n);
-    kk__str_addf(&s, " is outside its extents ");
-    list(&s, r.ext, r.n > r.rank ? r.n : r.rank);
-  }
-  if (r.file)
-    kk__str_addf(&s, ", at %s:%d", r.file, r.line);
-  kk__error(KK_ERROR_KERNEL_FAILED, "%s", s.s ? s.s : "bounds check failed");
-  kk__str_free(&s);
+  report(op, l->label, l->kernel->name, b->name, &r);
   return true;
+}
+
+/* kk_host_services_t.bounds_report: a device's record of a failed access. */
+kk_status_t kk__bounds_report(const kk__backend_t *b, uint32_t kind, const char *label, const char *kernel,
+                              const kk_bounds_fault_t *f) {
+  static const char *const ops[] = {
+      [KK_KIND_FOR] = "kk_parallel_for",           [KK_KIND_REDUCE] = "kk_parallel_reduce",
+      [KK_KIND_SCAN] = "kk_parallel_scan",         [KK_KIND_MD_FOR] = "kk_parallel_for_md",
+      [KK_KIND_MD_REDUCE] = "kk_parallel_reduce_md", [KK_KIND_TEAM_FOR] = "kk_parallel_for_team",
+      [KK_KIND_TEAM_REDUCE] = "kk_parallel_reduce_team",
+  };
+  const char *op = kind < sizeof ops / sizeof *ops && ops[kind] ? ops[kind] : "launch";
+  what_t r;
+  memset(&r, 0, sizeof r);
+  if (f) {
+    r.data = f->data;
+    r.rank = f->rank < 0 ? 0 : f->rank > KK_MAX_RANK ? KK_MAX_RANK : f->rank;
+    r.n = f->n < 0 ? 0 : f->n > KK_MAX_RANK ? KK_MAX_RANK : f->n;
+    r.elem_size = f->elem_size;
+    r.view_elem_size = f->view_elem_size;
+    memcpy(r.idx, f->idx, sizeof r.idx);
+    memcpy(r.ext, f->ext, sizeof r.ext);
+    r.file = f->file;
+    r.line = f->line;
+  }
+  report(op, label ? label : "", kernel ? kernel : "?", b->name, &r);
+  return KK_ERROR_KERNEL_FAILED;
 }

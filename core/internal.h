@@ -326,6 +326,10 @@ uint32_t kk__bounds_claim(void);
  * kernel, backend, the view's label, the indices, the extents and the
  * source line. */
 bool kk__bounds_release(uint32_t slot, const char *op, const kk_launch_t *l, const kk__backend_t *b);
+/* kk_host_services_t.bounds_report (ABI 1.5): a GPU plugin's record of a
+ * failed access, as the same sentence; returns KK_ERROR_KERNEL_FAILED. */
+kk_status_t kk__bounds_report(const kk__backend_t *b, uint32_t kind, const char *label, const char *kernel,
+                              const kk_bounds_fault_t *f);
 /* The label of the view whose memory holds `data`, quoted ("'x'"), or a
  * description of the address when no live view has it (view.c). */
 void kk__view_label_at(const void *data, char *buf, size_t size);

@@ -44,6 +44,11 @@ static kk_status_t hs_error(void *core, kk_status_t status, const char *native_n
   return kk__error(status, "kk[%s]: %s", b->name, buf);
 }
 
+static kk_status_t hs_bounds_report(void *core, uint32_t kind, const char *label, const char *kernel,
+                                    const kk_bounds_fault_t *f) {
+  return kk__bounds_report(core, kind, label, kernel, f);
+}
+
 static const char *hs_option(void *core, const char *key) {
   kk__backend_t *b = core;
   if (b->option_backend < 0 || !key)
@@ -72,6 +77,7 @@ static kk__backend_t *backend_new(const char *name, const char *path) {
   b->services.log = hs_log;
   b->services.error = hs_error;
   b->services.option = hs_option;
+  b->services.bounds_report = hs_bounds_report;
   b->services.config = &kk__g.plugin_config;
   b->default_instance.backend = b;
   b->default_instance.is_default = true;

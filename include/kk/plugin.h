@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define KK_PLUGIN_ABI_MAJOR 1
-#define KK_PLUGIN_ABI_MINOR 4
+#define KK_PLUGIN_ABI_MINOR 5
 #define KK_PLUGIN_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | (uint32_t)(minor)))
 #define KK_PLUGIN_ABI_VERSION KK_PLUGIN_ABI_MAKE(KK_PLUGIN_ABI_MAJOR, KK_PLUGIN_ABI_MINOR)
 #define KK_PLUGIN_ABI_MAJOR_OF(v) ((uint32_t)(v) >> 16)
@@ -96,6 +96,17 @@ typedef struct kk_plugin_config {
   const int32_t *visible_devices;
 } kk_plugin_config_t;
 
+/* A failed access of a bounds-checked kernel, as a device recorded it
+ * (kk_host_services_t.bounds_report). */
+typedef struct kk_bounds_fault {
+  const void *data;                 /* the view's data pointer */
+  int32_t rank, n;                  /* the view's rank; indices given */
+  uint32_t elem_size, view_elem_size; /* of the access; of the view */
+  int64_t idx[KK_MAX_RANK], ext[KK_MAX_RANK];
+  const char *file;                 /* source file, or NULL */
+  int32_t line;
+} kk_bounds_fault_t;
+
 typedef struct kk_host_services {
   uint32_t struct_size;
   uint32_t abi_version;       /* the core's plugin ABI */
@@ -126,7 +137,20 @@ typedef struct kk_host_services {
 
   /* The global configuration. */
   const kk_plugin_config_t *config;
+
+  /* ---- ABI 1.5 (valid when struct_size covers it) ---- */
+
+  /* A device kernel built with kkcc --bounds-check made the failed access
+   * `f` in the launch of `kernel` (kind: kk_kernel_t.kind) labelled
+   * `label`: records kk_last_error() as the host backends do, the same
+   * sentence (operation, label, kernel, backend, the view's label found
+   * from f->data among the live views, indices, extents, source line), and
+   * returns KK_ERROR_KERNEL_FAILED.  For a GPU plugin's fence; formats,
+   * so not for the dispatch path. */
+  kk_status_t (*bounds_report)(void *core, uint32_t kind, const char *label, const char *kernel,
+                               const kk_bounds_fault_t *f);
 } kk_host_services_t;
+
 
 /* ---------------------------------------------------------------------------
  * Properties a plugin reports.

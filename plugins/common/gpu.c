@@ -273,8 +273,8 @@ static kk_status_t inst_init(kkg_ctx_t *c, kkg_inst_t *in) {
     in->results = c->def->results;
     in->results_dev = c->def->results_dev;
   } else if (st == KK_OK && v->mapped_results &&
-             (st = v->alloc(c, KKG_MEM_MAPPED, KKG_RECORD_AT + 64, (void **)&in->results)) == KK_OK) {
-    memset(in->results, 0, KKG_RECORD_AT + 64);
+             (st = v->alloc(c, KKG_MEM_MAPPED, KKG_MAPPED_BYTES, (void **)&in->results)) == KK_OK) {
+    memset(in->results, 0, KKG_MAPPED_BYTES);
     st = v->map(c, in->results, (void **)&in->results_dev);
   }
   if (st == KK_OK && v->enqueue) {
@@ -419,13 +419,86 @@ kk_status_t kkg_instance_destroy(void *ctx, void *inst) {
   return KK_OK;
 }
 
+/* At a fence: did a bounds-checked kernel of the context (kkcc
+ * --bounds-check, kk/target/simt.h) fail an access?  Its record is in the
+ * default instance's mapped memory, so a fence reads one word; a written
+ * record is cleared with the device's failure word and reported through the
+ * core (the view's label, the host backends' sentence) with the last
+ * bounds-checked launch's label and kernel. */
+static kk_status_t check_bounds(kkg_ctx_t *c) {
+  kkg_inst_t *d = c->def;
+  if (!d || !d->results)
+    return KK_OK;
+  volatile uint64_t *r = (volatile uint64_t *)(d->results + KKG_BC_AT);
+  if (r[KK_GPU_BC_STATE] != 2)
+    return KK_OK;
+  atomic_thread_fence(memory_order_acquire);
+  kk_bounds_fault_t f;
+  memset(&f, 0, sizeof f);
+  char file[KK_GPU_BC_FILE_BYTES];
+  f.data = (const void *)(uintptr_t)r[KK_GPU_BC_DATA];
+  f.rank = (int32_t)(uint32_t)r[KK_GPU_BC_RANK_N];
+  f.n = (int32_t)(uint32_t)(r[KK_GPU_BC_RANK_N] >> 32);
+  f.elem_size = (uint32_t)r[KK_GPU_BC_SIZES];
+  f.view_elem_size = (uint32_t)(r[KK_GPU_BC_SIZES] >> 32);
+  for (int k = 0; k < KK_MAX_RANK; k++) {
+    f.idx[k] = (int64_t)r[KK_GPU_BC_IDX + k];
+    f.ext[k] = (int64_t)r[KK_GPU_BC_EXT + k];
+  }
+  f.line = (int32_t)r[KK_GPU_BC_LINE];
+  for (int w = 0; w < KK_GPU_BC_FILE_BYTES / 8; w++) {
+    const uint64_t b = r[KK_GPU_BC_FILE + w];
+    memcpy(file + 8 * w, &b, 8);
+  }
+  file[sizeof file - 1] = '\0';
+  f.file = file[0] ? file : NULL;
+  for (int k = 0; k < KK_GPU_BC_WORDS; k++)
+    r[k] = 0;
+  /* the device's word, for the next failure */
+  const unsigned char zero = 0;
+  kk_status_t st = c->v->fill(c, d, d->small + KKG_BC_WORD_AT, &zero, 1, 4);
+  if (st == KK_OK)
+    st = kkg_inst_sync(c, d);
+  if (st != KK_OK)
+    return st;
+  uint64_t w[KKG_LABEL_WORDS];
+  for (int j = 0; j < KKG_LABEL_WORDS; j++)
+    w[j] = atomic_load_explicit(&c->bc_label[j], memory_order_relaxed);
+  char label[KKG_LABEL_BYTES];
+  memcpy(label, w, sizeof label);
+  label[KKG_LABEL_BYTES - 1] = '\0';
+  const kk_kernel_t *k = atomic_load_explicit(&c->bc_kernel, memory_order_relaxed);
+  atomic_store_explicit(&c->bc_launches, 0, memory_order_relaxed);
+  const char *kname = k && k->name ? k->name : "?";
+  const uint32_t kind = k ? k->kind : 0;
+  if (c->hs->struct_size >= offsetof(kk_host_services_t, bounds_report) + sizeof c->hs->bounds_report &&
+      c->hs->bounds_report)
+    return c->hs->bounds_report(c->hs->core, kind, label, kname, &f);
+  /* a core before ABI 1.5: no view label */
+  return kkg_error(c, KK_ERROR_KERNEL_FAILED,
+                   "'%s' (kernel '%s') stopped: bounds check: an access of %d ind%s to a view at %p failed, at %s:%d",
+                   label, kname, f.n, f.n == 1 ? "ex" : "ices", f.data, f.file ? f.file : "?", f.line);
+}
+
+static void note_bounds(kkg_ctx_t *c, const kk_launch_t *l) {
+  uint64_t w[KKG_LABEL_WORDS] = {0};
+  const char *label = l->label ? l->label : "";
+  memcpy(w, label, strnlen(label, KKG_LABEL_BYTES - 1));
+  for (int i = 0; i < KKG_LABEL_WORDS; i++)
+    atomic_store_explicit(&c->bc_label[i], w[i], memory_order_relaxed);
+  atomic_store_explicit(&c->bc_kernel, l->kernel, memory_order_relaxed);
+  atomic_fetch_add_explicit(&c->bc_launches, 1, memory_order_relaxed);
+}
+
 /* After an instance drained: did a team kernel on it overrun its scratch?
  * With mapped results the kernel that recorded the failure also wrote the
  * record into host memory, so a fence reads three words, not a device copy
  * (which cost a fence after a team launch about 8 us on an H100). */
 static kk_status_t check_failed(kkg_ctx_t *c, kkg_inst_t *in) {
   uint64_t f[3] = {0, 0, 0}; /* a driver that runs nothing (the null one) copies nothing */
-  kk_status_t st;
+  kk_status_t st = check_bounds(c);
+  if (st != KK_OK)
+    return st;
   if (in->results) {
     volatile uint64_t *r = (volatile uint64_t *)(in->results + KKG_RECORD_AT);
     if (!(r[0] & 0xffffffffu))
@@ -734,6 +807,8 @@ kk_status_t kkg_launch(void *ctx, void *inst, const kk_launch_t *l) {
     return kkg_lost(c);
   if (!in->recording) /* a graph's own instance captures, the graph's launch runs */
     kkg_note(in, l->label && l->label[0] ? l->label : l->kernel && l->kernel->name ? l->kernel->name : "?");
+  if (l->kernel && (l->kernel->flags & KK_KERNEL_FLAG_BOUNDS_CHECK))
+    note_bounds(c, l);
   kk_status_t st = c->v->launch(c, in, l);
   return st == KK_OK || !atomic_load(&c->lost_state) ? st : kkg_lost(c);
 }

@@ -59,8 +59,14 @@ enum { KKG_MEM_DEVICE, KKG_MEM_MANAGED, KKG_MEM_HOST, KKG_MEM_MAPPED /* result s
 #define KKG_RECORD_AT (KKG_RESULT_SLOTS * KKG_RESULT_SLOT_BYTES)
 /* An instance's small device block: the reduce counter (at 0), the scan's
  * tile counter (16), the failure record {code, bytes asked, bytes given}
- * (64), a synchronous SPIR-V result (128, 256 bytes). */
-#define KKG_SMALL_BYTES 384
+ * (64), a synchronous SPIR-V result (128, 256 bytes), and in the default
+ * instance's the context's bounds-check failure word (384). */
+#define KKG_SMALL_BYTES 448
+#define KKG_BC_WORD_AT 384
+/* The context's bounds-check record (KK_GPU_BC_WORDS words, kk/target/gpu_launch.h)
+ * follows the failure record in the default instance's mapped memory. */
+#define KKG_BC_AT (KKG_RECORD_AT + 64)
+#define KKG_MAPPED_BYTES (KKG_BC_AT + KK_GPU_BC_WORDS * 8)
 /* SPIR-V launch slots per instance: a slot is reused once the launch that
  * used it has finished, so at most this many launches are in flight. */
 #define KKG_SLOTS 64
@@ -288,6 +294,13 @@ struct kkg_ctx {
   const char *lost_name;
   char lost_text[512];              /* "what: native message" of the call that saw the loss */
   char lost_msg[1536];              /* what every later call reports */
+  /* The last launch of a bounds-checked kernel (kk_kernel_t.flags), which a
+   * fence that finds the context's bounds record names: its label as relaxed
+   * atomic words (as the ring), its kernel and kind; bc_launches counts those
+   * since the last report. */
+  _Atomic uint64_t bc_label[KKG_LABEL_WORDS];
+  _Atomic(const kk_kernel_t *) bc_kernel;
+  atomic_ullong bc_launches;
 };
 
 /* A SIMT context: the native calls the layer makes. */

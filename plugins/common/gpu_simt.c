@@ -150,9 +150,20 @@ kk_status_t kkg_simt_module_check(kkg_ctx_t *c, const kk_module_t *m, void *hand
     return kkg_error(c, KK_ERROR_ABI_MISMATCH,
                      "module %s was compiled for GPU launch record %d, this plugin fills version %d: rebuild it",
                      m->source_name, version, KK_GPU_LAUNCH_VERSION);
+  kk_status_t st = KK_OK;
   if (kks(c)->api.global(&p, &bytes, handle, "kk__dev_locks") == 0)
-    return kkg_sync_copy(c, c->def, p, &c->locks, sizeof c->locks);
-  return KK_OK;
+    st = kkg_sync_copy(c, c->def, p, &c->locks, sizeof c->locks);
+  /* a module built with kkcc --bounds-check: the context's failure word and
+   * record (kk/target/simt.h; read at fences by gpu.c's check_bounds) */
+  if (st == KK_OK && kks(c)->api.global(&p, &bytes, handle, "kk__bc_word") == 0) {
+    void *word = c->def->small + KKG_BC_WORD_AT;
+    st = kkg_sync_copy(c, c->def, p, &word, sizeof word);
+  }
+  if (st == KK_OK && kks(c)->api.global(&p, &bytes, handle, "kk__bc_record") == 0) {
+    void *rec = c->def->results_dev ? c->def->results_dev + KKG_BC_AT : NULL;
+    st = kkg_sync_copy(c, c->def, p, &rec, sizeof rec);
+  }
+  return st;
 }
 
 kk_status_t kkg_simt_kernel_get(kkg_ctx_t *c, void *handle, const kk_kernel_t *kernel, kkg_kernel_t *k) {

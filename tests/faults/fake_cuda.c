@@ -19,6 +19,8 @@
 static int g_sticky;
 static const int g_version = KK_GPU_LAUNCH_VERSION;
 static uint64_t g_locks;
+/* kk__bc_word, kk__bc_record: where the plugin points a bounds-checked module */
+static uint64_t g_bc_word, g_bc_record;
 static char g_context, g_module;
 
 #define STICKY()      \
@@ -175,6 +177,10 @@ int cuModuleGetGlobal_v2(uint64_t *p, size_t *bytes, void *m, const char *name) 
     return *p = (uint64_t)(uintptr_t)&g_version, *bytes = sizeof g_version, 0;
   if (strcmp(name, "kk__dev_locks") == 0)
     return *p = (uint64_t)(uintptr_t)&g_locks, *bytes = sizeof g_locks, 0;
+  if (strcmp(name, "kk__bc_word") == 0)
+    return *p = (uint64_t)(uintptr_t)&g_bc_word, *bytes = sizeof g_bc_word, 0;
+  if (strcmp(name, "kk__bc_record") == 0)
+    return *p = (uint64_t)(uintptr_t)&g_bc_record, *bytes = sizeof g_bc_record, 0;
   return 500; /* CUDA_ERROR_NOT_FOUND */
 }
 int cuFuncGetAttribute(int *v, int attr, void *fn) {
@@ -196,5 +202,27 @@ int cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
   STICKY();
   if (strstr((const char *)fn, "bad_write"))
     g_sticky = ILLEGAL_ADDRESS; /* seen by the next call, as a fault is after the launch returned */
+  if (strcmp((const char *)fn, "kk_k_bc_for1") == 0 && params && g_bc_word && g_bc_record) {
+    /* what the checked bc_for1 (tests/faults/bounds.kk.c) does on a GPU when
+     * index 10 of its first view fails (kk/target/simt.h, kk__bc_fail): the
+     * word, the record, the state last */
+    const kk_view_desc_t *v1 = (const kk_view_desc_t *)params[0]; /* the argument struct's first member */
+    unsigned *word = (unsigned *)(uintptr_t)g_bc_word;
+    uint64_t *r = (uint64_t *)(uintptr_t)g_bc_record;
+    if (*word == 0) {
+      *word = 1;
+      r[KK_GPU_BC_DATA] = (uint64_t)(uintptr_t)v1->data;
+      r[KK_GPU_BC_RANK_N] = (uint64_t)(uint32_t)v1->rank | (uint64_t)1 << 32;
+      r[KK_GPU_BC_SIZES] = (uint64_t)sizeof(double) | (uint64_t)v1->elem_size << 32;
+      for (int k = 0; k < KK_MAX_RANK; k++) {
+        r[KK_GPU_BC_IDX + k] = k == 0 ? (uint64_t)v1->extent[0] : 0;
+        r[KK_GPU_BC_EXT + k] = (uint64_t)v1->extent[k];
+      }
+      r[KK_GPU_BC_LINE] = 11;
+      memset(&r[KK_GPU_BC_FILE], 0, KK_GPU_BC_FILE_BYTES);
+      memcpy(&r[KK_GPU_BC_FILE], "tests/faults/bounds.kk.c", sizeof "tests/faults/bounds.kk.c");
+      r[KK_GPU_BC_STATE] = 2;
+    }
+  }
   return 0;
 }

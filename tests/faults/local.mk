@@ -51,7 +51,7 @@ FAULTS_KERNELS = tests/faults/kernels.kk.o tests/faults/bounds.kk.o
 tests_faults_faults_LDADD = $(FAULTS_KERNELS) libkk.la $(CHECK_LIBS) $(PTHREAD_CFLAGS)
 EXTRA_tests_faults_faults_DEPENDENCIES = $(FAULTS_KERNELS)
 FAULTS_TESTS = tests/faults/serial.sh tests/faults/threads.sh tests/faults/openmp.sh tests/faults/opencl.sh \
-	tests/faults/conformance-bounds.sh tests/faults/device-fault-fake.sh
+	tests/faults/conformance-bounds.sh tests/faults/device-fault-fake.sh tests/faults/bounds-fake.sh
 TESTS += $(FAULTS_TESTS)
 
 # A fake libcuda whose 'bad_write' kernel leaves a sticky fault: device-fault-fake.sh runs
@@ -64,7 +64,8 @@ endif
 
 # The whole conformance suite once more, its kernels built with kkcc
 # --bounds-check: no access of any kernel kind, layout or rank is refused
-# wrongly.  Run on threads (teams of several threads, barriers) in make check.
+# wrongly.  Run on threads (teams of several threads, barriers) in make check;
+# conformance-bounds.sh BACKEND runs it elsewhere (cuda, hip: checked images).
 check_PROGRAMS += tests/faults/conformance-bounds
 tests_faults_conformance_bounds_SOURCES = $(tests_conformance_conformance_SOURCES)
 tests_faults_conformance_bounds_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -80,21 +81,22 @@ EXTRA_DIST += tests/faults/kernels.kk.c tests/faults/bounds.kk.c
 EXTRA_DIST += tests/faults/device-fault.sh tests/faults/fake_cuda.c
 CLEANFILES += $(FAULTS_KERNELS) $(FAULTS_CONF_KERNELS)
 
-# The plain test kernels for every target kkcc builds (the GPU backends run
-# the dispatch and concurrency cases, and device-fault.sh, too); the
-# bounds-checked ones for the host alone: only host targets check bounds yet.
+# The test kernels for every target kkcc builds, plain and bounds-checked
+# (the GPU backends run the dispatch and concurrency cases, device-fault.sh,
+# and on cuda and hip the bounds cases: spirv images are built unchecked,
+# with kkcc's note).
 tests/faults/kernels.kk.o: tests/faults/kernels.kk.c tests/faults/faults.h $(KKCC_DEPS)
 	@$(MKDIR_P) $(@D)
 	$(KKCC_V)$(KKCC) $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
 tests/faults/bounds.kk.o: tests/faults/bounds.kk.c tests/faults/faults.h $(KKCC_DEPS)
 	@$(MKDIR_P) $(@D)
-	$(KKCC_V)$(KKCC) --targets=host --bounds-check $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(KKCC_V)$(KKCC) --bounds-check $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
 tests/faults/conformance-bc.kk.o: tests/conformance/kernels.kk.c tests/conformance/conformance.h $(KKCC_DEPS)
 	@$(MKDIR_P) $(@D)
-	$(KKCC_V)$(KKCC) --targets=host --bounds-check $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(KKCC_V)$(KKCC) --bounds-check $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
 tests/faults/conformance_hier-bc.kk.o: tests/conformance/kernels_hier.kk.c tests/conformance/conformance.h $(KKCC_DEPS)
 	@$(MKDIR_P) $(@D)
-	$(KKCC_V)$(KKCC) --targets=host --bounds-check $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(KKCC_V)$(KKCC) --bounds-check $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
 
 # Fake plugins that segfault, abort or hang in their entry or in init (the
 # probe's tests), built from tests/fake/fake_plugin.c like the loader's.

@@ -24,6 +24,23 @@
 #define KK_GPU_TILE_AGGREGATE 1ull
 #define KK_GPU_TILE_INCLUSIVE 2ull
 
+/* Bounds checking (kkcc --bounds-check, kk/target/simt.h): the record of
+ * a context's first failed access, in 64-bit words of mapped host memory
+ * that the plugin reads at a fence.  Not part of kk_gpu_launch: a checked
+ * module reaches its context's failure word and record through two module
+ * globals (kk__bc_word, kk__bc_record) that the plugin sets when it loads
+ * the module, so that unchecked images and the launch record are unchanged. */
+#define KK_GPU_BC_STATE 0   /* 2 once the rest is written */
+#define KK_GPU_BC_DATA 1    /* the view's data pointer */
+#define KK_GPU_BC_RANK_N 2  /* the view's rank | indices given << 32 */
+#define KK_GPU_BC_SIZES 3   /* the access's element size | the view's << 32 */
+#define KK_GPU_BC_IDX 4     /* KK_MAX_RANK (8) indices */
+#define KK_GPU_BC_EXT 12    /* 8 extents */
+#define KK_GPU_BC_LINE 20
+#define KK_GPU_BC_FILE 21   /* the source file's last 63 bytes, NUL-terminated, 8 words */
+#define KK_GPU_BC_WORDS 32
+#define KK_GPU_BC_FILE_BYTES 64
+
 typedef struct kk_gpu_launch {
   int64_t begin, end;                  /* range kernels: [begin, end) */
   int64_t league_size;                 /* team kernels */

@@ -78,6 +78,122 @@ __device__ unsigned int *kk__dev_locks;
 __device__ int kk__gpu_launch_version = KK_GPU_LAUNCH_VERSION;
 }
 
+/* ==== bounds checking (kkcc --bounds-check) ==================================================
+ * Only in checked images (KK_BOUNDS_CHECK): a checked KK_AT (KK__BOUNDS_AT)
+ * and ScatterView contribution test the access; the first failure of the
+ * context takes the failure word (device memory, compare-and-swap), writes
+ * the record (mapped host memory, kk/target/gpu_launch.h) and the access
+ * uses a zeroed dummy element instead of the view's.  The grid-stride and
+ * MDRange tile loops stop once the word is set, team loops by a block-wide
+ * vote (KK__BC_TEAM_STOP), so that no team-mate waits alone at a barrier.
+ * The plugin sets kk__bc_word and kk__bc_record when it loads the module and
+ * reads the record at the next fence (docs/bounds-check.md).  Without
+ * KK_BOUNDS_CHECK none of this exists and the image is what it was. */
+#ifdef KK_BOUNDS_CHECK
+extern "C" {
+__device__ unsigned int *kk__bc_word;
+__device__ unsigned long long *kk__bc_record;
+}
+/* what a failed access reads and writes: elements of up to this many bytes */
+#define KK__BC_SINK_BYTES 512
+__device__ __attribute__((aligned(16))) unsigned char kk__bc_sink[KK__BC_SINK_BYTES];
+
+KK__FN bool kk__bc_stop() {
+  const unsigned int *w = kk__bc_word;
+  return w && *(const volatile unsigned int *)w != 0u;
+}
+/* Loop conditions and the league loop's first statement, wrapped whole so
+ * that without KK_BOUNDS_CHECK the preprocessed text (the NVRTC source kkcc
+ * embeds) is the same token for token. */
+#define KK__BC_WHILE(c) ((c) && !kk__bc_stop())
+#define KK__BC_TEAM_STOP(stmt)             \
+  if (__syncthreads_or(kk__bc_stop()))    \
+    break;                                \
+  stmt
+
+/* Records the first failure of the context (the winner of the word) and
+ * gives the dummy element.  Not inlined: the checked fast path stays short. */
+static __device__ __noinline__ void *kk__bc_fail(const kk_view_desc_t *d, unsigned esize, int n, const int64_t *ix,
+                                                 const char *file, int line) {
+  unsigned int *w = kk__bc_word;
+  if (w && atomicCAS(w, 0u, 1u) == 0u) {
+    volatile unsigned long long *r = kk__bc_record;
+    if (r) {
+      r[KK_GPU_BC_DATA] = (unsigned long long)(uintptr_t)d->data;
+      r[KK_GPU_BC_RANK_N] = (unsigned long long)(unsigned)d->rank | (unsigned long long)(unsigned)n << 32;
+      r[KK_GPU_BC_SIZES] = (unsigned long long)esize | (unsigned long long)d->elem_size << 32;
+      for (int k = 0; k < KK_MAX_RANK; k++) {
+        r[KK_GPU_BC_IDX + k] = (unsigned long long)(k < n ? ix[k] : 0);
+        r[KK_GPU_BC_EXT + k] = (unsigned long long)d->extent[k];
+      }
+      r[KK_GPU_BC_LINE] = (unsigned long long)line;
+      int len = 0;
+      while (file && file[len])
+        len++;
+      const int from = len > KK_GPU_BC_FILE_BYTES - 1 ? len - (KK_GPU_BC_FILE_BYTES - 1) : 0;
+      for (int wd = 0; wd < KK_GPU_BC_FILE_BYTES / 8; wd++) {
+        unsigned long long b = 0;
+        for (int k = 0; k < 8; k++) {
+          const int at = from + wd * 8 + k;
+          b |= (unsigned long long)(unsigned char)(at < len ? file[at] : 0) << (8 * k);
+        }
+        r[KK_GPU_BC_FILE + wd] = b;
+      }
+      __threadfence_system();
+      r[KK_GPU_BC_STATE] = 2ull;
+      __threadfence_system();
+    }
+  }
+  for (unsigned k = 0; k < esize && k < KK__BC_SINK_BYTES; k++)
+    kk__bc_sink[k] = 0;
+  return kk__bc_sink;
+}
+
+/* Is the access (n indices ix, an element of esize bytes) outside the view? */
+KK__FN bool kk__bc_bad(const kk_view_desc_t *d, unsigned esize, int n, const int64_t *ix) {
+  bool bad = n < d->rank || esize != d->elem_size;
+  for (int k = 0; k < n; k++)
+    bad |= (uint64_t)ix[k] >= (uint64_t)d->extent[k];
+  return bad;
+}
+
+/* The checked KK_AT: the element's address (the unchecked KK_AT's offset,
+ * per layout), or on a failed access the dummy element. */
+template <class T, class... I>
+KK__FN void *kk__bc_at(const kk_view_desc_t *d, int layout, const char *file, int line, I... i) {
+  static_assert(sizeof(T) <= KK__BC_SINK_BYTES, "bounds-checked accesses on GPUs take elements of up to 512 bytes");
+  constexpr int n = (int)sizeof...(I);
+  const int64_t ix[n] = {(int64_t)i...};
+  if (__builtin_expect(kk__bc_bad(d, (unsigned)sizeof(T), n, ix), 0))
+    return kk__bc_fail(d, (unsigned)sizeof(T), n, ix, file, line);
+  int64_t off;
+  if (n == 1) {
+    off = layout == KK_LAYOUT_STRIDE ? ix[0] * d->stride[0] : ix[0];
+  } else {
+    off = layout == KK_LAYOUT_LEFT ? ix[0] : ix[0] * d->stride[0];
+#pragma unroll
+    for (int k = 1; k < n - 1; k++)
+      off += ix[k] * d->stride[k];
+    off += layout == KK_LAYOUT_RIGHT ? ix[n - 1] : ix[n - 1] * d->stride[n - 1];
+  }
+  return (char *)d->data + off * (int64_t)sizeof(T);
+}
+/* A ScatterView contribution's check: false (after recording) when it fails. */
+template <class T, class... I> KK__FN bool kk__bc_scatter_ok(const kk_view_desc_t *d, const char *file, int line, I... i) {
+  constexpr int n = (int)sizeof...(I);
+  const int64_t ix[n] = {(int64_t)i...};
+  if (__builtin_expect(kk__bc_bad(d, (unsigned)sizeof(T), n, ix), 0)) {
+    (void)kk__bc_fail(d, (unsigned)sizeof(T), n, ix, file, line);
+    return false;
+  }
+  return true;
+}
+#define KK__BOUNDS_AT(v, T, N, ...) kk__bc_at<T>(&(v).d, KK__LAYOUT_OF(v), __FILE__, __LINE__, __VA_ARGS__)
+#else
+#define KK__BC_WHILE(c) c
+#define KK__BC_TEAM_STOP(stmt) stmt
+#endif /* KK_BOUNDS_CHECK */
+
 /* ==== generic helpers ===================================================================== */
 
 /* Shuffles of any trivially copyable value, word by word, among groups of
@@ -491,7 +607,7 @@ typedef unsigned int kk__failed_t;
 #define KK__GRID_LOOP(I)                                                                                        \
   _Pragma("unroll 1") for (int64_t I = kk__L.begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x,           \
                            kk__stride = (int64_t)gridDim.x * blockDim.x;                                        \
-                           I < kk__L.end; I += kk__stride)
+                           KK__BC_WHILE(I < kk__L.end); I += kk__stride)
 /* the thread's index and the threads of a 1-, 2- (a team: lane 0 of each thread speaks) or 3-D block */
 #define KK__FINISH(VT, NAME, DIMS)                                                                              \
   if (DIMS == 2 && threadIdx.x != 0)                                                                            \
@@ -532,7 +648,7 @@ template <int R, bool IL, bool OL, class F> KK__FN void kk__md_tiles(const kk_gp
   const unsigned nt = blockDim.x * blockDim.y * blockDim.z;
   const bool small = L.md_tiles <= 0xffffffffll;
 #pragma unroll 1
-  for (int64_t t = blockIdx.x; t < L.md_tiles; t += gridDim.x) {
+  for (int64_t t = blockIdx.x; KK__BC_WHILE(t < L.md_tiles); t += gridDim.x) {
     int64_t lo[R], hi[R], rem = t;
 #pragma unroll
     for (int k = 0; k < R; k++) {
@@ -697,7 +813,7 @@ KK__FN void *kk__scratch(kk_team *t, int level, int per_thread, uint64_t bytes) 
   kk_team kk__t;                                                                                                \
   kk__team_setup(&kk__t, kk__L);                                                                                \
   _Pragma("unroll 1") for (int64_t kk__l = blockIdx.x; kk__l < kk__L.league_size; kk__l += gridDim.x) {       \
-    kk__t.league_rank = kk__l;                                                                                  \
+    KK__BC_TEAM_STOP(kk__t.league_rank = kk__l);                                                                \
     kk__t.team_used[0] = kk__t.team_used[1] = kk__t.thread_used[0] = kk__t.thread_used[1] = 0;                  \
     BODY_CALL;                                                                                                  \
     __syncthreads();                                                                                            \
@@ -830,5 +946,19 @@ KK__FN void kk__aadd(kk_complex_float *p, kk_complex_float v) {
   atomicAdd(&p->im, v.im);
 }
 KK__FN void kk__asub(kk_complex_float *p, kk_complex_float v) { kk__aadd(p, kk_complex_float{-v.re, -v.im}); }
+
+#ifdef KK_BOUNDS_CHECK
+/* ScatterView contributions check their indices first (a failed one adds nothing). */
+#undef KK_SCATTER_ADD
+#undef KK_SCATTER_MIN
+#undef KK_SCATTER_MAX
+#define KK__BC_SCATTER(sv, T, ...) kk__bc_scatter_ok<T>(&(sv).d, __FILE__, __LINE__, __VA_ARGS__)
+#define KK_SCATTER_ADD(sv, T, v, ...) \
+  (KK__BC_SCATTER(sv, T, __VA_ARGS__) ? kk_atomic_add((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (v)) : (void)0)
+#define KK_SCATTER_MIN(sv, T, v, ...) \
+  (KK__BC_SCATTER(sv, T, __VA_ARGS__) ? kk_atomic_min((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (T)(v)) : (void)0)
+#define KK_SCATTER_MAX(sv, T, v, ...) \
+  (KK__BC_SCATTER(sv, T, __VA_ARGS__) ? kk_atomic_max((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (T)(v)) : (void)0)
+#endif
 
 #endif /* KK_TARGET_SIMT_H */
