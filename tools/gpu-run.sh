@@ -39,7 +39,7 @@ build() {
   step "build"
   make -j"$(nproc)" >"$OUT/make.log" 2>&1 || { tail -60 "$OUT/make.log"; return 1; }
   local progs="tests/conformance/conformance tests/conformance/conformance-jit tests/check_tools tests/check_interop"
-  progs="$progs tests/faults/faults tests/tools/recorder.la"
+  progs="$progs tests/faults/faults tests/faults/conformance-bounds tests/tools/recorder.la"
   [ -f kernels/tests/check_kernels.c ] && progs="$progs kernels/tests/check_kernels"
   [ -f mpi/libkk-mpi.la ] && progs="$progs tests/mpi/mpi_suite"
   # shellcheck disable=SC2086
@@ -51,13 +51,15 @@ build() {
 tests() {
   cd "$B" || return 1
   export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1 top_builddir=$B top_srcdir=$B
-  step "conformance, tools, JIT and the 8-thread faults test on cuda (in parallel)"
+  step "conformance, tools, JIT, the faults test and bounds-checked conformance on cuda (in parallel)"
   (CK_FORK=yes timeout "${KK_GPU_SUITE_TIMEOUT:-300}" tests/conformance/conformance cuda >"$OUT/conformance-cuda.log" 2>&1; echo $? >"$OUT/rc.conf") &
   (timeout "${KK_GPU_SUITE_TIMEOUT:-300}" tests/check_tools cuda >"$OUT/tools-cuda.log" 2>&1; echo $? >"$OUT/rc.tools") &
   (timeout "${KK_GPU_SUITE_TIMEOUT:-300}" sh tests/conformance-cuda-jit.sh >"$OUT/conformance-cuda-jit.log" 2>&1; echo $? >"$OUT/rc.jit") &
   (timeout "${KK_GPU_SUITE_TIMEOUT:-200}" tests/faults/faults cuda >"$OUT/faults-cuda.log" 2>&1; echo $? >"$OUT/rc.faults") &
+  (CK_FORK=yes timeout "${KK_GPU_SUITE_TIMEOUT:-300}" sh tests/faults/conformance-bounds.sh cuda >"$OUT/conformance-bounds-cuda.log" 2>&1
+    echo $? >"$OUT/rc.bounds") &
   wait
-  for t in conf:conformance-cuda tools:tools-cuda jit:conformance-cuda-jit faults:faults-cuda; do
+  for t in conf:conformance-cuda tools:tools-cuda jit:conformance-cuda-jit faults:faults-cuda bounds:conformance-bounds-cuda; do
     note "${t#*:}" "$(cat "$OUT/rc.${t%%:*}" 2>/dev/null || echo 99)"
     grep -E '^[0-9]+%|first run|second run' "$OUT/${t#*:}.log" | tail -3 | sed 's/^/     /'
     grep -E ':[EF]:' "$OUT/${t#*:}.log" | head -5 | sed 's/^/     /'
