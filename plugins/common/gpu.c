@@ -427,9 +427,23 @@ kk_status_t kkg_instance_destroy(void *ctx, void *inst) {
  * bounds-checked launch's label and kernel. */
 static kk_status_t check_bounds(kkg_ctx_t *c) {
   kkg_inst_t *d = c->def;
-  if (!d || !d->results)
+  uint64_t copy[KK_GPU_BC_WORDS];
+  volatile uint64_t *r;
+  if (!d)
     return KK_OK;
-  volatile uint64_t *r = (volatile uint64_t *)(d->results + KKG_BC_AT);
+  if (d->results) {
+    r = (volatile uint64_t *)(d->results + KKG_BC_AT);
+  } else {
+    /* SPIR-V: the record is device memory (kk/target/spirv.h), copied here
+     * at each fence once a bounds-checked kernel has run in the context */
+    if (c->v->launch != kkg_spv_launch || !atomic_load_explicit(&c->bc_launches, memory_order_relaxed))
+      return KK_OK;
+    copy[KK_GPU_BC_STATE] = 0; /* a driver that runs nothing (the null one) copies nothing */
+    kk_status_t st = kkg_sync_copy(c, d, copy, d->small + KKG_SPV_BC_AT, sizeof copy);
+    if (st != KK_OK)
+      return st;
+    r = copy;
+  }
   if (r[KK_GPU_BC_STATE] != 2)
     return KK_OK;
   atomic_thread_fence(memory_order_acquire);
@@ -454,9 +468,10 @@ static kk_status_t check_bounds(kkg_ctx_t *c) {
   f.file = file[0] ? file : NULL;
   for (int k = 0; k < KK_GPU_BC_WORDS; k++)
     r[k] = 0;
-  /* the device's word, for the next failure */
+  /* the device's word (SPIR-V: the record), for the next failure */
   const unsigned char zero = 0;
-  kk_status_t st = c->v->fill(c, d, d->small + KKG_BC_WORD_AT, &zero, 1, 4);
+  kk_status_t st = d->results ? c->v->fill(c, d, d->small + KKG_BC_WORD_AT, &zero, 1, 4)
+                              : c->v->fill(c, d, d->small + KKG_SPV_BC_AT, &zero, 1, KK_GPU_BC_WORDS * 8);
   if (st == KK_OK)
     st = kkg_inst_sync(c, d);
   if (st != KK_OK)

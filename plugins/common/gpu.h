@@ -60,9 +60,13 @@ enum { KKG_MEM_DEVICE, KKG_MEM_MANAGED, KKG_MEM_HOST, KKG_MEM_MAPPED /* result s
 /* An instance's small device block: the reduce counter (at 0), the scan's
  * tile counter (16), the failure record {code, bytes asked, bytes given}
  * (64), a synchronous SPIR-V result (128, 256 bytes), and in the default
- * instance's the context's bounds-check failure word (384). */
-#define KKG_SMALL_BYTES 448
+ * instance's the context's bounds-check failure word (384) and, for SPIR-V,
+ * record (448). */
+#define KKG_SMALL_BYTES (448 + KK_GPU_BC_WORDS * 8)
 #define KKG_BC_WORD_AT 384
+/* SPIR-V (no mapped memory): the context's bounds-check record, in the
+ * default instance's small block; its state word is also the failure word. */
+#define KKG_SPV_BC_AT 448
 /* The context's bounds-check record (KK_GPU_BC_WORDS words, kk/target/gpu_launch.h)
  * follows the failure record in the default instance's mapped memory. */
 #define KKG_BC_AT (KKG_RECORD_AT + 64)

@@ -6,9 +6,18 @@
 
 #include "gpu.h"
 
-_Static_assert(sizeof(kk_spirv_launch) <= KK_SPIRV_ARGS_OFFSET, "the launch record must fit before the arguments");
+_Static_assert(sizeof(kk_spirv_launch) <= KK_SPIRV_BC_POINTER_OFFSET,
+               "the launch record must fit before the bounds-check pointer and the arguments");
 
 #define MAX_GROUPS ((int64_t)1 << 24)
+
+/* kk/target/spirv_launch.h repeats the bounds-check record's layout */
+_Static_assert(KK_SPIRV_BC_STATE == KK_GPU_BC_STATE && KK_SPIRV_BC_DATA == KK_GPU_BC_DATA &&
+                   KK_SPIRV_BC_RANK_N == KK_GPU_BC_RANK_N && KK_SPIRV_BC_SIZES == KK_GPU_BC_SIZES &&
+                   KK_SPIRV_BC_IDX == KK_GPU_BC_IDX && KK_SPIRV_BC_EXT == KK_GPU_BC_EXT &&
+                   KK_SPIRV_BC_LINE == KK_GPU_BC_LINE && KK_SPIRV_BC_FILE == KK_GPU_BC_FILE &&
+                   KK_SPIRV_BC_WORDS == KK_GPU_BC_WORDS && KK_SPIRV_BC_FILE_BYTES == KK_GPU_BC_FILE_BYTES,
+               "the SPIR-V bounds-check record is the GPU one");
 
 
 /* ---- modules and kernels ------------------------------------------------------------------ */
@@ -63,6 +72,9 @@ static kk_status_t go(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, bool f
   if (st != KK_OK)
     return st;
   memcpy(stage, L, sizeof *L);
+  /* a checked image's bounds-check record (kk/target/spirv.h) */
+  void *bc = l->kernel && (l->kernel->flags & KK_KERNEL_FLAG_BOUNDS_CHECK) ? c->def->small + KKG_SPV_BC_AT : NULL;
+  memcpy(stage + KK_SPIRV_BC_POINTER_OFFSET, &bc, sizeof bc);
   memcpy(stage + KK_SPIRV_ARGS_OFFSET, l->args, l->args_size);
   if ((st = c->v->copy(c, in, slot, stage, KK_SPIRV_ARGS_OFFSET + l->args_size)) != KK_OK)
     return st;

@@ -57,6 +57,29 @@
 #define memset __builtin_memset
 #endif
 
+/* ==== bounds checking (kkcc --bounds-check) ==================================================
+ * Only in checked images (KK_BOUNDS_CHECK).  OpenCL has no portable way for
+ * the host to set a program-scope variable, so the plugin passes the
+ * context's record in the launch slot (at KK_SPIRV_BC_POINTER_OFFSET, after
+ * the launch record; NULL for unchecked kernels) and every kernel's entry stores it into the
+ * program-scope kk__bc_rec (every work-item stores the same pointer), where
+ * a checked KK_AT in the body or in a helper outside it finds it.  The first
+ * failing access takes the record's state word (compare-and-swap 0 -> 1),
+ * writes the record and then the state 2; the access uses a zeroed dummy
+ * element (kk__bc_sink) instead of the view's.  The host copies the record
+ * at the next fence (plugins/common/gpu.c's check_bounds).  Launches do not
+ * stop early: a failed access only reads and writes the dummy, so no
+ * work-item waits alone at a barrier.  Without KK_BOUNDS_CHECK none of this
+ * exists and the image is what it was. */
+#ifdef KK_BOUNDS_CHECK
+uint64_t *kk__bc_rec;
+#define KK__BC_SINK_BYTES 512
+__attribute__((aligned(16))) unsigned char kk__bc_sink[KK__BC_SINK_BYTES];
+#define KK__BC_ENTER kk__bc_rec = *(uint64_t *const __global *)(kk__slot + KK_SPIRV_BC_POINTER_OFFSET);
+#else
+#define KK__BC_ENTER
+#endif
+
 /* What a kernel body sees as its context: the launch record (lock table,
  * scratch failure flag). */
 typedef const __global kk_spirv_launch *kk__thread_t;
@@ -263,7 +286,8 @@ typedef uint64_t kk__failed_t;
   extern "C" kernel void NAME(__global const unsigned char *kk__slot, local unsigned char *kk__sm) {            \
     kk__thread_t kk__L = KK__LAUNCH(kk__slot);                                                                  \
     const ARGS_T *kk__ap = KK__ARGS(ARGS_T, kk__slot);                                                          \
-    unsigned char *kk__smem KK__UNUSED = (unsigned char *)kk__sm;
+    unsigned char *kk__smem KK__UNUSED = (unsigned char *)kk__sm;                                               \
+    KK__BC_ENTER
 #define KK__GRID_LOOP(I)                                                                                        \
   for (int64_t I = kk__L->begin + (int64_t)KK__GID() * KK__LSIZE() + KK__LID(),                                 \
                kk__stride = (int64_t)KK__NGROUPS() * KK__LSIZE();                                               \
@@ -417,5 +441,94 @@ KK__INL kk_complex_double kk__afetch_sub(kk__thread_t L, kk_complex_double *p, k
 /* add and subtract without the old value */
 template <class T, class V> KK__INL void kk__aadd(kk__thread_t L, T *p, V v) { (void)kk__afetch_add(L, p, (T)v); }
 template <class T, class V> KK__INL void kk__asub(kk__thread_t L, T *p, V v) { (void)kk__afetch_sub(L, p, (T)v); }
+
+#ifdef KK_BOUNDS_CHECK
+/* Records the first failure of the context and gives the dummy element. */
+KK__INL void *kk__bc_fail(const kk_view_desc_t *d, unsigned esize, int n, const int64_t *ix, const __constant char *file,
+                          int line) {
+  uint64_t *r = kk__bc_rec;
+  unsigned long none = 0;
+  if (r && atomic_compare_exchange_strong_explicit((volatile atomic_ulong *)&r[KK_SPIRV_BC_STATE], &none, 1ul,
+                                                   memory_order_relaxed, memory_order_relaxed, memory_scope_device)) {
+    volatile uint64_t *w = r;
+    w[KK_SPIRV_BC_DATA] = (uint64_t)(uintptr_t)d->data;
+    w[KK_SPIRV_BC_RANK_N] = (uint64_t)(unsigned)d->rank | (uint64_t)(unsigned)n << 32;
+    w[KK_SPIRV_BC_SIZES] = (uint64_t)esize | (uint64_t)d->elem_size << 32;
+    for (int k = 0; k < KK_MAX_RANK; k++) {
+      w[KK_SPIRV_BC_IDX + k] = (uint64_t)(k < n ? ix[k] : 0);
+      w[KK_SPIRV_BC_EXT + k] = (uint64_t)d->extent[k];
+    }
+    w[KK_SPIRV_BC_LINE] = (uint64_t)line;
+    int len = 0;
+    while (file && file[len])
+      len++;
+    const int from = len > KK_SPIRV_BC_FILE_BYTES - 1 ? len - (KK_SPIRV_BC_FILE_BYTES - 1) : 0;
+    for (int wd = 0; wd < KK_SPIRV_BC_FILE_BYTES / 8; wd++) {
+      uint64_t b = 0;
+      for (int k = 0; k < 8; k++) {
+        const int at = from + wd * 8 + k;
+        b |= (uint64_t)(unsigned char)(at < len ? file[at] : 0) << (8 * k);
+      }
+      w[KK_SPIRV_BC_FILE + wd] = b;
+    }
+    atomic_store_explicit((volatile atomic_ulong *)&r[KK_SPIRV_BC_STATE], 2ul, memory_order_release,
+                          memory_scope_device);
+  }
+  for (unsigned k = 0; k < esize && k < KK__BC_SINK_BYTES; k++)
+    kk__bc_sink[k] = 0;
+  return (void *)kk__bc_sink;
+}
+
+/* Is the access (n indices ix, an element of esize bytes) outside the view? */
+KK__INL bool kk__bc_bad(const kk_view_desc_t *d, unsigned esize, int n, const int64_t *ix) {
+  bool bad = n < d->rank || esize != d->elem_size;
+  for (int k = 0; k < n; k++)
+    bad |= (uint64_t)ix[k] >= (uint64_t)d->extent[k];
+  return bad;
+}
+
+/* The checked KK_AT: the element's address (the unchecked KK_AT's offset,
+ * per layout), or on a failed access the dummy element. */
+template <class T, class... I>
+KK__INL void *kk__bc_at(const kk_view_desc_t *d, int layout, const __constant char *file, int line, I... i) {
+  static_assert(sizeof(T) <= KK__BC_SINK_BYTES, "bounds-checked accesses on SPIR-V take elements of up to 512 bytes");
+  constexpr int n = (int)sizeof...(I);
+  const int64_t ix[n] = {(int64_t)i...};
+  if (kk__bc_bad(d, (unsigned)sizeof(T), n, ix))
+    return kk__bc_fail(d, (unsigned)sizeof(T), n, ix, file, line);
+  int64_t off;
+  if (n == 1) {
+    off = layout == KK_LAYOUT_STRIDE ? ix[0] * d->stride[0] : ix[0];
+  } else {
+    off = layout == KK_LAYOUT_LEFT ? ix[0] : ix[0] * d->stride[0];
+    for (int k = 1; k < n - 1; k++)
+      off += ix[k] * d->stride[k];
+    off += layout == KK_LAYOUT_RIGHT ? ix[n - 1] : ix[n - 1] * d->stride[n - 1];
+  }
+  return (char *)d->data + off * (int64_t)sizeof(T);
+}
+/* A ScatterView contribution's check: false (after recording) when it fails. */
+template <class T, class... I> KK__INL bool kk__bc_scatter_ok(const kk_view_desc_t *d, const __constant char *file, int line, I... i) {
+  constexpr int n = (int)sizeof...(I);
+  const int64_t ix[n] = {(int64_t)i...};
+  if (kk__bc_bad(d, (unsigned)sizeof(T), n, ix)) {
+    (void)kk__bc_fail(d, (unsigned)sizeof(T), n, ix, file, line);
+    return false;
+  }
+  return true;
+}
+#define KK__BOUNDS_AT(v, T, N, ...) kk__bc_at<T>(&(v).d, KK__LAYOUT_OF(v), __FILE__, __LINE__, __VA_ARGS__)
+/* ScatterView contributions check their indices first (a failed one adds nothing). */
+#undef KK_SCATTER_ADD
+#undef KK_SCATTER_MIN
+#undef KK_SCATTER_MAX
+#define KK__BC_SCATTER(sv, T, ...) kk__bc_scatter_ok<T>(&(sv).d, __FILE__, __LINE__, __VA_ARGS__)
+#define KK_SCATTER_ADD(sv, T, v, ...) \
+  (KK__BC_SCATTER(sv, T, __VA_ARGS__) ? kk_atomic_add((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (v)) : (void)0)
+#define KK_SCATTER_MIN(sv, T, v, ...) \
+  (KK__BC_SCATTER(sv, T, __VA_ARGS__) ? kk_atomic_min((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (T)(v)) : (void)0)
+#define KK_SCATTER_MAX(sv, T, v, ...) \
+  (KK__BC_SCATTER(sv, T, __VA_ARGS__) ? kk_atomic_max((T *)(sv).d.data + KK__SOFF(sv, __VA_ARGS__), (T)(v)) : (void)0)
+#endif /* KK_BOUNDS_CHECK */
 
 #endif /* KK_TARGET_SPIRV_H */

@@ -31,6 +31,28 @@
 /* Words in a device's lock table for arbitrary-size atomics. */
 #define KK_SPIRV_LOCK_COUNT 65536
 
+/* Kernels built with kkcc --bounds-check find the context's bounds-check
+ * record (KK_SPIRV_BC_WORDS words laid out as KK_SPIRV_BC_* below, its
+ * state word doubling as the failure word the first failing access takes)
+ * through a pointer at this offset of the slot, after the launch record and
+ * outside it, so that the record's type, and with it every unchecked image,
+ * stays as it was.  The plugin writes NULL there for unchecked kernels. */
+#define KK_SPIRV_BC_POINTER_OFFSET (KK_SPIRV_ARGS_OFFSET - 8)
+
+/* The bounds-check record's words (kk/target/gpu_launch.h's KK_GPU_BC_*,
+ * repeated here because that header's launch record is not OpenCL's;
+ * plugins/common/gpu_spirv.c checks that they agree). */
+#define KK_SPIRV_BC_STATE 0
+#define KK_SPIRV_BC_DATA 1
+#define KK_SPIRV_BC_RANK_N 2
+#define KK_SPIRV_BC_SIZES 3
+#define KK_SPIRV_BC_IDX 4
+#define KK_SPIRV_BC_EXT 12
+#define KK_SPIRV_BC_LINE 20
+#define KK_SPIRV_BC_FILE 21
+#define KK_SPIRV_BC_WORDS 32
+#define KK_SPIRV_BC_FILE_BYTES 64
+
 typedef struct kk_spirv_launch {
   int64_t begin, end;                  /* range kernels: [begin, end) */
   int64_t league_size;                 /* team kernels */
