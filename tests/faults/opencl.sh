@@ -1,5 +1,11 @@
 #!/bin/sh
 # tests/faults/opencl.sh -- issue 21's per-backend tests on opencl (skipped, with the reason, when it is not available).
+# In one process (CK_FORK=no), as tests/conformance-opencl.sh: PoCL's worker
+# threads do not survive fork(), and under AddressSanitizer LeakSanitizer's
+# exit-time tracer failed in the forked children of the bounds cases
+# ("LeakSanitizer has encountered a fatal error").
+CK_FORK=no
+export CK_FORK
 # Under AddressSanitizer: PoCL and LLVM keep caches until exit (not kk's leaks).
 LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS
