@@ -1,4 +1,5 @@
 /* bench/kk-bench-kernels.c -- kk-kernels against the vendor library in the same run: OpenBLAS on host backends, cuBLAS and cuSPARSE on cuda. */
+#define _GNU_SOURCE /* the CPU masks of kernels/affinity.h */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #ifdef KK_BENCH_CUDA
 #include "kernels_native_cuda.h"
 #endif
+#include "../kernels/affinity.h"
 
 /*
  * Each case runs three ways in turn, the best of --reps runs each:
@@ -86,7 +88,10 @@ static void open_openblas(void) {
   static int tried;
   if (tried++)
     return;
+  kkk_affinity_t aff; /* OpenBLAS's pool starts now: on every CPU of the process, not the bound main thread's */
+  kkk_affinity_widen(&aff);
   void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+  kkk_affinity_restore(&aff);
   if (!h) {
     snprintf(OB.why, sizeof OB.why, "%s", dlerror());
     return;
@@ -345,8 +350,12 @@ static void bench_backend(const char *backend, const char *cases) {
     open_openblas();
     if (!OB.loaded)
       fprintf(stderr, "kk-bench-kernels: no OpenBLAS (%s): the native column stays empty\n", OB.why);
-    else
+    else {
+      kkk_affinity_t aff;
+      kkk_affinity_widen(&aff);
       OB.set_threads(kk_num_threads());
+      kkk_affinity_restore(&aff);
+    }
   }
   const int native = (host && OB.loaded) || cuda;
   char size[40];

@@ -1,10 +1,12 @@
 /* kernels/tpl_cblas.c -- a CBLAS (OpenBLAS, reference BLAS) opened at run time, for kk-kernels calls on host backends. */
+#define _GNU_SOURCE /* the CPU masks of kernels/affinity.h */
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "affinity.h"
 #include "internal.h"
 
 /*
@@ -100,7 +102,10 @@ static int try_one(const char *file, char *why, size_t why_size) {
 #define SYM(field, sym) KKK_TPL_SYM(B.field, sym)
   static const kkk_tpl_sym_t syms[] = {REQUIRED(SYM)};
 #undef SYM
+  kkk_affinity_t aff; /* its thread pool starts now: on every CPU of the process (affinity.h) */
+  kkk_affinity_widen(&aff);
   void *h = kkk_tpl_dlopen(file, syms, sizeof syms / sizeof *syms, "not a CBLAS", why, why_size);
+  kkk_affinity_restore(&aff);
   if (!h)
     return -1;
   *(void **)&B.saxpby = dlsym(h, "cblas_saxpby");
@@ -127,7 +132,10 @@ static void threads_for_call(void) {
     return;
   const int n = kk_num_threads();
   if (n > 0 && atomic_load_explicit(&g_threads, memory_order_relaxed) != n) {
+    kkk_affinity_t aff; /* threads it adds start now (affinity.h) */
+    kkk_affinity_widen(&aff);
     B.set_threads(n);
+    kkk_affinity_restore(&aff);
     atomic_store_explicit(&g_threads, n, memory_order_relaxed);
   }
 }

@@ -1,5 +1,8 @@
 /* kernels/tests/check_kernels.c -- every kk-kernels routine against a plain C reference, on one backend, with and without the CBLAS. */
+#define _GNU_SOURCE /* the CPU masks of kernels/affinity.h */
 #include <complex.h>
+#include <dirent.h>
+#include <dlfcn.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -10,6 +13,7 @@
 #include <kk/kernels.h>
 
 #include "../../tests/testutil.h"
+#include "../affinity.h"
 
 /*
  * Usage: check_kernels BACKEND.  Every test runs twice: with vendor
@@ -1343,11 +1347,77 @@ START_TEST(tpl_switches_and_report) {
 }
 END_TEST
 
+/* The threads of the process, by id (at most `max`); their number. */
+static int thread_ids(long *ids, int max) {
+  int n = 0;
+  DIR *d = opendir("/proc/self/task");
+  for (struct dirent *e; d && n < max && (e = readdir(d)) != NULL;) {
+    char *end;
+    const long tid = strtol(e->d_name, &end, 10);
+    if (*end == '\0' && tid > 0)
+      ids[n++] = tid;
+  }
+  if (d)
+    closedir(d);
+  return n;
+}
+
+/* An OpenBLAS loaded for a call runs its threads on every CPU the process
+ * runs on, not on the one core that OMP_PROC_BIND bound the loading thread
+ * to (kernels/affinity.h).  kernels-openmp.sh runs the suite with
+ * OMP_PROC_BIND=true: there libgomp binds the initial thread as it is
+ * loaded, before any CBLAS is opened.  The threads that appear while the
+ * CBLAS is loaded are its own (and kk's OpenMP threads, bound to one CPU
+ * each): one of them must have every CPU. */
+START_TEST(cblas_threads_see_every_cpu) {
+  OK(kk_kernels_set_tpl(NULL, "auto"));
+  tv_t A = tv2(KK_DOUBLE, 8, 8, K_RIGHT), B = tv2(KK_DOUBLE, 8, 8, K_RIGHT), C = tv2(KK_DOUBLE, 8, 8, K_RIGHT);
+  tv_fill(&A);
+  tv_fill(&B);
+  tv_fill(&C);
+  long before[256], after[256];
+  const int nb = thread_ids(before, 256);
+  void *was = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD);
+  OK(kk_blas_gemm(NULL, KK_OP_N, KK_OP_N, KK_REAL(1.0), A.v, B.v, KK_REAL(0.0), C.v)); /* gemm: offered to the CBLAS */
+  const int na = thread_ids(after, 256);
+  tv_free(&A);
+  tv_free(&B);
+  tv_free(&C);
+  kk_tpl_info_t info;
+  memset(&info, 0, sizeof info);
+  info.struct_size = sizeof info;
+  OK(kk_kernels_tpl_get_info(0, 1, &info));
+  const char *bind = getenv("OMP_PROC_BIND");
+  cpu_set_t all;
+  kkk_affinity_process(&all);
+  if (strcmp(kk_backend_default(), "openmp") != 0 || !bind || strcmp(bind, "false") == 0 || was ||
+      info.state != KK_TPL_LOADED || !strstr(info.path, "openblas") || CPU_COUNT(&all) < 2 || kk_num_threads() < 2) {
+    printf("note: the CBLAS's CPUs are not checked here (wants openmp on 2 threads or more, OMP_PROC_BIND, an "
+           "OpenBLAS not yet loaded)\n");
+  } else {
+    int widest = 0;
+    for (int i = 0; i < na; i++) {
+      int old = 0;
+      for (int j = 0; j < nb && !old; j++)
+        old = before[j] == after[i];
+      cpu_set_t m;
+      if (!old && sched_getaffinity((pid_t)after[i], sizeof m, &m) == 0 && CPU_COUNT(&m) > widest)
+        widest = CPU_COUNT(&m);
+    }
+    ck_assert_msg(widest == CPU_COUNT(&all), "the CBLAS's threads run on %d of the process's %d CPUs", widest,
+                  CPU_COUNT(&all));
+  }
+  if (was)
+    dlclose(was);
+}
+END_TEST
+
 static Suite *kernels_suite(void) {
   Suite *s = suite_create(g_backend);
   TCase *tc = tcase_create("kernels");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 900);
+  tcase_add_test(tc, cblas_threads_see_every_cpu); /* first: the CBLAS is opened here */
   tcase_add_test(tc, tpl_switches_and_report);
   tcase_add_loop_test(tc, blas1_elementwise, 0, 2);
   tcase_add_loop_test(tc, blas1_reductions, 0, 2);
