@@ -1,7 +1,9 @@
 #!/bin/bash
 # tools/gpu-run.sh -- every check and benchmark kk reports from a CUDA machine, from a release tarball: "tests" builds and runs the suites, "bench" runs the MPI run (its tests included) and the benchmarks in the same tree, "all" does both in one call, on two GPUs at once where the machine has them.
 #
-# usage: tools/gpu-run.sh tests|bench|all TARBALL [BUILDDIR]
+# usage: tools/gpu-run.sh tests|bench|all|verify|perf TARBALL [BUILDDIR]
+#   verify: the suites, then kk-bench alone; perf: kk-kernels' tests and
+#   benchmarks (cuda and the host's OpenBLAS table), then the MPI run
 #   OUT       where the logs go (default /tmp/kk-gpu-run); log.txt is the summary
 #   KK_CUDA_ARCHS  the images built (default sm_90, the H100)
 # The tree is built once (BUILDDIR, default /tmp/kk-gpu) and reused by a later
@@ -90,10 +92,25 @@ kernels() {
     timeout 90 bench/kk-bench-kernels --backends=cuda --full --reps=5 >"$OUT/kk-bench-kernels-cuda.txt" 2>&1
     echo "   rc=$?"
     cat "$OUT/kk-bench-kernels-cuda.txt"
+    # the host table: 16 cores (issue 19's "16 cores of the GPU machine"),
+    # threads bound one per core as HPC runs bind them
+    local nt
+    nt=$(nproc)
+    [ "$nt" -gt 16 ] && nt=16
+    step "kk-bench-kernels on openmp, $nt threads, against OpenBLAS"
+    KOKKOS_NUM_THREADS=$nt OMP_PROC_BIND=spread OMP_PLACES=cores timeout 200 bench/kk-bench-kernels --backends=openmp \
+      --full --dgemm=4096 --reps=3 >"$OUT/kk-bench-kernels-openmp.txt" 2>&1
+    echo "   rc=$?"
+    cat "$OUT/kk-bench-kernels-openmp.txt"
   fi
 }
 
 bench() {
+  bench_mpi
+  kkbench
+}
+
+bench_mpi() {
   cd "$B" || return 1
   export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1 top_builddir=$B top_srcdir=$B
   if [ -x bench/kk-bench-mpi ] && [ -f bench/kk-bench-mpi-run.sh ]; then
@@ -102,7 +119,6 @@ bench() {
     note "MPI tests (bench/kk-bench-mpi-run.sh)" $?
     grep -vE '^\s*$' "$OUT/mpi-run.txt" | tail -70
   fi
-  kkbench
 }
 
 kkbench() {
@@ -152,6 +168,8 @@ all() {
   case $phase in
     tests) tests; kernels ;;
     bench) bench ;;
+    verify) tests; kkbench ;;
+    perf) kernels; bench_mpi ;;
     all) all ;;
     *) echo "unknown phase $phase"; exit 2 ;;
   esac
