@@ -18,13 +18,13 @@
  * kernels.  OpenBLAS gets as many threads as kk's host backend has.
  *
  * Which calls it is offered (docs/kernels.md, "the vendor-choice rule"):
- * gemm always (compute-bound: a tuned BLAS beats kk's portable tiles, 1.6x
- * on 16 cores); the memory-bound BLAS 1 and gemv only when kk's host
- * backend runs one thread.  With more, kk's own kernels spread them over
- * kk's threads and reach the memory bandwidth, while OpenBLAS ran them 4-7
- * times slower on the 16 cores of the H100 machine (at about one core's
- * bandwidth); on one thread both are bound by one core and the BLAS's
- * hand-written loops are at least as fast.
+ * gemm and gemv always (OpenBLAS runs both on its threads: on 16 bound
+ * cores of the H100 machine its dgemm was 2.6x kk's portable tiles and its
+ * gemv 1.05x kk's); BLAS 1 only when kk's host backend runs one thread.
+ * OpenBLAS 0.3.21 runs ddot and daxpby on one thread whatever its thread
+ * count (15-18 GB/s there, against kk's 96-118 on 16), and on one thread
+ * both are bound by one core and the BLAS's hand-written loops are at
+ * least as fast.
  */
 
 enum { ROW_MAJOR = 101, COL_MAJOR = 102 };
@@ -144,7 +144,7 @@ static int cblas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   const kkk_call_t *c = t->c;
   if (!c->host || t->op == KKK_TPL_SPMV) /* no sparse BLAS in a CBLAS */
     return 0;
-  if (t->op != KKK_TPL_GEMM && kk_num_threads() > 1) /* memory-bound: kk's threads are faster (above) */
+  if (t->op != KKK_TPL_GEMM && t->op != KKK_TPL_GEMV && kk_num_threads() > 1) /* BLAS 1: kk's threads are faster */
     return 0;
   const int ty = c->t;
   const float fa[2] = {(float)t->a.re, (float)t->a.im}, fb[2] = {(float)t->b.re, (float)t->b.im};
