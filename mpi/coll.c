@@ -23,7 +23,7 @@ static const char *op_name(kk_reducer_op_t op) {
 }
 
 /* The MPI operation of `op` on elements of `type`, or a refusal naming both. */
-static kk_status_t mpi_op(const char *what, kk_type_t type, kk_reducer_op_t op, MPI_Op *out) {
+static kk_status_t mpi_op(kk_mpi_what_t *what, kk_type_t type, kk_reducer_op_t op, MPI_Op *out) {
   const int complex = type == KK_COMPLEX_FLOAT || type == KK_COMPLEX_DOUBLE;
   int ok;
   switch (op) {
@@ -39,10 +39,10 @@ static kk_status_t mpi_op(const char *what, kk_type_t type, kk_reducer_op_t op, 
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT,
                         "%s: reducer %d is not an MPI reduction (KK_SUM, KK_PROD, KK_MIN, KK_MAX, KK_LAND, KK_LOR, "
                         "KK_BAND or KK_BOR)",
-                        what, (int)op);
+                        kk_mpi__what(what), (int)op);
   }
   if (!ok)
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: %s does not apply to %s elements%s", what, op_name(op),
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: %s does not apply to %s elements%s", kk_mpi__what(what), op_name(op),
                         type == KK_TYPE_CUSTOM ? "custom" : kk_type_name(type),
                         is_integer(type) || type == KK_TYPE_CUSTOM ? ""
                         : complex ? " (complex values: KK_SUM and KK_PROD)"
@@ -69,7 +69,7 @@ typedef struct side {
   mpi_buf_t *mbuf;
 } side_t;
 
-static kk_status_t side_init(kk_mpi_comm_t *c, const char *op, const char *what, kk_view_t *v, kk_instance_t *given,
+static kk_status_t side_init(kk_mpi_comm_t *c, const char *op, kk_mpi_what_t *what, kk_view_t *v, kk_instance_t *given,
                              side_t *s) {
   memset(s, 0, sizeof *s);
   s->v = v;
@@ -85,7 +85,7 @@ static kk_status_t side_init(kk_mpi_comm_t *c, const char *op, const char *what,
  * read (in place, or the root of a broadcast). */
 typedef int (*run_fn)(void *ctx, void *sendptr, void *recvptr);
 
-static kk_status_t collective(kk_mpi_comm_t *c, const char *what, side_t *in, side_t *out, int out_is_read,
+static kk_status_t collective(kk_mpi_comm_t *c, kk_mpi_what_t *what, side_t *in, side_t *out, int out_is_read,
                               run_fn run, void *ctx, const char *fn) {
   kk_status_t st = KK_OK;
   if (in && (st = kk_mpi__stage_out(c, what, in->inst, in->v, &in->plan, in->path, &in->ptr, &in->mbuf, NULL)) != KK_OK)
@@ -103,12 +103,12 @@ static kk_status_t collective(kk_mpi_comm_t *c, const char *what, side_t *in, si
     goto done;
   int err = run(ctx, in ? in->ptr : MPI_IN_PLACE, out->ptr);
   if (err != MPI_SUCCESS) {
-    st = kk_mpi__fail(err, fn, what);
+    st = kk_mpi__fail(err, fn, kk_mpi__what(what));
     goto done;
   }
   kk_mpi__count(c, out->path, out->plan.bytes);
   if (c->debug)
-    kk_mpi__debug(c, "%s (%zu bytes): path %s%s", what, out->plan.bytes, kk_mpi_path_name(out->path),
+    kk_mpi__debug(c, "%s (%zu bytes): path %s%s", kk_mpi__what(what), out->plan.bytes, kk_mpi_path_name(out->path),
                   (in && !in->plan.contiguous) || !out->plan.contiguous ? ", packed by kk kernels" : ", contiguous");
   if ((st = kk_mpi__finish_in(c, what, out->inst, out->v, &out->plan, out->path, out->mbuf, NULL)) == KK_OK)
     st = kk_mpi__fence(c, out->inst, what);
@@ -144,8 +144,9 @@ kk_status_t kk_mpi_allreduce(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL receive view", opn);
   if (send == recv)
     send = NULL;
-  char what[640];
-  kk_mpi__describe(what, sizeof what, opn, recv);
+  kk_mpi_what_t what_;
+  kk_mpi_what_t *const what = &what_;
+  kk_mpi__what_init(what, opn, recv);
   side_t in, out;
   struct allreduce_ctx a = {c->comm, 0, MPI_DATATYPE_NULL, MPI_OP_NULL};
   if ((st = side_init(c, opn, what, recv, instance, &out)) != KK_OK ||
@@ -179,7 +180,9 @@ kk_status_t kk_mpi_allreduce_value(kk_mpi_comm_t *c, kk_type_t type, kk_reducer_
   int count;
   if (type == KK_TYPE_CUSTOM)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: custom values have no MPI reduction", opn);
-  if ((st = mpi_op(opn, type, op, &mop)) != KK_OK || (st = kk_mpi__datatype(opn, type, 0, 1, &dt, &count)) != KK_OK)
+  kk_mpi_what_t what;
+  kk_mpi__what_init(&what, opn, NULL);
+  if ((st = mpi_op(&what, type, op, &mop)) != KK_OK || (st = kk_mpi__datatype(&what, type, 0, 1, &dt, &count)) != KK_OK)
     return st;
   int err = MPI_Allreduce(in == out ? MPI_IN_PLACE : in, out, 1, dt, mop, c->comm);
   return err == MPI_SUCCESS ? KK_OK : kk_mpi__fail(err, "MPI_Allreduce", opn);
@@ -209,8 +212,9 @@ kk_status_t kk_mpi_broadcast(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_
   if (root < 0 || root >= c->size)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: root %d is not a rank of the communicator (size %d)", opn,
                         root, c->size);
-  char what[640];
-  kk_mpi__describe(what, sizeof what, opn, view);
+  kk_mpi_what_t what_;
+  kk_mpi_what_t *const what = &what_;
+  kk_mpi__what_init(what, opn, view);
   side_t s;
   struct bcast_ctx b = {c->comm, 0, root, MPI_DATATYPE_NULL};
   if ((st = side_init(c, opn, what, view, instance, &s)) != KK_OK ||
@@ -224,7 +228,7 @@ kk_status_t kk_mpi_broadcast(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_
       (st = kk_mpi__fence(c, s.inst, what)) == KK_OK) {
     int err = MPI_Bcast(s.ptr, b.count, b.dt, root, c->comm);
     if (err != MPI_SUCCESS)
-      st = kk_mpi__fail(err, "MPI_Bcast", what);
+      st = kk_mpi__fail(err, "MPI_Bcast", kk_mpi__what(what));
     else
       kk_mpi__count(c, s.path, s.plan.bytes);
   }
@@ -246,7 +250,9 @@ kk_status_t kk_mpi_broadcast_value(kk_mpi_comm_t *c, kk_type_t type, void *value
                         root, c->size);
   MPI_Datatype dt;
   int count;
-  if ((st = kk_mpi__datatype(opn, type, 0, 1, &dt, &count)) != KK_OK)
+  kk_mpi_what_t what;
+  kk_mpi__what_init(&what, opn, NULL);
+  if ((st = kk_mpi__datatype(&what, type, 0, 1, &dt, &count)) != KK_OK)
     return st;
   int err = MPI_Bcast(value, 1, dt, root, c->comm);
   return err == MPI_SUCCESS ? KK_OK : kk_mpi__fail(err, "MPI_Bcast", opn);
@@ -281,8 +287,9 @@ kk_status_t kk_mpi_allgather(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT,
                         "%s: receive view '%s' has %zu elements, not %d ranks x %zu elements of send view '%s'", opn,
                         kk_view_label(recv), kk_view_size(recv), c->size, kk_view_size(send), kk_view_label(send));
-  char what[640];
-  kk_mpi__describe(what, sizeof what, opn, send);
+  kk_mpi_what_t what_;
+  kk_mpi_what_t *const what = &what_;
+  kk_mpi__what_init(what, opn, send);
   side_t in, out;
   struct allgather_ctx g = {c->comm, 0, MPI_DATATYPE_NULL};
   if ((st = side_init(c, opn, what, send, instance, &in)) != KK_OK ||
@@ -304,7 +311,9 @@ kk_status_t kk_mpi_allgather_value(kk_mpi_comm_t *c, kk_type_t type, const void 
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: a custom value has no size here (use a view)", opn);
   MPI_Datatype dt;
   int count;
-  if ((st = kk_mpi__datatype(opn, type, 0, 1, &dt, &count)) != KK_OK)
+  kk_mpi_what_t what;
+  kk_mpi__what_init(&what, opn, NULL);
+  if ((st = kk_mpi__datatype(&what, type, 0, 1, &dt, &count)) != KK_OK)
     return st;
   int err = MPI_Allgather(in, 1, dt, out, 1, dt, c->comm);
   return err == MPI_SUCCESS ? KK_OK : kk_mpi__fail(err, "MPI_Allgather", opn);

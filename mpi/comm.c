@@ -52,6 +52,28 @@ void kk_mpi__describe(char *buf, size_t size, const char *op, kk_view_t *v) {
     snprintf(buf, size, "%s: '%s' (%zu %s)", op, kk_view_label(v), kk_view_size(v), kk_type_name(t));
 }
 
+void kk_mpi__what_init(kk_mpi_what_t *w, const char *op, kk_view_t *v) {
+  w->op = op;
+  w->view = v;
+  w->dir = 0;
+  w->peer = w->tag = 0;
+  w->text[0] = '\0';
+}
+
+const char *kk_mpi__what(kk_mpi_what_t *w) {
+  if (w->text[0])
+    return w->text;
+  char head[512];
+  kk_mpi__describe(head, sizeof head, w->op, w->view);
+  if (w->dir == 0)
+    snprintf(w->text, sizeof w->text, "%s", head);
+  else if (w->peer == MPI_ANY_SOURCE)
+    snprintf(w->text, sizeof w->text, "%s from any rank tag %d", head, w->tag);
+  else
+    snprintf(w->text, sizeof w->text, "%s %s rank %d tag %d", head, w->dir == 2 ? "from" : "to", w->peer, w->tag);
+  return w->text;
+}
+
 void kk_mpi__debug(const kk_mpi_comm_t *c, const char *fmt, ...) {
   if (!c->debug)
     return;
@@ -351,7 +373,9 @@ kk_status_t kk_mpi_view_path(const kk_mpi_comm_t *c, kk_view_t *view, kk_mpi_pat
   if (!view || !path)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_view_path: NULL argument");
   mpi_plan_t p;
-  if ((st = kk_mpi__plan("kk_mpi_view_path", view, &p)) != KK_OK)
+  kk_mpi_what_t w;
+  kk_mpi__what_init(&w, "kk_mpi_view_path", NULL);
+  if ((st = kk_mpi__plan(&w, view, &p)) != KK_OK)
     return st;
   *path = kk_mpi__path(c, view);
   if (packed)
@@ -377,7 +401,7 @@ static mpi_buf_t *free_buf(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes) {
   return best;
 }
 
-kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, const char *what, mpi_buf_t **out) {
+kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, kk_mpi_what_t *what, mpi_buf_t **out) {
   mpi_buf_t *best = free_buf(c, space, bytes);
   if (!best && c->nbufs >= KK_MPI_MAX_BUFFERS) {
     /* Many buffers, all busy or pending on instances: wait for every
@@ -385,7 +409,7 @@ kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, c
      * never fenced one by one) and reuse. */
     kk_status_t st = kk_fence_named("kk_mpi: reusing buffers");
     if (st != KK_OK)
-      return kk_set_error(st, "%s: waiting for the work that used the buffers: %s", what, kk_last_error());
+      return kk_set_error(st, "%s: waiting for the work that used the buffers: %s", kk_mpi__what(what), kk_last_error());
     for (int i = 0; i < c->nbufs; i++)
       c->bufs[i]->pending = NULL;
     best = free_buf(c, space, bytes);
@@ -399,13 +423,13 @@ kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, c
     int cap = c->capbufs ? 2 * c->capbufs : 8;
     mpi_buf_t **nb = realloc(c->bufs, sizeof *nb * (size_t)cap);
     if (!nb)
-      return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", what);
+      return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", kk_mpi__what(what));
     c->bufs = nb;
     c->capbufs = cap;
   }
   mpi_buf_t *b = calloc(1, sizeof *b);
   if (!b)
-    return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", what);
+    return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", kk_mpi__what(what));
   /* round up to a power of two (at least 4 KiB), so that messages of
    * slightly different sizes share buffers */
   size_t cap = 4096;
@@ -414,7 +438,7 @@ kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, c
   kk_status_t st = kk_space_alloc(space, "kk_mpi_buffer", cap, &b->ptr);
   if (st != KK_OK) {
     free(b);
-    return kk_set_error(st, "%s: allocating a %zu-byte buffer in space %s: %s", what, cap, kk_space_name(space),
+    return kk_set_error(st, "%s: allocating a %zu-byte buffer in space %s: %s", kk_mpi__what(what), cap, kk_space_name(space),
                         kk_last_error());
   }
   b->space = space;
@@ -427,10 +451,10 @@ kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, c
   return KK_OK;
 }
 
-kk_status_t kk_mpi__fence(kk_mpi_comm_t *c, kk_instance_t *inst, const char *what) {
+kk_status_t kk_mpi__fence(kk_mpi_comm_t *c, kk_instance_t *inst, kk_mpi_what_t *what) {
   kk_status_t st = kk_instance_fence(inst);
   if (st != KK_OK)
-    return kk_set_error(st, "%s: waiting for the instance: %s", what, kk_last_error());
+    return kk_set_error(st, "%s: waiting for the instance: %s", kk_mpi__what(what), kk_last_error());
   /* what was queued on it is done: its buffers are free again */
   for (int i = 0; i < c->nbufs; i++)
     if (c->bufs[i]->pending == inst)

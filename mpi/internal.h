@@ -83,6 +83,24 @@ struct kk_mpi_request {
   mpi_buf_t *mbuf;          /* a buffer, when MPI does not use the view itself */
 };
 
+/* What a message names, "kk_mpi_isend: 'x' (10 double) to rank 1 tag 0",
+ * kept as its parts and formatted only when a message needs it
+ * (kk_mpi__what): a send, receive or collective that succeeds formats
+ * nothing (the exchange path did, and that was two thirds of its own cost
+ * on a small halo). */
+typedef struct kk_mpi_what {
+  const char *op;   /* the routine */
+  kk_view_t *view;  /* the view the call is about (NULL: none) */
+  int dir;          /* 0: no peer; 1: to `peer`; 2: from `peer` */
+  int peer, tag;
+  char text[640];   /* kk_mpi__what's result, made at its first call ("" before) */
+} kk_mpi_what_t;
+
+/* Sets w to name `op` on `v` (no peer yet). */
+void kk_mpi__what_init(kk_mpi_what_t *w, const char *op, kk_view_t *v);
+/* The text of w, formatted at the first call. */
+const char *kk_mpi__what(kk_mpi_what_t *w);
+
 /* ---- comm.c --------------------------------------------------------------- */
 
 /* Records an MPI failure (KK_ERROR_COMM) with MPI's error string and class:
@@ -113,7 +131,7 @@ kk_status_t kk_mpi__instance(const kk_mpi_comm_t *c, const char *op, kk_view_t *
 kk_mpi_path_t kk_mpi__path(const kk_mpi_comm_t *c, kk_view_t *v);
 
 /* A free buffer of at least `bytes` in `space`, or an error naming `what`. */
-kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, const char *what, mpi_buf_t **out);
+kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, kk_mpi_what_t *what, mpi_buf_t **out);
 /* Returns a buffer; `pending` (may be NULL) is an instance whose queued work
  * still uses it: the buffer is not handed out again before the comm object
  * has fenced that instance itself (kk_mpi__fence) or everything.  The
@@ -122,7 +140,7 @@ kk_status_t kk_mpi__buf_get(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes, c
 void kk_mpi__buf_put(mpi_buf_t *b, kk_instance_t *pending);
 
 /* Fences `inst` and frees the buffers pending on it; errors name `what`. */
-kk_status_t kk_mpi__fence(kk_mpi_comm_t *c, kk_instance_t *inst, const char *what);
+kk_status_t kk_mpi__fence(kk_mpi_comm_t *c, kk_instance_t *inst, kk_mpi_what_t *what);
 
 /* Prints one KK_MPI_DEBUG line ("kk[mpi]: rank R: ..."). */
 void kk_mpi__debug(const kk_mpi_comm_t *c, const char *fmt, ...) KK_MPI__PRINTF(2, 3);
@@ -130,11 +148,11 @@ void kk_mpi__debug(const kk_mpi_comm_t *c, const char *fmt, ...) KK_MPI__PRINTF(
 /* ---- pack.c ---------------------------------------------------------------- */
 
 /* The plan of view `v`; KK_ERROR_LIMIT when it cannot be walked. */
-kk_status_t kk_mpi__plan(const char *what, kk_view_t *v, mpi_plan_t *p);
+kk_status_t kk_mpi__plan(kk_mpi_what_t *what, kk_view_t *v, mpi_plan_t *p);
 
 /* The MPI datatype and count of `count` elements of `v`'s type; errors
  * name `what`. */
-kk_status_t kk_mpi__datatype(const char *what, kk_type_t type, size_t elem_size, int64_t count, MPI_Datatype *dt,
+kk_status_t kk_mpi__datatype(kk_mpi_what_t *what, kk_type_t type, size_t elem_size, int64_t count, MPI_Datatype *dt,
                              int *mcount);
 
 /* Refuses two views whose elements would pair up differently: the same
@@ -176,27 +194,27 @@ kk_status_t kk_mpi__pack_jobs(kk_mpi_comm_t *c, int n, mpi_job_t *jobs, int unpa
  * buffer (NULL for the view itself).  With `job` non-NULL the pack (and the
  * staging copy after it) is left in *job for kk_mpi__stage_out_done; `p`
  * is copied. */
-kk_status_t kk_mpi__stage_out(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+kk_status_t kk_mpi__stage_out(kk_mpi_comm_t *c, kk_mpi_what_t *what, kk_instance_t *inst, kk_view_t *v,
                               const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf,
                               mpi_job_t *job);
 
 /* Submits the n jobs kk_mpi__stage_out left: the packs batched, then the
  * staging copies; the device buffers go back in every case (the request
  * buffers stay with their requests). */
-kk_status_t kk_mpi__stage_out_done(kk_mpi_comm_t *c, const char *what, int n, mpi_job_t *jobs);
+kk_status_t kk_mpi__stage_out_done(kk_mpi_comm_t *c, kk_mpi_what_t *what, int n, mpi_job_t *jobs);
 
 /* Returns the device buffers of jobs that will not be submitted. */
 void kk_mpi__jobs_drop(int n, mpi_job_t *jobs);
 
 /* The memory MPI receives `v` into: the view itself or a buffer. */
-kk_status_t kk_mpi__stage_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+kk_status_t kk_mpi__stage_in(kk_mpi_comm_t *c, kk_mpi_what_t *what, kk_instance_t *inst, kk_view_t *v,
                              const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf);
 
 /* After MPI wrote `mbuf`: submits to `inst` the copy and unpack that put it
  * into `v`, and returns the buffers with `inst` pending.  A NULL mbuf (MPI
  * wrote the view) does nothing.  With `job` non-NULL the unpack is left in
  * *job (which then owns the buffers) for kk_mpi__finish_in_done. */
-kk_status_t kk_mpi__finish_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+kk_status_t kk_mpi__finish_in(kk_mpi_comm_t *c, kk_mpi_what_t *what, kk_instance_t *inst, kk_view_t *v,
                               const mpi_plan_t *p, kk_mpi_path_t path, mpi_buf_t *mbuf, mpi_job_t *job);
 
 /* Submits the n unpacks kk_mpi__finish_in left, batched, and returns their

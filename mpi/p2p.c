@@ -31,14 +31,18 @@ static void req_free(kk_mpi_request_t *r) {
   c->live_reqs--;
 }
 
-/* "kk_mpi_isend: 'x' (10 double) to rank 1 tag 0" */
-static void req_what(const kk_mpi_request_t *r, char *buf, size_t size) {
-  char head[512];
-  kk_mpi__describe(head, sizeof head, r->op, r->view);
-  if (r->peer == MPI_ANY_SOURCE)
-    snprintf(buf, size, "%s from any rank tag %d", head, r->tag);
-  else
-    snprintf(buf, size, "%s %s rank %d tag %d", head, r->recv ? "from" : "to", r->peer, r->tag);
+/* What messages about r name: "kk_mpi_isend: 'x' (10 double) to rank 1 tag 0" (formatted only if one is made). */
+static void req_what(const kk_mpi_request_t *r, kk_mpi_what_t *w) {
+  kk_mpi__what_init(w, r->op, r->view);
+  w->dir = r->recv ? 2 : 1;
+  w->peer = r->peer;
+  w->tag = r->tag;
+}
+
+/* The same for a routine alone ("kk_mpi_recv"). */
+static kk_mpi_what_t *op_what(kk_mpi_what_t *w, const char *op) {
+  kk_mpi__what_init(w, op, NULL);
+  return w;
 }
 
 static int status_wanted(const MPI_Status *s) { return s != NULL && s != MPI_STATUS_IGNORE; }
@@ -56,15 +60,15 @@ static kk_status_t prepare(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v,
   mpi_plan_t plan;
   MPI_Datatype dt;
   int count;
-  char what[640];
-  kk_mpi__describe(what, sizeof what, op, v);
+  kk_mpi_what_t what;
+  kk_mpi__what_init(&what, op, v);
   kk_status_t st;
-  if ((st = kk_mpi__instance(c, op, v, given, &inst)) != KK_OK || (st = kk_mpi__plan(what, v, &plan)) != KK_OK ||
-      (st = kk_mpi__datatype(what, kk_view_type(v), kk_view_elem_size(v), plan.count, &dt, &count)) != KK_OK)
+  if ((st = kk_mpi__instance(c, op, v, given, &inst)) != KK_OK || (st = kk_mpi__plan(&what, v, &plan)) != KK_OK ||
+      (st = kk_mpi__datatype(&what, kk_view_type(v), kk_view_elem_size(v), plan.count, &dt, &count)) != KK_OK)
     return st;
   kk_mpi_request_t *r = req_new(c);
   if (!r)
-    return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", what);
+    return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", kk_mpi__what(&what));
   r->op = op;
   r->recv = recv;
   r->view = kk_view_retain(v);
@@ -83,9 +87,9 @@ static kk_status_t prepare(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v,
     *out = r;
     return KK_OK;
   }
-  req_what(r, what, sizeof what);
-  st = recv ? kk_mpi__stage_in(c, what, inst, v, &plan, r->path, &r->ptr, &r->mbuf)
-            : kk_mpi__stage_out(c, what, inst, v, &plan, r->path, &r->ptr, &r->mbuf, job);
+  req_what(r, &what);
+  st = recv ? kk_mpi__stage_in(c, &what, inst, v, &plan, r->path, &r->ptr, &r->mbuf)
+            : kk_mpi__stage_out(c, &what, inst, v, &plan, r->path, &r->ptr, &r->mbuf, job);
   if (st != KK_OK) {
     req_free(r);
     return st;
@@ -105,17 +109,17 @@ static int needs_fence(const kk_mpi_request_t *r) {
 static kk_status_t post(kk_mpi_comm_t *c, kk_mpi_request_t *r) {
   int err = r->recv ? MPI_Irecv(r->ptr, r->count, r->dt, r->peer, r->tag, c->comm, &r->mreq)
                     : MPI_Isend(r->ptr, r->count, r->dt, r->peer, r->tag, c->comm, &r->mreq);
-  char what[640];
+  kk_mpi_what_t what;
   if (err != MPI_SUCCESS) {
-    req_what(r, what, sizeof what);
-    return kk_mpi__fail(err, r->recv ? "MPI_Irecv" : "MPI_Isend", what);
+    req_what(r, &what);
+    return kk_mpi__fail(err, r->recv ? "MPI_Irecv" : "MPI_Isend", kk_mpi__what(&what));
   }
   if (r->peer == MPI_PROC_NULL)
     return KK_OK;
   kk_mpi__count(c, r->path, r->plan.bytes);
   if (c->debug) {
-    req_what(r, what, sizeof what);
-    kk_mpi__debug(c, "%s (%zu bytes): path %s%s%s", what, r->plan.bytes, kk_mpi_path_name(r->path),
+    req_what(r, &what);
+    kk_mpi__debug(c, "%s (%zu bytes): path %s%s%s", kk_mpi__what(&what), r->plan.bytes, kk_mpi_path_name(r->path),
                   r->plan.contiguous ? ", contiguous" : ", packed by kk kernels on ",
                   r->plan.contiguous ? "" : kk_instance_backend(r->inst));
   }
@@ -141,6 +145,8 @@ static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, int n, kk_view_
   for (int i = 0; i < n; i++)
     reqs[i] = NULL;
   mpi_job_t jobs[KK_MPI_BATCH_MAX];
+  kk_mpi_what_t what;
+  op_what(&what, op);
   int i = 0;
   for (; i < n; i++) {
     const int slot = i % KK_MPI_BATCH_MAX;
@@ -148,7 +154,7 @@ static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, int n, kk_view_
       kk_mpi__jobs_drop(slot, jobs);
       goto fail_unprepare;
     }
-    if ((slot == KK_MPI_BATCH_MAX - 1 || i == n - 1) && (st = kk_mpi__stage_out_done(c, op, slot + 1, jobs)) != KK_OK) {
+    if ((slot == KK_MPI_BATCH_MAX - 1 || i == n - 1) && (st = kk_mpi__stage_out_done(c, &what, slot + 1, jobs)) != KK_OK) {
       i++;
       goto fail_unprepare;
     }
@@ -159,7 +165,7 @@ static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, int n, kk_view_
     int seen = 0;
     for (int k = 0; k < i && !seen; k++)
       seen = needs_fence(reqs[k]) && reqs[k]->inst == reqs[i]->inst;
-    if (!seen && (st = kk_mpi__fence(c, reqs[i]->inst, op)) != KK_OK) {
+    if (!seen && (st = kk_mpi__fence(c, reqs[i]->inst, &what)) != KK_OK) {
       i = n;
       goto fail_unprepare;
     }
@@ -213,14 +219,14 @@ kk_status_t kk_mpi_irecv_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n,
 static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s, mpi_job_t *job) {
   kk_mpi_comm_t *c = r->c;
   kk_status_t st = KK_OK;
-  char what[640];
+  kk_mpi_what_t what;
   if (job)
     memset(job, 0, sizeof *job);
-  req_what(r, what, sizeof what);
+  req_what(r, &what);
   if (err != MPI_SUCCESS) {
     int cls = 0;
     MPI_Error_class(err, &cls);
-    st = kk_mpi__fail(err, "completing the request", what);
+    st = kk_mpi__fail(err, "completing the request", kk_mpi__what(&what));
     if (cls == MPI_ERR_TRUNCATE)
       st = kk_set_error(st, "%s: the message is longer than the view's %d %s", kk_last_error(), r->count,
                         r->dt == MPI_BYTE ? "bytes" : kk_type_name(kk_view_type(r->view)));
@@ -231,10 +237,10 @@ static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s, mpi
       st = kk_set_error(KK_ERROR_INVALID_ARGUMENT,
                         "%s: the message from rank %d (tag %d) holds %d %s, the view %d: sender and receiver "
                         "disagree on the size",
-                        what, s->MPI_SOURCE, s->MPI_TAG, n, r->dt == MPI_BYTE ? "bytes" : kk_type_name(kk_view_type(r->view)),
+                        kk_mpi__what(&what), s->MPI_SOURCE, s->MPI_TAG, n, r->dt == MPI_BYTE ? "bytes" : kk_type_name(kk_view_type(r->view)),
                         r->count);
     } else {
-      st = kk_mpi__finish_in(c, what, r->inst, r->view, &r->plan, r->path, r->mbuf, job);
+      st = kk_mpi__finish_in(c, &what, r->inst, r->view, &r->plan, r->path, r->mbuf, job);
       r->mbuf = NULL; /* finish_in returned it */
     }
   }
@@ -411,7 +417,8 @@ kk_status_t kk_mpi_recv(kk_mpi_comm_t *c, kk_view_t *view, int source, int tag, 
   kk_instance_t *inst = r->inst;
   if ((st = kk_mpi_wait(&r, status)) != KK_OK)
     return st;
-  return kk_mpi__fence(c, inst, "kk_mpi_recv");
+  kk_mpi_what_t what;
+  return kk_mpi__fence(c, inst, op_what(&what, "kk_mpi_recv"));
 }
 
 /* Whether two views share memory. */
@@ -464,5 +471,6 @@ kk_status_t kk_mpi_sendrecv(kk_mpi_comm_t *c, kk_view_t *send, int dest, int sen
     *status = sts[0];
   if (st != KK_OK)
     return st;
-  return kk_mpi__fence(c, inst, "kk_mpi_sendrecv");
+  kk_mpi_what_t what;
+  return kk_mpi__fence(c, inst, op_what(&what, "kk_mpi_sendrecv"));
 }

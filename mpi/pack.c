@@ -7,7 +7,7 @@
 
 #include "internal.h"
 
-kk_status_t kk_mpi__plan(const char *what, kk_view_t *v, mpi_plan_t *p) {
+kk_status_t kk_mpi__plan(kk_mpi_what_t *what, kk_view_t *v, mpi_plan_t *p) {
   memset(p, 0, sizeof *p);
   const int rank = kk_view_rank(v);
   const size_t esize = kk_view_elem_size(v);
@@ -57,7 +57,7 @@ kk_status_t kk_mpi__plan(const char *what, kk_view_t *v, mpi_plan_t *p) {
       oe[o] = ext[k], os[o++] = str[k];
   }
   if (o > KK_MPI_PLAN_DIMS)
-    return kk_set_error(KK_ERROR_LIMIT, "%s: view '%s' has too many dimensions to pack", what, kk_view_label(v));
+    return kk_set_error(KK_ERROR_LIMIT, "%s: view '%s' has too many dimensions to pack", kk_mpi__what(what), kk_view_label(v));
   p->rank = o;
   for (int k = 0; k < o; k++) {
     p->ext[k] = oe[o - 1 - k];
@@ -67,7 +67,7 @@ kk_status_t kk_mpi__plan(const char *what, kk_view_t *v, mpi_plan_t *p) {
   return KK_OK;
 }
 
-kk_status_t kk_mpi__datatype(const char *what, kk_type_t type, size_t elem_size, int64_t count, MPI_Datatype *dt,
+kk_status_t kk_mpi__datatype(kk_mpi_what_t *what, kk_type_t type, size_t elem_size, int64_t count, MPI_Datatype *dt,
                              int *mcount) {
   int64_t mult = 1;
   switch (type) {
@@ -88,10 +88,10 @@ kk_status_t kk_mpi__datatype(const char *what, kk_type_t type, size_t elem_size,
     mult = (int64_t)elem_size;
     break;
   default:
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: element type %d has no MPI datatype", what, (int)type);
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: element type %d has no MPI datatype", kk_mpi__what(what), (int)type);
   }
   if (count > INT_MAX / mult)
-    return kk_set_error(KK_ERROR_LIMIT, "%s: %lld elements are more than one MPI message carries (count %d)", what,
+    return kk_set_error(KK_ERROR_LIMIT, "%s: %lld elements are more than one MPI message carries (count %d)", kk_mpi__what(what),
                         (long long)count, INT_MAX);
   *mcount = (int)(count * mult);
   return KK_OK;
@@ -289,7 +289,7 @@ void kk_mpi__jobs_drop(int n, mpi_job_t *jobs) {
   }
 }
 
-kk_status_t kk_mpi__stage_out_done(kk_mpi_comm_t *c, const char *what, int n, mpi_job_t *jobs) {
+kk_status_t kk_mpi__stage_out_done(kk_mpi_comm_t *c, kk_mpi_what_t *what, int n, mpi_job_t *jobs) {
   kk_status_t st = kk_mpi__pack_jobs(c, n, jobs, 0);
   for (int i = 0; i < n; i++) {
     mpi_job_t *j = &jobs[i];
@@ -297,7 +297,7 @@ kk_status_t kk_mpi__stage_out_done(kk_mpi_comm_t *c, const char *what, int n, mp
       continue;
     if (st == KK_OK) {
       if ((st = kk_space_copy(j->mbuf->space, j->mbuf->ptr, j->vs, j->dbuf->ptr, j->plan.bytes, j->inst)) != KK_OK)
-        st = kk_set_error(st, "%s: staging to %s: %s", what, kk_space_name(j->mbuf->space), kk_last_error());
+        st = kk_set_error(st, "%s: staging to %s: %s", kk_mpi__what(what), kk_space_name(j->mbuf->space), kk_last_error());
       else
         c->stats.staging_copies++;
     }
@@ -307,7 +307,7 @@ kk_status_t kk_mpi__stage_out_done(kk_mpi_comm_t *c, const char *what, int n, mp
   return st;
 }
 
-kk_status_t kk_mpi__stage_out(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+kk_status_t kk_mpi__stage_out(kk_mpi_comm_t *c, kk_mpi_what_t *what, kk_instance_t *inst, kk_view_t *v,
                               const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf,
                               mpi_job_t *job) {
   mpi_job_t own;
@@ -336,7 +336,7 @@ kk_status_t kk_mpi__stage_out(kk_mpi_comm_t *c, const char *what, kk_instance_t 
       return st;
     if (p->contiguous) {
       if ((st = kk_space_copy((*mbuf)->space, (*mbuf)->ptr, vs, data, p->bytes, inst)) != KK_OK) {
-        st = kk_set_error(st, "%s: staging to %s: %s", what, kk_space_name((*mbuf)->space), kk_last_error());
+        st = kk_set_error(st, "%s: staging to %s: %s", kk_mpi__what(what), kk_space_name((*mbuf)->space), kk_last_error());
         goto fail_put;
       }
       c->stats.staging_copies++;
@@ -363,7 +363,7 @@ fail_put:
   return st;
 }
 
-kk_status_t kk_mpi__stage_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+kk_status_t kk_mpi__stage_in(kk_mpi_comm_t *c, kk_mpi_what_t *what, kk_instance_t *inst, kk_view_t *v,
                              const mpi_plan_t *p, kk_mpi_path_t path, void **ptr, mpi_buf_t **mbuf) {
   *mbuf = NULL;
   *ptr = NULL;
@@ -393,7 +393,7 @@ kk_status_t kk_mpi__finish_in_done(kk_mpi_comm_t *c, int n, mpi_job_t *jobs) {
   return st;
 }
 
-kk_status_t kk_mpi__finish_in(kk_mpi_comm_t *c, const char *what, kk_instance_t *inst, kk_view_t *v,
+kk_status_t kk_mpi__finish_in(kk_mpi_comm_t *c, kk_mpi_what_t *what, kk_instance_t *inst, kk_view_t *v,
                               const mpi_plan_t *p, kk_mpi_path_t path, mpi_buf_t *mbuf, mpi_job_t *job) {
   mpi_job_t own;
   mpi_job_t *j = job ? job : &own;
@@ -410,7 +410,7 @@ kk_status_t kk_mpi__finish_in(kk_mpi_comm_t *c, const char *what, kk_instance_t 
   } else if (p->contiguous) {
     st = kk_space_copy(vs, data, mbuf->space, mbuf->ptr, p->bytes, inst);
     if (st != KK_OK)
-      st = kk_set_error(st, "%s: copying from %s: %s", what, kk_space_name(mbuf->space), kk_last_error());
+      st = kk_set_error(st, "%s: copying from %s: %s", kk_mpi__what(what), kk_space_name(mbuf->space), kk_last_error());
     else
       c->stats.staging_copies++;
     kk_mpi__buf_put(mbuf, inst);
@@ -420,7 +420,7 @@ kk_status_t kk_mpi__finish_in(kk_mpi_comm_t *c, const char *what, kk_instance_t 
     if ((st = kk_mpi__buf_get(c, vs, p->bytes, what, &j->dbuf)) != KK_OK ||
         (st = kk_space_copy(vs, j->dbuf->ptr, mbuf->space, mbuf->ptr, p->bytes, inst)) != KK_OK) {
       if (j->dbuf)
-        st = kk_set_error(st, "%s: copying from %s: %s", what, kk_space_name(mbuf->space), kk_last_error());
+        st = kk_set_error(st, "%s: copying from %s: %s", kk_mpi__what(what), kk_space_name(mbuf->space), kk_last_error());
       kk_mpi__buf_put(j->dbuf, inst);
       kk_mpi__buf_put(mbuf, inst);
       j->dbuf = j->mbuf = NULL;
