@@ -9,7 +9,8 @@
 # per part, default 120), KK_MPI_CG_NPS (default "1 2 3 4"), KK_MPI_BENCH_ARGS
 # and KK_MPI_HOST_BENCH_ARGS (kk-bench-mpi's sizes), KK_MPI_SCALING_SLAB,
 # KK_MPI_GPU_SCALING_SLAB, KK_MPI_HOST_SCALING=0 (leaves the host's weak
-# scaling out), KK_MPI_HOST_CORES (the cores the host parts use; default all),
+# scaling out), KK_MPI_HOST_BIND=0 (kk-bench-mpi on the host unbound),
+# KK_MPI_HOST_CORES (the cores the host parts use; default all),
 # KK_MPI_SUITE_NPS (the suite's rank counts on the device backend, default
 # "1 2") and KK_MPI_BENCH_NPS (kk-bench-mpi's on it, default "1 2").
 set -u
@@ -68,8 +69,17 @@ for np in ${KK_MPI_BENCH_NPS:-1 2}; do
 done
 per() { n=$((cores / $1)); [ $n -ge 1 ] || n=1; echo $n; }
 part "kk-bench-mpi on $host (MPI + OpenMP beside it): 1 x $(per 1) threads, 2 x $(per 2), 4 x $(per 4)"
+# Each rank bound to its own cores and its threads one per core (as HPC
+# runs bind them; KK_MPI_HOST_BIND=0: unbound, as before 2026-11-27)
 for np in 1 2 4; do
-  KOKKOS_NUM_THREADS=$(per $np) OMP_NUM_THREADS=$(per $np) OMP_PROC_BIND=false mpx --bind-to none -np $np \
+  t=$(per $np)
+  if [ "${KK_MPI_HOST_BIND:-1}" = 1 ]; then
+    bind="--map-by slot:PE=$t --bind-to core" pb=close
+  else
+    bind="--bind-to none" pb=false
+  fi
+  # shellcheck disable=SC2086
+  KOKKOS_NUM_THREADS=$t OMP_NUM_THREADS=$t OMP_PROC_BIND=$pb OMP_PLACES=cores mpx $bind -np $np \
     "$B/bench/kk-bench-mpi" --kokkos-device=$host ${KK_MPI_HOST_BENCH_ARGS:---halo=128 --cg=32x128x128} || status=1
 done
 
