@@ -281,7 +281,7 @@ static void bench_scatter(const char *backend, int nt, int reps, int64_t updates
     double tk, tn;
     if (ON_GPU(backend))
       DUEL_GPU(reps, tk, tn, CHECK(kk_parallel_for("atomic", KK_RANGE(0, updates), atomic_k[t], KK_ARGS(a))),
-               ncu_atomics(t, pi, updates, cells, reps));
+               ncu_atomics(t, pi, updates, cells, reps, kk_view_data(grid)));
     else
       DUEL(reps, tk, tn, CHECK(kk_parallel_for("atomic", KK_RANGE(0, updates), atomic_k[t], KK_ARGS(a))),
            native_atomics(t, ng, pi, updates, nt));
@@ -294,7 +294,7 @@ static void bench_scatter(const char *backend, int nt, int reps, int64_t updates
                  CHECK(kk_parallel_for("scatter", KK_RANGE(0, updates), sv_k[t], KK_ARGS(a)));
                  CHECK(kk_scatter_view_contribute(sv));
                }),
-               ncu_atomics(t, pi, updates, cells, reps));
+               ncu_atomics(t, pi, updates, cells, reps, kk_view_data(grid)));
     else
       DUEL(reps, tk, tn, ({
              CHECK(kk_parallel_for("scatter", KK_RANGE(0, updates), sv_k[t], KK_ARGS(a)));

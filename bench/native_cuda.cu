@@ -298,13 +298,14 @@ extern "C" double ncu_tensor(int way, int64_t n, int reps, int left) {
   return t;
 }
 
-extern "C" double ncu_atomics(int type, const int32_t *idx, int64_t updates, int64_t cells, int reps) {
+extern "C" double ncu_atomics(int type, const int32_t *idx, int64_t updates, int64_t cells, int reps, void *grid) {
   int32_t *di;
-  void *g;
-  if (!OK(cudaMalloc(&di, updates * 4)) || !OK(cudaMalloc(&g, cells * 16)))
+  void *g = grid;
+  if (!OK(cudaMalloc(&di, updates * 4)) || (!grid && !OK(cudaMalloc(&g, cells * 16))))
     return -1;
   cudaMemcpy(di, idx, updates * 4, cudaMemcpyHostToDevice);
-  cudaMemset(g, 0, cells * 16);
+  if (!grid)
+    cudaMemset(g, 0, cells * 16);
   const unsigned grd = blocks_for(updates, 256);
   double t = -1;
   switch (type) {
@@ -313,7 +314,9 @@ extern "C" double ncu_atomics(int type, const int32_t *idx, int64_t updates, int
   case 2: t = best_of(reps, [&] { scatter2<float><<<grd, 256>>>((float *)g, di, updates); }); break;
   case 3: t = best_of(reps, [&] { scatter2<double><<<grd, 256>>>((double *)g, di, updates); }); break;
   }
-  cudaFree(di), cudaFree(g);
+  cudaFree(di);
+  if (!grid)
+    cudaFree(g);
   return t;
 }
 

@@ -31,7 +31,9 @@ double ncu_launch_latency(int launches, int trials);
 double ncu_tensor(int way, int64_t n, int reps, int left);
 /* Scatter-add of 1 (int), 1.0 (double), (1, 0.5) (complex float / double) into `cells` cells at idx[u], u < updates,
  * with atomicAdd (complex: one atomicAdd per component).  type 0 int, 1 double, 2 complex float, 3 complex double. */
-double ncu_atomics(int type, const int32_t *idx, int64_t updates, int64_t cells, int reps);
+/* grid: the device memory the updates go to (kk's view, so that both sides
+ * update the same addresses), or NULL for a cudaMalloc of its own */
+double ncu_atomics(int type, const int32_t *idx, int64_t updates, int64_t cells, int reps, void *grid);
 /* Min and sum of x[0..n) in one kernel (two block reductions); results in *mn, *sum. */
 double ncu_min_sum(const double *x, int64_t n, int reps, double *mn, double *sum);
 /* nb batched m x m matrix-vector products y_b = A_b x_b, A = 0.5, x = 1, one block per batch with A_b's rows
