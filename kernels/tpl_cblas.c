@@ -18,13 +18,14 @@
  * kernels.  OpenBLAS gets as many threads as kk's host backend has.
  *
  * Which calls it is offered (docs/kernels.md, "the vendor-choice rule"):
- * gemm and gemv always (OpenBLAS runs both on its threads: on 16 bound
- * cores of the H100 machine its dgemm was 2.6x kk's portable tiles and its
- * gemv 1.05x kk's); BLAS 1 only when kk's host backend runs one thread.
- * OpenBLAS 0.3.21 runs ddot and daxpby on one thread whatever its thread
- * count (15-18 GB/s there, against kk's 96-118 on 16), and on one thread
- * both are bound by one core and the BLAS's hand-written loops are at
- * least as fast.
+ * gemm always (compute-bound: on 16 bound cores of the H100 machine
+ * OpenBLAS's dgemm ran at 2.6-2.8x kk's portable tiles); BLAS 1 and gemv
+ * only when kk's host backend runs one thread.  With more, kk's own
+ * kernels spread them over kk's threads: OpenBLAS 0.3.21 runs ddot and
+ * daxpby on one thread whatever its thread count (15-18 GB/s there against
+ * kk's 96-118), and its threaded gemv ran at 112 and 73 GB/s in two runs
+ * where kk's ran at 107 and 97.  On one thread both are bound by one core
+ * and the BLAS's hand-written loops are at least as fast.
  */
 
 enum { ROW_MAJOR = 101, COL_MAJOR = 102 };
@@ -144,7 +145,7 @@ static int cblas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   const kkk_call_t *c = t->c;
   if (!c->host || t->op == KKK_TPL_SPMV) /* no sparse BLAS in a CBLAS */
     return 0;
-  if (t->op != KKK_TPL_GEMM && t->op != KKK_TPL_GEMV && kk_num_threads() > 1) /* BLAS 1: kk's threads are faster */
+  if (t->op != KKK_TPL_GEMM && kk_num_threads() > 1) /* memory-bound: kk's threads (above) */
     return 0;
   const int ty = c->t;
   const float fa[2] = {(float)t->a.re, (float)t->a.im}, fb[2] = {(float)t->b.re, (float)t->b.im};
