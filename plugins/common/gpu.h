@@ -123,7 +123,6 @@ typedef struct kkg_kernel {
   int max_threads, max_threads2;    /* threads per block each allows */
   int pref_threads;                 /* SPIR-V: threads per group for a long range */
   int smem_set;                     /* CUDA: dynamic shared memory opted in so far */
-  atomic_ullong carve_key;          /* the launch shape set_carveout last ran for (see gpu_simt.c's run) */
   struct kkg_kernel *next;
 } kkg_kernel_t;
 
@@ -140,8 +139,6 @@ typedef struct kkg_device {
   int max_threads;                  /* per block or group */
   int64_t concurrency;
   uint64_t smem;                    /* shared (local) memory a block may use */
-  uint64_t smem_unit;               /* shared memory one unit can give its blocks (CUDA: the SM's largest
-                                       L1 / shared split), 0 when the vendor has no split */
   uint64_t memory;
 } kkg_device_t;
 
@@ -256,9 +253,6 @@ typedef struct kkg_vendor {
   size_t max_args;                  /* bytes of kernel arguments, or 0 */
   kk_status_t (*fill_wide)(kkg_ctx_t *c, kkg_inst_t *in, void *dst, const void *pattern, size_t psize, size_t count);
   int (*set_smem)(kkg_ctx_t *c, void *fn, int bytes);
-  /* the L1 / shared-memory split of fn for blocks of `threads` with `smem` bytes of dynamic shared memory
-   * (NULL: the vendor has no split to choose) */
-  int (*set_carveout)(kkg_ctx_t *c, void *fn, int threads, uint64_t smem);
   /* SIMT graphs (gpu_graph.c): kks_graph_api_t's symbols (NULL: graphs are replayed by the core); the
    * relaxed capture mode and the flag that replaces a capture's dependencies, as the vendor spells them */
   const char *graph_syms;

@@ -198,16 +198,6 @@ static kk_status_t run(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, kkg_k
     KKG_TRY(c, c->v->set_smem(c, fn, (int)smem), "allowing %llu bytes of shared memory", (unsigned long long)smem);
     k->smem_set = (int)smem;
   }
-  if (smem > 0 && c->v->set_carveout) {
-    /* the split of the SM's memory between L1 and shared memory, chosen
-     * again only when the kernel's block size or shared memory change
-     * (a hint: a failure changes nothing but the speed) */
-    const unsigned long long key = (unsigned long long)block[0] * block[1] * block[2] << 40 | (smem & 0xffffffffffull);
-    if (atomic_load_explicit(&k->carve_key, memory_order_relaxed) != key) {
-      (void)c->v->set_carveout(c, fn, (int)(block[0] * block[1] * block[2]), smem);
-      atomic_store_explicit(&k->carve_key, key, memory_order_relaxed);
-    }
-  }
   void *params[2] = {(void *)l->args, (void *)L}, **extra = NULL;
   _Alignas(16) unsigned char buf[4096];
   size_t size = (((size_t)l->kernel->args_size + 7) & ~(size_t)7) + sizeof *L;

@@ -28,8 +28,6 @@ KKG_SIMT_DECLS(cuda)
 kk_status_t cuda_fill_wide(kkg_ctx_t *g, kkg_inst_t *in, void *dst, const void *pattern, size_t psize, size_t count);
 /* cuda_parallel.c: opts a function in to `bytes` of dynamic shared memory */
 int cuda_set_smem(kkg_ctx_t *g, void *fn, int bytes);
-/* cuda_parallel.c: the L1 / shared-memory split for a launch shape (kkg_vendor_t.set_carveout) */
-int cuda_set_carveout(kkg_ctx_t *g, void *fn, int threads, uint64_t smem);
 /* cuda_jit.c: compiles a module's embedded source with NVRTC for the open
  * device, through an on-disk cache; *image is malloc'ed. */
 kk_status_t cuda_jit(cuda_ctx_t *c, const kk_module_t *module, void **image, size_t *size);

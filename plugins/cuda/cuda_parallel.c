@@ -34,23 +34,3 @@ kk_status_t cuda_module_load(kkg_ctx_t *g, const kk_module_t *m, const kk_image_
 int cuda_set_smem(kkg_ctx_t *g, void *fn, int bytes) {
   return cuda_of(g)->cu.cuFuncSetAttribute((CUfunction)fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
 }
-
-/* The carveout (the SM's split between L1 and shared memory) for blocks of
- * fn with `threads` threads and `smem` bytes of dynamic shared memory, set
- * as Kokkos sets it: shared memory for as many blocks per SM as the threads
- * and registers allow (each block's dynamic and static shared memory plus
- * the 1 KiB the system keeps per block), the rest left to L1.  The driver's
- * own choice may leave fewer blocks resident.  The driver rounds the
- * percentage up to a split the SM has. */
-int cuda_set_carveout(kkg_ctx_t *g, void *fn, int threads, uint64_t smem) {
-  cuda_ctx_t *cc = cuda_of(g);
-  const uint64_t unit = cuda_dev(g)->d.smem_unit;
-  int blocks = 0, fixed = 0;
-  if (!unit || cc->s.api.occupancy(&blocks, fn, threads, 0) != 0 || blocks < 1)
-    return -1;
-  if (cc->s.api.func_attribute(&fixed, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) != 0 || fixed < 0)
-    fixed = 0;
-  const uint64_t want = (uint64_t)blocks * (smem + (uint64_t)fixed + 1024);
-  const int pct = want >= unit ? 100 : (int)((want * 100 + unit - 1) / unit);
-  return cc->cu.cuFuncSetAttribute((CUfunction)fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, pct);
-}

@@ -39,11 +39,6 @@ static const char *cuda_probe(kkg_ctx_t *g, void *rec, void *id, char *why, size
   for (int a = 0; a < 6; a++)
     cu->cuDeviceGetAttribute(&v[a], attrs[a], d);
   cu->cuDeviceGetAttribute(&per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, d);
-  int smem_sm = 0;
-  p->d.smem_unit = 0;
-  if (cu->cuDeviceGetAttribute(&smem_sm, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, d) == CUDA_SUCCESS &&
-      smem_sm > 0)
-    p->d.smem_unit = (uint64_t)smem_sm;
   cu->cuDeviceTotalMem(&memory, d);
   p->d.memory = memory;
   p->cc_major = v[0], p->cc_minor = v[1];
@@ -132,7 +127,6 @@ KKG_SIMT_VENDOR(cuda, .code_type = "CUresult", .simt_syms = CUDA_SIMT_SYMS, .str
                 .mapped_flags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP,
                 .attr_max_threads = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, .not_ready = CUDA_ERROR_NOT_READY,
                 .smem_optin = true, .max_blocks = 2147483647ll, .fill_wide = cuda_fill_wide, .set_smem = cuda_set_smem,
-                .set_carveout = cuda_set_carveout,
                 .graph_syms = CUDA_GRAPH_SYMS, .capture_relaxed = CU_STREAM_CAPTURE_MODE_RELAXED,
                 .capture_set = CU_STREAM_SET_CAPTURE_DEPENDENCIES,
                 .native_kind = KK_NATIVE_CUDA, .native_context = cuda_native_context, .lost_codes = cuda_lost)
