@@ -26,6 +26,26 @@ KKK_TEAM_FOR(KN(spmv), struct kkk_spmv_args, team) {
   const int64_t r1 = r0 + args->rows_per_team < args->rows ? r0 + args->rows_per_team : args->rows;
   const int64_t nv = args->nvec;
 #if KKK_HOST
+  /* one vector of unit stride (the common case): plain pointers, as a
+   * hand-written CSR loop has them (the CRS arrays have unit stride) */
+  if (nv == 1 && KK_STRIDE(args->x, 0) == 1) {
+    const int64_t *const rp = KK_DATA(args->row_ptr, int64_t);
+    const int32_t *const ci = KK_DATA(args->col_idx, int32_t);
+    const SC *const av = KK_DATA(args->vals, SC), *const xp = &KK_AT(args->x, SC, 0, 0);
+    KK_TEAM_THREAD_FOR(team, i, r0, r1) {
+      SC s0 = S(zero)(), s1 = S(zero)();
+      int64_t p = rp[i];
+      const int64_t p1 = rp[i + 1];
+      for (; p + 1 < p1; p += 2) {
+        s0 = S(fma)(av[p], xp[ci[p]], s0);
+        s1 = S(fma)(av[p + 1], xp[ci[p + 1]], s1);
+      }
+      if (p < p1)
+        s0 = S(fma)(av[p], xp[ci[p]], s0);
+      KKK_SPMV_STORE(i, 0, S(add)(s0, s1));
+    }
+    return;
+  }
   KK_TEAM_THREAD_FOR(team, i, r0, r1) {
     const int64_t p0 = RP(i), p1 = RP(i + 1);
     for (int64_t v = 0; v < nv; v++) {
