@@ -35,7 +35,9 @@ build() {
   rm -rf "$B" && mkdir -p "$B" && tar xzf "$tarball" -C "$B" --strip-components=1 || return 1
   cd "$B" || return 1
   step "configure"
+  # host kernels for this machine's CPU, as an HPC build makes them (KK_HOST_ARCH=no: the portable baseline)
   ./configure -q --enable-cuda=yes --enable-mpi=auto --enable-hip=no --enable-levelzero=no --enable-opencl=no \
+    --with-host-arch="${KK_HOST_ARCH:-native}" \
     --with-cuda-archs="${KK_CUDA_ARCHS:-sm_90}" >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; return 1; }
   grep -E '^configure: +(cuda|openmp|threads|mpi|kk-kernels)' "$OUT/configure.log"
   step "build"
