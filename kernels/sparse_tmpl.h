@@ -26,40 +26,34 @@ KKK_TEAM_FOR(KN(spmv), struct kkk_spmv_args, team) {
   const int64_t r1 = r0 + args->rows_per_team < args->rows ? r0 + args->rows_per_team : args->rows;
   const int64_t nv = args->nvec;
 #if KKK_HOST
-  /* one vector of unit stride (the common case): plain pointers, as a
-   * hand-written CSR loop has them (the CRS arrays have unit stride) */
-  if (nv == 1 && KK_STRIDE(args->x, 0) == 1) {
-    const int64_t *const rp = KK_DATA(args->row_ptr, int64_t);
-    const int32_t *const ci = KK_DATA(args->col_idx, int32_t);
-    const SC *const av = KK_DATA(args->vals, SC), *const xp = &KK_AT(args->x, SC, 0, 0);
-    KK_TEAM_THREAD_FOR(team, i, r0, r1) {
-      SC s0 = S(zero)(), s1 = S(zero)();
-      int64_t p = rp[i];
-      const int64_t p1 = rp[i + 1];
-      for (; p + 1 < p1; p += 2) {
-        s0 = S(fma)(av[p], xp[ci[p]], s0);
-        s1 = S(fma)(av[p + 1], xp[ci[p + 1]], s1);
-      }
-      if (p < p1)
-        s0 = S(fma)(av[p], xp[ci[p]], s0);
-      KKK_SPMV_STORE(i, 0, S(add)(s0, s1));
-    }
-    return;
+  /* plain pointers, as a hand-written CSR loop has them (the CRS arrays
+   * have unit stride); x's row stride a constant 1 in the usual case */
+  const int64_t *const rp = KK_DATA(args->row_ptr, int64_t);
+  const int32_t *const ci = KK_DATA(args->col_idx, int32_t);
+  const SC *const av = KK_DATA(args->vals, SC);
+  const int64_t xs = KK_STRIDE(args->x, 0);
+#define KKK_HOST_CSR(XS)                                                                  \
+  KK_TEAM_THREAD_FOR(team, i, r0, r1) {                                                   \
+    for (int64_t v = 0; v < nv; v++) {                                                    \
+      const SC *const xv = KK_DATA(args->x, SC) + v * KK_STRIDE(args->x, 1);              \
+      SC s0 = S(zero)(), s1 = S(zero)();                                                  \
+      int64_t p = rp[i];                                                                  \
+      const int64_t p1 = rp[i + 1];                                                       \
+      for (; p + 1 < p1; p += 2) {                                                        \
+        s0 = S(fma)(av[p], xv[ci[p] * (XS)], s0);                                         \
+        s1 = S(fma)(av[p + 1], xv[ci[p + 1] * (XS)], s1);                                 \
+      }                                                                                   \
+      if (p < p1)                                                                         \
+        s0 = S(fma)(av[p], xv[ci[p] * (XS)], s0);                                         \
+      KKK_SPMV_STORE(i, v, S(add)(s0, s1));                                               \
+    }                                                                                     \
   }
-  KK_TEAM_THREAD_FOR(team, i, r0, r1) {
-    const int64_t p0 = RP(i), p1 = RP(i + 1);
-    for (int64_t v = 0; v < nv; v++) {
-      SC s0 = S(zero)(), s1 = S(zero)();
-      int64_t p = p0;
-      for (; p + 1 < p1; p += 2) {
-        s0 = S(fma)(AV(p), KK_AT(args->x, SC, CI(p), v), s0);
-        s1 = S(fma)(AV(p + 1), KK_AT(args->x, SC, CI(p + 1), v), s1);
-      }
-      if (p < p1)
-        s0 = S(fma)(AV(p), KK_AT(args->x, SC, CI(p), v), s0);
-      KKK_SPMV_STORE(i, v, S(add)(s0, s1));
-    }
+  if (xs == 1) {
+    KKK_HOST_CSR(1)
+  } else {
+    KKK_HOST_CSR(xs)
   }
+#undef KKK_HOST_CSR
 #else
   KK_TEAM_THREAD_FOR(team, i, r0, r1) {
     const int64_t p0 = RP(i), p1 = RP(i + 1);
