@@ -1,6 +1,7 @@
 # tests/faults/local.mk -- issue 21's pieces of the build: bounds checking in libkk, and the tests of bad
 # input that once crashed, concurrent use, broken plugins and bounds checking.
-EXTRA_DIST += tests/faults/local.mk tools/compare-kernel-images.sh tests/faults/tsan.sh tests/faults/tsan.supp
+EXTRA_DIST += tests/faults/local.mk tools/compare-kernel-images.sh tests/faults/tsan.sh tests/faults/tsan.supp \
+	tests/faults/fake-cuda-env.sh
 # libFuzzer harnesses and their seed corpora (tests/fuzz/run.sh, .ci/run)
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/fuzz_config_json.c tests/fuzz/fuzz_settings.c \
 	tests/fuzz/fuzz_module_table.c tests/fuzz/corpus
