@@ -7,6 +7,7 @@
 #   BUILD_DIR  a configured build tree (default .): its kkcc and targets are used
 #   TARGETS    (environment) kkcc's --targets list, default every installed target
 #   FILES      (environment) the kernel files to compare, default every one in the tree
+#   KKCC_FLAGS (environment) more kkcc options for both sides, e.g. --bounds-check
 #
 # Each kernel file is compiled by kkcc once per set of headers, with the same
 # targets and flags, and the two objects' code and data sections are compared
@@ -36,7 +37,7 @@ for f in $files; do
     inc=$src/include
     [ "$side" = base ] && inc=$work/base/include
     # the same output name and directory on both sides: kkcc derives the module's id from them
-    (cd "$work" && KKCC_TARGETS_DIR="$build/targets" KKCC_INCLUDEDIR="$inc" "$kkcc" ${TARGETS:+--targets=$TARGETS} \
+    (cd "$work" && KKCC_TARGETS_DIR="$build/targets" KKCC_INCLUDEDIR="$inc" "$kkcc" ${TARGETS:+--targets=$TARGETS} ${KKCC_FLAGS:-} \
       -I"$inc" -I"$build/include" -I"$src/$(dirname "$f")" -I"$src/tests/conformance" -I"$src/bench" \
       -c "$src/$f" -o out.o && mv out.o "$side-$n.o")
     objdump -d --no-show-raw-insn "$work/$side-$n.o" | sed 1,2d > "$work/$side-$n.dis"

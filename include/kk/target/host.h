@@ -86,36 +86,24 @@ static inline int kk__bc_team_stop(const int32_t *bc, kk__thread_t th) {
 #endif
 
 #ifdef KK_BOUNDS_CHECK
-/* Is the access (n indices ix, an element of esize bytes) outside the view? */
-static inline int kk__bounds_bad(const kk_view_desc_t *d, uint32_t esize, int n, const int64_t *ix) {
-  int bad = n < d->rank || esize != d->elem_size;
-  for (int k = 0; k < n; k++)
-    bad |= (uint64_t)ix[k] >= (uint64_t)d->extent[k];
-  return bad;
-}
+/* kk__bc_bad (kernel_common.h) */
+KK__BC_BAD(static inline)
 
 /* The checked KK_AT: the element's address, or on a failed access the sink
- * kk_bounds_fail gives.  The offset is the unchecked KK_AT's, per layout. */
+ * kk_bounds_fail gives. */
 static inline void *kk__bounds_at(const kk_view_desc_t *d, int layout, uint32_t esize, int n, const int64_t *ix,
                                   const char *file, int line) {
-  if (__builtin_expect(kk__bounds_bad(d, esize, n, ix), 0))
+  if (__builtin_expect(kk__bc_bad(d, esize, n, ix), 0))
     return kk_bounds_fail(d, esize, n, ix, file, line);
   int64_t off;
-  if (n == 1) {
-    off = layout == KK_LAYOUT_STRIDE ? ix[0] * d->stride[0] : ix[0];
-  } else {
-    off = layout == KK_LAYOUT_LEFT ? ix[0] : ix[0] * d->stride[0];
-    for (int k = 1; k < n - 1; k++)
-      off += ix[k] * d->stride[k];
-    off += layout == KK_LAYOUT_RIGHT ? ix[n - 1] : ix[n - 1] * d->stride[n - 1];
-  }
+  KK__BC_OFFSET(off, d, layout, n, ix, );
   return (char *)d->data + off * (int64_t)esize;
 }
 
 /* A ScatterView contribution's check: 0 (after recording) when it fails. */
 static inline int kk__bounds_ok(const kk_view_desc_t *d, uint32_t esize, int n, const int64_t *ix, const char *file,
                                 int line) {
-  if (__builtin_expect(kk__bounds_bad(d, esize, n, ix), 0)) {
+  if (__builtin_expect(kk__bc_bad(d, esize, n, ix), 0)) {
     (void)kk_bounds_fail(d, esize, n, ix, file, line);
     return 0;
   }

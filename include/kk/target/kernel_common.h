@@ -54,4 +54,32 @@
 #define KK__SOFF3(d, a, b, c) (KK__T(d, 0, a) + KK__T(d, 1, b) + KK__T(d, 2, c))
 #define KK__SOFF4(d, a, b, c, e) (KK__T(d, 0, a) + KK__T(d, 1, b) + KK__T(d, 2, c) + KK__T(d, 3, e))
 
+/* ==== bounds checking (kkcc --bounds-check): what every target's checked KK_AT does alike ==========
+ * KK__BC_BAD(FN) defines, with the target's function qualifier FN (a target
+ * expands it where its checked KK_AT begins, under KK_BOUNDS_CHECK),
+ *   kk__bc_bad(d, esize, n, ix)   is the access (n indices ix, an element of esize bytes)
+ *                                 outside view d?
+ * KK__BC_OFFSET(off, d, layout, n, ix, UNROLL) sets off to the element offset the
+ * unchecked KK_AT gives the access, per layout; UNROLL is the target's unroll hint
+ * for the loop over the middle indices (empty where it has none).  A statement, not
+ * a function, so that the loops unroll in the checked KK_AT as they did. */
+#define KK__BC_BAD(FN)                                                                          \
+  FN int kk__bc_bad(const kk_view_desc_t *d, unsigned esize, int n, const int64_t *ix) {        \
+    int bad = n < d->rank || esize != d->elem_size;                                             \
+    for (int k = 0; k < n; k++)                                                                 \
+      bad |= (uint64_t)ix[k] >= (uint64_t)d->extent[k];                                         \
+    return bad;                                                                                 \
+  }
+#define KK__BC_OFFSET(off, d, layout, n, ix, UNROLL)                                            \
+  do {                                                                                          \
+    if ((n) == 1) {                                                                             \
+      (off) = (layout) == KK_LAYOUT_STRIDE ? (ix)[0] * (d)->stride[0] : (ix)[0];                \
+    } else {                                                                                    \
+      (off) = (layout) == KK_LAYOUT_LEFT ? (ix)[0] : (ix)[0] * (d)->stride[0];                  \
+      UNROLL for (int k_ = 1; k_ < (n) - 1; k_++)                                               \
+        (off) += (ix)[k_] * (d)->stride[k_];                                                    \
+      (off) += (layout) == KK_LAYOUT_RIGHT ? (ix)[(n) - 1] : (ix)[(n) - 1] * (d)->stride[(n) - 1]; \
+    }                                                                                           \
+  } while (0)
+
 #endif /* KK_TARGET_KERNEL_COMMON_H */

@@ -479,16 +479,11 @@ KK__INL void *kk__bc_fail(const kk_view_desc_t *d, unsigned esize, int n, const 
   return (void *)kk__bc_sink;
 }
 
-/* Is the access (n indices ix, an element of esize bytes) outside the view? */
-KK__INL bool kk__bc_bad(const kk_view_desc_t *d, unsigned esize, int n, const int64_t *ix) {
-  bool bad = n < d->rank || esize != d->elem_size;
-  for (int k = 0; k < n; k++)
-    bad |= (uint64_t)ix[k] >= (uint64_t)d->extent[k];
-  return bad;
-}
+/* kk__bc_bad (kernel_common.h) */
+KK__BC_BAD(KK__INL)
 
-/* The checked KK_AT: the element's address (the unchecked KK_AT's offset,
- * per layout), or on a failed access the dummy element. */
+/* The checked KK_AT: the element's address, or on a failed access the dummy
+ * element. */
 template <class T, class... I>
 KK__INL void *kk__bc_at(const kk_view_desc_t *d, int layout, const __constant char *file, int line, I... i) {
   static_assert(sizeof(T) <= KK__BC_SINK_BYTES, "bounds-checked accesses on SPIR-V take elements of up to 512 bytes");
@@ -497,14 +492,7 @@ KK__INL void *kk__bc_at(const kk_view_desc_t *d, int layout, const __constant ch
   if (kk__bc_bad(d, (unsigned)sizeof(T), n, ix))
     return kk__bc_fail(d, (unsigned)sizeof(T), n, ix, file, line);
   int64_t off;
-  if (n == 1) {
-    off = layout == KK_LAYOUT_STRIDE ? ix[0] * d->stride[0] : ix[0];
-  } else {
-    off = layout == KK_LAYOUT_LEFT ? ix[0] : ix[0] * d->stride[0];
-    for (int k = 1; k < n - 1; k++)
-      off += ix[k] * d->stride[k];
-    off += layout == KK_LAYOUT_RIGHT ? ix[n - 1] : ix[n - 1] * d->stride[n - 1];
-  }
+  KK__BC_OFFSET(off, d, layout, n, ix, );
   return (char *)d->data + off * (int64_t)sizeof(T);
 }
 /* A ScatterView contribution's check: false (after recording) when it fails. */
