@@ -30,7 +30,7 @@ CK_FORK=no KK_KERNELS_TEST_EXPECT_CUDA_TPL=1 timeout 70 kernels/tests/check_kern
 echo "rc=$?"
 tail -8 "$OUT/kernels-cuda.log"
 step "kk-bench-kernels cuda --full"
-timeout 60 bench/kk-bench-kernels --backends=cuda --full --reps=5 2>&1 | tee "$OUT/bench-cuda.txt"
+timeout 150 bench/kk-bench-kernels --backends=cuda --full --reps=20 2>&1 | tee "$OUT/bench-cuda.txt"
 if [ "${KK_RUN_CUDA_ONLY:-0}" = 1 ]; then step "done (cuda only)"; exit 0; fi
 step "kk-bench-kernels openmp --full (16 threads), dgemm ${1:-4096}^2"
 OMP_PROC_BIND=spread OMP_PLACES=cores timeout 60 bench/kk-bench-kernels --backends=openmp --full --dgemm="${1:-4096}" \
