@@ -34,6 +34,12 @@
 /* batched gemm on GPUs: rows of C each lane keeps in registers when C has
  * a warp's worth of columns */
 #define KKK_BGEMM_RB 4
+/* batched staging on GPUs: elements of A and of B a lane loads before it stores them */
+#define KKK_STAGE_U 4
+/* batched gemm on GPUs, the pipelined form (bgemm_p): elements of A and of
+ * B a thread stages (its registers for the next matrix), matrices per team */
+#define KKK_BGEMM_PU 8
+#define KKK_BGEMM_GROUP 4
 
 /* flags */
 #define KKK_A_ZERO 1u   /* alpha == 0: x is not read */
@@ -108,6 +114,8 @@ struct kkk_batched_args {
   int32_t side, lower, unit;  /* trsm: side (0 left), the triangle of op(A) that is read, unit diagonal */
   int32_t swap;               /* trsm: op(A) is A transposed (read A(l, i) for op(A)(i, l)) */
   int32_t rblock;             /* gemm on GPUs: rows of C per lane, 1 or KKK_BGEMM_RB (register blocking) */
+  int32_t group;              /* gemm_p: matrices per team */
+  int64_t nbatch;             /* gemm_p: matrices in all */
 };
 
 /* SpMV: y = a op(A) x + b y over a CRS matrix (row offsets int64, columns
@@ -167,6 +175,7 @@ KKK_DECL4(gemv_split);
 KKK_DECL4(gemm);
 /* batched.kk.c */
 KKK_DECL4(bgemm);
+KKK_DECL4(bgemm_p);
 KKK_DECL4(bgemv);
 KKK_DECL4(btrsm);
 KKK_DECL4(blu);

@@ -4,6 +4,7 @@
 #include "internal.h"
 
 static const kk_kernel_t *const k_bgemm[4] = KKK_K4(bgemm), *const k_bgemv[4] = KKK_K4(bgemv);
+static const kk_kernel_t *const k_bgemm_p[4] = KKK_K4(bgemm_p);
 static const kk_kernel_t *const k_btrsm[4] = KKK_K4(btrsm), *const k_blu[4] = KKK_K4(blu);
 
 static kk_complex_double cd(kk_scalar_t s) { return kk_cdouble(s.re, s.im); }
@@ -96,6 +97,27 @@ kk_status_t kk_batched_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b,
    * keeps four rows of C (the team's threads then take blocks of four
    * rows); below that, an element per lane (16^3 ran at 1.09 of cuBLAS so) */
   g.rblock = !c.host && m >= 32 && n >= 32 ? KKK_BGEMM_RB : 1;
+  /* GPUs, real types: the pipelined form where a team of one thread per
+   * 4 x 2 block of C covers it at once (at most KKK_BGEMM_PU elements of A
+   * and of B per thread): 32^3 in teams of 128, 16^3 of 32.  Complex types
+   * keep the general form: twice the registers per element left the
+   * pipelined one two teams per SM (242 registers for double complex) */
+  const int64_t ts = (m + 3) / 4 * ((n + 1) / 2);
+  if (!c.host && !cplx && !is_zero(a) && ts <= 256 && m * k <= KKK_BGEMM_PU * ts && k * n <= KKK_BGEMM_PU * ts) {
+    g.group = KKK_BGEMM_GROUP;
+    g.nbatch = kk_view_extent(C, 0);
+    if (g.nbatch == 0)
+      return KK_OK;
+    const int64_t al[] = {m * (k + 1), k * n, -1};
+    size_t bytes = 0;
+    for (int i = 0; al[i] >= 0; i++)
+      bytes += kk_scratch_size(kkk_elem_size(c.type), al[i]);
+    if (bytes <= kkk_scratch_max(&c)) {
+      kk_team_policy_t p = {sizeof p, (g.nbatch + g.group - 1) / g.group, (int32_t)ts, 1, {bytes, 0}, {0, 0}, 0,
+                            KK_SCHEDULE_STATIC, c.inst};
+      return kk_parallel_for_team(c.op, &p, k_bgemm_p[c.t], &g, sizeof g);
+    }
+  }
   return launch(&c, k_bgemm[c.t], &g, kk_view_extent(C, 0), allocs, (m + g.rblock - 1) / g.rblock, n);
 }
 
