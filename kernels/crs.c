@@ -12,6 +12,7 @@ struct kk_crs {
   char *label;
   kk_type_t type;
   int64_t rows, cols, nnz;
+  int64_t max_row;       /* the most entries of a row (kkk_crs_max_row) */
   kk_view_t *row_ptr, *col_idx, *vals;
   kk_view_t *row_ptr32;  /* int32 offsets for vendor libraries (kkk_crs_row_ptr32), made on request */
   int row_ptr32_failed;
@@ -46,6 +47,8 @@ void kk_crs_destroy(kk_crs_t *A) {
   free(A->label);
   free(A);
 }
+
+int64_t kkk_crs_max_row(const kk_crs_t *A) { return A ? A->max_row : 0; }
 
 void **kkk_crs_tpl_cache(const kk_crs_t *cA, void (*free_fn)(void *)) {
   kk_crs_t *A = (kk_crs_t *)(uintptr_t)cA; /* the cache is not part of the matrix's value */
@@ -160,6 +163,10 @@ static int64_t idx_at(kk_type_t t, const void *a, int64_t i) {
 /* Copies host arrays (row offsets int64, columns int32, values) into A's views. */
 static kk_status_t upload(const char *op, kk_crs_t *A, const int64_t *rp, const int32_t *ci, const void *vals) {
   const size_t es = kkk_elem_size(A->type);
+  A->max_row = 0;
+  for (int64_t i = 0; i < A->rows; i++)
+    if (rp[i + 1] - rp[i] > A->max_row)
+      A->max_row = rp[i + 1] - rp[i];
   kk_status_t st = kk_space_copy(A->space, kk_view_data(A->row_ptr), NULL, rp, sizeof(int64_t) * (size_t)(A->rows + 1),
                                  NULL);
   if (st == KK_OK && A->nnz > 0)
@@ -333,6 +340,8 @@ kk_status_t kk_crs_copy(kk_space_t *space, const kk_crs_t *src, kk_crs_t **out) 
     return st;
   kk_crs_t *A = NULL;
   st = alloc_crs(op, space, src->label, src->type, src->rows, src->cols, src->nnz, &A);
+  if (st == KK_OK)
+    A->max_row = src->max_row;
   if (st == KK_OK)
     st = kk_deep_copy(A->row_ptr, src->row_ptr);
   if (st == KK_OK)
