@@ -85,12 +85,17 @@ struct kkk_gemv_args {
   uint32_t pad;
 };
 
-/* GPU gemv: work items (threads of a range kernel, lanes of a team kernel)
- * to aim for, enough to keep an H100's memory system busy (132 SMs x 2048
- * resident threads), and the fewest columns a block takes, so that a
- * thread's loop amortizes its atomic. */
+/* GPU gemv: work items (lanes of the team kernel gemv_rows, threads of
+ * gemv_split) to aim for, enough to keep an H100's memory system busy
+ * (132 SMs x 2048 resident threads; gemv_split's threads each have
+ * KKK_GPU_GEMV_STEP loads in flight, and 2^18 of them ran 1-2% slower than
+ * 2^17), and the fewest columns a block takes, so that a thread's loop
+ * amortizes its atomic. */
 #define KKK_GPU_GEMV_ITEMS ((int64_t)1 << 18)
+#define KKK_GPU_GEMV_SPLIT_ITEMS ((int64_t)1 << 17)
 #define KKK_GPU_GEMV_MIN_CHUNK 256
+/* gemv_split: columns whose elements a thread loads before adding any */
+#define KKK_GPU_GEMV_STEP 16
 
 /* C = a MA MB + b C with MA = op(A) (m x k) and MB = op(B) (k x n) as
  * descriptors; C is tiled in tiles of `tile` x `tile`. */

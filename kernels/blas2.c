@@ -90,8 +90,9 @@ kk_status_t kk_blas_gemv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, kk_
   /* GPUs: enough work items to fill the device, columns split into blocks
    * of at least KKK_GPU_GEMV_MIN_CHUNK when the rows alone are too few */
   g.col_blocks = 1;
-  if (!c.host && items < KKK_GPU_GEMV_ITEMS) {
-    const int64_t want = (KKK_GPU_GEMV_ITEMS + items - 1) / items;
+  const int64_t target = cols_contiguous ? KKK_GPU_GEMV_SPLIT_ITEMS : KKK_GPU_GEMV_ITEMS;
+  if (!c.host && items < target) {
+    const int64_t want = (target + items - 1) / items;
     const int64_t most = (n + KKK_GPU_GEMV_MIN_CHUNK - 1) / KKK_GPU_GEMV_MIN_CHUNK;
     g.col_blocks = want < most ? want : most;
   }
