@@ -11,6 +11,14 @@
     }                                                                                                     \
   } while (0)
 
+/* Element e of matrix bi of the rank-3 descriptor D (R x C), in the order
+ * the GPU staging takes them (the unit-stride index fastest: rows if IF);
+ * read at P + e, P the matrix's start, when DN says the matrix is stored
+ * densely in that order (KKK_DENSE), without dividing e. */
+#define KKK_EL(D, P, DN, bi, e, R, C, IF) \
+  ((DN) ? (P)[e] : KK_AT(D, SC, (bi), (IF) ? (e) % (R) : (e) / (C), (IF) ? (e) / (R) : (e) % (C)))
+#define KKK_DENSE(D, R, C, IF) ((IF) ? KK_STRIDE(D, 2) == (R) : KK_STRIDE(D, 2) == 1 && KK_STRIDE(D, 1) == (C))
+
 /* GPU targets: matrix bi of A (m x k) and of B (k x n) into scratch,
  * As[i * k + l] and Bs[l * n + j].  Each lane loads KKK_STAGE_U elements of
  * each into registers before it stores any: a load followed by its store
@@ -24,9 +32,7 @@
   do {                                                                                                      \
     const int nl_ = (int)(KK_TEAM_SIZE(team) * KK_VECTOR_LENGTH(team)), mk_ = (m) * (k), kn_ = (k) * (n);     \
     const int aif_ = KK_STRIDE(A, 1) == 1, bif_ = KK_STRIDE(B, 1) == 1;                                      \
-    /* a matrix stored densely: element e at its start + e, no division */                                  \
-    const int ad_ = aif_ ? KK_STRIDE(A, 2) == (m) : KK_STRIDE(A, 2) == 1 && KK_STRIDE(A, 1) == (k);          \
-    const int bd_ = bif_ ? KK_STRIDE(B, 2) == (k) : KK_STRIDE(B, 2) == 1 && KK_STRIDE(B, 1) == (n);          \
+    const int ad_ = KKK_DENSE(A, m, k, aif_), bd_ = KKK_DENSE(B, k, n, bif_);                                  \
     const SC *const ap_ = KK_DATA(A, SC) + (bi) * KK_STRIDE(A, 0);                                          \
     const SC *const bp_ = KK_DATA(B, SC) + (bi) * KK_STRIDE(B, 0);                                          \
     KK_TEAM_VECTOR_FOR(team, me_, 0, nl_) {                                                                 \
@@ -34,8 +40,8 @@
         SC va_[KKK_STAGE_U], vb_[KKK_STAGE_U];                                                              \
         for (int u_ = 0; u_ < KKK_STAGE_U; u_++) {                                                          \
           const int e_ = e0_ + u_ * nl_;                                                                    \
-          va_[u_] = e_ >= mk_ ? S(zero)() : ad_ ? ap_[e_] : KK_AT(A, SC, (bi), aif_ ? e_ % (m) : e_ / (k), aif_ ? e_ / (m) : e_ % (k)); \
-          vb_[u_] = e_ >= kn_ ? S(zero)() : bd_ ? bp_[e_] : KK_AT(B, SC, (bi), bif_ ? e_ % (k) : e_ / (n), bif_ ? e_ / (k) : e_ % (n)); \
+          va_[u_] = e_ >= mk_ ? S(zero)() : KKK_EL(A, ap_, ad_, bi, e_, m, k, aif_);                          \
+          vb_[u_] = e_ >= kn_ ? S(zero)() : KKK_EL(B, bp_, bd_, bi, e_, k, n, bif_);                          \
         }                                                                                                   \
         for (int u_ = 0; u_ < KKK_STAGE_U; u_++) {                                                          \
           const int e_ = e0_ + u_ * nl_;                                                                    \
@@ -184,21 +190,15 @@ KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
     const SC *const bp_ = KK_DATA(args->B, SC) + (bb) * KK_STRIDE(args->B, 0);                              \
     for (int u_ = 0; u_ < KKK_BGEMM_PU; u_++) {                                                             \
       const int e_ = me + u_ * nl;                                                                          \
-      va[u_] = e_ >= mk ? S(zero)()                                                                         \
-               : ad     ? ap_[e_]                                                                           \
-                        : KK_AT(args->A, SC, (bb), aif ? e_ % (MM) : e_ / (KB), aif ? e_ / (MM) : e_ % (KB)); \
-      vb[u_] = e_ >= kn ? S(zero)()                                                                         \
-               : bd     ? bp_[e_]                                                                           \
-                        : KK_AT(args->B, SC, (bb), bif ? e_ % (KB) : e_ / (NB), bif ? e_ / (KB) : e_ % (NB)); \
+      va[u_] = e_ >= mk ? S(zero)() : KKK_EL(args->A, ap_, ad, bb, e_, MM, KB, aif);                          \
+      vb[u_] = e_ >= kn ? S(zero)() : KKK_EL(args->B, bp_, bd, bb, e_, KB, NB, bif);                          \
     }                                                                                                       \
   } while (0)
 #define KKK_BP_ALL(MM, KB, NB, LDA)                                                                         \
   do {                                                                                                      \
     const int mk = (MM) * (KB), kn = (KB) * (NB), ncl = ((NB) + 1) / 2;                                     \
     const int aif = KK_STRIDE(args->A, 1) == 1, bif = KK_STRIDE(args->B, 1) == 1;                           \
-    /* stored densely: element e at the matrix's start + e, no division */                                  \
-    const int ad = aif ? KK_STRIDE(args->A, 2) == (MM) : KK_STRIDE(args->A, 2) == 1 && KK_STRIDE(args->A, 1) == (KB); \
-    const int bd = bif ? KK_STRIDE(args->B, 2) == (KB) : KK_STRIDE(args->B, 2) == 1 && KK_STRIDE(args->B, 1) == (NB); \
+    const int ad = KKK_DENSE(args->A, MM, KB, aif), bd = KKK_DENSE(args->B, KB, NB, bif);                     \
     KK_TEAM_THREAD_FOR(team, me64, 0, nl) {                                                                 \
       const int me = (int)me64, ib = me / ncl, l = me - ib * ncl;                                           \
       const int i0 = ib * 4, nr = (MM) - i0 < 4 ? (MM) - i0 : 4;                                            \
@@ -363,3 +363,5 @@ KKK_TEAM_FOR(KN(blu), struct kkk_batched_args, team) {
 
 #undef KKK_STAGE
 #undef KKK_STAGE_AB
+#undef KKK_EL
+#undef KKK_DENSE
