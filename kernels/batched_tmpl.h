@@ -180,8 +180,8 @@ KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
  * thread loads its at most 8 elements of the next matrix's A and B into
  * registers while the team computes the current one, so that a team waits
  * for memory once, not once per matrix (H100, 2026-11-28: 4096 x 32^3
- * dgemm at 1.01 of cuBLAS with 4 matrices per team, 0.93 with one, 0.86
- * with one element of C per lane and no padding).  MM, KB, NB and LDA are
+ * dgemm at 1.01 of cuBLAS with 4 matrices per team, 0.93 with one, and
+ * 0.88-0.91 in the general form above).  MM, KB, NB and LDA are
  * constants for 32^3 and 16^3.  No scratch or barrier sits inside a vector
  * loop: SPIR-V targets run a thread's lanes as a loop of one work-item. */
 #define KKK_BP_LOAD(bb, MM, KB, NB)                                                                         \
