@@ -23,16 +23,23 @@ static kk_status_t check_batch(const kkk_call_t *c, int n, kk_view_t *const *v, 
   return KK_OK;
 }
 
+/* Level-0 scratch bytes of a kernel's allocations (elements of each, in
+ * order; -1 ends the list). */
+static size_t scratch_bytes(const kkk_call_t *c, const int64_t *allocs) {
+  size_t bytes = 0;
+  for (int i = 0; allocs[i] >= 0; i++)
+    bytes += kk_scratch_size(kkk_elem_size(c->type), allocs[i]);
+  return bytes;
+}
+
 /* The launch: one team per matrix, with the kernel's scratch allocations
- * (elements of each, in order; -1 ends the list) at level 0, refused before
- * launch when the device has less. */
+ * (scratch_bytes) at level 0, refused before launch when the device has
+ * less. */
 static kk_status_t launch(const kkk_call_t *c, const kk_kernel_t *k, struct kkk_batched_args *a, int64_t batch,
                           const int64_t *allocs, int64_t rows, int64_t inner) {
   if (batch == 0)
     return KK_OK;
-  size_t bytes = 0;
-  for (int i = 0; allocs[i] >= 0; i++)
-    bytes += kk_scratch_size(kkk_elem_size(c->type), allocs[i]);
+  const size_t bytes = scratch_bytes(c, allocs);
   const size_t have = kkk_scratch_max(c);
   if (KKK_UNLIKELY(bytes > have))
     return kkk_err(KK_ERROR_LIMIT,
@@ -109,9 +116,7 @@ kk_status_t kk_batched_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b,
     if (g.nbatch == 0)
       return KK_OK;
     const int64_t al[] = {m * (k + 1), k * n, -1};
-    size_t bytes = 0;
-    for (int i = 0; al[i] >= 0; i++)
-      bytes += kk_scratch_size(kkk_elem_size(c.type), al[i]);
+    const size_t bytes = scratch_bytes(&c, al);
     if (bytes <= kkk_scratch_max(&c)) {
       kk_team_policy_t p = {sizeof p, (g.nbatch + g.group - 1) / g.group, (int32_t)ts, 1, {bytes, 0}, {0, 0}, 0,
                             KK_SCHEDULE_STATIC, c.inst};
