@@ -26,6 +26,14 @@
 #define KKK_HOST_SPMV_ROWS 256
 /* entries per team the GPU SpMV on one vector aims for */
 #define KKK_GPU_SPMV_TEAM_NNZ 2048
+/* the merge-path SpMV (spmv_merge): a team of KKK_MERGE_TEAM threads takes
+ * a tile of whole rows with at most KKK_MERGE_TILE items (a row's entries
+ * and its end), KKK_MERGE_TILE / KKK_MERGE_TEAM items per thread; a row
+ * with more items is a tile of its own.  kk_crs_t cuts its rows into such
+ * tiles when it is made (kkk_crs_tiles). */
+#define KKK_MERGE_TILE 1024
+#define KKK_MERGE_TEAM 128
+#define KKK_MERGE_K (KKK_MERGE_TILE / KKK_MERGE_TEAM)
 /* gemm tiles: KKK_GEMM_TILE x KKK_GEMM_TILE elements of C per team (complex
  * double: KKK_GEMM_TILE_Z), with A's and B's tiles staged in scratch */
 #define KKK_GEMM_TILE 32
@@ -127,6 +135,8 @@ struct kkk_batched_args {
  * int32), x and y rank 2 (vectors are one column). */
 struct kkk_spmv_args {
   kk_view_strided row_ptr, col_idx, vals, x, y;
+  kk_view_strided tiles;    /* spmv_merge: the tiles (kkk_crs_tiles) */
+  int64_t merge_tile;       /* spmv_merge: at most this many items per tile (KKK_MERGE_TILE) */
   kk_complex_double a, b;
   int64_t rows;
   int64_t nvec;             /* columns of x and y */
@@ -188,6 +198,7 @@ KKK_DECL4(blu);
 KKK_DECL4(spmv);
 KKK_DECL4(spmvt);
 KKK_DECL4(spmv_vec);
+KKK_DECL4(spmv_merge);
 KKK_DECL4(jacobi);
 
 #endif

@@ -14,6 +14,8 @@ struct kk_crs {
   int64_t rows, cols, nnz;
   int64_t max_row;       /* the most entries of a row (kkk_crs_max_row) */
   kk_view_t *row_ptr, *col_idx, *vals;
+  kk_view_t *tiles;      /* the merge-path SpMV's tiles (kkk_crs_tiles): 4 numbers each */
+  int64_t ntiles;
   kk_view_t *row_ptr32;  /* int32 offsets for vendor libraries (kkk_crs_row_ptr32), made on request */
   int row_ptr32_failed;
   void *tpl_cache;                  /* a vendor library's state for this matrix (kkk_crs_tpl_cache) */
@@ -41,6 +43,7 @@ void kk_crs_destroy(kk_crs_t *A) {
   kk_view_release(A->row_ptr);
   kk_view_release(A->col_idx);
   kk_view_release(A->vals);
+  kk_view_release(A->tiles);
   kk_view_release(A->row_ptr32);
   if (A->tpl_cache && A->tpl_cache_free)
     A->tpl_cache_free(A->tpl_cache);
@@ -49,6 +52,10 @@ void kk_crs_destroy(kk_crs_t *A) {
 }
 
 int64_t kkk_crs_max_row(const kk_crs_t *A) { return A ? A->max_row : 0; }
+kk_view_t *kkk_crs_tiles(const kk_crs_t *A, int64_t *ntiles) {
+  *ntiles = A ? A->ntiles : 0;
+  return A ? A->tiles : NULL;
+}
 
 void **kkk_crs_tpl_cache(const kk_crs_t *cA, void (*free_fn)(void *)) {
   kk_crs_t *A = (kk_crs_t *)(uintptr_t)cA; /* the cache is not part of the matrix's value */
@@ -160,15 +167,62 @@ static int64_t idx_at(kk_type_t t, const void *a, int64_t i) {
   return t == KK_INT32 ? (int64_t)((const int32_t *)a)[i] : ((const int64_t *)a)[i];
 }
 
-/* Copies host arrays (row offsets int64, columns int32, values) into A's views. */
+/* Long tiles first, the longest first; then row order. */
+static int tile_cmp(const void *pa, const void *pb) {
+  const int64_t *a = pa, *b = pb, la = a[3] - a[2], lb = b[3] - b[2];
+  return la != lb ? (la < lb ? 1 : -1) : (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* Cuts rows [0, rows) into the merge-path SpMV's tiles: runs of whole rows
+ * of at most KKK_MERGE_TILE items (a row's entries, plus one for its end),
+ * a longer row alone.  When t is not NULL, stores four numbers per tile in
+ * it (its first row, the row after its last, its first entry, the entry
+ * after its last): first the tiles of one long row, longest first (each
+ * takes a team the longest, so they start first and no team is left
+ * with one at the end), then the others in row order.  Returns the tile
+ * count. */
+static int64_t cut_tiles(const int64_t *rp, int64_t rows, int64_t *t) {
+  int64_t n = 0, nlong = 0, il = 0;
+  for (int64_t r = 0; t && r < rows; r++)
+    nlong += rp[r + 1] - rp[r] + 1 > KKK_MERGE_TILE;
+  for (int64_t r = 0, is = nlong; r < rows; n++) {
+    const int64_t r0 = r;
+    int64_t items = rp[r + 1] - rp[r] + 1;
+    for (r++; items <= KKK_MERGE_TILE && r < rows && items + rp[r + 1] - rp[r] + 1 <= KKK_MERGE_TILE; r++)
+      items += rp[r + 1] - rp[r] + 1;
+    if (t) {
+      int64_t *q = t + 4 * (items > KKK_MERGE_TILE ? il++ : is++);
+      q[0] = r0;
+      q[1] = r;
+      q[2] = rp[r0];
+      q[3] = rp[r];
+    }
+  }
+  if (t && nlong > 1)
+    qsort(t, (size_t)nlong, 4 * sizeof(int64_t), tile_cmp);
+  return n;
+}
+
+/* Copies host arrays (row offsets int64, columns int32, values) into A's
+ * views, and makes the tiles view from the row offsets. */
 static kk_status_t upload(const char *op, kk_crs_t *A, const int64_t *rp, const int32_t *ci, const void *vals) {
   const size_t es = kkk_elem_size(A->type);
   A->max_row = 0;
   for (int64_t i = 0; i < A->rows; i++)
     if (rp[i + 1] - rp[i] > A->max_row)
       A->max_row = rp[i + 1] - rp[i];
-  kk_status_t st = kk_space_copy(A->space, kk_view_data(A->row_ptr), NULL, rp, sizeof(int64_t) * (size_t)(A->rows + 1),
-                                 NULL);
+  A->ntiles = cut_tiles(rp, A->rows, NULL);
+  int64_t *tiles = malloc(sizeof(int64_t) * 4 * (size_t)(A->ntiles + 1));
+  kk_status_t st = tiles ? KK_OK : KK_ERROR_OUT_OF_MEMORY;
+  if (st == KK_OK) {
+    cut_tiles(rp, A->rows, tiles);
+    A->tiles = new_view(A, "tiles", KK_INT64, 4 * A->ntiles, &st);
+  }
+  if (st == KK_OK && A->ntiles > 0)
+    st = kk_space_copy(A->space, kk_view_data(A->tiles), NULL, tiles, sizeof(int64_t) * 4 * (size_t)A->ntiles, NULL);
+  free(tiles);
+  if (st == KK_OK)
+    st = kk_space_copy(A->space, kk_view_data(A->row_ptr), NULL, rp, sizeof(int64_t) * (size_t)(A->rows + 1), NULL);
   if (st == KK_OK && A->nnz > 0)
     st = kk_space_copy(A->space, kk_view_data(A->col_idx), NULL, ci, sizeof(int32_t) * (size_t)A->nnz, NULL);
   if (st == KK_OK && A->nnz > 0)
@@ -340,8 +394,13 @@ kk_status_t kk_crs_copy(kk_space_t *space, const kk_crs_t *src, kk_crs_t **out) 
     return st;
   kk_crs_t *A = NULL;
   st = alloc_crs(op, space, src->label, src->type, src->rows, src->cols, src->nnz, &A);
-  if (st == KK_OK)
+  if (st == KK_OK) {
     A->max_row = src->max_row;
+    A->ntiles = src->ntiles;
+    A->tiles = new_view(A, "tiles", KK_INT64, 4 * A->ntiles, &st);
+  }
+  if (st == KK_OK)
+    st = kk_deep_copy(A->tiles, src->tiles);
   if (st == KK_OK)
     st = kk_deep_copy(A->row_ptr, src->row_ptr);
   if (st == KK_OK)

@@ -70,6 +70,32 @@ KKK_TEAM_FOR(KN(spmv), struct kkk_spmv_args, team) {
 #endif
 }
 
+/* y(i) = a s + b y(i), y's element i at y[i * ys] (GPU kernels below) */
+#define KKK_SPMV_PUT(i, s)                                                   \
+  do {                                                                       \
+    SC r_ = S(mul)(a, (s));                                                  \
+    if (!(args->flags & KKK_B_ZERO))                                         \
+      r_ = S(fma)(b, y[(i) * ys], r_);                                       \
+    y[(i) * ys] = r_;                                                        \
+  } while (0)
+
+/* OUT = the sum of TERM (an SC, of J) over J in [B, E), the whole team's */
+#if CPLX
+/* no custom team-vector reduction: the two parts apart */
+#define KKK_TEAM_SUM(J, B, E, TERM, OUT)                                     \
+  do {                                                                       \
+    RT sr_, si_;                                                             \
+    KKK_TEAM_VECTOR_REDUCE(team, J, (B), (E), RT, KK_SUM, sr_) { sr_ += (TERM).re; } \
+    KKK_TEAM_VECTOR_REDUCE(team, J, (B), (E), RT, KK_SUM, si_) { si_ += (TERM).im; } \
+    OUT = S(zero)();                                                         \
+    OUT.re = sr_;                                                            \
+    OUT.im = si_;                                                            \
+  } while (0)
+#else
+#define KKK_TEAM_SUM(J, B, E, TERM, OUT)                                     \
+  KKK_TEAM_VECTOR_REDUCE(team, J, (B), (E), RT, KK_SUM, OUT) { OUT += (TERM); }
+#endif
+
 /* y = a A x + b y for one vector, on GPUs (Kokkos Kernels' CRS SpMV with
  * the team SpMV of bench/kk-bench-hier's CG): rows_per_team rows per league
  * rank dealt to the team's threads, a row's entries over the thread's
@@ -132,43 +158,157 @@ KKK_TEAM_FOR(KN(spmv_vec), struct kkk_spmv_args, team) {
     }
 #undef KKK_SPMV_LANE
 #endif
-    KK_SINGLE_THREAD(team) {
-      SC r = S(mul)(a, s);
-      if (!(args->flags & KKK_B_ZERO))
-        r = S(fma)(b, y[i * ys], r);
-      y[i * ys] = r;
-    }
+    KK_SINGLE_THREAD(team) { KKK_SPMV_PUT(i, s); }
   }
   KK_TEAM_BARRIER(team); /* the list is complete */
   const int32_t nl = *nlong;
   for (int32_t k = 0; k < nl; k++) {
-    const int64_t i = r0 + longs[k], p0 = rp[i], p1 = rp[i + 1];
-#if CPLX
-    /* no custom team-vector reduction: the two parts apart */
-    RT sr, si;
-    KKK_TEAM_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, sr) {
-      const SC t = S(mul)(av[p], x[ci[p] * xs]);
-      sr += t.re;
-    }
-    KKK_TEAM_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, si) {
-      const SC t = S(mul)(av[p], x[ci[p] * xs]);
-      si += t.im;
-    }
-    SC s = S(zero)();
-    s.re = sr;
-    s.im = si;
-#else
+    const int64_t i = r0 + longs[k];
     SC s;
-    KKK_TEAM_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) { s += av[p] * x[ci[p] * xs]; }
-#endif
-    KK_SINGLE_TEAM(team) {
-      SC r = S(mul)(a, s);
-      if (!(args->flags & KKK_B_ZERO))
-        r = S(fma)(b, y[i * ys], r);
-      y[i * ys] = r;
-    }
+    KKK_TEAM_SUM(p, rp[i], rp[i + 1], S(mul)(av[p], x[ci[p] * xs]), s);
+    KK_SINGLE_TEAM(team) { KKK_SPMV_PUT(i, s); }
   }
 }
+
+/* y = a A x + b y for one vector, on GPUs, for rows of irregular length:
+ * the merge-path SpMV (Merrill and Garland, SC'16; CUB's and Kokkos
+ * Kernels' merge SpMV).  The matrix's rows come cut into tiles of whole
+ * rows (kkk_crs_tiles), a tile per team, at most KKK_MERGE_TILE items of
+ * rows' entries and ends.  The team loads the tile's products a_ij x_j
+ * into scratch (every thread's loads in flight together, adjacent threads
+ * on adjacent entries), then each thread walks KKK_MERGE_K items of the
+ * merge of row ends and entries: equal work per thread whatever the
+ * rows' lengths.  A row a thread ends is stored at once, save its first,
+ * which may have begun in the threads before it: that one waits for the
+ * partial sums the threads before left (one barrier).  A row longer than
+ * a tile is a tile of its own, reduced by the whole team. */
+KKK_TEAM_FOR(KN(spmv_merge), struct kkk_spmv_args, team) {
+  /* the tile's items and the team's threads come from the launch
+   * (KKK_MERGE_TILE, KKK_MERGE_TEAM): with them constants here, nvcc 13
+   * kept fewer of a thread's loads in flight (42 registers against 70)
+   * and the H100 ran the irregular matrix 1.5 times slower */
+  const int tn = (int)args->merge_tile, tm = (int)KK_TEAM_SIZE(team);
+  const SC a = S(from)(args->a), b = S(from)(args->b);
+  const int64_t *restrict rp = KK_DATA(args->row_ptr, int64_t);
+  const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);
+  const SC *restrict av = KK_DATA(args->vals, SC);
+  const SC *restrict x = KK_DATA(args->x, SC);
+  SC *restrict y = KK_DATA(args->y, SC);
+  const int64_t xs = KK_STRIDE(args->x, 0), ys = KK_STRIDE(args->y, 0);
+  const int64_t *restrict tile = KK_DATA(args->tiles, int64_t) + 4 * KK_LEAGUE_RANK(team);
+  const int64_t r0 = tile[0], p0 = tile[2], np64 = tile[3] - p0;
+  const int nr = (int)(tile[1] - r0);
+  int32_t *s_end = KK_TEAM_SCRATCH(team, 0, int32_t, tn);   /* row ends, from p0 */
+  SC *s_prod = KK_TEAM_SCRATCH(team, 0, SC, tn);          /* the tile's products */
+  int32_t *s_crow = KK_TEAM_SCRATCH(team, 0, int32_t, tm); /* each thread's last row, */
+  SC *s_cval = KK_TEAM_SCRATCH(team, 0, SC, tm);          /* its part of it */
+  int32_t *s_frow = KK_TEAM_SCRATCH(team, 0, int32_t, tm); /* the first row it ends (or -1), */
+  SC *s_fval = KK_TEAM_SCRATCH(team, 0, SC, tm);          /* its part of that */
+  /* this thread's products of entries p0 + Q + u tm (u < KKK_MERGE_K)
+   * below N, each given to BODY as (k, v): every load issued before a
+   * product is used */
+#define KKK_MERGE_PRODUCTS(Q, N, BODY)                                                            \
+  do {                                                                                         \
+    int32_t c_[KKK_MERGE_K];                                                                   \
+    SC v_[KKK_MERGE_K], x_[KKK_MERGE_K];                                                       \
+    for (int u = 0; u < KKK_MERGE_K; u++) {                                                    \
+      const int64_t k_ = (Q) + (int64_t)u * tm;                                    \
+      c_[u] = k_ < (N) ? ci[p0 + k_] : 0;                                                      \
+      v_[u] = k_ < (N) ? av[p0 + k_] : S(zero)();                                              \
+    }                                                                                          \
+    for (int u = 0; u < KKK_MERGE_K; u++)                                                      \
+      x_[u] = (Q) + (int64_t)u * tm < (N) ? x[c_[u] * xs] : S(zero)();             \
+    for (int u = 0; u < KKK_MERGE_K; u++) {                                                    \
+      const int64_t k = (Q) + (int64_t)u * tm;                                     \
+      const SC v = S(mul)(v_[u], x_[u]);                                                       \
+      if (k < (N))                                                                             \
+        BODY;                                                                                  \
+    }                                                                                          \
+  } while (0)
+  if (np64 + nr > tn) {
+    /* one long row: each thread's part, KKK_MERGE_K entries at a time, then the team's sum */
+    KK_TEAM_THREAD_FOR(team, t, 0, tm) {
+      SC s = S(zero)();
+      for (int64_t q = t; q < np64; q += tn)
+        KKK_MERGE_PRODUCTS(q, np64, s = S(add)(s, v));
+      s_cval[t] = s;
+    }
+    KK_TEAM_BARRIER(team);
+    SC s;
+    KKK_TEAM_SUM(t, 0, tm, s_cval[t], s);
+    KK_SINGLE_TEAM(team) { KKK_SPMV_PUT(r0, s); }
+  } else {
+    const int np = (int)np64;
+    KK_TEAM_THREAD_FOR(team, k, 0, nr) { s_end[k] = (int32_t)(rp[r0 + k + 1] - p0); }
+    KK_TEAM_THREAD_FOR(team, t, 0, tm) { KKK_MERGE_PRODUCTS(t, np, s_prod[k] = v); }
+    KK_TEAM_BARRIER(team);
+    KK_TEAM_THREAD_FOR(team, t, 0, tm) {
+      /* this thread's items [d, e) of the merge: where its path starts
+       * (rows li ended, entries lj taken, li + lj = d), by bisection */
+      const int items = nr + np;
+      const int d = (int)t * KKK_MERGE_K < items ? (int)t * KKK_MERGE_K : items;
+      const int e = d + KKK_MERGE_K < items ? d + KKK_MERGE_K : items;
+      int lo = d > np ? d - np : 0, hi = d < nr ? d : nr;
+      while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (s_end[mid] <= d - mid - 1)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      int li = lo, lj = d - lo, frow = -1;
+      int end = li < nr ? s_end[li] : np; /* row li's end */
+      SC sum = S(zero)(), fval = S(zero)();
+      for (int q = d; q < e; q++) {
+        if (lj < end) { /* an entry of row li */
+          sum = S(add)(sum, s_prod[lj]);
+          lj++;
+        } else { /* row li ends */
+          if (frow < 0) {
+            frow = li;
+            fval = sum;
+          } else {
+            KKK_SPMV_PUT(r0 + li, sum);
+          }
+          sum = S(zero)();
+          li++;
+          end = li < nr ? s_end[li] : np;
+        }
+      }
+      s_crow[t] = li;
+      s_cval[t] = sum;
+      s_frow[t] = frow;
+      s_fval[t] = fval;
+    }
+    KK_TEAM_BARRIER(team);
+    KK_TEAM_THREAD_FOR(team, t, 0, tm) {
+      /* the first row this thread ends, with the parts the threads before
+       * it took: threads [u0, t), whose last row it is (their last rows
+       * do not decrease: u0 by bisection), their parts loaded four at a
+       * time */
+      const int frow = s_frow[t];
+      if (frow >= 0) {
+        SC v = s_fval[t];
+        int u0 = 0, u1 = (int)t;
+        for (int hi = u1; u0 < hi;) {
+          const int mid = (u0 + hi) / 2;
+          if (s_crow[mid] < frow)
+            u0 = mid + 1;
+          else
+            hi = mid;
+        }
+        for (; u0 + 4 <= u1; u0 += 4)
+          v = S(add)(v, S(add)(S(add)(s_cval[u0], s_cval[u0 + 1]), S(add)(s_cval[u0 + 2], s_cval[u0 + 3])));
+        for (; u0 < u1; u0++)
+          v = S(add)(v, s_cval[u0]);
+        KKK_SPMV_PUT(r0 + frow, v);
+      }
+    }
+  }
+#undef KKK_MERGE_PRODUCTS
+}
+#undef KKK_TEAM_SUM
+#undef KKK_SPMV_PUT
 #undef KKK_SPMV_STORE
 
 /* y += a op(A) x for op T (or C: conjugated entries), row i of A scattered

@@ -1012,21 +1012,40 @@ START_TEST(sparse_spmv) {
 }
 END_TEST
 
+/* The row lengths of the merge-path SpMV's matrix (avg 0 below): a run of
+ * 1100 empty rows (a tile of 1024 row ends alone), rows of 1000 to 1049
+ * entries (a tile of one row shared by 128 threads, or one too long for a
+ * tile: the whole team's), rows of 200 and short rows, the last row 3000
+ * entries long.  Its longest row is far over 16 times the average, so GPUs
+ * take it with spmv_merge. */
+static int64_t merge_row_len(int64_t i, int64_t rows) {
+  if (i == rows - 1)
+    return 3000;
+  if (i >= 100 && i < 1200)
+    return 0;
+  if (i % 97 == 5)
+    return 1000 + i % 50;
+  return i % 13 == 1 ? 200 : 1 + i % 5;
+}
+
 /* SpMV on one vector over matrices whose average row picks each GPU vector
  * length (Kokkos Kernels' rule: 1, 4, 8, 32 lanes for 3, 20, 45, 250
  * entries), with rows long enough for the whole team to take them (more
- * than 16 lanes' steps, at least 64 entries) among short and empty ones;
- * x strided or not, b zero or not.  Two matrices in turn, twice each, so
- * that a vendor library's per-matrix state (cuSPARSE's descriptors) is made
- * once per matrix and reused with other vectors. */
+ * than 16 lanes' steps, at least 64 entries) among short and empty ones,
+ * and over the merge-path kernel's matrix (merge_row_len; columns repeat
+ * in its long rows); x strided or not, b zero or not.  Two matrices in
+ * turn, twice each, so that a vendor library's per-matrix state
+ * (cuSPARSE's descriptors) is made once per matrix and reused with other
+ * vectors. */
 START_TEST(sparse_spmv_row_lengths) {
   use_tpl(_i);
   const uint64_t calls0 = tpl_calls(spmv_lib(), NULL);
-  static const int64_t avg[] = {3, 20, 45, 250};
-  const int64_t rows = g_small ? 40 : 300, cols = 257; /* prime: the column pattern below has no duplicates */
+  static const int64_t avg[] = {3, 20, 45, 250, 0};
+  const int64_t cols = 257; /* prime: the column pattern below repeats only in rows longer than that */
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
-    for (int ai = 0; ai < 4; ai++) {
+    for (int ai = 0; ai < 5; ai++) {
+      const int64_t rows = avg[ai] == 0 ? 2600 : g_small ? 40 : 300;
       kk_crs_t *M[2] = {NULL, NULL};
       int64_t *rp[2];
       int32_t *ci[2];
@@ -1040,8 +1059,10 @@ START_TEST(sparse_spmv_row_lengths) {
             len = 0;
           if (i % 29 == 7)
             len = i % 2 ? cols : 65 + i % 100; /* long rows */
+          if (avg[ai] == 0)
+            len = merge_row_len(i + w, rows);
           rp[w][i] = nnz;
-          nnz += len < cols ? len : cols;
+          nnz += avg[ai] == 0 || len < cols ? len : cols;
         }
         rp[w][rows] = nnz;
         ci[w] = malloc(sizeof(int32_t) * (size_t)(nnz + 1));
