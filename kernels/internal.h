@@ -108,11 +108,10 @@ kk_status_t kkk_reduce_view(const kkk_call_t *c, const kk_kernel_t *k, const voi
 void kkk_team_shape(const kkk_call_t *c, int64_t inner, int32_t *team_size, int32_t *vector_length);
 
 /* The launch shape of the GPU SpMV on one vector (spmv_vec) for a matrix of
- * `rows` rows and `nnz` entries, the longest row max_row entries: team size
- * and vector length, rows per team, the row length above which the whole
- * team takes a row. */
-void kkk_spmv_shape(int64_t rows, int64_t nnz, int64_t max_row, int32_t *team_size, int32_t *vector_length,
-                    int64_t *rows_per_team, int64_t *long_row);
+ * `rows` rows and `nnz` entries: team size and vector length, rows per
+ * team, the row length above which the whole team takes a row. */
+void kkk_spmv_shape(int64_t rows, int64_t nnz, int32_t *team_size, int32_t *vector_length, int64_t *rows_per_team,
+                    int64_t *long_row);
 
 /* Level-0 scratch per team available on the instance's device. */
 size_t kkk_scratch_max(const kkk_call_t *c);

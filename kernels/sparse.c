@@ -16,21 +16,17 @@ static kk_view_strided as2(kk_view_t *v) {
   return kk_view_rank(v) == 1 ? kkk_desc_as2(d) : d;
 }
 
-void kkk_spmv_shape(int64_t rows, int64_t nnz, int64_t max_row, int32_t *team_size, int32_t *vector_length,
-                    int64_t *rows_per_team, int64_t *long_row) {
+void kkk_spmv_shape(int64_t rows, int64_t nnz, int32_t *team_size, int32_t *vector_length, int64_t *rows_per_team,
+                    int64_t *long_row) {
   /* lanes double while a lane would take more than 8 entries of an
-   * average row (two steps of four: 27 entries, 4 lanes), up to a warp;
-   * where rows are far longer than the average (the longest more than 16
-   * times it), twice more: the lengths of a warp's rows then differ most,
-   * and the warp waits for its longest (H100, 2026-11-28: 16 entries on
-   * average, up to 2000: 8 lanes ran 1.15x faster than 4); a team of
-   * 256 lanes */
+   * average row (two steps of four: 27 entries, 4 lanes), up to a warp; a
+   * team of 256 lanes.  (Matrices whose longest row is far over the
+   * average go to spmv_merge; here, before it, 4x the lanes had run the
+   * irregular matrix 1.15x faster.) */
   const int64_t per_row = rows > 0 && nnz / rows > 0 ? nnz / rows : 1;
   int32_t v = 1;
   while (v < 32 && 8 * (int64_t)v < per_row)
     v *= 2;
-  if (max_row > 16 * per_row)
-    v = v * 4 < 32 ? v * 4 : 32;
   *vector_length = v;
   *team_size = 256 / v;
   /* about KKK_GPU_SPMV_TEAM_NNZ entries per team, in whole rounds of the
@@ -111,8 +107,7 @@ kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_cr
     p.league_size = ntiles;
     return kk_parallel_for_team(c->op, &p, k_spmv_merge[c->t], &s, sizeof s);
   } else {
-    kkk_spmv_shape(rows, kk_crs_nnz(A), kkk_crs_max_row(A), &p.team_size, &p.vector_length, &s.rows_per_team,
-                   &s.long_row);
+    kkk_spmv_shape(rows, kk_crs_nnz(A), &p.team_size, &p.vector_length, &s.rows_per_team, &s.long_row);
     p.scratch_team[0] = kk_scratch_size(sizeof(int32_t), 1) + kk_scratch_size(sizeof(int32_t), s.rows_per_team);
     k = k_spmv_vec[c->t];
   }
