@@ -199,27 +199,27 @@ KKK_TEAM_FOR(KN(spmv_merge), struct kkk_spmv_args, team) {
   const int64_t r0 = tile[0], p0 = tile[2], np64 = tile[3] - p0;
   const int nr = (int)(tile[1] - r0);
   int32_t *s_end = KK_TEAM_SCRATCH(team, 0, int32_t, tn);   /* row ends, from p0 */
-  SC *s_prod = KK_TEAM_SCRATCH(team, 0, SC, tn);          /* the tile's products */
-  int32_t *s_crow = KK_TEAM_SCRATCH(team, 0, int32_t, tm); /* each thread's last row, */
-  SC *s_cval = KK_TEAM_SCRATCH(team, 0, SC, tm);          /* its part of it */
-  int32_t *s_frow = KK_TEAM_SCRATCH(team, 0, int32_t, tm); /* the first row it ends (or -1), */
-  SC *s_fval = KK_TEAM_SCRATCH(team, 0, SC, tm);          /* its part of that */
+  SC *s_prod = KK_TEAM_SCRATCH(team, 0, SC, tn);            /* the tile's products */
+  int32_t *s_crow = KK_TEAM_SCRATCH(team, 0, int32_t, tm);  /* each thread's last row, */
+  SC *s_cval = KK_TEAM_SCRATCH(team, 0, SC, tm);            /* its part of it */
+  int32_t *s_frow = KK_TEAM_SCRATCH(team, 0, int32_t, tm);  /* the first row it ends (or -1), */
+  SC *s_fval = KK_TEAM_SCRATCH(team, 0, SC, tm);            /* its part of that */
   /* this thread's products of entries p0 + Q + u tm (u < KKK_MERGE_K)
    * below N, each given to BODY as (k, v): every load issued before a
    * product is used */
-#define KKK_MERGE_PRODUCTS(Q, N, BODY)                                                            \
+#define KKK_MERGE_PRODUCTS(Q, N, BODY)                                                         \
   do {                                                                                         \
     int32_t c_[KKK_MERGE_K];                                                                   \
     SC v_[KKK_MERGE_K], x_[KKK_MERGE_K];                                                       \
     for (int u = 0; u < KKK_MERGE_K; u++) {                                                    \
-      const int64_t k_ = (Q) + (int64_t)u * tm;                                    \
+      const int64_t k_ = (Q) + (int64_t)u * tm;                                                \
       c_[u] = k_ < (N) ? ci[p0 + k_] : 0;                                                      \
       v_[u] = k_ < (N) ? av[p0 + k_] : S(zero)();                                              \
     }                                                                                          \
     for (int u = 0; u < KKK_MERGE_K; u++)                                                      \
-      x_[u] = (Q) + (int64_t)u * tm < (N) ? x[c_[u] * xs] : S(zero)();             \
+      x_[u] = (Q) + (int64_t)u * tm < (N) ? x[c_[u] * xs] : S(zero)();                         \
     for (int u = 0; u < KKK_MERGE_K; u++) {                                                    \
-      const int64_t k = (Q) + (int64_t)u * tm;                                     \
+      const int64_t k = (Q) + (int64_t)u * tm;                                                 \
       const SC v = S(mul)(v_[u], x_[u]);                                                       \
       if (k < (N))                                                                             \
         BODY;                                                                                  \
