@@ -16,6 +16,9 @@ static kk_view_strided as2(kk_view_t *v) {
   return kk_view_rank(v) == 1 ? kkk_desc_as2(d) : d;
 }
 
+/* A matrix's average entries per row, rounded down, at least 1. */
+static int64_t avg_row(int64_t rows, int64_t nnz) { return rows > 0 && nnz / rows > 0 ? nnz / rows : 1; }
+
 void kkk_spmv_shape(int64_t rows, int64_t nnz, int32_t *team_size, int32_t *vector_length, int64_t *rows_per_team,
                     int64_t *long_row) {
   /* lanes double while a lane would take more than 8 entries of an
@@ -23,7 +26,7 @@ void kkk_spmv_shape(int64_t rows, int64_t nnz, int32_t *team_size, int32_t *vect
    * team of 256 lanes.  (Matrices whose longest row is far over the
    * average go to spmv_merge; here, before it, 4x the lanes had run the
    * irregular matrix 1.15x faster.) */
-  const int64_t per_row = rows > 0 && nnz / rows > 0 ? nnz / rows : 1;
+  const int64_t per_row = avg_row(rows, nnz);
   int32_t v = 1;
   while (v < 32 && 8 * (int64_t)v < per_row)
     v *= 2;
@@ -45,9 +48,7 @@ void kkk_spmv_shape(int64_t rows, int64_t nnz, int32_t *team_size, int32_t *vect
  * 0.97 of cuSPARSE on 10^6 rows of 4 to 2000 entries (spmv_vec 0.82); on
  * the 27-point matrix spmv_vec 0.97-1.0, spmv_merge 0.81. */
 static int use_merge(const kk_crs_t *A) {
-  const int64_t rows = kk_crs_rows(A), nnz = kk_crs_nnz(A);
-  const int64_t per_row = rows > 0 && nnz / rows > 0 ? nnz / rows : 1;
-  return kkk_crs_max_row(A) > 16 * per_row;
+  return kkk_crs_max_row(A) > 16 * avg_row(kk_crs_rows(A), kk_crs_nnz(A));
 }
 
 kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_crs_t *A, kk_view_t *x, kk_scalar_t b,
