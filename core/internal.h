@@ -39,8 +39,10 @@ extern bool kk__warnings_disabled;
 extern bool kk__debug_enabled;
 
 /* printf into a fixed buffer, always terminated.  A message that does not
- * fit keeps its explanation: its string values are cut ("...[N bytes]"),
- * quoted ones ('%s') first, before anything is cut at the end. */
+ * fit keeps its explanation: its string values are cut to their first and
+ * last bytes ("head...[N bytes]...tail"), quoted ones ('%s', and those
+ * quoted inside a message passed on as a %s argument) first, before
+ * anything is cut at the end. */
 void kk__snprintf(char *buf, size_t size, const char *fmt, ...) KK__PRINTF(3, 4);
 void kk__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 

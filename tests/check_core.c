@@ -235,6 +235,36 @@ START_TEST(print_configuration_flag) {
 }
 END_TEST
 
+/* ---- views, copies, scatter views, messages ---------------------------------------------------- */
+
+/* A label of 1852 bytes or more cut the out-of-memory explanation and its
+ * byte count: the label is shortened inside the message instead. */
+START_TEST(long_label_keeps_the_out_of_memory_explanation) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  for (size_t len = 1800; len <= 9000; len += 1100) {
+    char *label = malloc(len + 1);
+    for (size_t k = 0; k < len; k++)
+      label[k] = (char)('a' + k % 26);
+    memcpy(label, "HEAD", 4);
+    memcpy(label + len - 4, "TAIL", 4);
+    label[len] = '\0';
+    kk_view_t *v = NULL;
+    const int64_t fits[2] = {(int64_t)1 << 23, (int64_t)1 << 23}; /* 2^49 bytes: more than any host has */
+    ck_assert_int_eq(kk_view_alloc(&v, label, KK_DOUBLE, 2, fits), KK_ERROR_OUT_OF_MEMORY);
+    const char *m = kk_last_error();
+    ck_assert_uint_lt(strlen(m), 2048);
+    ck_assert_contains(m, "kk_view_create: kk_space_alloc: allocating 'HEAD");
+    ck_assert_contains(m, "TAIL' (562949953421312 bytes) in memory space Host of backend serial failed: ");
+    char mark[64]; /* cut twice (the inner message, then the outer): the label's own length */
+    snprintf(mark, sizeof mark, "...[%zu bytes]...", len);
+    if (len > 1900)
+      ck_assert_contains(m, mark);
+    free(label);
+  }
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
 static Suite *core_suite(void) {
   Suite *s = suite_create("core");
   TCase *tc = tcase_create("lifecycle");
@@ -251,6 +281,9 @@ static Suite *core_suite(void) {
   tcase_add_test(tc, instances);
   tcase_add_test(tc, configuration_report);
   tcase_add_test(tc, print_configuration_flag);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("views");
+  tcase_add_test(tc, long_label_keeps_the_out_of_memory_explanation);
   suite_add_tcase(s, tc);
   return s;
 }
