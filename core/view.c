@@ -391,8 +391,9 @@ kk_status_t kk_view_wrap(const kk_view_spec_t *spec, void *data, kk_view_t **out
     return st;
   }
   if (!data && bytes) {
-    kk_view_release(v);
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_wrap: view '%s': data is NULL", v->label);
+    st = kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_wrap: view '%s': data is NULL", v->label);
+    kk_view_release(v); /* after the message: it frees the label */
+    return st;
   }
   v->data = data;
   list_unmanaged(v);

@@ -265,6 +265,21 @@ START_TEST(long_label_keeps_the_out_of_memory_explanation) {
 }
 END_TEST
 
+/* kk_view_wrap freed the view, then read its label for the message. */
+START_TEST(wrap_null_data_names_the_view) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+  spec.label = "a label long enough to be overwritten once freed";
+  spec.rank = 1;
+  spec.extents[0] = 4;
+  kk_view_t *v = (kk_view_t *)1;
+  ck_assert_int_eq(kk_view_wrap(&spec, NULL, &v), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(v);
+  ck_assert_str_eq(kk_last_error(), "kk_view_wrap: view 'a label long enough to be overwritten once freed': data is NULL");
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
 static Suite *core_suite(void) {
   Suite *s = suite_create("core");
   TCase *tc = tcase_create("lifecycle");
@@ -284,6 +299,7 @@ static Suite *core_suite(void) {
   suite_add_tcase(s, tc);
   tc = tcase_create("views");
   tcase_add_test(tc, long_label_keeps_the_out_of_memory_explanation);
+  tcase_add_test(tc, wrap_null_data_names_the_view);
   suite_add_tcase(s, tc);
   return s;
 }
