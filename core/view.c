@@ -582,6 +582,11 @@ static kk_status_t deep_copy(const char *op, kk_instance_t *inst, kk_view_t *dst
   KK__REQUIRE_INIT(op);
   if (!dst || !src)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view", op);
+  /* as Kokkos refuses at compile time; KK_TYPE_CUSTOM views agree by their element size (below) */
+  if (dst->type != src->type)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "%s: views '%s' (%s) and '%s' (%s) differ in element type: a deep copy does not convert", op,
+                     dst->label, kk_type_name(dst->type), src->label, kk_type_name(src->type));
   if (!same_shape(dst, src)) {
     kk__str_t s = {0};
     kk__str_addf(&s, "%s: views '%s' and '%s' differ in shape: (", op, dst->label, src->label);

@@ -527,9 +527,12 @@ typedef struct kk_slice {
 #define KK_SPAN(b, e) ((kk_slice_t){KK_SLICE_RANGE, (b), (e)})
 kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t **out);
 
-/* Copies src into dst: same rank, extents, element size and layout (else
- * KK_ERROR_INVALID_ARGUMENT); any two spaces.  Complete on return.  With
- * _async, ordered on `instance` and complete at its next fence. */
+/* Copies src into dst: same element type (a copy never converts: int64
+ * into double is refused, as Kokkos refuses it at compile time;
+ * KK_TYPE_CUSTOM views need the same element size), rank, extents and
+ * layout, else KK_ERROR_INVALID_ARGUMENT naming both views; any two spaces.
+ * Complete on return.  With _async, ordered on `instance` and complete at
+ * its next fence. */
 kk_status_t kk_deep_copy(kk_view_t *dst, kk_view_t *src);
 kk_status_t kk_deep_copy_async(kk_instance_t *instance, kk_view_t *dst, kk_view_t *src);
 

@@ -280,6 +280,48 @@ START_TEST(wrap_null_data_names_the_view) {
 }
 END_TEST
 
+static kk_view_t *vec(const char *label, kk_type_t t, int64_t n) {
+  kk_view_t *v = NULL;
+  ck_assert_int_eq(kk_view_alloc(&v, label, t, 1, &n), KK_OK);
+  return v;
+}
+
+/* kk_deep_copy from int64 into double copied the bits and returned OK. */
+START_TEST(deep_copy_refuses_another_element_type) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  kk_view_t *i = vec("counts", KK_INT64, 4), *d = vec("weights", KK_DOUBLE, 4), *u = vec("ids", KK_UINT64, 4);
+  int64_t three = 3;
+  ck_assert_int_eq(kk_deep_copy_fill(i, &three), KK_OK);
+  ck_assert_int_eq(kk_deep_copy(d, i), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_deep_copy: views 'weights' (double) and 'counts' (int64_t) differ in element "
+                                    "type: a deep copy does not convert");
+  ck_assert(((double *)kk_view_data(d))[0] == 0.0);
+  ck_assert_int_eq(kk_deep_copy(u, i), KK_ERROR_INVALID_ARGUMENT); /* the same size, another type */
+  ck_assert_int_eq(kk_deep_copy_async(kk_instance_default(), d, i), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_deep_copy_async: views 'weights' (double) and 'counts' (int64_t)");
+  kk_graph_t *g = NULL;
+  ck_assert_int_eq(kk_graph_create(NULL, &g), KK_OK);
+  ck_assert_int_eq(kk_graph_add_copy(g, d, i, NULL, 0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "views 'weights' (double) and 'counts' (int64_t) differ in element type");
+  ck_assert_int_eq(kk_graph_node_count(g), 0);
+  ck_assert_int_eq(kk_graph_destroy(g), KK_OK);
+  kk_instance_t *inst = NULL;
+  ck_assert_int_eq(kk_instance_create(NULL, &inst), KK_OK);
+  ck_assert_int_eq(kk_graph_begin_capture(inst), KK_OK);
+  ck_assert_int_eq(kk_deep_copy_async(inst, d, i), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_graph_end_capture(inst, &g), KK_OK);
+  ck_assert_int_eq(kk_graph_node_count(g), 0);
+  ck_assert_int_eq(kk_graph_destroy(g), KK_OK);
+  ck_assert_int_eq(kk_instance_destroy(inst), KK_OK);
+  ck_assert_int_eq(kk_fence(), KK_OK);
+  ck_assert(((double *)kk_view_data(d))[0] == 0.0);
+  kk_view_release(i);
+  kk_view_release(d);
+  kk_view_release(u);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
 static Suite *core_suite(void) {
   Suite *s = suite_create("core");
   TCase *tc = tcase_create("lifecycle");
@@ -300,6 +342,7 @@ static Suite *core_suite(void) {
   tc = tcase_create("views");
   tcase_add_test(tc, long_label_keeps_the_out_of_memory_explanation);
   tcase_add_test(tc, wrap_null_data_names_the_view);
+  tcase_add_test(tc, deep_copy_refuses_another_element_type);
   suite_add_tcase(s, tc);
   return s;
 }
