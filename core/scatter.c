@@ -219,10 +219,15 @@ kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatt
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_create: NULL target or out");
   *out = NULL;
   kk_type_t type = kk_view_type(target);
-  if (op < KK_SCATTER_SUM || op > KK_SCATTER_MAX || !type_ok(type, op))
+  if (op < KK_SCATTER_SUM || op > KK_SCATTER_MAX)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_scatter_view_create: view '%s': %d is not a scatter operation (KK_SCATTER_SUM %d, "
+                     "KK_SCATTER_MIN %d or KK_SCATTER_MAX %d)",
+                     kk_view_label(target), op, KK_SCATTER_SUM, KK_SCATTER_MIN, KK_SCATTER_MAX);
+  if (!type_ok(type, op))
     return kk__error(KK_ERROR_INVALID_ARGUMENT,
                      "kk_scatter_view_create: view '%s': %s is not supported on elements of type %s",
-                     kk_view_label(target), op == KK_SCATTER_SUM ? "sum" : op == KK_SCATTER_MIN ? "min" : op == KK_SCATTER_MAX ? "max" : "this operation",
+                     kk_view_label(target), op == KK_SCATTER_SUM ? "sum" : op == KK_SCATTER_MIN ? "min" : "max",
                      kk_type_name(type));
   kk_space_t *space = kk_view_space(target);
   kk__backend_t *owner = space->backend;

@@ -721,7 +721,9 @@ typedef struct kk_scatter_view kk_scatter_view_t;
  * mode needs a host-accessible target.  The duplicates start at the
  * identity.  Thread-safe.  In duplicated mode the duplicates are indexed by
  * thread number within a launch, so launches that run at the same time (on
- * two instances) must not contribute to one scatter view. */
+ * two instances) must not contribute to one scatter view.  An op other
+ * than the three is refused with KK_ERROR_INVALID_ARGUMENT naming it and
+ * the valid ones. */
 kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatter_view_t **out);
 
 /* The descriptor for a kernel argument. */

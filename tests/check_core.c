@@ -322,6 +322,20 @@ START_TEST(deep_copy_refuses_another_element_type) {
 }
 END_TEST
 
+/* kk_scatter_view_create(v, 99, ...) said "this operation is not supported on elements of type double". */
+START_TEST(scatter_view_names_an_unknown_operation) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  kk_view_t *v = vec("density", KK_DOUBLE, 4);
+  kk_scatter_view_t *sv = (kk_scatter_view_t *)1;
+  ck_assert_int_eq(kk_scatter_view_create(v, 99, KK_SCATTER_AUTO, &sv), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(sv);
+  ck_assert_str_eq(kk_last_error(), "kk_scatter_view_create: view 'density': 99 is not a scatter operation (KK_SCATTER_SUM "
+                                    "0, KK_SCATTER_MIN 1 or KK_SCATTER_MAX 2)");
+  kk_view_release(v);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
 static Suite *core_suite(void) {
   Suite *s = suite_create("core");
   TCase *tc = tcase_create("lifecycle");
@@ -343,6 +357,7 @@ static Suite *core_suite(void) {
   tcase_add_test(tc, long_label_keeps_the_out_of_memory_explanation);
   tcase_add_test(tc, wrap_null_data_names_the_view);
   tcase_add_test(tc, deep_copy_refuses_another_element_type);
+  tcase_add_test(tc, scatter_view_names_an_unknown_operation);
   suite_add_tcase(s, tc);
   return s;
 }
