@@ -31,9 +31,14 @@ static const char *kind_name(uint32_t kind) {
 /* The reason a launch is refused by the fast checks of prepare(); only
  * reached on failure, so it may format. */
 static kk_status_t refuse(const char *op, const char *label, const kk_kernel_t *k, const void *args, size_t args_size,
-                          uint32_t kind) {
+                          uint32_t kind, const kk_instance_t *instance) {
   if (!kk__g.initialized)
     return kk__error(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized", op);
+  if (instance && kk__stale(instance->gen))
+    return kk__error(KK_ERROR_NOT_INITIALIZED,
+                     "%s '%s': the policy's instance was made before kk_finalize, which ended it: a handle does not "
+                     "carry over into a new kk_initialize (make it again)",
+                     op, label);
   if (!k)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': kernel is NULL", op, label);
   if ((k->abi_version >> 16) != (KK_KERNEL_ABI_VERSION >> 16) || k->struct_size < offsetof(kk_kernel_t, runtime))
@@ -63,9 +68,9 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
                                   kk__backend_t **bp, kk_instance_t **ip) {
   if (KK__UNLIKELY(!kk__g.initialized || !k || k->kind != kind || k->args_size != args_size ||
                    (k->abi_version >> 16) != (KK_KERNEL_ABI_VERSION >> 16) || (!args && args_size) ||
-                   kk__tl_bind_failed))
-    return refuse(op, label ? label : "", k, args, args_size, kind);
-  kk_instance_t *inst = instance ? instance : &kk__g.def->default_instance;
+                   kk__tl_bind_failed || (instance && instance->gen != kk__generation)))
+    return refuse(op, label ? label : "", k, args, args_size, kind, instance);
+  kk_instance_t *inst = instance ? instance : kk__g.def->default_instance;
   kk__backend_t *b = inst->backend;
   if (KK__UNLIKELY(!b->ops.launch))
     return kk__error(KK_ERROR_UNSUPPORTED, "%s '%s': backend %s (plugin ABI %u.%u) cannot launch kernels", op,
@@ -198,6 +203,8 @@ kk_status_t kk_parallel_reduce_view(const char *label, const kk_range_policy_t *
   kk_status_t st =
       prepare_range("kk_parallel_reduce_view", label, policy, kernel, args, args_size, KK_KIND_REDUCE, &l, &b, &inst);
   if (KK__UNLIKELY(st != KK_OK))
+    return st;
+  if (KK__UNLIKELY(result && (st = kk__view_check("kk_parallel_reduce_view", result)) != KK_OK))
     return st;
   size_t bytes = result ? kk_view_span(result) * kk_view_elem_size(result) : 0;
   if (KK__UNLIKELY(!result || !kernel->reducer || bytes != kernel->reducer->value_size))
@@ -531,7 +538,9 @@ static kk_status_t team_query(const char *op, const kk_kernel_t *k, const kk_tea
   if (k->kind != KK_KIND_TEAM_FOR && k->kind != KK_KIND_TEAM_REDUCE)
     return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s: kernel '%s' is a %s kernel, not a team kernel", op, k->name,
                      kind_name(k->kind));
-  kk_instance_t *inst = p->instance ? p->instance : &kk__g.def->default_instance;
+  if (p->instance && kk__stale(p->instance->gen))
+    return kk__stale_error(op, "the policy's instance", NULL);
+  kk_instance_t *inst = p->instance ? p->instance : kk__g.def->default_instance;
   kk__backend_t *b = inst->backend;
   kk_launch_t l;
   memset(&l, 0, sizeof l);

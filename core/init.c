@@ -274,9 +274,15 @@ static kk_status_t collect_spaces(void) {
   return KK_OK;
 }
 
-static void teardown(void) {
-  for (int i = kk__g.backend_count - 1; i >= 0; i--)
-    kk__backend_stop(kk__g.backends[i]);
+/* Stops every backend and forgets the state.  handles_out: kk_finalize,
+ * after which the program may still hold handles of the backends in use. */
+static void teardown(bool handles_out) {
+  for (int i = kk__g.backend_count - 1; i >= 0; i--) {
+    kk__backend_t *b = kk__g.backends[i];
+    if (handles_out && (b->is_default || b->is_host))
+      kk__backend_retire_handles(b);
+    kk__backend_stop(b);
+  }
   free(kk__g.backends);
   free(kk__g.spaces);
   for (int i = 0; i < kk__g.path_count; i++)
@@ -299,6 +305,7 @@ static kk_status_t initialize_locked(int *argc, char ***argv, const kk_settings_
     return kk__error(KK_ERROR_ALREADY_INITIALIZED,
                      "kk_initialize: kk is already initialized (call kk_finalize before initializing again)");
   kk_clear_error();
+  kk__generation_next(); /* what this initialization makes is told apart from an earlier one's */
   const char *dbg = getenv("KK_DEBUG");
   bool on = false;
   kk__debug_enabled = dbg && kk__parse_bool(dbg, &on) && on;
@@ -355,14 +362,14 @@ static kk_status_t initialize_locked(int *argc, char ***argv, const kk_settings_
   if (!kk__installed_dirs_skipped() && ok)
     ok = push_path(kk__installed_plugin_dir());
   if (!ok) {
-    teardown();
+    teardown(false);
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_initialize: out of memory");
   }
 
   kk__load_all();
   if ((st = select_backends()) != KK_OK || (st = select_device(kk__g.def)) != KK_OK ||
       (kk__g.host != kk__g.def && (st = select_device(kk__g.host)) != KK_OK) || (st = collect_spaces()) != KK_OK) {
-    teardown();
+    teardown(false);
     return st;
   }
   kk__g.initialized = true;
@@ -403,7 +410,8 @@ static kk_status_t finalize_locked(void) {
   kk__tools_finalize(); /* before the backends shut down */
   atomic_store(&g_initialized, 0);
   kk__g.initialized = false;
-  teardown();
+  teardown(true);
+  kk__generation_next(); /* every handle the program still holds is stale from now on */
   return st;
 }
 

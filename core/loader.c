@@ -79,15 +79,19 @@ static kk__backend_t *backend_new(const char *name, const char *path) {
   b->services.option = hs_option;
   b->services.bounds_report = hs_bounds_report;
   b->services.config = &kk__g.plugin_config;
-  b->default_instance.backend = b;
-  b->default_instance.is_default = true;
+  b->default_instance = calloc(1, sizeof *b->default_instance);
   pthread_mutex_init(&b->instances_lock, NULL);
-  if (!b->name || !b->path) {
+  if (!b->name || !b->path || !b->default_instance) {
+    pthread_mutex_destroy(&b->instances_lock);
+    free(b->default_instance);
     free(b->name);
     free(b->path);
     free(b);
     return NULL;
   }
+  b->default_instance->backend = b;
+  b->default_instance->is_default = true;
+  b->default_instance->gen = kk__generation;
   return b;
 }
 
@@ -231,6 +235,7 @@ void kk__backend_start(kk__backend_t *b) {
       return;
     }
     b->spaces[s].backend = b;
+    b->spaces[s].gen = kk__generation;
     b->spaces[s].index = s;
     b->spaces[s].flags = p.flags;
     memcpy(b->spaces[s].name, p.name, sizeof b->spaces[s].name);
@@ -252,6 +257,7 @@ void kk__backend_stop(kk__backend_t *b) {
     free(inst);
   }
   pthread_mutex_destroy(&b->instances_lock);
+  free(b->default_instance); /* NULL when kept for the program's handles */
   if (b->inited && b->ops.finalize)
     b->ops.finalize(b->ctx);
   b->inited = false;

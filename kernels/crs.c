@@ -28,14 +28,32 @@ static kk_view_t *new_view(kk_crs_t *A, const char *what, kk_type_t type, int64_
 
 /* ---- queries -------------------------------------------------------------------- */
 
-int64_t kk_crs_rows(const kk_crs_t *A) { return A ? A->rows : 0; }
-int64_t kk_crs_cols(const kk_crs_t *A) { return A ? A->cols : 0; }
-int64_t kk_crs_nnz(const kk_crs_t *A) { return A ? A->nnz : 0; }
-kk_type_t kk_crs_type(const kk_crs_t *A) { return A ? A->type : KK_TYPE_NONE; }
-kk_space_t *kk_crs_space(const kk_crs_t *A) { return A ? A->space : NULL; }
-kk_view_t *kk_crs_row_ptr(const kk_crs_t *A) { return A ? A->row_ptr : NULL; }
-kk_view_t *kk_crs_col_idx(const kk_crs_t *A) { return A ? A->col_idx : NULL; }
-kk_view_t *kk_crs_values(const kk_crs_t *A) { return A ? A->vals : NULL; }
+/* A matrix lives as long as its views: kk_finalize ends them all, and a
+ * view from before it has no space (kk_view_space returns NULL). */
+static int live(const kk_crs_t *A) { return A && kk_view_space(A->row_ptr) != NULL; }
+
+kk_status_t kkk_crs_check(const char *op, const kk_crs_t *A) {
+  if (!A)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: A is NULL", op);
+  if (!kk_is_initialized())
+    return kkk_err(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (call kk_initialize first)", op);
+  if (KKK_UNLIKELY(!live(A)))
+    return kkk_err(KK_ERROR_NOT_INITIALIZED,
+                   "%s: matrix '%s' was made before kk_finalize, which ended it: a handle does not carry over into a "
+                   "new kk_initialize (make it again)",
+                   op, A->label);
+  return KK_OK;
+}
+
+/* A matrix from before kk_finalize answers as NULL does. */
+int64_t kk_crs_rows(const kk_crs_t *A) { return live(A) ? A->rows : 0; }
+int64_t kk_crs_cols(const kk_crs_t *A) { return live(A) ? A->cols : 0; }
+int64_t kk_crs_nnz(const kk_crs_t *A) { return live(A) ? A->nnz : 0; }
+kk_type_t kk_crs_type(const kk_crs_t *A) { return live(A) ? A->type : KK_TYPE_NONE; }
+kk_space_t *kk_crs_space(const kk_crs_t *A) { return live(A) ? A->space : NULL; }
+kk_view_t *kk_crs_row_ptr(const kk_crs_t *A) { return live(A) ? A->row_ptr : NULL; }
+kk_view_t *kk_crs_col_idx(const kk_crs_t *A) { return live(A) ? A->col_idx : NULL; }
+kk_view_t *kk_crs_values(const kk_crs_t *A) { return live(A) ? A->vals : NULL; }
 
 void kk_crs_destroy(kk_crs_t *A) {
   if (!A)
@@ -387,9 +405,13 @@ kk_status_t kk_crs_create_coo(kk_space_t *space, const char *label, kk_type_t ty
 
 kk_status_t kk_crs_copy(kk_space_t *space, const kk_crs_t *src, kk_crs_t **out) {
   static const char *op = "kk_crs_copy";
+  if (out)
+    *out = NULL;
   if (!src)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: src is NULL", op);
-  kk_status_t st = check_common(op, &space, src->type, src->rows, src->cols, KK_INT64, out);
+  kk_status_t st = kkk_crs_check(op, src);
+  if (st == KK_OK)
+    st = check_common(op, &space, src->type, src->rows, src->cols, KK_INT64, out);
   if (st != KK_OK)
     return st;
   kk_crs_t *A = NULL;

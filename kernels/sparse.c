@@ -119,11 +119,12 @@ kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_cr
 kk_status_t kk_sparse_spmv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, const kk_crs_t *A, kk_view_t *x,
                            kk_scalar_t b, kk_view_t *y) {
   static const char *const names[] = {"x", "y", "A's values", "A's row offsets", "A's column indices"};
-  if (!A)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_spmv: A is NULL");
+  kk_status_t st = kkk_crs_check("kk_sparse_spmv", A);
+  if (st != KK_OK)
+    return st;
   kk_view_t *const v[] = {x, y, kk_crs_values(A), kk_crs_row_ptr(A), kk_crs_col_idx(A)};
   kkk_call_t c;
-  kk_status_t st = kkk_begin(&c, "kk_sparse_spmv", instance, 5, v, names, 3);
+  st = kkk_begin(&c, "kk_sparse_spmv", instance, 5, v, names, 3);
   if (st == KK_OK)
     st = kkk_check_op(&c, op, "op");
   if (st != KK_OK)
@@ -170,11 +171,12 @@ static kk_status_t work_vector(const kkk_call_t *c, kk_view_t *like, const char 
 kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *b, kk_view_t *x,
                          const kk_cg_options_t *options, kk_cg_result_t *result) {
   static const char *const names[] = {"b", "x", "A's values", "A's row offsets", "A's column indices"};
-  if (!A)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: A is NULL");
+  kk_status_t st = kkk_crs_check("kk_sparse_cg", A);
+  if (st != KK_OK)
+    return st;
   kk_view_t *const v[] = {b, x, kk_crs_values(A), kk_crs_row_ptr(A), kk_crs_col_idx(A)};
   kkk_call_t c;
-  kk_status_t st = kkk_begin(&c, "kk_sparse_cg", instance, 5, v, names, 3);
+  st = kkk_begin(&c, "kk_sparse_cg", instance, 5, v, names, 3);
   if (st != KK_OK)
     return st;
   kk_cg_options_t opt = KK_CG_OPTIONS_INIT;

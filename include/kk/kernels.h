@@ -238,10 +238,14 @@ kk_status_t kk_crs_create_coo(kk_space_t *space, const char *label, kk_type_t ty
 kk_status_t kk_crs_copy(kk_space_t *space, const kk_crs_t *src, kk_crs_t **out);
 
 /* Frees the matrix and its views (views obtained below stay valid while the
- * caller holds them with kk_view_retain).  NULL is ignored. */
+ * caller holds them with kk_view_retain).  NULL is ignored.  A matrix kept
+ * past kk_finalize (its memory freed then) is refused by every routine with
+ * KK_ERROR_NOT_INITIALIZED, also after a new kk_initialize; destroying it
+ * afterwards frees its record. */
 void kk_crs_destroy(kk_crs_t *A);
 
-/* Queries (any time while A lives; thread-safe). */
+/* Queries (any time while A lives; thread-safe).  For NULL and for a matrix
+ * from before kk_finalize: 0, KK_TYPE_NONE, NULL. */
 int64_t kk_crs_rows(const kk_crs_t *A);
 int64_t kk_crs_cols(const kk_crs_t *A);
 int64_t kk_crs_nnz(const kk_crs_t *A);

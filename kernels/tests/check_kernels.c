@@ -1433,6 +1433,57 @@ START_TEST(cblas_threads_see_every_cpu) {
 }
 END_TEST
 
+/* A matrix, views and an instance kept past kk_finalize: kk_crs_rows and
+ * the others read on as if nothing had happened, and a routine given them
+ * then touched freed memory.  Now every routine refuses them, before and
+ * after a new kk_initialize, and destroying them afterwards is safe. */
+START_TEST(handles_outlive_finalize) {
+  const int64_t rp[] = {0, 1, 2, 3}, ci[] = {0, 1, 2}, n3 = 3;
+  const double v[] = {1, 2, 3};
+  kk_crs_t *A = NULL, *B = (kk_crs_t *)0x1;
+  kk_view_t *x = NULL, *y = NULL, *x2 = NULL, *y2 = NULL;
+  kk_instance_t *inst = NULL;
+  OK(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp, KK_INT64, ci, v, &A));
+  OK(kk_view_alloc(&x, "x", KK_DOUBLE, 1, &n3));
+  OK(kk_view_alloc(&y, "y", KK_DOUBLE, 1, &n3));
+  OK(kk_instance_create(NULL, &inst));
+  OK(kk_finalize());
+  ck_assert_int_eq(kk_crs_rows(A), 0);
+  ck_assert_int_eq(kk_crs_cols(A), 0);
+  ck_assert_int_eq(kk_crs_nnz(A), 0);
+  ck_assert_int_eq(kk_crs_type(A), KK_TYPE_NONE);
+  ck_assert_ptr_null(kk_crs_space(A));
+  ck_assert_ptr_null(kk_crs_row_ptr(A));
+  ck_assert_ptr_null(kk_crs_col_idx(A));
+  ck_assert_ptr_null(kk_crs_values(A));
+  ck_assert_int_eq(kk_sparse_spmv(NULL, KK_OP_N, KK_REAL(1), A, x, KK_REAL(0), y), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(kk_blas_axpby(NULL, KK_REAL(1), x, KK_REAL(1), y), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(kk_crs_copy(NULL, A, &B), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_ptr_null(B);
+  setup(); /* a new initialization: the old handles stay refused */
+  OK(kk_view_alloc(&x2, "x2", KK_DOUBLE, 1, &n3));
+  OK(kk_view_alloc(&y2, "y2", KK_DOUBLE, 1, &n3));
+  ck_assert_int_eq(kk_sparse_spmv(NULL, KK_OP_N, KK_REAL(1), A, x2, KK_REAL(0), y2), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_sparse_spmv: matrix 'A' was made before kk_finalize");
+  kk_cg_result_t res;
+  ck_assert_int_eq(kk_sparse_cg(NULL, A, x2, y2, NULL, &res), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(kk_crs_copy(NULL, A, &B), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_crs_copy: matrix 'A' was made before kk_finalize");
+  ck_assert_int_eq(kk_blas_axpby(NULL, KK_REAL(1), x, KK_REAL(1), y2), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_blas_axpby: view x was made before kk_finalize");
+  ck_assert_int_eq(kk_blas_axpby(inst, KK_REAL(1), x2, KK_REAL(1), y2), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_blas_axpby: the instance was made before kk_finalize");
+  kk_scalar_t dot;
+  ck_assert_int_eq(kk_blas_dot(NULL, x2, y, &dot), KK_ERROR_NOT_INITIALIZED);
+  kk_crs_destroy(A);
+  kk_view_release(x);
+  kk_view_release(y);
+  kk_view_release(x2);
+  kk_view_release(y2);
+  OK(kk_instance_destroy(inst));
+}
+END_TEST
+
 static Suite *kernels_suite(void) {
   Suite *s = suite_create(g_backend);
   TCase *tc = tcase_create("kernels");
@@ -1452,6 +1503,7 @@ static Suite *kernels_suite(void) {
   tcase_add_loop_test(tc, crs_bad_input, 0, 1);
   tcase_add_loop_test(tc, sparse_cg, 0, 2);
   tcase_add_loop_test(tc, errors_refused_before_launch, 0, 2);
+  tcase_add_test(tc, handles_outlive_finalize);
   suite_add_tcase(s, tc);
   return s;
 }

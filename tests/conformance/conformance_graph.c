@@ -779,6 +779,47 @@ START_TEST(graph_left_to_finalize) {
 }
 END_TEST
 
+/* Submitting a destroyed graph crashed (read freed memory): a destroyed
+ * handle is an error on every backend, also once a new graph has taken
+ * the destroyed one's place. */
+START_TEST(graph_destroyed_is_refused) {
+  const int64_t n = 100;
+  kk_view_t *x = gvec("x", KK_DOUBLE, n);
+  kk_graph_t *g = NULL, *again = NULL;
+  kk_graph_node_t *node = NULL;
+  OK(kk_graph_create(NULL, &g));
+  double two = 2.0;
+  OK(kk_graph_add_fill(g, x, &two, NULL, 0, &node));
+  OK(kk_graph_submit(g, NULL));
+  OK(kk_fence());
+  OK(kk_graph_destroy(g));
+  OK(kk_graph_create(NULL, &again));
+  OK(kk_graph_add_fill(again, x, &two, NULL, 0, NULL));
+  ck_assert_int_eq(kk_graph_submit(g, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_graph_submit: the graph was destroyed (kk_graph_destroy): its handle is invalid");
+  ck_assert_int_eq(kk_graph_submit(g, kk_instance_default()), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_graph_instantiate(g), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_graph_instantiate: the graph was destroyed");
+  ck_assert_int_eq(kk_graph_add_fill(g, x, &two, NULL, 0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_graph_add_fill: the graph was destroyed");
+  ck_assert_int_eq(kk_graph_add_empty(g, NULL, 0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_graph_set_args(g, node, &two, sizeof two), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_graph_set_args: the graph was destroyed");
+  ck_assert_int_eq(kk_graph_destroy(g), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_graph_destroy: the graph was destroyed");
+  ck_assert_int_eq(kk_graph_node_count(g), 0);
+  ck_assert_ptr_null(kk_graph_node_at(g, 0));
+  ck_assert_int_eq(kk_graph_native(g), 0);
+  /* the graph that came after is untouched */
+  ck_assert_int_eq(kk_graph_node_count(again), 1);
+  set_d(x, 0.0);
+  OK(kk_graph_submit(again, NULL));
+  all_equal(x, 2.0, "x");
+  OK(kk_graph_destroy(again));
+  kk_view_release(x);
+}
+END_TEST
+
 void conf_add_graph_tests(Suite *s);
 void conf_add_graph_tests(Suite *s) {
   TCase *tc = tcase_create("graphs");
@@ -795,5 +836,6 @@ void conf_add_graph_tests(Suite *s) {
   tcase_add_test(tc, graph_tools_events);
   tcase_add_test(tc, graph_two_threads);
   tcase_add_test(tc, graph_left_to_finalize);
+  tcase_add_test(tc, graph_destroyed_is_refused);
   suite_add_tcase(s, tc);
 }
