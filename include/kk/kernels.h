@@ -12,7 +12,8 @@
  * the call goes there instead; which one, and why not, is decided at run
  * time (see "Vendor libraries" below and docs/kernels.md).
  *
- * Link with `pkg-config --libs kk-kernels` (-lkk-kernels -lkk).  kk must be
+ * Link with `pkg-config --libs kk-kernels` (-lkk-kernels -lkk), or CMake's
+ * kk::kernels (find_package(kk COMPONENTS kernels)).  kk must be
  * initialized (kk_initialize) before any call below except
  * kk_kernels_version(), kk_kernels_set_tpl() and the vendor-library queries.
  *
