@@ -1,4 +1,4 @@
-# bench/graph.mk -- kk-bench's graph cases (issue 20), included by Makefile.am.
+# bench/graph.mk -- kk-bench's graph cases, included by Makefile.am.
 bench_kk_bench_SOURCES += bench/kk-bench-graph.c bench/bench_graph.h
 BENCH_KERNELS += bench/bench_graph.kk.o
 bench/bench_graph.kk.o: bench/bench_graph.h

@@ -1,5 +1,5 @@
 #!/bin/bash
-# kernels/gpu-run.sh -- issue 19's run on a CUDA machine, from an unpacked dist tarball: builds what it needs (cuda + openmp),
+# kernels/gpu-run.sh -- kk-kernels' GPU run on a CUDA machine, from an unpacked dist tarball: builds what it needs (cuda + openmp),
 # runs the native-queue tests and kk-kernels' suite on cuda (vendor libraries off and on, cuBLAS/cuSPARSE required),
 # then kk-bench-kernels on cuda (against cuBLAS/cuSPARSE) and on openmp (against OpenBLAS).  Logs go to $OUT.
 #   usage: kernels/gpu-run.sh [host-dgemm-size]      (from the unpacked tree; OUT defaults to /tmp/kk-gpu-run)

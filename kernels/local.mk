@@ -126,3 +126,12 @@ tests_check_interop_CFLAGS = $(TEST_CFLAGS)
 tests_check_interop_LDADD = libkk.la $(CHECK_LIBS) -ldl
 TESTS += tests/check_interop kernels/tests/interop-opencl.sh kernels/tests/interop-oldabi.sh
 endif
+
+# ---- examples/poisson: the library from plain C, no kernel file of its own
+# (its Makefile and CMakeLists.txt build it against an installed kk) ----
+EXTRA_DIST += examples/poisson/Makefile examples/poisson/CMakeLists.txt
+if KK_BUILD_KERNELS
+noinst_PROGRAMS += examples/poisson/poisson
+examples_poisson_poisson_SOURCES = examples/poisson/poisson.c
+examples_poisson_poisson_LDADD = libkk-kernels.la libkk.la
+endif

@@ -1,4 +1,4 @@
-# tests/graph.mk -- the graph tests (issue 20), included by Makefile.am: their part of the conformance suite, and
+# tests/graph.mk -- the graph tests, included by Makefile.am: their part of the conformance suite, and
 # the threads backend once more as a plugin built against plugin ABI 1.2 (without the graph members), on which
 # the graph tests prove the core's replay.
 if KK_HAVE_CHECK

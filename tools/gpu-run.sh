@@ -95,7 +95,7 @@ kernels() {
     timeout 150 bench/kk-bench-kernels --backends=cuda --full --reps=20 >"$OUT/kk-bench-kernels-cuda.txt" 2>&1
     echo "   rc=$?"
     cat "$OUT/kk-bench-kernels-cuda.txt"
-    # the host table: 16 cores (issue 19's "16 cores of the GPU machine"),
+    # the host table: the 16 cores of the GPU machine (kk-kernels' host targets are set there),
     # threads bound one per core as HPC runs bind them
     local nt
     nt=$(nproc)

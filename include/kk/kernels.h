@@ -12,7 +12,8 @@
  * the call goes there instead; which one, and why not, is decided at run
  * time (see "Vendor libraries" below and docs/kernels.md).
  *
- * Link with `pkg-config --libs kk-kernels` (-lkk-kernels -lkk).  kk must be
+ * Link with `pkg-config --libs kk-kernels` (-lkk-kernels -lkk), or CMake's
+ * kk::kernels (find_package(kk COMPONENTS kernels)).  kk must be
  * initialized (kk_initialize) before any call below except
  * kk_kernels_version(), kk_kernels_set_tpl() and the vendor-library queries.
  *
@@ -171,10 +172,12 @@ kk_status_t kk_blas_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b, kk
  * Many small matrices at once, in rank-3 views (batch, rows, columns) of
  * any layout: each matrix is handled by one team of the backend, staged in
  * team scratch (the "team" algorithms of Kokkos Kernels' batched BLAS).  All
- * views of one call have the same batch extent.  A matrix must fit in the
- * backend's level-0 scratch (kk_device_info_t.scratch_max[0]: 48 KiB or
- * more on GPUs, 1 MiB on host backends), else the call is refused with
- * KK_ERROR_LIMIT.
+ * views of one call have the same batch extent.  What a team stages must
+ * fit in the backend's level-0 scratch (kk_device_info_t.scratch_max[0]:
+ * 48 KiB or more on GPUs, 1 MiB on host backends), else the call is
+ * refused with KK_ERROR_LIMIT before anything runs.  Exception: batched
+ * gemm on host backends reads A and B in place (a thread per matrix, no
+ * scratch), so it has no such limit there.
  * ======================================================================== */
 
 /* C[i] = a op(A[i]) op(B[i]) + b C[i] for every i.  Asynchronous. */
@@ -309,7 +312,10 @@ kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *
  * none is linked.  This release knows:
  *
  *   cblas     a CBLAS (OpenBLAS, Debian's libblas.so.3, ...) for views on
- *             host backends: axpby, scal, dot, nrm2, nrm1, iamax, gemv, gemm
+ *             host backends: gemm always; axpby, scal (in place), dot,
+ *             nrm2, nrm1, iamax and gemv only while kk's host backend runs
+ *             one thread (kk_num_threads() == 1; with more, kk's own
+ *             kernels on kk's threads were faster)
  *   cublas    cuBLAS for views on cuda: scal, dot, nrm2, nrm1, iamax, gemv,
  *             gemm, queued on the instance's CUDA stream (axpby stays with
  *             kk's kernel: cuBLAS has no one-pass form as fast)

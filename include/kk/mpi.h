@@ -5,7 +5,8 @@
 /*
  * libkk-mpi moves kk views between the processes of an MPI program.  It sits
  * on libkk's public API only (libkk never links MPI) and is linked with
- * `pkg-config --cflags --libs kk-mpi`.  docs/mpi.md is the guide; each
+ * `pkg-config --cflags --libs kk-mpi` (CMake: kk::mpi, from
+ * find_package(kk COMPONENTS mpi)).  docs/mpi.md is the guide; each
  * declaration below is the reference.
  *
  * The program initializes MPI (MPI_Init or MPI_Init_thread) and kk

@@ -728,6 +728,49 @@ START_TEST(batched_gemm_gemv) {
 }
 END_TEST
 
+/* A batched gemm whose matrices exceed level-0 scratch (<kk/kernels.h>,
+ * "Batched dense linear algebra"): host backends read A and B in place and
+ * run it; a device backend stages them in scratch and refuses it with
+ * KK_ERROR_LIMIT when they do not fit. */
+START_TEST(batched_gemm_beyond_scratch) {
+  const int64_t n = 300; /* A and B: 720 000 bytes each, together more than the 1 MiB of host scratch */
+  kk_device_info_t di;
+  memset(&di, 0, sizeof di);
+  di.struct_size = sizeof di;
+  OK(kk_device_get_info(kk_backend_default(), kk_device_id(), &di));
+  const int fits = di.scratch_max[0] >= (size_t)(2 * n * n) * sizeof(double) + 4096;
+  if (host_backend())
+    ck_assert_msg(!fits, "the host backend's level-0 scratch (%zu bytes) holds A and B: make n larger",
+                  di.scratch_max[0]);
+  tv_t A = tv3(KK_DOUBLE, 1, n, n, K_RIGHT), B = tv3(KK_DOUBLE, 1, n, n, K_LEFT), C = tv3(KK_DOUBLE, 1, n, n, K_RIGHT);
+  tv_fill(&A);
+  tv_fill(&B);
+  tv_fill(&C);
+  const kk_status_t st = kk_batched_gemm(NULL, KK_OP_N, KK_OP_N, KK_REAL(1), A.v, B.v, KK_REAL(0), C.v);
+  if (!host_backend() && !fits) {
+    ck_assert_int_eq(st, KK_ERROR_LIMIT);
+    ck_assert_contains(kk_last_error(), "kk_batched_gemm: one matrix needs");
+  } else {
+    OK(st);
+    tv_download(&C);
+    for (int64_t i = 0; i < n; i += 37)
+      for (int64_t j = 0; j < n; j += 41) {
+        cplx s = 0;
+        double mag = 0;
+        for (int64_t l = 0; l < n; l++) {
+          s += tv_get(&A, 0, i, l) * tv_get(&B, 0, l, j);
+          mag += cabs(tv_get(&A, 0, i, l) * tv_get(&B, 0, l, j));
+        }
+        expect_close(KK_DOUBLE, tv_get(&C, 0, i, j), s, mag, n, WHAT("batched gemm %lld^3 C(%lld, %lld)", (long long)n,
+                                                                       (long long)i, (long long)j));
+      }
+  }
+  tv_free(&A);
+  tv_free(&B);
+  tv_free(&C);
+}
+END_TEST
+
 START_TEST(batched_trsm) {
   use_tpl(_i);
   static const int64_t sizes[][2] = {{1, 1}, {5, 3}, {4, 9}, {16, 16}};
@@ -1496,6 +1539,7 @@ static Suite *kernels_suite(void) {
   tcase_add_loop_test(tc, gemv, 0, 2);
   tcase_add_loop_test(tc, gemm, 0, 2);
   tcase_add_loop_test(tc, batched_gemm_gemv, 0, 1);
+  tcase_add_test(tc, batched_gemm_beyond_scratch);
   tcase_add_loop_test(tc, batched_trsm, 0, 1);
   tcase_add_loop_test(tc, batched_lu, 0, 1);
   tcase_add_loop_test(tc, sparse_spmv, 0, 2);

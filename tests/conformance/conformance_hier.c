@@ -430,7 +430,7 @@ START_TEST(team_scratch_limits) {
   }
   /* Level-0 scratch far beyond any device's shared memory: a GPU's team-size
    * query then finds that no team fits (maximum 0), and the launch once said
-   * "team size 1 exceeds the maximum 0" (issue 21).  Every backend gives the
+   * "team size 1 exceeds the maximum 0".  Every backend gives the
    * scratch sentence, for an explicit team size and for KK_AUTO. */
   for (int32_t ts = KK_AUTO; ts <= 1; ts++) {
     kk_team_policy_t p = {sizeof p, rows, ts, 1, {(uint64_t)1 << 40, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};

@@ -1,4 +1,4 @@
-/* tests/faults/check_faults.c -- bad input found by trying it (issue 21): each case once crashed, blocked or lost its message; now each is a clear error. */
+/* tests/faults/check_faults.c -- bad input found by trying it: each case once crashed, blocked or lost its message; now each is a clear error. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -45,7 +45,7 @@ static void expect_overflow(const char *what, kk_type_t type, int rank, const in
   ck_assert_ptr_null(v);
 }
 
-/* Issue 21: a rank-2 view of 2^40 x 2^40 doubles was created with 0 bytes
+/* A rank-2 view of 2^40 x 2^40 doubles was once created with 0 bytes
  * and the first write crashed.  Every rank and layout, every product. */
 START_TEST(view_sizes_that_overflow_are_refused) {
   ck_assert_int_eq(init_quiet(), KK_OK);
@@ -89,7 +89,7 @@ START_TEST(view_sizes_that_overflow_are_refused) {
   /* the bytes: 2^61 complex doubles (16 bytes each) */
   const int64_t n = (int64_t)1 << 60;
   expect_overflow("bytes", KK_COMPLEX_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
-  /* the issue's own case, through kk_view_alloc */
+  /* the case first found (2^40 x 2^40 doubles), through kk_view_alloc */
   kk_view_t *v = (kk_view_t *)1;
   const int64_t e2[2] = {big, big};
   ck_assert_int_eq(kk_view_alloc(&v, "huge", KK_DOUBLE, 2, e2), KK_ERROR_OUT_OF_MEMORY);

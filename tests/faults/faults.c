@@ -1,4 +1,4 @@
-/* tests/faults/faults.c -- issue 21 on one backend: launches refused for bad arguments, launches from 8 threads at once, bounds checking (kkcc --bounds-check). */
+/* tests/faults/faults.c -- the faults tests on one backend: launches refused for bad arguments, launches from 8 threads at once, bounds checking (kkcc --bounds-check). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -1,4 +1,4 @@
-/* tests/faults/faults.h -- argument types shared by the issue-21 test kernels (kernels.kk.c, bounds.kk.c) and faults.c. */
+/* tests/faults/faults.h -- argument types shared by the faults test kernels (kernels.kk.c, bounds.kk.c) and faults.c. */
 #ifndef KK_TEST_FAULTS_H
 #define KK_TEST_FAULTS_H
 

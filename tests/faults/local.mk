@@ -1,4 +1,4 @@
-# tests/faults/local.mk -- issue 21's pieces of the build: bounds checking in libkk, and the tests of bad
+# tests/faults/local.mk -- bounds checking in libkk, and the tests of bad
 # input that once crashed, concurrent use, broken plugins and bounds checking.
 EXTRA_DIST += tests/faults/local.mk tools/compare-kernel-images.sh tests/faults/tsan.sh tests/faults/tsan.supp \
 	tests/faults/fake-cuda-env.sh

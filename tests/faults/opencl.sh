@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/faults/opencl.sh -- issue 21's per-backend tests on opencl (skipped, with the reason, when it is not available).
+# tests/faults/opencl.sh -- the faults tests (tests/faults/faults.c) on opencl (skipped, with the reason, when it is not available).
 # In one process (CK_FORK=no), as tests/conformance-opencl.sh: PoCL's worker
 # threads do not survive fork(), and under AddressSanitizer LeakSanitizer's
 # exit-time tracer failed in the forked children of the bounds cases

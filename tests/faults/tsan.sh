@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/faults/tsan.sh -- builds kk with ThreadSanitizer and runs issue 21's launches from 8 threads on each host-reachable backend.
+# tests/faults/tsan.sh -- builds kk with ThreadSanitizer and runs tests/faults/faults' launches from 8 threads on each host-reachable backend.
 #
 # usage: tests/faults/tsan.sh TARBALL BUILDDIR
 # Unpacks the dist tarball into BUILDDIR (kept when already built), builds
