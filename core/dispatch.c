@@ -140,19 +140,47 @@ static kk_status_t check_result(const char *op, const kk_launch_t *l, const void
   return KK_OK;
 }
 
+/* ---- sizes ------------------------------------------------------------------------- */
+
+/* Every length a launch hands a backend is an int64_t: the indices of
+ * [begin, end) (begin <= end), a box's points, a league's threads.  A length
+ * that does not fit is refused here, so that no backend computes one that
+ * overflows.  Every door into a backend's launch op passes here first: the
+ * kk_parallel_* calls prepare their launch below; graph captures and
+ * kk_graph_add_* (which call kk_parallel_*) record launches prepared here,
+ * and replays and the tools path (kk__tools_launch) run those.  The
+ * end - begin of a range that begins before it ends, as an unsigned
+ * difference, is exact. */
+static inline bool length_fits(int64_t begin, int64_t end) {
+  return (uint64_t)end - (uint64_t)begin <= (uint64_t)INT64_MAX;
+}
+
+/* dim: the MDRange dimension, -1 for a range policy */
+static KK__NOINLINE kk_status_t length_refused(const char *op, const char *lb, int dim, int64_t begin, int64_t end) {
+  char where[32] = "";
+  if (dim >= 0)
+    snprintf(where, sizeof where, "dimension %d: ", dim);
+  return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                   "%s '%s': %srange [%lld, %lld) has %llu indices, more than int64_t counts (%lld)", op, lb, where,
+                   (long long)begin, (long long)end, (unsigned long long)((uint64_t)end - (uint64_t)begin),
+                   (long long)INT64_MAX);
+}
+
 /* ---- range policies ------------------------------------------------------------ */
 
 static inline kk_status_t prepare_range(const char *op, const char *label, const kk_range_policy_t *p,
                                         const kk_kernel_t *k, const void *args, size_t args_size, uint32_t kind,
                                         kk_launch_t *l, kk__backend_t **bp, kk_instance_t **ip) {
-  if (KK__UNLIKELY(!p || p->struct_size < sizeof(kk_range_policy_t) || p->end < p->begin || p->chunk < 0 ||
-                   (uint32_t)p->schedule > KK_SCHEDULE_DYNAMIC)) {
+  if (KK__UNLIKELY(!p || p->struct_size < sizeof(kk_range_policy_t) || p->end < p->begin ||
+                   !length_fits(p->begin, p->end) || p->chunk < 0 || (uint32_t)p->schedule > KK_SCHEDULE_DYNAMIC)) {
     const char *lb = label ? label : "";
     if (!p || p->struct_size < sizeof(kk_range_policy_t))
       return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': policy is NULL or not made with KK_RANGE()", op, lb);
     if (p->end < p->begin)
       return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': range [%lld, %lld) ends before it begins", op, lb,
                        (long long)p->begin, (long long)p->end);
+    if (!length_fits(p->begin, p->end))
+      return length_refused(op, lb, -1, p->begin, p->end);
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': bad chunk size %lld or schedule %d", op, lb,
                      (long long)p->chunk, (int)p->schedule);
   }
@@ -238,6 +266,41 @@ kk_status_t kk_parallel_scan(const char *label, const kk_range_policy_t *policy,
 
 /* ---- MDRange ------------------------------------------------------------------------- */
 
+/* The points of the box and of one tile (a tile of 0, the backend's
+ * choice, counting 1) fit in int64_t.  A box with an empty dimension has no
+ * points, however long the others. */
+static inline bool md_fits(const kk_launch_t *l) {
+  int64_t points = 1, tile = 1;
+  bool empty = false, box_over = false, tile_over = false;
+  for (int d = 0; d < (int)l->rank; d++) {
+    const int64_t ext = l->md_end[d] - l->md_begin[d];
+    empty |= ext == 0;
+    box_over |= __builtin_mul_overflow(points, ext, &points);
+    tile_over |= __builtin_mul_overflow(tile, l->md_tile[d] > 0 ? l->md_tile[d] : 1, &tile);
+  }
+  return (empty || !box_over) && !tile_over;
+}
+
+static KK__NOINLINE kk_status_t md_refused(const char *op, const char *lb, const kk_launch_t *l) {
+  char box[KK_MD_MAX_RANK * 48], tile[KK_MD_MAX_RANK * 24];
+  size_t nb = 0, nt = 0;
+  int64_t points = 1;
+  bool empty = false, box_over = false;
+  for (int d = 0; d < (int)l->rank; d++) {
+    empty |= l->md_end[d] == l->md_begin[d];
+    box_over |= __builtin_mul_overflow(points, l->md_end[d] - l->md_begin[d], &points);
+    nb += (size_t)snprintf(box + nb, sizeof box - nb, "%s[%lld, %lld)", d ? " x " : "", (long long)l->md_begin[d],
+                           (long long)l->md_end[d]);
+    nt += (size_t)snprintf(tile + nt, sizeof tile - nt, "%s%lld", d ? " x " : "", (long long)l->md_tile[d]);
+  }
+  if (box_over && !empty)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': the box %s has more points than int64_t counts (%lld)", op,
+                     lb, box, (long long)INT64_MAX);
+  return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                   "%s '%s': a tile of %s has more points than int64_t counts (%lld) (box %s)", op, lb, tile,
+                   (long long)INT64_MAX, box);
+}
+
 static kk_status_t prepare_md(const char *op, const char *label, const kk_md_policy_t *p, const kk_kernel_t *k,
                               const void *args, size_t args_size, uint32_t kind, kk_launch_t *l, kk__backend_t **bp,
                               kk_instance_t **ip) {
@@ -250,10 +313,13 @@ static kk_status_t prepare_md(const char *op, const char *label, const kk_md_pol
   if (KK__UNLIKELY(p->rank < 2 || p->rank > KK_MD_MAX_RANK || p->rank != k->rank))
     return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s '%s': the policy has rank %d, kernel '%s' has rank %d (2..%d)", op,
                      lb, p->rank, k->name, k->rank, KK_MD_MAX_RANK);
-  for (int d = 0; d < p->rank; d++)
+  for (int d = 0; d < p->rank; d++) {
     if (KK__UNLIKELY(p->end[d] < p->begin[d] || p->tile[d] < 0))
       return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': dimension %d: range [%lld, %lld) or tile %lld is invalid",
                        op, lb, d, (long long)p->begin[d], (long long)p->end[d], (long long)p->tile[d]);
+    if (KK__UNLIKELY(!length_fits(p->begin[d], p->end[d])))
+      return length_refused(op, lb, d, p->begin[d], p->end[d]);
+  }
   if (KK__UNLIKELY((uint32_t)p->outer > KK_ITERATE_LEFT || (uint32_t)p->inner > KK_ITERATE_LEFT))
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': unknown iteration order", op, lb);
   /* the default order follows the default layout of the backend */
@@ -267,13 +333,13 @@ static kk_status_t prepare_md(const char *op, const char *label, const kk_md_pol
     l->md_end[d] = p->end[d];
     l->md_tile[d] = p->tile[d];
   }
-  return KK_OK;
+  return KK__LIKELY(md_fits(l)) ? KK_OK : md_refused(op, lb, l);
 }
 
 /* --kokkos-tune-internals: the tool picks the tiles the policy leaves to the
  * backend (0), each in [1, extent]; a dimension it does not answer for stays
  * the backend's choice (the default it is shown is 0). */
-static kk_status_t tune_md(kk_launch_t *l, size_t *context) {
+static kk_status_t tune_md(const char *op, kk_launch_t *l, size_t *context) {
   static const char *const names[KK_MD_MAX_RANK] = {"tile_0", "tile_1", "tile_2", "tile_3", "tile_4", "tile_5"};
   kk__tune_choice_t c[KK_MD_MAX_RANK];
   int dim[KK_MD_MAX_RANK], n = 0;
@@ -289,6 +355,11 @@ static kk_status_t tune_md(kk_launch_t *l, size_t *context) {
   kk_status_t st = kk__tools_tune(kk__tools_kernel_name(l), n, c, context);
   for (int i = 0; i < n && st == KK_OK; i++)
     l->md_tile[dim[i]] = c[i].value;
+  if (st == KK_OK && !md_fits(l)) { /* the tiles the policy gave times the ones chosen */
+    kk__tools_tune_end(*context);
+    *context = 0;
+    return md_refused(op, l->label, l);
+  }
   return st;
 }
 
@@ -299,7 +370,8 @@ kk_status_t kk_parallel_for_md(const char *label, const kk_md_policy_t *policy, 
   kk_instance_t *inst = NULL;
   size_t tune = 0;
   kk_status_t st = prepare_md("kk_parallel_for_md", label, policy, kernel, args, args_size, KK_KIND_MD_FOR, &l, &b, &inst);
-  if (KK__UNLIKELY(st != KK_OK) || (KK__UNLIKELY(kk__tools.tune) && (st = tune_md(&l, &tune)) != KK_OK))
+  if (KK__UNLIKELY(st != KK_OK) ||
+      (KK__UNLIKELY(kk__tools.tune) && (st = tune_md("kk_parallel_for_md", &l, &tune)) != KK_OK))
     return st;
   return run("kk_parallel_for_md", b, inst, &l, tune);
 }
@@ -313,7 +385,7 @@ kk_status_t kk_parallel_reduce_md(const char *label, const kk_md_policy_t *polic
       prepare_md("kk_parallel_reduce_md", label, policy, kernel, args, args_size, KK_KIND_MD_REDUCE, &l, &b, &inst);
   size_t tune = 0;
   if (KK__UNLIKELY(st != KK_OK) || KK__UNLIKELY((st = check_result("kk_parallel_reduce_md", &l, result, result_size))) ||
-      (KK__UNLIKELY(kk__tools.tune) && (st = tune_md(&l, &tune)) != KK_OK))
+      (KK__UNLIKELY(kk__tools.tune) && (st = tune_md("kk_parallel_reduce_md", &l, &tune)) != KK_OK))
     return st;
   l.result = result;
   return run("kk_parallel_reduce_md", b, inst, &l, tune);
@@ -390,6 +462,21 @@ static kk_status_t scratch_refused(const char *op, const char *lb, int lv, uint6
                    (unsigned long long)d->scratch_max[lv]);
 }
 
+/* The threads of a league, league size x team size x vector length, fit in
+ * int64_t (team size and vector length are positive int32_t: their product
+ * does). */
+static inline bool team_fits(const kk_launch_t *l) {
+  int64_t threads;
+  return !__builtin_mul_overflow(l->league_size, (int64_t)l->team_size * l->vector_length, &threads);
+}
+
+static KK__NOINLINE kk_status_t team_refused(const char *op, const char *lb, const kk_launch_t *l) {
+  return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                   "%s '%s': league size %lld x team size %d x vector length %d is more threads than int64_t counts "
+                   "(%lld)",
+                   op, lb, (long long)l->league_size, l->team_size, l->vector_length, (long long)INT64_MAX);
+}
+
 static kk_status_t prepare_team(const char *op, const char *label, const kk_team_policy_t *p, const kk_kernel_t *k,
                                 const void *args, size_t args_size, uint32_t kind, kk_launch_t *l, kk__backend_t **bp,
                                 kk_instance_t **ip) {
@@ -424,6 +511,8 @@ static kk_status_t prepare_team(const char *op, const char *label, const kk_team
   if ((st = team_limits(b, l, &max, &rec)) != KK_OK)
     return kk__error(st, "%s '%s': %s", op, lb, kk_last_error());
   l->team_size = p->team_size ? p->team_size : rec;
+  if (KK__UNLIKELY(!team_fits(l)))
+    return team_refused(op, lb, l);
   int bad_level = -1;
   for (int lv = 1; lv >= 0; lv--) {
     uint64_t need;
@@ -451,7 +540,8 @@ static kk_status_t prepare_team(const char *op, const char *label, const kk_team
  * the default vector length].  If the chosen vector length lowers that
  * largest team size, a tuned team size is lowered to it; a vector length
  * that leaves no room for the team size is not taken. */
-static kk_status_t tune_team(kk__backend_t *b, const kk_team_policy_t *p, kk_launch_t *l, size_t *context) {
+static kk_status_t tune_team(const char *op, kk__backend_t *b, const kk_team_policy_t *p, kk_launch_t *l,
+                             size_t *context) {
   if (p->team_size != KK_AUTO && p->vector_length != KK_AUTO)
     return KK_OK;
   const char *name = kk__tools_kernel_name(l);
@@ -492,6 +582,11 @@ static kk_status_t tune_team(kk__backend_t *b, const kk_team_policy_t *p, kk_lau
       l->team_size = max;
     }
   }
+  if (!team_fits(l)) { /* the league the policy gave times the sizes chosen */
+    kk__tools_tune_end(*context);
+    *context = 0;
+    return team_refused(op, l->label, l);
+  }
   return KK_OK;
 }
 
@@ -503,7 +598,8 @@ kk_status_t kk_parallel_for_team(const char *label, const kk_team_policy_t *poli
   kk_status_t st =
       prepare_team("kk_parallel_for_team", label, policy, kernel, args, args_size, KK_KIND_TEAM_FOR, &l, &b, &inst);
   size_t tune = 0;
-  if (KK__UNLIKELY(st != KK_OK) || (KK__UNLIKELY(kk__tools.tune) && (st = tune_team(b, policy, &l, &tune)) != KK_OK))
+  if (KK__UNLIKELY(st != KK_OK) ||
+      (KK__UNLIKELY(kk__tools.tune) && (st = tune_team("kk_parallel_for_team", b, policy, &l, &tune)) != KK_OK))
     return st;
   return run("kk_parallel_for_team", b, inst, &l, tune);
 }
@@ -518,7 +614,7 @@ kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *p
   size_t tune = 0;
   if (KK__UNLIKELY(st != KK_OK) ||
       KK__UNLIKELY((st = check_result("kk_parallel_reduce_team", &l, result, result_size))) ||
-      (KK__UNLIKELY(kk__tools.tune) && (st = tune_team(b, policy, &l, &tune)) != KK_OK))
+      (KK__UNLIKELY(kk__tools.tune) && (st = tune_team("kk_parallel_reduce_team", b, policy, &l, &tune)) != KK_OK))
     return st;
   l.result = result;
   return run("kk_parallel_reduce_team", b, inst, &l, tune);

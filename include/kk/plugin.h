@@ -216,7 +216,12 @@ typedef struct kk_launch {
   const void *args;            /* the argument struct: copy it if the launch outlives the call */
   uint32_t args_size;
   uint32_t schedule;           /* kk_schedule_t */
-  int64_t begin, end;          /* begin <= end */
+  /* begin <= end.  Every length the core hands a plugin fits in int64_t:
+   * end - begin, each MDRange extent, the points of the box (unless a
+   * dimension is empty) and of one tile, league_size * team_size *
+   * vector_length.  A range may still end at INT64_MAX: derive indices from
+   * offsets within the length, never as begin + something past the end. */
+  int64_t begin, end;
   int64_t chunk;               /* 0: backend's choice */
   /* reduce: where the reduced value goes (never NULL); scan: the total (may be NULL) */
   void *result;

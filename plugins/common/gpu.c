@@ -596,9 +596,12 @@ int64_t kkg_md_plan(const kk_launch_t *l, int64_t inner, int spread, int *order,
     begin[d] = l->md_begin[d];
     end[d] = l->md_end[d];
     tile[d] = t;
-    ntile[d] = ext > 0 ? (ext + t - 1) / t : 0;
-    tiles *= ntile[d];
-    points *= t;
+    ntile[d] = ext > 0 ? kkg_div_up(ext, t) : 0;
+    /* no more tiles than points, whose number fits unless a dimension is
+     * empty (then 0, however the others saturate); points only chooses the
+     * default tiles of the next dimensions */
+    tiles = kkg_mul_sat(tiles, ntile[d]);
+    points = kkg_mul_sat(points, t);
   }
   return tiles;
 }
