@@ -90,6 +90,7 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
   l->args_size = (uint32_t)args_size;
   l->result_space = KK_PLUGIN_HOST_MEMORY;
   l->label = label ? label : k->name;
+  l->instance = inst->plugin_inst;
   *bp = b;
   *ip = inst;
   return KK_OK;
@@ -524,8 +525,9 @@ static kk_status_t prepare_team(const char *op, const char *label, const kk_team
    * fits" (max 0) to a scratch request that is too big; when the team size
    * itself is within the device's limit, the scratch is what to change. */
   if (KK__UNLIKELY(l->team_size > max) && (bad_level < 0 || l->team_size > d->max_team_size))
-    return kk__error(KK_ERROR_LIMIT, "%s '%s': team size %d exceeds the maximum %d of kernel '%s' on backend %s%s", op,
-                     lb, l->team_size, max, k->name, b->name,
+    return kk__error(KK_ERROR_LIMIT, "%s '%s': team size %d exceeds the maximum %d of kernel '%s' on %s of backend %s%s",
+                     op, lb, l->team_size, max, k->name,
+                     (*ip)->plugin_inst ? "this created instance" : "the default instance", b->name,
                      max == 0 ? " (no team fits: the scratch requested and the kernel's own memory leave no room)"
                               : "");
   if (KK__UNLIKELY(bad_level >= 0))
@@ -635,6 +637,7 @@ static kk_status_t team_query(const char *op, const kk_kernel_t *k, const kk_tea
   l.kind = k->kind;
   l.kernel = k;
   l.label = k->name;
+  l.instance = inst->plugin_inst;
   l.league_size = p->league_size;
   l.vector_length = vector_length_of(&b->devices[b->device], p->vector_length);
   for (int lv = 0; lv < 2; lv++) {

@@ -689,8 +689,10 @@ kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *p
                                     const void *args, size_t args_size, void *result, size_t result_size);
 
 /* The largest team size a launch of `kernel` with this policy (vector
- * length, scratch) can use on the policy's backend, and the one the backend
- * recommends. */
+ * length, scratch) can use on the policy's instance (NULL: the default
+ * instance; a created instance of a host backend may have fewer threads),
+ * and the one the backend recommends.  A launch with a larger team size on
+ * that instance is refused with KK_ERROR_LIMIT. */
 kk_status_t kk_team_size_max(const kk_kernel_t *kernel, const kk_team_policy_t *policy, int *out);
 kk_status_t kk_team_size_recommended(const kk_kernel_t *kernel, const kk_team_policy_t *policy, int *out);
 

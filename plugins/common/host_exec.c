@@ -572,7 +572,7 @@ kk_status_t kkh_task_plan(kkh_task_t *T, const kk_host_services_t *hs, const kk_
   } else if (l->kind == KK_KIND_TEAM_FOR || l->kind == KK_KIND_TEAM_REDUCE) {
     T->team_size = l->team_size > 0 ? l->team_size : 1;
     if (T->team_size > nt)
-      return hs->error(hs->core, KK_ERROR_LIMIT, NULL, 0, "team size %d exceeds the %d threads of this backend",
+      return hs->error(hs->core, KK_ERROR_LIMIT, NULL, 0, "team size %d exceeds the %d threads of this instance",
                        T->team_size, nt);
     T->begin = 0;
     T->n = l->league_size;
