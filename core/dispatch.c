@@ -167,6 +167,27 @@ static KK__NOINLINE kk_status_t length_refused(const char *op, const char *lb, i
                    (long long)INT64_MAX);
 }
 
+/* A policy that is NULL, or whose struct_size is not that of the policy
+ * type the call takes (`type`, made by `maker`). */
+static KK__NOINLINE kk_status_t policy_refused(const char *op, const char *lb, const void *p, size_t want,
+                                               const char *type, const char *maker) {
+  if (!p)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': the policy is NULL", op, lb);
+  return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                   "%s '%s': the policy's struct_size is %zu, smaller than sizeof(%s) (%zu): make it with %s", op, lb,
+                   *(const size_t *)p, type, want, maker);
+}
+
+/* A chunk size or schedule out of range (the first that is). */
+static KK__NOINLINE kk_status_t schedule_refused(const char *op, const char *lb, int64_t chunk, kk_schedule_t sched) {
+  if (chunk < 0)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': chunk size %lld is negative (0: the backend's choice)", op,
+                     lb, (long long)chunk);
+  return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                   "%s '%s': schedule %d is neither KK_SCHEDULE_STATIC (0) nor KK_SCHEDULE_DYNAMIC (1)", op, lb,
+                   (int)sched);
+}
+
 /* ---- range policies ------------------------------------------------------------ */
 
 static inline kk_status_t prepare_range(const char *op, const char *label, const kk_range_policy_t *p,
@@ -176,14 +197,13 @@ static inline kk_status_t prepare_range(const char *op, const char *label, const
                    !length_fits(p->begin, p->end) || p->chunk < 0 || (uint32_t)p->schedule > KK_SCHEDULE_DYNAMIC)) {
     const char *lb = label ? label : "";
     if (!p || p->struct_size < sizeof(kk_range_policy_t))
-      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': policy is NULL or not made with KK_RANGE()", op, lb);
+      return policy_refused(op, lb, p, sizeof(kk_range_policy_t), "kk_range_policy_t", "KK_RANGE()");
     if (p->end < p->begin)
       return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': range [%lld, %lld) ends before it begins", op, lb,
                        (long long)p->begin, (long long)p->end);
     if (!length_fits(p->begin, p->end))
       return length_refused(op, lb, -1, p->begin, p->end);
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': bad chunk size %lld or schedule %d", op, lb,
-                     (long long)p->chunk, (int)p->schedule);
+    return schedule_refused(op, lb, p->chunk, p->schedule);
   }
   kk_status_t st = prepare(op, label, k, args, args_size, kind, p->instance, l, bp, ip);
   if (KK__UNLIKELY(st != KK_OK))
@@ -307,7 +327,7 @@ static kk_status_t prepare_md(const char *op, const char *label, const kk_md_pol
                               kk_instance_t **ip) {
   const char *lb = label ? label : "";
   if (KK__UNLIKELY(!p || p->struct_size < sizeof(kk_md_policy_t)))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': policy is NULL or not a kk_md_policy_t", op, lb);
+    return policy_refused(op, lb, p, sizeof(kk_md_policy_t), "kk_md_policy_t", "KK_MD2() or KK_MD3()");
   kk_status_t st = prepare(op, label, k, args, args_size, kind, p->instance, l, bp, ip);
   if (KK__UNLIKELY(st != KK_OK))
     return st;
@@ -315,9 +335,13 @@ static kk_status_t prepare_md(const char *op, const char *label, const kk_md_pol
     return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s '%s': the policy has rank %d, kernel '%s' has rank %d (2..%d)", op,
                      lb, p->rank, k->name, k->rank, KK_MD_MAX_RANK);
   for (int d = 0; d < p->rank; d++) {
-    if (KK__UNLIKELY(p->end[d] < p->begin[d] || p->tile[d] < 0))
-      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': dimension %d: range [%lld, %lld) or tile %lld is invalid",
-                       op, lb, d, (long long)p->begin[d], (long long)p->end[d], (long long)p->tile[d]);
+    if (KK__UNLIKELY(p->end[d] < p->begin[d]))
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': dimension %d: range [%lld, %lld) ends before it begins", op,
+                       lb, d, (long long)p->begin[d], (long long)p->end[d]);
+    if (KK__UNLIKELY(p->tile[d] < 0))
+      return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                       "%s '%s': dimension %d: tile %lld is negative (0: the backend's choice)", op, lb, d,
+                       (long long)p->tile[d]);
     if (KK__UNLIKELY(!length_fits(p->begin[d], p->end[d])))
       return length_refused(op, lb, d, p->begin[d], p->end[d]);
   }
@@ -483,13 +507,18 @@ static kk_status_t prepare_team(const char *op, const char *label, const kk_team
                                 kk_instance_t **ip) {
   const char *lb = label ? label : "";
   if (KK__UNLIKELY(!p || p->struct_size < sizeof(kk_team_policy_t)))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': policy is NULL or not made with KK_TEAM()", op, lb);
+    return policy_refused(op, lb, p, sizeof(kk_team_policy_t), "kk_team_policy_t", "KK_TEAM()");
   if (KK__UNLIKELY(p->league_size < 0 || p->team_size < 0 || p->vector_length < 0 || p->chunk < 0 ||
-                   (uint32_t)p->schedule > KK_SCHEDULE_DYNAMIC))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT,
-                     "%s '%s': league size %lld, team size %d, vector length %d, chunk %lld or schedule %d is invalid",
-                     op, lb, (long long)p->league_size, p->team_size, p->vector_length, (long long)p->chunk,
-                     (int)p->schedule);
+                   (uint32_t)p->schedule > KK_SCHEDULE_DYNAMIC)) {
+    if (p->league_size < 0)
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': league size %lld is negative", op, lb,
+                       (long long)p->league_size);
+    if (p->team_size < 0 || p->vector_length < 0)
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': %s %d is negative (KK_AUTO, 0: the backend's choice)", op,
+                       lb, p->team_size < 0 ? "team size" : "vector length",
+                       p->team_size < 0 ? p->team_size : p->vector_length);
+    return schedule_refused(op, lb, p->chunk, p->schedule);
+  }
   kk_status_t st = prepare(op, label, k, args, args_size, kind, p->instance, l, bp, ip);
   if (KK__UNLIKELY(st != KK_OK))
     return st;
@@ -624,8 +653,10 @@ kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *p
 
 static kk_status_t team_query(const char *op, const kk_kernel_t *k, const kk_team_policy_t *p, int *out, bool want_max) {
   KK__REQUIRE_INIT(op);
-  if (!k || !p || !out || p->struct_size < sizeof(kk_team_policy_t))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL kernel, policy or out", op);
+  if (!k || !out)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", op, !k ? "the kernel" : "out");
+  if (!p || p->struct_size < sizeof(kk_team_policy_t))
+    return policy_refused(op, k->name, p, sizeof(kk_team_policy_t), "kk_team_policy_t", "KK_TEAM()");
   if (k->kind != KK_KIND_TEAM_FOR && k->kind != KK_KIND_TEAM_REDUCE)
     return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s: kernel '%s' is a %s kernel, not a team kernel", op, k->name,
                      kind_name(k->kind));

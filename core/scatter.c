@@ -216,7 +216,7 @@ static kk_status_t scatter_step(const kk_scatter_view_t *sv, int fold, const cha
 kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatter_view_t **out) {
   KK__REQUIRE_INIT("kk_scatter_view_create");
   if (!target || !out)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_create: NULL target or out");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_create: %s is NULL", !target ? "target" : "out");
   *out = NULL;
   kk_type_t type = kk_view_type(target);
   if (op < KK_SCATTER_SUM || op > KK_SCATTER_MAX || !type_ok(type, op))

@@ -246,7 +246,11 @@ void kk__views_release_all(void) {
 
 static kk_status_t check_spec(const char *op, const kk_view_spec_t *spec, size_t *elem) {
   if (!spec || spec->struct_size < offsetof(kk_view_spec_t, flags))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: spec is NULL or not initialized with KK_VIEW_SPEC_INIT", op);
+    return spec ? kk__error(KK_ERROR_INVALID_ARGUMENT,
+                            "%s: spec->struct_size is %zu, smaller than any kk_view_spec_t: initialize it with "
+                            "KK_VIEW_SPEC_INIT",
+                            op, spec->struct_size)
+                : kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: spec is NULL", op);
   const char *label = spec->label ? spec->label : "";
   if (spec->rank < 0 || spec->rank > KK_MAX_RANK)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': rank %d is outside 0..%d", op, label, spec->rank,
@@ -434,7 +438,10 @@ int kk_view_is_managed(const kk_view_t *v) { return v && v->alloc != NULL; }
 
 kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t **out) {
   if (!src || !out || (src->rank > 0 && !slices))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: NULL argument");
+    return !src ? kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: src is NULL")
+           : !out ? kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: view '%s': out is NULL", src->label)
+                  : kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: view '%s': slices is NULL (rank %d)",
+                              src->label, src->rank);
   *out = NULL;
   kk_view_t *v = calloc(1, sizeof *v);
   if (!v)
@@ -671,7 +678,8 @@ static kk_status_t fill_view(void *p) {
 static kk_status_t fill(const char *op, kk_instance_t *inst, kk_view_t *dst, const void *value) {
   KK__REQUIRE_INIT(op);
   if (!dst || !value)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view or value", op);
+    return !dst ? kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the view is NULL", op)
+                : kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': the value is NULL", op, dst->label);
   fill_ctx_t c = {dst, value, inst};
   if (KK__UNLIKELY(inst && kk__capturing(inst)))
     return kk__graph_record_views(op, inst, dst, NULL, fill_view, &c);
@@ -720,21 +728,22 @@ static kk_status_t like(const char *op, kk_space_t *space, kk_view_t *src, const
 kk_status_t kk_view_create_mirror(kk_view_t *src, kk_view_t **out) {
   KK__REQUIRE_INIT("kk_view_create_mirror");
   if (!src || !out)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror: NULL argument");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror: %s is NULL", !src ? "src" : "out");
   return like("kk_view_create_mirror", kk_space_host(), src, "_mirror", NULL, 0, out);
 }
 
 kk_status_t kk_view_create_mirror_in(kk_space_t *space, kk_view_t *src, kk_view_t **out) {
   KK__REQUIRE_INIT("kk_view_create_mirror_in");
   if (!src || !out || !space)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_in: NULL argument");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_in: %s is NULL",
+                     !space ? "space" : !src ? "src" : "out");
   return like("kk_view_create_mirror_in", space, src, "_mirror", NULL, 0, out);
 }
 
 kk_status_t kk_view_create_mirror_view(kk_view_t *src, kk_view_t **out) {
   KK__REQUIRE_INIT("kk_view_create_mirror_view");
   if (!src || !out)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_view: NULL argument");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_view: %s is NULL", !src ? "src" : "out");
   if (kk_space_host_accessible(src->space)) {
     *out = kk_view_retain(src);
     return KK_OK;
@@ -745,7 +754,9 @@ kk_status_t kk_view_create_mirror_view(kk_view_t *src, kk_view_t **out) {
 static kk_status_t reshape(const char *op, kk_view_t **view, const int64_t *extents, bool keep) {
   KK__REQUIRE_INIT(op);
   if (!view || !*view || (!extents && (*view)->rank > 0))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL argument", op);
+    return !view || !*view ? kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the view is NULL", op)
+                           : kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': extents is NULL (rank %d)", op,
+                                       (*view)->label, (*view)->rank);
   kk_view_t *old = *view;
   if (!old->alloc)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s' is unmanaged", op, old->label);

@@ -954,7 +954,7 @@ START_TEST(launch_mismatches_refused) {
   ck_assert_int_eq(kk_parallel_for("axpy", KK_RANGE(0, 10), NULL, KK_ARGS(a)), KK_ERROR_INVALID_ARGUMENT);
   kk_range_policy_t p = {sizeof p, 0, 10, -5, KK_SCHEDULE_STATIC, NULL};
   ck_assert_int_eq(kk_parallel_for("axpy", &p, KK_KERNEL(axpy), KK_ARGS(a)), KK_ERROR_INVALID_ARGUMENT);
-  ck_assert_contains(kk_last_error(), "bad chunk size -5");
+  ck_assert_contains(kk_last_error(), "kk_parallel_for 'axpy': chunk size -5 is negative");
   /* the refused launches ran nothing */
   kk_view_release(x), kk_view_release(y);
 }
