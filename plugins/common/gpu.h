@@ -267,6 +267,9 @@ typedef struct kkg_vendor {
    * the vendor's context for kk_native_queue_t.context (NULL: none) */
   kk_native_kind_t native_kind;
   void *(*native_context)(kkg_ctx_t *c);
+  /* the context a program's queue belongs to, asked of the vendor (NULL: the vendor cannot say, and only a
+   * context the program names is checked) */
+  kk_status_t (*queue_context)(kkg_ctx_t *c, void *queue, void **context);
   bool queue_wraps;                 /* queue_create also runs for a borrowed queue (it wraps it: levelzero) */
   /* the native codes after which the context is lost (a fault in a kernel, 0 last; NULL: none): every later
    * call fails, and the layer names the kernels that were in flight (kkg_fail) */
