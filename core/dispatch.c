@@ -103,6 +103,29 @@ static inline kk_status_t launch(kk__backend_t *b, kk_instance_t *inst, const kk
                                         : b->ops.launch(b->ctx, inst->plugin_inst, l);
 }
 
+/* s after `prefix`, or NULL when s does not start with it. */
+static const char *after(const char *s, const char *prefix) {
+  const size_t n = strlen(prefix);
+  return strncmp(s, prefix, n) == 0 ? s + n : NULL;
+}
+
+/* A launch the backend failed: "<op> '<label>' (kernel '<k>') on backend
+ * <b> failed: <why>".  A why that already speaks of this launch in that
+ * form -- the bounds report of a device fence the launch itself made
+ * (opencl's synchronous reductions, core/bounds.c): "kk_parallel_reduce
+ * 'r' (kernel 'k') on backend opencl stopped: bounds check: ..." -- is kept
+ * as it is, not repeated after a second prefix.  Formats: failure only. */
+static KK__NOINLINE kk_status_t launch_failed(const char *op, const kk__backend_t *b, const kk_launch_t *l,
+                                              kk_status_t st) {
+  const char *why = kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st);
+  const char *p = strchr(why, ' '); /* after the operation's name (the report's kind may name it otherwise) */
+  if (p && strncmp(why, "kk_parallel_", 12) == 0 && (p = after(p, " '")) && (p = after(p, l->label)) &&
+      (p = after(p, "' (kernel '")) && (p = after(p, l->kernel->name)) && (p = after(p, "') on backend ")) &&
+      (p = after(p, b->name)) && (p = after(p, " stopped: ")))
+    return st;
+  return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name, why);
+}
+
 /* A kernel built with kkcc --bounds-check, on a host backend: the launch
  * gets a failure record, and a failed access is the launch's error. */
 static KK__NOINLINE kk_status_t run_bounds_checked(const char *op, kk__backend_t *b, kk_instance_t *inst,
@@ -112,10 +135,7 @@ static KK__NOINLINE kk_status_t run_bounds_checked(const char *op, kk__backend_t
   kk_status_t st = launch(b, inst, &lb, tune_context);
   if (kk__bounds_release(lb.bounds_slot, op, l, b))
     return KK_ERROR_KERNEL_FAILED;
-  if (st != KK_OK)
-    return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name,
-                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
-  return KK_OK;
+  return st != KK_OK ? launch_failed(op, b, l, st) : KK_OK;
 }
 
 static kk_status_t run(const char *op, kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l,
@@ -125,10 +145,7 @@ static kk_status_t run(const char *op, kk__backend_t *b, kk_instance_t *inst, co
   if (KK__UNLIKELY(l->kernel->flags & KK_KERNEL_FLAG_BOUNDS_CHECK) && (b->ops.flags & KK_PLUGIN_FLAG_HOST))
     return run_bounds_checked(op, b, inst, l, tune_context);
   kk_status_t st = launch(b, inst, l, tune_context);
-  if (KK__UNLIKELY(st != KK_OK))
-    return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name,
-                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
-  return KK_OK;
+  return KK__UNLIKELY(st != KK_OK) ? launch_failed(op, b, l, st) : KK_OK;
 }
 
 /* A host result of the kernel's value size. */
