@@ -1195,7 +1195,7 @@ kk_status_t kk_graph_set_args(kk_graph_t *h, kk_graph_node_t *n, const void *arg
     return handle_refused("kk_graph_set_args", h);
   if (!g || !n || n->graph != g || n->kind != NODE_KERNEL || !args)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_set_args: %s",
-                     !g || !n ? "NULL graph or node" : n->graph != g ? "the node belongs to another graph"
+                     !g ? "graph is NULL" : !n ? "node is NULL" : n->graph != g ? "the node belongs to another graph"
                      : !args ? "args is NULL" : "the node is not a kernel node");
   op_t *o = &g->ops[n->first_op];
   if (args_size != o->launch.args_size)

@@ -45,8 +45,16 @@ int kk_plugin_count(void) { return kk__g.initialized ? kk__g.backend_count : 0; 
 
 kk_status_t kk_plugin_get_info(int i, kk_plugin_info_t *info) {
   KK__REQUIRE_INIT("kk_plugin_get_info");
-  if (!info || info->struct_size < offsetof(kk_plugin_info_t, is_host_backend) || i < 0 || i >= kk__g.backend_count)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_plugin_get_info: bad index %d or info struct", i);
+  if (i < 0 || i >= kk__g.backend_count)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_plugin_get_info: index %d is out of range: kk_plugin_count() is %d",
+                     i, kk__g.backend_count);
+  if (!info)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_plugin_get_info: info is NULL");
+  if (info->struct_size < offsetof(kk_plugin_info_t, is_host_backend))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_plugin_get_info: info->struct_size is %zu, smaller than any kk_plugin_info_t (%zu): set it to "
+                     "sizeof(kk_plugin_info_t)",
+                     info->struct_size, offsetof(kk_plugin_info_t, is_host_backend));
   const kk__backend_t *b = kk__g.backends[i];
   kk_plugin_info_t o = {
       .struct_size = info->struct_size,
@@ -79,12 +87,22 @@ int kk_device_count(const char *backend) {
 
 kk_status_t kk_device_get_info(const char *backend, int index, kk_device_info_t *info) {
   KK__REQUIRE_INIT("kk_device_get_info");
-  const kk__backend_t *b = backend ? kk__backend_find(backend) : NULL;
-  if (!b || index < 0 || index >= b->device_count)
-    return kk__error(KK_ERROR_NOT_FOUND, "kk_device_get_info: backend '%s' has no device %d",
-                     backend ? backend : "(null)", index);
-  if (!info || info->struct_size < offsetof(kk_device_info_t, space_host_accessible))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_device_get_info: info.struct_size must be set");
+  if (!backend)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_device_get_info: the backend name is NULL (kk_backend_default() names the default backend)");
+  const kk__backend_t *b = kk__backend_find(backend);
+  if (!b)
+    return kk__error(KK_ERROR_NOT_FOUND, "kk_device_get_info: there is no backend '%s' (kk-info lists them)", backend);
+  if (index < 0 || index >= b->device_count)
+    return kk__error(KK_ERROR_NOT_FOUND, "kk_device_get_info: backend '%s' has no device %d (it has %d)", backend,
+                     index, b->device_count);
+  if (!info)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_device_get_info: info is NULL");
+  if (info->struct_size < offsetof(kk_device_info_t, space_host_accessible))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_device_get_info: info->struct_size is %zu, smaller than any kk_device_info_t (%zu): set it "
+                     "to sizeof(kk_device_info_t)",
+                     info->struct_size, offsetof(kk_device_info_t, space_host_accessible));
   const kk_plugin_device_t *d = &b->devices[index];
   kk_device_info_t o = {
       .struct_size = info->struct_size,

@@ -223,7 +223,7 @@ kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatt
   if (st != KK_OK)
     return st;
   if (!target || !out)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_create: NULL target or out");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_create: %s is NULL", !target ? "target" : "out");
   kk_type_t type = kk_view_type(target);
   if (op < KK_SCATTER_SUM || op > KK_SCATTER_MAX)
     return kk__error(KK_ERROR_INVALID_ARGUMENT,

@@ -259,7 +259,11 @@ void kk__views_release_all(void) {
 
 static kk_status_t check_spec(const char *op, const kk_view_spec_t *spec, size_t *elem) {
   if (!spec || spec->struct_size < offsetof(kk_view_spec_t, flags))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: spec is NULL or not initialized with KK_VIEW_SPEC_INIT", op);
+    return spec ? kk__error(KK_ERROR_INVALID_ARGUMENT,
+                            "%s: spec->struct_size is %zu, smaller than any kk_view_spec_t: initialize it with "
+                            "KK_VIEW_SPEC_INIT",
+                            op, spec->struct_size)
+                : kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: spec is NULL", op);
   const char *label = spec->label ? spec->label : "";
   if (spec->rank < 0 || spec->rank > KK_MAX_RANK)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': rank %d is outside 0..%d", op, label, spec->rank,
@@ -459,7 +463,10 @@ kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t 
   if (src && kk__stale(src->gen))
     return kk__view_check("kk_view_subview", src);
   if (!src || !out || (src->rank > 0 && !slices))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: NULL argument");
+    return !src ? kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: src is NULL")
+           : !out ? kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: view '%s': out is NULL", src->label)
+                  : kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: view '%s': slices is NULL (rank %d)",
+                              src->label, src->rank);
   kk_view_t *v = calloc(1, sizeof *v);
   if (!v)
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_view_subview: out of memory");
@@ -715,7 +722,8 @@ static kk_status_t fill(const char *op, kk_instance_t *inst, kk_view_t *dst, con
   if (st != KK_OK)
     return st;
   if (!dst || !value)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view or value", op);
+    return !dst ? kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the view is NULL", op)
+                : kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': the value is NULL", op, dst->label);
   fill_ctx_t c = {dst, value, inst};
   if (KK__UNLIKELY(inst && kk__capturing(inst)))
     return kk__graph_record_views(op, inst, dst, NULL, fill_view, &c);
@@ -766,7 +774,7 @@ kk_status_t kk_view_create_mirror(kk_view_t *src, kk_view_t **out) {
   if (kk__view_check("kk_view_create_mirror", src) != KK_OK)
     return kk_last_status();
   if (!src || !out)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror: NULL argument");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror: %s is NULL", !src ? "src" : "out");
   return like("kk_view_create_mirror", kk_space_host(), src, "_mirror", NULL, 0, out);
 }
 
@@ -777,7 +785,8 @@ kk_status_t kk_view_create_mirror_in(kk_space_t *space, kk_view_t *src, kk_view_
   if (space && kk__stale(space->gen))
     return kk__stale_error("kk_view_create_mirror_in", "memory space", space->name);
   if (!src || !out || !space)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_in: NULL argument");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_in: %s is NULL",
+                     !space ? "space" : !src ? "src" : "out");
   return like("kk_view_create_mirror_in", space, src, "_mirror", NULL, 0, out);
 }
 
@@ -786,7 +795,7 @@ kk_status_t kk_view_create_mirror_view(kk_view_t *src, kk_view_t **out) {
   if (kk__view_check("kk_view_create_mirror_view", src) != KK_OK)
     return kk_last_status();
   if (!src || !out)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_view: NULL argument");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_view: %s is NULL", !src ? "src" : "out");
   if (kk_space_host_accessible(src->space)) {
     *out = kk_view_retain(src);
     return KK_OK;
@@ -799,7 +808,9 @@ static kk_status_t reshape(const char *op, kk_view_t **view, const int64_t *exte
   if (view && kk__view_check(op, *view) != KK_OK)
     return kk_last_status();
   if (!view || !*view || (!extents && (*view)->rank > 0))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL argument", op);
+    return !view || !*view ? kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the view is NULL", op)
+                           : kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': extents is NULL (rank %d)", op,
+                                       (*view)->label, (*view)->rank);
   kk_view_t *old = *view;
   if (!old->alloc)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s' is unmanaged", op, old->label);

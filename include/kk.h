@@ -240,7 +240,9 @@ typedef struct kk_plugin_info {
 int kk_plugin_count(void);
 
 /* Fills `info` for entry i (0 <= i < kk_plugin_count()); the strings stay valid
- * until kk_finalize.  KK_ERROR_INVALID_ARGUMENT for a bad index or size. */
+ * until kk_finalize.  KK_ERROR_INVALID_ARGUMENT for an index out of range, a
+ * NULL info or an info->struct_size that is not set (the message says
+ * which). */
 kk_status_t kk_plugin_get_info(int i, kk_plugin_info_t *info);
 
 /* The plugin search path, one directory or file per entry, in search order. */
@@ -285,7 +287,8 @@ typedef struct kk_device_info {
 int kk_device_count(const char *backend);
 
 /* Fills `info` for device `index` of `backend`.  KK_ERROR_NOT_FOUND for an
- * unknown backend or index. */
+ * unknown backend or index, KK_ERROR_INVALID_ARGUMENT for a NULL backend
+ * name or info, or an info->struct_size that is not set. */
 kk_status_t kk_device_get_info(const char *backend, int index, kk_device_info_t *info);
 
 /* Host threads kk uses for host kernels (the host backend's concurrency). */
@@ -721,8 +724,10 @@ kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *p
                                     const void *args, size_t args_size, void *result, size_t result_size);
 
 /* The largest team size a launch of `kernel` with this policy (vector
- * length, scratch) can use on the policy's backend, and the one the backend
- * recommends. */
+ * length, scratch) can use on the policy's instance (NULL: the default
+ * instance; a created instance of a host backend may have fewer threads),
+ * and the one the backend recommends.  A launch with a larger team size on
+ * that instance is refused with KK_ERROR_LIMIT. */
 kk_status_t kk_team_size_max(const kk_kernel_t *kernel, const kk_team_policy_t *policy, int *out);
 kk_status_t kk_team_size_recommended(const kk_kernel_t *kernel, const kk_team_policy_t *policy, int *out);
 

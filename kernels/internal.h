@@ -253,6 +253,8 @@ kk_status_t kkk_crs_check(const char *op, const kk_crs_t *A);
 kk_view_t *kkk_crs_row_ptr32(const kk_crs_t *A);
 /* The most entries of one of A's rows. */
 int64_t kkk_crs_max_row(const kk_crs_t *A);
+/* The label A was made with, as messages name it. */
+const char *kkk_crs_label(const kk_crs_t *A);
 /* A's rows cut into the merge-path SpMV's tiles (args.h, KKK_MERGE_TILE):
  * a KK_INT64 view of 4 numbers per tile (rows [r0, r1), entries [p0, p1)),
  * *ntiles tiles, those of one row too long for a tile first.  Made with

@@ -188,15 +188,20 @@ kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *
   }
   if (result && result->struct_size < sizeof *result)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: result->struct_size must be sizeof(kk_cg_result_t)");
-  if (opt.max_iterations < 0 || !(opt.tolerance >= 0) ||
-      (opt.preconditioner != KK_CG_NONE && opt.preconditioner != KK_CG_JACOBI))
+  if (opt.max_iterations < 0)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: options->max_iterations %d is negative",
+                   opt.max_iterations);
+  if (!(opt.tolerance >= 0))
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: options->tolerance %g is not a number >= 0",
+                   opt.tolerance);
+  if (opt.preconditioner != KK_CG_NONE && opt.preconditioner != KK_CG_JACOBI)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT,
-                   "kk_sparse_cg: max_iterations %d, tolerance %g or preconditioner %d is invalid", opt.max_iterations,
-                   opt.tolerance, opt.preconditioner);
+                   "kk_sparse_cg: options->preconditioner %d is neither KK_CG_NONE nor KK_CG_JACOBI",
+                   (int)opt.preconditioner);
   const int64_t n = kk_crs_rows(A);
   if (kk_crs_cols(A) != n)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: A is %lld x %lld, not square", (long long)n,
-                   (long long)kk_crs_cols(A));
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: matrix A '%s' is %lld x %lld, not square",
+                   kkk_crs_label(A), (long long)n, (long long)kk_crs_cols(A));
   st = kkk_check_rank(&c, b, "b", 1);
   if (st == KK_OK)
     st = kkk_check_rank(&c, x, "x", 1);

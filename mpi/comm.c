@@ -318,8 +318,13 @@ int kk_mpi_comm_rank(const kk_mpi_comm_t *c) { return c ? c->rank : -1; }
 int kk_mpi_comm_size(const kk_mpi_comm_t *c) { return c ? c->size : 0; }
 
 kk_status_t kk_mpi_comm_get_stats(const kk_mpi_comm_t *c, kk_mpi_stats_t *stats) {
-  if (!c || !stats || stats->struct_size == 0 || stats->struct_size > sizeof *stats)
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_get_stats: NULL argument or bad struct_size");
+  if (!c || !stats)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_get_stats: %s is NULL",
+                        !c ? "the communicator" : "stats");
+  if (stats->struct_size == 0 || stats->struct_size > sizeof *stats)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT,
+                        "kk_mpi_comm_get_stats: stats->struct_size is %zu, not 1 to sizeof(kk_mpi_stats_t) (%zu)",
+                        stats->struct_size, sizeof *stats);
   size_t n = stats->struct_size;
   memcpy(stats, &c->stats, n);
   stats->struct_size = n;
@@ -371,7 +376,7 @@ kk_status_t kk_mpi_view_path(const kk_mpi_comm_t *c, kk_view_t *view, kk_mpi_pat
   if (st != KK_OK)
     return st;
   if (!view || !path)
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_view_path: NULL argument");
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_view_path: %s is NULL", !view ? "view" : "path");
   mpi_plan_t p;
   kk_mpi_what_t w;
   kk_mpi__what_init(&w, "kk_mpi_view_path", NULL);

@@ -141,7 +141,9 @@ static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, int n, kk_view_
   if (st != KK_OK)
     return st;
   if (n < 0 || (n > 0 && (!views || !peers || !tags || !reqs)))
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: %s", op, n < 0 ? "negative count" : "NULL argument");
+    return n < 0 ? kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: count %d is negative", op, n)
+                 : kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", op,
+                                !views ? "views" : !peers ? "peers" : !tags ? "tags" : "reqs");
   for (int i = 0; i < n; i++)
     reqs[i] = NULL;
   mpi_job_t jobs[KK_MPI_BATCH_MAX];
@@ -267,7 +269,7 @@ kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
 
 kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
   if (!req || !done)
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_test: NULL argument");
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_test: %s is NULL", !req ? "req" : "done");
   kk_mpi_request_t *r = *req;
   *done = 1;
   if (!r)

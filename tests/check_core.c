@@ -193,6 +193,71 @@ START_TEST(instances) {
 }
 END_TEST
 
+/* A refused call says which argument is wrong, not "X or Y". */
+START_TEST(messages_name_the_wrong_argument) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  kk_plugin_info_t pi = {.struct_size = sizeof pi};
+  ck_assert_int_eq(kk_plugin_get_info(0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_plugin_get_info: info is NULL");
+  ck_assert_int_eq(kk_plugin_get_info(kk_plugin_count(), &pi), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "index 1 is out of range: kk_plugin_count() is 1");
+  pi.struct_size = 4;
+  ck_assert_int_eq(kk_plugin_get_info(0, &pi), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_plugin_get_info: info->struct_size is 4, smaller than any kk_plugin_info_t");
+  kk_device_info_t di = {.struct_size = sizeof di};
+  ck_assert_int_eq(kk_device_get_info(NULL, 0, &di), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_device_get_info: the backend name is NULL");
+  ck_assert_int_eq(kk_device_get_info("nosuch", 0, &di), KK_ERROR_NOT_FOUND);
+  ck_assert_contains(kk_last_error(), "kk_device_get_info: there is no backend 'nosuch'");
+  ck_assert_int_eq(kk_device_get_info("serial", 3, &di), KK_ERROR_NOT_FOUND);
+  ck_assert_contains(kk_last_error(), "kk_device_get_info: backend 'serial' has no device 3 (it has 1)");
+  ck_assert_int_eq(kk_device_get_info("serial", 0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_device_get_info: info is NULL");
+  /* policies: checked before the kernel */
+  ck_assert_int_eq(kk_parallel_for("p", NULL, NULL, NULL, 0), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_parallel_for 'p': the policy is NULL");
+  kk_range_policy_t r = {8, 0, 10, 0, KK_SCHEDULE_STATIC, NULL};
+  ck_assert_int_eq(kk_parallel_for("p", &r, NULL, NULL, 0), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "the policy's struct_size is 8, smaller than sizeof(kk_range_policy_t)");
+  r.struct_size = sizeof r;
+  r.schedule = (kk_schedule_t)7;
+  ck_assert_int_eq(kk_parallel_for("p", &r, NULL, NULL, 0), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for 'p': schedule 7 is neither KK_SCHEDULE_STATIC");
+  kk_team_policy_t t = {sizeof t, 4, -2, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+  ck_assert_int_eq(kk_parallel_for_team("t", &t, NULL, NULL, 0), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for_team 't': team size -2 is negative");
+  t.team_size = 1, t.chunk = -1;
+  ck_assert_int_eq(kk_parallel_for_team("t", &t, NULL, NULL, 0), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for_team 't': chunk size -1 is negative");
+  int n = 0;
+  ck_assert_int_eq(kk_team_size_max(NULL, &t, &n), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_team_size_max: the kernel is NULL");
+  /* views */
+  int64_t ext = 4;
+  kk_view_t *v = NULL, *o = NULL;
+  ck_assert_int_eq(kk_view_alloc(&v, "vec", KK_DOUBLE, 1, &ext), KK_OK);
+  ck_assert_int_eq(kk_deep_copy_fill(v, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_deep_copy_fill: view 'vec': the value is NULL");
+  ck_assert_int_eq(kk_view_subview(v, NULL, &o), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_view_subview: view 'vec': slices is NULL (rank 1)");
+  ck_assert_int_eq(kk_view_create_mirror(v, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_view_create_mirror: out is NULL");
+  ck_assert_int_eq(kk_view_resize(&v, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_view_resize: view 'vec': extents is NULL (rank 1)");
+  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+  spec.struct_size = 0;
+  ck_assert_int_eq(kk_view_create(&spec, &o), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_view_create: spec->struct_size is 0, smaller than any kk_view_spec_t");
+  ck_assert_int_eq(kk_view_create(NULL, &o), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_view_create: spec is NULL");
+  kk_scatter_view_t *sv;
+  ck_assert_int_eq(kk_scatter_view_create(NULL, KK_SCATTER_SUM, KK_SCATTER_AUTO, &sv), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_scatter_view_create: target is NULL");
+  kk_view_release(v);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
 START_TEST(configuration_report) {
   ck_assert_int_eq(init_quiet(), KK_OK);
   FILE *f = tmpfile();
@@ -569,6 +634,7 @@ static Suite *core_suite(void) {
   tcase_add_test(tc, space_memory);
   tcase_add_test(tc, out_of_memory_names_label_size_space);
   tcase_add_test(tc, instances);
+  tcase_add_test(tc, messages_name_the_wrong_argument);
   tcase_add_test(tc, configuration_report);
   tcase_add_test(tc, print_configuration_flag);
   suite_add_tcase(s, tc);

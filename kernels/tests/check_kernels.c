@@ -1166,11 +1166,11 @@ START_TEST(crs_bad_input) {
   const double v[] = {1, 2, 3};
   ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_bad, KK_INT64, ci_ok, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
-  ck_assert_contains(kk_last_error(), "row_ptr[2] = 1 is below row_ptr[1] = 2");
+  ck_assert_contains(kk_last_error(), "kk_crs_create_csr: matrix 'A': row_ptr[2] = 1 is below row_ptr[1] = 2");
   ck_assert_ptr_null(A);
   ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_ok, KK_INT64, ci_bad, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
-  ck_assert_contains(kk_last_error(), "col_idx[1] = 5 is outside [0, 3)");
+  ck_assert_contains(kk_last_error(), "kk_crs_create_csr: matrix 'A': col_idx[1] = 5 is outside [0, 3)");
   ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_INT32, 3, 3, KK_INT64, rp_ok, KK_INT64, ci_ok, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "element type int32");
@@ -1178,7 +1178,10 @@ START_TEST(crs_bad_input) {
                    KK_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq(kk_crs_create_coo(NULL, "A", KK_DOUBLE, 3, 3, 3, KK_INT64, ci_ok, ci_bad, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
-  ck_assert_contains(kk_last_error(), "entry 1 at (1, 5) is outside the 3 x 3 matrix");
+  ck_assert_contains(kk_last_error(), "kk_crs_create_coo: matrix 'A': entry 1 at (1, 5) is outside the 3 x 3 matrix");
+  ck_assert_int_eq(kk_crs_create_coo(NULL, "Q", KK_DOUBLE, 3, 3, 3, KK_INT64, ci_ok, ci_ok, NULL, &A),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_crs_create_coo: matrix 'Q': 3 entries but values is NULL");
   OK(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_ok, KK_INT64, ci_ok, v, &A));
   /* mixed: int64 offsets, int32 columns (the matrix's own layout) */
   const int32_t ci32[] = {0, 1, 2};
@@ -1193,6 +1196,19 @@ START_TEST(crs_bad_input) {
   OK(kk_view_alloc(&y, "y3", KK_FLOAT, 1, &n3));
   ck_assert_int_eq(kk_sparse_spmv(NULL, KK_OP_N, KK_REAL(1), A, x, KK_REAL(0), y), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "kk_sparse_spmv");
+  /* CG on a matrix that is not square names it */
+  const int64_t rp_r[] = {0, 1, 2};
+  kk_crs_t *R = NULL;
+  OK(kk_crs_create_csr(NULL, "R", KK_DOUBLE, 2, 3, KK_INT64, rp_r, KK_INT64, ci_ok, v, &R));
+  kk_view_t *b2 = NULL, *x2 = NULL;
+  int64_t n2 = 2;
+  OK(kk_view_alloc(&b2, "b2", KK_DOUBLE, 1, &n2));
+  OK(kk_view_alloc(&x2, "x2", KK_DOUBLE, 1, &n2));
+  ck_assert_int_eq(kk_sparse_cg(NULL, R, b2, x2, NULL, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_sparse_cg: matrix A 'R' is 2 x 3, not square");
+  kk_view_release(b2);
+  kk_view_release(x2);
+  kk_crs_destroy(R);
   kk_view_release(x);
   kk_view_release(y);
   kk_crs_destroy(A);
@@ -1310,6 +1326,35 @@ START_TEST(errors_refused_before_launch) {
   ck_assert_int_eq(kk_batched_gemm(NULL, KK_OP_N, KK_OP_N, KK_REAL(1), M.v, M.v, KK_REAL(0), M.v),
                    KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "rank 2, expected 3");
+  /* a C of the wrong shape is blamed on C, not on B */
+  {
+    tv_t B = tv2(KK_DOUBLE, 12, 5, K_RIGHT), C = tv2(KK_DOUBLE, 10, 4, K_RIGHT);
+    ck_assert_int_eq(kk_blas_gemm(NULL, KK_OP_N, KK_OP_N, KK_REAL(1), M.v, B.v, KK_REAL(0), C.v),
+                     KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_contains(kk_last_error(),
+                       "kk_blas_gemm: view C 'test' has extent 4 in dimension 1, expected 5 (C has op(B)'s columns)");
+    tv_free(&B);
+    tv_free(&C);
+    tv_t A3 = tv3(KK_DOUBLE, 2, 10, 12, K_RIGHT), B3 = tv3(KK_DOUBLE, 2, 12, 5, K_RIGHT);
+    tv_t C3 = tv3(KK_DOUBLE, 2, 9, 5, K_RIGHT);
+    ck_assert_int_eq(kk_batched_gemm(NULL, KK_OP_N, KK_OP_N, KK_REAL(1), A3.v, B3.v, KK_REAL(0), C3.v),
+                     KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_contains(kk_last_error(), "kk_batched_gemm: view C 'test' has extent 9 in dimension 1, expected 10");
+    /* trsm: a B that does not match the square A is blamed on B */
+    tv_t S = tv3(KK_DOUBLE, 2, 4, 4, K_RIGHT), R3 = tv3(KK_DOUBLE, 2, 3, 5, K_RIGHT);
+    ck_assert_int_eq(kk_batched_trsm(NULL, KK_SIDE_LEFT, KK_LOWER, KK_OP_N, KK_DIAG_NONUNIT, KK_REAL(1), S.v, R3.v),
+                     KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_contains(kk_last_error(), "kk_batched_trsm: view B 'test' has extent 3 in dimension 1, expected 4");
+    ck_assert_int_eq(kk_batched_trsm(NULL, KK_SIDE_LEFT, (kk_uplo_t)5, KK_OP_N, KK_DIAG_NONUNIT, KK_REAL(1), S.v,
+                                     S.v),
+                     KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_contains(kk_last_error(), "kk_batched_trsm: uplo 5 is neither KK_LOWER nor KK_UPPER");
+    tv_free(&A3);
+    tv_free(&B3);
+    tv_free(&C3);
+    tv_free(&S);
+    tv_free(&R3);
+  }
   ck_assert_int_eq(kk_blas_axpby(NULL, KK_REAL(1), NULL, KK_REAL(1), x.v), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "view x is NULL");
   ck_assert_int_eq(kk_blas_dot(NULL, x.v, x.v, NULL), KK_ERROR_INVALID_ARGUMENT);
@@ -1392,6 +1437,9 @@ START_TEST(tpl_switches_and_report) {
   ck_assert_int_eq(kk_kernels_set_tpl("nosuch", "auto"), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq(kk_kernels_set_tpl(NULL, "sometimes"), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq(kk_kernels_tpl_get_info(3, 0, &info), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_kernels_tpl_get_info: index 3 is out of range: kk_kernels_tpl_count() is 3");
+  ck_assert_int_eq(kk_kernels_tpl_get_info(0, 0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_kernels_tpl_get_info: info is NULL");
   /* the report, text and JSON */
   char *buf = NULL;
   size_t len = 0;

@@ -127,6 +127,7 @@ static const kk_plugin_ops_t openmp_ops = {
     .module_load = NULL,
     .module_unload = NULL,
     .kernel_get = NULL,
+    .team_size_query = openmp_team_size_query,
     .graph_create = openmp_graph_create,
     .graph_launch = openmp_graph_launch,
     .graph_update = openmp_graph_update,

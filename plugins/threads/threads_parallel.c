@@ -488,6 +488,18 @@ void threads_pool_wait_idle(threads_pool_t *P) { kkh_claim_wait_idle(&P->claim, 
 
 int threads_pool_size(const threads_pool_t *P) { return P->nthreads; }
 
+/* A team may hold every thread of the pool of the instance the launch is
+ * for (a created instance's pool has instance_threads); a core before
+ * plugin ABI 1.6 does not say which, and gets the default instance's.  A
+ * team of one, which needs no barrier, is the recommendation. */
+kk_status_t threads_team_size_query(void *vctx, const kk_launch_t *l, int32_t *max, int32_t *recommended) {
+  threads_ctx_t *ctx = vctx;
+  const threads_pool_t *P = threads_pool_of(ctx, KK_LAUNCH_HAS(l, instance) ? l->instance : NULL);
+  *max = P ? threads_pool_size(P) : ctx->nthreads;
+  *recommended = 1;
+  return KK_OK;
+}
+
 /* The hot path: claim, run, let go.  No allocation, lock or formatting
  * unless the kernel is refused. */
 kk_status_t threads_launch(void *vctx, void *inst, const kk_launch_t *l) {

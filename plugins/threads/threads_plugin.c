@@ -118,6 +118,7 @@ static const kk_plugin_ops_t threads_ops = {
     .module_load = NULL,
     .module_unload = NULL,
     .kernel_get = NULL,
+    .team_size_query = threads_team_size_query,
     .graph_create = threads_graph_create,
     .graph_launch = threads_graph_launch,
     .graph_update = threads_graph_update,

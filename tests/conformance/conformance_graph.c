@@ -447,6 +447,10 @@ START_TEST(graph_capture_refusals) {
   int64_t t = 0;
   ck_assert_int_eq(kk_parallel_scan("scan", KK_RANGE_ON(inst, 0, n), KK_KERNEL(scan_incl_i64), KK_ARGS(s), KK_RESULT(t)),
                    KK_ERROR_CAPTURE);
+  /* a range of more indices than int64_t counts: refused as without a capture */
+  ck_assert_int_eq(kk_parallel_for("huge", KK_RANGE_ON(inst, INT64_MIN, INT64_MAX), KK_KERNEL(axpy), KK_ARGS(ax)),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for 'huge': range [-9223372036854775808, 9223372036854775807) has");
   ck_assert_int_eq(kk_instance_fence(inst), KK_ERROR_CAPTURE);
   ck_assert_contains(kk_last_error(), "kk_instance_fence");
   ck_assert_int_eq(kk_fence(), KK_ERROR_CAPTURE);
@@ -468,6 +472,14 @@ START_TEST(graph_capture_refusals) {
   ck_assert_ptr_null(none);
   ck_assert_int_eq(kk_graph_node_count(g), 2);
   ck_assert_str_eq(kk_graph_node_label(kk_graph_node_at(g, 1)), "second");
+  /* and by an explicit add, which adds nothing */
+  kk_graph_node_t *huge = NULL;
+  ck_assert_int_eq(kk_graph_add_for(other, "huge", KK_RANGE(-1, INT64_MAX), KK_KERNEL(axpy), KK_ARGS(ax), NULL, 0,
+                                    &huge),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "range [-1, 9223372036854775807) has 9223372036854775808 indices");
+  ck_assert_ptr_null(huge);
+  ck_assert_int_eq(kk_graph_node_count(other), 0);
   OK(kk_fence());
   set_d(x, 1.0);
   OK(kk_graph_submit(g, inst));

@@ -309,6 +309,10 @@ static const double *guard(void) {
     for (size_t i_ = 0; i_ < sizeof want_ / sizeof *want_; i_++)                                      \
       ck_assert_contains(kk_last_error(), want_[i_]);                                                 \
     ck_assert_contains(kk_last_error(), "bounds.kk.c:");                                              \
+    /* one sentence: the launch is named once, even when its own fence reported it (opencl) */       \
+    const char *first_ = strstr(kk_last_error(), " (kernel '");                                       \
+    ck_assert_msg(first_ && !strstr(first_ + 1, " (kernel '"), "the launch is named twice: %s",       \
+                  kk_last_error());                                                                   \
   } while (0)
 
 START_TEST(bounds_kernels_are_flagged) {

@@ -850,6 +850,18 @@ static void errors(void) {
   kk_view_t *d10 = make("ten", KK_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
   kk_mpi_stats_t s0 = {.struct_size = sizeof s0}, s1 = {.struct_size = sizeof s1};
   OK(kk_mpi_comm_get_stats(g_c, &s0));
+  /* a refused call names the argument that is wrong */
+  kk_mpi_stats_t unset = {.struct_size = 0};
+  kk_status_t sa = kk_mpi_comm_get_stats(g_c, &unset);
+  CHECK(sa == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "kk_mpi_comm_get_stats: stats->struct_size is 0"),
+        "stats without a struct_size: %s", kk_last_error());
+  sa = kk_mpi_comm_get_stats(g_c, NULL);
+  CHECK(sa == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "kk_mpi_comm_get_stats: stats is NULL"),
+        "NULL stats: %s", kk_last_error());
+  int done_none = 0;
+  sa = kk_mpi_test(NULL, &done_none, NULL);
+  CHECK(sa == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "kk_mpi_test: req is NULL"), "NULL request: %s",
+        kk_last_error());
   /* refused before anything is sent */
   kk_status_t st = kk_mpi_allreduce(g_c, NULL, i32, f64, KK_SUM);
   CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "'counts' holds int32") &&
