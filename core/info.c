@@ -123,11 +123,17 @@ int kk_device_id(void) { return kk__g.initialized ? kk__g.def->device : -1; }
 
 /* ---- the report ----------------------------------------------------------- */
 
-/* "  (build tree)" or "  (installed)" after a directory of a search path. */
-static const char *path_note(const char *dir, const char *tree, const char *installed) {
-  if (tree && strcmp(dir, tree) == 0)
-    return "  (build tree)";
-  return strcmp(dir, installed) == 0 ? "  (installed)" : "";
+/* "  (build tree)" or "  (installed)" after a directory of a search path,
+ * and why it is refused when it is (docs/security.md). */
+static const char *path_note(const char *dir, const char *tree, const char *installed, char *buf, size_t size) {
+  const char *kind = tree && strcmp(dir, tree) == 0    ? "  (build tree)"
+                     : strcmp(dir, installed) == 0 ? "  (installed)"
+                                                   : "";
+  char why[1024];
+  if (!kk__path_refused(NULL, dir, why, sizeof why))
+    return kind;
+  kk__snprintf(buf, size, "%s  (refused: %s)", kind, why);
+  return buf;
 }
 
 static void print_bytes(FILE *out, uint64_t b) {
@@ -148,15 +154,16 @@ kk_status_t kk_print_configuration(FILE *out) {
   if (kk__library_path())
     fprintf(out, "  libkk %s%s\n", kk__library_path(), kk__is_build_tree() ? "  (build tree)" : "");
   fprintf(out, "plugin search path:\n");
+  char note[1200];
   for (int i = 0; i < kk__g.path_count; i++)
-    fprintf(out, "  %s%s\n", kk__g.path[i], path_note(kk__g.path[i], kk__build_tree_plugin_dir(),
-                                                     kk__installed_plugin_dir()));
+    fprintf(out, "  %s%s\n", kk__g.path[i],
+            path_note(kk__g.path[i], kk__build_tree_plugin_dir(), kk__installed_plugin_dir(), note, sizeof note));
   const char *tool_dirs[2];
   int ntool = kk__tool_dirs(tool_dirs);
   fprintf(out, "tool directories (--kokkos-tools-libs=NAME):%s\n", ntool ? "" : " (none)");
   for (int i = 0; i < ntool; i++)
     fprintf(out, "  %s%s\n", tool_dirs[i],
-            path_note(tool_dirs[i], kk__build_tree_tool_dir(), kk__installed_tool_dir()));
+            path_note(tool_dirs[i], kk__build_tree_tool_dir(), kk__installed_tool_dir(), note, sizeof note));
   fprintf(out, "plugins:\n");
   for (int i = 0; i < kk__g.backend_count; i++) {
     const kk__backend_t *b = kk__g.backends[i];
