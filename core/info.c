@@ -232,9 +232,16 @@ kk_status_t kk_print_configuration(FILE *out) {
           kk__origin_name(c->disable_warnings_origin));
   fprintf(out, "  tune internals     %s  (%s)\n", c->tune_internals ? "yes" : "no",
           kk__origin_name(c->tune_internals_origin));
+  const char *helper = kk__probe_helper();
+  char why[1024];
+  if (access(helper, X_OK) != 0)
+    kk__snprintf(note, sizeof note, ", missing: plugins load unprobed");
+  else if (kk__path_refused(NULL, helper, why, sizeof why))
+    kk__snprintf(note, sizeof note, ", refused: %s: plugins load unprobed", why);
+  else
+    note[0] = '\0';
   fprintf(out, "  plugin probe       %s  (%s; helper %s%s)\n", c->plugin_probe ? "yes" : "no",
-          kk__origin_name(c->plugin_probe_origin), kk__probe_helper(),
-          access(kk__probe_helper(), X_OK) == 0 ? "" : ", missing: plugins load unprobed");
+          kk__origin_name(c->plugin_probe_origin), helper, note);
   return KK_OK;
 }
 

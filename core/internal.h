@@ -342,7 +342,8 @@ void kk__view_label_at(const void *data, char *buf, size_t size);
  * queries; `why` then says how.  True without a probe when probing is off
  * (KOKKOS_PLUGIN_PROBE=0) or the helper is missing. */
 bool kk__probe_plugin(const char *path, const char *name, char *why, size_t why_size);
-/* The helper program: $KK_PLUGIN_PROBE_HELPER, else the installed one. */
+/* The helper program: $KK_PLUGIN_PROBE_HELPER, else the build tree's for the
+ * uninstalled libkk, else the installed one. */
 const char *kk__probe_helper(void);
 
 /* Installed plugin directory, from configure. */
