@@ -211,6 +211,8 @@ kk_status_t kk_print_configuration(FILE *out) {
   fprintf(out, "  (%s)\n", kk__origin_name(c->device_origin));
   fprintf(out, "  config file        %s  (%s)\n", c->config_file ? c->config_file : "(none)",
           kk__origin_name(c->config_file_origin));
+  fprintf(out, "  site config file   %s  (%s)\n", c->site_file ? c->site_file : "(none)",
+          c->site_file ? c->site_file_state : "KK_SITE_CONFIG=none");
   fprintf(out, "  num_threads        %d  (%s)\n", c->num_threads, kk__origin_name(c->num_threads_origin));
   fprintf(out, "  device_id          %d  (%s)\n", c->device_id, kk__origin_name(c->device_id_origin));
   fprintf(out, "  map_device_id_by   %s  (%s)\n",
@@ -322,6 +324,8 @@ kk_status_t kk_print_configuration_json(FILE *out) {
   json_object_set_new(settings, "device_id", json_integer(c->device_id));
   json_object_set_new(settings, "num_threads", json_integer(c->num_threads));
   json_object_set_new(settings, "config_file", c->config_file ? json_string(c->config_file) : json_null());
+  json_object_set_new(settings, "site_config_file", c->site_file ? json_string(c->site_file) : json_null());
+  json_object_set_new(settings, "site_config_state", jstr(c->site_file_state));
   json_object_set_new(settings, "tools_libs", c->tools_libs ? json_string(c->tools_libs) : json_null());
   json_object_set_new(settings, "tools_args", c->tools_args ? json_string(c->tools_args) : json_null());
   json_object_set_new(settings, "disable_warnings", json_boolean(c->disable_warnings));

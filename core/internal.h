@@ -58,6 +58,7 @@ char *kk__strdup(const char *s);
 /* Where a configuration value came from, lowest precedence first. */
 typedef enum kk__origin {
   KK__ORIGIN_DEFAULT = 0,
+  KK__ORIGIN_SITE, /* the site's JSON file, $(sysconfdir)/kk/kk.json */
   KK__ORIGIN_JSON,
   KK__ORIGIN_ENV,
   KK__ORIGIN_SETTINGS,
@@ -83,7 +84,13 @@ typedef struct kk__config {
   char *config_file;
   kk__origin_t config_file_origin;
 
-  /* plugin search path: flag, env, JSON entries in that order (all of them) */
+  /* the site configuration file ($KK_SITE_CONFIG, else $(sysconfdir)/kk/kk.json;
+   * NULL with KK_SITE_CONFIG=none) and what became of it: "read", "not present",
+   * "refused: <why>" */
+  char *site_file;
+  char *site_file_state;
+
+  /* plugin search path: flag, settings, env, JSON, site file entries in that order (all of them) */
   int plugin_path_count;
   char **plugin_path;
 
@@ -114,11 +121,11 @@ typedef struct kk__config {
   bool help;        /* --kokkos-help */
   bool tools_help;  /* --kokkos-tools-help */
 
-  /* JSON "backend_order" */
+  /* JSON "backend_order" (the user's file's, else the site file's) */
   int backend_order_count;
   char **backend_order;
 
-  /* JSON "backends" */
+  /* JSON "backends" (the user's file's options over the site file's) */
   int backend_options_count;
   kk__backend_options_t *backend_options;
 
