@@ -268,10 +268,11 @@ START_TEST(many_processes_at_once) {
 END_TEST
 
 /* Runs kk_initialize/kk_finalize `times` times in a child, warnings on, its
- * stderr into a file; returns that text (caller frees). */
-static char *child_stderr(const char *dir, int times) {
+ * stderr into a file in e's cache directory; returns that text (caller
+ * frees). */
+static char *child_stderr(const env_t *e, int times) {
   char log[1100];
-  snprintf(log, sizeof log, "%s/stderr.log", dir);
+  snprintf(log, sizeof log, "%s/stderr.log", e->cache);
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();
@@ -281,6 +282,8 @@ static char *child_stderr(const char *dir, int times) {
     int bad = 0;
     for (int i = 0; i < times; i++)
       bad |= kk_initialize(NULL, NULL) != KK_OK || kk_finalize() != KK_OK;
+    free(e->plugins); /* the child's copies: nothing left for valgrind to call lost */
+    free(e->cache);
     _exit(bad);
   }
   int ws = 0;
@@ -307,7 +310,7 @@ static int count(const char *hay, const char *needle) {
 START_TEST(missing_helper_is_said_once) {
   env_t e = env_with("fake_oldminor");
   setenv("KK_PLUGIN_PROBE_HELPER", "/nonexistent/kk-plugin-probe", 1);
-  char *err = child_stderr(e.cache, 2);
+  char *err = child_stderr(&e, 2);
   ck_assert_int_eq(count(err, "kk: warning: the plugin probe's helper /nonexistent/kk-plugin-probe is missing "
                               "(No such file or directory): plugins load unprobed"),
                    1);
@@ -322,7 +325,7 @@ START_TEST(bad_timeout_is_said_once) {
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     env_t e = env_with(NULL);
     setenv("KK_PLUGIN_PROBE_TIMEOUT", bad[i], 1);
-    char *err = child_stderr(e.cache, 2);
+    char *err = child_stderr(&e, 2);
     char want[256];
     snprintf(want, sizeof want, "kk: warning: KK_PLUGIN_PROBE_TIMEOUT='%s' ignored: not a whole number of seconds "
              "from 1 to 86400; the default, 30 s, is used", bad[i]);
@@ -338,7 +341,7 @@ END_TEST
 START_TEST(waiting_is_said) {
   env_t e = env_with("fake_hang_init");
   setenv("KK_PLUGIN_PROBE_TIMEOUT", "3", 1);
-  char *err = child_stderr(e.cache, 1);
+  char *err = child_stderr(&e, 1);
   char want[1200];
   snprintf(want, sizeof want, "kk: warning: waiting for the plugin %s/kk_fake_hang_init.so: its probe in a helper "
            "process has not finished after 2 s; it counts as hung after 3 s (KK_PLUGIN_PROBE_TIMEOUT)", e.plugins);
