@@ -141,11 +141,17 @@ int kk_device_id(void) { return kk__g.initialized ? kk__g.def->device : -1; }
 
 /* ---- the report ----------------------------------------------------------- */
 
-/* "  (build tree)" or "  (installed)" after a directory of a search path. */
-static const char *path_note(const char *dir, const char *tree, const char *installed) {
-  if (tree && strcmp(dir, tree) == 0)
-    return "  (build tree)";
-  return strcmp(dir, installed) == 0 ? "  (installed)" : "";
+/* "  (build tree)" or "  (installed)" after a directory of a search path,
+ * and why it is refused when it is (docs/security.md). */
+static const char *path_note(const char *dir, const char *tree, const char *installed, char *buf, size_t size) {
+  const char *kind = tree && strcmp(dir, tree) == 0    ? "  (build tree)"
+                     : strcmp(dir, installed) == 0 ? "  (installed)"
+                                                   : "";
+  char why[1024];
+  if (!kk__path_refused(NULL, dir, why, sizeof why))
+    return kind;
+  kk__snprintf(buf, size, "%s  (refused: %s)", kind, why);
+  return buf;
 }
 
 static void print_bytes(FILE *out, uint64_t b) {
@@ -166,15 +172,16 @@ kk_status_t kk_print_configuration(FILE *out) {
   if (kk__library_path())
     fprintf(out, "  libkk %s%s\n", kk__library_path(), kk__is_build_tree() ? "  (build tree)" : "");
   fprintf(out, "plugin search path:\n");
+  char note[1200];
   for (int i = 0; i < kk__g.path_count; i++)
-    fprintf(out, "  %s%s\n", kk__g.path[i], path_note(kk__g.path[i], kk__build_tree_plugin_dir(),
-                                                     kk__installed_plugin_dir()));
+    fprintf(out, "  %s%s\n", kk__g.path[i],
+            path_note(kk__g.path[i], kk__build_tree_plugin_dir(), kk__installed_plugin_dir(), note, sizeof note));
   const char *tool_dirs[2];
   int ntool = kk__tool_dirs(tool_dirs);
   fprintf(out, "tool directories (--kokkos-tools-libs=NAME):%s\n", ntool ? "" : " (none)");
   for (int i = 0; i < ntool; i++)
     fprintf(out, "  %s%s\n", tool_dirs[i],
-            path_note(tool_dirs[i], kk__build_tree_tool_dir(), kk__installed_tool_dir()));
+            path_note(tool_dirs[i], kk__build_tree_tool_dir(), kk__installed_tool_dir(), note, sizeof note));
   fprintf(out, "plugins:\n");
   for (int i = 0; i < kk__g.backend_count; i++) {
     const kk__backend_t *b = kk__g.backends[i];
@@ -222,6 +229,8 @@ kk_status_t kk_print_configuration(FILE *out) {
   fprintf(out, "  (%s)\n", kk__origin_name(c->device_origin));
   fprintf(out, "  config file        %s  (%s)\n", c->config_file ? c->config_file : "(none)",
           kk__origin_name(c->config_file_origin));
+  fprintf(out, "  site config file   %s  (%s)\n", c->site_file ? c->site_file : "(none)",
+          c->site_file ? c->site_file_state : "KK_SITE_CONFIG=none");
   fprintf(out, "  num_threads        %d  (%s)\n", c->num_threads, kk__origin_name(c->num_threads_origin));
   fprintf(out, "  device_id          %d  (%s)\n", c->device_id, kk__origin_name(c->device_id_origin));
   fprintf(out, "  map_device_id_by   %s  (%s)\n",
@@ -243,9 +252,16 @@ kk_status_t kk_print_configuration(FILE *out) {
           kk__origin_name(c->disable_warnings_origin));
   fprintf(out, "  tune internals     %s  (%s)\n", c->tune_internals ? "yes" : "no",
           kk__origin_name(c->tune_internals_origin));
+  const char *helper = kk__probe_helper();
+  char why[1024];
+  if (access(helper, X_OK) != 0)
+    kk__snprintf(note, sizeof note, ", missing: plugins load unprobed");
+  else if (kk__path_refused(NULL, helper, why, sizeof why))
+    kk__snprintf(note, sizeof note, ", refused: %s: plugins load unprobed", why);
+  else
+    note[0] = '\0';
   fprintf(out, "  plugin probe       %s  (%s; helper %s%s)\n", c->plugin_probe ? "yes" : "no",
-          kk__origin_name(c->plugin_probe_origin), kk__probe_helper(),
-          access(kk__probe_helper(), X_OK) == 0 ? "" : ", missing: plugins load unprobed");
+          kk__origin_name(c->plugin_probe_origin), helper, note);
   return KK_OK;
 }
 
@@ -326,6 +342,8 @@ kk_status_t kk_print_configuration_json(FILE *out) {
   json_object_set_new(settings, "device_id", json_integer(c->device_id));
   json_object_set_new(settings, "num_threads", json_integer(c->num_threads));
   json_object_set_new(settings, "config_file", c->config_file ? json_string(c->config_file) : json_null());
+  json_object_set_new(settings, "site_config_file", c->site_file ? json_string(c->site_file) : json_null());
+  json_object_set_new(settings, "site_config_state", jstr(c->site_file_state));
   json_object_set_new(settings, "tools_libs", c->tools_libs ? json_string(c->tools_libs) : json_null());
   json_object_set_new(settings, "tools_args", c->tools_args ? json_string(c->tools_args) : json_null());
   json_object_set_new(settings, "disable_warnings", json_boolean(c->disable_warnings));

@@ -86,7 +86,8 @@ static void describe_choice(const kk__backend_t *def) {
   kk__str_t s = {0};
   if (cfg->device_backend) {
     static const char *const how[] = {
-        [KK__ORIGIN_DEFAULT] = "by default", [KK__ORIGIN_JSON] = "by the configuration file's \"device\"",
+        [KK__ORIGIN_DEFAULT] = "by default", [KK__ORIGIN_SITE] = "by the site configuration's \"device\"",
+        [KK__ORIGIN_JSON] = "by the configuration file's \"device\"",
         [KK__ORIGIN_ENV] = "by KOKKOS_DEVICE", [KK__ORIGIN_SETTINGS] = "by the program (kk_settings_t.device)",
         [KK__ORIGIN_FLAG] = "on the command line (--kokkos-device)"};
     kk__str_addf(&s, "requested %s", how[cfg->device_origin]);

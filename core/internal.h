@@ -60,6 +60,7 @@ char *kk__strdup(const char *s);
 /* Where a configuration value came from, lowest precedence first. */
 typedef enum kk__origin {
   KK__ORIGIN_DEFAULT = 0,
+  KK__ORIGIN_SITE, /* the site's JSON file, $(sysconfdir)/kk/kk.json */
   KK__ORIGIN_JSON,
   KK__ORIGIN_ENV,
   KK__ORIGIN_SETTINGS,
@@ -85,7 +86,13 @@ typedef struct kk__config {
   char *config_file;
   kk__origin_t config_file_origin;
 
-  /* plugin search path: flag, env, JSON entries in that order (all of them) */
+  /* the site configuration file ($KK_SITE_CONFIG, else $(sysconfdir)/kk/kk.json;
+   * NULL with KK_SITE_CONFIG=none) and what became of it: "read", "not present",
+   * "refused: <why>" */
+  char *site_file;
+  char *site_file_state;
+
+  /* plugin search path: flag, settings, env, JSON, site file entries in that order (all of them) */
   int plugin_path_count;
   char **plugin_path;
 
@@ -116,11 +123,11 @@ typedef struct kk__config {
   bool help;        /* --kokkos-help */
   bool tools_help;  /* --kokkos-tools-help */
 
-  /* JSON "backend_order" */
+  /* JSON "backend_order" (the user's file's, else the site file's) */
   int backend_order_count;
   char **backend_order;
 
-  /* JSON "backends" */
+  /* JSON "backends" (the user's file's options over the site file's) */
   int backend_options_count;
   kk__backend_options_t *backend_options;
 
@@ -382,7 +389,8 @@ void kk__view_label_at(const void *data, char *buf, size_t size);
  * queries; `why` then says how.  True without a probe when probing is off
  * (KOKKOS_PLUGIN_PROBE=0) or the helper is missing. */
 bool kk__probe_plugin(const char *path, const char *name, char *why, size_t why_size);
-/* The helper program: $KK_PLUGIN_PROBE_HELPER, else the installed one. */
+/* The helper program: $KK_PLUGIN_PROBE_HELPER, else the build tree's for the
+ * uninstalled libkk, else the installed one. */
 const char *kk__probe_helper(void);
 
 /* Installed plugin directory, from configure. */
@@ -395,12 +403,25 @@ const char *kk__installed_tool_dir(void);
 /* The file the dynamic loader opened for this libkk, NULL when unknown (the
  * core linked statically into a program). */
 const char *kk__library_path(void);
-/* Is this libkk the uninstalled one of its build tree (<builddir>/.libs)? */
+/* Is this libkk the uninstalled one of its build tree?  True when the
+ * directory it was loaded from holds the marker `make` writes there
+ * (.libs/kk-build-tree, never installed) and kk__path_refused passes both. */
 bool kk__is_build_tree(void);
-/* The build tree's plugin and tool directories when kk__is_build_tree() (and
- * KK_PLUGIN_PATH_NO_BUILD_TREE is not set), else NULL. */
+/* The build tree's plugin and tool directories and probe helper, as its
+ * marker names them, when kk__is_build_tree() (and KK_PLUGIN_PATH_NO_BUILD_TREE
+ * is not set), else NULL. */
 const char *kk__build_tree_plugin_dir(void);
 const char *kk__build_tree_tool_dir(void);
+const char *kk__build_tree_probe_helper(void);
+/* Whether code (or a cache entry) must not be taken from `path`, a directory
+ * or a file (docs/security.md): true when it, a directory above it or a
+ * symbolic link on the way belongs to someone other than root, this user or
+ * the owner of libkk's own file, or is writable by others (a directory above
+ * it may be, with the sticky bit).  A refusal is warned about ("<what> <path>
+ * refused: <why>"; not when `what` is NULL) and its reason copied into `why`
+ * (may be NULL).  A path that does not exist is not refused: whoever opens it
+ * says what is wrong. */
+bool kk__path_refused(const char *what, const char *path, char *why, size_t why_size);
 /* KK_PLUGIN_PATH_NO_DEFAULT: leave the installed plugin and tool directories out. */
 bool kk__installed_dirs_skipped(void);
 /* The directories a tool library named without a '/' is looked up in, in

@@ -315,6 +315,10 @@ static void load_file(const char *path) {
     }
   }
   char why[1024];
+  if (kk__path_refused("plugin", path, why, sizeof why)) {
+    skip(b, KK_PLUGIN_SKIPPED, "refused: %s (docs/security.md)", why);
+    return;
+  }
   if (!kk__probe_plugin(path, b->name, why, sizeof why)) {
     skip(b, KK_PLUGIN_SKIPPED, "%s", why);
     return;
@@ -403,9 +407,10 @@ void kk__load_all(void) {
   for (int i = 0; i < kk_plugin_path_count(); i++) {
     const char *entry = kk_plugin_path_entry(i);
     struct stat sb;
-    if (stat(entry, &sb) == 0 && S_ISDIR(sb.st_mode))
-      scan_dir(entry);
-    else if (stat(entry, &sb) == 0 || strstr(entry, ".so"))
+    if (stat(entry, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+      if (!kk__path_refused("plugin directory", entry, NULL, 0))
+        scan_dir(entry);
+    } else if (stat(entry, &sb) == 0 || strstr(entry, ".so"))
       load_file(entry); /* a file named explicitly; a missing one is recorded */
     else
       kk__debug("plugin path entry %s: %s", entry, strerror(errno));

@@ -113,6 +113,12 @@ static void *load(const char *list, const char *origin, Kokkos_Profiling_EventSe
   char found[sizeof path];
   if (kk__tool_find(path, found, sizeof found))
     memcpy(path, found, sizeof path);
+  /* a path is checked as a plugin's is; a bare name is the system loader's (docs/security.md) */
+  char why[1024];
+  if (strchr(path, '/') && kk__path_refused(NULL, path, why, sizeof why)) {
+    kk__warn("the tool library %s (%s) refused: %s; running without tools (docs/security.md)", path, origin, why);
+    return NULL;
+  }
 #ifdef HAVE_DLFCN_H
   dlerror();
   void *h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
