@@ -150,27 +150,32 @@ static void host_faces(const grid_t *g, host_halo_t *h, int unpack) {
 }
 
 static void host_halo_exchange(const grid_t *g, host_halo_t *h) {
+  /* statuses, not MPI_STATUSES_IGNORE: MPICH's MPI_Waitall declares an
+   * array, and gcc then refuses its (MPI_Status *)1 under -Werror
+   * (stringop-overflow) */
   MPI_Request rq[12];
+  MPI_Status sts[12];
   const int cnt = (int)(g->n * g->n);
   for (int f = 0; f < 6; f++)
     MPI_Irecv(h->rbuf[f], cnt, MPI_DOUBLE, g->nb[f], 30 + (f ^ 1), h->comm, &rq[f]);
   host_faces(g, h, 0);
   for (int f = 0; f < 6; f++)
     MPI_Isend(h->sbuf[f], cnt, MPI_DOUBLE, g->nb[f], 30 + f, h->comm, &rq[6 + f]);
-  MPI_Waitall(12, rq, MPI_STATUSES_IGNORE);
+  MPI_Waitall(12, rq, sts);
   host_faces(g, h, 1);
 }
 
 #ifdef KK_BENCH_CUDA
 static void cuda_halo_exchange(const grid_t *g, nmc_halo_t *h, MPI_Comm comm) {
   MPI_Request rq[12];
+  MPI_Status sts[12]; /* see host_halo_exchange */
   const int cnt = (int)(g->n * g->n);
   for (int f = 0; f < 6; f++)
     MPI_Irecv(nmc_halo_recv_buf(h, f), cnt, MPI_DOUBLE, g->nb[f], 30 + (f ^ 1), comm, &rq[f]);
   NATIVE(nmc_halo_pack(h));
   for (int f = 0; f < 6; f++)
     MPI_Isend(nmc_halo_send_buf(h, f), cnt, MPI_DOUBLE, g->nb[f], 30 + f, comm, &rq[6 + f]);
-  MPI_Waitall(12, rq, MPI_STATUSES_IGNORE);
+  MPI_Waitall(12, rq, sts);
   NATIVE(nmc_halo_unpack(h));
 }
 #endif
@@ -447,11 +452,12 @@ static void bench_cg(kk_mpi_comm_t *c, enum side side, int aware, const int64_t 
         t0 = MPI_Wtime();
         for (int it = 0; it < iters; it++) {
           MPI_Request rq[4];
+          MPI_Status sts[4]; /* see host_halo_exchange */
           MPI_Irecv(npe, (int)nyz, MPI_DOUBLE, down, 1, ncomm, &rq[0]);
           MPI_Irecv(npe + nyz + rows, (int)nyz, MPI_DOUBLE, up, 0, ncomm, &rq[1]);
           MPI_Isend(np, (int)nyz, MPI_DOUBLE, down, 0, ncomm, &rq[2]);
           MPI_Isend(np + rows - nyz, (int)nyz, MPI_DOUBLE, up, 1, ncomm, &rq[3]);
-          MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
+          MPI_Waitall(4, rq, sts);
 #pragma omp parallel for num_threads(nt) schedule(static)
           for (int64_t row = 0; row < rows; row++) {
             double sum = 0;
@@ -488,12 +494,13 @@ static void bench_cg(kk_mpi_comm_t *c, enum side side, int aware, const int64_t 
         t0 = MPI_Wtime();
         for (int it = 0; it < iters; it++) {
           MPI_Request rq[4];
+          MPI_Status sts[4]; /* see host_halo_exchange */
           MPI_Irecv(nmc_cg_plane(cg, 2), (int)nyz, MPI_DOUBLE, down, 1, ncomm, &rq[0]);
           MPI_Irecv(nmc_cg_plane(cg, 3), (int)nyz, MPI_DOUBLE, up, 0, ncomm, &rq[1]);
           NATIVE(nmc_cg_halo_out(cg));
           MPI_Isend(nmc_cg_plane(cg, 0), (int)nyz, MPI_DOUBLE, down, 0, ncomm, &rq[2]);
           MPI_Isend(nmc_cg_plane(cg, 1), (int)nyz, MPI_DOUBLE, up, 1, ncomm, &rq[3]);
-          MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
+          MPI_Waitall(4, rq, sts);
           NATIVE(nmc_cg_halo_in(cg));
           NATIVE(nmc_cg_spmv(cg));
           const double alpha = rr / allsum(nmc_cg_dot(cg, 0), ncomm);

@@ -112,6 +112,17 @@ void kk_mpi__describe(char *buf, size_t size, const char *op, kk_view_t *v);
 
 kk_status_t kk_mpi__check_comm(const kk_mpi_comm_t *c, const char *op);
 
+/* The completion calls (MPI_Wait, MPI_Test, MPI_Waitsome) that libkk-mpi
+ * makes.  Some MPI libraries (MPICH 4.0) raise an error completing a
+ * request on MPI_COMM_WORLD's (or MPI_COMM_SELF's) handler instead of on
+ * the request's communicator, which kk set to MPI_ERRORS_RETURN; found out
+ * once per process at the first kk_mpi_comm_create (comm.c, probe_errors),
+ * those handlers are then MPI_ERRORS_RETURN for the length of each call
+ * and the program's own handlers are put back after it. */
+int kk_mpi__wait(MPI_Request *req, MPI_Status *status);
+int kk_mpi__test(MPI_Request *req, int *flag, MPI_Status *status);
+int kk_mpi__waitsome(int n, MPI_Request *reqs, int *outcount, int *idx, MPI_Status *statuses);
+
 /* KK_MPI_GPU_AWARE, KK_MPI_DEBUG: -1 unset, 0 or 1; -2 malformed. */
 int kk_mpi__env_bool(const char *name);
 

@@ -216,13 +216,22 @@ kk_status_t kk_mpi_irecv_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n,
 /* After MPI completed r's message with status *s (and error `err`):
  * checks what arrived, submits the unpack (or leaves it in *job, if given,
  * for kk_mpi__finish_in_done), releases the request. */
-static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s, mpi_job_t *job) {
+static kk_status_t finish(kk_mpi_request_t *r, int err, MPI_Status *s, mpi_job_t *job) {
   kk_mpi_comm_t *c = r->c;
   kk_status_t st = KK_OK;
   kk_mpi_what_t what;
   if (job)
     memset(job, 0, sizeof *job);
   req_what(r, &what);
+  if (err == MPI_SUCCESS && r->peer == MPI_PROC_NULL) {
+    /* MPI defines this status (source MPI_PROC_NULL, tag MPI_ANY_TAG, count
+     * 0); MPICH 4.0 leaves it empty for a non-blocking receive (source 0),
+     * so kk fills it in on every MPI */
+    s->MPI_SOURCE = MPI_PROC_NULL;
+    s->MPI_TAG = MPI_ANY_TAG;
+    MPI_Status_set_elements(s, r->dt, 0);
+    MPI_Status_set_cancelled(s, 0);
+  }
   if (err != MPI_SUCCESS) {
     int cls = 0;
     MPI_Error_class(err, &cls);
@@ -230,7 +239,7 @@ static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s, mpi
     if (cls == MPI_ERR_TRUNCATE)
       st = kk_set_error(st, "%s: the message is longer than the view's %d %s", kk_last_error(), r->count,
                         r->dt == MPI_BYTE ? "bytes" : kk_type_name(kk_view_type(r->view)));
-  } else if (r->recv && s->MPI_SOURCE != MPI_PROC_NULL) {
+  } else if (r->recv && r->peer != MPI_PROC_NULL) {
     int n = -1;
     MPI_Get_count(s, r->dt, &n);
     if (n != r->count) {
@@ -258,7 +267,7 @@ kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
   *req = NULL;
   MPI_Status s;
   memset(&s, 0, sizeof s);
-  int err = MPI_Wait(&r->mreq, &s);
+  int err = kk_mpi__wait(&r->mreq, &s);
   kk_status_t st = finish(r, err, &s, NULL);
   if (status_wanted(status))
     *status = s;
@@ -275,7 +284,7 @@ kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
   MPI_Status s;
   memset(&s, 0, sizeof s);
   int flag = 0;
-  int err = MPI_Test(&r->mreq, &flag, &s);
+  int err = kk_mpi__test(&r->mreq, &flag, &s);
   if (err == MPI_SUCCESS && !flag) {
     *done = 0;
     return KK_OK;
@@ -327,7 +336,7 @@ kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses)
   int nh = 0;
   while (left > 0) {
     int outcount = 0;
-    int err = MPI_Waitsome(m, mr, &outcount, idx, sts);
+    int err = kk_mpi__waitsome(m, mr, &outcount, idx, sts);
     if (err != MPI_SUCCESS && err != MPI_ERR_IN_STATUS) {
       /* MPI gave up on the whole call: report it on every request left */
       for (int k = 0; k < m; k++) {
@@ -460,7 +469,7 @@ kk_status_t kk_mpi_sendrecv(kk_mpi_comm_t *c, kk_view_t *send, int dest, int sen
     char msg[2048];
     snprintf(msg, sizeof msg, "%s", kk_last_error());
     MPI_Status s;
-    MPI_Wait(&r[0]->mreq, &s);
+    kk_mpi__wait(&r[0]->mreq, &s);
     kk_mpi__buf_put(r[0]->mbuf, NULL);
     req_free(r[0]);
     return kk_set_error(keep, "%s", msg);

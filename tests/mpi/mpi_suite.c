@@ -401,6 +401,29 @@ static void p2p_forms(void) {
   OK(kk_mpi_sendrecv(g_c, col_s, MPI_PROC_NULL, 7, col_r, MPI_PROC_NULL, 7, &st));
   CHECK(st.MPI_SOURCE == MPI_PROC_NULL, "status of a receive from MPI_PROC_NULL: source %d", st.MPI_SOURCE);
   expect(g, NULL, 999, 3, 999, 3, "MPI_PROC_NULL left the view alone");
+  /* the status MPI defines for MPI_PROC_NULL from every completion call
+   * (MPICH 4.0 leaves the non-blocking receive's empty: kk fills it in) */
+  for (int form = 0; form < 3; form++) {
+    kk_mpi_request_t *pr = NULL;
+    memset(&st, 0, sizeof st);
+    st.MPI_SOURCE = 12345;
+    OK(kk_mpi_irecv(g_c, NULL, col_r, MPI_PROC_NULL, 7, &pr));
+    if (form == 0) {
+      OK(kk_mpi_wait(&pr, &st));
+    } else if (form == 1) {
+      OK(kk_mpi_waitall(1, &pr, &st));
+    } else {
+      int done = 0;
+      for (int spin = 0; !done && spin < 1000000; spin++)
+        OK(kk_mpi_test(&pr, &done, &st));
+    }
+    int cnt = -1;
+    MPI_Get_count(&st, MPI_DOUBLE, &cnt);
+    CHECK(pr == NULL && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && cnt == 0,
+          "status of a kk_mpi_irecv from MPI_PROC_NULL completed by %s: source %d tag %d count %d",
+          form == 0 ? "kk_mpi_wait" : form == 1 ? "kk_mpi_waitall" : "kk_mpi_test", st.MPI_SOURCE, st.MPI_TAG, cnt);
+  }
+  expect(g, NULL, 999, 3, 999, 3, "MPI_PROC_NULL left the view alone");
   kk_mpi_request_t *nr = NULL;
   OK(kk_mpi_wait(&nr, NULL)); /* a NULL request is a no-op */
 
@@ -880,11 +903,15 @@ static void errors(void) {
         "send to a rank that does not exist: %s: %s", kk_status_name(st), kk_last_error());
   CHECK(strstr(kk_last_error(), "'ten'") != NULL, "the message names the view: %s", kk_last_error());
 
-  /* sizes that disagree between sender and receiver */
+  /* sizes that disagree between sender and receiver; a message longer
+   * than the view fails as MPI completes the request, which every
+   * completion call reports as KK_ERROR_COMM (MPICH 4.0 raises it on
+   * MPI_COMM_WORLD's handler, which aborts unless kk sets it aside) */
   if (g_size >= 2) {
     if (g_rank == 0) {
       OK(kk_mpi_send(g_c, d10, 1, 60));
-      OK(kk_mpi_send(g_c, d10, 1, 61));
+      for (int tag = 61; tag < 64; tag++)
+        OK(kk_mpi_send(g_c, d10, 1, tag));
     } else if (g_rank == 1) {
       st = kk_mpi_recv(g_c, d20, 0, 60, NULL);
       CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "holds 10 double, the view 20"),
@@ -892,8 +919,25 @@ static void errors(void) {
       st = kk_mpi_recv(g_c, d5, 0, 61, NULL);
       CHECK(st == KK_ERROR_COMM && strstr(kk_last_error(), "longer than the view's 5 double"),
             "long message: %s: %s", kk_status_name(st), kk_last_error());
+      kk_mpi_request_t *lr = NULL;
+      OK(kk_mpi_irecv(g_c, NULL, d5, 0, 62, &lr));
+      st = kk_mpi_waitall(1, &lr, NULL);
+      CHECK(st == KK_ERROR_COMM && lr == NULL && strstr(kk_last_error(), "longer than the view's 5 double"),
+            "long message through kk_mpi_waitall: %s: %s", kk_status_name(st), kk_last_error());
+      OK(kk_mpi_irecv(g_c, NULL, d5, 0, 63, &lr));
+      int done = 0;
+      st = KK_OK;
+      for (int spin = 0; !done && st == KK_OK && spin < 10000000; spin++)
+        st = kk_mpi_test(&lr, &done, NULL);
+      CHECK(st == KK_ERROR_COMM && lr == NULL && strstr(kk_last_error(), "longer than the view's 5 double"),
+            "long message through kk_mpi_test: %s: %s", kk_status_name(st), kk_last_error());
     }
   }
+  /* the program's own handler is back on MPI_COMM_WORLD */
+  MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
+  CHECK(eh == MPI_ERRORS_ARE_FATAL, "MPI_COMM_WORLD's error handler is no longer MPI_ERRORS_ARE_FATAL");
+  MPI_Errhandler_free(&eh);
   /* an instance that cannot reach the view */
   kk_space_t *sp = kk_view_space(d10);
   if (!kk_space_host_accessible(sp)) {
@@ -902,14 +946,18 @@ static void errors(void) {
     CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "cannot be packed or staged on an instance"),
           "a host instance for a device view: %s", kk_last_error());
   }
-  /* a comm object with a request in flight is not destroyed */
+  /* a comm object with a request in flight is not destroyed (the message
+   * to this rank comes from another view: a send may not read the memory a
+   * pending receive writes, which MPICH checks) */
   kk_mpi_request_t *r = NULL;
+  kk_view_t *d10b = make("ten_more", KK_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
   OK(kk_mpi_irecv(g_c, NULL, d10, g_rank, 62, &r));
   st = kk_mpi_comm_destroy(g_c);
   CHECK(st == KK_ERROR_IN_USE && strstr(kk_last_error(), "1 request is not completed"), "destroy in use: %s",
         kk_last_error());
-  OK(kk_mpi_send(g_c, d10, g_rank, 62));
+  OK(kk_mpi_send(g_c, d10b, g_rank, 62));
   OK(kk_mpi_wait(&r, NULL));
+  kk_view_release(d10b);
   /* a malformed KK_MPI_GPU_AWARE */
   setenv("KK_MPI_GPU_AWARE", "maybe", 1);
   kk_mpi_comm_t *bad = NULL;
