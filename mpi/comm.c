@@ -87,13 +87,27 @@ void kk_mpi__debug(const kk_mpi_comm_t *c, const char *fmt, ...) {
   fprintf(stderr, "kk[mpi]: rank %d: %s\n", c->rank, line);
 }
 
+int kk_mpi__mpi_alive(void) {
+  /* its callers hold a comm object, made after MPI_Init: MPI_Finalized
+   * alone tells */
+  int fin = 0;
+  MPI_Finalized(&fin);
+  return !fin;
+}
+
 kk_status_t kk_mpi__check_comm(const kk_mpi_comm_t *c, const char *op) {
   if (!c)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL communicator", op);
   if (!kk_is_initialized())
     return kk_set_error(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (kk_finalize ran before %s?)", op, op);
+  if (!kk_mpi__mpi_alive())
+    return kk_set_error(KK_ERROR_NOT_INITIALIZED, "%s: MPI is finalized (MPI_Finalize ran before %s?)", op, op);
   return KK_OK;
 }
+
+/* Whether a comm object may be used: a comm object that outlived kk_finalize
+ * (or MPI_Finalize) answers as NULL does. */
+static int alive(const kk_mpi_comm_t *c) { return c && kk_is_initialized() && kk_mpi__mpi_alive(); }
 
 /* ---- where MPI raises errors completing a request ---------------------------- */
 
@@ -319,9 +333,9 @@ const mpi_backend_t *kk_mpi__backend(const kk_mpi_comm_t *c, const char *name) {
 }
 
 int kk_mpi_gpu_aware(const kk_mpi_comm_t *c, const char *backend, const char **how) {
-  if (!c || !kk_is_initialized()) {
+  if (!alive(c)) {
     if (how)
-      *how = "no communicator";
+      *how = !c ? "no communicator" : !kk_is_initialized() ? "kk is not initialized" : "MPI is finalized";
     return 0;
   }
   const mpi_backend_t *b = kk_mpi__backend(c, backend ? backend : kk_backend_default());
@@ -427,20 +441,24 @@ kk_status_t kk_mpi_comm_destroy(kk_mpi_comm_t *c) {
     c->free_reqs = r->next_free;
     free(r);
   }
-  int err = MPI_Comm_free(&c->comm);
+  /* after MPI_Finalize the duplicate went with MPI */
+  int err = kk_mpi__mpi_alive() ? MPI_Comm_free(&c->comm) : MPI_SUCCESS;
   free(c);
   if (err != MPI_SUCCESS)
     return kk_mpi__fail(err, "MPI_Comm_free", "kk_mpi_comm_destroy");
   return st;
 }
 
-MPI_Comm kk_mpi_comm_mpi(const kk_mpi_comm_t *c) { return c ? c->comm : MPI_COMM_NULL; }
-int kk_mpi_comm_rank(const kk_mpi_comm_t *c) { return c ? c->rank : -1; }
-int kk_mpi_comm_size(const kk_mpi_comm_t *c) { return c ? c->size : 0; }
+MPI_Comm kk_mpi_comm_mpi(const kk_mpi_comm_t *c) { return alive(c) ? c->comm : MPI_COMM_NULL; }
+int kk_mpi_comm_rank(const kk_mpi_comm_t *c) { return alive(c) ? c->rank : -1; }
+int kk_mpi_comm_size(const kk_mpi_comm_t *c) { return alive(c) ? c->size : 0; }
 
 kk_status_t kk_mpi_comm_get_stats(const kk_mpi_comm_t *c, kk_mpi_stats_t *stats) {
-  if (!c || !stats || stats->struct_size == 0 || stats->struct_size > sizeof *stats)
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_get_stats: NULL argument or bad struct_size");
+  kk_status_t st = kk_mpi__check_comm(c, "kk_mpi_comm_get_stats");
+  if (st != KK_OK)
+    return st;
+  if (!stats || stats->struct_size == 0 || stats->struct_size > sizeof *stats)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_get_stats: NULL stats or bad struct_size");
   size_t n = stats->struct_size;
   memcpy(stats, &c->stats, n);
   stats->struct_size = n;

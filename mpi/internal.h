@@ -110,7 +110,14 @@ kk_status_t kk_mpi__fail(int err, const char *fn, const char *what);
 /* "op: 'label' (n type)": the start of every message about a view. */
 void kk_mpi__describe(char *buf, size_t size, const char *op, kk_view_t *v);
 
+/* KK_ERROR_INVALID_ARGUMENT for a NULL c; KK_ERROR_NOT_INITIALIZED when kk
+ * or MPI is not initialized (any more): a comm object that outlived
+ * kk_finalize or MPI_Finalize touches neither. */
 kk_status_t kk_mpi__check_comm(const kk_mpi_comm_t *c, const char *op);
+
+/* Whether MPI_Finalize has not run yet (asked by holders of a comm object,
+ * so MPI_Init has). */
+int kk_mpi__mpi_alive(void);
 
 /* The completion calls (MPI_Wait, MPI_Test, MPI_Waitsome) that libkk-mpi
  * makes.  Some MPI libraries (MPICH 4.0) raise an error completing a

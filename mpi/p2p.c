@@ -24,7 +24,8 @@ static kk_mpi_request_t *req_new(kk_mpi_comm_t *c) {
 
 static void req_free(kk_mpi_request_t *r) {
   kk_mpi_comm_t *c = r->c;
-  kk_view_release(r->view);
+  if (r->view)
+    kk_view_release(r->view);
   r->view = NULL;
   r->next_free = c->free_reqs;
   c->free_reqs = r;
@@ -137,13 +138,13 @@ static void unprepare(kk_mpi_request_t *r) {
  * instance fenced once, then all posted (see kk_mpi_isend_batch). */
 static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, int n, kk_view_t *const *views, const int *peers,
                          const int *tags, int recv, const char *op, kk_mpi_request_t **reqs) {
-  kk_status_t st = kk_mpi__check_comm(c, op);
-  if (st != KK_OK)
-    return st;
   if (n < 0 || (n > 0 && (!views || !peers || !tags || !reqs)))
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: %s", op, n < 0 ? "negative count" : "NULL argument");
   for (int i = 0; i < n; i++)
     reqs[i] = NULL;
+  kk_status_t st = kk_mpi__check_comm(c, op);
+  if (st != KK_OK)
+    return st;
   mpi_job_t jobs[KK_MPI_BATCH_MAX];
   kk_mpi_what_t what;
   op_what(&what, op);
@@ -258,6 +259,33 @@ static kk_status_t finish(kk_mpi_request_t *r, int err, MPI_Status *s, mpi_job_t
   return st;
 }
 
+/* Whether requests may be completed: kk and MPI are both still up. */
+static int usable(void) { return kk_is_initialized() && kk_mpi__mpi_alive(); }
+
+/* Releases a request that outlived kk_finalize (or MPI_Finalize) without
+ * completing it: kk_finalize took its view and buffers, so nothing of kk is
+ * touched; while MPI still runs, a receive is cancelled (MPI guarantees that
+ * waiting for a cancelled request returns) and a send is let go
+ * (MPI_Request_free), so that MPI_Finalize does not wait for them. */
+static kk_status_t drop(kk_mpi_request_t *r, const char *op) {
+  const int kk_up = kk_is_initialized();
+  if (kk_mpi__mpi_alive() && r->mreq != MPI_REQUEST_NULL) {
+    if (r->recv) {
+      MPI_Cancel(&r->mreq);
+      kk_mpi__wait(&r->mreq, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Request_free(&r->mreq);
+    }
+  }
+  r->view = NULL;
+  r->mbuf = NULL;
+  req_free(r);
+  return kk_set_error(KK_ERROR_NOT_INITIALIZED,
+                      "%s: %s is not initialized any more (%s ran before %s): the request was released without "
+                      "completing",
+                      op, kk_up ? "MPI" : "kk", kk_up ? "MPI_Finalize" : "kk_finalize", op);
+}
+
 kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
   if (!req)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_wait: NULL request pointer");
@@ -265,6 +293,8 @@ kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
   if (!r)
     return KK_OK;
   *req = NULL;
+  if (!usable())
+    return drop(r, "kk_mpi_wait");
   MPI_Status s;
   memset(&s, 0, sizeof s);
   int err = kk_mpi__wait(&r->mreq, &s);
@@ -281,6 +311,10 @@ kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
   *done = 1;
   if (!r)
     return KK_OK;
+  if (!usable()) {
+    *req = NULL;
+    return drop(r, "kk_mpi_test");
+  }
   MPI_Status s;
   memset(&s, 0, sizeof s);
   int flag = 0;
@@ -299,6 +333,16 @@ kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
 kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses) {
   if (n < 0 || (n > 0 && !reqs))
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_waitall: %s", n < 0 ? "negative count" : "NULL requests");
+  if (!usable()) {
+    kk_status_t st = KK_OK;
+    for (int i = 0; i < n; i++)
+      if (reqs[i]) {
+        kk_mpi_request_t *r = reqs[i];
+        reqs[i] = NULL;
+        st = drop(r, "kk_mpi_waitall");
+      }
+    return st;
+  }
   enum { SMALL = 32 };
   MPI_Request mr_small[SMALL];
   int at_small[SMALL], idx_small[SMALL];

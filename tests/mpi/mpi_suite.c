@@ -974,6 +974,72 @@ static void errors(void) {
   kk_view_release(i32), kk_view_release(f64), kk_view_release(d20), kk_view_release(d5), kk_view_release(d10);
 }
 
+/* ---- handles that outlive kk_finalize and MPI_Finalize ------------------------- */
+
+/* A comm object, three requests in flight on it and a view, all made
+ * before kk_finalize (receives from this rank, and nothing is ever sent). */
+static kk_mpi_comm_t *g_late;
+static kk_mpi_request_t *g_late_req[3];
+static kk_view_t *g_late_view;
+
+#define NOT_INIT(call, why)                                                                            \
+  do {                                                                                                  \
+    kk_status_t s_ = (call);                                                                            \
+    CHECK(s_ == KK_ERROR_NOT_INITIALIZED && strstr(kk_last_error(), why), "%s: %s: %s (want %s)", #call, \
+          kk_status_name(s_), kk_last_error(), why);                                                    \
+  } while (0)
+
+/* Every call on them after kk_finalize (MPI still runs) returns
+ * KK_ERROR_NOT_INITIALIZED or the documented value, touches nothing kk
+ * freed (the view's memory went with kk_finalize), and waits for nothing;
+ * the request is released by kk_mpi_wait, the comm object by
+ * kk_mpi_comm_destroy. */
+static void after_kk_finalize(void) {
+  kk_mpi_comm_t *c = g_late;
+  kk_view_t *v = g_late_view, *views[1] = {v};
+  kk_mpi_request_t *r = NULL, *rs[1] = {NULL};
+  int peer = g_rank, tag = 0, done = 0;
+  double x = 1, y = 0;
+  kk_mpi_path_t path;
+  kk_mpi_stats_t stats = {.struct_size = sizeof stats};
+  const char *why = "kk_finalize ran before";
+  kk_status_t st = kk_mpi_comm_destroy(c);
+  CHECK(st == KK_ERROR_IN_USE, "destroy with requests in flight: %s", kk_status_name(st));
+  NOT_INIT(kk_mpi_wait(&g_late_req[0], NULL), "kk_finalize ran before kk_mpi_wait");
+  NOT_INIT(kk_mpi_test(&g_late_req[1], &done, NULL), "kk_finalize ran before kk_mpi_test");
+  NOT_INIT(kk_mpi_waitall(1, &g_late_req[2], NULL), "kk_finalize ran before kk_mpi_waitall");
+  CHECK(!g_late_req[0] && !g_late_req[1] && !g_late_req[2] && done == 1, "a request was kept");
+  NOT_INIT(kk_mpi_send(c, v, peer, tag), why);
+  NOT_INIT(kk_mpi_recv(c, v, peer, tag, NULL), why);
+  NOT_INIT(kk_mpi_sendrecv(c, v, peer, tag, v, peer, tag, NULL), why);
+  NOT_INIT(kk_mpi_isend(c, NULL, v, peer, tag, &r), why);
+  NOT_INIT(kk_mpi_irecv(c, NULL, v, peer, tag, &r), why);
+  NOT_INIT(kk_mpi_isend_batch(c, NULL, 1, views, &peer, &tag, rs), why);
+  NOT_INIT(kk_mpi_irecv_batch(c, NULL, 1, views, &peer, &tag, rs), why);
+  CHECK(r == NULL && rs[0] == NULL, "a request was made after kk_finalize");
+  CHECK(kk_mpi_wait(&r, NULL) == KK_OK, "a NULL request after kk_finalize is not a no-op");
+  NOT_INIT(kk_mpi_allreduce(c, NULL, v, v, KK_SUM), why);
+  NOT_INIT(kk_mpi_allreduce_value(c, KK_DOUBLE, KK_SUM, &x, &y), why);
+  NOT_INIT(kk_mpi_broadcast(c, NULL, v, 0), why);
+  NOT_INIT(kk_mpi_broadcast_value(c, KK_DOUBLE, &x, 0), why);
+  NOT_INIT(kk_mpi_allgather(c, NULL, v, v), why);
+  NOT_INIT(kk_mpi_allgather_value(c, KK_DOUBLE, &x, &y), why);
+  NOT_INIT(kk_mpi_view_path(c, v, &path, NULL), why);
+  NOT_INIT(kk_mpi_comm_get_stats(c, &stats), why);
+  FILE *f = fopen("/dev/null", "w");
+  if (f) {
+    NOT_INIT(kk_mpi_print_configuration(c, f), "not initialized");
+    NOT_INIT(kk_mpi_print_configuration_json(c, f), "not initialized");
+    fclose(f);
+  }
+  const char *how = NULL;
+  CHECK(kk_mpi_gpu_aware(c, NULL, &how) == 0 && how && strcmp(how, "kk is not initialized") == 0, "gpu_aware: %s",
+        how ? how : "(null)");
+  CHECK(kk_mpi_comm_mpi(c) == MPI_COMM_NULL && kk_mpi_comm_rank(c) == -1 && kk_mpi_comm_size(c) == 0,
+        "the accessors after kk_finalize: rank %d size %d", kk_mpi_comm_rank(c), kk_mpi_comm_size(c));
+  OK(kk_mpi_comm_destroy(c));
+}
+
 int main(int argc, char **argv) {
   int provided;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -1014,8 +1080,36 @@ int main(int argc, char **argv) {
   st = kk_mpi_comm_destroy(g_c);
   if (st != KK_OK)
     fprintf(stderr, "[rank %d] kk_mpi_comm_destroy: %s\n", g_rank, kk_last_error()), g_failed_tests++;
+
+  /* handles that outlive kk_finalize, and one that outlives MPI_Finalize:
+   * the view wraps memory of the program's, which kk_finalize leaves alone */
+  static double late_mem[4];
+  kk_mpi_comm_t *later = NULL;
+  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+  spec.label = "late", spec.rank = 1, spec.extents[0] = 4;
+  g_test = "handles made before kk_finalize";
+  OK(kk_view_wrap(&spec, late_mem, &g_late_view));
+  OK(kk_mpi_comm_create(MPI_COMM_WORLD, &g_late));
+  OK(kk_mpi_comm_create(MPI_COMM_WORLD, &later));
+  for (int i = 0; i < 3; i++)
+    OK(kk_mpi_irecv(g_late, NULL, g_late_view, g_rank, 99, &g_late_req[i]));
+  kk_view_release(g_late_view); /* the requests hold it */
   kk_finalize();
+  if (g_late && later && g_late_req[0] && g_late_req[1] && g_late_req[2])
+    run("after_kk_finalize", after_kk_finalize);
+  else
+    g_failed_tests++;
   MPI_Finalize();
+  /* MPI is gone too: the comm object calls no MPI function any more (each
+   * rank on its own: nothing can be agreed on now) */
+  g_test = "after MPI_Finalize", g_fail = 0;
+  double x = 1, y = 0;
+  NOT_INIT(kk_mpi_allreduce_value(later, KK_DOUBLE, KK_SUM, &x, &y), "not initialized");
+  CHECK(kk_mpi_comm_rank(later) == -1, "rank after MPI_Finalize: %d", kk_mpi_comm_rank(later));
+  OK(kk_mpi_comm_destroy(later));
+  g_failed_tests += g_fail != 0;
+  if (g_rank == 0)
+    printf("%s: after_mpi_finalize (rank 0)\n", g_fail ? "FAIL" : "ok  ");
   if (g_rank == 0)
     printf("mpi suite: %s\n", g_failed_tests ? "FAILED" : "passed");
   return g_failed_tests ? 1 : 0;
