@@ -545,6 +545,61 @@ static void bench_cg(kk_mpi_comm_t *c, enum side side, int aware, const int64_t 
   MPI_Comm_free(&ncomm);
 }
 
+/* ---- allreduce: what the collective check costs (KK_MPI_CHECK) ------------------------------------ */
+
+/* kk_mpi_allreduce_value of one double on a comm object that checks the
+ * ranks' arguments first (KK_MPI_CHECK=1) and on one that does not
+ * (KK_MPI_CHECK=0), each against MPI_Allreduce itself: the difference of
+ * the two kk rows is the check's cost, one small MPI_Allreduce. */
+static void bench_allreduce(int calls, int reps) {
+  const char *keep = getenv("KK_MPI_CHECK");
+  char saved[64] = "";
+  if (keep)
+    snprintf(saved, sizeof saved, "%s", keep);
+  kk_mpi_comm_t *cc[2];
+  for (int k = 0; k < 2; k++) {
+    setenv("KK_MPI_CHECK", k ? "0" : "1", 1);
+    CHECK(kk_mpi_comm_create(MPI_COMM_WORLD, &cc[k]));
+  }
+  if (keep)
+    setenv("KK_MPI_CHECK", saved, 1);
+  else
+    unsetenv("KK_MPI_CHECK");
+  MPI_Comm ncomm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &ncomm);
+  for (int k = 0; k < 2; k++) {
+    double tk = 1e30, tn = 1e30, in = 1.0, out = 0, nout = 0;
+    for (int r = 0; r < 2 * reps; r++)
+      for (int sd = 0; sd < 2; sd++) {
+        const int native = (r ^ sd) & 1;
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int x = 0; x < calls; x++) {
+          if (native)
+            MPI_Allreduce(&in, &nout, 1, MPI_DOUBLE, MPI_SUM, ncomm);
+          else
+            CHECK(kk_mpi_allreduce_value(cc[k], KK_DOUBLE, KK_SUM, &in, &out));
+        }
+        double t = job_time(t0) / calls;
+        if (native)
+          tn = t < tn ? t : tn;
+        else
+          tk = t < tk ? t : tk;
+      }
+    if (out != (double)g_size || nout != (double)g_size) {
+      fprintf(stderr, "kk-bench-mpi: rank %d: allreduce gave %g (kk) and %g (MPI), want %d\n", g_rank, out, nout, g_size);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    row_t *row = &g_rows[g_nrows++];
+    snprintf(row->kcase, sizeof row->kcase, "allreduce");
+    snprintf(row->size, sizeof row->size, "1 double, %s", k ? "no check" : "check");
+    row->kk = tk, row->native = tn, row->bytes = 8;
+  }
+  MPI_Comm_free(&ncomm);
+  CHECK(kk_mpi_comm_destroy(cc[0]));
+  CHECK(kk_mpi_comm_destroy(cc[1]));
+}
+
 static int parse3(const char *s, int64_t *g) {
   long long a, b, d;
   if (sscanf(s, "%lldx%lldx%lld", &a, &b, &d) != 3 || a < 1 || b < 1 || d < 1)
@@ -571,9 +626,9 @@ int main(int argc, char **argv) {
   for (int i = 0; i < kk_plugin_count(); i++)
     if (kk_plugin_get_info(i, &info) == KK_OK && info.is_default)
       on_host = info.is_host_backend;
-  const char *cases = "halo,cg";
+  const char *cases = "halo,cg,allreduce";
   int64_t halo_n = on_host ? 64 : 256, cgs[3] = {on_host ? 16 : 64, on_host ? 64 : 256, on_host ? 64 : 256};
-  int iters = 50, reps = 4, exchanges = 20;
+  int iters = 50, reps = 4, exchanges = 20, calls = 2000;
   for (int i = 1; i < argc; i++) {
     if (strncmp(argv[i], "--cases=", 8) == 0)
       cases = argv[i] + 8;
@@ -587,26 +642,37 @@ int main(int argc, char **argv) {
       reps = atoi(argv[i] + 7);
     else if (strncmp(argv[i], "--exchanges=", 12) == 0)
       exchanges = atoi(argv[i] + 12);
+    else if (strncmp(argv[i], "--calls=", 8) == 0)
+      calls = atoi(argv[i] + 8);
     else {
       if (g_rank == 0)
-        fprintf(stderr, "usage: kk-bench-mpi [--cases=halo,cg] [--halo=N] [--cg=PLANESxNYxNZ] [--iters=N] "
-                        "[--reps=N] [--exchanges=N] [--kokkos-*...]\n"
+        fprintf(stderr, "usage: kk-bench-mpi [--cases=halo,cg,allreduce] [--halo=N] [--cg=PLANESxNYxNZ] [--iters=N] "
+                        "[--reps=N] [--exchanges=N] [--calls=N] [--kokkos-*...]\n"
                         "  halo: six faces of an (N+2)^3 box per rank, on a periodic 3-D grid of ranks\n"
-                        "  cg: CG iterations on slabs of PLANES x NY x NZ points per rank (weak scaling)\n");
+                        "  cg: CG iterations on slabs of PLANES x NY x NZ points per rank (weak scaling)\n"
+                        "  allreduce: N allreduces of one double, with and without kk's collective check\n");
       kk_finalize();
       MPI_Finalize();
       return 2;
     }
   }
-  if (halo_n < 1 || iters < 1 || reps < 1 || exchanges < 1) {
+  if (halo_n < 1 || iters < 1 || reps < 1 || exchanges < 1 || calls < 1) {
     if (g_rank == 0)
       fprintf(stderr, "kk-bench-mpi: sizes and counts must be positive\n");
     kk_finalize();
     MPI_Finalize();
     return 2;
   }
+  /* halo and cg time kk as a production run has it: without the collective
+   * check (the allreduce rows show its cost), unless KK_MPI_CHECK says */
+  const char *check_env = getenv("KK_MPI_CHECK");
+  const int check_on = check_env && strcmp(check_env, "0") != 0;
+  if (!check_env)
+    setenv("KK_MPI_CHECK", "0", 1);
   kk_mpi_comm_t *c;
   CHECK(kk_mpi_comm_create(MPI_COMM_WORLD, &c));
+  if (!check_env)
+    unsetenv("KK_MPI_CHECK");
   const char *how;
   const int aware = kk_mpi_gpu_aware(c, NULL, &how);
   enum side side = on_host ? SIDE_HOST : SIDE_NONE;
@@ -630,6 +696,8 @@ int main(int argc, char **argv) {
            g_size == 1 ? "" : "s", backend, kk_backend_host(), nt, kk_device_id(), lib);
     printf("kk-bench-mpi: kk's path for %s views: %s (%s); native: %s\n", kk_space_name(kk_space_default()),
            kk_space_host_accessible(kk_space_default()) ? "host" : aware ? "gpu-aware" : "staged", how, native_name);
+    printf("kk-bench-mpi: halo and cg run with kk's collective check %s\n",
+           check_on ? "on (KK_MPI_CHECK)" : "off (KK_MPI_CHECK=0, as in production runs)");
     fflush(stdout);
   }
   /* kk's halo may take a device per rank: report the device of each rank */
@@ -646,6 +714,8 @@ int main(int argc, char **argv) {
     bench_halo(c, side, aware, halo_n, exchanges, reps, nt);
   if (strstr(cases, "cg"))
     bench_cg(c, side, aware, cgs, iters, reps, nt);
+  if (strstr(cases, "allreduce"))
+    bench_allreduce(calls, reps);
   if (g_rank == 0) {
     printf("%-14s %-10s %6s %-18s %12s %12s %10s %10s %9s\n", "case", "backend", "ranks", "size", "kk us", "native us",
            "kk GB/s", "nat. GB/s", "kk/native");

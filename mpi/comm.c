@@ -372,13 +372,8 @@ kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
     return kk_set_error(KK_ERROR_NOT_INITIALIZED, "kk_mpi_comm_create: kk is not initialized (call kk_initialize first)");
   if (comm == MPI_COMM_NULL)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_create: MPI_COMM_NULL");
-  int aware = kk_mpi__env_bool("KK_MPI_GPU_AWARE"), debug = kk_mpi__env_bool("KK_MPI_DEBUG");
-  if (aware == -2)
-    return kk_set_error(KK_ERROR_CONFIG, "kk_mpi_comm_create: KK_MPI_GPU_AWARE='%s' is neither 0 nor 1",
-                        getenv("KK_MPI_GPU_AWARE"));
-  if (debug == -2)
-    return kk_set_error(KK_ERROR_CONFIG, "kk_mpi_comm_create: KK_MPI_DEBUG='%s' is neither 0 nor 1",
-                        getenv("KK_MPI_DEBUG"));
+  int aware = kk_mpi__env_bool("KK_MPI_GPU_AWARE"), debug = kk_mpi__env_bool("KK_MPI_DEBUG"),
+      check = kk_mpi__env_bool("KK_MPI_CHECK");
   kk_mpi_comm_t *c = calloc(1, sizeof *c);
   if (!c)
     return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "kk_mpi_comm_create: out of memory");
@@ -398,6 +393,23 @@ kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
     free(c);
     return kk_mpi__fail(err, fn, "kk_mpi_comm_create");
   }
+  /* A malformed variable is refused on every rank, and the ranks agree on
+   * the collective check (on unless KK_MPI_CHECK=0 on every rank): ranks
+   * that went different ways here would wait for each other for ever. */
+  const char *bad = aware == -2 ? "KK_MPI_GPU_AWARE" : debug == -2 ? "KK_MPI_DEBUG" : check == -2 ? "KK_MPI_CHECK" : NULL;
+  int mine[2] = {bad != NULL, check != 0}, all[2] = {0, 1};
+  if ((err = MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, c->comm)) != MPI_SUCCESS || all[0]) {
+    MPI_Comm_free(&c->comm);
+    free(c);
+    if (err != MPI_SUCCESS)
+      return kk_mpi__fail(err, "MPI_Allreduce", "kk_mpi_comm_create");
+    if (bad)
+      return kk_set_error(KK_ERROR_CONFIG, "kk_mpi_comm_create: %s='%s' is neither 0 nor 1", bad, getenv(bad));
+    return kk_set_error(KK_ERROR_CONFIG,
+                        "kk_mpi_comm_create: another rank's KK_MPI_GPU_AWARE, KK_MPI_DEBUG or KK_MPI_CHECK is neither 0 "
+                        "nor 1 (its kk_last_error() names it); every rank refuses");
+  }
+  c->check = all[1];
   probe_errors(c);
   kk_mpi__decide(&c->be[c->nbe++], kk_backend_default(), aware, 1);
   if (strcmp(kk_backend_host(), kk_backend_default()) != 0)

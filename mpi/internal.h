@@ -56,6 +56,7 @@ struct kk_mpi_comm {
   MPI_Comm comm;            /* the duplicate, with MPI_ERRORS_RETURN */
   int rank, size;
   int debug;                /* KK_MPI_DEBUG */
+  int check;                /* the collectives compare their arguments over the ranks first (KK_MPI_CHECK) */
   int aware_override;       /* KK_MPI_GPU_AWARE: -1 unset, 0, 1 */
   mpi_backend_t be[2];      /* the default backend and, when different, the host backend */
   int nbe;
@@ -130,7 +131,7 @@ int kk_mpi__wait(MPI_Request *req, MPI_Status *status);
 int kk_mpi__test(MPI_Request *req, int *flag, MPI_Status *status);
 int kk_mpi__waitsome(int n, MPI_Request *reqs, int *outcount, int *idx, MPI_Status *statuses);
 
-/* KK_MPI_GPU_AWARE, KK_MPI_DEBUG: -1 unset, 0 or 1; -2 malformed. */
+/* KK_MPI_GPU_AWARE, KK_MPI_DEBUG, KK_MPI_CHECK: -1 unset, 0 or 1; -2 malformed. */
 int kk_mpi__env_bool(const char *name);
 
 /* Fills *b for backend `name`: host or device, the pinned space, and

@@ -864,6 +864,171 @@ static void paths_and_buffers(void) {
   kk_view_release(cs), kk_view_release(cr), kk_view_release(m), kk_view_release(g);
 }
 
+/* ---- the collective check (KK_MPI_CHECK) ------------------------------------- */
+
+/* Whether every rank holds the same `text` as rank 0 (its first 299 bytes):
+ * every rank must report the same disagreement. */
+static int same_on_every_rank(const char *text) {
+  char mine[300] = "", root[300];
+  snprintf(mine, sizeof mine, "%s", text ? text : "");
+  memcpy(root, mine, sizeof root);
+  MPI_Bcast(root, (int)sizeof root, MPI_CHAR, 0, MPI_COMM_WORLD);
+  int same = strcmp(root, mine) == 0, all = 0;
+  MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all;
+}
+
+/* Checks the status of a collective whose arguments the last rank changed:
+ * with one rank it runs; with more, every rank returns
+ * KK_ERROR_INVALID_ARGUMENT naming the disagreement (`on`, and `text`
+ * with %d the last rank) alike. */
+static void want_disagree(kk_status_t st, const char *call, const char *on, const char *text) {
+  if (g_size == 1) {
+    CHECK(st == KK_OK, "%s on one rank: %s: %s", call, kk_status_name(st), kk_last_error());
+    return;
+  }
+  char want[200];
+  snprintf(want, sizeof want, text, g_size - 1);
+  const char *msg = kk_last_error(), *from = strstr(msg, "the ranks disagree on ");
+  CHECK(st == KK_ERROR_INVALID_ARGUMENT && from && strstr(from, on) == from + strlen("the ranks disagree on ") &&
+            strstr(msg, want) && strstr(msg, "KK_MPI_CHECK=0"),
+        "%s: %s: %s (want the ranks to disagree on %s: %s)", call, kk_status_name(st), msg, on, want);
+  CHECK(same_on_every_rank(st == KK_ERROR_INVALID_ARGUMENT ? from : "(none)"), "%s: the ranks report different errors",
+        call);
+}
+
+/* Ranks that call a collective with different counts, types, reductions,
+ * roots, or different collectives, and a rank that refuses its own
+ * arguments: every rank returns the same error and none waits in MPI for
+ * ever (a hang fails the run through its time limit).  Then the
+ * communicator still works, the check ran once per collective, and
+ * KK_MPI_CHECK=0 on every rank turns it off. */
+static void collective_check(void) {
+  const int last = g_size - 1, odd = g_size > 1 && g_rank == last;
+  kk_mpi_stats_t s0 = {.struct_size = sizeof s0}, s1 = {.struct_size = sizeof s1};
+  OK(kk_mpi_comm_get_stats(g_c, &s0));
+  int calls = 0;
+  kk_status_t st;
+  int64_t n = 10 + odd, n10 = 10, one = 1;
+  kk_view_t *a = make("check_a", KK_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *b = make("check_b", KK_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *f = make("check_f", odd ? KK_FLOAT : KK_DOUBLE, 1, &n10, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *f2 = make("check_f2", odd ? KK_FLOAT : KK_DOUBLE, 1, &n10, KK_LAYOUT_DEFAULT, NULL);
+  fill_contrib(a, -1);
+  fill_contrib(f, -1);
+
+  st = kk_mpi_allreduce(g_c, NULL, a, b, KK_SUM), calls++;
+  want_disagree(st, "allreduce of 10 and 11 elements", "the element count", "passes 10 elements, rank %d passes 11 elements");
+  st = kk_mpi_allreduce(g_c, NULL, NULL, a, KK_SUM), calls++;
+  want_disagree(st, "allreduce in place of 10 and 11 elements", "the element count", "rank %d passes 11 elements");
+  st = kk_mpi_allreduce(g_c, NULL, f, f2, KK_SUM), calls++;
+  want_disagree(st, "allreduce of double and float", "the element type", "float elements");
+  if (g_size > 1)
+    CHECK(strstr(kk_last_error(), "double elements") != NULL, "the types: %s", kk_last_error());
+  /* the element type is named first when the reduction differs too */
+  st = kk_mpi_allreduce(g_c, NULL, NULL, f, odd ? KK_MAX : KK_SUM), calls++;
+  want_disagree(st, "allreduce of double with KK_SUM and float with KK_MAX", "the element type", "float elements");
+  kk_view_t *d = make("check_d", KK_DOUBLE, 1, &n10, KK_LAYOUT_DEFAULT, NULL);
+  fill_contrib(d, -1);
+  st = kk_mpi_allreduce(g_c, NULL, NULL, d, odd ? KK_MAX : KK_SUM), calls++;
+  want_disagree(st, "allreduce with KK_SUM and KK_MAX", "the reduction", "rank %d reduces with KK_MAX");
+  st = kk_mpi_broadcast(g_c, NULL, a, 0), calls++;
+  want_disagree(st, "broadcast of 10 and 11 elements", "the element count", "rank %d passes 11 elements");
+  st = kk_mpi_broadcast(g_c, NULL, d, odd ? 0 : last), calls++;
+  want_disagree(st, "broadcast from two roots", "the root", "names root 0");
+  double x = 1.0, y = 0;
+  st = kk_mpi_broadcast_value(g_c, KK_DOUBLE, &x, odd ? 0 : last), calls++;
+  want_disagree(st, "broadcast_value from two roots", "the root", "names root 0");
+  int64_t three = 3 + odd, gathered = (3 + odd) * g_size;
+  kk_view_t *gs = make("check_gs", KK_INT32, 1, &three, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *gr = make("check_gr", KK_INT32, 1, &gathered, KK_LAYOUT_DEFAULT, NULL);
+  st = kk_mpi_allgather(g_c, NULL, gs, gr), calls++;
+  want_disagree(st, "allgather of 3 and 4 elements", "the element count", "rank %d passes 4 elements");
+  st = odd ? kk_mpi_broadcast_value(g_c, KK_DOUBLE, &x, 0) : kk_mpi_allreduce_value(g_c, KK_DOUBLE, KK_SUM, &x, &y);
+  calls++;
+  want_disagree(st, "allreduce on some ranks, broadcast on another", "the collective", "rank %d calls a broadcast");
+  int32_t i32 = 1;
+  double *all = calloc((size_t)g_size, sizeof *all);
+  st = kk_mpi_allgather_value(g_c, odd ? KK_INT32 : KK_DOUBLE, odd ? (void *)&i32 : (void *)&x, all), calls++;
+  char want_i32[64];
+  snprintf(want_i32, sizeof want_i32, "rank %%d passes %s elements", kk_type_name(KK_INT32));
+  want_disagree(st, "allgather_value of double and int32", "the element type", want_i32);
+  free(all);
+
+  /* a rank that refuses its own arguments: it says why, the others name it */
+  st = kk_mpi_allreduce(g_c, NULL, d, odd || g_size == 1 ? NULL : d, KK_SUM), calls++;
+  if (odd || g_size == 1)
+    CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "NULL receive view"), "own refusal: %s: %s",
+          kk_status_name(st), kk_last_error());
+  else {
+    char want[96];
+    snprintf(want, sizeof want, "rank %d refused its part of the collective (ERROR_INVALID_ARGUMENT", last);
+    CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), want), "another rank's refusal: %s: %s",
+          kk_status_name(st), kk_last_error());
+  }
+
+  /* a view of one double on some ranks and a value on another agree: the
+   * same MPI_Allreduce of one double */
+  kk_view_t *v1 = make("check_one", KK_DOUBLE, 1, &one, KK_LAYOUT_DEFAULT, NULL);
+  fill_contrib(v1, 2.0);
+  double two = 2.0, sum = 0;
+  if (g_rank == 0)
+    OK(kk_mpi_allreduce_value(g_c, KK_DOUBLE, KK_SUM, &two, &sum));
+  else
+    OK(kk_mpi_allreduce(g_c, NULL, NULL, v1, KK_SUM));
+  calls++;
+  if (g_rank == 0)
+    CHECK(sum == 2.0 * g_size, "value and view allreduce: %g, want %g", sum, 2.0 * g_size);
+  /* and after every refusal the communicator still works */
+  fill_contrib(d, -1);
+  OK(kk_mpi_allreduce(g_c, NULL, NULL, d, KK_SUM));
+  calls++;
+  check_reduced(d, KK_SUM, "allreduce after the refusals");
+  OK(kk_mpi_comm_get_stats(g_c, &s1));
+  CHECK(s1.checks - s0.checks == (uint64_t)calls, "%llu checks for %d collectives",
+        (unsigned long long)(s1.checks - s0.checks), calls);
+
+  /* KK_MPI_CHECK: 0 on every rank turns it off; 0 on one rank only does not
+   * (the ranks must agree); anything else but 0 or 1 is refused everywhere */
+  const char *keep = getenv("KK_MPI_CHECK");
+  char saved[64] = "";
+  if (keep)
+    snprintf(saved, sizeof saved, "%s", keep);
+  for (int mode = 0; mode < 3; mode++) {
+    if (mode == 0 || (mode == 1 && g_rank == 0))
+      setenv("KK_MPI_CHECK", "0", 1);
+    else if (mode == 1)
+      setenv("KK_MPI_CHECK", "1", 1);
+    else
+      setenv("KK_MPI_CHECK", g_rank == last ? "maybe" : "1", 1);
+    kk_mpi_comm_t *c0 = NULL;
+    st = kk_mpi_comm_create(MPI_COMM_WORLD, &c0);
+    if (mode == 2) {
+      CHECK(st == KK_ERROR_CONFIG && c0 == NULL &&
+                strstr(kk_last_error(), g_rank == last ? "KK_MPI_CHECK='maybe'" : "another rank's"),
+            "KK_MPI_CHECK=maybe on rank %d: %s: %s", last, kk_status_name(st), kk_last_error());
+      continue;
+    }
+    OK(st);
+    if (!c0)
+      continue;
+    kk_mpi_stats_t t = {.struct_size = sizeof t};
+    fill_contrib(d, -1);
+    OK(kk_mpi_allreduce(c0, NULL, NULL, d, KK_SUM));
+    check_reduced(d, KK_SUM, mode == 0 ? "allreduce with KK_MPI_CHECK=0" : "allreduce with KK_MPI_CHECK=0 on rank 0");
+    OK(kk_mpi_comm_get_stats(c0, &t));
+    CHECK(t.checks == (mode == 0 || g_size == 1 ? 0u : 1u), "KK_MPI_CHECK=0 on %s: %llu checks",
+          mode == 0 ? "every rank" : "rank 0 only", (unsigned long long)t.checks);
+    OK(kk_mpi_comm_destroy(c0));
+  }
+  if (keep)
+    setenv("KK_MPI_CHECK", saved, 1);
+  else
+    unsetenv("KK_MPI_CHECK");
+  kk_view_release(a), kk_view_release(b), kk_view_release(f), kk_view_release(f2), kk_view_release(d);
+  kk_view_release(gs), kk_view_release(gr), kk_view_release(v1);
+}
+
 /* ---- errors --------------------------------------------------------------------- */
 
 static void errors(void) {
@@ -1076,6 +1241,7 @@ int main(int argc, char **argv) {
   run("halo_3d_six_directions", halo_3d_six_directions);
   run("instance_ordering", instance_ordering);
   run("paths_and_buffers", paths_and_buffers);
+  run("collective_check", collective_check);
   run("errors", errors);
   st = kk_mpi_comm_destroy(g_c);
   if (st != KK_OK)
