@@ -95,15 +95,21 @@ static sig_t sig_make(int coll, kk_type_t type, size_t elem_size, size_t count, 
 }
 
 static const char *coll_name(int coll) {
-  return coll == COLL_ALLREDUCE ? "an allreduce" : coll == COLL_BROADCAST ? "a broadcast" : coll == COLL_ALLGATHER ? "an allgather" : "another collective";
+  switch (coll) {
+  case COLL_ALLREDUCE: return "an allreduce";
+  case COLL_BROADCAST: return "a broadcast";
+  case COLL_ALLGATHER: return "an allgather";
+  default: return "another collective";
+  }
 }
-
 
 /* One field's value as a message shows it. */
 static void sig_text(int field, int v, char *buf, size_t size) {
   switch (field) {
   case SIG_COLL: snprintf(buf, size, "calls %s", coll_name(v)); break;
-  case SIG_TYPE: snprintf(buf, size, "passes %s elements", v == KK_TYPE_CUSTOM ? "custom" : kk_type_name((kk_type_t)v)); break;
+  case SIG_TYPE:
+    snprintf(buf, size, "passes %s elements", v == KK_TYPE_CUSTOM ? "custom" : kk_type_name((kk_type_t)v));
+    break;
   case SIG_ELEM: snprintf(buf, size, "passes elements of %d bytes", v); break;
   case SIG_COUNT: snprintf(buf, size, "passes %d element%s", v, v == 1 ? "" : "s"); break;
   case SIG_OP: snprintf(buf, size, "reduces with %s", op_name((kk_reducer_op_t)v)); break;
