@@ -24,7 +24,8 @@ static kk_mpi_request_t *req_new(kk_mpi_comm_t *c) {
 
 static void req_free(kk_mpi_request_t *r) {
   kk_mpi_comm_t *c = r->c;
-  kk_view_release(r->view);
+  if (r->view)
+    kk_view_release(r->view);
   r->view = NULL;
   r->next_free = c->free_reqs;
   c->free_reqs = r;
@@ -137,15 +138,15 @@ static void unprepare(kk_mpi_request_t *r) {
  * instance fenced once, then all posted (see kk_mpi_isend_batch). */
 static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, int n, kk_view_t *const *views, const int *peers,
                          const int *tags, int recv, const char *op, kk_mpi_request_t **reqs) {
-  kk_status_t st = kk_mpi__check_comm(c, op);
-  if (st != KK_OK)
-    return st;
   if (n < 0 || (n > 0 && (!views || !peers || !tags || !reqs)))
     return n < 0 ? kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: count %d is negative", op, n)
                  : kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", op,
                                 !views ? "views" : !peers ? "peers" : !tags ? "tags" : "reqs");
   for (int i = 0; i < n; i++)
     reqs[i] = NULL;
+  kk_status_t st = kk_mpi__check_comm(c, op);
+  if (st != KK_OK)
+    return st;
   mpi_job_t jobs[KK_MPI_BATCH_MAX];
   kk_mpi_what_t what;
   op_what(&what, op);
@@ -218,13 +219,22 @@ kk_status_t kk_mpi_irecv_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n,
 /* After MPI completed r's message with status *s (and error `err`):
  * checks what arrived, submits the unpack (or leaves it in *job, if given,
  * for kk_mpi__finish_in_done), releases the request. */
-static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s, mpi_job_t *job) {
+static kk_status_t finish(kk_mpi_request_t *r, int err, MPI_Status *s, mpi_job_t *job) {
   kk_mpi_comm_t *c = r->c;
   kk_status_t st = KK_OK;
   kk_mpi_what_t what;
   if (job)
     memset(job, 0, sizeof *job);
   req_what(r, &what);
+  if (err == MPI_SUCCESS && r->peer == MPI_PROC_NULL) {
+    /* MPI defines this status (source MPI_PROC_NULL, tag MPI_ANY_TAG, count
+     * 0); MPICH 4.0 leaves it empty for a non-blocking receive (source 0),
+     * so kk fills it in on every MPI */
+    s->MPI_SOURCE = MPI_PROC_NULL;
+    s->MPI_TAG = MPI_ANY_TAG;
+    MPI_Status_set_elements(s, r->dt, 0);
+    MPI_Status_set_cancelled(s, 0);
+  }
   if (err != MPI_SUCCESS) {
     int cls = 0;
     MPI_Error_class(err, &cls);
@@ -232,7 +242,7 @@ static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s, mpi
     if (cls == MPI_ERR_TRUNCATE)
       st = kk_set_error(st, "%s: the message is longer than the view's %d %s", kk_last_error(), r->count,
                         r->dt == MPI_BYTE ? "bytes" : kk_type_name(kk_view_type(r->view)));
-  } else if (r->recv && s->MPI_SOURCE != MPI_PROC_NULL) {
+  } else if (r->recv && r->peer != MPI_PROC_NULL) {
     int n = -1;
     MPI_Get_count(s, r->dt, &n);
     if (n != r->count) {
@@ -251,6 +261,33 @@ static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s, mpi
   return st;
 }
 
+/* Whether requests may be completed: kk and MPI are both still up. */
+static int usable(void) { return kk_is_initialized() && kk_mpi__mpi_alive(); }
+
+/* Releases a request that outlived kk_finalize (or MPI_Finalize) without
+ * completing it: kk_finalize took its view and buffers, so nothing of kk is
+ * touched; while MPI still runs, a receive is cancelled (MPI guarantees that
+ * waiting for a cancelled request returns) and a send is let go
+ * (MPI_Request_free), so that MPI_Finalize does not wait for them. */
+static kk_status_t drop(kk_mpi_request_t *r, const char *op) {
+  const int kk_up = kk_is_initialized();
+  if (kk_mpi__mpi_alive() && r->mreq != MPI_REQUEST_NULL) {
+    if (r->recv) {
+      MPI_Cancel(&r->mreq);
+      kk_mpi__wait(&r->mreq, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Request_free(&r->mreq);
+    }
+  }
+  r->view = NULL;
+  r->mbuf = NULL;
+  req_free(r);
+  return kk_set_error(KK_ERROR_NOT_INITIALIZED,
+                      "%s: %s is not initialized any more (%s ran before %s): the request was released without "
+                      "completing",
+                      op, kk_up ? "MPI" : "kk", kk_up ? "MPI_Finalize" : "kk_finalize", op);
+}
+
 kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
   if (!req)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_wait: NULL request pointer");
@@ -258,9 +295,11 @@ kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
   if (!r)
     return KK_OK;
   *req = NULL;
+  if (!usable())
+    return drop(r, "kk_mpi_wait");
   MPI_Status s;
   memset(&s, 0, sizeof s);
-  int err = MPI_Wait(&r->mreq, &s);
+  int err = kk_mpi__wait(&r->mreq, &s);
   kk_status_t st = finish(r, err, &s, NULL);
   if (status_wanted(status))
     *status = s;
@@ -274,10 +313,14 @@ kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
   *done = 1;
   if (!r)
     return KK_OK;
+  if (!usable()) {
+    *req = NULL;
+    return drop(r, "kk_mpi_test");
+  }
   MPI_Status s;
   memset(&s, 0, sizeof s);
   int flag = 0;
-  int err = MPI_Test(&r->mreq, &flag, &s);
+  int err = kk_mpi__test(&r->mreq, &flag, &s);
   if (err == MPI_SUCCESS && !flag) {
     *done = 0;
     return KK_OK;
@@ -292,6 +335,16 @@ kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
 kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses) {
   if (n < 0 || (n > 0 && !reqs))
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_waitall: %s", n < 0 ? "negative count" : "NULL requests");
+  if (!usable()) {
+    kk_status_t st = KK_OK;
+    for (int i = 0; i < n; i++)
+      if (reqs[i]) {
+        kk_mpi_request_t *r = reqs[i];
+        reqs[i] = NULL;
+        st = drop(r, "kk_mpi_waitall");
+      }
+    return st;
+  }
   enum { SMALL = 32 };
   MPI_Request mr_small[SMALL];
   int at_small[SMALL], idx_small[SMALL];
@@ -329,7 +382,7 @@ kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses)
   int nh = 0;
   while (left > 0) {
     int outcount = 0;
-    int err = MPI_Waitsome(m, mr, &outcount, idx, sts);
+    int err = kk_mpi__waitsome(m, mr, &outcount, idx, sts);
     if (err != MPI_SUCCESS && err != MPI_ERR_IN_STATUS) {
       /* MPI gave up on the whole call: report it on every request left */
       for (int k = 0; k < m; k++) {
@@ -462,7 +515,7 @@ kk_status_t kk_mpi_sendrecv(kk_mpi_comm_t *c, kk_view_t *send, int dest, int sen
     char msg[2048];
     snprintf(msg, sizeof msg, "%s", kk_last_error());
     MPI_Status s;
-    MPI_Wait(&r[0]->mreq, &s);
+    kk_mpi__wait(&r[0]->mreq, &s);
     kk_mpi__buf_put(r[0]->mbuf, NULL);
     req_free(r[0]);
     return kk_set_error(keep, "%s", msg);
