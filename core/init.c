@@ -21,6 +21,10 @@ uint64_t kk_tools_abi_version(void) { return 20240906u; }
 
 int kk_is_initialized(void) { return atomic_load(&g_initialized); }
 
+/* kk_initialization_id(): the generation of the initialization under way, 0 outside one. */
+static _Atomic uint64_t g_init_id;
+uint64_t kk_initialization_id(void) { return atomic_load_explicit(&g_init_id, memory_order_acquire); }
+
 int kk_plugin_path_count(void) { return kk__g.path_count; }
 
 const char *kk_plugin_path_entry(int i) { return i >= 0 && i < kk__g.path_count ? kk__g.path[i] : NULL; }
@@ -374,6 +378,7 @@ static kk_status_t initialize_locked(int *argc, char ***argv, const kk_settings_
     return st;
   }
   kk__g.initialized = true;
+  atomic_store_explicit(&g_init_id, (uint64_t)kk__generation, memory_order_release);
   atomic_store(&g_initialized, 1);
   kk__modules_attach_all();
   kk__tools_initialize(argc && *argc > 0 ? (*argv)[0] : NULL);
@@ -410,6 +415,7 @@ static kk_status_t finalize_locked(void) {
   kk__views_release_all();
   kk__tools_finalize(); /* before the backends shut down */
   atomic_store(&g_initialized, 0);
+  atomic_store_explicit(&g_init_id, 0, memory_order_release);
   kk__g.initialized = false;
   teardown(true);
   kk__generation_next(); /* every handle the program still holds is stale from now on */

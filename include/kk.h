@@ -194,6 +194,14 @@ kk_status_t kk_finalize(void);
  * thread-safe. */
 int kk_is_initialized(void);
 
+/* An identifier of the current initialization: a new nonzero value at each
+ * successful kk_initialize, 0 while kk is not initialized.  A library built
+ * on kk records it in the handles it makes and compares it on each call, to
+ * refuse a handle that outlived kk_finalize (also after a new
+ * kk_initialize) as kk refuses its own (docs/views.md, "Handles after
+ * kk_finalize").  Thread-safe; one atomic load. */
+uint64_t kk_initialization_id(void);
+
 /* For programs: calls kk_initialize(argc, argv) and exits the program when it
  * does not succeed: status 0 after --kokkos-help, else status 1 with the
  * reason on stderr.  It lives in the application (inline), since libkk itself

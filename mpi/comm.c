@@ -95,11 +95,18 @@ int kk_mpi__mpi_alive(void) {
   return !fin;
 }
 
+int kk_mpi__current(const kk_mpi_comm_t *c) { return c && c->kk_id != 0 && c->kk_id == kk_initialization_id(); }
+
 kk_status_t kk_mpi__check_comm(const kk_mpi_comm_t *c, const char *op) {
   if (!c)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL communicator", op);
   if (!kk_is_initialized())
     return kk_set_error(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (kk_finalize ran before %s?)", op, op);
+  if (!kk_mpi__current(c))
+    return kk_set_error(KK_ERROR_NOT_INITIALIZED,
+                        "%s: the comm object was made before kk_finalize, which ended it: a handle does not carry "
+                        "over into a new kk_initialize (make it again)",
+                        op);
   if (!kk_mpi__mpi_alive())
     return kk_set_error(KK_ERROR_NOT_INITIALIZED, "%s: MPI is finalized (MPI_Finalize ran before %s?)", op, op);
   return KK_OK;
@@ -107,7 +114,7 @@ kk_status_t kk_mpi__check_comm(const kk_mpi_comm_t *c, const char *op) {
 
 /* Whether a comm object may be used: a comm object that outlived kk_finalize
  * (or MPI_Finalize) answers as NULL does. */
-static int alive(const kk_mpi_comm_t *c) { return c && kk_is_initialized() && kk_mpi__mpi_alive(); }
+static int alive(const kk_mpi_comm_t *c) { return kk_mpi__current(c) && kk_mpi__mpi_alive(); }
 
 /* ---- where MPI raises errors completing a request ---------------------------- */
 
@@ -335,7 +342,10 @@ const mpi_backend_t *kk_mpi__backend(const kk_mpi_comm_t *c, const char *name) {
 int kk_mpi_gpu_aware(const kk_mpi_comm_t *c, const char *backend, const char **how) {
   if (!alive(c)) {
     if (how)
-      *how = !c ? "no communicator" : !kk_is_initialized() ? "kk is not initialized" : "MPI is finalized";
+      *how = !c                     ? "no communicator"
+             : !kk_is_initialized()  ? "kk is not initialized"
+             : !kk_mpi__current(c)   ? "the comm object was made before kk_finalize"
+                                     : "MPI is finalized";
     return 0;
   }
   const mpi_backend_t *b = kk_mpi__backend(c, backend ? backend : kk_backend_default());
@@ -377,6 +387,7 @@ kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
   kk_mpi_comm_t *c = calloc(1, sizeof *c);
   if (!c)
     return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "kk_mpi_comm_create: out of memory");
+  c->kk_id = kk_initialization_id();
   c->aware_override = aware;
   c->debug = debug == 1;
   c->stats.struct_size = sizeof c->stats;
@@ -431,7 +442,7 @@ kk_status_t kk_mpi_comm_destroy(kk_mpi_comm_t *c) {
     return kk_set_error(KK_ERROR_IN_USE, "kk_mpi_comm_destroy: %d request%s not completed (kk_mpi_wait them first)",
                         c->live_reqs, c->live_reqs == 1 ? " is" : "s are");
   kk_status_t st = KK_OK;
-  if (kk_is_initialized()) {
+  if (kk_mpi__current(c)) {
     /* queued copies and unpacks may still use buffers; their instances may
      * be gone, so wait for all */
     for (int i = 0; i < c->nbufs; i++)

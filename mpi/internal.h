@@ -55,6 +55,7 @@ typedef struct mpi_reqpool mpi_reqpool_t;
 struct kk_mpi_comm {
   MPI_Comm comm;            /* the duplicate, with MPI_ERRORS_RETURN */
   int rank, size;
+  uint64_t kk_id;           /* kk_initialization_id() when made: stale once it differs */
   int debug;                /* KK_MPI_DEBUG */
   int check;                /* the collectives compare their arguments over the ranks first (KK_MPI_CHECK) */
   int aware_override;       /* KK_MPI_GPU_AWARE: -1 unset, 0, 1 */
@@ -115,6 +116,8 @@ void kk_mpi__describe(char *buf, size_t size, const char *op, kk_view_t *v);
  * or MPI is not initialized (any more): a comm object that outlived
  * kk_finalize or MPI_Finalize touches neither. */
 kk_status_t kk_mpi__check_comm(const kk_mpi_comm_t *c, const char *op);
+/* Was c made in the kk initialization under way (kk_initialization_id)? */
+int kk_mpi__current(const kk_mpi_comm_t *c);
 
 /* Whether MPI_Finalize has not run yet (asked by holders of a comm object,
  * so MPI_Init has). */

@@ -261,8 +261,9 @@ static kk_status_t finish(kk_mpi_request_t *r, int err, MPI_Status *s, mpi_job_t
   return st;
 }
 
-/* Whether requests may be completed: kk and MPI are both still up. */
-static int usable(void) { return kk_is_initialized() && kk_mpi__mpi_alive(); }
+/* Whether a request may be completed: the kk initialization it was made in
+ * and MPI are both still up. */
+static int usable(const kk_mpi_request_t *r) { return kk_mpi__current(r->c) && kk_mpi__mpi_alive(); }
 
 /* Releases a request that outlived kk_finalize (or MPI_Finalize) without
  * completing it: kk_finalize took its view and buffers, so nothing of kk is
@@ -270,7 +271,7 @@ static int usable(void) { return kk_is_initialized() && kk_mpi__mpi_alive(); }
  * waiting for a cancelled request returns) and a send is let go
  * (MPI_Request_free), so that MPI_Finalize does not wait for them. */
 static kk_status_t drop(kk_mpi_request_t *r, const char *op) {
-  const int kk_up = kk_is_initialized();
+  const int kk_up = kk_mpi__current(r->c);
   if (kk_mpi__mpi_alive() && r->mreq != MPI_REQUEST_NULL) {
     if (r->recv) {
       MPI_Cancel(&r->mreq);
@@ -295,7 +296,7 @@ kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
   if (!r)
     return KK_OK;
   *req = NULL;
-  if (!usable())
+  if (!usable(r))
     return drop(r, "kk_mpi_wait");
   MPI_Status s;
   memset(&s, 0, sizeof s);
@@ -313,7 +314,7 @@ kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
   *done = 1;
   if (!r)
     return KK_OK;
-  if (!usable()) {
+  if (!usable(r)) {
     *req = NULL;
     return drop(r, "kk_mpi_test");
   }
@@ -332,19 +333,39 @@ kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
   return st;
 }
 
+static kk_status_t waitall_live(int n, kk_mpi_request_t **reqs, MPI_Status *statuses);
+
 kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses) {
   if (n < 0 || (n > 0 && !reqs))
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_waitall: %s", n < 0 ? "negative count" : "NULL requests");
-  if (!usable()) {
-    kk_status_t st = KK_OK;
-    for (int i = 0; i < n; i++)
-      if (reqs[i]) {
-        kk_mpi_request_t *r = reqs[i];
-        reqs[i] = NULL;
-        st = drop(r, "kk_mpi_waitall");
+  /* requests that outlived their kk initialization or MPI are released
+   * first; the others complete as usual, and the call returns the first
+   * error of either kind */
+  kk_status_t stale = KK_OK;
+  char stale_msg[2048] = "";
+  int live = 0;
+  for (int i = 0; i < n; i++)
+    if (reqs[i] && !usable(reqs[i])) {
+      kk_mpi_request_t *r = reqs[i];
+      reqs[i] = NULL;
+      kk_status_t s = drop(r, "kk_mpi_waitall");
+      if (stale == KK_OK) {
+        stale = s;
+        snprintf(stale_msg, sizeof stale_msg, "%s", kk_last_error());
       }
-    return st;
-  }
+    } else if (reqs[i]) {
+      live++;
+    }
+  if (live == 0)
+    return stale == KK_OK ? KK_OK : kk_set_error(stale, "%s", stale_msg);
+  kk_status_t rest = waitall_live(n, reqs, statuses);
+  if (stale != KK_OK && rest == KK_OK)
+    return kk_set_error(stale, "%s", stale_msg);
+  return rest;
+}
+
+/* kk_mpi_waitall of requests that may all be completed (NULL entries skipped). */
+static kk_status_t waitall_live(int n, kk_mpi_request_t **reqs, MPI_Status *statuses) {
   enum { SMALL = 32 };
   MPI_Request mr_small[SMALL];
   int at_small[SMALL], idx_small[SMALL];

@@ -1277,6 +1277,20 @@ int main(int argc, char **argv) {
     run("after_kk_finalize", after_kk_finalize);
   else
     g_failed_tests++;
+  /* a new kk_initialize does not revive a comm object of the one before */
+  g_test = "after a new kk_initialize", g_fail = 0;
+  if (kk_initialize(NULL, NULL) == KK_OK) {
+    double x = 1, y = 0;
+    NOT_INIT(kk_mpi_allreduce_value(later, KK_DOUBLE, KK_SUM, &x, &y), "made before kk_finalize");
+    CHECK(kk_mpi_comm_rank(later) == -1 && kk_mpi_comm_mpi(later) == MPI_COMM_NULL,
+          "a comm object of an earlier initialization answers rank %d", kk_mpi_comm_rank(later));
+    kk_finalize();
+  } else {
+    CHECK(0, "kk_initialize again: %s", kk_last_error());
+  }
+  g_failed_tests += g_fail != 0;
+  if (g_rank == 0)
+    printf("%s: after_a_new_kk_initialize (rank 0)\n", g_fail ? "FAIL" : "ok  ");
   MPI_Finalize();
   /* MPI is gone too: the comm object calls no MPI function any more (each
    * rank on its own: nothing can be agreed on now) */
