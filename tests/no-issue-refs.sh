@@ -12,9 +12,12 @@ top=$(git -C "$srcdir" rev-parse --show-toplevel 2>/dev/null) && top=$(cd "$top"
 if [ "${top:-}" = "$srcdir" ]; then
   (cd "$srcdir" && git ls-files) >"$list"
 else
-  # (what a build there added: logs, caches, objects; grep -I skips binary files)
+  # less what autotools generated or copied in (configure, libtool's files: not kk's text) and what a build
+  # there added (logs, caches, objects; grep -I skips binary files)
   (cd "$srcdir" && find . -type f ! -path '*/autom4te.cache/*' ! -path '*/.libs/*' ! -path '*/.deps/*' \
-    ! -name '*.log' ! -name '*.trs' | sed 's|^\./||') >"$list"
+    ! -path './build-aux/*' ! -path './m4/libtool.m4' ! -path './m4/lt*.m4' ! -name 'configure' ! -name 'configure~' \
+    ! -name 'aclocal.m4' ! -name 'libtool' ! -name 'config.status' ! -name 'Makefile.in' ! -name '*.log' ! -name '*.trs' |
+    sed 's|^\./||') >"$list"
 fi
 [ -s "$list" ] || { echo "FAIL: no files found under $srcdir"; exit 1; }
 # "issue 19", "Issue 21:", "issue-19", "issue #4"; "the issue's", "as the issue says", "this issue" (the verb,
