@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/no-issue-refs.sh -- kk's files speak of kk: no reference to a tracker item ("issue 19", "issue-21", "as the issue says") that a reader of the tree cannot see; say the requirement, the target or the measured fact instead.
+# tests/no-issue-refs.sh -- kk's files speak of kk: no reference to a tracker item ("issue N", "issue-N", "as the issue says") that a reader of the tree cannot see; say the requirement, the target or the measured fact instead.
 set -u
 : "${top_srcdir:=.}"
 srcdir=$(cd "$top_srcdir" && pwd -P)
@@ -20,7 +20,7 @@ else
     sed 's|^\./||') >"$list"
 fi
 [ -s "$list" ] || { echo "FAIL: no files found under $srcdir"; exit 1; }
-# "issue 19", "Issue 21:", "issue-19", "issue #4"; "the issue's", "as the issue says", "this issue" (the verb,
+# "issue N", "Issue N:", "issue-N", "issue #N" (N a number); "the issue's", "as the issue says", "this issue" (the verb,
 # "issued", and "issue slots" of a GPU profile are not references; a URL naming another project's item is)
 pattern='issue[ _-]?#?[0-9]|(the|this|that) issue($|[^a-z])'
 hits=$(cd "$srcdir" && grep -v -x -F "$self" "$list" | tr '\n' '\0' | xargs -0 grep -n -I -i -E "$pattern" -- 2>/dev/null |
