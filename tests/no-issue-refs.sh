@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/no-issue-refs.sh -- kk's files speak of kk: no reference to a tracker item ("issue 19", "issue-21", "as the issue says") that a reader of the tree cannot see; say the requirement, the target or the measured fact instead.
+# tests/no-issue-refs.sh -- kk's files speak of kk: no reference to a tracker item ("issue N", "issue-N", "as the issue says") that a reader of the tree cannot see; say the requirement, the target or the measured fact instead.
 set -u
 : "${top_srcdir:=.}"
 srcdir=$(cd "$top_srcdir" && pwd -P)
@@ -12,12 +12,15 @@ top=$(git -C "$srcdir" rev-parse --show-toplevel 2>/dev/null) && top=$(cd "$top"
 if [ "${top:-}" = "$srcdir" ]; then
   (cd "$srcdir" && git ls-files) >"$list"
 else
-  # (what a build there added: logs, caches, objects; grep -I skips binary files)
+  # less what autotools generated or copied in (configure, libtool's files: not kk's text) and what a build
+  # there added (logs, caches, objects; grep -I skips binary files)
   (cd "$srcdir" && find . -type f ! -path '*/autom4te.cache/*' ! -path '*/.libs/*' ! -path '*/.deps/*' \
-    ! -name '*.log' ! -name '*.trs' | sed 's|^\./||') >"$list"
+    ! -path './build-aux/*' ! -path './m4/libtool.m4' ! -path './m4/lt*.m4' ! -name 'configure' ! -name 'configure~' \
+    ! -name 'aclocal.m4' ! -name 'libtool' ! -name 'config.status' ! -name 'Makefile.in' ! -name '*.log' ! -name '*.trs' |
+    sed 's|^\./||') >"$list"
 fi
 [ -s "$list" ] || { echo "FAIL: no files found under $srcdir"; exit 1; }
-# "issue 19", "Issue 21:", "issue-19", "issue #4"; "the issue's", "as the issue says", "this issue" (the verb,
+# "issue N", "Issue N:", "issue-N", "issue #N" (N a number); "the issue's", "as the issue says", "this issue" (the verb,
 # "issued", and "issue slots" of a GPU profile are not references; a URL naming another project's item is)
 pattern='issue[ _-]?#?[0-9]|(the|this|that) issue($|[^a-z])'
 hits=$(cd "$srcdir" && grep -v -x -F "$self" "$list" | tr '\n' '\0' | xargs -0 grep -n -I -i -E "$pattern" -- 2>/dev/null |
