@@ -406,12 +406,14 @@ static kk_status_t launch_md(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l,
   L.outer_left = l->iterate_outer == KK_ITERATE_LEFT;
   const int64_t tiles = L.md_tiles =
       kkg_md_plan(l, dev(c)->warp, 2, order, L.md_begin, L.md_end, L.md_tile, L.md_ntile);
-  /* (a tile as large as the launch allows, saturated: it takes the flat form) */
+  /* (tiles as large as the launch allows, their products saturated, take
+   * the flat form; the other counts the points of the outer dimensions in
+   * 32 bits: kk__md_tiles) */
   int64_t t0 = L.md_tile[order[0]], t1 = r > 1 ? L.md_tile[order[1]] : 1, t01 = kkg_mul_sat(t0, t1), rest = 1;
   for (int i = 2; i < r; i++)
     rest = kkg_mul_sat(rest, L.md_tile[order[i]]);
   unsigned block[3];
-  if (t01 <= k->max_threads && t01 <= 1024) {
+  if (t01 <= k->max_threads && t01 <= 1024 && rest <= INT32_MAX) {
     /* threads on the two innermost dimensions, and on the others as far as
      * 256 threads go (at most 64 in z); the kernel loops over the rest */
     int64_t room = 256 / t01, z = rest < room ? rest : room;
