@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "package.h"
 
 static const char *state_name(kk_plugin_state_t s) {
   switch (s) {
@@ -163,6 +164,18 @@ static void print_bytes(FILE *out, uint64_t b) {
     fprintf(out, "%llu KiB", (unsigned long long)(b >> 10));
 }
 
+/* The i-th backend this build made a package of that has no plugin in the
+ * plugin path (installed, it would show up as a plugin in any state), with
+ * its package; false past the last. */
+static bool not_installed(int i, char *name, size_t nsize, char *pkg, size_t psize) {
+  for (int k = 0; kk__packaged_backend(k, name, nsize); k++) {
+    if (kk__backend_find(name) || !kk__backend_package(name, pkg, psize) || i-- > 0)
+      continue;
+    return true;
+  }
+  return false;
+}
+
 kk_status_t kk_print_configuration(FILE *out) {
   KK__REQUIRE_INIT("kk_print_configuration");
   const kk__config_t *c = &kk__g.config;
@@ -194,6 +207,13 @@ kk_status_t kk_print_configuration(FILE *out) {
     if (b->reason[0])
       fprintf(out, "\n               why: %s", b->reason);
     fputc('\n', out);
+  }
+  char name[64], pkg[128];
+  if (*kk__backend_package_pattern) {
+    fprintf(out, "backends not installed (packages of this kk):%s\n",
+            not_installed(0, name, sizeof name, pkg, sizeof pkg) ? "" : " (none)");
+    for (int i = 0; not_installed(i, name, sizeof name, pkg, sizeof pkg); i++)
+      fprintf(out, "  %-12s install %s\n", name, pkg);
   }
   fprintf(out, "default backend: %s\n  why: %s\nhost backend: %s\nhost threads: %d\n", kk__g.def->name,
           kk__g.default_reason, kk__g.host->name, kk_num_threads());
@@ -306,6 +326,11 @@ kk_status_t kk_print_configuration_json(FILE *out) {
     json_array_append_new(plugins, p);
   }
   json_object_set_new(root, "plugins", plugins);
+  json_t *missing = json_array();
+  char name[64], pkg[128];
+  for (int i = 0; not_installed(i, name, sizeof name, pkg, sizeof pkg); i++)
+    json_array_append_new(missing, json_pack("{s:s, s:s}", "name", name, "package", pkg));
+  json_object_set_new(root, "not_installed", missing);
   json_object_set_new(root, "default_backend", json_string(kk__g.def->name));
   json_object_set_new(root, "default_backend_reason", json_string(kk__g.default_reason));
   json_object_set_new(root, "host_backend", json_string(kk__g.host->name));

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "package.h"
 #include "tools.h"
 
 kk__state_t kk__g;
@@ -139,6 +140,9 @@ static kk_status_t select_backends(void) {
         for (int i = 0; i < kk__g.path_count; i++)
           kk__str_addf(&s, "%s%s", i ? ":" : "", kk__g.path[i]);
         kk__str_addf(&s, "); ");
+        char pkg[128];
+        if (kk__backend_package(cfg->device_backend, pkg, sizeof pkg))
+          kk__str_addf(&s, "install the package %s; ", pkg);
       } else {
         kk__str_addf(&s, "kk_initialize: backend '%s' was requested (%s) but cannot be used: %s; ",
                      cfg->device_backend, kk__origin_name(cfg->device_origin), def->reason);
