@@ -1,0 +1,10 @@
+# maint/local.mk -- what a site's administrator gets beside the code: the licence and the manual pages, and their checks (docs/packaging.md).
+EXTRA_DIST += LICENSE
+
+# Manual pages: man/<program>.1.in, which configure completes with the version.
+nodist_man1_MANS = man/kk-info.1 man/kkcc.1 man/kk-plugin-probe.1
+EXTRA_DIST += man/kk-info.1.in man/kkcc.1.in man/kk-plugin-probe.1.in
+
+# The pages format cleanly and document every option of their program.
+dist_check_SCRIPTS += tests/man-pages.sh
+TESTS += tests/man-pages.sh
