@@ -5,6 +5,9 @@ EXTRA_DIST += LICENSE
 nodist_man1_MANS = man/kk-info.1 man/kkcc.1 man/kk-plugin-probe.1
 EXTRA_DIST += man/kk-info.1.in man/kkcc.1.in man/kk-plugin-probe.1.in
 
-# The pages format cleanly and document every option of their program.
-dist_check_SCRIPTS += tests/man-pages.sh
-TESTS += tests/man-pages.sh
+# The pages format cleanly and document every option of their program;
+# kk-mpi.pc names the MPI it needs.
+dist_check_SCRIPTS += tests/man-pages.sh tests/mpi-pc.sh
+TESTS += tests/man-pages.sh tests/mpi-pc.sh
+AM_TESTS_ENVIRONMENT += PKG_CONFIG='$(PKG_CONFIG)'; export PKG_CONFIG; \
+	MPI_CFLAGS='$(MPI_CFLAGS)'; export MPI_CFLAGS; MPI_LIBS='$(MPI_LIBS)'; export MPI_LIBS;
