@@ -16,9 +16,10 @@ pkgs="$pkgs libze-dev libze1 cmake dpkg-dev"
 # device libraries) and the HIP headers; the runtime itself is only opened,
 # never linked, and needs no GPU to build or to load
 pkgs="$pkgs hipcc libamdhip64-dev"
-# the Debian packages (debian/, dpkg-buildpackage) and the CMake package's
-# test (tests/installed.sh); cmake and dpkg-dev are listed above
-pkgs="$pkgs debhelper"
+# the Debian packages (debian/, dpkg-buildpackage, lintian in .ci/debian) and
+# the CMake package's test (tests/installed.sh); cmake and dpkg-dev are listed
+# above; groff formats the manual pages in make check (tests/man-pages.sh)
+pkgs="$pkgs debhelper lintian groff-base"
 # MPI for libkk-mpi and its tests (mpicc, mpiexec; docs/mpi.md)
 pkgs="$pkgs libopenmpi-dev openmpi-bin"
 # kk-kernels: a CBLAS it opens at run time on host backends (OpenBLAS), and
