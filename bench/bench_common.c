@@ -1,4 +1,5 @@
 /* bench/bench_common.c -- what the parts of kk-bench share: the result table and its output, the clock, settling, case selection, and CG's matrix and hand-written iterations. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* bench/bench_common.h -- what the parts of kk-bench share (bench_common.c): the result table, the clock, case selection, CG's matrix. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_COMMON_H
 #define KK_BENCH_COMMON_H
 

@@ -1,4 +1,5 @@
 /* bench/kk-bench-hier.c -- the Kokkos 3 paper's benchmarks (Tables 1-5) against hand-written OpenMP, in kk-bench. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

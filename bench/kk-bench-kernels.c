@@ -1,4 +1,5 @@
 /* bench/kk-bench-kernels.c -- kk-kernels against the vendor library in the same run: OpenBLAS on host backends, cuBLAS and cuSPARSE on cuda. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #define _GNU_SOURCE /* the CPU masks of kernels/affinity.h */
 #include <dlfcn.h>
 #include <math.h>

@@ -1,4 +1,5 @@
 /* bench/kk-bench-mpi.c -- kk over MPI beside hand-written MPI + OpenMP (host) or MPI + CUDA (GPU) in the same run: a 3-D halo exchange of six faces and a CG solve on slabs; prints kk/native. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* bench/kk-bench.c -- kk against hand-written C/OpenMP in the same run: triad, dot, scan, empty-launch latency. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 # cmake/local.mk -- kk's CMake package (kkConfig.cmake, kkConfigVersion.cmake in $(libdir)/cmake/kk), made by make from its .in files, and the test that uses it (docs/build-systems.md).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 cmakedir = $(libdir)/cmake/kk
 nodist_cmake_DATA = cmake/kkConfig.cmake cmake/kkConfigVersion.cmake
 CLEANFILES += $(nodist_cmake_DATA)

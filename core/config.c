@@ -1,4 +1,5 @@
 /* core/config.c -- resolves kk's configuration: flags > settings > environment > JSON file > site file > defaults. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <ctype.h>

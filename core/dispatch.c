@@ -1,4 +1,5 @@
 /* core/dispatch.c -- every kk_parallel_*: check the launch, pick the backend, call its launch op. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>

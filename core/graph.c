@@ -1,4 +1,5 @@
 /* core/graph.c -- graphs: nodes added explicitly or recorded from an instance, instantiated once, submitted many times. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <pthread.h>

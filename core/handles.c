@@ -1,4 +1,5 @@
 /* core/handles.c -- handles that outlive kk_finalize: the records kept for them, and the error that refuses them. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdlib.h>

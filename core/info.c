@@ -1,4 +1,5 @@
 /* core/info.c -- queries about plugins, backends and devices, and the configuration report (text and JSON). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>

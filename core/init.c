@@ -1,4 +1,5 @@
 /* core/init.c -- kk_initialize / kk_finalize: configuration, plugin loading, backend and device selection. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdatomic.h>

@@ -1,4 +1,5 @@
 /* core/internal.h -- libkk's private types and functions (prefix kk__), shared by the core's files. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_CORE_INTERNAL_H
 #define KK_CORE_INTERNAL_H
 

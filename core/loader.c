@@ -1,4 +1,5 @@
 /* core/loader.c -- finds backend plugins in the search path, checks their ABI and starts them; records why any is skipped. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dirent.h>

@@ -1,4 +1,5 @@
 /* core/package.c -- which package provides a backend, so that a missing backend's message can say what to install. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* core/package.h -- the package that provides each backend, when kk was installed from packages (core/package.c). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_CORE_PACKAGE_H
 #define KK_CORE_PACKAGE_H
 

@@ -1,4 +1,5 @@
 /* core/paths.c -- where libkk looks for plugins, tools and the probe helper (the installed directories, and the build tree's for the uninstalled libkk only), and the check that refuses what others can write (docs/security.md). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>

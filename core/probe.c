@@ -1,4 +1,5 @@
 /* core/probe.c -- plugins that crash or hang while loaded or initialised: probed once in a helper process, the verdict cached by path, size and mtime. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* core/registry.c -- kernel modules: registration from kkcc's constructors, device image loading, kk_module_load. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <pthread.h>

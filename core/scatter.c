@@ -1,4 +1,5 @@
 /* core/scatter.c -- ScatterView: per-thread duplicates or atomics for scatter-contribute loops, and the host lock table. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <float.h>

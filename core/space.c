@@ -1,4 +1,5 @@
 /* core/space.c -- memory spaces, raw allocations and copies, execution instances and fences. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* core/status.c -- status names and messages, the thread-local last error, warnings and small string helpers. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdarg.h>

@@ -1,4 +1,5 @@
 /* core/tools.c -- Kokkos Tools support: loads a tool, calls it the way Kokkos does, and the profiling API for programs. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* core/view.c -- views: creation, reference counting, subviews, deep copies, mirrors, resize, and kernel descriptors. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdatomic.h>

@@ -1,4 +1,5 @@
 /* kk.h -- the one header a kk application needs: initialization, errors, backends, spaces, instances. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_H
 #define KK_H
 

@@ -1,4 +1,5 @@
 /* kernels/common.c -- what every kk-kernels routine does first: choose the instance, check views and scalars, build descriptors, launch. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,7 @@
 # then kk-bench-kernels on cuda (against cuBLAS/cuSPARSE) and on openmp (against OpenBLAS).  Logs go to $OUT.
 #   usage: kernels/gpu-run.sh [host-dgemm-size]      (from the unpacked tree; OUT defaults to /tmp/kk-gpu-run)
 #   KK_RUN_CUDA_ONLY=1 leaves out the host benchmark and the suite's run without cuBLAS/cuSPARSE (a rerun after a cuda fix)
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u -o pipefail
 OUT=${OUT:-/tmp/kk-gpu-run}
 mkdir -p "$OUT"

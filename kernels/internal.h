@@ -1,4 +1,5 @@
 /* kernels/internal.h -- what libkk-kernels' host files share: call contexts, checks, descriptors, vendor-library hooks. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKK_INTERNAL_H
 #define KKK_INTERNAL_H
 

@@ -5,6 +5,7 @@
 # position-independent code, so each kernel object goes into the shared
 # library through a libtool object file (.lo) that names it as its own PIC
 # object.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 KERNELS_KK_OBJS = kernels/blas1.kk.o kernels/blas2.kk.o kernels/batched.kk.o kernels/sparse.kk.o
 KERNELS_KK_LOS = $(KERNELS_KK_OBJS:.kk.o=.kk.lo)
 KERNELS_TMPL = kernels/args.h kernels/scalar.h

@@ -1,4 +1,5 @@
 /* kernels/sparse.c -- SpMV on CRS matrices (plain and transposed, vectors and multivectors) and CG with a Jacobi preconditioner. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <string.h>
 

@@ -10,6 +10,7 @@
 #   layer order below.  --check exits 1 when a circle holds one of the
 #   files that must stay out of circles, or when there are more upward
 #   arrows than the room allows.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 check=0 room=core build=.

@@ -1,4 +1,5 @@
 /* mpi/coll.c -- collectives on views and scalars: allreduce, broadcast, allgather. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <limits.h>

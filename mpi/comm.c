@@ -1,4 +1,5 @@
 /* mpi/comm.c -- kk communicators: creation, GPU-awareness per backend, reused buffers, instances and paths, errors. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <pthread.h>

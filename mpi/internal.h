@@ -1,4 +1,5 @@
 /* mpi/internal.h -- libkk-mpi's private types and helpers: the comm object, its buffers, pack plans, requests. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_MPI_INTERNAL_H
 #define KK_MPI_INTERNAL_H
 

@@ -1,4 +1,5 @@
 # mpi/local.mk -- libkk-mpi (views over MPI), its example, benchmark and tests (included by the top Makefile.am).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 EXTRA_DIST += m4/kk_mpi.m4 mpi/kk-mpi.pc.in mpi/pack.kk.c
 
 # The header is installed only with the library (it includes <mpi.h>), but

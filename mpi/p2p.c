@@ -1,4 +1,5 @@
 /* mpi/p2p.c -- point-to-point on views: send, receive, their non-blocking forms, wait / wait-all / test, sendrecv. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* mpi/report.c -- what libkk-mpi found and decided, as text and JSON: for programs, kk-info, and kk-info --mpi. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>

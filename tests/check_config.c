@@ -1,4 +1,5 @@
 /* tests/check_config.c -- flags, variables, settings, the JSON file and the site's: each alone, every precedence combination, every malformed input. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <sys/stat.h>

@@ -1,4 +1,5 @@
 /* tests/check_core.c -- the public API through libkk.so: status table, init/finalize balance, errors, spaces, instances. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "testutil.h"
 
 /* libkk alone: the build tree's plugins, which this libkk would find, stay out. */

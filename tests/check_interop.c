@@ -8,6 +8,7 @@
  * program's queue is created with the vendor's own API, work is queued on it
  * through kk, and after kk_instance_destroy the queue must still be the
  * program's (OpenCL: its reference count is still 1). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <check.h>
 #include <dlfcn.h>
 #include <stdio.h>

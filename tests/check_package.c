@@ -1,4 +1,5 @@
 /* tests/check_package.c -- kk installed from packages (configure --with-backend-package): a missing backend names its package, the report lists the ones not installed. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>

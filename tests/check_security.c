@@ -1,4 +1,5 @@
 /* tests/check_security.c -- docs/security.md's rule: a path others can write, or that belongs to another user, is refused; plugin directories, plugin files and tool libraries that break it are not loaded, with a warning. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <fcntl.h>

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/conformance-host-nthreads.sh -- the conformance suite on threads and openmp with 1, 3 and 4 threads: a pool of one, and pools larger than a small machine's cores, must be as correct as the default; on threads with workers bound to cores (option bind, off by default); and its team tests with 2 threads, whose created instances get one.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 : "${top_builddir:=.}"
 status=77
 bound=$(mktemp "${TMPDIR:-/tmp}/kk-bind-XXXXXX.json") || exit 1

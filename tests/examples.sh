@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/examples.sh -- the examples (poisson where libkk-kernels was built) and kk-bench run and check themselves on every available host backend (no timing is judged).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 status=0

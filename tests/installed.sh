@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/installed.sh -- kk installed into a staging root (make install DESTDIR=...): it never searches this build tree, examples/axpy builds against it with CMake (find_package, kk::kk, kk_add_kernels) and runs, examples/poisson and examples/cg-mpi build on kk::kernels and kk::mpi where those libraries were built, and its kkcc builds a kernel file that includes the C headers for every installed target.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/kkcc-targets.sh -- which targets kkcc builds: by default every target whose compiler is installed, the others skipped with one note; a target named by --targets, KK_KERNEL_TARGETS or the site's kkcc.conf (in that order) must build, or kkcc fails saying why.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/man-pages.sh -- the manual pages of kk-info, kkcc and kk-plugin-probe: each format without a warning and documents every option its program's usage text names.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 command -v groff >/dev/null 2>&1 || { echo "SKIP: groff is not installed (Debian: groff-base)"; exit 77; }

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/mpi-bench.sh -- kk-bench-mpi runs on 2 ranks of each host backend with tiny sizes and checks itself (its halo, CG and allreduce results against the hand-written ones); no timing is judged.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 . "${top_srcdir:-.}/tests/mpi/launch.sh"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/mpi-pc.sh -- kk-mpi.pc gives a program the flags of the MPI libkk-mpi was built with, through that MPI's own pkg-config module where it has one.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 pc="$top_builddir/mpi/kk-mpi.pc"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/no-issue-refs.sh -- kk's files speak of kk: no reference to a tracker item ("issue N", "issue-N", "as the issue says") that a reader of the tree cannot see; say the requirement, the target or the measured fact instead.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_srcdir:=.}"
 srcdir=$(cd "$top_srcdir" && pwd -P)

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/security.sh -- an installed libkk (installed as make install does, into a staging root) holds no build path and takes no build tree's plugins, not even through the link an attacker could make at the tree's path; a build-tree marker counts only where nobody else can write, and a plugin directory others can write is refused (docs/security.md).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"

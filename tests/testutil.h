@@ -1,4 +1,5 @@
 /* tests/testutil.h -- helpers shared by the Check suites: temporary directories, files, fake plugins, environment. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TESTUTIL_H
 #define KK_TESTUTIL_H
 

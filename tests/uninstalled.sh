@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/uninstalled.sh -- with no variable set, the tree's programs (kk-info, an example, kk-bench) find the tree's plugins, tools and probe helper, and say so.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 # nothing a user would not have set: no plugin path, no test switches

@@ -12,6 +12,7 @@
 # as for any build.  Every part is bounded by timeout, so a hang costs at
 # most its part; the exit status says whether every test passed.  No timing
 # is judged here: the benchmarks print kk/native ratios for docs/benchmarks.md.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u -o pipefail
 phase=${1:?usage: gpu-run.sh tests|bench|all TARBALL [BUILDDIR]}
 tarball=$(realpath "${2:?usage: gpu-run.sh tests|bench|all TARBALL [BUILDDIR]}")

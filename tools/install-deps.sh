@@ -2,6 +2,7 @@
 # tools/install-deps.sh -- installs kk's build dependencies on Debian/Ubuntu with apt-get, only those missing, then builds the test-only Level Zero pieces.
 # Usage: tools/install-deps.sh [extra packages...]
 # KK_NO_LEVELZERO_TEST_DEPS=1 skips the Level Zero null driver and ocloc (both only serve make check).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 

@@ -1,4 +1,5 @@
 /* examples/plugin-template/template_plugin.c -- a complete kk backend built outside kk: host memory, threads created per launch. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 
 /*
  * This is the smallest backend that passes kk's conformance suite.  It uses

@@ -1,4 +1,5 @@
 /* examples/poisson/poisson.c -- the 1D Poisson equation solved with libkk-kernels (<kk/kernels.h>): a CRS matrix from host arrays, SpMV, conjugate gradients and a norm, and no kernel file of its own. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
 

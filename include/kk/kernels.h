@@ -1,4 +1,5 @@
 /* kk/kernels.h -- kk-kernels: BLAS 1/2/3, batched dense and sparse linear algebra on every kk backend, vendor libraries chosen at run time. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_KERNELS_H
 #define KK_KERNELS_H
 

@@ -1,4 +1,5 @@
 /* kk/mpi.h -- libkk-mpi: kk views over MPI (point-to-point, collectives, device memory), docs/mpi.md. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_MPI_H
 #define KK_MPI_H
 

@@ -1,4 +1,5 @@
 /* kk/plugin.h -- the backend plugin ABI: what a kk_<name>.so exports and what libkk offers it. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGIN_H
 #define KK_PLUGIN_H
 

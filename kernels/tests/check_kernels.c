@@ -1,4 +1,5 @@
 /* kernels/tests/check_kernels.c -- every kk-kernels routine against a plain C reference, on one backend, with and without the CBLAS. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #define _GNU_SOURCE /* the CPU masks of kernels/affinity.h */
 #include <complex.h>
 #include <dirent.h>

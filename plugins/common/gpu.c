@@ -1,4 +1,5 @@
 /* plugins/common/gpu.c -- the GPU plugin layer: lifetime, devices, spaces, instances and fences, modules; everything native goes through the vendor table. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dlfcn.h>

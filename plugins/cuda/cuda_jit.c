@@ -1,4 +1,5 @@
 /* plugins/cuda/cuda_jit.c -- NVRTC fallback for devices a fatbin does not cover, with a shared on-disk cache. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dlfcn.h>

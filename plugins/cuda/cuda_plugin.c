@@ -1,4 +1,5 @@
 /* plugins/cuda/cuda_plugin.c -- the CUDA backend's entry point: driver discovery, devices, the primary context, and its vendor table for the GPU layer. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dlfcn.h>

@@ -1,4 +1,5 @@
 /* plugins/opencl/opencl_driver.h -- the OpenCL API, opened lazily from libOpenCL.so.1 so the plugin loads without an ICD loader. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_OPENCL_DRIVER_H
 #define KK_OPENCL_DRIVER_H
 

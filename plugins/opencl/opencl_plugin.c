@@ -1,4 +1,5 @@
 /* plugins/opencl/opencl_plugin.c -- the OpenCL backend's entry point: ICD loader discovery, platforms' devices, the context, and its vendor table for the GPU layer. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dlfcn.h>

@@ -1,4 +1,5 @@
 /* plugins/openmp/openmp.h -- the openmp backend's private types and the functions its files share (prefix openmp_). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_OPENMP_H
 #define KK_PLUGINS_OPENMP_H
 

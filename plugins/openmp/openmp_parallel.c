@@ -1,4 +1,5 @@
 /* plugins/openmp/openmp_parallel.c -- the openmp backend's executor: one `omp parallel` region per launch, `omp barrier`, and launch. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* plugins/openmp/openmp_plugin.c -- the openmp backend's entry point and operations table: options, the one host device, lifetime. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* plugins/threads/threads.h -- the threads backend's private types and the functions its files share (prefix threads_). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_THREADS_H
 #define KK_PLUGINS_THREADS_H
 

@@ -1,4 +1,5 @@
 /* plugins/threads/threads_parallel.c -- the threads backend's pool: workers bound with hwloc, spin-then-sleep wake-up and barrier, and launch. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <signal.h>

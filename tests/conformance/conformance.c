@@ -1,4 +1,5 @@
 /* tests/conformance/conformance.c -- the conformance suite, written once and run against every backend (--kokkos-device=NAME). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>

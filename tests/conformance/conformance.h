@@ -1,4 +1,5 @@
 /* tests/conformance/conformance.h -- argument and value types shared by the conformance kernels and the test program. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_CONFORMANCE_H
 #define KK_CONFORMANCE_H
 

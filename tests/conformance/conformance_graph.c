@@ -1,4 +1,5 @@
 /* tests/conformance/conformance_graph.c -- graphs: explicit and captured, fan-out and fan-in, updates, errors, tools, on every backend. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>

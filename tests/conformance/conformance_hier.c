@@ -1,4 +1,5 @@
 /* tests/conformance/conformance_hier.c -- MDRange, teams and scratch, atomics and ScatterView: the suite's second half. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>

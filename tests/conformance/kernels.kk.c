@@ -1,4 +1,5 @@
 /* tests/conformance/kernels.kk.c -- every kernel of the conformance suite, written once for every target. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "conformance.h"

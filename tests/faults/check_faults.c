@@ -1,4 +1,5 @@
 /* tests/faults/check_faults.c -- bad input found by trying it: each case once crashed, blocked or lost its message; now each is a clear error. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>

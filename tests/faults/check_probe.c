@@ -1,4 +1,5 @@
 /* tests/faults/check_probe.c -- plugins that segfault, abort or hang in their entry or init: probed in a helper process, skipped with the reason, the verdict cached. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>

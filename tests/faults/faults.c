@@ -1,4 +1,5 @@
 /* tests/faults/faults.c -- the faults tests on one backend: launches refused for bad arguments, launches from 8 threads at once, bounds checking (kkcc --bounds-check). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>

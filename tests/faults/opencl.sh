@@ -4,6 +4,7 @@
 # threads do not survive fork(), and under AddressSanitizer LeakSanitizer's
 # exit-time tracer failed in the forked children of the bounds cases
 # ("LeakSanitizer has encountered a fatal error").
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 CK_FORK=no
 export CK_FORK
 # Under AddressSanitizer: PoCL and LLVM keep caches until exit (not kk's leaks).

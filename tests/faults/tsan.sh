@@ -9,6 +9,7 @@
 # and opencl.  Any ThreadSanitizer report fails the run (halt_on_error);
 # tests/faults/tsan.supp lists the reports libgomp itself causes.  A backend
 # that is not available here is skipped by the program, with its reason.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -euo pipefail
 tarball=$1
 build=$2

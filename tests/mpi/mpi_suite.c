@@ -1,4 +1,5 @@
 /* tests/mpi/mpi_suite.c -- libkk-mpi on one backend and N ranks: point-to-point of every type, contiguous and strided, collectives, 3-D halos, instances, paths, errors. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* tools/kkcc/kkcc.c -- the kernel compiler driver: one kernel file, every installed target, one object with a registration constructor. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dirent.h>

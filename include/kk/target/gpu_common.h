@@ -1,4 +1,5 @@
 /* kk/target/gpu_common.h -- what the device targets (cuda, hip: kk/target/simt.h; spirv) spell alike: reducers, nested team collectives, scratch views, ScatterView (atomics: gpu_atomics.h). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_GPU_COMMON_H
 #define KK_TARGET_GPU_COMMON_H
 

@@ -1,4 +1,5 @@
 /* kk/target/simt.h -- the kernel language on SIMT GPUs, CUDA and HIP alike: one __global__ function per kernel; cuda.h and hip.h spell what their vendor does differently. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_SIMT_H
 #define KK_TARGET_SIMT_H
 

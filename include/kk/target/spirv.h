@@ -1,4 +1,5 @@
 /* kk/target/spirv.h -- how the SPIR-V target spells the kernel language: one OpenCL kernel per kernel (C++ for OpenCL, clang -target spir64). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_SPIRV_H
 #define KK_TARGET_SPIRV_H
 
