@@ -10,7 +10,3 @@ struct svec_args { kk_view a; double sign; kk_view x, y; };
 KK_DECLARE_KERNEL(graph_ratio);
 KK_DECLARE_KERNEL(graph_axpy_v);
 KK_DECLARE_KERNEL(graph_xpay_v);
-
-/* Graphs: a chain of small kernels as a graph and one by one, CG with its
- * iteration as a graph (kk-bench-graph.c). */
-void bench_graph(const char *backend, int nt, int reps, const char *cases, int quick);

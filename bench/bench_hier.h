@@ -29,6 +29,3 @@ KK_DECLARE_KERNEL(team_spmv);
 KK_DECLARE_KERNEL(cg_axpy);
 KK_DECLARE_KERNEL(cg_xpay);
 KK_DECLARE_KERNEL(cg_dot2);
-
-/* The MDRange, atomics, ScatterView, reduction, team and CG cases (kk-bench-hier.c). */
-void bench_hier(const char *backend, int nt, int reps, const char *cases, int quick);

@@ -7,6 +7,7 @@
 
 #include "bench_common.h"
 #include "bench_graph.h"
+#include "kk-bench-graph.h"
 #include "bench_hier.h"
 #ifdef KK_BENCH_CUDA
 #include "native_cuda.h"

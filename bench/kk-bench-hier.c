@@ -10,6 +10,7 @@
 
 #include "bench_common.h"
 #include "bench_hier.h"
+#include "kk-bench-hier.h"
 #ifdef KK_BENCH_CUDA
 #include "native_cuda.h"
 #endif

@@ -11,8 +11,8 @@
 #endif
 
 #include "bench.h"
-#include "bench_graph.h"
-#include "bench_hier.h"
+#include "kk-bench-graph.h"
+#include "kk-bench-hier.h"
 #include "bench_common.h"
 #ifdef KK_BENCH_CUDA
 #include "native_cuda.h"
