@@ -672,12 +672,14 @@ static void usage(FILE *out) {
           KKCC_CONF, KKCC_BOUNDS_CHECK_DEFAULT ? "on, from configure --enable-bounds-check" : "off", KKCC_TARGETDIR);
 }
 
-int main(int argc, char **argv) {
+/* the flags main collects from its command line; freed on every way out of main */
+static strv_t host_flags, dev_flags, arch_over;
+
+static int kkcc_main(int argc, char **argv) {
   const char *targets_dir = getenv("KKCC_TARGETS_DIR") ? getenv("KKCC_TARGETS_DIR") : KKCC_TARGETDIR;
   const char *includedir = getenv("KKCC_INCLUDEDIR") ? getenv("KKCC_INCLUDEDIR") : KKCC_INCLUDEDIR;
   const char *only = NULL, *output = NULL, *input = NULL, *cc = NULL;
   bool compile = false, shared = false, list = false, keep = false, bounds_asked = false;
-  strv_t host_flags = {0}, dev_flags = {0}, arch_over = {0};
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -1032,6 +1034,11 @@ done:
   free(reg_o);
   free(g_source_path);
   sv_free(&names);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  int status = kkcc_main(argc, argv);
   sv_free(&host_flags);
   sv_free(&dev_flags);
   sv_free(&arch_over);
