@@ -6,6 +6,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <dirent.h>
+#include <sys/syscall.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -24,7 +28,8 @@
  *   umap-insert   2^L random int64 keys (bc_key) with int64 values into an
  *                 UnorderedMap of capacity 2^L (2^(L+1) slots: load 0.5
  *                 when full); native: the same open-addressing table with
- *                 the same probing (hash, home slot, linear steps) and the
+ *                 the same probing (hash, home slot, linear steps into a
+ *                 tail past the home slots) and the
  *                 same contract (a claimed slot is published with its
  *                 value), written in plain C/OpenMP or CUDA.  Mops/s.
  *   umap-find     every key found again, its value read.  Mops/s.
@@ -55,7 +60,7 @@
     }                                                                  \
   } while (0)
 
-static int g_log2 = 20, g_reps = 5, g_bad;
+static int g_log2 = 20, g_reps = 5, g_bad, g_on_cuda;
 
 typedef struct row {
   char kcase[24], backend[12], size[16];
@@ -111,11 +116,12 @@ static void native_clear(uint64_t *tk, int64_t *tv, uint64_t slots, int nt) {
   }
 }
 
-static void native_insert(uint64_t *tk, int64_t *tv, uint64_t slots, const uint64_t *keys, int64_t n, int set, int nt) {
+/* `hashed` home slots, and a tail past them that probes run into (no wrapping around) */
+static void native_insert(uint64_t *tk, int64_t *tv, uint64_t hashed, const uint64_t *keys, int64_t n, int set, int nt) {
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (int64_t i = 0; i < n; i++) {
     const uint64_t k = keys[i];
-    uint64_t s = home(mix(k), slots);
+    uint64_t s = home(mix(k), hashed);
     for (;;) {
       const uint64_t cur = __atomic_load_n(&tk[s], __ATOMIC_RELAXED);
       if (cur == k)
@@ -134,17 +140,17 @@ static void native_insert(uint64_t *tk, int64_t *tv, uint64_t slots, const uint6
         continue;
       }
       if (cur != BUSY)
-        s = s + 1 == slots ? 0 : s + 1;
+        s++;
     }
   }
 }
 
-static void native_find(const uint64_t *tk, const int64_t *tv, uint64_t slots, const uint64_t *keys, int64_t n,
+static void native_find(const uint64_t *tk, const int64_t *tv, uint64_t hashed, const uint64_t *keys, int64_t n,
                         int64_t *out, int nt) {
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (int64_t i = 0; i < n; i++) {
     const uint64_t k = keys[i];
-    uint64_t s = home(mix(k), slots);
+    uint64_t s = home(mix(k), hashed);
     int64_t v = -1;
     for (;;) {
       const uint64_t cur = __atomic_load_n(&tk[s], __ATOMIC_RELAXED);
@@ -154,7 +160,7 @@ static void native_find(const uint64_t *tk, const int64_t *tv, uint64_t slots, c
       }
       if (cur == EMPTY)
         break;
-      s = s + 1 == slots ? 0 : s + 1;
+      s++;
     }
     out[i] = v;
   }
@@ -204,8 +210,46 @@ static void list_use(freelist_t *l, int64_t n, int nt) {
 
 /* ---- the cases ------------------------------------------------------------------------------- */
 
-/* Lets OpenMP's and kk's idle threads fall asleep before a timed run. */
-static void settle(void) { usleep(20000); }
+/* True when a thread of this process other than the caller is running or
+ * runnable: an OpenMP or kk worker still spinning after its last region
+ * (as bench/kk-bench.c asks /proc). */
+static int others_running(void) {
+#ifdef __linux__
+  DIR *d = opendir("/proc/self/task");
+  if (!d)
+    return 0;
+  const long self = (long)syscall(SYS_gettid);
+  int running = 0;
+  struct dirent *e;
+  while (!running && (e = readdir(d))) {
+    if (e->d_name[0] == '.' || atol(e->d_name) == self)
+      continue;
+    char path[300], buf[256];
+    snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+      continue;
+    size_t k = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[k] = '\0';
+    const char *p = strrchr(buf, ')');
+    running = p && p[1] == ' ' && p[2] == 'R';
+  }
+  closedir(d);
+  return running;
+#else
+  return 0;
+#endif
+}
+
+/* Before every timed run: at least 20 ms, then until the other side's idle
+ * threads (libgomp's spin for some milliseconds after a region) sleep, at
+ * most 500 ms -- so that neither side shares the cores with the other's. */
+static void settle(void) {
+  usleep(20000);
+  for (int waited = 20; waited < 500 && others_running(); waited++)
+    usleep(1000);
+}
 
 static kk_unordered_map_t *bench_map(int set) {
   kk_unordered_map_spec_t s = KK_UNORDERED_MAP_SPEC_INIT;
@@ -220,7 +264,7 @@ static kk_unordered_map_t *bench_map(int set) {
 
 static void bench_map_case(const char *backend, int host, int set, kk_view_t *keys, kk_view_t *out) {
   const int64_t n = (int64_t)1 << g_log2;
-  const uint64_t slots = 2 * (uint64_t)n;
+  const uint64_t hashed = 2 * (uint64_t)n, slots = hashed + 1024; /* kk's layout: a probe tail past the home slots */
   const int nt = kk_num_threads();
   kk_unordered_map_t *m = bench_map(set);
   struct bc_map_args a = {kk_unordered_map_bind(m), kk_view_bind(keys), kk_view_bind(out)};
@@ -248,10 +292,10 @@ static void bench_map_case(const char *backend, int host, int set, kk_view_t *ke
         native_clear(tk, tv, slots, nt);
         settle();
         double t0 = now();
-        native_insert(tk, tv, slots, hkeys, n, set, nt);
+        native_insert(tk, tv, hashed, hkeys, n, set, nt);
         double t1 = now();
         if (!set)
-          native_find(tk, tv, slots, hkeys, n, nout, nt);
+          native_find(tk, tv, hashed, hkeys, n, nout, nt);
         double t2 = now();
         ni = t1 - t0 < ni ? t1 - t0 : ni;
         nf = t2 - t1 < nf ? t2 - t1 : nf;
@@ -290,7 +334,7 @@ static void bench_map_case(const char *backend, int host, int set, kk_view_t *ke
     free(ko);
   }
 #ifdef KK_BENCH_CUDA
-  if (!host) {
+  if (!host && g_on_cuda) {
     uint64_t sum = 0, nsize = 0;
     if (kkbc_cuda_map(g_log2, set, g_reps, &ni, &nf, &sum, &nsize) != 0)
       ni = nf = 0;
@@ -364,7 +408,7 @@ static void bench_dualview(const char *backend, int host) {
         tk = t < tk ? t : tk;
     }
 #ifdef KK_BENCH_CUDA
-  if (!host && kkbc_cuda_copy(bytes, g_reps, &tn) != 0)
+  if (!host && g_on_cuda && kkbc_cuda_copy(bytes, g_reps, &tn) != 0)
     tn = 0;
 #endif
   if (host && (moved != 0) != !kk_dualview_is_single(dv))
@@ -433,7 +477,7 @@ static void bench_token(const char *backend, int host) {
     if (total != n * 2 * g_reps || held != 0 || (host && ntotal != n * 2 * g_reps))
       mismatch("a UniqueToken lost an update or an id");
 #ifdef KK_BENCH_CUDA
-    if (!host && kkbc_cuda_token(n, ids, g_reps, &tn) != 0)
+    if (!host && g_on_cuda && kkbc_cuda_token(n, ids, g_reps, &tn) != 0)
       tn = 0;
 #endif
     add_row(scope ? "token-instance" : "token", backend, (double)n * 1e-6 / tk,
@@ -448,6 +492,7 @@ static void bench_token(const char *backend, int host) {
 
 static void bench_backend(const char *backend, const char *cases) {
   const int host = kk_space_host_accessible(kk_space_default());
+  g_on_cuda = strcmp(backend, "cuda") == 0;
 #ifdef KK_BENCH_CUDA
   if (!host && strcmp(backend, "cuda") != 0)
     fprintf(stderr, "kk-bench-containers: no hand-written version for %s: native columns 0\n", backend);

@@ -14,8 +14,9 @@
  * most 2^32 hashed slots, 2^31 entries; byte keys up to 256 bytes. */
 #define MAX_CAPACITY ((uint64_t)1 << 31)
 #define MAX_KEY_BYTES 256u
-/* slots an insert or find looks at before it gives up: at load 0.5 a probe
- * run this long has a probability below 1e-80 */
+/* slots an insert looks at from its key's home before it gives up (and the
+ * tail of slots past the hashed ones that a probe may run into): at load 0.5
+ * a probe run this long has a probability below 1e-80 */
 #define MAX_PROBE 1024u
 
 struct kk_unordered_map_obj {
@@ -34,7 +35,8 @@ static const char *type_word(uint32_t key_size) { return key_size == 4 || key_si
  * keeps its old ones when this fails). */
 static kk_status_t storage(const char *op, kk_unordered_map_t *m, uint64_t capacity) {
   const int word = m->key_size == 4 || m->key_size == 8;
-  const uint64_t hashed = 2 * capacity, slots = hashed + (word ? 2 : 0);
+  const uint64_t hashed = 2 * capacity, probe = hashed < MAX_PROBE ? hashed : MAX_PROBE;
+  const uint64_t slots = hashed + probe + (word ? 2 : 0);
   kk_view_t *keys = NULL, *values = NULL, *tags = NULL, *ctl = NULL;
   kk_status_t st;
   if ((st = kkc_vector(m->space, m->label, "_keys", m->key_type, m->key_size, (int64_t)slots, word, &keys)) != KK_OK)
@@ -66,7 +68,7 @@ static kk_status_t storage(const char *op, kk_unordered_map_t *m, uint64_t capac
   m->d.capacity = slots;
   m->d.key_size = m->key_size;
   m->d.value_size = m->value_size;
-  m->d.max_probe = hashed < MAX_PROBE ? (uint32_t)hashed : MAX_PROBE;
+  m->d.max_probe = (uint32_t)probe;
   return KK_OK;
 fail:
   kk_view_release(keys);

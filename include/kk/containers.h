@@ -61,21 +61,25 @@ typedef struct kk_umap_ctl {
 } kk_umap_ctl;
 
 /* An UnorderedMap as a kernel sees it (kk_unordered_map_bind).  Open
- * addressing with linear probing; `keys` and `values` are views of
- * `capacity` slots each (KK_UMAP_KEY_AT / KK_UMAP_VALUE_AT read them, bounds
- * checked under kkcc --bounds-check).  Keys of 4 or 8 bytes live in their
- * slot alone: all-one bits mark an empty slot, all-ones-but-the-last a slot
- * being written, and the two keys with those bits have two reserved slots
- * after the hashed ones.  Keys of other sizes have a tag per slot. */
+ * addressing with linear probing: a key's home slot is in [0, hashed); an
+ * insert looks at up to max_probe slots from there, straight on into a tail
+ * of max_probe slots past the hashed ones (no wrapping around), the last of
+ * which is never written, so that a find ends at an empty slot.  `keys` and
+ * `values` are views of `capacity` slots each (KK_UMAP_KEY_AT /
+ * KK_UMAP_VALUE_AT read them, bounds checked under kkcc --bounds-check).
+ * Keys of 4 or 8 bytes live in their slot alone: all-one bits mark an empty
+ * slot, all-ones-but-the-last a slot being written, and the two keys with
+ * those bits have two reserved slots after the tail.  Keys of other sizes
+ * have a tag per slot. */
 typedef struct kk_unordered_map {
   kk_view_right keys;       /* capacity slots of key_size bytes */
   kk_view_right values;     /* capacity slots of value_size bytes; empty for a set */
   uint32_t *tags;           /* keys of other sizes than 4 and 8: 0 empty, 1 being written, else full; else NULL */
   kk_umap_ctl *ctl;
-  uint64_t hashed;          /* slots [0, hashed) are probed; 4/8-byte keys: slots hashed, hashed+1 are reserved */
-  uint64_t capacity;        /* slots in all: what valid_at, key_at and value_at index */
+  uint64_t hashed;          /* home slots: [0, hashed) */
+  uint64_t capacity;        /* slots in all: hashed + max_probe (+ 2 reserved for 4/8-byte keys) */
   uint32_t key_size, value_size;
-  uint32_t max_probe;       /* slots an insert looks at before it reports the map full */
+  uint32_t max_probe;       /* slots an insert looks at from the home slot before it reports the map full */
   uint32_t reserved_;
 } kk_unordered_map;
 
@@ -269,11 +273,11 @@ typedef struct kk_unordered_map_spec {
 #define KK_UNORDERED_MAP_SPEC_INIT \
   { sizeof(kk_unordered_map_spec_t), "", KK_INT64, 0, KK_TYPE_CUSTOM, 0, 0, NULL }
 
-/* Creates an empty map.  It probes 2 * capacity slots (load 0.5 when it
- * holds `capacity` entries; the two reserved slots come on top for 4- and
- * 8-byte keys), so an insert fails only when it finds no room among
- * max_probe slots from its key's home, which does not happen below
- * `capacity` entries in practice.  Errors: KK_ERROR_INVALID_ARGUMENT (a bad
+/* Creates an empty map.  Its keys hash to 2 * capacity home slots (load 0.5
+ * when it holds `capacity` entries), and an insert fails only when it finds
+ * no room among the 1024 slots from its key's home (all of them in a map
+ * smaller than that), which does not happen below `capacity` entries in
+ * practice.  Errors: KK_ERROR_INVALID_ARGUMENT (a bad
  * type, size or capacity; more than 2^31 entries), KK_ERROR_OUT_OF_MEMORY
  * (naming the label, bytes and space).  Thread-safe. */
 kk_status_t kk_unordered_map_create(const kk_unordered_map_spec_t *spec, kk_unordered_map_t **out);
@@ -291,8 +295,9 @@ kk_unordered_map kk_unordered_map_bind(kk_unordered_map_t *m);
 
 /* Queries: the label; the space; key and value sizes (value 0: a set); the
  * capacity asked for (entries it holds for sure) and the slot count (the
- * index range of valid_at, key_at and value_at: 2 * capacity, plus 2 for 4-
- * and 8-byte keys). */
+ * index range of valid_at, key_at and value_at: 2 * capacity home slots,
+ * the probe tail of min(1024, 2 * capacity), and 2 reserved slots for 4- and
+ * 8-byte keys). */
 const char *kk_unordered_map_label(const kk_unordered_map_t *m);
 kk_space_t *kk_unordered_map_space(const kk_unordered_map_t *m);
 size_t kk_unordered_map_key_size(const kk_unordered_map_t *m);

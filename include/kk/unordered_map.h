@@ -107,12 +107,16 @@ KK__FN kk_umap_insert_result kk__umap_failed(const kk_unordered_map *m) {
   return kk__umap_result(KK_INVALID_INDEX, KK_UMAP_FAILED);
 }
 
+/* Where the two reserved slots start: after the hashed slots and the probe
+ * tail (see kk_unordered_map in kk/containers.h). */
+KK__FN uint64_t kk__umap_reserved_at(const kk_unordered_map *m) { return m->hashed + m->max_probe; }
+
 /* One of the two keys whose bits mark empty and busy slots, in its
- * reserved slot (hashed + r), claimed through a state word. */
+ * reserved slot, claimed through a state word. */
 KK__FN kk_umap_insert_result kk__umap_insert_reserved(const kk_unordered_map *m, uint32_t r, const void *key,
                                                       uint32_t ksize, const void *v) {
   uint32_t *state = &m->ctl->reserved[r];
-  const int64_t slot = (int64_t)(m->hashed + r);
+  const int64_t slot = (int64_t)(kk__umap_reserved_at(m) + r);
   int32_t status = KK_UMAP_FAILED;
   while (status == KK_UMAP_FAILED) { /* every path ends its step here: safe under warp divergence */
     const uint32_t s = kk__umap_vload32(state);
@@ -129,20 +133,25 @@ KK__FN kk_umap_insert_result kk__umap_insert_reserved(const kk_unordered_map *m,
   return kk__umap_result(slot, status);
 }
 
-/* Inserts of 4- and 8-byte keys: the key word itself is claimed, from EMPTY
- * to the key (a set) or to BUSY while the value is written, then the key is
- * stored with release order.  A thread that sees BUSY reads the slot again:
- * its writer finishes within its own step of the loop, so waiting never
- * depends on a thread that cannot run (GPU warps, PoCL's work-item loops). */
+/* Inserts of 4- and 8-byte keys (v: the value, vs its size, the map's --
+ * a constant where the caller's macro gives it, so that the copy is one
+ * store): the key word itself is claimed, from EMPTY to the key (a set) or
+ * to BUSY while the value is written, then the key is stored with release
+ * order.  A thread that sees BUSY reads the slot again: its writer finishes
+ * within its own step of the loop, so waiting never depends on a thread
+ * that cannot run (GPU warps, PoCL's work-item loops).  An insert looks at
+ * max_probe slots from the home slot, straight on into the tail past the
+ * hashed slots (no wrapping around), so a find stops at the first empty
+ * slot without counting: the last slot of the tail is never written. */
 #define KK__UMAP_WORD(W, K)                                                                                     \
-  KK__FN kk_umap_insert_result kk__umap_insert_##W(const kk_unordered_map *m, K k, const void *v) {             \
+  KK__FN kk_umap_insert_result kk__umap_insert_##W(const kk_unordered_map *m, K k, const void *v, uint32_t vs) { \
     const K empty = (K)~(K)0, busy = (K)(empty - 1u);                                                           \
     if (k >= busy)                                                                                              \
       return kk__umap_insert_reserved(m, k == empty ? 0u : 1u, &k, (uint32_t)sizeof(K), v);                     \
     K *keys = (K *)m->keys.d.data;                                                                              \
-    const uint64_t n = m->hashed;                                                                               \
-    uint64_t i = kk__umap_home(kk__umap_mix((uint64_t)k), n), probes = 0;                                       \
-    const K claim = v && m->value_size ? busy : k;                                                              \
+    uint64_t i = kk__umap_home(kk__umap_mix((uint64_t)k), m->hashed);                                           \
+    const uint64_t stop = i + m->max_probe;                                                                     \
+    const K claim = v && vs ? busy : k;                                                                         \
     int32_t status = 0;                                                                                         \
     while (status == 0) {                                                                                       \
       const K cur = kk__umap_vload##W(&keys[i]);                                                                \
@@ -152,18 +161,15 @@ KK__FN kk_umap_insert_result kk__umap_insert_reserved(const kk_unordered_map *m,
         const K seen = kk_atomic_compare_exchange(&keys[i], empty, claim);                                      \
         if (seen == empty) {                                                                                    \
           if (claim == busy) {                                                                                  \
-            kk__umap_copy((char *)m->values.d.data + i * m->value_size, v, m->value_size);                      \
+            kk__umap_copy((char *)m->values.d.data + i * vs, v, vs);                                            \
             kk_atomic_store(&keys[i], k);                                                                       \
           }                                                                                                     \
           status = KK_UMAP_SUCCESS;                                                                             \
         } else if (seen == k) {                                                                                 \
           status = KK_UMAP_EXISTING;                                                                            \
         } /* else another key took the slot: look at it again */                                                \
-      } else if (cur != busy) {                                                                                 \
-        if (++probes >= m->max_probe)                                                                           \
-          status = -1;                                                                                          \
-        else                                                                                                    \
-          i = i + 1 == n ? 0 : i + 1;                                                                           \
+      } else if (cur != busy && ++i == stop) {                                                                  \
+        status = -1;                                                                                            \
       }                                                                                                         \
     }                                                                                                           \
     if (status < 0)                                                                                             \
@@ -174,30 +180,22 @@ KK__FN kk_umap_insert_result kk__umap_insert_reserved(const kk_unordered_map *m,
     const K empty = (K)~(K)0, busy = (K)(empty - 1u);                                                           \
     if (k >= busy) {                                                                                            \
       const uint32_t r = k == empty ? 0u : 1u;                                                                  \
-      return kk__umap_vload32(&m->ctl->reserved[r]) == 2u ? (int64_t)(m->hashed + r) : KK_INVALID_INDEX;        \
+      return kk__umap_vload32(&m->ctl->reserved[r]) == 2u ? (int64_t)(kk__umap_reserved_at(m) + r)             \
+                                                            : KK_INVALID_INDEX;                                 \
     }                                                                                                           \
     const K *keys = (const K *)m->keys.d.data;                                                                  \
-    const uint64_t n = m->hashed;                                                                               \
-    uint64_t i = kk__umap_home(kk__umap_mix((uint64_t)k), n);                                                   \
-    int64_t found = KK_INVALID_INDEX;                                                                           \
-    for (uint64_t probes = 0; probes < m->max_probe; probes++) {                                                \
-      const K cur = kk__umap_vload##W(&keys[i]);                                                                \
-      if (cur == k) {                                                                                           \
-        found = (int64_t)i;                                                                                     \
-        break;                                                                                                  \
-      }                                                                                                         \
-      if (cur == empty)                                                                                         \
-        break;                                                                                                  \
-      i = i + 1 == n ? 0 : i + 1;                                                                               \
-    }                                                                                                           \
-    return found;                                                                                               \
+    uint64_t i = kk__umap_home(kk__umap_mix((uint64_t)k), m->hashed);                                           \
+    K cur;                                                                                                      \
+    while ((cur = kk__umap_vload##W(&keys[i])) != k && cur != empty)                                           \
+      i++;                                                                                                      \
+    return cur == k ? (int64_t)i : KK_INVALID_INDEX;                                                            \
   }
 KK__UMAP_WORD(32, uint32_t)
 KK__UMAP_WORD(64, uint64_t)
 
 /* Keys of other sizes: a tag per slot (0 empty, 1 being written, else the
  * key's hash bits with bit 1 set), claimed before the key and value are
- * written and set with release order after them. */
+ * written and set with release order after them; the same probing. */
 KK__FN uint64_t kk__umap_hash_bytes(const void *key, uint32_t n) {
   uint64_t h = (uint64_t)0xcbf29ce484222325u;
   for (uint32_t i = 0; i < n; i++)
@@ -207,9 +205,10 @@ KK__FN uint64_t kk__umap_hash_bytes(const void *key, uint32_t n) {
 
 KK__FN kk_umap_insert_result kk__umap_insert_tagged(const kk_unordered_map *m, const void *key, const void *v) {
   const uint32_t ks = m->key_size;
-  const uint64_t h = kk__umap_hash_bytes(key, ks), n = m->hashed;
+  const uint64_t h = kk__umap_hash_bytes(key, ks);
   const uint32_t tag = (uint32_t)h | 2u;
-  uint64_t i = kk__umap_home(h, n), probes = 0;
+  uint64_t i = kk__umap_home(h, m->hashed);
+  const uint64_t stop = i + m->max_probe;
   int32_t status = 0;
   while (status == 0) {
     const uint32_t t = kk__umap_vload32(&m->tags[i]);
@@ -224,10 +223,8 @@ KK__FN kk_umap_insert_result kk__umap_insert_tagged(const kk_unordered_map *m, c
     } else if (t != 1u) {
       if (t == tag && kk__umap_equal((const char *)m->keys.d.data + i * ks, key, ks))
         status = KK_UMAP_EXISTING;
-      else if (++probes >= m->max_probe)
+      else if (++i == stop)
         status = -1;
-      else
-        i = i + 1 == n ? 0 : i + 1;
     }
   }
   if (status < 0)
@@ -237,11 +234,11 @@ KK__FN kk_umap_insert_result kk__umap_insert_tagged(const kk_unordered_map *m, c
 
 KK__FN int64_t kk__umap_find_tagged(const kk_unordered_map *m, const void *key) {
   const uint32_t ks = m->key_size;
-  const uint64_t h = kk__umap_hash_bytes(key, ks), n = m->hashed;
+  const uint64_t h = kk__umap_hash_bytes(key, ks);
   const uint32_t tag = (uint32_t)h | 2u;
-  uint64_t i = kk__umap_home(h, n);
+  uint64_t i = kk__umap_home(h, m->hashed);
   int64_t found = KK_INVALID_INDEX;
-  for (uint64_t probes = 0; probes < m->max_probe; probes++) {
+  for (;;) {
     const uint32_t t = kk__umap_vload32(&m->tags[i]);
     if (t == 0u)
       break;
@@ -249,7 +246,7 @@ KK__FN int64_t kk__umap_find_tagged(const kk_unordered_map *m, const void *key) 
       found = (int64_t)i;
       break;
     }
-    i = i + 1 == n ? 0 : i + 1;
+    i++;
   }
   return found;
 }
@@ -262,10 +259,12 @@ KK__FN kk_umap_insert_result kk__umap_insert_int(const kk_unordered_map *m, uint
                                                  uint32_t vsize) {
   if (v && vsize != m->value_size)
     return kk__umap_misuse(m, 2u, vsize);
+  if (!v)
+    vsize = 0;
   if (m->key_size == 8u)
-    return kk__umap_insert_64(m, key, v);
+    return kk__umap_insert_64(m, key, v, vsize);
   if (m->key_size == 4u)
-    return kk__umap_insert_32(m, (uint32_t)key, v);
+    return kk__umap_insert_32(m, (uint32_t)key, v, vsize);
   return kk__umap_misuse(m, 1u, 8u);
 }
 
@@ -285,15 +284,17 @@ KK__FN kk_umap_insert_result kk__umap_insert_bytes(const kk_unordered_map *m, co
     return kk__umap_misuse(m, 1u, ksize);
   if (v && vsize != m->value_size)
     return kk__umap_misuse(m, 2u, vsize);
+  if (!v)
+    vsize = 0;
   if (ksize == 8u) {
     uint64_t k;
     kk__umap_copy(&k, key, 8u);
-    return kk__umap_insert_64(m, k, v);
+    return kk__umap_insert_64(m, k, v, vsize);
   }
   if (ksize == 4u) {
     uint32_t k;
     kk__umap_copy(&k, key, 4u);
-    return kk__umap_insert_32(m, k, v);
+    return kk__umap_insert_32(m, k, v, vsize);
   }
   return kk__umap_insert_tagged(m, key, v);
 }
@@ -322,8 +323,8 @@ KK__FN int kk__umap_valid_at(const kk_unordered_map *m, int64_t i) {
   const uint64_t u = (uint64_t)i;
   if (m->tags)
     return kk__umap_vload32(&m->tags[u]) >= 2u;
-  if (u >= m->hashed)
-    return kk__umap_vload32(&m->ctl->reserved[u - m->hashed]) == 2u;
+  if (u >= kk__umap_reserved_at(m))
+    return kk__umap_vload32(&m->ctl->reserved[u - kk__umap_reserved_at(m)]) == 2u;
   if (m->key_size == 8u) {
     const uint64_t k = kk__umap_vload64((const uint64_t *)m->keys.d.data + u);
     return k < ~(uint64_t)0 - 1u;
