@@ -430,12 +430,13 @@ START_TEST(umap_concurrent_inserts_of_the_same_keys) {
   const int64_t nkeys = 1000, reps = 64, n = nkeys * reps;
   kk_unordered_map_t *m = umap("m", kt, with_value, (uint64_t)nkeys, NULL);
   kk_unordered_map_t *counts = umap("counts", KT_I64, 1, (uint64_t)nkeys, NULL);
-  kk_view_t *keys = key_view(kt, nkeys), *tally = vec("tally", KK_INT64, 0, 3, NULL);
+  kk_view_t *keys = key_view(kt, nkeys), *tally = vec("tally", KK_INT64, 0, 4, NULL);
   struct t_insert_args a = {kk_unordered_map_bind(m), kk_unordered_map_bind(counts), kk_view_bind(keys),
                             kk_view_bind(tally), nkeys, with_value, 0};
   OK(kk_parallel_for("insert", KK_RANGE(0, n), insert_kernel(kt), KK_ARGS(a)));
-  int64_t t[3];
+  int64_t t[4];
   to_host(t, tally, sizeof t);
+  ck_assert_msg(t[3] == 0, "%lld inserts told 'existing' found the key without its value", (long long)t[3]);
   ck_assert_msg(t[KK_UMAP_FAILED] == 0 && t[KK_UMAP_SUCCESS] == nkeys && t[KK_UMAP_EXISTING] == n - nkeys,
                 "%s keys%s: %lld failed, %lld success, %lld existing; expected 0, %lld, %lld", kt_name[kt],
                 with_value ? " with values" : "", (long long)t[0], (long long)t[1], (long long)t[2], (long long)nkeys,
@@ -513,7 +514,7 @@ START_TEST(umap_find_and_exists) {
   const int kt = _i ? KT_KEY12 : KT_I64;
   const int64_t nkeys = 500;
   kk_unordered_map_t *m = umap("m", kt, 1, 600, NULL), *counts = umap("counts", KT_I64, 1, 600, NULL);
-  kk_view_t *keys = key_view(kt, 2 * nkeys), *tally = vec("tally", KK_INT64, 0, 3, NULL);
+  kk_view_t *keys = key_view(kt, 2 * nkeys), *tally = vec("tally", KK_INT64, 0, 4, NULL);
   struct t_insert_args a = {kk_unordered_map_bind(m), kk_unordered_map_bind(counts), kk_view_bind(keys),
                             kk_view_bind(tally), nkeys, 1, 0};
   OK(kk_parallel_for("insert", KK_RANGE(0, nkeys), insert_kernel(kt), KK_ARGS(a))); /* the first half */
@@ -546,7 +547,7 @@ END_TEST
 START_TEST(umap_full_then_rehash_and_retry) {
   const int64_t nkeys = 3000;
   kk_unordered_map_t *m = umap("small", KT_I64, 1, 100, NULL), *counts = umap("counts", KT_I64, 1, 4096, NULL);
-  kk_view_t *keys = key_view(KT_I64, nkeys), *tally = vec("tally", KK_INT64, 0, 3, NULL);
+  kk_view_t *keys = key_view(KT_I64, nkeys), *tally = vec("tally", KK_INT64, 0, 4, NULL);
   int rounds = 0;
   uint64_t failed = 0, first_failed = 0;
   for (;;) {
@@ -599,7 +600,7 @@ END_TEST
  * fail, and the host hears why. */
 START_TEST(umap_wrong_key_size_is_reported) {
   kk_unordered_map_t *m = umap("ints", KT_I64, 1, 100, NULL), *counts = umap("counts", KT_I64, 1, 100, NULL);
-  kk_view_t *keys = key_view(KT_KEY12, 10), *tally = vec("tally", KK_INT64, 0, 3, NULL);
+  kk_view_t *keys = key_view(KT_KEY12, 10), *tally = vec("tally", KK_INT64, 0, 4, NULL);
   struct t_insert_args a = {kk_unordered_map_bind(m), kk_unordered_map_bind(counts), kk_view_bind(keys),
                             kk_view_bind(tally), 10, 1, 0};
   OK(kk_parallel_for("insert", KK_RANGE(0, 10), KK_KERNEL(t_insert_key12), KK_ARGS(a)));
@@ -727,7 +728,7 @@ START_TEST(bitset_concurrent_set_reset_count) {
   kk_bitset_t *b = NULL;
   OK(kk_bitset_create(NULL, "bits", nbits, &b));
   ck_assert_int_eq(kk_bitset_size(b), nbits);
-  kk_view_t *tally = vec("tally", KK_INT64, 0, 3, NULL);
+  kk_view_t *tally = vec("tally", KK_INT64, 0, 4, NULL);
   struct t_bits_args a;
   memset(&a, 0, sizeof a);
   a.b = kk_bitset_bind(b);
@@ -823,7 +824,7 @@ END_TEST
 static void run_tokens(kk_unique_token_t *tok, int team, int64_t n) {
   const int32_t size = kk_unique_token_size(tok);
   ck_assert_int_gt(size, 0);
-  kk_view_t *inuse = vec("inuse", KK_INT32, 0, size, NULL), *tally = vec("tally", KK_INT64, 0, 3, NULL);
+  kk_view_t *inuse = vec("inuse", KK_INT32, 0, size, NULL), *tally = vec("tally", KK_INT64, 0, 4, NULL);
   kk_view_spec_t rs = KK_VIEW_SPEC_INIT;
   rs.label = "rows";
   rs.type = KK_INT64;

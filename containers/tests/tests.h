@@ -11,7 +11,9 @@ struct key12 {
 
 /* insert: op i inserts key keys[i % nkeys] with value 3 * key (maps with
  * values), then adds 1 to counts' value for the key (insert, then atomic
- * add); tally gets the statuses: [0] failed, [1] success, [2] existing */
+ * add); tally gets the statuses: [0] failed, [1] success, [2] existing,
+ * and [3] the inserts told "existing" that read another value than 3 * key
+ * (the value must be in place before the key is visible) */
 struct t_insert_args {
   kk_unordered_map m;      /* the map under test */
   kk_unordered_map counts; /* int64 values: how many ops inserted each key */

@@ -17,6 +17,9 @@
     kk_umap_insert_result r = args->with_value ? KK_UMAP_INSERT_VALUE(args->m, key, &value)                     \
                                                : KK_UMAP_INSERT(args->m, key);                                  \
     kk_atomic_inc(&KK_AT(args->tally, int64_t, r.status));                                                      \
+    if (args->with_value && r.status == KK_UMAP_EXISTING &&                                                     \
+        kk_atomic_load(&KK_UMAP_VALUE_AT(args->m, int64_t, r.index)) != value)                                  \
+      kk_atomic_inc(&KK_AT(args->tally, int64_t, 3));                                                           \
     kk_umap_insert_result c = KK_UMAP_INSERT(args->counts, key);                                                \
     if (c.status != KK_UMAP_FAILED)                                                                             \
       kk_atomic_add(&KK_UMAP_VALUE_AT(args->counts, int64_t, c.index), (int64_t)1);                             \
@@ -33,6 +36,9 @@ KK_FOR(t_insert_key12, struct t_insert_args, i) {
   kk_umap_insert_result r = args->with_value ? KK_UMAP_INSERT_BYTES_VALUE(args->m, &key, &value)
                                              : KK_UMAP_INSERT_BYTES(args->m, &key);
   kk_atomic_inc(&KK_AT(args->tally, int64_t, r.status));
+  if (args->with_value && r.status == KK_UMAP_EXISTING &&
+      kk_atomic_load(&KK_UMAP_VALUE_AT(args->m, int64_t, r.index)) != value)
+    kk_atomic_inc(&KK_AT(args->tally, int64_t, 3));
   kk_umap_insert_result c = KK_UMAP_INSERT(args->counts, key.a);
   if (c.status != KK_UMAP_FAILED)
     kk_atomic_add(&KK_UMAP_VALUE_AT(args->counts, int64_t, c.index), (int64_t)1);

@@ -32,9 +32,10 @@
  * keys included: each key ends in exactly one slot, its inserts return
  * KK_UMAP_SUCCESS once and KK_UMAP_EXISTING for the others.  An insert with
  * a value writes the value before the key becomes visible, so a thread told
- * KK_UMAP_EXISTING may update the value with atomics in the same launch.  A
- * find that runs while its key is being inserted may miss it; finds and
- * plain reads of values see every insert of earlier launches.  A key or
+ * KK_UMAP_EXISTING may read the value with kk_atomic_load or update it with
+ * atomics in the same launch.  A find that runs while its key is being
+ * inserted may miss it; finds and plain reads of values see every insert of
+ * earlier launches.  A key or
  * value of the wrong size makes the operation fail and is reported by
  * kk_unordered_map_failed_inserts on the host.
  */
