@@ -35,7 +35,12 @@ KK__FN int kk__ctz32(uint32_t x) { return __ffs((int)x) - 1; }
 KK__FN int kk__ctz32(uint32_t x) { return __builtin_ctz(x); }
 #endif
 
+/* a word other threads may be changing: relaxed atomic on the host, volatile on the devices */
+#if defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP) || defined(KK_TARGET_SPIRV)
 KK__FN uint32_t kk__bits_load(const uint32_t *p) { return *(const volatile uint32_t *)p; }
+#else
+KK__FN uint32_t kk__bits_load(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+#endif
 
 KK__FN int kk__bitset_set(const kk_bitset *b, int64_t i) {
   if ((uint64_t)i >= (uint64_t)b->size)

@@ -44,10 +44,27 @@
  * covers the launch's threads hands it out directly */
 #define KK__UTOKEN_HINT() ((uint64_t)kk__th->thread_id)
 #define KK__UTOKEN_DIRECT(t) ((t).direct && kk__th->nthreads <= (t).size)
-#define KK__UTOKEN_FENCE() __atomic_thread_fence(__ATOMIC_ACQ_REL)
 #endif
 
+/* Taking a bit orders what follows (acquire), giving it back what came
+ * before (release): the host's atomics carry the order themselves (what a
+ * thread sanitizer understands), the devices' are relaxed and fenced. */
+#ifdef KK__UTOKEN_FENCE
+#define KK__UTOKEN_TAKE(p, m) kk_atomic_fetch_or(p, m)
+#define KK__UTOKEN_TAKEN() KK__UTOKEN_FENCE()
+#define KK__UTOKEN_GIVE(p, m) (KK__UTOKEN_FENCE(), kk_atomic_and(p, ~(m)))
+#else
+#define KK__UTOKEN_TAKE(p, m) __atomic_fetch_or((p), (m), __ATOMIC_ACQUIRE)
+#define KK__UTOKEN_TAKEN() ((void)0)
+#define KK__UTOKEN_GIVE(p, m) ((void)__atomic_fetch_and((p), ~(m), __ATOMIC_RELEASE))
+#endif
+
+/* a word other threads may be changing: relaxed atomic on the host, volatile on the devices */
+#if defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP) || defined(KK_TARGET_SPIRV)
 KK__FN uint32_t kk__utoken_load(const uint32_t *p) { return *(const volatile uint32_t *)p; }
+#else
+KK__FN uint32_t kk__utoken_load(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+#endif
 
 /* the lowest set bit of x != 0 */
 #if defined(KK_TARGET_CUDA)
@@ -71,14 +88,14 @@ KK__FN int32_t kk__utoken_acquire(const kk_unique_token *t, uint64_t hint) {
     if (freeb) {
       const uint32_t above = freeb & (~0u << from);
       const uint32_t bit = (uint32_t)kk__utoken_ctz(above ? above : freeb);
-      if ((kk_atomic_fetch_or(word, 1u << bit) & (1u << bit)) == 0u)
+      if ((KK__UTOKEN_TAKE(word, 1u << bit) & (1u << bit)) == 0u)
         id = (int32_t)(w + nw * bit);
     } else {
       w = w + 1 == nw ? 0 : w + 1;
       from = 0;
     }
   }
-  KK__UTOKEN_FENCE();
+  KK__UTOKEN_TAKEN();
   return id;
 }
 
@@ -86,8 +103,7 @@ KK__FN void kk__utoken_release(const kk_unique_token *t, int32_t id) {
   if (id < 0 || id >= t->size)
     return;
   const uint32_t nw = (uint32_t)t->nwords, w = (uint32_t)id % nw, bit = (uint32_t)id / nw;
-  KK__UTOKEN_FENCE();
-  kk_atomic_and(&t->bits[(uint64_t)w * (uint32_t)t->stride], ~(1u << bit));
+  KK__UTOKEN_GIVE(&t->bits[(uint64_t)w * (uint32_t)t->stride], 1u << bit);
 }
 
 #define KK_UNIQUE_TOKEN_ACQUIRE(t) \

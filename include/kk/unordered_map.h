@@ -60,8 +60,31 @@ KK__FN uint64_t kk__umap_mix(uint64_t h) {
 /* The home slot of hash h among n hashed slots (n <= 2^32): the high 32 bits scaled. */
 KK__FN uint64_t kk__umap_home(uint64_t h, uint64_t n) { return ((h >> 32) * n) >> 32; }
 
+/* A load the compiler must make every time (a slot another thread may be
+ * writing), ordering nothing: relaxed atomics on the host (plain loads,
+ * and what a thread sanitizer understands), volatile on the devices. */
+#if defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP) || defined(KK_TARGET_SPIRV)
 KK__FN uint64_t kk__umap_vload64(const uint64_t *p) { return *(const volatile uint64_t *)p; }
 KK__FN uint32_t kk__umap_vload32(const uint32_t *p) { return *(const volatile uint32_t *)p; }
+#else
+KK__FN uint64_t kk__umap_vload64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+KK__FN uint32_t kk__umap_vload32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+#endif
+
+/* After the word at p (a key, a tag, a reserved slot's state) was seen
+ * full, before what its writer wrote first is read (a byte key's bytes, the
+ * value of a key found "existing"): acquire order, pairing with the
+ * writer's release store of that word -- on the host an acquire load of it
+ * again (what C11 and a thread sanitizer understand), on the devices a
+ * fence. */
+#if defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP)
+#define KK__UMAP_ACQUIRE(p) ((void)(p), __threadfence())
+#elif defined(KK_TARGET_SPIRV)
+#define KK__UMAP_ACQUIRE(p) \
+  ((void)(p), atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire, memory_scope_device))
+#else
+#define KK__UMAP_ACQUIRE(p) ((void)__atomic_load_n((p), __ATOMIC_ACQUIRE))
+#endif
 
 /* n bytes from s to d, in the widest words both addresses allow. */
 KK__FN void kk__umap_copy(void *d, const void *s, uint32_t n) {
@@ -81,7 +104,7 @@ KK__FN void kk__umap_copy(void *d, const void *s, uint32_t n) {
 KK__FN int kk__umap_equal(const void *a, const void *b, uint32_t n) {
   int eq = 1;
   for (uint32_t i = 0; i < n; i++)
-    eq &= ((const volatile unsigned char *)a)[i] == ((const unsigned char *)b)[i];
+    eq &= ((const unsigned char *)a)[i] == ((const unsigned char *)b)[i];
   return eq;
 }
 
@@ -122,6 +145,7 @@ KK__FN kk_umap_insert_result kk__umap_insert_reserved(const kk_unordered_map *m,
   while (status == KK_UMAP_FAILED) { /* every path ends its step here: safe under warp divergence */
     const uint32_t s = kk__umap_vload32(state);
     if (s == 2u) {
+      KK__UMAP_ACQUIRE(state);
       status = KK_UMAP_EXISTING;
     } else if (s == 0u && kk_atomic_compare_exchange(state, 0u, 1u) == 0u) {
       kk__umap_copy((char *)m->keys.d.data + (uint64_t)slot * ksize, key, ksize);
@@ -175,6 +199,8 @@ KK__FN kk_umap_insert_result kk__umap_insert_reserved(const kk_unordered_map *m,
     }                                                                                                           \
     if (status < 0)                                                                                             \
       return kk__umap_failed(m);                                                                                \
+    if (status == KK_UMAP_EXISTING && m->value_size)                                                            \
+      KK__UMAP_ACQUIRE(&keys[i]); /* the value written before the key was published */                          \
     return kk__umap_result((int64_t)i, status);                                                                 \
   }                                                                                                             \
   KK__FN int64_t kk__umap_find_##W(const kk_unordered_map *m, K k) {                                           \
@@ -222,6 +248,8 @@ KK__FN kk_umap_insert_result kk__umap_insert_tagged(const kk_unordered_map *m, c
         status = KK_UMAP_SUCCESS;
       }
     } else if (t != 1u) {
+      if (t == tag)
+        KK__UMAP_ACQUIRE(&m->tags[i]); /* the key's bytes were written before its tag */
       if (t == tag && kk__umap_equal((const char *)m->keys.d.data + i * ks, key, ks))
         status = KK_UMAP_EXISTING;
       else if (++i == stop)
@@ -243,9 +271,12 @@ KK__FN int64_t kk__umap_find_tagged(const kk_unordered_map *m, const void *key) 
     const uint32_t t = kk__umap_vload32(&m->tags[i]);
     if (t == 0u)
       break;
-    if (t == tag && kk__umap_equal((const char *)m->keys.d.data + i * ks, key, ks)) {
-      found = (int64_t)i;
-      break;
+    if (t == tag) {
+      KK__UMAP_ACQUIRE(&m->tags[i]); /* the key's bytes were written before its tag */
+      if (kk__umap_equal((const char *)m->keys.d.data + i * ks, key, ks)) {
+        found = (int64_t)i;
+        break;
+      }
     }
     i++;
   }
