@@ -85,6 +85,21 @@ TESTS += containers/tests/containers-symbols.sh containers/tests/containers-exam
 	containers/tests/containers-installed.sh
 endif
 
+# DualViews over kk-mpi (mpi/dualview.c), on 2 ranks
+EXTRA_DIST += containers/tests/mpi_dualview.c
+dist_check_SCRIPTS += containers/tests/containers-mpi.sh
+if KK_BUILD_CONTAINERS
+if KK_BUILD_MPI
+check_PROGRAMS += containers/tests/mpi_dualview
+containers_tests_mpi_dualview_SOURCES = containers/tests/mpi_dualview.c containers/tests/tests.h
+containers_tests_mpi_dualview_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+containers_tests_mpi_dualview_LDADD = containers/tests/tests.kk.o mpi/libkk-mpi.la libkk-containers.la libkk.la \
+	$(MPI_LIBS) -lm
+EXTRA_containers_tests_mpi_dualview_DEPENDENCIES = containers/tests/tests.kk.o
+TESTS += containers/tests/containers-mpi.sh
+endif
+endif
+
 # The device images of the containers' kernel objects, checked as kk-kernels'
 # are: the embedded CUDA source compiles with NVRTC, a HIP code object per
 # configured architecture, every SPIR-V image passes spirv-val.  No GPU needed.
