@@ -52,7 +52,7 @@ containers/kk-containersConfigVersion.cmake: $(srcdir)/containers/kk-containersC
 # where a device is (skipped with the reason here) ----
 CONTAINERS_TEST_KERNELS = containers/tests/tests.kk.o containers/tests/bounds.kk.o
 EXTRA_DIST += containers/tests/tests.kk.c containers/tests/bounds.kk.c containers/tests/containers-env.sh \
-	containers/tests/tool_recorder.c
+	containers/tests/tool_recorder.c containers/tests/tsan.sh
 CLEANFILES += $(CONTAINERS_TEST_KERNELS)
 dist_check_SCRIPTS += containers/tests/containers-threads.sh containers/tests/containers-openmp.sh \
 	containers/tests/containers-opencl.sh containers/tests/containers-cuda.sh containers/tests/containers-symbols.sh \
