@@ -395,8 +395,10 @@ typedef enum kk_unique_token_scope {
  * instance).  size 0: the backend's concurrency (the threads that can run
  * at once: kk_device_info_t.concurrency, the host backend's thread count),
  * so that acquire never waits; a smaller size makes acquire wait for a
- * release when every id is held.  KK_ERROR_INVALID_ARGUMENT for a negative
- * size or one above 2^30, or an unknown scope. */
+ * release when every id is held -- which on GPUs without independent thread
+ * scheduling (AMD, NVIDIA before Volta) can wait forever on a holder in the
+ * waiter's own warp: use the default size there.  KK_ERROR_INVALID_ARGUMENT
+ * for a negative size or one above 2^30, or an unknown scope. */
 kk_status_t kk_unique_token_create(kk_instance_t *instance, kk_unique_token_scope_t scope, int32_t size,
                                    kk_unique_token_t **out);
 /* Frees the token (a shared global pool when its last token goes).  No

@@ -70,6 +70,15 @@ KK__FN uint32_t kk__umap_vload32(const uint32_t *p) { return *(const volatile ui
 KK__FN uint64_t kk__umap_vload64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 KK__FN uint32_t kk__umap_vload32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 #endif
+/* What a find reads: it sees the inserts of earlier launches, so plain
+ * (cached) loads on the devices, where volatile ones would skip L1. */
+#if defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP) || defined(KK_TARGET_SPIRV)
+KK__FN uint64_t kk__umap_fload64(const uint64_t *p) { return *p; }
+KK__FN uint32_t kk__umap_fload32(const uint32_t *p) { return *p; }
+#else
+#define kk__umap_fload64 kk__umap_vload64
+#define kk__umap_fload32 kk__umap_vload32
+#endif
 
 /* After the word at p (a key, a tag, a reserved slot's state) was seen
  * full, before what its writer wrote first is read (a byte key's bytes, the
@@ -213,7 +222,7 @@ KK__FN kk_umap_insert_result kk__umap_insert_reserved(const kk_unordered_map *m,
     const K *keys = (const K *)m->keys.d.data;                                                                  \
     uint64_t i = kk__umap_home(kk__umap_mix((uint64_t)k), m->hashed);                                           \
     K cur;                                                                                                      \
-    while ((cur = kk__umap_vload##W(&keys[i])) != k && cur != empty)                                           \
+    while ((cur = kk__umap_fload##W(&keys[i])) != k && cur != empty)                                           \
       i++;                                                                                                      \
     return cur == k ? (int64_t)i : KK_INVALID_INDEX;                                                            \
   }
