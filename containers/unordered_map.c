@@ -323,6 +323,13 @@ kk_status_t kk_unordered_map_rehash(kk_unordered_map_t *m, uint64_t capacity) {
     return st;
   if (!capacity)
     capacity = m->capacity <= MAX_CAPACITY / 2 ? 2 * m->capacity : MAX_CAPACITY;
+  /* never below the entries (as Kokkos): a map that failed inserts may hold
+   * more than its capacity, its probe tail taking the overflow */
+  uint64_t size = 0;
+  if ((st = kk_unordered_map_size(m, &size)) != KK_OK)
+    return st;
+  if (capacity < size)
+    capacity = size;
   if (capacity > MAX_CAPACITY)
     return kkc_err(KK_ERROR_INVALID_ARGUMENT, "%s: map '%s': capacity %llu; give at most 2^31 entries", op, m->label,
                    (unsigned long long)capacity);

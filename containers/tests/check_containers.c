@@ -572,13 +572,12 @@ START_TEST(umap_full_then_rehash_and_retry) {
   OK(kk_unordered_map_size(m, &size));
   ck_assert_uint_eq(size, (uint64_t)nkeys);
   ck_assert_uint_ge(kk_unordered_map_capacity(m), (uint64_t)nkeys / 2);
-  /* a rehash into too small a capacity is refused, the map unchanged */
-  const uint64_t cap = kk_unordered_map_capacity(m);
-  ck_assert_int_eq(kk_unordered_map_rehash(m, 10), KK_ERROR_LIMIT);
-  ck_assert_contains(kk_last_error(), "unchanged");
-  ck_assert_uint_eq(kk_unordered_map_capacity(m), cap);
+  /* a rehash never goes below the entries (as Kokkos) */
+  OK(kk_unordered_map_rehash(m, 10));
+  ck_assert_uint_eq(kk_unordered_map_capacity(m), (uint64_t)nkeys);
   OK(kk_unordered_map_size(m, &size));
   ck_assert_uint_eq(size, (uint64_t)nkeys);
+  const uint64_t cap = kk_unordered_map_capacity(m);
   /* clear: empty, the capacity kept, inserts work again */
   OK(kk_unordered_map_clear(m));
   OK(kk_unordered_map_size(m, &size));
@@ -593,6 +592,65 @@ START_TEST(umap_full_then_rehash_and_retry) {
   kk_unordered_map_release(counts);
   kk_view_release(keys);
   kk_view_release(tally);
+}
+END_TEST
+
+/* kk/unordered_map.h's home slot of an int64 key among n home slots */
+static uint64_t home_of(int64_t key, uint64_t n) {
+  uint64_t h = (uint64_t)key;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdu;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53u;
+  h ^= h >> 33;
+  return ((h >> 32) * n) >> 32;
+}
+
+/* Keys that all share one home slot in the storage a rehash would make: the
+ * rehash finds no room for those past the probe limit and is refused, the
+ * map unchanged. */
+START_TEST(umap_rehash_that_cannot_fit_is_refused) {
+  const int64_t nkeys = 1030; /* rehash(1030): 2060 home slots, probes of 1024 */
+  int64_t *k = malloc(nkeys * sizeof *k);
+  int64_t found = 0;
+  for (int64_t c = 1; found < nkeys; c++)
+    if (home_of(c, 2060) == 17)
+      k[found++] = c;
+  kk_view_t *keys = vec("crowd", KK_INT64, 0, nkeys, NULL), *tally = vec("tally", KK_INT64, 0, 4, NULL);
+  from_host(keys, k, nkeys * sizeof *k);
+  /* a home slot of 2060 is a band of 2036 of the 2^22 here (the home is
+   * monotonic in the hash): the keys spread over it and fit */
+  kk_unordered_map_t *m = umap("crowd", KT_I64, 1, 1 << 21, NULL), *counts = umap("counts", KT_I64, 1, 2048, NULL);
+  struct t_insert_args a = {kk_unordered_map_bind(m), kk_unordered_map_bind(counts), kk_view_bind(keys),
+                            kk_view_bind(tally), nkeys, 1, 0};
+  OK(kk_parallel_for("insert", KK_RANGE(0, nkeys), KK_KERNEL(t_insert_i64), KK_ARGS(a)));
+  uint64_t failed = 1, size = 0;
+  OK(kk_unordered_map_failed_inserts(m, &failed));
+  ck_assert_uint_eq(failed, 0);
+  ck_assert_int_eq(kk_unordered_map_rehash(m, (uint64_t)nkeys), KK_ERROR_LIMIT);
+  ck_assert_contains(kk_last_error(), "map 'crowd'");
+  ck_assert_contains(kk_last_error(), "unchanged");
+  ck_assert_uint_eq(kk_unordered_map_capacity(m), 1 << 21);
+  OK(kk_unordered_map_size(m, &size));
+  ck_assert_uint_eq(size, (uint64_t)nkeys);
+  kk_view_t *out = vec("out", KK_INT64, 0, nkeys, NULL), *fd = vec("found", KK_INT32, 0, nkeys, NULL);
+  struct t_find_args f = {kk_unordered_map_bind(m), kk_view_bind(keys), kk_view_bind(out), kk_view_bind(fd)};
+  OK(kk_parallel_for("find", KK_RANGE(0, nkeys), KK_KERNEL(t_find_i64), KK_ARGS(f)));
+  int64_t *o = malloc(nkeys * sizeof *o);
+  to_host(o, out, nkeys * sizeof *o);
+  for (int64_t i = 0; i < nkeys; i++)
+    ck_assert_msg(o[i] == 3 * k[i], "after the refused rehash key %lld reads %lld", (long long)k[i], (long long)o[i]);
+  OK(kk_unordered_map_rehash(m, 1 << 21)); /* home slots wide enough again: they fit */
+  OK(kk_unordered_map_size(m, &size));
+  ck_assert_uint_eq(size, (uint64_t)nkeys);
+  free(o);
+  free(k);
+  kk_view_release(out);
+  kk_view_release(fd);
+  kk_view_release(keys);
+  kk_view_release(tally);
+  kk_unordered_map_release(m);
+  kk_unordered_map_release(counts);
 }
 END_TEST
 
@@ -1102,6 +1160,7 @@ static Suite *containers_suite(void) {
   tcase_add_loop_test(tc, umap_concurrent_inserts_of_the_same_keys, 0, 2 * KT_N);
   tcase_add_loop_test(tc, umap_find_and_exists, 0, 2);
   tcase_add_test(tc, umap_full_then_rehash_and_retry);
+  tcase_add_test(tc, umap_rehash_that_cannot_fit_is_refused);
   tcase_add_test(tc, umap_wrong_key_size_is_reported);
   tcase_add_test(tc, umap_bad_specs_are_refused);
   tcase_add_test(tc, umap_host_access_and_deep_copy);

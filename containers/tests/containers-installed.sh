@@ -57,7 +57,7 @@ if(NOT TARGET kk::containers OR NOT TARGET kk::kk)
   message(FATAL_ERROR "no kk::containers or kk::kk")
 endif()
 add_executable(umap umap.c)
-kk_add_kernels(umap TARGETS host umap.kk.c)
+kk_add_kernels(umap umap.kk.c TARGETS host)
 target_link_libraries(umap PRIVATE kk::containers)
 EOT
 (cd "$tmp/cm" && cmake -S . -B build -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS="$cflags" \

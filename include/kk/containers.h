@@ -319,10 +319,13 @@ kk_status_t kk_unordered_map_failed_inserts(kk_unordered_map_t *m, uint64_t *fai
 kk_status_t kk_unordered_map_clear(kk_unordered_map_t *m);
 
 /* Moves every entry to new storage for `capacity` entries (0: twice the
- * current capacity), in the same space, and resets the failure count: the
- * step of the insert-then-rehash-then-retry pattern (examples/unordered-map).
- * Fails with KK_ERROR_LIMIT, the map unchanged, when the entries do not all
- * fit (a capacity below the size).  Invalidates bound descriptors. */
+ * current capacity; never fewer than the entries it holds, as in Kokkos:
+ * a map that failed inserts may hold more than its capacity), in the same
+ * space, and resets the failure count: the step of the
+ * insert-then-rehash-then-retry pattern (examples/unordered-map).  Fails
+ * with KK_ERROR_LIMIT, the map unchanged, when entries still find no room
+ * (keys whose home slots crowd beyond the probe limit).  Invalidates bound
+ * descriptors. */
 kk_status_t kk_unordered_map_rehash(kk_unordered_map_t *m, uint64_t capacity);
 
 /* Makes dst a copy of src (same key and value sizes; any two spaces): dst
