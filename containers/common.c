@@ -8,6 +8,28 @@
 
 const char *kk_containers_version(void) { return KK_VERSION_STRING; }
 
+kk_status_t kk_containers_print_report(FILE *out, int json) {
+  if (!out)
+    return kkc_err(KK_ERROR_INVALID_ARGUMENT, "kk_containers_print_report: out is NULL");
+  static const char *const names[] = {"DualView", "UnorderedMap", "Bitset", "UniqueToken", "DynamicView", "OffsetView"};
+  /* the targets kkcc built the library's kernels for (its module records them) */
+  const kk_kernel_t *k = KK_KERNEL(kkc_umap_count);
+  const char *targets = k->module && k->module->targets ? k->module->targets : "";
+  const size_t n = sizeof names / sizeof *names;
+  if (json) {
+    fprintf(out, "{\"version\": \"%s\", \"containers\": [", kk_containers_version());
+    for (size_t i = 0; i < n; i++)
+      fprintf(out, "%s\"%s\"", i ? ", " : "", names[i]);
+    fprintf(out, "], \"kernel_targets\": \"%s\"}", targets);
+  } else {
+    fprintf(out, "kk-containers %s:", kk_containers_version());
+    for (size_t i = 0; i < n; i++)
+      fprintf(out, "%s %s", i ? "," : "", names[i]);
+    fprintf(out, "\n  kernels built for: %s\n", *targets ? targets : "(unknown)");
+  }
+  return KK_OK;
+}
+
 kk_status_t kkc_err(kk_status_t st, const char *fmt, ...) {
   char buf[1024];
   va_list ap;

@@ -152,6 +152,12 @@ extern "C" {
 /* The version of libkk-containers the program runs with ("0.1.0").  Any time. */
 const char *kk_containers_version(void);
 
+/* What kk-info prints for libkk-containers: its version, containers and the
+ * targets its kernels were built for -- text, or one JSON object
+ * ({"version": ..., "containers": [...], "kernel_targets": "host,cuda,..."}).
+ * Any time. */
+kk_status_t kk_containers_print_report(FILE *out, int json);
+
 /* ===========================================================================
  * DualView (docs/containers.md, "DualView")
  *
