@@ -33,7 +33,7 @@ struct kk_dualview {
 #define TOMB ((kk_dualview_t *)(uintptr_t)1)
 static pthread_mutex_t g_live_lock = PTHREAD_MUTEX_INITIALIZER;
 static kk_dualview_t **g_live;
-static size_t g_live_cap, g_live_used; /* used: live + tombstones */
+static size_t g_live_cap, g_live_used, g_live_n; /* used: live + tombstones; n: live */
 
 static size_t slot_of(const void *p, size_t cap) {
   uint64_t h = (uint64_t)(uintptr_t)p;
@@ -42,9 +42,10 @@ static size_t slot_of(const void *p, size_t cap) {
   return (size_t)(h >> 17) & (cap - 1);
 }
 
-/* Must hold the lock.  Returns false when out of memory. */
+/* Must hold the lock: a new table without the tombstones, twice as large
+ * when the live entries need it.  Returns false when out of memory. */
 static bool live_grow(void) {
-  size_t cap = g_live_cap ? g_live_cap * 2 : 64;
+  size_t cap = !g_live_cap ? 64 : (g_live_n + 1) * 4 > g_live_cap ? g_live_cap * 2 : g_live_cap;
   kk_dualview_t **n = calloc(cap, sizeof *n);
   if (!n)
     return false;
@@ -78,6 +79,7 @@ static bool live_add(kk_dualview_t *dv) {
   if (!g_live[j])
     g_live_used++;
   g_live[j] = dv;
+  g_live_n++;
   pthread_mutex_unlock(&g_live_lock);
   return true;
 }
@@ -105,8 +107,10 @@ static bool live_has(const kk_dualview_t *dv) {
 static void live_remove(const kk_dualview_t *dv) {
   pthread_mutex_lock(&g_live_lock);
   size_t j = live_find(dv);
-  if (j != (size_t)-1)
+  if (j != (size_t)-1) {
     g_live[j] = TOMB;
+    g_live_n--;
+  }
   pthread_mutex_unlock(&g_live_lock);
 }
 
