@@ -35,9 +35,9 @@
  * KK_UMAP_EXISTING may read the value with kk_atomic_load or update it with
  * atomics in the same launch.  A find that runs while its key is being
  * inserted may miss it; finds and plain reads of values see every insert of
- * earlier launches.  A key or
- * value of the wrong size makes the operation fail and is reported by
- * kk_unordered_map_failed_inserts on the host.
+ * earlier launches.  A key or value of the wrong size makes the operation
+ * fail and is reported by kk_unordered_map_failed_inserts on the host.
+ * docs/containers.md says how the probing works and what it costs.
  */
 
 #ifndef KK_KERNEL_H
