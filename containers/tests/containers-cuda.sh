@@ -1,0 +1,4 @@
+#!/bin/sh
+# containers/tests/containers-cuda.sh -- every container on the cuda backend (skipped, with the reason, when no cuda device is usable).
+. "${top_srcdir:-.}/containers/tests/containers-env.sh"
+exec "${top_builddir:-.}/containers/tests/check_containers" cuda
