@@ -1,4 +1,5 @@
 /* bench/bench_containers.h -- the argument structs of kk-bench-containers' kernels (bench/bench_containers.kk.c). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_CONTAINERS_H
 #define KK_BENCH_CONTAINERS_H
 

@@ -1,4 +1,5 @@
 /* bench/bench_containers.kk.c -- kk-bench-containers' kk side: UnorderedMap inserts and finds of random int64 keys, UniqueToken acquire and release. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 #include <kk/unordered_map.h>
 #include <kk/unique_token.h>

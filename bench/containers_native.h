@@ -1,4 +1,5 @@
 /* bench/containers_native.h -- the hand-written CUDA side of kk-bench-containers (bench/containers_native_cuda.cu): an open-addressing table with kk's probing, a free list of ids, a copy. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_CONTAINERS_NATIVE_H
 #define KK_BENCH_CONTAINERS_NATIVE_H
 

@@ -1,4 +1,5 @@
 // bench/containers_native_cuda.cu -- kk-bench-containers' hand-written CUDA: an open-addressing table with kk's probing and contract, a free list of ids, a copy.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>

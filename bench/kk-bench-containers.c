@@ -1,4 +1,5 @@
 /* bench/kk-bench-containers.c -- kk-containers beside hand-written C/OpenMP (host backends) and CUDA (cuda) in the same run: UnorderedMap inserts and finds, DualView syncs, UniqueToken acquire/release. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>

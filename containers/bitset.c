@@ -1,4 +1,5 @@
 /* containers/bitset.c -- Bitset on the host: words in a memory space, count, set and reset all, deep copy. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdlib.h>
 #include <string.h>
 

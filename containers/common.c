@@ -1,4 +1,5 @@
 /* containers/common.c -- what every kk-containers function shares: errors, the instance a container's work runs on, labelled vectors. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* containers/containers.kk.c -- libkk-containers' own kernels: map entry counts and rehash moves, bit counts (kkcc, every target). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 #include <kk/unordered_map.h>
 

@@ -1,4 +1,5 @@
 /* containers/dualview.c -- DualView: a device view and its host copy, kept in step by modified counts as Kokkos' DualView keeps them. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>

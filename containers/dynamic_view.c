@@ -1,4 +1,5 @@
 /* containers/dynamic_view.c -- DynamicView on the host: chunks allocated and freed as the extent changes, and the device table of chunk pointers. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdlib.h>
 #include <string.h>
 

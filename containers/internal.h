@@ -1,4 +1,5 @@
 /* containers/internal.h -- what libkk-containers' host files share: errors, where a container's work runs, the library's kernels. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKC_INTERNAL_H
 #define KKC_INTERNAL_H
 

@@ -1,4 +1,5 @@
 /* containers/kernels.h -- the argument structs of libkk-containers' own kernels (containers/containers.kk.c), shared with its host files. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKC_KERNELS_H
 #define KKC_KERNELS_H
 

@@ -5,6 +5,7 @@
 # installed with libkk's, and the library's own kernels are a kernel file
 # compiled by the tree's kkcc for every target (the %.kk.o rule of the top
 # Makefile.am), handed to libtool as the PIC object it is (as kernels/ does).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 CONTAINERS_KK_OBJS = containers/containers.kk.o
 CONTAINERS_KK_LOS = $(CONTAINERS_KK_OBJS:.kk.o=.kk.lo)
 CONTAINERS_KERNEL_HDRS = include/kk/unordered_map.h include/kk/bitset.h include/kk/unique_token.h \

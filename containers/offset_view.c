@@ -1,4 +1,5 @@
 /* containers/offset_view.c -- OffsetView on the host: a view and the first index of each dimension; descriptors and host access. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 /* containers/unique_token.c -- UniqueToken on the host: the pool of ids (an atomic bitset) per token or shared by a backend's global tokens. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* containers/unordered_map.c -- UnorderedMap on the host: storage, size, clear, rehash, deep copy, and host access to host-accessible maps. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

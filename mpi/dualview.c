@@ -1,4 +1,5 @@
 /* mpi/dualview.c -- kk-mpi with DualViews: the side that is current goes on the wire, a message lands where MPI reaches it best. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/mpi_dualview.h>
 
 /* 1 when MPI reads or writes v without staging it through host buffers. */

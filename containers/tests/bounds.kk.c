@@ -1,4 +1,5 @@
 /* containers/tests/bounds.kk.c -- accesses the suite makes out of range, built with kkcc --bounds-check: each must stop the launch with an error naming it. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 #include <kk/unordered_map.h>
 #include <kk/dynamic_view.h>

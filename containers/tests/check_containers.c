@@ -1,4 +1,5 @@
 /* containers/tests/check_containers.c -- every kk-containers container on one backend: contention (every thread inserting, setting or acquiring at once), host API, failure modes. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>

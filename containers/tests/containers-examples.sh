@@ -1,5 +1,6 @@
 #!/bin/sh
 # containers/tests/containers-examples.sh -- the containers' examples and kk-bench-containers run and check themselves on every backend here (host backends and opencl; no timing is judged).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # containers/tests/containers-installed.sh -- kk-containers installed into a staging root: examples/unordered-map builds against it with pkg-config (kk-containers.pc) and with CMake (find_package(kk-containers), kk::containers), host target, and runs.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"

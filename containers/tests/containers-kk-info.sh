@@ -1,5 +1,6 @@
 #!/bin/sh
 # containers/tests/containers-kk-info.sh -- kk-info finds libkk-containers (libkk does not link it) and reports its containers and kernel targets, in text and JSON.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 info="$top_builddir/tools/kk-info/kk-info"

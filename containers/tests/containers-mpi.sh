@@ -1,5 +1,6 @@
 #!/bin/sh
 # containers/tests/containers-mpi.sh -- DualViews over kk-mpi on 2 ranks: serial and opencl (PoCL: staged, so a message lands on the host side; and with KK_MPI_GPU_AWARE=1 on the device side); skipped where MPI or the backend is missing.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 . "${top_srcdir:-.}/tests/mpi/launch.sh"

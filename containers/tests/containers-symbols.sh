@@ -1,5 +1,6 @@
 #!/bin/sh
 # containers/tests/containers-symbols.sh -- libkk-containers exports only its own kk_ API (one prefix per container), and libkk does not depend on it.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 : "${NM:=nm}"

@@ -1,4 +1,5 @@
 /* containers/tests/mpi_dualview.c -- DualViews over kk-mpi between two ranks: the side that is current is sent, a message lands where MPI reaches it and is marked modified there. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* containers/tests/tests.h -- the argument structs of the containers suite's kernels, shared by check_containers.c and the kernel files. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKC_TESTS_H
 #define KKC_TESTS_H
 

@@ -1,4 +1,5 @@
 /* containers/tests/tests.kk.c -- the containers suite's kernels: every thread inserting, setting or acquiring at once, and reading back. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 #include <kk/unordered_map.h>
 #include <kk/bitset.h>

@@ -1,4 +1,5 @@
 /* containers/tests/tool_recorder.c -- a Kokkos Tools tool that writes the DualView events and deep copies it gets to $KKC_RECORDER_FILE. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>

@@ -9,6 +9,7 @@
 # report fails the run; the suppressions are tests/faults/tsan.supp's
 # (libgomp's barriers).  A backend that is not available is skipped by the
 # program, with its reason.  KKC_TSAN_BACKENDS (a list) runs fewer.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -euo pipefail
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,4 +1,5 @@
 /* examples/unique-token/scratch.c -- per-thread scratch rows with a UniqueToken: memory for the threads that run at once, not for every iteration. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* examples/unique-token/scratch.h -- what the example's host code and kernel file share. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef SCRATCH_EXAMPLE_H
 #define SCRATCH_EXAMPLE_H
 

@@ -1,4 +1,5 @@
 /* examples/unique-token/scratch.kk.c -- each iteration borrows a row of a scratch view through a UniqueToken id, works in it, and gives it back. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 #include <kk/unique_token.h>
 

@@ -1,4 +1,5 @@
 /* examples/unordered-map/umap.c -- counting the distinct values of an array with an UnorderedMap whose size is not known in advance: insert, rehash when inserts failed, retry. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* examples/unordered-map/umap.h -- what the example's host code and kernel file share: the argument structs and kernels. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef UMAP_EXAMPLE_H
 #define UMAP_EXAMPLE_H
 

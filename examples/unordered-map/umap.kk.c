@@ -1,4 +1,5 @@
 /* examples/unordered-map/umap.kk.c -- the example's kernels: insert every value (phase 1), then count each value's occurrences (phase 2). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 #include <kk/unordered_map.h>
 

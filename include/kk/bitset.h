@@ -1,4 +1,5 @@
 /* kk/bitset.h -- Bitset in kernels: atomic set, reset and test, and searches for a set or unset bit (kernel language). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BITSET_H
 #define KK_BITSET_H
 

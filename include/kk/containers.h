@@ -1,4 +1,5 @@
 /* kk/containers.h -- kk-containers: DualView, UnorderedMap, Bitset, UniqueToken, DynamicView and OffsetView (the Kokkos Containers role). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_CONTAINERS_H
 #define KK_CONTAINERS_H
 

@@ -1,4 +1,5 @@
 /* kk/dynamic_view.h -- DynamicView in kernels: its elements by index, through the chunk table (kernel language). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_DYNAMIC_VIEW_H
 #define KK_DYNAMIC_VIEW_H
 

@@ -1,4 +1,5 @@
 /* kk/mpi_dualview.h -- kk-mpi with DualViews: send the side that is current, receive into the side MPI reaches best. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_MPI_DUALVIEW_H
 #define KK_MPI_DUALVIEW_H
 

@@ -1,4 +1,5 @@
 /* kk/offset_view.h -- OffsetView in kernels: elements by indices that start at per-dimension lower bounds (kernel language). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_OFFSET_VIEW_H
 #define KK_OFFSET_VIEW_H
 

@@ -1,4 +1,5 @@
 /* kk/unique_token.h -- UniqueToken in kernels: acquire an id unique among the threads running at once, and release it (kernel language). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_UNIQUE_TOKEN_H
 #define KK_UNIQUE_TOKEN_H
 

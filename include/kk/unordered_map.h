@@ -1,4 +1,5 @@
 /* kk/unordered_map.h -- UnorderedMap in kernels: insert, find, exists, valid_at, key_at, value_at on every target (kernel language). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_UNORDERED_MAP_H
 #define KK_UNORDERED_MAP_H
 
