@@ -524,7 +524,7 @@ static void bench_backend(const char *backend, const char *cases) {
 
 static void usage(void) {
   fprintf(stderr, "usage: kk-bench-containers [--backends=serial,threads,openmp,cuda,...] [--cases=all|umap,dualview,token]\n"
-                  "                           [--log2=L (default 20; the issue's figures: 26)] [--reps=N] [--kokkos-...]\n");
+                  "                           [--log2=L (default 20; the published figures: 26)] [--reps=N] [--kokkos-...]\n");
 }
 
 int main(int argc, char **argv) {
