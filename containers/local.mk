@@ -57,7 +57,8 @@ EXTRA_DIST += containers/tests/tests.kk.c containers/tests/bounds.kk.c container
 CLEANFILES += $(CONTAINERS_TEST_KERNELS)
 dist_check_SCRIPTS += containers/tests/containers-threads.sh containers/tests/containers-openmp.sh \
 	containers/tests/containers-opencl.sh containers/tests/containers-cuda.sh containers/tests/containers-symbols.sh \
-	containers/tests/containers-examples.sh containers/tests/containers-installed.sh containers/tests/containers-kk-info.sh
+	containers/tests/containers-examples.sh containers/tests/containers-installed.sh containers/tests/containers-kk-info.sh \
+	containers/tests/containers-inline.sh
 containers/tests/tests.kk.o: containers/tests/tests.h include/kk/containers.h $(CONTAINERS_KERNEL_HDRS)
 # the failure modes under kkcc --bounds-check, every target
 containers/tests/bounds.kk.o: containers/tests/bounds.kk.c containers/tests/tests.h include/kk/containers.h \
@@ -83,7 +84,7 @@ TESTS += containers/tests/check_containers containers/tests/containers-threads.s
 	containers/tests/containers-opencl.sh containers/tests/containers-cuda.sh
 endif
 TESTS += containers/tests/containers-symbols.sh containers/tests/containers-examples.sh \
-	containers/tests/containers-installed.sh containers/tests/containers-kk-info.sh
+	containers/tests/containers-installed.sh containers/tests/containers-kk-info.sh containers/tests/containers-inline.sh
 endif
 
 # DualViews over kk-mpi (mpi/dualview.c), on 2 ranks

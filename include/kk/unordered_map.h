@@ -49,8 +49,18 @@
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
+/* The per-key operations, inlined into the kernel's loop on every target:
+ * KK__FN is only a hint on host targets, and a compiler that keeps the
+ * probing loop out of line pays a call, a returned struct and the value
+ * through memory per key (the hand-written table pays none). */
+#if defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP) || defined(KK_TARGET_SPIRV) || !defined(__GNUC__)
+#define KK__UMAP_FN KK__FN
+#else
+#define KK__UMAP_FN static inline __attribute__((always_inline))
+#endif
+
 /* A 64-bit finalizer (MurmurHash3's fmix64): every key bit moves the home slot. */
-KK__FN uint64_t kk__umap_mix(uint64_t h) {
+KK__UMAP_FN uint64_t kk__umap_mix(uint64_t h) {
   h ^= h >> 33;
   h *= (uint64_t)0xff51afd7ed558ccdu;
   h ^= h >> 33;
@@ -59,7 +69,7 @@ KK__FN uint64_t kk__umap_mix(uint64_t h) {
   return h;
 }
 /* The home slot of hash h among n hashed slots (n <= 2^32): the high 32 bits scaled. */
-KK__FN uint64_t kk__umap_home(uint64_t h, uint64_t n) { return ((h >> 32) * n) >> 32; }
+KK__UMAP_FN uint64_t kk__umap_home(uint64_t h, uint64_t n) { return ((h >> 32) * n) >> 32; }
 
 /* A load the compiler must make every time (a slot another thread may be
  * writing), ordering nothing: relaxed atomics on the host (plain loads,
@@ -97,7 +107,7 @@ KK__FN uint32_t kk__umap_fload32(const uint32_t *p) { return *p; }
 #endif
 
 /* n bytes from s to d, in the widest words both addresses allow. */
-KK__FN void kk__umap_copy(void *d, const void *s, uint32_t n) {
+KK__UMAP_FN void kk__umap_copy(void *d, const void *s, uint32_t n) {
   const uint64_t a = (uint64_t)(uintptr_t)d | (uint64_t)(uintptr_t)s;
   if ((n & 7u) == 0 && (a & 7u) == 0) {
     for (uint32_t i = 0; i < n / 8; i++)
@@ -128,7 +138,7 @@ KK__FN kk_umap_insert_result kk__umap_misuse(const kk_unordered_map *m, uint32_t
   return r;
 }
 
-KK__FN kk_umap_insert_result kk__umap_result(int64_t index, int32_t status) {
+KK__UMAP_FN kk_umap_insert_result kk__umap_result(int64_t index, int32_t status) {
   kk_umap_insert_result r;
   r.index = index;
   r.status = status;
@@ -179,7 +189,8 @@ KK__FN kk_umap_insert_result kk__umap_insert_reserved(const kk_unordered_map *m,
  * hashed slots (no wrapping around), so a find stops at the first empty
  * slot without counting: the last slot of the tail is never written. */
 #define KK__UMAP_WORD(W, K)                                                                                     \
-  KK__FN kk_umap_insert_result kk__umap_insert_##W(const kk_unordered_map *m, K k, const void *v, uint32_t vs) { \
+  KK__UMAP_FN kk_umap_insert_result kk__umap_insert_##W(const kk_unordered_map *m, K k, const void *v,          \
+                                                        uint32_t vs) {                                          \
     const K empty = (K)~(K)0, busy = (K)(empty - 1u);                                                           \
     if (k >= busy)                                                                                              \
       return kk__umap_insert_reserved(m, k == empty ? 0u : 1u, &k, (uint32_t)sizeof(K), v);                     \
@@ -213,7 +224,7 @@ KK__FN kk_umap_insert_result kk__umap_insert_reserved(const kk_unordered_map *m,
       KK__UMAP_ACQUIRE(&keys[i]); /* the value written before the key was published */                          \
     return kk__umap_result((int64_t)i, status);                                                                 \
   }                                                                                                             \
-  KK__FN int64_t kk__umap_find_##W(const kk_unordered_map *m, K k) {                                           \
+  KK__UMAP_FN int64_t kk__umap_find_##W(const kk_unordered_map *m, K k) {                                       \
     const K empty = (K)~(K)0, busy = (K)(empty - 1u);                                                           \
     if (k >= busy) {                                                                                            \
       const uint32_t r = k == empty ? 0u : 1u;                                                                  \
@@ -297,8 +308,8 @@ KK__FN int64_t kk__umap_find_tagged(const kk_unordered_map *m, const void *key) 
 
 /* An integer key (converted to the map's key type); vsize: sizeof the value
  * passed, 0 for none. */
-KK__FN kk_umap_insert_result kk__umap_insert_int(const kk_unordered_map *m, uint64_t key, const void *v,
-                                                 uint32_t vsize) {
+KK__UMAP_FN kk_umap_insert_result kk__umap_insert_int(const kk_unordered_map *m, uint64_t key, const void *v,
+                                                      uint32_t vsize) {
   if (v && vsize != m->value_size)
     return kk__umap_misuse(m, 2u, vsize);
   if (!v)
@@ -310,7 +321,7 @@ KK__FN kk_umap_insert_result kk__umap_insert_int(const kk_unordered_map *m, uint
   return kk__umap_misuse(m, 1u, 8u);
 }
 
-KK__FN int64_t kk__umap_find_int(const kk_unordered_map *m, uint64_t key) {
+KK__UMAP_FN int64_t kk__umap_find_int(const kk_unordered_map *m, uint64_t key) {
   if (m->key_size == 8u)
     return kk__umap_find_64(m, key);
   if (m->key_size == 4u)
