@@ -11,8 +11,7 @@ CONTAINERS_KK_LOS = $(CONTAINERS_KK_OBJS:.kk.o=.kk.lo)
 CONTAINERS_KERNEL_HDRS = include/kk/unordered_map.h include/kk/bitset.h include/kk/unique_token.h \
 	include/kk/dynamic_view.h include/kk/offset_view.h
 
-EXTRA_DIST += containers/containers.kk.c containers/kk-containers.pc.in containers/kk-containersConfig.cmake.in \
-	containers/kk-containersConfigVersion.cmake.in include/kk/containers.h $(CONTAINERS_KERNEL_HDRS)
+EXTRA_DIST += containers/containers.kk.c containers/kk-containers.pc.in include/kk/containers.h $(CONTAINERS_KERNEL_HDRS)
 CLEANFILES += $(CONTAINERS_KK_OBJS) $(CONTAINERS_KK_LOS)
 
 containers/containers.kk.o: containers/kernels.h include/kk/containers.h $(CONTAINERS_KERNEL_HDRS)
@@ -35,18 +34,8 @@ libkk_containers_la_LDFLAGS = -version-info $(KK_CONTAINERS_LT_VERSION) -no-unde
 	-export-symbols-regex '^kk_(containers|dualview|unordered_map|bitset|unique_token|dynamic_view|offset_view)_'
 EXTRA_libkk_containers_la_DEPENDENCIES = $(CONTAINERS_KK_LOS)
 
-# its CMake package: find_package(kk-containers) gives kk::containers
-kkcontainerscmakedir = $(libdir)/cmake/kk-containers
-nodist_kkcontainerscmake_DATA = containers/kk-containersConfig.cmake containers/kk-containersConfigVersion.cmake
+# CMake: the component "containers" of kk's package (cmake/kkConfig.cmake.in), as kernels and mpi
 endif
-CLEANFILES += containers/kk-containersConfig.cmake containers/kk-containersConfigVersion.cmake
-containers/kk-containersConfig.cmake: $(srcdir)/containers/kk-containersConfig.cmake.in $(srcdir)/cmake/gen-config.sh Makefile
-	@$(MKDIR_P) containers
-	$(AM_V_GEN)$(KK_CMAKE_GEN) $(srcdir)/containers/kk-containersConfig.cmake.in $@ $(KK_CMAKE_VARS) \
-		KKC_SONAME="libkk-containers.so.`echo '$(KK_CONTAINERS_LT_VERSION)' | awk -F: '{ print $$1 - $$3 }'`"
-containers/kk-containersConfigVersion.cmake: $(srcdir)/containers/kk-containersConfigVersion.cmake.in $(srcdir)/cmake/gen-config.sh Makefile
-	@$(MKDIR_P) containers
-	$(AM_V_GEN)$(KK_CMAKE_GEN) $(srcdir)/containers/kk-containersConfigVersion.cmake.in $@ $(KK_CMAKE_VARS)
 
 # ---- tests: one suite, run on serial (the binary itself, so that CI's valgrind
 # run watches it), threads, openmp and opencl (PoCL); cuda, hip and levelzero

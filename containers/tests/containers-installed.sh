@@ -1,5 +1,5 @@
 #!/bin/sh
-# containers/tests/containers-installed.sh -- kk-containers installed into a staging root: examples/unordered-map builds against it with pkg-config (kk-containers.pc) and with CMake (find_package(kk-containers), kk::containers), host target, and runs.
+# containers/tests/containers-installed.sh -- kk-containers installed into a staging root: examples/unordered-map builds against it with pkg-config (kk-containers.pc) and with CMake (find_package(kk COMPONENTS containers), kk::containers), host target, and runs.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
@@ -21,8 +21,8 @@ pc=$(find "$tmp/root" -name kk-containers.pc | head -n 1)
 prefix=$tmp/root$(sed -n 's/^prefix=//p' "$pc")
 libdir=$(dirname "$(dirname "$pc")")
 bindir=$(dirname "$(find "$tmp/root" -name kkcc -type f | head -n 1)")
-for f in "$libdir/cmake/kk-containers/kk-containersConfig.cmake" "$libdir/cmake/kk-containers/kk-containersConfigVersion.cmake" \
-  "$libdir/libkk-containers.so.0" "$prefix/include/kk/containers.h" "$prefix/include/kk/unordered_map.h" \
+for f in "$libdir/cmake/kk/kkConfig.cmake" "$libdir/libkk-containers.so.0" "$prefix/include/kk/containers.h" \
+  "$prefix/include/kk/unordered_map.h" \
   "$prefix/include/kk/bitset.h" "$prefix/include/kk/unique_token.h" "$prefix/include/kk/dynamic_view.h" \
   "$prefix/include/kk/offset_view.h"; do
   [ -f "$f" ] || fail "make install did not install $f"
@@ -43,7 +43,8 @@ else
   fail "examples/unordered-map does not build with pkg-config against the installed kk-containers"
 fi
 
-# 2. CMake: find_package(kk-containers) gives kk::containers, kk_add_kernels compiles the kernel file
+# 2. CMake: the component containers of kk's package gives kk::containers (as kernels and mpi give
+# kk::kernels and kk::mpi; no package of its own), kk_add_kernels compiles the kernel file
 if ! command -v cmake >/dev/null 2>&1; then
   echo "SKIP: cmake is not installed; the CMake part is not tested"
   exit $([ $status = 0 ] && echo 77 || echo 1)
@@ -53,9 +54,13 @@ cp "$tmp/pc/umap.c" "$tmp/pc/umap.h" "$tmp/pc/umap.kk.c" "$tmp/cm/"
 cat >"$tmp/cm/CMakeLists.txt" <<'EOT'
 cmake_minimum_required(VERSION 3.13)
 project(umap LANGUAGES C)
-find_package(kk-containers 0.1 REQUIRED)
-if(NOT TARGET kk::containers OR NOT TARGET kk::kk)
+find_package(kk 0.1 REQUIRED COMPONENTS containers)
+if(NOT TARGET kk::containers OR NOT TARGET kk::kk OR NOT kk_containers_FOUND)
   message(FATAL_ERROR "no kk::containers or kk::kk")
+endif()
+find_package(kk-containers QUIET)
+if(kk-containers_FOUND)
+  message(FATAL_ERROR "a CMake package kk-containers besides kk's component containers")
 endif()
 add_executable(umap umap.c)
 kk_add_kernels(umap umap.kk.c TARGETS host)

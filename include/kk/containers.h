@@ -21,7 +21,7 @@
  * docs/containers.md is the guide.
  *
  * Link with `pkg-config --libs kk-containers` (-lkk-containers -lkk), or
- * CMake's kk::containers (find_package(kk-containers)).
+ * CMake's kk::containers (find_package(kk COMPONENTS containers)).
  *
  * Conventions shared by every function below:
  * - kk must be initialized, except for kk_containers_version().  A container
