@@ -78,7 +78,9 @@ KK__FN int kk__utoken_ctz(uint32_t x) { return __builtin_ctz(x); }
  * different words (on host backends, different cache lines). */
 KK__FN int32_t kk__utoken_acquire(const kk_unique_token *t, uint64_t hint) {
   const uint32_t nw = (uint32_t)t->nwords, size = (uint32_t)t->size;
-  const uint32_t id0 = (uint32_t)(hint % size);
+  /* a 32-bit remainder where the hint fits (a 64-bit one is a long
+   * subroutine on GPUs, where the hint is the global thread index) */
+  const uint32_t id0 = hint >> 32 ? (uint32_t)(hint % size) : (uint32_t)hint % size;
   uint32_t w = id0 % nw, from = id0 / nw;
   int32_t id = -1;
   while (id < 0) { /* every path ends its step here: safe under warp divergence */
