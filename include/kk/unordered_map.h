@@ -106,8 +106,15 @@ KK__FN uint32_t kk__umap_fload32(const uint32_t *p) { return *p; }
 #define KK__UMAP_ACQUIRE(p) ((void)__atomic_load_n((p), __ATOMIC_ACQUIRE))
 #endif
 
-/* n bytes from s to d, in the widest words both addresses allow. */
+/* n bytes from s to d, in the widest words both addresses allow (on the
+ * host the compiler's memcpy: one move where n is a constant, and the
+ * source -- often a local -- stays in a register, as its address is not
+ * inspected). */
 KK__UMAP_FN void kk__umap_copy(void *d, const void *s, uint32_t n) {
+#if !defined(KK_TARGET_CUDA) && !defined(KK_TARGET_HIP) && !defined(KK_TARGET_SPIRV) && defined(__GNUC__)
+  __builtin_memcpy(d, s, n);
+  return;
+#endif
   const uint64_t a = (uint64_t)(uintptr_t)d | (uint64_t)(uintptr_t)s;
   if ((n & 7u) == 0 && (a & 7u) == 0) {
     for (uint32_t i = 0; i < n / 8; i++)
