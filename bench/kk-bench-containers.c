@@ -244,10 +244,14 @@ static int others_running(void) {
 #endif
 }
 
-/* Before every timed run: at least 20 ms, then until the other side's idle
- * threads (libgomp's spin for some milliseconds after a region) sleep, at
- * most 500 ms -- so that neither side shares the cores with the other's. */
-static void settle(void) {
+/* Before every timed run on a host backend: at least 20 ms, then until the
+ * other side's idle threads (libgomp's spin for some milliseconds after a
+ * region) sleep, at most 500 ms -- so that neither side shares the cores
+ * with the other's.  Nothing on a device backend, whose host threads (the
+ * vendor runtime's) do not share cores with the kernels. */
+static void settle(int host) {
+  if (!host)
+    return;
   usleep(20000);
   for (int waited = 20; waited < 500 && others_running(); waited++)
     usleep(1000);
@@ -308,7 +312,7 @@ static void bench_map_case(const char *backend, int host, int set, kk_view_t *ke
       double t0, t1, t2;
       if (native) {
         native_clear(tk, tv, slots, nt);
-        settle();
+        settle(host);
         t0 = now();
         native_insert(tk, tv, hashed, hkeys, n, set, nt);
         t1 = now();
@@ -318,7 +322,7 @@ static void bench_map_case(const char *backend, int host, int set, kk_view_t *ke
       } else {
         CHECK(kk_unordered_map_clear(m));
         CHECK(kk_fence());
-        settle();
+        settle(host);
         t0 = now();
         CHECK(kk_parallel_for("umap insert", KK_RANGE(0, n),
                               set ? KK_KERNEL(bc_set_insert) : KK_KERNEL(bc_map_insert), KK_ARGS(a)));
@@ -426,7 +430,7 @@ static void bench_dualview(const char *backend, int host) {
     const int native = (r & 1) ^ side;
     if (native && !host)
       continue;
-    settle();
+    settle(host);
     double t0 = now();
     for (int k = 0; k < inner; k++) {
       if (native) {
@@ -493,7 +497,7 @@ static void bench_token(const char *backend, int host) {
         continue;
       if (native)
         list_init(&l, ids);
-      settle();
+      settle(host);
       double t0 = now();
       if (native) {
         list_use(&l, n, nt);
