@@ -207,8 +207,11 @@ if [ $have_mpi = yes ]; then
   ldd "$tmp/cg-mpi/cg-mpi" | grep -qF "$libdir/libkk-mpi.so.0" ||
     { ldd "$tmp/cg-mpi/cg-mpi"; fail "the CMake-built cg-mpi does not run on the installed libkk-mpi"; }
   if [ -n "${MPIEXEC:-}" ]; then
-    # one rank, through the launcher and settings of the MPI tests (a subshell: launch.sh sets its own traps)
-    out=$( . "$srcdir/tests/mpi/launch.sh" && mpi_run 1 "$tmp/cg-mpi/cg-mpi" --kokkos-device=serial --size=8 2>&1) ||
+    # one rank, through the launcher and settings of the MPI tests (a subshell: launch.sh sets its own traps);
+    # LD_LIBRARY_PATH as for the make-built programs: the program's RUNPATH covers only the libraries it links,
+    # and libkk-mpi itself needs libkk-containers (its DualViews), which the staging root hides from the loader
+    out=$( . "$srcdir/tests/mpi/launch.sh" && export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" &&
+      mpi_run 1 "$tmp/cg-mpi/cg-mpi" --kokkos-device=serial --size=8 2>&1) ||
       { echo "$out"; fail "the CMake-built cg-mpi failed on 1 rank"; }
     echo "$out" | grep "^cg-mpi: [0-9]* iterations" || { echo "$out"; fail "the CMake-built cg-mpi did not solve"; }
   else
