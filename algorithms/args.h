@@ -31,7 +31,7 @@ struct kka_rfill_args {
   int32_t contig;      /* 1: element i at data[i] */
 };
 /* The counter stream of kk_fill_random on a Philox pool (slots use 0 .. num_states - 1). */
-#define KKA_PHILOX_FILL_STREAM 0xFFFFFFFFFFFFFFFFull
+#define KKA_PHILOX_FILL_STREAM 0xFFFFFFFFFFFFFFFFul
 
 /* ---- copies -------------------------------------------------------------------------------------- */
 
@@ -81,10 +81,10 @@ struct kka_hsort_args {
 #define KKA_GPU_IT_4 16
 #define KKA_GPU_IT_8 8
 /* look-back words: a flag in the top two bits, a count below */
-#define KKA_ST_AGG (1ull << 62)
-#define KKA_ST_INCL (2ull << 62)
-#define KKA_ST_FLAGS (3ull << 62)
-#define KKA_ST_VALUE ((1ull << 62) - 1)
+#define KKA_ST_AGG (1ul << 62)
+#define KKA_ST_INCL (2ul << 62)
+#define KKA_ST_FLAGS (3ul << 62)
+#define KKA_ST_VALUE ((1ul << 62) - 1)
 
 /* the histogram of every pass's digits: hist[pass * 256 + digit]; each team
  * counts keys [l * per, (l + 1) * per) */

@@ -6,11 +6,11 @@
 /* ---- seeding: every slot's state from the one seed (splitmix64 of the seed
  * and the slot's words), the same on every backend ---------------------------------- */
 
-#define KKA_MIX 0xD1B54A32D192ED03ull
+#define KKA_MIX 0xD1B54A32D192ED03ul
 
 KK_FOR(kka_rseed_xs64, struct kka_rseed_args, s) {
   const uint64_t x = kk__splitmix64(args->p.seed ^ ((uint64_t)s + 1) * KKA_MIX);
-  args->p.states[s] = x ? x : 0x9E3779B97F4A7C15ull; /* xorshift's one forbidden state is 0 */
+  args->p.states[s] = x ? x : 0x9E3779B97F4A7C15ul; /* xorshift's one forbidden state is 0 */
   args->p.locks[s] = 0u;
 }
 
@@ -39,7 +39,7 @@ KK_FOR(kka_rseed_philox, struct kka_rseed_args, s) {
 KK__FN uint64_t kka_int_of(uint64_t r, uint64_t lo, uint64_t range) {
   if (!range)
     return r;
-  return lo + (range <= 0xFFFFFFFFull ? ((r >> 32) * range) >> 32 : r % range);
+  return lo + (range <= 0xFFFFFFFFul ? ((r >> 32) * range) >> 32 : r % range);
 }
 KK__FN double kka_dbl_of(uint64_t r, double a, double b) {
   const double x = a + (b - a) * ((double)(r >> 11) * 0x1.0p-53);

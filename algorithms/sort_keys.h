@@ -24,7 +24,7 @@
 KKA_ORD(u8, uint8_t, 0x80u, 0xFFu)
 KKA_ORD(u16, uint16_t, 0x8000u, 0xFFFFu)
 KKA_ORD(u32, uint32_t, 0x80000000u, 0x7F800000u)
-KKA_ORD(u64, uint64_t, 0x8000000000000000ull, 0x7FF0000000000000ull)
+KKA_ORD(u64, uint64_t, 0x8000000000000000ul, 0x7FF0000000000000ul)
 
 #define KKA_CAT_(a, b) a##b
 #define KKA_CAT(a, b) KKA_CAT_(a, b)

@@ -51,6 +51,10 @@
 #include <kk/sort.h>
 #include <kk/std_algorithms.h>
 
+/* A header shared with a kernel file may include this one: a device compile
+ * of that file sees the kernel-language parts above, not the host API. */
+#if !(defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP) || defined(KK_TARGET_SPIRV) || defined(__CUDACC_RTC__) || defined(__HIPCC_RTC__) || defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__))
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -320,4 +324,5 @@ kk_status_t kk_rotate(kk_instance_t *instance, kk_view_t *view, int64_t middle);
 }
 #endif
 
+#endif /* not a device compile */
 #endif /* KK_ALGORITHMS_H */

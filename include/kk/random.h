@@ -98,9 +98,9 @@ typedef struct kk_random_philox {
 /* ---- the core of each generator: 64 random bits ----------------------------------------------- */
 
 KK__FN uint64_t kk__splitmix64(uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z += 0x9E3779B97F4A7C15ul;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ul;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBul;
   return z ^ (z >> 31);
 }
 
@@ -110,7 +110,7 @@ KK__FN uint64_t kk__xs64_next(kk_random_xorshift64 *g) {
   x ^= x << 25;
   x ^= x >> 27;
   g->x = x;
-  return x * 0x2545F4914F6CDD1Dull;
+  return x * 0x2545F4914F6CDD1Dul;
 }
 
 KK__FN uint64_t kk__xs1024_next(kk_random_xorshift1024 *g) {
@@ -119,7 +119,7 @@ KK__FN uint64_t kk__xs1024_next(kk_random_xorshift1024 *g) {
   uint64_t s1 = g->s[g->p];
   s1 ^= s1 << 31;
   g->s[g->p] = s1 ^ s0 ^ (s1 >> 11) ^ (s0 >> 30);
-  return g->s[g->p] * 1181783497276652981ull;
+  return g->s[g->p] * 1181783497276652981ul;
 }
 
 /* Philox4x32-10 (Salmon et al., SC'11): four 32-bit counter words, a
@@ -137,7 +137,7 @@ KK__FN void kk__philox4x32(uint32_t c[4], uint32_t k0, uint32_t k1) {
   }
 }
 /* The 128 bits of block `block` of stream `stream` under key (k0, k1), as two 64-bit words. */
-KK__FN void kk__philox_block(uint64_t block, uint64_t stream, uint32_t k0, uint32_t k1, uint64_t out[2]) {
+KK__FN void kk__philox_block(uint64_t block, uint64_t stream, uint32_t k0, uint32_t k1, uint64_t *out) {
   uint32_t c[4] = {(uint32_t)block, (uint32_t)(block >> 32), (uint32_t)stream, (uint32_t)(stream >> 32)};
   kk__philox4x32(c, k0, k1);
   out[0] = (uint64_t)c[0] | (uint64_t)c[1] << 32;
@@ -208,7 +208,7 @@ KK__FN void kk__rand_unlock(const kk__rpool_desc *d, int64_t s) {
 KK__FN kk_random_xorshift64 kk__rand_acquire_xs64(const kk__rpool_desc *d, uint64_t from) {
   kk_random_xorshift64 g;
   g.slot = kk__rand_lock(d, from);
-  g.x = g.slot >= 0 ? d->states[g.slot] : 0x853C49E6748FEA9Bull;
+  g.x = g.slot >= 0 ? d->states[g.slot] : 0x853C49E6748FEA9Bul;
   return g;
 }
 KK__FN void kk__rand_release_xs64(const kk__rpool_desc *d, const kk_random_xorshift64 *g) {
@@ -222,7 +222,7 @@ KK__FN kk_random_xorshift1024 kk__rand_acquire_xs1024(const kk__rpool_desc *d, u
   g.slot = kk__rand_lock(d, from);
   g.pad = 0;
   for (int k = 0; k < 16; k++)
-    g.s[k] = g.slot >= 0 ? d->states[k * d->num_states + g.slot] : 0x853C49E6748FEA9Bull + (uint64_t)k;
+    g.s[k] = g.slot >= 0 ? d->states[k * d->num_states + g.slot] : 0x853C49E6748FEA9Bul + (uint64_t)k;
   g.p = g.slot >= 0 ? (int32_t)d->states[16 * d->num_states + g.slot] : 0;
   return g;
 }
@@ -258,7 +258,7 @@ KK__FN void kk__rand_release_philox(const kk__rpool_desc *d, const kk_random_phi
   KK__FN float kk__rand_float_##G(G *g) { return (float)(uint32_t)(NEXT(g) >> 40) * 0x1.0p-24f; }               \
   KK__FN uint64_t kk__rand_below_##G(G *g, uint64_t n) {                                                        \
     const uint64_t r = NEXT(g);                                                                                 \
-    return n <= 0xFFFFFFFFull ? ((r >> 32) * n) >> 32 : (n ? r % n : r);                                        \
+    return n <= 0xFFFFFFFFul ? ((r >> 32) * n) >> 32 : (n ? r % n : r);                                        \
   }                                                                                                             \
   KK__FN double kk__rand_range_##G(G *g, double a, double b) {                                                 \
     const double r = a + (b - a) * ((double)(NEXT(g) >> 11) * 0x1.0p-53);                                      \

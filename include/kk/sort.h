@@ -59,7 +59,11 @@ typedef struct kk__msort_args {
 /* outputs per iteration of a merge pass, at most */
 #define KK__MSORT_CHUNK 256
 
-#if !defined(KK_KERNEL_H) || defined(KK_TARGET_HOST) || defined(KK_TARGET_NONE)
+#if defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP) || defined(KK_TARGET_SPIRV) || defined(__CUDACC_RTC__) || \
+    defined(__HIPCC_RTC__) || defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__)
+/* a device compile sees the kernels only */
+#define KK_DECLARE_COMPARATOR(name) typedef int kk__declared_cmp_##name
+#else
 typedef struct kk_comparator {
   uint32_t struct_size;
   uint32_t elem_size;  /* sizeof the key type */

@@ -51,7 +51,12 @@ typedef struct kk_no_params {
 
 /* The descriptors (host code): filled by the macros below in the kernel
  * object, passed to the algorithms by KK_PREDICATE_REF / KK_TRANSFORM_REF. */
-#if !defined(KK_KERNEL_H) || defined(KK_TARGET_HOST) || defined(KK_TARGET_NONE)
+#if defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP) || defined(KK_TARGET_SPIRV) || defined(__CUDACC_RTC__) || \
+    defined(__HIPCC_RTC__) || defined(__OPENCL_VERSION__) || defined(__OPENCL_CPP_VERSION__)
+/* a device compile sees the kernels only */
+#define KK_DECLARE_PREDICATE(name) typedef int kk__declared_pred_##name
+#define KK_DECLARE_TRANSFORM(name) typedef int kk__declared_xf_##name
+#else
 typedef struct kk_predicate {
   uint32_t struct_size;
   uint32_t elem_size;      /* sizeof the element type */
