@@ -4,6 +4,7 @@
 
 #include <kk.h>
 #include <kk/random.h>
+#include <kk/std_algorithms.h>
 
 /* ---- random ------------------------------------------------------------------------------------- */
 
@@ -106,6 +107,38 @@ struct kka_gsort_args {
   uint32_t *counter;                    /* this pass's tile counter */
   int64_t n;
   int32_t shift, kind, desc, pad;
+};
+
+/* ---- standard algorithms (std_tmpl.h; kk__alg_args: in, in2, out, n, cap, flags) ------------------ */
+
+/* the built-in predicate x `op` value (kk_cmp_t), value's bits in vbits */
+struct kka_cmp_args {
+  kk__alg_args h;
+  uint64_t vbits;
+  int32_t op, pad;
+};
+/* reductions, adjacent differences, is_sorted, unique */
+struct kka_red_args {
+  kk__alg_args h;
+};
+/* scans: dst = inclusive or exclusive prefix sums of src, from init (bits) */
+struct kka_scan_args {
+  kk__alg_args h;
+  uint64_t init;
+  int32_t exclusive, pad;
+};
+/* iota: element i (any rank, index order) = start + i */
+struct kka_iota_args {
+  kk_view_strided v;
+  int64_t n;
+  uint64_t start;
+  int32_t contig, pad;
+};
+/* reverse: swaps elements i and n - 1 - i of a rank-1 view */
+struct kka_rev_args {
+  kk_view_strided v;
+  int64_t n;
+  uint32_t esize, pad;
 };
 
 #endif

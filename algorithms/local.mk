@@ -5,14 +5,14 @@
 # kernels/local.mk does.  KKA_KKCC_FLAGS (empty) is passed to kkcc for them:
 # `make KKA_KKCC_FLAGS=--targets=host,spirv` builds fewer images while
 # working on them.
-ALGORITHMS_KK_OBJS = algorithms/random.kk.o algorithms/sort.kk.o
+ALGORITHMS_KK_OBJS = algorithms/random.kk.o algorithms/sort.kk.o algorithms/std.kk.o
 ALGORITHMS_KK_LOS = $(ALGORITHMS_KK_OBJS:.kk.o=.kk.lo)
 # the kernel-language headers a user's kernel file includes after <kk/kernel.h>
 KKA_KERNEL_HDRS = include/kk/random.h include/kk/sort.h include/kk/std_algorithms.h
 KKA_KKCC_FLAGS =
 
-EXTRA_DIST += algorithms/random.kk.c algorithms/sort.kk.c algorithms/sort_pass_tmpl.h algorithms/sort_keys.h \
-	algorithms/kk-algorithms.pc.in
+EXTRA_DIST += algorithms/random.kk.c algorithms/sort.kk.c algorithms/std.kk.c algorithms/sort_pass_tmpl.h \
+	algorithms/sort_keys.h algorithms/std_tmpl.h algorithms/kernel_util.h algorithms/kk-algorithms.pc.in
 CLEANFILES += $(ALGORITHMS_KK_OBJS) $(ALGORITHMS_KK_LOS)
 kkinclude_HEADERS += include/kk/algorithms.h $(KKA_KERNEL_HDRS)
 
@@ -20,7 +20,7 @@ if KK_BUILD_ALGORITHMS
 lib_LTLIBRARIES += libkk-algorithms.la
 pkgconfig_DATA += algorithms/kk-algorithms.pc
 libkk_algorithms_la_SOURCES = algorithms/internal.h algorithms/args.h algorithms/sort_gpu.h algorithms/common.c \
-	algorithms/random.c algorithms/sort.c algorithms/sort_gpu.c
+	algorithms/random.c algorithms/sort.c algorithms/sort_gpu.c algorithms/std.c
 libkk_algorithms_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 libkk_algorithms_la_LIBADD = $(ALGORITHMS_KK_LOS) libkk.la -lm $(LIBS)
 libkk_algorithms_la_LDFLAGS = -version-info $(KK_ALGORITHMS_LT_VERSION) -no-undefined $(PTHREAD_CFLAGS) \
@@ -29,10 +29,11 @@ EXTRA_libkk_algorithms_la_DEPENDENCIES = $(ALGORITHMS_KK_LOS)
 endif
 
 # kk-algorithms' kernel files (the top Makefile.am's rule, with KKA_KKCC_FLAGS)
-algorithms/%.kk.o: algorithms/%.kk.c algorithms/args.h algorithms/sort_keys.h $(KKA_KERNEL_HDRS) $(KKCC_DEPS)
+algorithms/%.kk.o: algorithms/%.kk.c algorithms/args.h algorithms/kernel_util.h $(KKA_KERNEL_HDRS) $(KKCC_DEPS)
 	@$(MKDIR_P) $(@D)
 	$(KKCC_V)$(KKCC) $(AM_CFLAGS) $(CFLAGS) $(KKA_KKCC_FLAGS) -c $< -o $@
-algorithms/sort.kk.o: algorithms/sort_pass_tmpl.h
+algorithms/sort.kk.o: algorithms/sort_pass_tmpl.h algorithms/sort_keys.h
+algorithms/std.kk.o: algorithms/std_tmpl.h
 
 # A libtool object file for a kernel object (which kkcc built PIC); a
 # static pattern rule, so that make never compiles the .kk.c to it with its

@@ -2,6 +2,7 @@
 #include <kk/kernel.h>
 
 #include "args.h"
+#include "kernel_util.h"
 
 /* ---- seeding: every slot's state from the one seed (splitmix64 of the seed
  * and the slot's words), the same on every backend ---------------------------------- */
@@ -55,19 +56,6 @@ KK__FN void kka_normals(uint64_t r1, uint64_t r2, double m, double sd, double *z
   const double rad = sd * sqrt(-2.0 * log(u1)), th = 6.283185307179586 * u2;
   *z0 = m + rad * cos(th);
   *z1 = m + rad * sin(th);
-}
-
-/* Element i of the view: its address (any rank; the last index fastest). */
-KK__FN void *kka_elem(const kk_view_desc_t *d, int64_t i, int contig) {
-  if (contig)
-    return (char *)d->data + i * (int64_t)d->elem_size;
-  int64_t off = 0;
-  for (int k = d->rank - 1; k >= 0; k--) {
-    const int64_t e = d->extent[k], q = k > 0 ? i / e : 0;
-    off += (i - q * e) * d->stride[k];
-    i = q;
-  }
-  return (char *)d->data + off * (int64_t)d->elem_size;
 }
 
 /* The elements one slot fills: blocked or interleaved. */

@@ -13,7 +13,7 @@ KK_DECLARE_KERNEL(kka_hscatter_1);
 KK_DECLARE_KERNEL(kka_hscatter_2);
 KK_DECLARE_KERNEL(kka_hscatter_4);
 KK_DECLARE_KERNEL(kka_hscatter_8);
-KK_DECLARE_KERNEL(kka_iota_i64);
+KK_DECLARE_KERNEL(kka_seq_i64);
 
 /* The keys and values being sorted, in contiguous buffers of the call's
  * space: keys[0] holds them now, keys[1] is the other half of the
@@ -182,7 +182,7 @@ kk_status_t kk_sort_ex(kk_instance_t *instance, kk_view_t *keys, kk_view_t *valu
       memset(&ia, 0, sizeof ia);
       ia.dst = kka_desc_raw(perm, n, 8, KK_INT64);
       ia.n = n;
-      if ((st = kka_for(&c, KK_KERNEL(kka_iota_i64), &ia, sizeof ia, n)) != KK_OK)
+      if ((st = kka_for(&c, KK_KERNEL(kka_seq_i64), &ia, sizeof ia, n)) != KK_OK)
         goto done;
       j.vals[0] = perm;
     } else {

@@ -90,7 +90,7 @@ KKA_HSCATTER(kka_hscatter_8, uint64_t, u64)
 
 /* values travel as their indices when they are not 1, 2, 4 or 8 bytes in
  * one contiguous run: the indices first */
-KK_FOR(kka_iota_i64, struct kka_copy_args, j) { KK_AT(args->dst, int64_t, j) = j; }
+KK_FOR(kka_seq_i64, struct kka_copy_args, j) { KK_AT(args->dst, int64_t, j) = j; }
 
 /* ---- GPU radix sort: histograms, their scan, the passes (sort_pass_tmpl.h) ----------------------- */
 

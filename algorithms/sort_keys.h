@@ -2,6 +2,8 @@
 #ifndef KKA_SORT_KEYS_H
 #define KKA_SORT_KEYS_H
 
+#include "kernel_util.h"
+
 /* Keys travel as their bits (uint8_t .. uint64_t).  kka_ord_<U>(bits, kind,
  * desc) is an unsigned number in the order the keys sort in: signed keys
  * with the sign bit flipped, floating-point keys with every bit flipped when
@@ -25,11 +27,6 @@ KKA_ORD(u8, uint8_t, 0x80u, 0xFFu)
 KKA_ORD(u16, uint16_t, 0x8000u, 0xFFFFu)
 KKA_ORD(u32, uint32_t, 0x80000000u, 0x7F800000u)
 KKA_ORD(u64, uint64_t, 0x8000000000000000ul, 0x7FF0000000000000ul)
-
-#define KKA_CAT_(a, b) a##b
-#define KKA_CAT(a, b) KKA_CAT_(a, b)
-/* kernel macros that paste their name argument: the name is expanded first */
-#define KKA_TEAM_FOR(N, A, T) KK_TEAM_FOR(N, A, T)
 
 /* the digit of an ordered key at bit `sh` */
 #define KKA_DIGIT(U, t, sh) ((int)(((t) >> (sh)) & (KKA_RADIX - 1)))
