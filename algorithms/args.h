@@ -141,4 +141,23 @@ struct kka_rev_args {
   uint32_t esize, pad;
 };
 
+/* ---- BinSort ------------------------------------------------------------------------------------ */
+
+/* Bin b of key i: per axis, floor((x - min) * scale) clamped to [0, nb); b =
+ * bx + nb[0] (by + nb[1] bz).  Host backends: iteration b is a block of
+ * keys ([b * per, ...)), counted into counts[b * nbins + bin], then (after
+ * the offsets) scattered; GPUs: one key per iteration, counted with
+ * atomics into counts[bin], then scattered at offsets[bin] + an atomic
+ * cursor. */
+struct kka_bin_args {
+  kk_view_strided keys;  /* rank 1 (1-D) or n x 3 */
+  uint32_t *bins;        /* each key's bin */
+  int64_t *counts, *offsets, *cursor;
+  int64_t *perm;
+  int64_t n, per, nbins, blocks;
+  double min[3], scale[3];
+  int64_t nb[3];
+  int32_t dims, type;
+};
+
 #endif

@@ -5,13 +5,13 @@
 # kernels/local.mk does.  KKA_KKCC_FLAGS (empty) is passed to kkcc for them:
 # `make KKA_KKCC_FLAGS=--targets=host,spirv` builds fewer images while
 # working on them.
-ALGORITHMS_KK_OBJS = algorithms/random.kk.o algorithms/sort.kk.o algorithms/std.kk.o
+ALGORITHMS_KK_OBJS = algorithms/random.kk.o algorithms/sort.kk.o algorithms/std.kk.o algorithms/binsort.kk.o
 ALGORITHMS_KK_LOS = $(ALGORITHMS_KK_OBJS:.kk.o=.kk.lo)
 # the kernel-language headers a user's kernel file includes after <kk/kernel.h>
 KKA_KERNEL_HDRS = include/kk/random.h include/kk/sort.h include/kk/std_algorithms.h
 KKA_KKCC_FLAGS =
 
-EXTRA_DIST += algorithms/random.kk.c algorithms/sort.kk.c algorithms/std.kk.c algorithms/sort_pass_tmpl.h \
+EXTRA_DIST += algorithms/random.kk.c algorithms/sort.kk.c algorithms/std.kk.c algorithms/binsort.kk.c algorithms/sort_pass_tmpl.h \
 	algorithms/sort_keys.h algorithms/std_tmpl.h algorithms/kernel_util.h algorithms/kk-algorithms.pc.in
 CLEANFILES += $(ALGORITHMS_KK_OBJS) $(ALGORITHMS_KK_LOS)
 kkinclude_HEADERS += include/kk/algorithms.h $(KKA_KERNEL_HDRS)
@@ -20,7 +20,7 @@ if KK_BUILD_ALGORITHMS
 lib_LTLIBRARIES += libkk-algorithms.la
 pkgconfig_DATA += algorithms/kk-algorithms.pc
 libkk_algorithms_la_SOURCES = algorithms/internal.h algorithms/args.h algorithms/sort_gpu.h algorithms/common.c \
-	algorithms/random.c algorithms/sort.c algorithms/sort_gpu.c algorithms/std.c
+	algorithms/random.c algorithms/sort.c algorithms/sort_gpu.c algorithms/std.c algorithms/binsort.c
 libkk_algorithms_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 libkk_algorithms_la_LIBADD = $(ALGORITHMS_KK_LOS) libkk.la -lm $(LIBS)
 libkk_algorithms_la_LDFLAGS = -version-info $(KK_ALGORITHMS_LT_VERSION) -no-undefined $(PTHREAD_CFLAGS) \
@@ -61,3 +61,16 @@ TESTS += algorithms/tests/check_algorithms $(KKA_TEST_SHELLS)
 endif
 endif
 algorithms/tests/user.kk.o: algorithms/tests/user.h
+
+# ---- the cell-list example (BinSort), checked against every pair on each backend here ----
+EXTRA_DIST += examples/cell-list/cell_list.kk.c
+CLEANFILES += examples/cell-list/cell_list.kk.o
+dist_check_SCRIPTS += algorithms/tests/cell-list.sh
+if KK_BUILD_ALGORITHMS
+noinst_PROGRAMS += examples/cell-list/cell_list
+examples_cell_list_cell_list_SOURCES = examples/cell-list/cell_list.c examples/cell-list/cell_list.h
+examples_cell_list_cell_list_LDADD = examples/cell-list/cell_list.kk.o libkk-algorithms.la libkk.la -lm
+EXTRA_examples_cell_list_cell_list_DEPENDENCIES = examples/cell-list/cell_list.kk.o
+TESTS += algorithms/tests/cell-list.sh
+endif
+examples/cell-list/cell_list.kk.o: examples/cell-list/cell_list.h

@@ -1270,6 +1270,313 @@ START_TEST(std_errors) {
 END_TEST
 
 /* ===========================================================================================
+ * BinSort
+ * ======================================================================================== */
+
+/* The binsort's counts, offsets and permutation against a counting sort
+ * here: counts exact, offsets their exclusive scan, the permutation bin by
+ * bin (in the keys' order on host backends or with KK_BINSORT_STABLE; as a
+ * set per bin otherwise). */
+static void check_binsort(kk_binsort_t *bs, const int64_t *ref_bin, int64_t n, int64_t nbins, int stable) {
+  int64_t *cnt = calloc((size_t)nbins + 1, 8), *off = calloc((size_t)nbins + 2, 8), *perm = malloc((size_t)n * 8 + 8);
+  kk_view_t *m;
+  OK(kk_view_create_mirror(kk_binsort_counts(bs), &m));
+  OK(kk_deep_copy(m, kk_binsort_counts(bs)));
+  memcpy(cnt, kk_view_data(m), (size_t)nbins * 8);
+  kk_view_release(m);
+  OK(kk_view_create_mirror(kk_binsort_offsets(bs), &m));
+  OK(kk_deep_copy(m, kk_binsort_offsets(bs)));
+  memcpy(off, kk_view_data(m), (size_t)(nbins + 1) * 8);
+  kk_view_release(m);
+  OK(kk_view_create_mirror(kk_binsort_permutation(bs), &m));
+  OK(kk_deep_copy(m, kk_binsort_permutation(bs)));
+  memcpy(perm, kk_view_data(m), (size_t)n * 8);
+  kk_view_release(m);
+  EXPECT(kk_binsort_bins(bs) == nbins, "%lld bins", (long long)kk_binsort_bins(bs));
+  int64_t *rc = calloc((size_t)nbins + 1, 8);
+  for (int64_t i = 0; i < n; i++)
+    rc[ref_bin[i]]++;
+  int64_t run = 0;
+  char *seen = calloc((size_t)n + 1, 1);
+  for (int64_t b = 0; b < nbins; b++) {
+    EXPECT(cnt[b] == rc[b], "bin %lld: count %lld, expected %lld", (long long)b, (long long)cnt[b], (long long)rc[b]);
+    EXPECT(off[b] == run, "bin %lld: offset %lld, expected %lld", (long long)b, (long long)off[b], (long long)run);
+    for (int64_t j = off[b]; j < off[b] + cnt[b]; j++) {
+      const int64_t i = perm[j];
+      EXPECT(i >= 0 && i < n && !seen[i] && ref_bin[i] == b, "permutation entry %lld (%lld) is not a new key of bin %lld",
+             (long long)j, (long long)i, (long long)b);
+      seen[i] = 1;
+      if (stable && j > off[b])
+        EXPECT(perm[j - 1] < i, "bin %lld: keys out of their order", (long long)b);
+    }
+    run += rc[b];
+  }
+  EXPECT(off[nbins] == n, "offsets end at %lld, expected %lld", (long long)off[nbins], (long long)n);
+  free(rc);
+  free(seen);
+  free(cnt);
+  free(off);
+  free(perm);
+}
+
+START_TEST(binsort_1d) {
+  const int64_t sizes[] = {0, 1, 1000, g_small ? 5000 : 1000003};
+  for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+    const int64_t n = sizes[s];
+    for (int stable = 0; stable < 2; stable++) {
+      for (int ti = 4; ti < 10; ti += 5) { /* int32 and double */
+        const kk_type_t t = k_types[ti];
+        void *k = malloc((size_t)n * 8 + 8);
+        int64_t *rb = malloc((size_t)n * 8 + 8);
+        for (int64_t i = 0; i < n; i++)
+          set_from_double(t, k, i, (double)(rnd64() % 2000) - 500.0); /* some below min, some above max */
+        tview_t v = tv_make(t, tsize(t), n, (int)s & 1);
+        tv_put(&v, k);
+        const int64_t nb = 37;
+        const double lo = 0, hi = 1000;
+        for (int64_t i = 0; i < n; i++) {
+          const double x = (as_double(t, k, i) - lo) * (double)nb / (hi - lo);
+          rb[i] = x < 0 ? 0 : x >= nb ? nb - 1 : (int64_t)x;
+        }
+        kk_binsort_t *bs;
+        OK(kk_binsort_create_1d(NULL, v.v, nb, lo, hi, stable ? KK_BINSORT_STABLE : 0, &bs));
+        check_binsort(bs, rb, n, nb, stable || host_backend());
+        /* apply: the keys sorted bin by bin; then a second view too, from an offset */
+        OK(kk_binsort_apply(bs, v.v, 0));
+        void *g = malloc((size_t)n * 8 + 8);
+        tv_get(&v, g);
+        for (int64_t i = 1; i < n; i++) {
+          const double x = (as_double(t, g, i) - lo) * (double)nb / (hi - lo), y = (as_double(t, g, i - 1) - lo) * (double)nb / (hi - lo);
+          const int64_t bx = x < 0 ? 0 : x >= nb ? nb - 1 : (int64_t)x, by = y < 0 ? 0 : y >= nb ? nb - 1 : (int64_t)y;
+          EXPECT(by <= bx, "after apply: element %lld in bin %lld, the one before in %lld", (long long)i, (long long)bx,
+                 (long long)by);
+        }
+        kk_binsort_destroy(bs);
+        tv_free(&v);
+        free(k);
+        free(g);
+        free(rb);
+      }
+    }
+  }
+}
+END_TEST
+
+/* 3-D: n x 3 positions (default layout and a strided n x 3 of a wider
+ * view), the box given and automatic; apply to a rank-1 view and a rank-2
+ * view from an offset. */
+START_TEST(binsort_3d) {
+  const int64_t n = g_small ? 3000 : 200001;
+  for (int variant = 0; variant < 3; variant++) {
+    double *p = malloc((size_t)n * 24);
+    for (int64_t i = 0; i < 3 * n; i++)
+      p[i] = (double)(rnd64() % 1000000) / 1000000.0 * 4.0 - 1.0; /* [-1, 3) */
+    kk_view_t *pos, *parent = NULL;
+    if (variant < 2) {
+      const int64_t ext[2] = {n, 3};
+      OK(kk_view_alloc(&pos, "positions", KK_DOUBLE, 2, ext));
+    } else { /* columns 1..3 of an n x 5 right view */
+      kk_view_spec_t sp = KK_VIEW_SPEC_INIT;
+      sp.label = "wide";
+      sp.rank = 2;
+      sp.extents[0] = n;
+      sp.extents[1] = 5;
+      sp.layout = KK_LAYOUT_RIGHT;
+      OK(kk_view_create(&sp, &parent));
+      kk_slice_t sl[2] = {KK_ALL, KK_SPAN(1, 4)};
+      OK(kk_view_subview(parent, sl, &pos));
+    }
+    /* the host copy in the view's own order */
+    kk_view_t *m, *hostpos = NULL;
+    kk_view_t *target = parent ? parent : pos;
+    OK(kk_view_create_mirror(target, &m));
+    double *h = kk_view_data(m);
+    for (int64_t i = 0; i < n; i++)
+      for (int d = 0; d < 3; d++) {
+        const int64_t at = parent ? i * 5 + 1 + d : i * kk_view_stride(pos, 0) + d * kk_view_stride(pos, 1);
+        h[at] = p[3 * i + d];
+      }
+    OK(kk_deep_copy(target, m));
+    const int64_t nb[3] = {4, 5, 6};
+    double lo[3] = {0, 0, 0}, hi[3] = {2, 2, 2};
+    if (variant == 1) /* automatic: the positions' own box */
+      for (int d = 0; d < 3; d++)
+        lo[d] = hi[d] = 0;
+    double alo[3], ahi[3];
+    for (int d = 0; d < 3; d++) {
+      alo[d] = variant == 1 ? INFINITY : lo[d];
+      ahi[d] = variant == 1 ? -INFINITY : hi[d];
+    }
+    if (variant == 1)
+      for (int64_t i = 0; i < n; i++)
+        for (int d = 0; d < 3; d++) {
+          alo[d] = p[3 * i + d] < alo[d] ? p[3 * i + d] : alo[d];
+          ahi[d] = p[3 * i + d] > ahi[d] ? p[3 * i + d] : ahi[d];
+        }
+    int64_t *rb = malloc((size_t)n * 8);
+    for (int64_t i = 0; i < n; i++) {
+      int64_t b = 0, mul = 1;
+      for (int d = 0; d < 3; d++) {
+        const double x = (p[3 * i + d] - alo[d]) * ((double)nb[d] / (ahi[d] - alo[d]));
+        const int64_t c = x < 0 ? 0 : x >= nb[d] ? nb[d] - 1 : (int64_t)x;
+        b += c * mul;
+        mul *= nb[d];
+      }
+      rb[i] = b;
+    }
+    kk_binsort_t *bs;
+    OK(kk_binsort_create_3d(NULL, pos, nb, lo, hi, variant == 2 ? KK_BINSORT_STABLE : 0, &bs));
+    check_binsort(bs, rb, n, 120, variant == 2 || host_backend());
+    /* apply to the positions, to a rank-1 view of the original indices, and to a longer one from offset 3 */
+    int64_t *perm = malloc((size_t)n * 8);
+    kk_view_t *pm;
+    OK(kk_view_create_mirror(kk_binsort_permutation(bs), &pm));
+    OK(kk_deep_copy(pm, kk_binsort_permutation(bs)));
+    memcpy(perm, kk_view_data(pm), (size_t)n * 8);
+    kk_view_release(pm);
+    OK(kk_binsort_apply(bs, pos, 0));
+    OK(kk_fence());
+    OK(kk_deep_copy(m, target));
+    for (int64_t i = 0; i < n; i++)
+      for (int d = 0; d < 3; d++) {
+        const int64_t at = parent ? i * 5 + 1 + d : i * kk_view_stride(pos, 0) + d * kk_view_stride(pos, 1);
+        EXPECT(h[at] == p[3 * perm[i] + d], "position %lld, axis %d: not the key's", (long long)i, d);
+        if (parent && d == 0)
+          EXPECT(h[i * 5] == 0.0 && h[i * 5 + 4] == 0.0, "the wide view's other columns were written");
+      }
+    int64_t *idx = malloc((size_t)(n + 3) * 8), *gi = malloc((size_t)(n + 3) * 8);
+    for (int64_t i = 0; i < n + 3; i++)
+      idx[i] = i;
+    tview_t iv = tv_make(KK_INT64, 8, n + 3, 1);
+    tv_put(&iv, idx);
+    OK(kk_binsort_apply(bs, iv.v, 3));
+    tv_get(&iv, gi);
+    for (int64_t i = 0; i < 3; i++)
+      EXPECT1(gi[i] == i);
+    for (int64_t i = 0; i < n; i++)
+      EXPECT(gi[3 + i] == 3 + perm[i], "rank-1 apply at %lld", (long long)i);
+    ck_assert_int_eq(kk_binsort_apply(bs, iv.v, 4), KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_contains(kk_last_error(), "need");
+    tv_free(&iv);
+    free(idx);
+    free(gi);
+    free(perm);
+    kk_binsort_destroy(bs);
+    kk_view_release(m);
+    kk_view_release(hostpos);
+    kk_view_release(pos);
+    kk_view_release(parent);
+    free(p);
+    free(rb);
+  }
+}
+END_TEST
+
+START_TEST(binsort_errors) {
+  int64_t n = 10, e2[2] = {10, 2};
+  kk_view_t *k, *m;
+  kk_binsort_t *bs = NULL;
+  OK(kk_view_alloc(&k, "keys", KK_DOUBLE, 1, &n));
+  OK(kk_view_alloc(&m, "pairs", KK_DOUBLE, 2, e2));
+  ck_assert_int_eq(kk_binsort_create_1d(NULL, k, 0, 0, 1, 0, &bs), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "0 bins");
+  ck_assert_int_eq(kk_binsort_create_1d(NULL, k, 4, 2, 1, 0, &bs), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_binsort_create_1d(NULL, m, 4, 0, 1, 0, &bs), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "rank 2");
+  const int64_t nb[3] = {2, 2, 2};
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  ck_assert_int_eq(kk_binsort_create_3d(NULL, m, nb, lo, hi, 0, &bs), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "expected 3 (x, y, z)");
+  ck_assert_int_eq(kk_binsort_create_1d(NULL, k, 4, 0, 1, 0x10, &bs), KK_ERROR_INVALID_ARGUMENT);
+  EXPECT1(bs == NULL);
+  ck_assert_int_eq(kk_binsort_apply(NULL, k, 0), KK_ERROR_INVALID_ARGUMENT);
+  kk_binsort_destroy(NULL);
+  kk_view_release(k);
+  kk_view_release(m);
+}
+END_TEST
+
+/* ===========================================================================================
+ * Team and thread sorts (<kk/sort.h>)
+ * ======================================================================================== */
+
+static int cmp_dbl(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Rows sorted by their team in scratch (by key too: the columns follow) and
+ * by one thread each with its vector lanes, for team sizes and vector
+ * lengths the backend allows. */
+START_TEST(nested_sorts) {
+  const int64_t lens[] = {1, 2, 7, 32, 100, 257};
+  const int32_t shapes[][2] = {{KK_AUTO, KK_AUTO}, {2, 1}, {4, 4}, {64, 1}, {16, 8}};
+  for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+    const int64_t n = lens[li], rows = 37;
+    double *a = malloc((size_t)(rows * n) * 8), *g = malloc((size_t)(rows * n) * 8), *r = malloc((size_t)n * 8);
+    int32_t *cols = malloc((size_t)(rows * n) * 4);
+    for (int64_t i = 0; i < rows * n; i++)
+      a[i] = (double)(rnd64() % 50) - 25.0; /* ties */
+    kk_view_spec_t s = KK_VIEW_SPEC_INIT;
+    s.label = "rows";
+    s.rank = 2;
+    s.extents[0] = rows;
+    s.extents[1] = n;
+    s.layout = KK_LAYOUT_RIGHT;
+    kk_view_t *av, *cv, *am, *cm;
+    OK(kk_view_create(&s, &av));
+    s.type = KK_INT32;
+    s.label = "cols";
+    OK(kk_view_create(&s, &cv));
+    OK(kk_view_create_mirror(av, &am));
+    OK(kk_view_create_mirror(cv, &cm));
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+      for (int mode = 0; mode < 3; mode++) {
+        memcpy(kk_view_data(am), a, (size_t)(rows * n) * 8);
+        OK(kk_deep_copy(av, am));
+        struct tsort_args ta = {kk_view_bind_right(av), kk_view_bind_right(cv), rows, n, mode, 0};
+        kk_team_policy_t p = {sizeof p, mode == 1 ? 3 : rows, shapes[si][0], shapes[si][1], {0, 0}, {0, 0}, 0,
+                              KK_SCHEDULE_STATIC, NULL};
+        if (mode != 1)
+          p.scratch_team[0] = kk_scratch_size(8, n) + kk_scratch_size(4, n);
+        int most = 0;
+        if (shapes[si][0] != KK_AUTO && (kk_team_size_max(KK_KERNEL(team_sort_rows), &p, &most) != KK_OK || most < shapes[si][0]))
+          continue; /* a shape this backend does not take */
+        kk_status_t st = kk_parallel_for_team("team sort", &p, KK_KERNEL(team_sort_rows), KK_ARGS(ta));
+        if (st == KK_ERROR_LIMIT || st == KK_ERROR_INVALID_ARGUMENT)
+          continue;
+        EXPECT(st == KK_OK, "team sort: %s", kk_last_error());
+        OK(kk_fence());
+        OK(kk_deep_copy(am, av));
+        OK(kk_deep_copy(cm, cv));
+        memcpy(g, kk_view_data(am), (size_t)(rows * n) * 8);
+        memcpy(cols, kk_view_data(cm), (size_t)(rows * n) * 4);
+        for (int64_t row = 0; row < rows; row++) {
+          memcpy(r, a + row * n, (size_t)n * 8);
+          qsort(r, (size_t)n, 8, cmp_dbl);
+          for (int64_t j = 0; j < n; j++) {
+            EXPECT(g[row * n + j] == r[j], "n %lld, shape %d x %d, mode %d: row %lld element %lld is %g, expected %g",
+                   (long long)n, shapes[si][0], shapes[si][1], mode, (long long)row, (long long)j, g[row * n + j], r[j]);
+            if (mode == 2)
+              EXPECT(a[row * n + cols[row * n + j]] == g[row * n + j], "by key: column %d does not hold %g",
+                     cols[row * n + j], g[row * n + j]);
+          }
+        }
+      }
+    }
+    kk_view_release(am);
+    kk_view_release(cm);
+    kk_view_release(av);
+    kk_view_release(cv);
+    free(a);
+    free(g);
+    free(r);
+    free(cols);
+  }
+}
+END_TEST
+
+/* ===========================================================================================
  * the suite
  * ======================================================================================== */
 
@@ -1301,6 +1608,12 @@ static Suite *algorithms_suite(void) {
   tcase_add_loop_test(tc, std_transforms, 0, 10);
   tcase_add_test(tc, std_custom);
   tcase_add_test(tc, std_errors);
+  tc = tcase(s, "binsort");
+  tcase_add_test(tc, binsort_1d);
+  tcase_add_test(tc, binsort_3d);
+  tcase_add_test(tc, binsort_errors);
+  tc = tcase(s, "nested");
+  tcase_add_test(tc, nested_sorts);
   tc = tcase(s, "sort_large");
   tcase_add_test(tc, sort_large);
   return s;

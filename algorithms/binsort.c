@@ -1,0 +1,316 @@
+/* algorithms/binsort.c -- BinSort: bins over uniform 1-D or 3-D boxes, their counts, offsets and a permutation, applied to any view. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "sort_gpu.h"
+
+KK_DECLARE_KERNEL(kka_bin_count_host);
+KK_DECLARE_KERNEL(kka_bin_total);
+KK_DECLARE_KERNEL(kka_bin_block_offsets);
+KK_DECLARE_KERNEL(kka_bin_scatter_host);
+KK_DECLARE_KERNEL(kka_bin_count_gpu);
+KK_DECLARE_KERNEL(kka_bin_scatter_gpu);
+KK_DECLARE_KERNEL(kka_scan_i64);
+KK_DECLARE_KERNEL(kka_seq_i64);
+
+struct kk_binsort {
+  kka_call_t c;
+  int64_t n, nbins;
+  kk_view_t *counts, *offsets, *perm;
+  unsigned flags;
+};
+
+/* blocks of a host backend: one per thread, none shorter than this */
+#define BIN_MIN_BLOCK 32768
+
+static kk_view_t *int64_view(const kka_call_t *c, const char *label, int64_t n) {
+  kk_view_spec_t s = KK_VIEW_SPEC_INIT;
+  s.label = label;
+  s.type = KK_INT64;
+  s.rank = 1;
+  s.extents[0] = n;
+  s.space = c->space;
+  s.flags = KK_VIEW_NO_INIT;
+  kk_view_t *v = NULL;
+  return kk_view_create(&s, &v) == KK_OK ? v : NULL;
+}
+
+/* exclusive scan of n int64 at src into dst (then dst[n] = total, set by the caller) */
+static kk_status_t scan_i64(const kka_call_t *c, int64_t *src, int64_t *dst, int64_t n) {
+  struct kka_scan_args a;
+  memset(&a, 0, sizeof a);
+  a.h.in = kka_desc_raw(src, n, 8, KK_INT64);
+  a.h.out = kka_desc_raw(dst, n, 8, KK_INT64);
+  a.h.n = a.h.cap = n;
+  a.h.flags = KK__ALG_UNIT;
+  a.exclusive = 1;
+  return kka_scan(c, KK_KERNEL(kka_scan_i64), &a, sizeof a, n, NULL, 0);
+}
+
+/* The keys' range along each axis with min == max (kk_reduce on a column). */
+static kk_status_t auto_range(const kka_call_t *c, kk_view_t *keys, int dims, double *mn, double *mx) {
+  for (int d = 0; d < dims; d++) {
+    if (mn[d] != mx[d])
+      continue;
+    kk_view_t *col = kk_view_retain(keys);
+    if (dims == 3) {
+      kk_view_release(col);
+      kk_slice_t sl[2] = {KK_ALL, KK_IDX(d)};
+      kk_status_t st = kk_view_subview(keys, sl, &col);
+      if (st != KK_OK)
+        return st;
+    }
+    union {
+      double d;
+      float f;
+      int64_t i;
+      unsigned char b[8];
+    } lo, hi;
+    memset(&lo, 0, sizeof lo);
+    memset(&hi, 0, sizeof hi);
+    kk_status_t st = kk_reduce(c->inst, col, KK_MIN, lo.b);
+    if (st == KK_OK)
+      st = kk_reduce(c->inst, col, KK_MAX, hi.b);
+    const kk_type_t t = kk_view_type(col);
+    kk_view_release(col);
+    if (st != KK_OK)
+      return st;
+    /* as doubles: the reduce gave one element of the view's type */
+    double l, h;
+    switch (t) {
+    case KK_FLOAT:
+      l = lo.f, h = hi.f;
+      break;
+    case KK_DOUBLE:
+      l = lo.d, h = hi.d;
+      break;
+    default: { /* integers: sign-extend or zero-extend from their size */
+      const int sz = (int)kka_tsize(t), sig = kka_is_signed(t);
+      int64_t a = 0, b = 0;
+      memcpy(&a, lo.b, (size_t)sz);
+      memcpy(&b, hi.b, (size_t)sz);
+      if (sig && sz < 8) {
+        a = (int64_t)((uint64_t)a << (64 - 8 * sz)) >> (64 - 8 * sz);
+        b = (int64_t)((uint64_t)b << (64 - 8 * sz)) >> (64 - 8 * sz);
+      }
+      l = t == KK_UINT64 ? (double)(uint64_t)a : (double)a;
+      h = t == KK_UINT64 ? (double)(uint64_t)b : (double)b;
+    }
+    }
+    mn[d] = l;
+    mx[d] = h;
+  }
+  return KK_OK;
+}
+
+static kk_status_t create(const char *op, kk_instance_t *instance, kk_view_t *keys, int dims, const int64_t *nb,
+                          const double *min_in, const double *max_in, unsigned flags, kk_binsort_t **out) {
+  kka_call_t c;
+  const char *names[1] = {"keys"};
+  kk_status_t st = kka_begin(&c, op, instance, 1, &keys, names);
+  if (st != KK_OK)
+    return st;
+  if ((st = kka_check_ptr(&c, out, "out")) != KK_OK)
+    return st;
+  *out = NULL;
+  if ((st = kka_check_rank(&c, keys, "keys", dims == 1 ? 1 : 2)) != KK_OK || (st = kka_check_arith(&c, keys, "keys")) != KK_OK)
+    return st;
+  if (dims == 3 && KKA_UNLIKELY(kk_view_extent(keys, 1) != 3))
+    return kka_err(KK_ERROR_INVALID_ARGUMENT, "%s: view 'keys' %s has extent %lld in dimension 1, expected 3 (x, y, z)",
+                   op, kka_label(keys), (long long)kk_view_extent(keys, 1));
+  if (KKA_UNLIKELY(flags & ~(unsigned)KK_BINSORT_STABLE))
+    return kka_err(KK_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", op, flags & ~(unsigned)KK_BINSORT_STABLE);
+  double mn[3] = {0, 0, 0}, mx[3] = {0, 0, 0};
+  int64_t nbins = 1;
+  for (int d = 0; d < dims; d++) {
+    if (KKA_UNLIKELY(nb[d] < 1 || !(min_in[d] <= max_in[d]) || !isfinite(min_in[d]) || !isfinite(max_in[d])))
+      return kka_err(KK_ERROR_INVALID_ARGUMENT, "%s: axis %d: %lld bins over [%g, %g); need at least 1 bin and a finite "
+                     "min <= max", op, d, (long long)nb[d], min_in[d], max_in[d]);
+    mn[d] = min_in[d];
+    mx[d] = max_in[d];
+    nbins *= nb[d];
+    if (KKA_UNLIKELY(nbins > (int64_t)1 << 31))
+      return kka_err(KK_ERROR_INVALID_ARGUMENT, "%s: %lld bins or more: at most 2^31", op, (long long)nbins);
+  }
+  const int64_t n = kk_view_extent(keys, 0);
+  if ((st = auto_range(&c, keys, dims, mn, mx)) != KK_OK)
+    return st;
+  kk_binsort_t *bs = calloc(1, sizeof *bs);
+  if (!bs)
+    return kka_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", op);
+  bs->c = c;
+  bs->n = n;
+  bs->nbins = nbins;
+  bs->flags = flags;
+  bs->counts = int64_view(&c, "binsort counts", nbins);
+  bs->offsets = int64_view(&c, "binsort offsets", nbins + 1);
+  bs->perm = int64_view(&c, "binsort permutation", n);
+  if (!bs->counts || !bs->offsets || !bs->perm) {
+    st = kk_last_status();
+    kk_binsort_destroy(bs);
+    return st;
+  }
+  struct kka_bin_args a;
+  memset(&a, 0, sizeof a);
+  a.keys = kka_desc(keys);
+  a.n = n;
+  a.nbins = nbins;
+  a.dims = dims;
+  a.type = (int32_t)kk_view_type(keys);
+  a.perm = kk_view_data(bs->perm);
+  a.offsets = kk_view_data(bs->offsets);
+  for (int d = 0; d < dims; d++) {
+    a.min[d] = mn[d];
+    a.nb[d] = nb[d];
+    /* min == max: every key in the first bin; the keys' own range: its maximum in the last */
+    a.scale[d] = mx[d] > mn[d] ? (double)nb[d] / (mx[d] - mn[d]) : 0.0;
+  }
+  int64_t *counts = NULL, *totals = NULL;
+  uint32_t *bins = kka_tmp(&c, "bins", (size_t)(n > 0 ? n : 1) * 4);
+  int64_t *vals = NULL;
+  uint32_t *sorted_bins = NULL;
+  st = bins ? KK_OK : kk_last_status();
+  a.bins = bins;
+  if (st == KK_OK && c.host) {
+    /* blocks: count, total per bin, offsets, scatter (stable: blocks and keys in order) */
+    int64_t blocks = kka_host_threads(&c);
+    if (blocks > (n + BIN_MIN_BLOCK - 1) / BIN_MIN_BLOCK)
+      blocks = (n + BIN_MIN_BLOCK - 1) / BIN_MIN_BLOCK;
+    if (blocks < 1)
+      blocks = 1;
+    a.per = (n + blocks - 1) / blocks;
+    a.blocks = blocks = a.per > 0 ? (n + a.per - 1) / a.per : 1;
+    counts = kka_tmp(&c, "block counts", (size_t)(blocks > 0 ? blocks : 1) * (size_t)nbins * 8);
+    totals = kka_tmp(&c, "bin totals", (size_t)nbins * 8);
+    st = counts && totals ? KK_OK : kk_last_status();
+    a.counts = counts;
+    a.cursor = totals;
+    if (st == KK_OK && n > 0)
+      st = kka_for_blocks(&c, KK_KERNEL(kka_bin_count_host), &a, sizeof a, blocks);
+    if (st == KK_OK) {
+      if (n > 0) {
+        st = kka_for(&c, KK_KERNEL(kka_bin_total), &a, sizeof a, nbins);
+      } else {
+        memset(totals, 0, (size_t)nbins * 8);
+      }
+    }
+    if (st == KK_OK)
+      st = kka_copy(&c, kka_desc(bs->counts), kka_desc_raw(totals, nbins, 8, KK_INT64), nbins, 8);
+    if (st == KK_OK)
+      st = scan_i64(&c, totals, a.offsets, nbins);
+    if (st == KK_OK && n > 0)
+      st = kka_for(&c, KK_KERNEL(kka_bin_block_offsets), &a, sizeof a, nbins);
+    if (st == KK_OK && n > 0)
+      st = kka_for_blocks(&c, KK_KERNEL(kka_bin_scatter_host), &a, sizeof a, blocks);
+  } else if (st == KK_OK) {
+    /* atomics: counts, their scan, then a cursor per bin -- or, stable, a radix sort of (bin, index) */
+    a.counts = kk_view_data(bs->counts);
+    st = kka_zero(&c, a.counts, (size_t)nbins * 8);
+    if (st == KK_OK)
+      st = kka_for(&c, KK_KERNEL(kka_bin_count_gpu), &a, sizeof a, n);
+    if (st == KK_OK)
+      st = scan_i64(&c, a.counts, a.offsets, nbins);
+    if (st == KK_OK && !(flags & KK_BINSORT_STABLE)) {
+      totals = kka_tmp(&c, "bin cursors", (size_t)nbins * 8);
+      st = totals ? kka_zero(&c, totals, (size_t)nbins * 8) : kk_last_status();
+      a.cursor = totals;
+      if (st == KK_OK)
+        st = kka_for(&c, KK_KERNEL(kka_bin_scatter_gpu), &a, sizeof a, n);
+    } else if (st == KK_OK && n > 1) {
+      vals = kka_tmp(&c, "indices", (size_t)n * 8);
+      sorted_bins = kka_tmp(&c, "bins (second buffer)", (size_t)n * 4);
+      st = vals && sorted_bins ? KK_OK : kk_last_status();
+      struct kka_copy_args ia;
+      memset(&ia, 0, sizeof ia);
+      ia.dst = kka_desc_raw(vals, n, 8, KK_INT64);
+      ia.n = n;
+      if (st == KK_OK)
+        st = kka_for(&c, KK_KERNEL(kka_seq_i64), &ia, sizeof ia, n);
+      void *kb[2] = {bins, sorted_bins}, *vb[2] = {vals, a.perm};
+      int cur = 0;
+      if (st == KK_OK)
+        st = kka_radix_gpu(&c, kb, vb, n, 4, 8, KKA_KEY_UNSIGNED, 0, &cur);
+      if (st == KK_OK && cur == 0) /* the indices ended in vals */
+        st = kka_copy(&c, kka_desc_raw(a.perm, n, 8, KK_INT64), kka_desc_raw(vals, n, 8, KK_INT64), n, 8);
+    } else if (st == KK_OK && n == 1) {
+      const int64_t zero = 0;
+      st = kka_from_host(&c, a.perm, &zero, 8);
+    }
+  }
+  if (st == KK_OK)
+    st = kka_from_host(&c, a.offsets + nbins, &n, 8);
+  if (st == KK_OK)
+    st = kk_instance_fence(c.inst);
+  kka_tmp_free(&c, bins);
+  kka_tmp_free(&c, counts);
+  kka_tmp_free(&c, totals);
+  kka_tmp_free(&c, vals);
+  kka_tmp_free(&c, sorted_bins);
+  if (st != KK_OK) {
+    kk_binsort_destroy(bs);
+    return st;
+  }
+  *out = bs;
+  return KK_OK;
+}
+
+kk_status_t kk_binsort_create_1d(kk_instance_t *instance, kk_view_t *keys, int64_t nbins, double min, double max,
+                                 unsigned flags, kk_binsort_t **out) {
+  return create("kk_binsort_create_1d", instance, keys, 1, &nbins, &min, &max, flags, out);
+}
+
+kk_status_t kk_binsort_create_3d(kk_instance_t *instance, kk_view_t *keys, const int64_t nbins[3],
+                                 const double min[3], const double max[3], unsigned flags, kk_binsort_t **out) {
+  if (KKA_UNLIKELY(!nbins || !min || !max))
+    return kka_err(KK_ERROR_INVALID_ARGUMENT, "kk_binsort_create_3d: nbins, min or max is NULL");
+  return create("kk_binsort_create_3d", instance, keys, 3, nbins, min, max, flags, out);
+}
+
+kk_view_t *kk_binsort_counts(const kk_binsort_t *bs) { return bs ? bs->counts : NULL; }
+kk_view_t *kk_binsort_offsets(const kk_binsort_t *bs) { return bs ? bs->offsets : NULL; }
+kk_view_t *kk_binsort_permutation(const kk_binsort_t *bs) { return bs ? bs->perm : NULL; }
+int64_t kk_binsort_bins(const kk_binsort_t *bs) { return bs ? bs->nbins : 0; }
+
+kk_status_t kk_binsort_apply(kk_binsort_t *bs, kk_view_t *view, int64_t begin) {
+  if (KKA_UNLIKELY(!bs))
+    return kka_err(KK_ERROR_INVALID_ARGUMENT, "kk_binsort_apply: binsort is NULL");
+  kka_call_t c;
+  const char *names[1] = {"view"};
+  kk_status_t st = kka_begin(&c, "kk_binsort_apply", bs->c.inst, 1, &view, names);
+  if (st != KK_OK)
+    return st;
+  const int rank = kk_view_rank(view);
+  if (KKA_UNLIKELY(rank < 1 || rank > 3))
+    return kka_err(KK_ERROR_INVALID_ARGUMENT, "kk_binsort_apply: view %s has rank %d; this takes ranks 1 to 3",
+                   kka_label(view), rank);
+  if (KKA_UNLIKELY(begin < 0 || kk_view_extent(view, 0) - begin < bs->n))
+    return kka_err(KK_ERROR_INVALID_ARGUMENT, "kk_binsort_apply: view %s has extent %lld; the binsort's %lld keys "
+                   "from %lld need %lld", kka_label(view), (long long)kk_view_extent(view, 0), (long long)bs->n,
+                   (long long)begin, (long long)(begin + bs->n));
+  const uint32_t es = (uint32_t)kk_view_elem_size(view);
+  const int64_t e1 = rank > 1 ? kk_view_extent(view, 1) : 1, e2 = rank > 2 ? kk_view_extent(view, 2) : 1;
+  /* each run along dimension 0 (one for rank 1, one per trailing index otherwise) */
+  for (int64_t p = 0; p < e1 && st == KK_OK; p++) {
+    for (int64_t q = 0; q < e2 && st == KK_OK; q++) {
+      kk_view_strided d = kk_view_bind_strided(view);
+      d.d.data = (char *)d.d.data + (size_t)((begin * d.d.stride[0] + p * (rank > 1 ? d.d.stride[1] : 0) +
+                                              q * (rank > 2 ? d.d.stride[2] : 0)) * (int64_t)es);
+      d.d.rank = 1;
+      d.d.extent[0] = bs->n;
+      st = kka_permute(&c, d, kk_view_data(bs->perm), bs->n, es);
+    }
+  }
+  return st;
+}
+
+void kk_binsort_destroy(kk_binsort_t *bs) {
+  if (!bs)
+    return;
+  (void)kk_instance_fence(bs->c.inst);
+  kk_view_release(bs->counts);
+  kk_view_release(bs->offsets);
+  kk_view_release(bs->perm);
+  free(bs);
+}
