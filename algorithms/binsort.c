@@ -17,9 +17,23 @@ KK_DECLARE_KERNEL(kka_seq_i64);
 
 struct kk_binsort {
   kka_call_t c;
+  kk_view_t *keys;                  /* retained: kk_binsort_update reads it again */
+  int dims;
+  int64_t nb[3];
+  double min[3], max[3];            /* as given (min == max: the keys' own range at each update) */
   int64_t n, nbins;
-  kk_view_t *counts, *offsets, *perm;
   unsigned flags;
+  kk_view_t *counts, *offsets, *perm;
+  /* what each update reuses: each key's bin, per-block counts and per-bin
+   * totals (host backends), cursors (GPUs), the stable GPU path's radix
+   * sort (indices, a second bin buffer, its state) */
+  uint32_t *bins, *bins2;
+  int64_t *block_counts, *totals, *vals;
+  int64_t blocks, per;
+  kka_ws_t radix_ws;
+  /* kk_binsort_apply's copy, grown to the largest element seen */
+  void *apply_tmp;
+  size_t apply_bytes;
 };
 
 /* blocks of a host backend: one per thread, none shorter than this */
@@ -135,125 +149,144 @@ static kk_status_t create(const char *op, kk_instance_t *instance, kk_view_t *ke
       return kka_err(KK_ERROR_INVALID_ARGUMENT, "%s: %lld bins or more: at most 2^31", op, (long long)nbins);
   }
   const int64_t n = kk_view_extent(keys, 0);
-  if ((st = auto_range(&c, keys, dims, mn, mx)) != KK_OK)
-    return st;
   kk_binsort_t *bs = calloc(1, sizeof *bs);
   if (!bs)
     return kka_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", op);
   bs->c = c;
+  bs->keys = kk_view_retain(keys);
+  bs->dims = dims;
+  for (int d = 0; d < dims; d++) {
+    bs->nb[d] = nb[d];
+    bs->min[d] = mn[d];
+    bs->max[d] = mx[d];
+  }
   bs->n = n;
   bs->nbins = nbins;
   bs->flags = flags;
   bs->counts = int64_view(&c, "binsort counts", nbins);
   bs->offsets = int64_view(&c, "binsort offsets", nbins + 1);
   bs->perm = int64_view(&c, "binsort permutation", n);
-  if (!bs->counts || !bs->offsets || !bs->perm) {
-    st = kk_last_status();
-    kk_binsort_destroy(bs);
-    return st;
-  }
-  struct kka_bin_args a;
-  memset(&a, 0, sizeof a);
-  a.keys = kka_desc(keys);
-  a.n = n;
-  a.nbins = nbins;
-  a.dims = dims;
-  a.type = (int32_t)kk_view_type(keys);
-  a.perm = kk_view_data(bs->perm);
-  a.offsets = kk_view_data(bs->offsets);
-  for (int d = 0; d < dims; d++) {
-    a.min[d] = mn[d];
-    a.nb[d] = nb[d];
-    /* min == max: every key in the first bin; the keys' own range: its maximum in the last */
-    a.scale[d] = mx[d] > mn[d] ? (double)nb[d] / (mx[d] - mn[d]) : 0.0;
-  }
-  int64_t *counts = NULL, *totals = NULL;
-  uint32_t *bins = kka_tmp(&c, "bins", (size_t)(n > 0 ? n : 1) * 4);
-  int64_t *vals = NULL;
-  uint32_t *sorted_bins = NULL;
-  st = bins ? KK_OK : kk_last_status();
-  a.bins = bins;
+  bs->bins = kka_tmp(&c, "bins", (size_t)(n > 0 ? n : 1) * 4);
+  st = bs->counts && bs->offsets && bs->perm && bs->bins ? KK_OK : kk_last_status();
   if (st == KK_OK && c.host) {
-    /* blocks: count, total per bin, offsets, scatter (stable: blocks and keys in order) */
+    /* blocks: one per thread, none shorter than BIN_MIN_BLOCK */
     int64_t blocks = kka_host_threads(&c);
     if (blocks > (n + BIN_MIN_BLOCK - 1) / BIN_MIN_BLOCK)
       blocks = (n + BIN_MIN_BLOCK - 1) / BIN_MIN_BLOCK;
     if (blocks < 1)
       blocks = 1;
-    a.per = (n + blocks - 1) / blocks;
-    a.blocks = blocks = a.per > 0 ? (n + a.per - 1) / a.per : 1;
-    counts = kka_tmp(&c, "block counts", (size_t)(blocks > 0 ? blocks : 1) * (size_t)nbins * 8);
-    totals = kka_tmp(&c, "bin totals", (size_t)nbins * 8);
-    st = counts && totals ? KK_OK : kk_last_status();
-    a.counts = counts;
-    a.cursor = totals;
-    if (st == KK_OK && n > 0)
-      st = kka_for_blocks(&c, KK_KERNEL(kka_bin_count_host), &a, sizeof a, blocks);
-    if (st == KK_OK) {
-      if (n > 0) {
-        st = kka_for(&c, KK_KERNEL(kka_bin_total), &a, sizeof a, nbins);
-      } else {
-        memset(totals, 0, (size_t)nbins * 8);
-      }
-    }
-    if (st == KK_OK)
-      st = kka_copy(&c, kka_desc(bs->counts), kka_desc_raw(totals, nbins, 8, KK_INT64), nbins, 8);
-    if (st == KK_OK)
-      st = scan_i64(&c, totals, a.offsets, nbins);
-    if (st == KK_OK && n > 0)
-      st = kka_for(&c, KK_KERNEL(kka_bin_block_offsets), &a, sizeof a, nbins);
-    if (st == KK_OK && n > 0)
-      st = kka_for_blocks(&c, KK_KERNEL(kka_bin_scatter_host), &a, sizeof a, blocks);
-  } else if (st == KK_OK) {
-    /* atomics: counts, their scan, then a cursor per bin -- or, stable, a radix sort of (bin, index) */
-    a.counts = kk_view_data(bs->counts);
-    st = kka_zero(&c, a.counts, (size_t)nbins * 8);
-    if (st == KK_OK)
-      st = kka_for(&c, KK_KERNEL(kka_bin_count_gpu), &a, sizeof a, n);
-    if (st == KK_OK)
-      st = scan_i64(&c, a.counts, a.offsets, nbins);
-    if (st == KK_OK && !(flags & KK_BINSORT_STABLE)) {
-      totals = kka_tmp(&c, "bin cursors", (size_t)nbins * 8);
-      st = totals ? kka_zero(&c, totals, (size_t)nbins * 8) : kk_last_status();
-      a.cursor = totals;
-      if (st == KK_OK)
-        st = kka_for(&c, KK_KERNEL(kka_bin_scatter_gpu), &a, sizeof a, n);
-    } else if (st == KK_OK && n > 1) {
-      vals = kka_tmp(&c, "indices", (size_t)n * 8);
-      sorted_bins = kka_tmp(&c, "bins (second buffer)", (size_t)n * 4);
-      st = vals && sorted_bins ? KK_OK : kk_last_status();
-      struct kka_copy_args ia;
-      memset(&ia, 0, sizeof ia);
-      ia.dst = kka_desc_raw(vals, n, 8, KK_INT64);
-      ia.n = n;
-      if (st == KK_OK)
-        st = kka_for(&c, KK_KERNEL(kka_seq_i64), &ia, sizeof ia, n);
-      void *kb[2] = {bins, sorted_bins}, *vb[2] = {vals, a.perm};
-      int cur = 0;
-      if (st == KK_OK)
-        st = kka_radix_gpu(&c, kb, vb, n, 4, 8, KKA_KEY_UNSIGNED, 0, &cur);
-      if (st == KK_OK && cur == 0) /* the indices ended in vals */
-        st = kka_copy(&c, kka_desc_raw(a.perm, n, 8, KK_INT64), kka_desc_raw(vals, n, 8, KK_INT64), n, 8);
-    } else if (st == KK_OK && n == 1) {
-      const int64_t zero = 0;
-      st = kka_from_host(&c, a.perm, &zero, 8);
-    }
+    bs->per = (n + blocks - 1) / blocks;
+    bs->blocks = bs->per > 0 ? (n + bs->per - 1) / bs->per : 1;
+    bs->block_counts = kka_tmp(&c, "block counts", (size_t)bs->blocks * (size_t)nbins * 8);
+    bs->totals = kka_tmp(&c, "bin totals", (size_t)nbins * 8);
+    st = bs->block_counts && bs->totals ? KK_OK : kk_last_status();
+  } else if (st == KK_OK && !(flags & KK_BINSORT_STABLE)) {
+    bs->totals = kka_tmp(&c, "bin cursors", (size_t)nbins * 8);
+    st = bs->totals ? KK_OK : kk_last_status();
+  } else if (st == KK_OK && n > 1) {
+    bs->vals = kka_tmp(&c, "indices", (size_t)n * 8);
+    bs->bins2 = kka_tmp(&c, "bins (second buffer)", (size_t)n * 4);
+    bs->radix_ws.size = kka_ws_round(kka_radix_gpu_state_bytes(n, 4));
+    bs->radix_ws.base = kka_tmp(&c, "radix sort state", bs->radix_ws.size);
+    st = bs->vals && bs->bins2 && bs->radix_ws.base ? KK_OK : kk_last_status();
   }
   if (st == KK_OK)
-    st = kka_from_host(&c, a.offsets + nbins, &n, 8);
+    st = kka_from_host(&c, (int64_t *)kk_view_data(bs->offsets) + nbins, &n, 8); /* the total, after the last bin */
+  if (st == KK_OK)
+    st = kk_binsort_update(bs);
   if (st == KK_OK)
     st = kk_instance_fence(c.inst);
-  kka_tmp_free(&c, bins);
-  kka_tmp_free(&c, counts);
-  kka_tmp_free(&c, totals);
-  kka_tmp_free(&c, vals);
-  kka_tmp_free(&c, sorted_bins);
   if (st != KK_OK) {
     kk_binsort_destroy(bs);
     return st;
   }
   *out = bs;
   return KK_OK;
+}
+
+kk_status_t kk_binsort_update(kk_binsort_t *bs) {
+  if (KKA_UNLIKELY(!bs))
+    return kka_err(KK_ERROR_INVALID_ARGUMENT, "kk_binsort_update: binsort is NULL");
+  kka_call_t c = bs->c;
+  c.op = "kk_binsort_update";
+  const int64_t n = bs->n, nbins = bs->nbins;
+  double mn[3] = {0, 0, 0}, mx[3] = {0, 0, 0};
+  for (int d = 0; d < bs->dims; d++)
+    mn[d] = bs->min[d], mx[d] = bs->max[d];
+  kk_status_t st = auto_range(&c, bs->keys, bs->dims, mn, mx);
+  if (st != KK_OK)
+    return st;
+  struct kka_bin_args a;
+  memset(&a, 0, sizeof a);
+  a.keys = kka_desc(bs->keys);
+  a.n = n;
+  a.nbins = nbins;
+  a.dims = bs->dims;
+  a.type = (int32_t)kk_view_type(bs->keys);
+  a.perm = kk_view_data(bs->perm);
+  a.offsets = kk_view_data(bs->offsets);
+  a.bins = bs->bins;
+  for (int d = 0; d < bs->dims; d++) {
+    a.min[d] = mn[d];
+    a.nb[d] = bs->nb[d];
+    /* min == max: every key in the first bin; the keys' own range: its maximum in the last */
+    a.scale[d] = mx[d] > mn[d] ? (double)bs->nb[d] / (mx[d] - mn[d]) : 0.0;
+  }
+  if (c.host) {
+    /* blocks: count, total per bin, offsets, scatter (stable: blocks and keys in order) */
+    a.per = bs->per;
+    a.blocks = bs->blocks;
+    a.counts = bs->block_counts;
+    a.cursor = bs->totals;
+    if (n > 0)
+      st = kka_for_blocks(&c, KK_KERNEL(kka_bin_count_host), &a, sizeof a, bs->blocks);
+    if (st == KK_OK) {
+      if (n > 0)
+        st = kka_for(&c, KK_KERNEL(kka_bin_total), &a, sizeof a, nbins);
+      else
+        memset(bs->totals, 0, (size_t)nbins * 8);
+    }
+    if (st == KK_OK)
+      st = kka_copy(&c, kka_desc(bs->counts), kka_desc_raw(bs->totals, nbins, 8, KK_INT64), nbins, 8);
+    if (st == KK_OK)
+      st = scan_i64(&c, bs->totals, a.offsets, nbins);
+    if (st == KK_OK && n > 0)
+      st = kka_for(&c, KK_KERNEL(kka_bin_block_offsets), &a, sizeof a, nbins);
+    if (st == KK_OK && n > 0)
+      st = kka_for_blocks(&c, KK_KERNEL(kka_bin_scatter_host), &a, sizeof a, bs->blocks);
+    return st;
+  }
+  /* atomics: counts, their scan, then a cursor per bin -- or, stable, a radix sort of (bin, index) */
+  a.counts = kk_view_data(bs->counts);
+  st = kka_zero(&c, a.counts, (size_t)nbins * 8);
+  if (st == KK_OK)
+    st = kka_for(&c, KK_KERNEL(kka_bin_count_gpu), &a, sizeof a, n);
+  if (st == KK_OK)
+    st = scan_i64(&c, a.counts, a.offsets, nbins);
+  if (st != KK_OK)
+    return st;
+  if (!(bs->flags & KK_BINSORT_STABLE)) {
+    a.cursor = bs->totals;
+    st = kka_zero(&c, a.cursor, (size_t)nbins * 8);
+    return st != KK_OK ? st : kka_for(&c, KK_KERNEL(kka_bin_scatter_gpu), &a, sizeof a, n);
+  }
+  if (n < 2) {
+    const int64_t zero = 0;
+    return n == 1 ? kka_from_host(&c, a.perm, &zero, 8) : KK_OK;
+  }
+  struct kka_copy_args ia;
+  memset(&ia, 0, sizeof ia);
+  ia.dst = kka_desc_raw(bs->vals, n, 8, KK_INT64);
+  ia.n = n;
+  if ((st = kka_for(&c, KK_KERNEL(kka_seq_i64), &ia, sizeof ia, n)) != KK_OK)
+    return st;
+  void *kb[2] = {bs->bins, bs->bins2}, *vb[2] = {bs->vals, a.perm};
+  int cur = 0;
+  bs->radix_ws.used = 0;
+  c.ws = &bs->radix_ws;
+  if ((st = kka_radix_gpu(&c, kb, vb, n, 4, 8, KKA_KEY_UNSIGNED, 0, &cur)) != KK_OK)
+    return st;
+  return cur == 0 /* the indices ended in vals */ ? kka_copy(&c, kka_desc_raw(a.perm, n, 8, KK_INT64), ia.dst, n, 8) : KK_OK;
 }
 
 kk_status_t kk_binsort_create_1d(kk_instance_t *instance, kk_view_t *keys, int64_t nbins, double min, double max,
@@ -291,6 +324,17 @@ kk_status_t kk_binsort_apply(kk_binsort_t *bs, kk_view_t *view, int64_t begin) {
                    (long long)begin, (long long)(begin + bs->n));
   const uint32_t es = (uint32_t)kk_view_elem_size(view);
   const int64_t e1 = rank > 1 ? kk_view_extent(view, 1) : 1, e2 = rank > 2 ? kk_view_extent(view, 2) : 1;
+  /* the permuted copy: the binsort's, grown for larger elements */
+  const size_t need = kka_ws_round((size_t)bs->n * es);
+  if (need > bs->apply_bytes) {
+    kka_tmp_free(&bs->c, bs->apply_tmp);
+    bs->apply_bytes = 0;
+    if (!(bs->apply_tmp = kka_tmp(&bs->c, "permuted copy", need)))
+      return kk_last_status();
+    bs->apply_bytes = need;
+  }
+  kka_ws_t ws = {bs->apply_tmp, bs->apply_bytes, 0};
+  c.ws = &ws;
   /* each run along dimension 0 (one for rank 1, one per trailing index otherwise) */
   for (int64_t p = 0; p < e1 && st == KK_OK; p++) {
     for (int64_t q = 0; q < e2 && st == KK_OK; q++) {
@@ -299,6 +343,7 @@ kk_status_t kk_binsort_apply(kk_binsort_t *bs, kk_view_t *view, int64_t begin) {
                                               q * (rank > 2 ? d.d.stride[2] : 0)) * (int64_t)es);
       d.d.rank = 1;
       d.d.extent[0] = bs->n;
+      ws.used = 0;
       st = kka_permute(&c, d, kk_view_data(bs->perm), bs->n, es);
     }
   }
@@ -312,5 +357,13 @@ void kk_binsort_destroy(kk_binsort_t *bs) {
   kk_view_release(bs->counts);
   kk_view_release(bs->offsets);
   kk_view_release(bs->perm);
+  kk_view_release(bs->keys);
+  kka_tmp_free(&bs->c, bs->bins);
+  kka_tmp_free(&bs->c, bs->bins2);
+  kka_tmp_free(&bs->c, bs->block_counts);
+  kka_tmp_free(&bs->c, bs->totals);
+  kka_tmp_free(&bs->c, bs->vals);
+  kka_tmp_free(&bs->c, bs->radix_ws.base);
+  kka_tmp_free(&bs->c, bs->apply_tmp);
   free(bs);
 }

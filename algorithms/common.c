@@ -42,6 +42,7 @@ kk_status_t kka_begin(kka_call_t *c, const char *op, kk_instance_t *inst, int n,
   c->inst = NULL;
   c->host = 0;
   c->space = NULL;
+  c->ws = NULL;
   if (KKA_UNLIKELY(!kk_is_initialized()))
     return kka_err(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (call kk_initialize first)", op);
   for (int i = 0; i < n; i++)
@@ -134,6 +135,11 @@ kk_view_strided kka_desc_raw(void *p, int64_t n, uint32_t elem_size, kk_type_t t
 /* ---- temporaries ------------------------------------------------------------------ */
 
 void *kka_tmp(const kka_call_t *c, const char *what, size_t bytes) {
+  if (c->ws && c->ws->size - c->ws->used >= kka_ws_round(bytes)) {
+    void *w = c->ws->base + c->ws->used;
+    c->ws->used += kka_ws_round(bytes);
+    return w;
+  }
   void *p = NULL;
   char label[128];
   snprintf(label, sizeof label, "%s: %s", c->op, what);
@@ -143,7 +149,7 @@ void *kka_tmp(const kka_call_t *c, const char *what, size_t bytes) {
 }
 
 void kka_tmp_free(const kka_call_t *c, void *p) {
-  if (!p)
+  if (!p || (c->ws && (char *)p >= c->ws->base && (char *)p < c->ws->base + c->ws->size))
     return;
   if (!c->host)
     (void)kk_instance_fence(c->inst); /* the queued work may still use it */

@@ -16,12 +16,19 @@
 #define KKA_UNLIKELY(x) (x)
 #endif
 
+/* A caller's workspace: temporaries are carved from it while they fit. */
+typedef struct kka_ws {
+  char *base;
+  size_t size, used;
+} kka_ws_t;
+
 /* One call: the routine's name and where it runs. */
 typedef struct kka_call {
   const char *op;
   kk_instance_t *inst;
   int host;          /* the instance's backend runs on the host (host kernels) */
   kk_space_t *space; /* the default space of the instance's backend: temporaries go there */
+  kka_ws_t *ws;      /* NULL, or the caller's workspace */
 } kka_call_t;
 
 /* Records an error (kk_set_error) and returns its status. */
@@ -74,9 +81,10 @@ static inline int kka_unit(const kk_view_strided *d) { return d->d.stride[0] == 
 
 /* ---- temporaries ---------------------------------------------------------------- */
 
-/* A temporary of `bytes` in the call's space (NULL with the error recorded).
- * kka_tmp_free frees it after the instance's queued work (a fence first, on
- * backends that queue). */
+/* A temporary of `bytes` in the call's space (NULL with the error
+ * recorded): from the call's workspace while it has room, else allocated.
+ * kka_tmp_free frees an allocated one after the instance's queued work (a
+ * fence first, on backends that queue); one from the workspace stays. */
 void *kka_tmp(const kka_call_t *c, const char *what, size_t bytes);
 void kka_tmp_free(const kka_call_t *c, void *p);
 
@@ -85,6 +93,9 @@ kk_status_t kka_to_host(const kka_call_t *c, void *dst, const void *src, size_t 
 kk_status_t kka_from_host(const kka_call_t *c, void *dst, const void *src, size_t bytes);
 /* Sets `bytes` at p (in the call's space) to zero, ordered on the instance. */
 kk_status_t kka_zero(const kka_call_t *c, void *p, size_t bytes);
+
+/* Bytes a temporary takes in a workspace (rounded up to 256). */
+static inline size_t kka_ws_round(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
 
 /* ---- launches ------------------------------------------------------------------- */
 

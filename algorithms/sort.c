@@ -1,4 +1,5 @@
 /* algorithms/sort.c -- kk_sort and friends: argument checks, the radix sort's passes (host blocks or the GPU one-sweep), the comparator merge sort. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +123,18 @@ kk_status_t kk_sort_ex(kk_instance_t *instance, kk_view_t *keys, kk_view_t *valu
   if (values && (st = kka_check_len(&c, values, "values", end, 1, "the end of the keys' range")) != KK_OK)
     return st;
   const int64_t n = end - begin;
+  kka_ws_t ws = {NULL, 0, 0};
+  if (o.struct_size >= offsetof(kk_sort_options_t, workspace) + sizeof o.workspace && o.workspace) {
+    kk_view_t *w = o.workspace;
+    if (KKA_UNLIKELY(!kk_view_span_is_contiguous(w) ||
+                     (strcmp(kk_space_backend(kk_view_space(w)), kk_instance_backend(c.inst)) != 0 &&
+                      !(c.host && kk_space_host_accessible(kk_view_space(w))))))
+      return kka_err(KK_ERROR_INVALID_ARGUMENT, "%s: workspace %s is not one contiguous view in a space of backend %s",
+                     op, kka_label(w), kk_instance_backend(c.inst));
+    ws.base = kk_view_data(w);
+    ws.size = kk_view_span(w) * kk_view_elem_size(w);
+    c.ws = &ws;
+  }
   if (o.comparator) {
     if (KKA_UNLIKELY(o.comparator->struct_size < sizeof(kk_comparator_t) ||
                      o.comparator->elem_size != kk_view_elem_size(keys)))
@@ -213,6 +226,24 @@ done:
   kka_tmp_free(&c, vtmp);
   kka_tmp_free(&c, perm);
   return st;
+}
+
+size_t kk_sort_workspace_bytes(kk_instance_t *instance, int64_t n, kk_type_t key_type, size_t value_size) {
+  kka_call_t c;
+  if (n <= 0 || kka_begin(&c, "kk_sort_workspace_bytes", instance, 0, NULL, NULL) != KK_OK)
+    return 0;
+  const size_t un = (size_t)n, ks = kka_tsize(key_type) ? kka_tsize(key_type) : 8;
+  /* keys: a copy (strided keys) and the second buffer; values: indices,
+   * the second buffer, the permuted copy; the passes' own state */
+  size_t b = 2 * kka_ws_round(un * ks);
+  if (value_size)
+    b += 2 * kka_ws_round(un * 8) + kka_ws_round(un * value_size);
+  if (c.host) {
+    b += kka_ws_round((size_t)kka_host_threads(&c) * KKA_RADIX * 8);
+  } else {
+    b += kka_ws_round(kka_radix_gpu_state_bytes(n, (int)ks));
+  }
+  return b;
 }
 
 kk_status_t kk_sort(kk_instance_t *instance, kk_view_t *keys) { return kk_sort_ex(instance, keys, NULL, NULL); }

@@ -28,6 +28,11 @@ static uint64_t pass_scratch(int ksize, int vsize) {
          kk_scratch_size((size_t)ksize, tile * (int64_t)bufw / ksize);
 }
 
+size_t kka_radix_gpu_state_bytes(int64_t n, int ksize) {
+  const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
+  return (size_t)ksize * KKA_RADIX * 8 + 64 + 2 * (size_t)ntiles * KKA_RADIX * 8;
+}
+
 kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int64_t n, int ksize, int vsize, int kind,
                           int desc, int *cur) {
   static const kk_kernel_t *const hist_k[4] = {KK_KERNEL(kka_ghist_1), KK_KERNEL(kka_ghist_2), KK_KERNEL(kka_ghist_4),

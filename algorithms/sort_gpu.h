@@ -11,4 +11,7 @@
 kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int64_t n, int ksize, int vsize, int kind,
                           int desc, int *cur);
 
+/* The bytes kka_radix_gpu allocates for n keys of ksize bytes (one temporary). */
+size_t kka_radix_gpu_state_bytes(int64_t n, int ksize);
+
 #endif

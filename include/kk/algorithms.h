@@ -141,8 +141,20 @@ typedef struct kk_sort_options {
   int64_t begin, end;                  /* sort elements [begin, end) of extent 0; end -1: to the end */
   int descending;                      /* 1: largest first (still stable; NaNs still last) */
   const kk_comparator_t *comparator;   /* NULL: by value; else KK_COMPARATOR_REF(name) (any element type) */
+  kk_view_t *workspace;                /* NULL, or a contiguous view in the instance's space whose memory the
+                                          sort uses for its temporaries while they fit (see below) */
 } kk_sort_options_t;
-#define KK_SORT_OPTIONS_INIT { sizeof(kk_sort_options_t), 0, -1, 0, NULL }
+#define KK_SORT_OPTIONS_INIT { sizeof(kk_sort_options_t), 0, -1, 0, NULL, NULL }
+
+/* The bytes of workspace that a sort of n keys of key_type (values of
+ * value_size bytes, 0: none) on `instance` (NULL: the default instance)
+ * takes at most.  A sort given that much (kk_sort_options_t.workspace: any
+ * element type, contiguous, in the instance's space) allocates nothing and
+ * returns when its work is queued; without it, each sort allocates its
+ * temporaries and frees them after a fence of the instance (on GPUs an
+ * allocation, a free and a wait per call).  A workspace serves one sort at
+ * a time: two sorts on different instances must not share one. */
+size_t kk_sort_workspace_bytes(kk_instance_t *instance, int64_t n, kk_type_t key_type, size_t value_size);
 
 /* Sorts `keys` ascending.  Asynchronous. */
 kk_status_t kk_sort(kk_instance_t *instance, kk_view_t *keys);
@@ -180,7 +192,9 @@ enum {
 /* 1-D bins: `nbins` bins over [min, max) of the rank-1 arithmetic view
  * `keys` (min == max: the keys' own minimum and maximum, the maximum in the
  * last bin).  Computes counts, offsets and the permutation before it returns
- * (synchronous).  KK_ERROR_INVALID_ARGUMENT for nbins < 1, max < min, a wrong
+ * (synchronous), and keeps what kk_binsort_update and kk_binsort_apply
+ * reuse (about 12 bytes per key and 8 per bin and thread, plus the largest
+ * view applied).  KK_ERROR_INVALID_ARGUMENT for nbins < 1, max < min, a wrong
  * rank or type. */
 kk_status_t kk_binsort_create_1d(kk_instance_t *instance, kk_view_t *keys, int64_t nbins, double min, double max,
                                  unsigned flags, kk_binsort_t **out);
@@ -189,6 +203,13 @@ kk_status_t kk_binsort_create_1d(kk_instance_t *instance, kk_view_t *keys, int64
  * the keys' own range on it. */
 kk_status_t kk_binsort_create_3d(kk_instance_t *instance, kk_view_t *keys, const int64_t nbins[3],
                                  const double min[3], const double max[3], unsigned flags, kk_binsort_t **out);
+
+/* Computes the counts, offsets and permutation again from the current
+ * contents of the keys view given at creation (retained by the binsort),
+ * with the same bins (an automatic range is taken from the keys again):
+ * a time step's particles binned again without new allocations.
+ * Asynchronous on GPUs (except an automatic range's reductions). */
+kk_status_t kk_binsort_update(kk_binsort_t *bs);
 
 /* The binsort's views, in the instance's space, owned by the binsort (retain
  * one to keep it longer): counts (KK_INT64, one per bin), offsets (KK_INT64,
