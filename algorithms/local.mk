@@ -80,3 +80,65 @@ EXTRA_examples_cell_list_cell_list_DEPENDENCIES = examples/cell-list/cell_list.k
 TESTS += algorithms/tests/cell-list.sh
 endif
 examples/cell-list/cell_list.kk.o: examples/cell-list/cell_list.h
+
+# The device images of kk-algorithms' kernel objects and of the suite's user
+# kernels (the kernel-language headers), checked as kk-kernels' are: the
+# embedded CUDA source compiles with NVRTC, a HIP code object for each
+# configured architecture, every SPIR-V image passes spirv-val.  No GPU needed.
+KKA_IMAGE_OBJS = $(ALGORITHMS_KK_OBJS) algorithms/tests/user.kk.o
+dist_check_SCRIPTS += algorithms/tests/algorithms-nvrtc.sh algorithms/tests/algorithms-hip-images.sh \
+	algorithms/tests/algorithms-spirv.sh
+if KK_BUILD_ALGORITHMS
+if KK_BUILD_CUDA
+check_PROGRAMS += algorithms/tests/nvrtc_algorithms
+algorithms_tests_nvrtc_algorithms_SOURCES = tests/nvrtc_modules.c tests/module_collect.h
+algorithms_tests_nvrtc_algorithms_LDADD = $(KKA_IMAGE_OBJS) -ldl -lm
+EXTRA_algorithms_tests_nvrtc_algorithms_DEPENDENCIES = $(KKA_IMAGE_OBJS)
+TESTS += algorithms/tests/algorithms-nvrtc.sh
+endif
+if KK_BUILD_HIP
+check_PROGRAMS += algorithms/tests/hip_algorithms
+algorithms_tests_hip_algorithms_SOURCES = tests/hip_modules.c tests/module_collect.h
+algorithms_tests_hip_algorithms_LDADD = $(KKA_IMAGE_OBJS) -lm
+EXTRA_algorithms_tests_hip_algorithms_DEPENDENCIES = $(KKA_IMAGE_OBJS)
+TESTS += algorithms/tests/algorithms-hip-images.sh
+endif
+if KK_SPIRV_TARGET
+check_PROGRAMS += algorithms/tests/spirv_algorithms
+algorithms_tests_spirv_algorithms_SOURCES = tests/spirv_modules.c tests/module_collect.h
+algorithms_tests_spirv_algorithms_LDADD = $(KKA_IMAGE_OBJS) -lm
+EXTRA_algorithms_tests_spirv_algorithms_DEPENDENCIES = $(KKA_IMAGE_OBJS)
+TESTS += algorithms/tests/algorithms-spirv.sh
+endif
+endif
+
+# ---- bench/kk-bench-algorithms: against hand-written OpenMP, std::sort and
+# __gnu_parallel::sort (host backends), cuRAND and CUB (cuda), in the same run ----
+EXTRA_DIST += bench/bench_algorithms.kk.c bench/algorithms_native_host.cc bench/algorithms_native_cuda.cu
+CLEANFILES += bench/bench_algorithms.kk.o bench/algorithms_native_host.o bench/algorithms_native_cuda.o
+if KK_BUILD_ALGORITHMS
+if KK_HAVE_CXX
+noinst_PROGRAMS += bench/kk-bench-algorithms
+bench_kk_bench_algorithms_SOURCES = bench/kk-bench-algorithms.c bench/algorithms_native.h bench/bench_algorithms.h
+bench_kk_bench_algorithms_CPPFLAGS = $(AM_CPPFLAGS) $(BENCH_ALG_CUDA_CPPFLAGS)
+bench_kk_bench_algorithms_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) $(KK_HOST_KERNEL_CFLAGS)
+bench_kk_bench_algorithms_LDFLAGS = $(OPENMP_CFLAGS)
+bench_kk_bench_algorithms_LDADD = bench/bench_algorithms.kk.o bench/algorithms_native_host.o libkk-algorithms.la \
+	libkk.la -lm -lstdc++
+EXTRA_bench_kk_bench_algorithms_DEPENDENCIES = bench/bench_algorithms.kk.o bench/algorithms_native_host.o
+bench/algorithms_native_host.o: bench/algorithms_native_host.cc bench/algorithms_native.h
+	$(AM_V_GEN)$(KK_CXX) -O3 -std=c++17 $(OPENMP_CFLAGS) -c $(srcdir)/bench/algorithms_native_host.cc -o $@
+if KK_BUILD_CUDA
+# the native side on cuda: cuRAND (found through an rpath to the toolkit) and CUB (headers)
+BENCH_ALG_CUDA_CPPFLAGS = -DKK_BENCH_CUDA
+bench_kk_bench_algorithms_LDADD += bench/algorithms_native_cuda.o -L$(CUDA_LIBDIR) -lcurand -lcudart
+bench_kk_bench_algorithms_LDFLAGS += -Wl,-rpath,$(CUDA_LIBDIR)
+EXTRA_bench_kk_bench_algorithms_DEPENDENCIES += bench/algorithms_native_cuda.o
+bench/algorithms_native_cuda.o: bench/algorithms_native_cuda.cu bench/algorithms_native.h
+	$(AM_V_GEN)$(NVCC) -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -c $(srcdir)/bench/algorithms_native_cuda.cu -o $@
+else
+BENCH_ALG_CUDA_CPPFLAGS =
+endif
+endif
+endif
+bench/bench_algorithms.kk.o: bench/bench_algorithms.h

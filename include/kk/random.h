@@ -284,7 +284,9 @@ KK__RAND_DRAWS(kk_random_philox, kk__philox_next)
  * and around them, where the body runs (so that the host thread is known):
  *   kk_random_acquire(pool)                  a generator of the pool's kind
  *   kk_random_release(pool, g)               its state back into the pool */
-#if defined(__cplusplus) /* the device targets compile kernel files as C++ */
+#if defined(__cplusplus) || defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP) || defined(KK_TARGET_SPIRV)
+/* the device targets compile kernel files as C++ (kkcc may preprocess the
+ * source NVRTC gets as C: the target, not __cplusplus, decides) */
 #define KK__RAND_OVERLOADS(G)                                                                                   \
   KK__FN uint64_t kk_random_u64(G *g) { return kk__rand_u64_##G(g); }                                           \
   KK__FN uint32_t kk_random_u32(G *g) { return kk__rand_u32_##G(g); }                                           \

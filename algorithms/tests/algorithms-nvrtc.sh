@@ -1,0 +1,3 @@
+#!/bin/sh
+# algorithms/tests/algorithms-nvrtc.sh -- the embedded CUDA source of every kk-algorithms kernel module, and of a user's kernel file with its kernel-language headers, compiles with NVRTC (the CUDA plugin's JIT fallback).
+exec "${top_builddir:-.}/algorithms/tests/nvrtc_algorithms" sm_80 sm_90
