@@ -111,12 +111,20 @@ struct kka_gsort_args {
 
 /* ---- standard algorithms (std_tmpl.h; kk__alg_args: in, in2, out, n, cap, flags) ------------------ */
 
-/* the built-in predicate x `op` value (kk_cmp_t), value's bits in vbits */
+/* the built-in predicate x `op` value (kk_cmp_t), value's bits in vbits,
+ * as masks: ((x < v) & lt | (x == v) & eq | (x > v) & gt) ^ inv, a
+ * comparison without a branch per element (NE: inv and eq; the negation
+ * of remove_if and none_of folded into inv) */
 struct kka_cmp_args {
   kk__alg_args h;
   uint64_t vbits;
-  int32_t op, pad;
+  int32_t lt, eq, gt, inv;
 };
+/* Host backends count a built-in predicate's matches KKA_HOST_CB elements
+ * per iteration, a plain loop per comparison (no masks per element); GPUs
+ * one element per iteration. */
+#define KKA_HOST_CB 512
+
 /* reductions, adjacent differences, is_sorted, unique */
 struct kka_red_args {
   kk__alg_args h;

@@ -58,36 +58,59 @@ KK__FN void kka_normals(uint64_t r1, uint64_t r2, double m, double sd, double *z
   *z1 = m + rad * sin(th);
 }
 
-/* The elements one slot fills: blocked or interleaved. */
-#define KKA_FOR_ELEMS(e)                                                                                        \
-  for (int64_t e = args->blocked ? s * args->per : s,                                                           \
-               e##_end = args->blocked ? (s * args->per + args->per < args->n ? s * args->per + args->per : args->n) \
-                                       : args->n,                                                              \
-               e##_step = args->blocked ? 1 : args->p.num_states;                                               \
-       e < e##_end; e += e##_step)
+/* The elements one slot fills, blocked or interleaved, each given VAL:
+ * plain loops over the data for a contiguous view (the compiler keeps the
+ * generator's chain and the stores apart), addresses through the strides
+ * otherwise. */
+#define KKA_FILL_LOOP(T, STEP)                                                                                  \
+  do {                                                                                                          \
+    const int64_t b_ = args->blocked ? s * args->per : s;                                                       \
+    const int64_t e_ = args->blocked ? (s * args->per + args->per < args->n ? s * args->per + args->per : args->n) \
+                                     : args->n;                                                                 \
+    if (args->contig && args->blocked) {                                                                        \
+      T *p_ = (T *)args->v.d.data;                                                                              \
+      for (int64_t e = b_; e < e_; e++) {                                                                       \
+        STEP;                                                                                                   \
+        p_[e] = val_;                                                                                           \
+      }                                                                                                         \
+    } else if (args->contig) {                                                                                  \
+      T *p_ = (T *)args->v.d.data;                                                                              \
+      for (int64_t e = b_; e < e_; e += args->p.num_states) {                                                   \
+        STEP;                                                                                                   \
+        p_[e] = val_;                                                                                           \
+      }                                                                                                         \
+    } else {                                                                                                    \
+      for (int64_t e = b_; e < e_; e += args->blocked ? 1 : args->p.num_states) {                               \
+        STEP;                                                                                                   \
+        *(T *)kka_elem(&args->v.d, e, 0) = val_;                                                                \
+      }                                                                                                         \
+    }                                                                                                           \
+  } while (0)
 
-/* One type's loop: the store of element e, from the draw NEXT() */
-#define KKA_FILL_INT(T, NEXT)                                                                                   \
-  KKA_FOR_ELEMS(e) {                                                                                            \
-    *(T *)kka_elem(&args->v.d, e, args->contig) = (T)kka_int_of(NEXT(), args->ilo, args->irange);               \
-  }
+/* One element's value val_ from the draws NEXT(): an integer, a uniform
+ * real, a normal (two draws give two, the second kept for the next element) */
+#define KKA_INT_STEP(T, NEXT) const T val_ = (T)kka_int_of(NEXT(), args->ilo, args->irange)
+#define KKA_REAL_STEP(T, CONV, NEXT) const T val_ = CONV(NEXT(), a_, w_)
+#define KKA_NORMAL_STEP(T, NEXT)                                                                                \
+  T val_;                                                                                                       \
+  if (have_) {                                                                                                  \
+    val_ = (T)z1_;                                                                                              \
+  } else {                                                                                                      \
+    double z0_;                                                                                                 \
+    const uint64_t r1_ = NEXT();                                                                                \
+    kka_normals(r1_, NEXT(), args->a, args->b, &z0_, &z1_);                                                     \
+    val_ = (T)z0_;                                                                                              \
+  }                                                                                                             \
+  have_ = !have_
+#define KKA_FILL_INT(T, NEXT) KKA_FILL_LOOP(T, KKA_INT_STEP(T, NEXT));
 #define KKA_FILL_REAL(T, CONV, NEXT)                                                                            \
   if (!args->normal) {                                                                                          \
-    KKA_FOR_ELEMS(e) { *(T *)kka_elem(&args->v.d, e, args->contig) = CONV(NEXT(), (T)args->a, (T)args->b); }   \
+    const T a_ = (T)args->a, w_ = (T)args->b;                                                                   \
+    KKA_FILL_LOOP(T, KKA_REAL_STEP(T, CONV, NEXT));                                                             \
   } else {                                                                                                      \
     double z1_ = 0.0;                                                                                           \
     int have_ = 0;                                                                                              \
-    KKA_FOR_ELEMS(e) {                                                                                          \
-      double z_;                                                                                                \
-      if (have_) {                                                                                              \
-        z_ = z1_;                                                                                               \
-      } else {                                                                                                  \
-        const uint64_t r1_ = NEXT();                                                                            \
-        kka_normals(r1_, NEXT(), args->a, args->b, &z_, &z1_);                                                  \
-      }                                                                                                         \
-      have_ = !have_;                                                                                           \
-      *(T *)kka_elem(&args->v.d, e, args->contig) = (T)z_;                                                      \
-    }                                                                                                           \
+    KKA_FILL_LOOP(T, KKA_NORMAL_STEP(T, NEXT));                                                                 \
   }
 
 #define KKA_FILL_BODY(NEXT)                                                                                     \

@@ -43,19 +43,45 @@ KK_FOR(kka_copy_bytes, struct kka_copy_args, j) {
       cnt[KKA_DIGIT(U, kka_ord_##U(k[i], kind, desc), sh)]++;                                                   \
   }
 
-/* each block writes its keys (and values) where the host's scan says */
-#define KKA_HSCATTER_LOOP(K, U, V)                                                                              \
-  for (int64_t i = lo; i < hi; i++) {                                                                           \
-    const K x = k[i];                                                                                           \
-    const int64_t at = off[KKA_DIGIT(U, kka_ord_##U(x, kind, desc), sh)]++;                                     \
-    ko[at] = x;                                                                                                 \
-    KKA_VMOVE_##V(at, i);                                                                                       \
-  }
-#define KKA_VMOVE_0(at, i) ((void)0)
-#define KKA_VMOVE_1(at, i) (((uint8_t *)args->vout)[at] = ((const uint8_t *)args->vin)[i])
-#define KKA_VMOVE_2(at, i) (((uint16_t *)args->vout)[at] = ((const uint16_t *)args->vin)[i])
-#define KKA_VMOVE_4(at, i) (((uint32_t *)args->vout)[at] = ((const uint32_t *)args->vin)[i])
-#define KKA_VMOVE_8(at, i) (((uint64_t *)args->vout)[at] = ((const uint64_t *)args->vin)[i])
+/* Each block writes its keys (and values) where the host's scan says,
+ * through write-combining buffers: a cache line of keys per digit is
+ * gathered on the stack and written whole, so that the 256 streams of a
+ * pass do not each cost a partial line (and a read of it) per key. */
+#define KKA_WC_BYTES 64
+#define KKA_HSCATTER_LOOP(K, U, VT)                                                                            \
+  do {                                                                                                         \
+    enum { L_ = KKA_WC_BYTES / sizeof(K) };                                                                     \
+    K kb_[KKA_RADIX][L_];                                                                                       \
+    VT vb_[KKA_RADIX][L_];                                                                                      \
+    int fill_[KKA_RADIX];                                                                                       \
+    const VT *vi_ = (const VT *)args->vin;                                                                      \
+    VT *vo_ = (VT *)args->vout;                                                                                 \
+    const int has_v_ = vi_ != 0;                                                                                \
+    for (int d = 0; d < KKA_RADIX; d++)                                                                         \
+      fill_[d] = 0;                                                                                             \
+    for (int64_t i = lo; i < hi; i++) {                                                                         \
+      const K x = k[i];                                                                                         \
+      const int d = KKA_DIGIT(U, kka_ord_##U(x, kind, desc), sh);                                               \
+      const int f = fill_[d];                                                                                   \
+      kb_[d][f] = x;                                                                                            \
+      if (has_v_)                                                                                               \
+        vb_[d][f] = vi_[i];                                                                                     \
+      if (f + 1 == L_) {                                                                                        \
+        memcpy(ko + off[d], kb_[d], sizeof kb_[d]);                                                             \
+        if (has_v_)                                                                                             \
+          memcpy(vo_ + off[d], vb_[d], sizeof vb_[d]);                                                          \
+        off[d] += L_;                                                                                           \
+        fill_[d] = 0;                                                                                           \
+      } else {                                                                                                  \
+        fill_[d] = f + 1;                                                                                       \
+      }                                                                                                         \
+    }                                                                                                           \
+    for (int d = 0; d < KKA_RADIX; d++) {                                                                       \
+      memcpy(ko + off[d], kb_[d], (size_t)fill_[d] * sizeof(K));                                                \
+      if (has_v_)                                                                                               \
+        memcpy(vo_ + off[d], vb_[d], (size_t)fill_[d] * sizeof(VT));                                            \
+    }                                                                                                           \
+  } while (0)
 #define KKA_HSCATTER(NAME, K, U)                                                                                \
   KK_FOR(NAME, struct kka_hsort_args, b) {                                                                      \
     int64_t off[KKA_RADIX];                                                                                     \
@@ -67,15 +93,18 @@ KK_FOR(kka_copy_bytes, struct kka_copy_args, j) {
     const int sh = args->shift, kind = args->kind, desc = args->desc;                                           \
     switch (args->vsize) {                                                                                      \
     case 0:                                                                                                     \
-      KKA_HSCATTER_LOOP(K, U, 0) break;                                                                         \
     case 1:                                                                                                     \
-      KKA_HSCATTER_LOOP(K, U, 1) break;                                                                         \
+      KKA_HSCATTER_LOOP(K, U, uint8_t);                                                                         \
+      break;                                                                                                    \
     case 2:                                                                                                     \
-      KKA_HSCATTER_LOOP(K, U, 2) break;                                                                         \
+      KKA_HSCATTER_LOOP(K, U, uint16_t);                                                                        \
+      break;                                                                                                    \
     case 4:                                                                                                     \
-      KKA_HSCATTER_LOOP(K, U, 4) break;                                                                         \
+      KKA_HSCATTER_LOOP(K, U, uint32_t);                                                                        \
+      break;                                                                                                    \
     default:                                                                                                    \
-      KKA_HSCATTER_LOOP(K, U, 8) break;                                                                         \
+      KKA_HSCATTER_LOOP(K, U, uint64_t);                                                                        \
+      break;                                                                                                    \
     }                                                                                                           \
   }
 

@@ -145,7 +145,10 @@ static kk_status_t pred_prepare(const kka_call_t *c, kk_view_t *view, kk_pred_t 
     memset(&a, 0, sizeof a);
     a.h = h;
     memcpy(&a.vbits, p.value, kk_view_elem_size(view));
-    a.op = (int32_t)p.cmp;
+    a.lt = p.cmp == KK_CMP_LT || p.cmp == KK_CMP_LE;
+    a.eq = p.cmp == KK_CMP_LE || p.cmp == KK_CMP_GE || p.cmp == KK_CMP_EQ || p.cmp == KK_CMP_NE;
+    a.gt = p.cmp == KK_CMP_GT || p.cmp == KK_CMP_GE;
+    a.inv = (p.cmp == KK_CMP_NE) ^ (negate != 0);
     memcpy(L->buf, &a, sizeof a);
     L->size = sizeof a;
     const int t = kka_tidx(kk_view_type(view));
@@ -186,7 +189,9 @@ static kk_status_t pred_count(const char *op, kk_instance_t *inst, kk_view_t *vi
   if ((st = pred_prepare(&c, view, p, header(view, NULL, NULL, len(view)), negate, &L)) != KK_OK)
     return st;
   *count = 0;
-  return kka_reduce(&c, L.count, L.buf, L.size, len(view), count, sizeof *count);
+  /* host backends count a built-in comparison KKA_HOST_CB elements per iteration */
+  const int64_t n = len(view), iters = !p.custom && c.host ? (n + KKA_HOST_CB - 1) / KKA_HOST_CB : n;
+  return kka_reduce(&c, L.count, L.buf, L.size, iters, count, sizeof *count);
 }
 
 kk_status_t kk_count_if(kk_instance_t *instance, kk_view_t *view, kk_pred_t pred, int64_t *count) {

@@ -23,21 +23,9 @@ KK__FN T KN(val)(uint64_t bits) {
   memcpy(&v, &bits, sizeof v);
   return v;
 }
-KK__FN int KN(cmp)(T x, T v, int op) {
-  switch (op) {
-  case 0:
-    return x < v;
-  case 1:
-    return x <= v;
-  case 2:
-    return x > v;
-  case 3:
-    return x >= v;
-  case 4:
-    return x == v;
-  default:
-    return x != v;
-  }
+KK__FN int KN(cmp)(T x, const struct kka_cmp_args *a) {
+  const T v = KN(val)(a->vbits);
+  return (((x < v) & a->lt) | ((x == v) & a->eq) | ((x > v) & a->gt)) ^ a->inv;
 }
 
 /* ---- min / max / minmax element: NaNs never count; ties: the first (the
@@ -113,16 +101,46 @@ KKA_REDUCE_CUSTOM(KN(minmaxel), struct kka_red_args, KN(mm), KN(rmm), i, acc) {
 #undef KKA_BEATS_MAX
 
 /* ---- built-in predicates: count, first index, compaction --------------------------- */
-KKA_REDUCE(KN(count), struct kka_cmp_args, int64_t, KK_SUM, i, acc) {
-  *acc += KN(cmp)(X(i), KN(val)(args->vbits), args->op) ^ (int)(args->h.flags & KK__ALG_NEGATE ? 1 : 0);
+#if defined(KK_TARGET_HOST) || defined(KK_TARGET_NONE)
+/* iteration b: elements [b * KKA_HOST_CB, ...), one loop per comparison */
+#define KKA_CNT(OP)                                                                                             \
+  for (int64_t e = lo; e < hi; e++)                                                                             \
+    c += p[e] OP v;
+KKA_REDUCE(KN(count), struct kka_cmp_args, int64_t, KK_SUM, b, acc) {
+  const int64_t lo = b * KKA_HOST_CB, hi = lo + KKA_HOST_CB < args->h.n ? lo + KKA_HOST_CB : args->h.n;
+  int64_t c = 0;
+  if (args->h.flags & KK__ALG_UNIT) {
+    const T *p = KK_DATA(args->h.in, T), v = KN(val)(args->vbits);
+    const int which = args->lt * 4 + args->eq * 2 + args->gt;
+    if (which == 4) /* <, or >= negated */
+      KKA_CNT(<)
+    else if (which == 6) /* <= */
+      KKA_CNT(<=)
+    else if (which == 1)
+      KKA_CNT(>)
+    else if (which == 3)
+      KKA_CNT(>=)
+    else
+      KKA_CNT(==)
+    if (args->inv)
+      c = (hi - lo) - c;
+  } else {
+    for (int64_t e = lo; e < hi; e++)
+      c += KN(cmp)(X(e), args);
+  }
+  *acc += c;
 }
+#undef KKA_CNT
+#else
+KKA_REDUCE(KN(count), struct kka_cmp_args, int64_t, KK_SUM, i, acc) { *acc += KN(cmp)(X(i), args); }
+#endif
 KKA_REDUCE(KN(find), struct kka_cmp_args, int64_t, KK_MIN, i, acc) {
-  if (i < *acc && KN(cmp)(X(i), KN(val)(args->vbits), args->op))
+  if (i < *acc && KN(cmp)(X(i), args))
     *acc = i;
 }
 KKA_SCAN(KN(compact), struct kka_cmp_args, int64_t, i, part, fin) {
   const T x = X(i);
-  if (KN(cmp)(x, KN(val)(args->vbits), args->op) ^ (int)(args->h.flags & KK__ALG_NEGATE ? 1 : 0)) {
+  if (KN(cmp)(x, args)) {
     if (fin && *part < args->h.cap)
       Y(*part) = x;
     *part += 1;
