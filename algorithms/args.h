@@ -168,4 +168,15 @@ struct kka_bin_args {
   int32_t dims, type;
 };
 
+/* BinSort's apply to a rank-2 view: whole rows at once.  gather: tmp row j
+ * = v row perm[j]; put: v row j = tmp row j (tmp: n rows of m elements,
+ * contiguous) */
+struct kka_rows_args {
+  kk_view_strided v;  /* rank 2: n x m */
+  void *tmp;
+  const int64_t *perm;
+  int64_t n, m;
+  uint32_t esize, put;
+};
+
 #endif

@@ -14,6 +14,8 @@ KK_DECLARE_KERNEL(kka_bin_count_gpu);
 KK_DECLARE_KERNEL(kka_bin_scatter_gpu);
 KK_DECLARE_KERNEL(kka_scan_i64);
 KK_DECLARE_KERNEL(kka_seq_i64);
+KK_DECLARE_KERNEL(kka_rows_8);
+KK_DECLARE_KERNEL(kka_rows_bytes);
 
 struct kk_binsort {
   kka_call_t c;
@@ -324,8 +326,9 @@ kk_status_t kk_binsort_apply(kk_binsort_t *bs, kk_view_t *view, int64_t begin) {
                    (long long)begin, (long long)(begin + bs->n));
   const uint32_t es = (uint32_t)kk_view_elem_size(view);
   const int64_t e1 = rank > 1 ? kk_view_extent(view, 1) : 1, e2 = rank > 2 ? kk_view_extent(view, 2) : 1;
-  /* the permuted copy: the binsort's, grown for larger elements */
-  const size_t need = kka_ws_round((size_t)bs->n * es);
+  /* the permuted copy: the binsort's, grown for larger elements (a rank-2
+   * view's rows go whole) */
+  const size_t need = kka_ws_round((size_t)bs->n * es * (size_t)(rank == 2 ? e1 : 1));
   if (need > bs->apply_bytes) {
     kka_tmp_free(&bs->c, bs->apply_tmp);
     bs->apply_bytes = 0;
@@ -335,6 +338,21 @@ kk_status_t kk_binsort_apply(kk_binsort_t *bs, kk_view_t *view, int64_t begin) {
   }
   kka_ws_t ws = {bs->apply_tmp, bs->apply_bytes, 0};
   c.ws = &ws;
+  if (rank == 2) { /* rows gathered into the copy, then put back */
+    struct kka_rows_args a;
+    memset(&a, 0, sizeof a);
+    a.v = kk_view_bind_strided(view);
+    a.v.d.data = (char *)a.v.d.data + (size_t)(begin * a.v.d.stride[0]) * es;
+    a.tmp = bs->apply_tmp;
+    a.perm = kk_view_data(bs->perm);
+    a.n = bs->n;
+    a.m = e1;
+    a.esize = es;
+    const kk_kernel_t *k = es == 8 ? KK_KERNEL(kka_rows_8) : KK_KERNEL(kka_rows_bytes);
+    st = kka_for(&c, k, &a, sizeof a, bs->n);
+    a.put = 1;
+    return st != KK_OK ? st : kka_for(&c, k, &a, sizeof a, bs->n);
+  }
   /* each run along dimension 0 (one for rank 1, one per trailing index otherwise) */
   for (int64_t p = 0; p < e1 && st == KK_OK; p++) {
     for (int64_t q = 0; q < e2 && st == KK_OK; q++) {

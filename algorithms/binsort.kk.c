@@ -89,3 +89,28 @@ KK_FOR(kka_bin_scatter_gpu, struct kka_bin_args, i) {
   const uint32_t bin = args->bins[i];
   args->perm[args->offsets[bin] + kk_atomic_fetch_add(&args->cursor[bin], (int64_t)1)] = i;
 }
+
+/* rows of a rank-2 view through a contiguous copy: 8-byte elements, or any size byte by byte */
+KK_FOR(kka_rows_8, struct kka_rows_args, j) {
+  const int64_t r = args->put ? j : args->perm[j], m = args->m, s1 = args->v.d.stride[1];
+  uint64_t *row = (uint64_t *)args->v.d.data + r * args->v.d.stride[0], *t = (uint64_t *)args->tmp + j * m;
+  if (args->put)
+    for (int64_t k = 0; k < m; k++)
+      row[k * s1] = t[k];
+  else
+    for (int64_t k = 0; k < m; k++)
+      t[k] = row[k * s1];
+}
+KK_FOR(kka_rows_bytes, struct kka_rows_args, j) {
+  const int64_t r = args->put ? j : args->perm[j], m = args->m, es = (int64_t)args->esize;
+  unsigned char *row = (unsigned char *)args->v.d.data + r * args->v.d.stride[0] * es;
+  unsigned char *t = (unsigned char *)args->tmp + j * m * es;
+  for (int64_t k = 0; k < m; k++)
+    for (int64_t b = 0; b < es; b++) {
+      unsigned char *e = row + k * args->v.d.stride[1] * es + b;
+      if (args->put)
+        *e = t[k * es + b];
+      else
+        t[k * es + b] = *e;
+    }
+}
