@@ -82,6 +82,9 @@ KK_FOR(kka_copy_bytes, struct kka_copy_args, j) {
         memcpy(vo_ + off[d], vb_[d], (size_t)fill_[d] * sizeof(VT));                                            \
     }                                                                                                           \
   } while (0)
+/* Only host backends run these (the buffers, 16 to 144 KiB of stack, are
+ * no GPU thread's); device targets get an empty body. */
+#if defined(KK_TARGET_HOST) || defined(KK_TARGET_NONE)
 #define KKA_HSCATTER(NAME, K, U)                                                                                \
   KK_FOR(NAME, struct kka_hsort_args, b) {                                                                      \
     int64_t off[KKA_RADIX];                                                                                     \
@@ -107,6 +110,10 @@ KK_FOR(kka_copy_bytes, struct kka_copy_args, j) {
       break;                                                                                                    \
     }                                                                                                           \
   }
+#else
+#define KKA_HSCATTER(NAME, K, U) \
+  KK_FOR(NAME, struct kka_hsort_args, b) { (void)args; }
+#endif
 
 KKA_HCOUNT(kka_hcount_1, uint8_t, u8)
 KKA_HCOUNT(kka_hcount_2, uint16_t, u16)
