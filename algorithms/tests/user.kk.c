@@ -31,7 +31,9 @@ KK_FOR(draw_uniform, struct draw_args, i) {
     kk_random_xorshift1024 g = kk_random_acquire(args->p1024);
     for (int64_t k = 0; k < args->draws; k++) {
       const float f = kk_random_float(&g);
-      bad += !(f >= 0.0f && f < 1.0f) + (kk_random_u32(&g) > 0xFFFFFFFFu) + (kk_random_below(&g, 3) > 2);
+      const float h = kk_random_range_float(&g, -1.5f, 2.5f);
+      bad += !(f >= 0.0f && f < 1.0f) + (kk_random_u32(&g) > 0xFFFFFFFFu) + (kk_random_below(&g, 3) > 2) +
+             !(h >= -1.5f && h < 2.5f);
       s += (double)f;
     }
     kk_random_release(args->p1024, &g);

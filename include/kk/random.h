@@ -264,6 +264,10 @@ KK__FN void kk__rand_release_philox(const kk__rpool_desc *d, const kk_random_phi
     const double r = a + (b - a) * ((double)(NEXT(g) >> 11) * 0x1.0p-53);                                      \
     return r < b ? r : a; /* (b - a) u may round up to b */                                                     \
   }                                                                                                             \
+  KK__FN float kk__rand_rangef_##G(G *g, float a, float b) {                                                   \
+    const float r = a + (b - a) * ((float)(uint32_t)(NEXT(g) >> 40) * 0x1.0p-24f);                             \
+    return r < b ? r : a;                                                                                       \
+  }                                                                                                             \
   KK__FN double kk__rand_normal_##G(G *g, double mean, double stddev) {                                         \
     const double u1 = ((double)(NEXT(g) >> 11) + 1.0) * 0x1.0p-53; /* (0, 1] */                                 \
     const double u2 = (double)(NEXT(g) >> 11) * 0x1.0p-53;                                                      \
@@ -280,6 +284,7 @@ KK__RAND_DRAWS(kk_random_philox, kk__philox_next)
  *   kk_random_below(g, n)                    uniform integer in [0, n) (n = 0: any 64 bits); n up to
  *                                            2^32 by a multiply (bias below n / 2^32), larger by a modulo
  *   kk_random_range(g, a, b)                 uniform double in [a, b)
+ *   kk_random_range_float(g, a, b)           uniform float in [a, b)
  *   kk_random_normal(g, mean, stddev)        normal (Box-Muller, two draws)
  * and around them, where the body runs (so that the host thread is known):
  *   kk_random_acquire(pool)                  a generator of the pool's kind
@@ -294,6 +299,7 @@ KK__RAND_DRAWS(kk_random_philox, kk__philox_next)
   KK__FN float kk_random_float(G *g) { return kk__rand_float_##G(g); }                                          \
   KK__FN uint64_t kk_random_below(G *g, uint64_t n) { return kk__rand_below_##G(g, n); }                        \
   KK__FN double kk_random_range(G *g, double a, double b) { return kk__rand_range_##G(g, a, b); }               \
+  KK__FN float kk_random_range_float(G *g, float a, float b) { return kk__rand_rangef_##G(g, a, b); }           \
   KK__FN double kk_random_normal(G *g, double m, double s) { return kk__rand_normal_##G(g, m, s); }
 KK__RAND_OVERLOADS(kk_random_xorshift64)
 KK__RAND_OVERLOADS(kk_random_xorshift1024)
@@ -329,6 +335,7 @@ KK__FN void kk__rand_release(const kk_random_philox_pool *p, const kk_random_phi
 #define kk_random_float(g) KK__RAND_G(g, float)(g)
 #define kk_random_below(g, n) KK__RAND_G(g, below)((g), (n))
 #define kk_random_range(g, a, b) KK__RAND_G(g, range)((g), (a), (b))
+#define kk_random_range_float(g, a, b) KK__RAND_G(g, rangef)((g), (a), (b))
 #define kk_random_normal(g, m, s) KK__RAND_G(g, normal)((g), (m), (s))
 #define kk_random_acquire(pool)                                                                                 \
   _Generic((pool), kk_random_xorshift64_pool: kk__rand_acquire_xs64,                                          \
