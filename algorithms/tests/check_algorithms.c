@@ -35,6 +35,16 @@ static char *g_plugin_path;
       ck_abort_msg(__VA_ARGS__);    \
   } while (0)
 #define EXPECT1(cond) EXPECT(cond, "%s", #cond)
+/* memcpy and memset of sizes that may be 0, where the data pointer of an
+ * empty view is NULL */
+static void copy_n(void *d, const void *s, size_t n) {
+  if (n)
+    memcpy(d, s, n);
+}
+static void set_n(void *d, int c, size_t n) {
+  if (n)
+    memset(d, c, n);
+}
 #define OK(call) EXPECT((call) == KK_OK, "%s failed: %s", #call, kk_last_error())
 
 static void setup(void) {
@@ -144,7 +154,7 @@ typedef struct tview {
 
 static tview_t tv_make(kk_type_t type, size_t es, int64_t n, int strided) {
   tview_t t;
-  memset(&t, 0, sizeof t);
+  set_n(&t, 0, sizeof t);
   t.n = n;
   t.es = es;
   t.strided = strided;
@@ -163,7 +173,7 @@ static tview_t tv_make(kk_type_t type, size_t es, int64_t n, int strided) {
     OK(kk_view_subview(t.parent, sl, &t.v));
     kk_view_t *m; /* the gaps: 0xA5 bytes, which must stay */
     OK(kk_view_create_mirror(t.parent, &m));
-    memset(kk_view_data(m), 0xA5, (size_t)n * 2 * es);
+    set_n(kk_view_data(m), 0xA5, (size_t)n * 2 * es);
     OK(kk_deep_copy(t.parent, m));
     kk_view_release(m);
   } else {
@@ -186,11 +196,11 @@ static void tv_put(const tview_t *t, const void *data) {
   kk_view_t *m;
   unsigned char *h = parent_host(t, &m);
   if (!t->strided) {
-    memcpy(h, data, (size_t)t->n * t->es);
+    copy_n(h, data, (size_t)t->n * t->es);
   } else {
     for (int64_t i = 0; i < t->n; i++) {
-      memcpy(h + (size_t)(2 * i) * t->es, (const unsigned char *)data + (size_t)i * t->es, t->es);
-      memset(h + (size_t)(2 * i + 1) * t->es, 0xA5, t->es);
+      copy_n(h + (size_t)(2 * i) * t->es, (const unsigned char *)data + (size_t)i * t->es, t->es);
+      set_n(h + (size_t)(2 * i + 1) * t->es, 0xA5, t->es);
     }
   }
   OK(kk_deep_copy(t->parent, m));
@@ -202,10 +212,10 @@ static void tv_get(const tview_t *t, void *data) {
   kk_view_t *m;
   unsigned char *h = parent_host(t, &m);
   if (!t->strided) {
-    memcpy(data, h, (size_t)t->n * t->es);
+    copy_n(data, h, (size_t)t->n * t->es);
   } else {
     for (int64_t i = 0; i < t->n; i++) {
-      memcpy((unsigned char *)data + (size_t)i * t->es, h + (size_t)(2 * i) * t->es, t->es);
+      copy_n((unsigned char *)data + (size_t)i * t->es, h + (size_t)(2 * i) * t->es, t->es);
       for (size_t b = 0; b < t->es; b++)
         EXPECT(h[(size_t)(2 * i + 1) * t->es + b] == 0xA5, "a gap of the strided view was written (element %lld)",
                       (long long)i);
@@ -1349,15 +1359,15 @@ static void check_binsort(kk_binsort_t *bs, const int64_t *ref_bin, int64_t n, i
   kk_view_t *m;
   OK(kk_view_create_mirror(kk_binsort_counts(bs), &m));
   OK(kk_deep_copy(m, kk_binsort_counts(bs)));
-  memcpy(cnt, kk_view_data(m), (size_t)nbins * 8);
+  copy_n(cnt, kk_view_data(m), (size_t)nbins * 8);
   kk_view_release(m);
   OK(kk_view_create_mirror(kk_binsort_offsets(bs), &m));
   OK(kk_deep_copy(m, kk_binsort_offsets(bs)));
-  memcpy(off, kk_view_data(m), (size_t)(nbins + 1) * 8);
+  copy_n(off, kk_view_data(m), (size_t)(nbins + 1) * 8);
   kk_view_release(m);
   OK(kk_view_create_mirror(kk_binsort_permutation(bs), &m));
   OK(kk_deep_copy(m, kk_binsort_permutation(bs)));
-  memcpy(perm, kk_view_data(m), (size_t)n * 8);
+  copy_n(perm, kk_view_data(m), (size_t)n * 8);
   kk_view_release(m);
   EXPECT(kk_binsort_bins(bs) == nbins, "%lld bins", (long long)kk_binsort_bins(bs));
   int64_t *rc = calloc((size_t)nbins + 1, 8);
@@ -1624,7 +1634,8 @@ START_TEST(nested_sorts) {
         memcpy(kk_view_data(am), a, (size_t)(rows * n) * 8);
         OK(kk_deep_copy(av, am));
         struct tsort_args ta = {kk_view_bind_right(av), kk_view_bind_right(cv), rows, n, mode, 0};
-        kk_team_policy_t p = {sizeof p, mode == 1 ? 3 : rows, shapes[si][0], shapes[si][1], {0, 0}, {0, 0}, 0,
+        /* mode 1: one team, its threads taking the rows (sorted in place: two teams would race) */
+        kk_team_policy_t p = {sizeof p, mode == 1 ? 1 : rows, shapes[si][0], shapes[si][1], {0, 0}, {0, 0}, 0,
                               KK_SCHEDULE_STATIC, NULL};
         if (mode != 1)
           p.scratch_team[0] = kk_scratch_size(8, n) + kk_scratch_size(4, n);

@@ -59,7 +59,7 @@ KK_FOR(philox_at, struct philox_args, i) {
 
 KK_TEAM_FOR(team_sort_rows, struct tsort_args, team) {
   const int64_t n = args->n;
-  if (args->mode == 1) { /* a row per thread, its lanes together, in place in the view */
+  if (args->mode == 1) { /* (a league of one) a row per thread, its lanes together, in place in the view */
     KK_TEAM_THREAD_FOR(team, r, 0, args->rows) {
       double *row = &KK_AT(args->a, double, r, 0);
       KK_THREAD_SORT(team, double, row, n);
