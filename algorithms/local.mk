@@ -59,13 +59,15 @@ algorithms_tests_check_algorithms_LDADD = algorithms/tests/user.kk.o libkk-algor
 EXTRA_algorithms_tests_check_algorithms_DEPENDENCIES = algorithms/tests/user.kk.o
 TESTS += algorithms/tests/check_algorithms $(KKA_TEST_SHELLS)
 endif
+# its exports: exactly the functions of <kk/algorithms.h>
+TESTS += algorithms/tests/algorithms-symbols.sh
 # the generators through dieharder (skipped without it)
 check_PROGRAMS += algorithms/tests/rng_stream
 algorithms_tests_rng_stream_SOURCES = algorithms/tests/rng_stream.c
 algorithms_tests_rng_stream_LDADD = libkk-algorithms.la libkk.la
 TESTS += algorithms/tests/dieharder.sh
 endif
-dist_check_SCRIPTS += algorithms/tests/dieharder.sh
+dist_check_SCRIPTS += algorithms/tests/dieharder.sh algorithms/tests/algorithms-symbols.sh
 algorithms/tests/user.kk.o: algorithms/tests/user.h
 
 # ---- the cell-list example (BinSort), checked against every pair on each backend here ----
