@@ -228,14 +228,15 @@ done:
   return st;
 }
 
-size_t kk_sort_workspace_bytes(kk_instance_t *instance, int64_t n, kk_type_t key_type, size_t value_size) {
+size_t kk_sort_workspace_bytes(kk_instance_t *instance, int64_t n, size_t key_size, size_t value_size) {
   kka_call_t c;
   if (n <= 0 || kka_begin(&c, "kk_sort_workspace_bytes", instance, 0, NULL, NULL) != KK_OK)
     return 0;
-  const size_t un = (size_t)n, ks = kka_tsize(key_type) ? kka_tsize(key_type) : 8;
+  const size_t un = (size_t)n, ks = key_size ? key_size : 1;
   /* keys: a copy (strided keys) and the second buffer; values: indices,
-   * the second buffer, the permuted copy; the passes' own state */
-  size_t b = 2 * kka_ws_round(un * ks);
+   * the second buffer, the permuted copy; the passes' own state (a
+   * comparator's merge sort: two key and two index buffers, the copy) */
+  size_t b = 2 * kka_ws_round(un * ks) + 2 * kka_ws_round(un * 8);
   if (value_size)
     b += 2 * kka_ws_round(un * 8) + kka_ws_round(un * value_size);
   if (c.host) {

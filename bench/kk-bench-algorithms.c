@@ -374,7 +374,7 @@ static void bench_backend(const char *backend, const char *cases) {
       c.orig_v = view_of("values (input)", kt, n, hv);
       c.b = view_of("values", kt, n, NULL);
     }
-    int64_t wb = (int64_t)kk_sort_workspace_bytes(NULL, n, kt, pairs ? ks : 0);
+    int64_t wb = (int64_t)kk_sort_workspace_bytes(NULL, n, ks, pairs ? ks : 0);
     CHECK(kk_view_alloc(&c.ws, "sort workspace", KK_UINT8, 1, &wb));
     const double tk = time_kk(sort_prep, kk_sort_run, &c, !host);
     /* kk's result, checked: the sum of key[i] * (i % 7) */

@@ -856,7 +856,7 @@ END_TEST
 START_TEST(sort_workspace) {
   const int64_t n = 100003;
   for (int variant = 0; variant < 3; variant++) {
-    const size_t bytes = kk_sort_workspace_bytes(NULL, n, KK_INT64, 12);
+    const size_t bytes = kk_sort_workspace_bytes(NULL, n, 8, 12);
     EXPECT(bytes >= (size_t)n * 8, "workspace of %zu bytes for %lld keys", bytes, (long long)n);
     int64_t wn = variant == 0 ? (int64_t)bytes : variant == 1 ? 1000 : 2 * (int64_t)bytes;
     kk_view_t *ws, *wsub = NULL;

@@ -146,15 +146,15 @@ typedef struct kk_sort_options {
 } kk_sort_options_t;
 #define KK_SORT_OPTIONS_INIT { sizeof(kk_sort_options_t), 0, -1, 0, NULL, NULL }
 
-/* The bytes of workspace that a sort of n keys of key_type (values of
- * value_size bytes, 0: none) on `instance` (NULL: the default instance)
- * takes at most.  A sort given that much (kk_sort_options_t.workspace: any
+/* The bytes of workspace that a sort of n keys of key_size bytes (values
+ * of value_size bytes, 0: none) on `instance` (NULL: the default instance)
+ * takes at most, by value or with a comparator.  A sort given that much (kk_sort_options_t.workspace: any
  * element type, contiguous, in the instance's space) allocates nothing and
  * returns when its work is queued; without it, each sort allocates its
  * temporaries and frees them after a fence of the instance (on GPUs an
  * allocation, a free and a wait per call).  A workspace serves one sort at
  * a time: two sorts on different instances must not share one. */
-size_t kk_sort_workspace_bytes(kk_instance_t *instance, int64_t n, kk_type_t key_type, size_t value_size);
+size_t kk_sort_workspace_bytes(kk_instance_t *instance, int64_t n, size_t key_size, size_t value_size);
 
 /* Sorts `keys` ascending.  Asynchronous. */
 kk_status_t kk_sort(kk_instance_t *instance, kk_view_t *keys);
