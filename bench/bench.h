@@ -1,4 +1,5 @@
 /* bench/bench.h -- argument structs shared by kk-bench.c and bench.kk.c. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk.h>
 
 struct triad_args { double s; kk_view a, b, c; };   /* a = b + s c */

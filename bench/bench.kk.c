@@ -1,4 +1,5 @@
 /* bench/bench.kk.c -- the kernels kk-bench times against hand-written native code. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "bench.h"

@@ -1,4 +1,5 @@
-/* bench/bench_common.h -- what the parts of kk-bench share: the result table, the clock, case selection. */
+/* bench/bench_common.h -- what the parts of kk-bench share (bench_common.c): the result table, the clock, case selection, CG's matrix. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_COMMON_H
 #define KK_BENCH_COMMON_H
 
@@ -28,6 +29,10 @@
 /* Records one row: figures for kk and for the hand-written version. */
 void bench_record(const char *kcase, const char *backend, const char *size, double kk, double native, const char *unit,
                   int lower_is_better);
+/* How many rows were recorded; the table and its JSON form (one object per row). */
+int bench_result_count(void);
+void bench_print_table(FILE *out);
+void bench_print_json(FILE *out);
 /* Seconds on the monotonic clock. */
 double bench_now(void);
 /* Lets the other runtime's spinning threads go to sleep before timing. */
@@ -75,19 +80,12 @@ int bench_wants(const char *cases, const char *name);
     }                                                                              \
   } while (0)
 
-/* The MDRange, atomics, ScatterView, reduction, team and CG cases (kk-bench-hier.c). */
-void bench_hier(const char *backend, int nt, int reps, const char *cases, int quick);
-
 /* CG's pieces, shared with the graph cases: the 27-point matrix of an n^3
  * grid in CRS (malloc'ed), a view of the default space holding a copy of n
- * elements at data, and the hand-written OpenMP iterations (kk-bench-hier.c). */
+ * elements at data, and the hand-written OpenMP iterations. */
 void bench_cg_matrix(int64_t n, int64_t **row_ptr, int32_t **cols, double **vals, int64_t *nnz);
 kk_view_t *bench_view_of(const char *label, kk_type_t t, int64_t n, void *data);
 double bench_native_cg(const int64_t *rp, const int32_t *ci, const double *va, int64_t N, int iters, int nt,
                        double *x, double *r, double *p, double *ap, double *rr);
-
-/* Graphs: a chain of small kernels as a graph and one by one, CG with its
- * iteration as a graph (kk-bench-graph.c). */
-void bench_graph(const char *backend, int nt, int reps, const char *cases, int quick);
 
 #endif

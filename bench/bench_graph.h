@@ -1,4 +1,5 @@
 /* bench/bench_graph.h -- argument structs of the graph benchmarks (kk-bench-graph.c, bench_graph.kk.c). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk.h>
 
 /* CG with its scalars in rank-0 views: out = num / den (one thread), then

@@ -1,4 +1,5 @@
 /* bench/bench_graph.kk.c -- CG's scalar steps and vector updates with the scalars in views, so that an iteration needs no value on the host and fits in a graph. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "bench_graph.h"

@@ -1,4 +1,5 @@
 /* bench/bench_hier.h -- argument structs of the MDRange, atomic, ScatterView, reduction, team and CG benchmarks. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk.h>
 
 struct tensor_args { kk_view a, b; int64_t n; };               /* A += B on n^3 */

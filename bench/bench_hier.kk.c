@@ -1,4 +1,5 @@
 /* bench/bench_hier.kk.c -- kernels of the Kokkos 3 paper's benchmarks (Tables 1-5), written once. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "bench_hier.h"

@@ -1,5 +1,6 @@
 // bench/kernels_native_cuda.cu -- cuBLAS and cuSPARSE, timed by kk-bench-kernels beside kk-kernels on the cuda backend
 // (see kernels_native_cuda.h).
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>

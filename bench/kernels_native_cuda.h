@@ -5,6 +5,7 @@
  * kk's (a dot product, or the sum of the output's elements after one call from the inputs).  Matrices are row-major
  * (C order), as kk-bench-kernels lays out its views; cuBLAS is called on the transposes.  A negative return means
  * CUDA, cuBLAS or cuSPARSE failed (printed on stderr).  Built only when configure enabled the cuda backend. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_KERNELS_NATIVE_CUDA_H
 #define KK_BENCH_KERNELS_NATIVE_CUDA_H
 

@@ -1,4 +1,5 @@
 /* bench/kk-bench-graph.c -- graphs: a chain of 100 small kernels as a graph and launched one by one, and CG with its iteration as a graph, each against hand-written OpenMP or CUDA in the same run. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 
 #include "bench_common.h"
 #include "bench_graph.h"
+#include "kk-bench-graph.h"
 #include "bench_hier.h"
 #ifdef KK_BENCH_CUDA
 #include "native_cuda.h"

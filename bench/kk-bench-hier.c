@@ -1,4 +1,5 @@
 /* bench/kk-bench-hier.c -- the Kokkos 3 paper's benchmarks (Tables 1-5) against hand-written OpenMP, in kk-bench. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "bench_common.h"
 #include "bench_hier.h"
+#include "kk-bench-hier.h"
 #ifdef KK_BENCH_CUDA
 #include "native_cuda.h"
 #endif
@@ -456,91 +458,6 @@ static void bench_batched(const char *backend, int nt, int reps) {
 }
 
 /* ---- Table 5: CG with the team SpMV --------------------------------------------------------- */
-
-void bench_cg_matrix(int64_t n, int64_t **row_ptr, int32_t **cols, double **vals, int64_t *nnz) {
-  const int64_t N = n * n * n;
-  *row_ptr = malloc(sizeof(int64_t) * (size_t)(N + 1));
-  *cols = malloc(sizeof(int32_t) * (size_t)(27 * N));
-  *vals = malloc(sizeof(double) * (size_t)(27 * N));
-  int64_t p = 0;
-  for (int64_t i = 0; i < n; i++)
-    for (int64_t j = 0; j < n; j++)
-      for (int64_t k = 0; k < n; k++) {
-        (*row_ptr)[(i * n + j) * n + k] = p;
-        for (int di = -1; di <= 1; di++)
-          for (int dj = -1; dj <= 1; dj++)
-            for (int dk = -1; dk <= 1; dk++) {
-              int64_t a = i + di, b = j + dj, c = k + dk;
-              if (a < 0 || a >= n || b < 0 || b >= n || c < 0 || c >= n)
-                continue;
-              (*cols)[p] = (int32_t)((a * n + b) * n + c);
-              (*vals)[p] = (di || dj || dk) ? -1.0 : 26.0;
-              p++;
-            }
-      }
-  (*row_ptr)[N] = p;
-  *nnz = p;
-}
-
-kk_view_t *bench_view_of(const char *label, kk_type_t t, int64_t n, void *data) {
-  kk_view_t *v = view(label, t, 1, &n), *h;
-  kk_view_spec_t s = KK_VIEW_SPEC_INIT;
-  s.label = label;
-  s.type = t;
-  s.rank = 1;
-  s.extents[0] = n;
-  CHECK(kk_view_wrap(&s, data, &h));
-  CHECK(kk_deep_copy(v, h));
-  kk_view_release(h);
-  return v;
-}
-
-/* `iters` CG iterations as a hand-written OpenMP program writes them, from
- * x = 0 and r = p = b = 1, on the work arrays x, r, p, ap of n doubles; the
- * final r.r in *rr.  Seconds for the iterations. */
-double bench_native_cg(const int64_t *rp, const int32_t *ci, const double *va, int64_t N, int iters, int nt,
-                       double *nxv, double *nr, double *np, double *nap, double *rr_out) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-  for (int64_t i = 0; i < N; i++)
-    nxv[i] = 0.0, nr[i] = 1.0, np[i] = 1.0, nap[i] = 0.0;
-  double rr = 0;
-#pragma omp parallel for num_threads(nt) reduction(+ : rr)
-  for (int64_t i = 0; i < N; i++)
-    rr += nr[i] * nr[i];
-  double t0 = bench_now();
-  for (int it = 0; it < iters; it++) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t row = 0; row < N; row++) {
-      double s = 0;
-      for (int64_t q = rp[row]; q < rp[row + 1]; q++)
-        s += va[q] * np[ci[q]];
-      nap[row] = s;
-    }
-    double pAp = 0;
-#pragma omp parallel for num_threads(nt) reduction(+ : pAp)
-    for (int64_t i = 0; i < N; i++)
-      pAp += np[i] * nap[i];
-    double alpha = rr / pAp;
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t i = 0; i < N; i++)
-      nxv[i] = nxv[i] + alpha * np[i];
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t i = 0; i < N; i++)
-      nr[i] = nr[i] - alpha * nap[i];
-    double rr_new = 0;
-#pragma omp parallel for num_threads(nt) reduction(+ : rr_new)
-    for (int64_t i = 0; i < N; i++)
-      rr_new += nr[i] * nr[i];
-    double beta = rr_new / rr;
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t i = 0; i < N; i++)
-      np[i] = nr[i] + beta * np[i];
-    rr = rr_new;
-  }
-  double t = bench_now() - t0;
-  *rr_out = rr;
-  return t;
-}
 
 static void bench_cg(const char *backend, int nt, int iters, int rounds) {
   const int64_t n = 100, N = n * n * n;

@@ -1,4 +1,5 @@
 /* bench/kk-bench-kernels.c -- kk-kernels against the vendor library in the same run: OpenBLAS on host backends, cuBLAS and cuSPARSE on cuda. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #define _GNU_SOURCE /* the CPU masks of kernels/affinity.h */
 #include <dlfcn.h>
 #include <math.h>
@@ -29,7 +30,7 @@
  * count the bytes every side must move (GB/s), dgemm and batched dgemm the
  * flops (GFLOP/s).  Results are compared with the native ones and a
  * mismatch is reported on stderr.  The default sizes are smoke sizes; --full
- * takes the sizes of issue 19 (dot and axpby 2^27, gemv 8192^2, dgemm
+ * takes the sizes kk-kernels' targets are set for (dot and axpby 2^27, gemv 8192^2, dgemm
  * 8192^2, batched 4096 x 16^3 and 32^3, SpMV on the 27-point matrix of
  * 100^3 and on 10^6 irregular rows).
  */

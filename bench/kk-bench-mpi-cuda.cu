@@ -1,5 +1,6 @@
 // bench/kk-bench-mpi-cuda.cu -- the CUDA half of kk-bench-mpi's hand-written MPI + CUDA halo exchange and CG
 // (kk-bench-mpi-cuda.h): device arrays, pack kernels, staging through pinned memory on one stream.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>

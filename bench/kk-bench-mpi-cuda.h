@@ -3,6 +3,7 @@
  * What a CUDA programmer writes around MPI: device arrays, pack kernels, copies to pinned host memory on a stream
  * when MPI is not CUDA-aware (staged), device pointers to MPI when it is.  The MPI calls themselves stay in
  * kk-bench-mpi.c.  Every function returns 0 (or a valid pointer) on success, -1 (NULL) after printing why. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_MPI_CUDA_H
 #define KK_BENCH_MPI_CUDA_H
 

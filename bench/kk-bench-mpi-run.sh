@@ -13,6 +13,7 @@
 # KK_MPI_HOST_CORES (the cores the host parts use; default all),
 # KK_MPI_SUITE_NPS (the suite's rank counts on the device backend, default
 # "1 2") and KK_MPI_BENCH_NPS (kk-bench-mpi's on it, default "1 2").
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 B=$(cd "${1:?usage: kk-bench-mpi-run.sh BUILDDIR [DEVICE_BACKEND [HOST_BACKEND]]}" && pwd)
 dev=${2:-cuda}

@@ -18,6 +18,7 @@
 #   one GPU per rank: P ranks for P = 1, 2, 4, 8 up to the GPUs the machine
 #     has (KK_SCALING_GPUS, else nvidia-smi's count), each rank on its own
 #     device (kk's default mapping by local rank); efficiency = t(1) / t(P).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 cores=${1:-$(nproc)}
 backend=${2:-openmp}

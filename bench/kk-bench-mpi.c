@@ -1,4 +1,5 @@
 /* bench/kk-bench-mpi.c -- kk over MPI beside hand-written MPI + OpenMP (host) or MPI + CUDA (GPU) in the same run: a 3-D halo exchange of six faces and a CG solve on slabs; prints kk/native. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,27 +151,32 @@ static void host_faces(const grid_t *g, host_halo_t *h, int unpack) {
 }
 
 static void host_halo_exchange(const grid_t *g, host_halo_t *h) {
+  /* statuses, not MPI_STATUSES_IGNORE: MPICH's MPI_Waitall declares an
+   * array, and gcc then refuses its (MPI_Status *)1 under -Werror
+   * (stringop-overflow) */
   MPI_Request rq[12];
+  MPI_Status sts[12];
   const int cnt = (int)(g->n * g->n);
   for (int f = 0; f < 6; f++)
     MPI_Irecv(h->rbuf[f], cnt, MPI_DOUBLE, g->nb[f], 30 + (f ^ 1), h->comm, &rq[f]);
   host_faces(g, h, 0);
   for (int f = 0; f < 6; f++)
     MPI_Isend(h->sbuf[f], cnt, MPI_DOUBLE, g->nb[f], 30 + f, h->comm, &rq[6 + f]);
-  MPI_Waitall(12, rq, MPI_STATUSES_IGNORE);
+  MPI_Waitall(12, rq, sts);
   host_faces(g, h, 1);
 }
 
 #ifdef KK_BENCH_CUDA
 static void cuda_halo_exchange(const grid_t *g, nmc_halo_t *h, MPI_Comm comm) {
   MPI_Request rq[12];
+  MPI_Status sts[12]; /* see host_halo_exchange */
   const int cnt = (int)(g->n * g->n);
   for (int f = 0; f < 6; f++)
     MPI_Irecv(nmc_halo_recv_buf(h, f), cnt, MPI_DOUBLE, g->nb[f], 30 + (f ^ 1), comm, &rq[f]);
   NATIVE(nmc_halo_pack(h));
   for (int f = 0; f < 6; f++)
     MPI_Isend(nmc_halo_send_buf(h, f), cnt, MPI_DOUBLE, g->nb[f], 30 + f, comm, &rq[6 + f]);
-  MPI_Waitall(12, rq, MPI_STATUSES_IGNORE);
+  MPI_Waitall(12, rq, sts);
   NATIVE(nmc_halo_unpack(h));
 }
 #endif
@@ -447,11 +453,12 @@ static void bench_cg(kk_mpi_comm_t *c, enum side side, int aware, const int64_t 
         t0 = MPI_Wtime();
         for (int it = 0; it < iters; it++) {
           MPI_Request rq[4];
+          MPI_Status sts[4]; /* see host_halo_exchange */
           MPI_Irecv(npe, (int)nyz, MPI_DOUBLE, down, 1, ncomm, &rq[0]);
           MPI_Irecv(npe + nyz + rows, (int)nyz, MPI_DOUBLE, up, 0, ncomm, &rq[1]);
           MPI_Isend(np, (int)nyz, MPI_DOUBLE, down, 0, ncomm, &rq[2]);
           MPI_Isend(np + rows - nyz, (int)nyz, MPI_DOUBLE, up, 1, ncomm, &rq[3]);
-          MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
+          MPI_Waitall(4, rq, sts);
 #pragma omp parallel for num_threads(nt) schedule(static)
           for (int64_t row = 0; row < rows; row++) {
             double sum = 0;
@@ -488,12 +495,13 @@ static void bench_cg(kk_mpi_comm_t *c, enum side side, int aware, const int64_t 
         t0 = MPI_Wtime();
         for (int it = 0; it < iters; it++) {
           MPI_Request rq[4];
+          MPI_Status sts[4]; /* see host_halo_exchange */
           MPI_Irecv(nmc_cg_plane(cg, 2), (int)nyz, MPI_DOUBLE, down, 1, ncomm, &rq[0]);
           MPI_Irecv(nmc_cg_plane(cg, 3), (int)nyz, MPI_DOUBLE, up, 0, ncomm, &rq[1]);
           NATIVE(nmc_cg_halo_out(cg));
           MPI_Isend(nmc_cg_plane(cg, 0), (int)nyz, MPI_DOUBLE, down, 0, ncomm, &rq[2]);
           MPI_Isend(nmc_cg_plane(cg, 1), (int)nyz, MPI_DOUBLE, up, 1, ncomm, &rq[3]);
-          MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
+          MPI_Waitall(4, rq, sts);
           NATIVE(nmc_cg_halo_in(cg));
           NATIVE(nmc_cg_spmv(cg));
           const double alpha = rr / allsum(nmc_cg_dot(cg, 0), ncomm);
@@ -538,6 +546,61 @@ static void bench_cg(kk_mpi_comm_t *c, enum side side, int aware, const int64_t 
   MPI_Comm_free(&ncomm);
 }
 
+/* ---- allreduce: what the collective check costs (KK_MPI_CHECK) ------------------------------------ */
+
+/* kk_mpi_allreduce_value of one double on a comm object that checks the
+ * ranks' arguments first (KK_MPI_CHECK=1) and on one that does not
+ * (KK_MPI_CHECK=0), each against MPI_Allreduce itself: the difference of
+ * the two kk rows is the check's cost, one small MPI_Allreduce. */
+static void bench_allreduce(int calls, int reps) {
+  const char *keep = getenv("KK_MPI_CHECK");
+  char saved[64] = "";
+  if (keep)
+    snprintf(saved, sizeof saved, "%s", keep);
+  kk_mpi_comm_t *cc[2];
+  for (int k = 0; k < 2; k++) {
+    setenv("KK_MPI_CHECK", k ? "0" : "1", 1);
+    CHECK(kk_mpi_comm_create(MPI_COMM_WORLD, &cc[k]));
+  }
+  if (keep)
+    setenv("KK_MPI_CHECK", saved, 1);
+  else
+    unsetenv("KK_MPI_CHECK");
+  MPI_Comm ncomm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &ncomm);
+  for (int k = 0; k < 2; k++) {
+    double tk = 1e30, tn = 1e30, in = 1.0, out = 0, nout = 0;
+    for (int r = 0; r < 2 * reps; r++)
+      for (int sd = 0; sd < 2; sd++) {
+        const int native = (r ^ sd) & 1;
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int x = 0; x < calls; x++) {
+          if (native)
+            MPI_Allreduce(&in, &nout, 1, MPI_DOUBLE, MPI_SUM, ncomm);
+          else
+            CHECK(kk_mpi_allreduce_value(cc[k], KK_DOUBLE, KK_SUM, &in, &out));
+        }
+        double t = job_time(t0) / calls;
+        if (native)
+          tn = t < tn ? t : tn;
+        else
+          tk = t < tk ? t : tk;
+      }
+    if (out != (double)g_size || nout != (double)g_size) {
+      fprintf(stderr, "kk-bench-mpi: rank %d: allreduce gave %g (kk) and %g (MPI), want %d\n", g_rank, out, nout, g_size);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    row_t *row = &g_rows[g_nrows++];
+    snprintf(row->kcase, sizeof row->kcase, "allreduce");
+    snprintf(row->size, sizeof row->size, "1 double, %s", k ? "no check" : "check");
+    row->kk = tk, row->native = tn, row->bytes = 8;
+  }
+  MPI_Comm_free(&ncomm);
+  CHECK(kk_mpi_comm_destroy(cc[0]));
+  CHECK(kk_mpi_comm_destroy(cc[1]));
+}
+
 static int parse3(const char *s, int64_t *g) {
   long long a, b, d;
   if (sscanf(s, "%lldx%lldx%lld", &a, &b, &d) != 3 || a < 1 || b < 1 || d < 1)
@@ -564,9 +627,9 @@ int main(int argc, char **argv) {
   for (int i = 0; i < kk_plugin_count(); i++)
     if (kk_plugin_get_info(i, &info) == KK_OK && info.is_default)
       on_host = info.is_host_backend;
-  const char *cases = "halo,cg";
+  const char *cases = "halo,cg,allreduce";
   int64_t halo_n = on_host ? 64 : 256, cgs[3] = {on_host ? 16 : 64, on_host ? 64 : 256, on_host ? 64 : 256};
-  int iters = 50, reps = 4, exchanges = 20;
+  int iters = 50, reps = 4, exchanges = 20, calls = 2000;
   for (int i = 1; i < argc; i++) {
     if (strncmp(argv[i], "--cases=", 8) == 0)
       cases = argv[i] + 8;
@@ -580,26 +643,37 @@ int main(int argc, char **argv) {
       reps = atoi(argv[i] + 7);
     else if (strncmp(argv[i], "--exchanges=", 12) == 0)
       exchanges = atoi(argv[i] + 12);
+    else if (strncmp(argv[i], "--calls=", 8) == 0)
+      calls = atoi(argv[i] + 8);
     else {
       if (g_rank == 0)
-        fprintf(stderr, "usage: kk-bench-mpi [--cases=halo,cg] [--halo=N] [--cg=PLANESxNYxNZ] [--iters=N] "
-                        "[--reps=N] [--exchanges=N] [--kokkos-*...]\n"
+        fprintf(stderr, "usage: kk-bench-mpi [--cases=halo,cg,allreduce] [--halo=N] [--cg=PLANESxNYxNZ] [--iters=N] "
+                        "[--reps=N] [--exchanges=N] [--calls=N] [--kokkos-*...]\n"
                         "  halo: six faces of an (N+2)^3 box per rank, on a periodic 3-D grid of ranks\n"
-                        "  cg: CG iterations on slabs of PLANES x NY x NZ points per rank (weak scaling)\n");
+                        "  cg: CG iterations on slabs of PLANES x NY x NZ points per rank (weak scaling)\n"
+                        "  allreduce: N allreduces of one double, with and without kk's collective check\n");
       kk_finalize();
       MPI_Finalize();
       return 2;
     }
   }
-  if (halo_n < 1 || iters < 1 || reps < 1 || exchanges < 1) {
+  if (halo_n < 1 || iters < 1 || reps < 1 || exchanges < 1 || calls < 1) {
     if (g_rank == 0)
       fprintf(stderr, "kk-bench-mpi: sizes and counts must be positive\n");
     kk_finalize();
     MPI_Finalize();
     return 2;
   }
+  /* halo and cg time kk as a production run has it: without the collective
+   * check (the allreduce rows show its cost), unless KK_MPI_CHECK says */
+  const char *check_env = getenv("KK_MPI_CHECK");
+  const int check_on = check_env && strcmp(check_env, "0") != 0;
+  if (!check_env)
+    setenv("KK_MPI_CHECK", "0", 1);
   kk_mpi_comm_t *c;
   CHECK(kk_mpi_comm_create(MPI_COMM_WORLD, &c));
+  if (!check_env)
+    unsetenv("KK_MPI_CHECK");
   const char *how;
   const int aware = kk_mpi_gpu_aware(c, NULL, &how);
   enum side side = on_host ? SIDE_HOST : SIDE_NONE;
@@ -623,6 +697,8 @@ int main(int argc, char **argv) {
            g_size == 1 ? "" : "s", backend, kk_backend_host(), nt, kk_device_id(), lib);
     printf("kk-bench-mpi: kk's path for %s views: %s (%s); native: %s\n", kk_space_name(kk_space_default()),
            kk_space_host_accessible(kk_space_default()) ? "host" : aware ? "gpu-aware" : "staged", how, native_name);
+    printf("kk-bench-mpi: halo and cg run with kk's collective check %s\n",
+           check_on ? "on (KK_MPI_CHECK)" : "off (KK_MPI_CHECK=0, as in production runs)");
     fflush(stdout);
   }
   /* kk's halo may take a device per rank: report the device of each rank */
@@ -639,6 +715,8 @@ int main(int argc, char **argv) {
     bench_halo(c, side, aware, halo_n, exchanges, reps, nt);
   if (strstr(cases, "cg"))
     bench_cg(c, side, aware, cgs, iters, reps, nt);
+  if (strstr(cases, "allreduce"))
+    bench_allreduce(calls, reps);
   if (g_rank == 0) {
     printf("%-14s %-10s %6s %-18s %12s %12s %10s %10s %9s\n", "case", "backend", "ranks", "size", "kk us", "native us",
            "kk GB/s", "nat. GB/s", "kk/native");

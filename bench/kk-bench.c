@@ -1,118 +1,22 @@
 /* bench/kk-bench.c -- kk against hand-written C/OpenMP in the same run: triad, dot, scan, empty-launch latency. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <dirent.h>
-#include <sys/syscall.h>
-#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 #include "bench.h"
+#include "kk-bench-graph.h"
+#include "kk-bench-hier.h"
 #include "bench_common.h"
 #ifdef KK_BENCH_CUDA
 #include "native_cuda.h"
 #endif
-
-/* ---- results ---------------------------------------------------------------------- */
-
-typedef struct result {
-  char kcase[48];
-  char backend[32];
-  char size[16];
-  double kk, native;
-  const char *unit;
-  int lower_is_better;
-} result_t;
-
-static result_t g_res[256];
-static int g_nres;
-
-void bench_record(const char *kcase, const char *backend, const char *size, double kk, double native,
-                  const char *unit, int lower) {
-  if (g_nres >= 256)
-    return;
-  result_t *r = &g_res[g_nres++];
-  snprintf(r->kcase, sizeof r->kcase, "%s", kcase);
-  snprintf(r->backend, sizeof r->backend, "%s", backend);
-  snprintf(r->size, sizeof r->size, "%s", size);
-  r->kk = kk;
-  r->native = native;
-  r->unit = unit;
-  r->lower_is_better = lower;
-}
-
-double bench_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* True when a thread of this process other than the caller is running or
- * runnable (state R in /proc/self/task/<tid>/stat): an OpenMP or kk worker
- * still spinning after its last region.  0 where /proc cannot tell. */
-static int others_running(void) {
-#ifdef __linux__
-  DIR *d = opendir("/proc/self/task");
-  if (!d)
-    return 0;
-  const long self = (long)syscall(SYS_gettid);
-  int running = 0;
-  struct dirent *e;
-  while (!running && (e = readdir(d))) {
-    if (e->d_name[0] == '.' || atol(e->d_name) == self)
-      continue;
-    char path[300], buf[256];
-    snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-      continue;
-    size_t k = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[k] = '\0';
-    const char *p = strrchr(buf, ')'); /* the state follows the command name */
-    running = p && p[1] == ' ' && p[2] == 'R';
-  }
-  closedir(d);
-  return running;
-#else
-  return 0;
-#endif
-}
-
-/* At least 20 ms, then until every other thread sleeps (at most 500 ms in
- * all): libgomp's idle threads spin 300 000 pause instructions after a
- * region, 5-20 ms depending on the CPU, and a kk run that starts while they
- * spin shares the cores with them (and a native run that starts while they
- * spin skips their wake-up).  Both sides start with their threads asleep. */
-void bench_settle(void) {
-  static int warned;
-  usleep(20000);
-  for (int waited = 20; others_running(); waited++) {
-    if (waited >= 500) {
-      if (!warned++)
-        fprintf(stderr, "kk-bench: some thread of this process still runs after 500 ms of rest "
-                        "(OMP_WAIT_POLICY=active?); runs may overlap it\n");
-      return;
-    }
-    usleep(1000);
-  }
-}
-
-int bench_wants(const char *cases, const char *name) {
-  if (strcmp(cases, "all") == 0)
-    return 1;
-  size_t n = strlen(name);
-  for (const char *p = cases; (p = strstr(p, name)); p += n)
-    if ((p == cases || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-      return 1;
-  return 0;
-}
 
 #define now bench_now
 #define settle bench_settle
@@ -444,31 +348,6 @@ static void bench_latency(const char *backend, int nt) {
   }
 }
 
-/* ---- output --------------------------------------------------------------------------------- */
-
-static void print_table(FILE *out) {
-  fprintf(out, "%-20s %-8s %-6s %12s %12s %-5s %10s\n", "case", "backend", "size", "kk", "native", "unit",
-          "kk/native");
-  for (int i = 0; i < g_nres; i++) {
-    result_t *r = &g_res[i];
-    fprintf(out, "%-20s %-8s %-6s %12.3f %12.3f %-5s %10.3f%s\n", r->kcase, r->backend, r->size, r->kk, r->native,
-            r->unit, r->native > 0 ? r->kk / r->native : 0.0, r->lower_is_better ? "  (lower is better)" : "");
-  }
-}
-
-static void print_json(FILE *out) {
-  fprintf(out, "[\n");
-  for (int i = 0; i < g_nres; i++) {
-    result_t *r = &g_res[i];
-    fprintf(out,
-            "  {\"case\": \"%s\", \"backend\": \"%s\", \"size\": \"%s\", \"kk\": %.6g, \"native\": %.6g, "
-            "\"unit\": \"%s\", \"ratio\": %.4f, \"lower_is_better\": %s}%s\n",
-            r->kcase, r->backend, r->size, r->kk, r->native, r->unit, r->native > 0 ? r->kk / r->native : 0.0,
-            r->lower_is_better ? "true" : "false", i + 1 < g_nres ? "," : "");
-  }
-  fprintf(out, "]\n");
-}
-
 static void usage(void) {
   fprintf(stderr, "usage: kk-bench [--backends=serial,threads,openmp,cuda] [--cases=all|stream,latency,tensor,atomics,"
                   "minsum,batched,cg,graph,cggraph] [--sizes=24,26] [--reps=N] [--quick] [--json] [--kokkos-*...]\n");
@@ -547,8 +426,8 @@ int main(int argc, char **argv) {
   }
   free(blist);
   if (json)
-    print_json(stdout);
+    bench_print_json(stdout);
   else
-    print_table(stdout);
-  return g_nres ? 0 : 1;
+    bench_print_table(stdout);
+  return bench_result_count() ? 0 : 1;
 }

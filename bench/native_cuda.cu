@@ -1,5 +1,6 @@
 // bench/native_cuda.cu -- hand-written CUDA for kk-bench: what a CUDA programmer writes for each case, built with
 // nvcc and timed in the same run as kk's cuda backend (see native_cuda.h).
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>

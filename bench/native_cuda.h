@@ -3,6 +3,7 @@
  * Each function owns its device memory, fills it with the same values as kk-bench's kernels, and returns the best
  * time in seconds of `reps` runs, each run ending with a stream synchronize.  All return a negative value when CUDA
  * fails, after printing why.  Built only when configure enabled the cuda backend. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_NATIVE_CUDA_H
 #define KK_BENCH_NATIVE_CUDA_H
 

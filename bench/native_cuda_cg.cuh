@@ -1,5 +1,6 @@
 // bench/native_cuda_cg.cuh -- hand-written CUDA kernels of a CG iteration (block sum, dot, SpMV, axpy, xpay, fill),
 // shared by native_cuda.cu (kk-bench) and kk-bench-mpi-cuda.cu; included inside an anonymous namespace.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 __device__ double block_sum(double v) {
   __shared__ double warp_part[32];

@@ -1,6 +1,7 @@
 #!/bin/sh
 # cmake/gen-config.sh -- writes kkConfig.cmake or kkConfigVersion.cmake from its .in, with the installation's directories relative to the package file where they share its prefix.
 # Usage: gen-config.sh IN OUT NAME=VALUE...   (prefix, cmakedir, includedir, libdir, bindir, targetdir, and plain values)
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -eu
 in=$1 out=$2
 shift 2

@@ -1,4 +1,5 @@
 /* core/bounds.c -- bounds checking of host kernels built with kkcc --bounds-check: a failure record per launch, the sink, the message. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <pthread.h>

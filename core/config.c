@@ -1,4 +1,5 @@
-/* core/config.c -- resolves kk's configuration: flags > settings > environment > JSON file > defaults. */
+/* core/config.c -- resolves kk's configuration: flags > settings > environment > JSON file > site file > defaults. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <ctype.h>
@@ -113,6 +114,8 @@ const char *kk__origin_name(kk__origin_t origin) {
   switch (origin) {
   case KK__ORIGIN_DEFAULT:
     return "default";
+  case KK__ORIGIN_SITE:
+    return "site config file";
   case KK__ORIGIN_JSON:
     return "config file";
   case KK__ORIGIN_ENV:
@@ -602,10 +605,6 @@ static kk_status_t json_backends(const char *file, const json_t *obj, kk__config
     return json_bad(file, "backends", "an object mapping backend names to option objects", obj);
   const char *name;
   const json_t *opts;
-  size_t n = json_object_size(obj);
-  cfg->backend_options = calloc(n ? n : 1, sizeof *cfg->backend_options);
-  if (!cfg->backend_options)
-    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk: out of memory reading %s", file);
   json_object_foreach((json_t *)obj, name, opts) {
     char key[160];
     snprintf(key, sizeof key, "backends.%s", name);
@@ -614,12 +613,30 @@ static kk_status_t json_backends(const char *file, const json_t *obj, kk__config
                        file, key);
     if (!json_is_object(opts))
       return json_bad(file, key, "an object of options", opts);
-    kk__backend_options_t *bo = &cfg->backend_options[cfg->backend_options_count++];
-    bo->backend = kk__strdup(name);
-    size_t m = json_object_size(opts);
-    bo->keys = calloc(m ? m : 1, sizeof *bo->keys);
-    bo->values = calloc(m ? m : 1, sizeof *bo->values);
-    if (!bo->backend || !bo->keys || !bo->values)
+    /* a backend the site file gave options for takes the user's file's over them, key by key */
+    kk__backend_options_t *bo = NULL;
+    for (int i = 0; i < cfg->backend_options_count && !bo; i++)
+      if (strcmp(cfg->backend_options[i].backend, name) == 0)
+        bo = &cfg->backend_options[i];
+    if (!bo) {
+      kk__backend_options_t *nb =
+          realloc(cfg->backend_options, sizeof *nb * (size_t)(cfg->backend_options_count + 1));
+      if (!nb)
+        return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk: out of memory reading %s", file);
+      cfg->backend_options = nb;
+      bo = &nb[cfg->backend_options_count++];
+      memset(bo, 0, sizeof *bo);
+      if (!(bo->backend = kk__strdup(name)))
+        return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk: out of memory reading %s", file);
+    }
+    size_t m = (size_t)bo->count + json_object_size(opts);
+    char **nk = realloc(bo->keys, sizeof *nk * (m ? m : 1));
+    if (nk)
+      bo->keys = nk;
+    char **nv = realloc(bo->values, sizeof *nv * (m ? m : 1));
+    if (nv)
+      bo->values = nv;
+    if (!nk || !nv)
       return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk: out of memory reading %s", file);
     const char *okey;
     const json_t *oval;
@@ -639,9 +656,23 @@ static kk_status_t json_backends(const char *file, const json_t *obj, kk__config
         snprintf(okey_full, sizeof okey_full, "%s.%s", key, okey);
         return json_bad(file, okey_full, "a string, number or boolean", oval);
       }
-      bo->keys[bo->count] = kk__strdup(okey);
-      bo->values[bo->count] = kk__strdup(text);
-      bo->count++;
+      int at = 0;
+      while (at < bo->count && strcmp(bo->keys[at], okey) != 0)
+        at++;
+      char *v = kk__strdup(text);
+      if (!v)
+        return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk: out of memory reading %s", file);
+      if (at < bo->count) {
+        free(bo->values[at]);
+        bo->values[at] = v;
+      } else {
+        if (!(bo->keys[at] = kk__strdup(okey))) {
+          free(v);
+          return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk: out of memory reading %s", file);
+        }
+        bo->values[at] = v;
+        bo->count++;
+      }
     }
   }
   return KK_OK;
@@ -657,8 +688,8 @@ static const char *file_kind(mode_t mode) {
                           : "not a file";
 }
 
-static kk_status_t parse_json_file(const char *file, layer_t *L, kk__config_t *cfg) {
-  L->origin = KK__ORIGIN_JSON;
+static kk_status_t parse_json_file(const char *file, kk__origin_t origin, layer_t *L, kk__config_t *cfg) {
+  L->origin = origin;
   json_error_t err;
   /* Opened without blocking and checked before a byte is read: a FIFO with
    * no writer would block kk_initialize forever, a directory or a device is
@@ -709,6 +740,11 @@ static kk_status_t parse_json_file(const char *file, layer_t *L, kk__config_t *c
         goto done;
       }
       size_t n = json_array_size(value);
+      /* the user's file's order replaces the site file's */
+      for (int q = 0; q < cfg->backend_order_count; q++)
+        free(cfg->backend_order[q]);
+      free(cfg->backend_order);
+      cfg->backend_order_count = 0;
       cfg->backend_order = calloc(n ? n : 1, sizeof *cfg->backend_order);
       if (!cfg->backend_order) {
         st = kk__error(KK_ERROR_OUT_OF_MEMORY, "kk: out of memory reading %s", file);
@@ -775,9 +811,41 @@ static const val_t *pick(layer_t *const *layers, int nlayers, key_id_t k, kk__or
   return NULL;
 }
 
+#ifndef KK_SITE_CONFIG_PATH
+#define KK_SITE_CONFIG_PATH "/usr/local/etc/kk/kk.json"
+#endif
+
+/* The site's file, below the user's (docs/config.md): read when it is there
+ * and nobody but root, the user or libkk's owner can change it. */
+static kk_status_t read_site_file(layer_t *L, kk__config_t *cfg) {
+  L->origin = KK__ORIGIN_SITE;
+  const char *env = getenv("KK_SITE_CONFIG");
+  const char *file = env && *env ? env : KK_SITE_CONFIG_PATH;
+  if (strcmp(file, "none") == 0)
+    return KK_OK;
+  if (!(cfg->site_file = kk__strdup(file)))
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk: out of memory");
+  struct stat sb;
+  char why[1024], state[1200];
+  if (stat(file, &sb) != 0 && errno == ENOENT)
+    snprintf(state, sizeof state, "not present");
+  else if (kk__path_refused(NULL, file, why, sizeof why)) {
+    add_warning(cfg, "site configuration %s refused: %s; it is ignored (docs/security.md)", file, why);
+    kk__snprintf(state, sizeof state, "refused: %s", why);
+  } else {
+    kk_status_t st = parse_json_file(file, KK__ORIGIN_SITE, L, cfg);
+    if (st != KK_OK)
+      return st;
+    snprintf(state, sizeof state, "read");
+  }
+  if (!(cfg->site_file_state = kk__strdup(state)))
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk: out of memory");
+  return KK_OK;
+}
+
 kk_status_t kk__config_resolve(int argc, char **argv, const kk_settings_t *settings, kk__config_t *cfg) {
   memset(cfg, 0, sizeof *cfg);
-  layer_t flags = {0}, sets = {0}, env = {0}, json = {0};
+  layer_t flags = {0}, sets = {0}, env = {0}, json = {0}, site = {0};
   kk_status_t st;
   if ((st = parse_flags(argv ? argc : 0, argv, &flags, cfg)) != KK_OK)
     goto fail;
@@ -786,14 +854,17 @@ kk_status_t kk__config_resolve(int argc, char **argv, const kk_settings_t *setti
   if ((st = parse_env(&env)) != KK_OK)
     goto fail;
 
-  layer_t *const order[] = {&flags, &sets, &env, &json};
-  const int nl = 4;
+  layer_t *const order[] = {&flags, &sets, &env, &json, &site};
+  const int nl = 5;
+  /* the site file first: the user's file then replaces its backend_order and options */
+  if ((st = read_site_file(&site, cfg)) != KK_OK)
+    goto fail;
   kk__origin_t o;
   const val_t *v = pick(order, 3, K_CONFIG, &o);
   if (v) {
     cfg->config_file = kk__strdup(v->s);
     cfg->config_file_origin = o;
-    if ((st = parse_json_file(v->s, &json, cfg)) != KK_OK)
+    if ((st = parse_json_file(v->s, KK__ORIGIN_JSON, &json, cfg)) != KK_OK)
       goto fail;
   }
 
@@ -864,6 +935,7 @@ kk_status_t kk__config_resolve(int argc, char **argv, const kk_settings_t *setti
   layer_free(&sets);
   layer_free(&env);
   layer_free(&json);
+  layer_free(&site);
   return KK_OK;
 
 fail:
@@ -871,6 +943,7 @@ fail:
   layer_free(&sets);
   layer_free(&env);
   layer_free(&json);
+  layer_free(&site);
   kk__config_free(cfg);
   return st;
 }
@@ -901,6 +974,8 @@ static void free_list(char **list, int n) {
 void kk__config_free(kk__config_t *cfg) {
   free(cfg->device_backend);
   free(cfg->config_file);
+  free(cfg->site_file);
+  free(cfg->site_file_state);
   free_list(cfg->plugin_path, cfg->plugin_path_count);
   free(cfg->visible);
   free(cfg->tools_libs);
@@ -922,7 +997,8 @@ void kk__config_free(kk__config_t *cfg) {
 
 void kk__config_print_help(FILE *out) {
   fprintf(out, "kk %s: flags read by kk_initialize (each removed from argv once read)\n\n", kk_version());
-  fprintf(out, "Precedence: command line > kk_settings_t > environment > JSON file > defaults.\n");
+  fprintf(out, "Precedence: command line > kk_settings_t > environment > JSON file > site file (%s) > defaults.\n",
+          KK_SITE_CONFIG_PATH);
   fprintf(out, "Booleans take yes/true/1 or no/false/0 (any case); a boolean flag alone means true.\n");
   fprintf(out, "Integer and string flags need '='.\n\n");
   fprintf(out, "  %-44s %-28s %s\n", "flag", "variable", "meaning");

@@ -1,4 +1,5 @@
 /* core/dispatch.c -- every kk_parallel_*: check the launch, pick the backend, call its launch op. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>
@@ -31,9 +32,14 @@ static const char *kind_name(uint32_t kind) {
 /* The reason a launch is refused by the fast checks of prepare(); only
  * reached on failure, so it may format. */
 static kk_status_t refuse(const char *op, const char *label, const kk_kernel_t *k, const void *args, size_t args_size,
-                          uint32_t kind) {
+                          uint32_t kind, const kk_instance_t *instance) {
   if (!kk__g.initialized)
     return kk__error(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized", op);
+  if (instance && kk__stale(instance->gen))
+    return kk__error(KK_ERROR_NOT_INITIALIZED,
+                     "%s '%s': the policy's instance was made before kk_finalize, which ended it: a handle does not "
+                     "carry over into a new kk_initialize (make it again)",
+                     op, label);
   if (!k)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': kernel is NULL", op, label);
   if ((k->abi_version >> 16) != (KK_KERNEL_ABI_VERSION >> 16) || k->struct_size < offsetof(kk_kernel_t, runtime))
@@ -63,9 +69,9 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
                                   kk__backend_t **bp, kk_instance_t **ip) {
   if (KK__UNLIKELY(!kk__g.initialized || !k || k->kind != kind || k->args_size != args_size ||
                    (k->abi_version >> 16) != (KK_KERNEL_ABI_VERSION >> 16) || (!args && args_size) ||
-                   kk__tl_bind_failed))
-    return refuse(op, label ? label : "", k, args, args_size, kind);
-  kk_instance_t *inst = instance ? instance : &kk__g.def->default_instance;
+                   kk__tl_bind_failed || (instance && instance->gen != kk__generation)))
+    return refuse(op, label ? label : "", k, args, args_size, kind, instance);
+  kk_instance_t *inst = instance ? instance : kk__g.def->default_instance;
   kk__backend_t *b = inst->backend;
   if (KK__UNLIKELY(!b->ops.launch))
     return kk__error(KK_ERROR_UNSUPPORTED, "%s '%s': backend %s (plugin ABI %u.%u) cannot launch kernels", op,
@@ -90,6 +96,7 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
   l->args_size = (uint32_t)args_size;
   l->result_space = KK_PLUGIN_HOST_MEMORY;
   l->label = label ? label : k->name;
+  l->instance = inst->plugin_inst;
   *bp = b;
   *ip = inst;
   return KK_OK;
@@ -102,6 +109,29 @@ static inline kk_status_t launch(kk__backend_t *b, kk_instance_t *inst, const kk
                                         : b->ops.launch(b->ctx, inst->plugin_inst, l);
 }
 
+/* s after `prefix`, or NULL when s does not start with it. */
+static const char *after(const char *s, const char *prefix) {
+  const size_t n = strlen(prefix);
+  return strncmp(s, prefix, n) == 0 ? s + n : NULL;
+}
+
+/* A launch the backend failed: "<op> '<label>' (kernel '<k>') on backend
+ * <b> failed: <why>".  A why that already speaks of this launch in that
+ * form -- the bounds report of a device fence the launch itself made
+ * (opencl's synchronous reductions, core/bounds.c): "kk_parallel_reduce
+ * 'r' (kernel 'k') on backend opencl stopped: bounds check: ..." -- is kept
+ * as it is, not repeated after a second prefix.  Formats: failure only. */
+static KK__NOINLINE kk_status_t launch_failed(const char *op, const kk__backend_t *b, const kk_launch_t *l,
+                                              kk_status_t st) {
+  const char *why = kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st);
+  const char *p = strchr(why, ' '); /* after the operation's name (the report's kind may name it otherwise) */
+  if (p && strncmp(why, "kk_parallel_", 12) == 0 && (p = after(p, " '")) && (p = after(p, l->label)) &&
+      (p = after(p, "' (kernel '")) && (p = after(p, l->kernel->name)) && (p = after(p, "') on backend ")) &&
+      (p = after(p, b->name)) && (p = after(p, " stopped: ")))
+    return st;
+  return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name, why);
+}
+
 /* A kernel built with kkcc --bounds-check, on a host backend: the launch
  * gets a failure record, and a failed access is the launch's error. */
 static KK__NOINLINE kk_status_t run_bounds_checked(const char *op, kk__backend_t *b, kk_instance_t *inst,
@@ -111,10 +141,7 @@ static KK__NOINLINE kk_status_t run_bounds_checked(const char *op, kk__backend_t
   kk_status_t st = launch(b, inst, &lb, tune_context);
   if (kk__bounds_release(lb.bounds_slot, op, l, b))
     return KK_ERROR_KERNEL_FAILED;
-  if (st != KK_OK)
-    return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name,
-                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
-  return KK_OK;
+  return st != KK_OK ? launch_failed(op, b, l, st) : KK_OK;
 }
 
 static kk_status_t run(const char *op, kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l,
@@ -124,10 +151,7 @@ static kk_status_t run(const char *op, kk__backend_t *b, kk_instance_t *inst, co
   if (KK__UNLIKELY(l->kernel->flags & KK_KERNEL_FLAG_BOUNDS_CHECK) && (b->ops.flags & KK_PLUGIN_FLAG_HOST))
     return run_bounds_checked(op, b, inst, l, tune_context);
   kk_status_t st = launch(b, inst, l, tune_context);
-  if (KK__UNLIKELY(st != KK_OK))
-    return kk__error(st, "%s '%s' (kernel '%s') on backend %s failed: %s", op, l->label, l->kernel->name, b->name,
-                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
-  return KK_OK;
+  return KK__UNLIKELY(st != KK_OK) ? launch_failed(op, b, l, st) : KK_OK;
 }
 
 /* A host result of the kernel's value size. */
@@ -140,21 +164,69 @@ static kk_status_t check_result(const char *op, const kk_launch_t *l, const void
   return KK_OK;
 }
 
+/* ---- sizes ------------------------------------------------------------------------- */
+
+/* Every length a launch hands a backend is an int64_t: the indices of
+ * [begin, end) (begin <= end), a box's points, a league's threads.  A length
+ * that does not fit is refused here, so that no backend computes one that
+ * overflows.  Every door into a backend's launch op passes here first: the
+ * kk_parallel_* calls prepare their launch below; graph captures and
+ * kk_graph_add_* (which call kk_parallel_*) record launches prepared here,
+ * and replays and the tools path (kk__tools_launch) run those.  The
+ * end - begin of a range that begins before it ends, as an unsigned
+ * difference, is exact. */
+static inline bool length_fits(int64_t begin, int64_t end) {
+  return (uint64_t)end - (uint64_t)begin <= (uint64_t)INT64_MAX;
+}
+
+/* dim: the MDRange dimension, -1 for a range policy */
+static KK__NOINLINE kk_status_t length_refused(const char *op, const char *lb, int dim, int64_t begin, int64_t end) {
+  char where[32] = "";
+  if (dim >= 0)
+    snprintf(where, sizeof where, "dimension %d: ", dim);
+  return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                   "%s '%s': %srange [%lld, %lld) has %llu indices, more than int64_t counts (%lld)", op, lb, where,
+                   (long long)begin, (long long)end, (unsigned long long)((uint64_t)end - (uint64_t)begin),
+                   (long long)INT64_MAX);
+}
+
+/* A policy that is NULL, or whose struct_size is not that of the policy
+ * type the call takes (`type`, made by `maker`). */
+static KK__NOINLINE kk_status_t policy_refused(const char *op, const char *lb, const void *p, size_t want,
+                                               const char *type, const char *maker) {
+  if (!p)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': the policy is NULL", op, lb);
+  return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                   "%s '%s': the policy's struct_size is %zu, smaller than sizeof(%s) (%zu): make it with %s", op, lb,
+                   *(const size_t *)p, type, want, maker);
+}
+
+/* A chunk size or schedule out of range (the first that is). */
+static KK__NOINLINE kk_status_t schedule_refused(const char *op, const char *lb, int64_t chunk, kk_schedule_t sched) {
+  if (chunk < 0)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': chunk size %lld is negative (0: the backend's choice)", op,
+                     lb, (long long)chunk);
+  return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                   "%s '%s': schedule %d is neither KK_SCHEDULE_STATIC (0) nor KK_SCHEDULE_DYNAMIC (1)", op, lb,
+                   (int)sched);
+}
+
 /* ---- range policies ------------------------------------------------------------ */
 
 static inline kk_status_t prepare_range(const char *op, const char *label, const kk_range_policy_t *p,
                                         const kk_kernel_t *k, const void *args, size_t args_size, uint32_t kind,
                                         kk_launch_t *l, kk__backend_t **bp, kk_instance_t **ip) {
-  if (KK__UNLIKELY(!p || p->struct_size < sizeof(kk_range_policy_t) || p->end < p->begin || p->chunk < 0 ||
-                   (uint32_t)p->schedule > KK_SCHEDULE_DYNAMIC)) {
+  if (KK__UNLIKELY(!p || p->struct_size < sizeof(kk_range_policy_t) || p->end < p->begin ||
+                   !length_fits(p->begin, p->end) || p->chunk < 0 || (uint32_t)p->schedule > KK_SCHEDULE_DYNAMIC)) {
     const char *lb = label ? label : "";
     if (!p || p->struct_size < sizeof(kk_range_policy_t))
-      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': policy is NULL or not made with KK_RANGE()", op, lb);
+      return policy_refused(op, lb, p, sizeof(kk_range_policy_t), "kk_range_policy_t", "KK_RANGE()");
     if (p->end < p->begin)
       return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': range [%lld, %lld) ends before it begins", op, lb,
                        (long long)p->begin, (long long)p->end);
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': bad chunk size %lld or schedule %d", op, lb,
-                     (long long)p->chunk, (int)p->schedule);
+    if (!length_fits(p->begin, p->end))
+      return length_refused(op, lb, -1, p->begin, p->end);
+    return schedule_refused(op, lb, p->chunk, p->schedule);
   }
   kk_status_t st = prepare(op, label, k, args, args_size, kind, p->instance, l, bp, ip);
   if (KK__UNLIKELY(st != KK_OK))
@@ -199,6 +271,8 @@ kk_status_t kk_parallel_reduce_view(const char *label, const kk_range_policy_t *
       prepare_range("kk_parallel_reduce_view", label, policy, kernel, args, args_size, KK_KIND_REDUCE, &l, &b, &inst);
   if (KK__UNLIKELY(st != KK_OK))
     return st;
+  if (KK__UNLIKELY(result && (st = kk__view_check("kk_parallel_reduce_view", result)) != KK_OK))
+    return st;
   size_t bytes = result ? kk_view_span(result) * kk_view_elem_size(result) : 0;
   if (KK__UNLIKELY(!result || !kernel->reducer || bytes != kernel->reducer->value_size))
     return kk__error(KK_ERROR_KERNEL_MISMATCH,
@@ -238,22 +312,64 @@ kk_status_t kk_parallel_scan(const char *label, const kk_range_policy_t *policy,
 
 /* ---- MDRange ------------------------------------------------------------------------- */
 
+/* The points of the box and of one tile (a tile of 0, the backend's
+ * choice, counting 1) fit in int64_t.  A box with an empty dimension has no
+ * points, however long the others. */
+static inline bool md_fits(const kk_launch_t *l) {
+  int64_t points = 1, tile = 1;
+  bool empty = false, box_over = false, tile_over = false;
+  for (int d = 0; d < (int)l->rank; d++) {
+    const int64_t ext = l->md_end[d] - l->md_begin[d];
+    empty |= ext == 0;
+    box_over |= __builtin_mul_overflow(points, ext, &points);
+    tile_over |= __builtin_mul_overflow(tile, l->md_tile[d] > 0 ? l->md_tile[d] : 1, &tile);
+  }
+  return (empty || !box_over) && !tile_over;
+}
+
+static KK__NOINLINE kk_status_t md_refused(const char *op, const char *lb, const kk_launch_t *l) {
+  char box[KK_MD_MAX_RANK * 48], tile[KK_MD_MAX_RANK * 24];
+  size_t nb = 0, nt = 0;
+  int64_t points = 1;
+  bool empty = false, box_over = false;
+  for (int d = 0; d < (int)l->rank; d++) {
+    empty |= l->md_end[d] == l->md_begin[d];
+    box_over |= __builtin_mul_overflow(points, l->md_end[d] - l->md_begin[d], &points);
+    nb += (size_t)snprintf(box + nb, sizeof box - nb, "%s[%lld, %lld)", d ? " x " : "", (long long)l->md_begin[d],
+                           (long long)l->md_end[d]);
+    nt += (size_t)snprintf(tile + nt, sizeof tile - nt, "%s%lld", d ? " x " : "", (long long)l->md_tile[d]);
+  }
+  if (box_over && !empty)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': the box %s has more points than int64_t counts (%lld)", op,
+                     lb, box, (long long)INT64_MAX);
+  return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                   "%s '%s': a tile of %s has more points than int64_t counts (%lld) (box %s)", op, lb, tile,
+                   (long long)INT64_MAX, box);
+}
+
 static kk_status_t prepare_md(const char *op, const char *label, const kk_md_policy_t *p, const kk_kernel_t *k,
                               const void *args, size_t args_size, uint32_t kind, kk_launch_t *l, kk__backend_t **bp,
                               kk_instance_t **ip) {
   const char *lb = label ? label : "";
   if (KK__UNLIKELY(!p || p->struct_size < sizeof(kk_md_policy_t)))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': policy is NULL or not a kk_md_policy_t", op, lb);
+    return policy_refused(op, lb, p, sizeof(kk_md_policy_t), "kk_md_policy_t", "KK_MD2() or KK_MD3()");
   kk_status_t st = prepare(op, label, k, args, args_size, kind, p->instance, l, bp, ip);
   if (KK__UNLIKELY(st != KK_OK))
     return st;
   if (KK__UNLIKELY(p->rank < 2 || p->rank > KK_MD_MAX_RANK || p->rank != k->rank))
     return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s '%s': the policy has rank %d, kernel '%s' has rank %d (2..%d)", op,
                      lb, p->rank, k->name, k->rank, KK_MD_MAX_RANK);
-  for (int d = 0; d < p->rank; d++)
-    if (KK__UNLIKELY(p->end[d] < p->begin[d] || p->tile[d] < 0))
-      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': dimension %d: range [%lld, %lld) or tile %lld is invalid",
-                       op, lb, d, (long long)p->begin[d], (long long)p->end[d], (long long)p->tile[d]);
+  for (int d = 0; d < p->rank; d++) {
+    if (KK__UNLIKELY(p->end[d] < p->begin[d]))
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': dimension %d: range [%lld, %lld) ends before it begins", op,
+                       lb, d, (long long)p->begin[d], (long long)p->end[d]);
+    if (KK__UNLIKELY(p->tile[d] < 0))
+      return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                       "%s '%s': dimension %d: tile %lld is negative (0: the backend's choice)", op, lb, d,
+                       (long long)p->tile[d]);
+    if (KK__UNLIKELY(!length_fits(p->begin[d], p->end[d])))
+      return length_refused(op, lb, d, p->begin[d], p->end[d]);
+  }
   if (KK__UNLIKELY((uint32_t)p->outer > KK_ITERATE_LEFT || (uint32_t)p->inner > KK_ITERATE_LEFT))
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': unknown iteration order", op, lb);
   /* the default order follows the default layout of the backend */
@@ -267,13 +383,13 @@ static kk_status_t prepare_md(const char *op, const char *label, const kk_md_pol
     l->md_end[d] = p->end[d];
     l->md_tile[d] = p->tile[d];
   }
-  return KK_OK;
+  return KK__LIKELY(md_fits(l)) ? KK_OK : md_refused(op, lb, l);
 }
 
 /* --kokkos-tune-internals: the tool picks the tiles the policy leaves to the
  * backend (0), each in [1, extent]; a dimension it does not answer for stays
  * the backend's choice (the default it is shown is 0). */
-static kk_status_t tune_md(kk_launch_t *l, size_t *context) {
+static kk_status_t tune_md(const char *op, kk_launch_t *l, size_t *context) {
   static const char *const names[KK_MD_MAX_RANK] = {"tile_0", "tile_1", "tile_2", "tile_3", "tile_4", "tile_5"};
   kk__tune_choice_t c[KK_MD_MAX_RANK];
   int dim[KK_MD_MAX_RANK], n = 0;
@@ -289,6 +405,11 @@ static kk_status_t tune_md(kk_launch_t *l, size_t *context) {
   kk_status_t st = kk__tools_tune(kk__tools_kernel_name(l), n, c, context);
   for (int i = 0; i < n && st == KK_OK; i++)
     l->md_tile[dim[i]] = c[i].value;
+  if (st == KK_OK && !md_fits(l)) { /* the tiles the policy gave times the ones chosen */
+    kk__tools_tune_end(*context);
+    *context = 0;
+    return md_refused(op, l->label, l);
+  }
   return st;
 }
 
@@ -299,7 +420,8 @@ kk_status_t kk_parallel_for_md(const char *label, const kk_md_policy_t *policy, 
   kk_instance_t *inst = NULL;
   size_t tune = 0;
   kk_status_t st = prepare_md("kk_parallel_for_md", label, policy, kernel, args, args_size, KK_KIND_MD_FOR, &l, &b, &inst);
-  if (KK__UNLIKELY(st != KK_OK) || (KK__UNLIKELY(kk__tools.tune) && (st = tune_md(&l, &tune)) != KK_OK))
+  if (KK__UNLIKELY(st != KK_OK) ||
+      (KK__UNLIKELY(kk__tools.tune) && (st = tune_md("kk_parallel_for_md", &l, &tune)) != KK_OK))
     return st;
   return run("kk_parallel_for_md", b, inst, &l, tune);
 }
@@ -313,7 +435,7 @@ kk_status_t kk_parallel_reduce_md(const char *label, const kk_md_policy_t *polic
       prepare_md("kk_parallel_reduce_md", label, policy, kernel, args, args_size, KK_KIND_MD_REDUCE, &l, &b, &inst);
   size_t tune = 0;
   if (KK__UNLIKELY(st != KK_OK) || KK__UNLIKELY((st = check_result("kk_parallel_reduce_md", &l, result, result_size))) ||
-      (KK__UNLIKELY(kk__tools.tune) && (st = tune_md(&l, &tune)) != KK_OK))
+      (KK__UNLIKELY(kk__tools.tune) && (st = tune_md("kk_parallel_reduce_md", &l, &tune)) != KK_OK))
     return st;
   l.result = result;
   return run("kk_parallel_reduce_md", b, inst, &l, tune);
@@ -390,18 +512,38 @@ static kk_status_t scratch_refused(const char *op, const char *lb, int lv, uint6
                    (unsigned long long)d->scratch_max[lv]);
 }
 
+/* The threads of a league, league size x team size x vector length, fit in
+ * int64_t (team size and vector length are positive int32_t: their product
+ * does). */
+static inline bool team_fits(const kk_launch_t *l) {
+  int64_t threads;
+  return !__builtin_mul_overflow(l->league_size, (int64_t)l->team_size * l->vector_length, &threads);
+}
+
+static KK__NOINLINE kk_status_t team_refused(const char *op, const char *lb, const kk_launch_t *l) {
+  return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                   "%s '%s': league size %lld x team size %d x vector length %d is more threads than int64_t counts "
+                   "(%lld)",
+                   op, lb, (long long)l->league_size, l->team_size, l->vector_length, (long long)INT64_MAX);
+}
+
 static kk_status_t prepare_team(const char *op, const char *label, const kk_team_policy_t *p, const kk_kernel_t *k,
                                 const void *args, size_t args_size, uint32_t kind, kk_launch_t *l, kk__backend_t **bp,
                                 kk_instance_t **ip) {
   const char *lb = label ? label : "";
   if (KK__UNLIKELY(!p || p->struct_size < sizeof(kk_team_policy_t)))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': policy is NULL or not made with KK_TEAM()", op, lb);
+    return policy_refused(op, lb, p, sizeof(kk_team_policy_t), "kk_team_policy_t", "KK_TEAM()");
   if (KK__UNLIKELY(p->league_size < 0 || p->team_size < 0 || p->vector_length < 0 || p->chunk < 0 ||
-                   (uint32_t)p->schedule > KK_SCHEDULE_DYNAMIC))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT,
-                     "%s '%s': league size %lld, team size %d, vector length %d, chunk %lld or schedule %d is invalid",
-                     op, lb, (long long)p->league_size, p->team_size, p->vector_length, (long long)p->chunk,
-                     (int)p->schedule);
+                   (uint32_t)p->schedule > KK_SCHEDULE_DYNAMIC)) {
+    if (p->league_size < 0)
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': league size %lld is negative", op, lb,
+                       (long long)p->league_size);
+    if (p->team_size < 0 || p->vector_length < 0)
+      return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': %s %d is negative (KK_AUTO, 0: the backend's choice)", op,
+                       lb, p->team_size < 0 ? "team size" : "vector length",
+                       p->team_size < 0 ? p->team_size : p->vector_length);
+    return schedule_refused(op, lb, p->chunk, p->schedule);
+  }
   kk_status_t st = prepare(op, label, k, args, args_size, kind, p->instance, l, bp, ip);
   if (KK__UNLIKELY(st != KK_OK))
     return st;
@@ -424,6 +566,8 @@ static kk_status_t prepare_team(const char *op, const char *label, const kk_team
   if ((st = team_limits(b, l, &max, &rec)) != KK_OK)
     return kk__error(st, "%s '%s': %s", op, lb, kk_last_error());
   l->team_size = p->team_size ? p->team_size : rec;
+  if (KK__UNLIKELY(!team_fits(l)))
+    return team_refused(op, lb, l);
   int bad_level = -1;
   for (int lv = 1; lv >= 0; lv--) {
     uint64_t need;
@@ -435,8 +579,9 @@ static kk_status_t prepare_team(const char *op, const char *label, const kk_team
    * fits" (max 0) to a scratch request that is too big; when the team size
    * itself is within the device's limit, the scratch is what to change. */
   if (KK__UNLIKELY(l->team_size > max) && (bad_level < 0 || l->team_size > d->max_team_size))
-    return kk__error(KK_ERROR_LIMIT, "%s '%s': team size %d exceeds the maximum %d of kernel '%s' on backend %s%s", op,
-                     lb, l->team_size, max, k->name, b->name,
+    return kk__error(KK_ERROR_LIMIT, "%s '%s': team size %d exceeds the maximum %d of kernel '%s' on %s of backend %s%s",
+                     op, lb, l->team_size, max, k->name,
+                     (*ip)->plugin_inst ? "this created instance" : "the default instance", b->name,
                      max == 0 ? " (no team fits: the scratch requested and the kernel's own memory leave no room)"
                               : "");
   if (KK__UNLIKELY(bad_level >= 0))
@@ -451,7 +596,8 @@ static kk_status_t prepare_team(const char *op, const char *label, const kk_team
  * the default vector length].  If the chosen vector length lowers that
  * largest team size, a tuned team size is lowered to it; a vector length
  * that leaves no room for the team size is not taken. */
-static kk_status_t tune_team(kk__backend_t *b, const kk_team_policy_t *p, kk_launch_t *l, size_t *context) {
+static kk_status_t tune_team(const char *op, kk__backend_t *b, const kk_team_policy_t *p, kk_launch_t *l,
+                             size_t *context) {
   if (p->team_size != KK_AUTO && p->vector_length != KK_AUTO)
     return KK_OK;
   const char *name = kk__tools_kernel_name(l);
@@ -492,6 +638,11 @@ static kk_status_t tune_team(kk__backend_t *b, const kk_team_policy_t *p, kk_lau
       l->team_size = max;
     }
   }
+  if (!team_fits(l)) { /* the league the policy gave times the sizes chosen */
+    kk__tools_tune_end(*context);
+    *context = 0;
+    return team_refused(op, l->label, l);
+  }
   return KK_OK;
 }
 
@@ -503,7 +654,8 @@ kk_status_t kk_parallel_for_team(const char *label, const kk_team_policy_t *poli
   kk_status_t st =
       prepare_team("kk_parallel_for_team", label, policy, kernel, args, args_size, KK_KIND_TEAM_FOR, &l, &b, &inst);
   size_t tune = 0;
-  if (KK__UNLIKELY(st != KK_OK) || (KK__UNLIKELY(kk__tools.tune) && (st = tune_team(b, policy, &l, &tune)) != KK_OK))
+  if (KK__UNLIKELY(st != KK_OK) ||
+      (KK__UNLIKELY(kk__tools.tune) && (st = tune_team("kk_parallel_for_team", b, policy, &l, &tune)) != KK_OK))
     return st;
   return run("kk_parallel_for_team", b, inst, &l, tune);
 }
@@ -518,7 +670,7 @@ kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *p
   size_t tune = 0;
   if (KK__UNLIKELY(st != KK_OK) ||
       KK__UNLIKELY((st = check_result("kk_parallel_reduce_team", &l, result, result_size))) ||
-      (KK__UNLIKELY(kk__tools.tune) && (st = tune_team(b, policy, &l, &tune)) != KK_OK))
+      (KK__UNLIKELY(kk__tools.tune) && (st = tune_team("kk_parallel_reduce_team", b, policy, &l, &tune)) != KK_OK))
     return st;
   l.result = result;
   return run("kk_parallel_reduce_team", b, inst, &l, tune);
@@ -526,12 +678,16 @@ kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *p
 
 static kk_status_t team_query(const char *op, const kk_kernel_t *k, const kk_team_policy_t *p, int *out, bool want_max) {
   KK__REQUIRE_INIT(op);
-  if (!k || !p || !out || p->struct_size < sizeof(kk_team_policy_t))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL kernel, policy or out", op);
+  if (!k || !out)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", op, !k ? "the kernel" : "out");
+  if (!p || p->struct_size < sizeof(kk_team_policy_t))
+    return policy_refused(op, k->name, p, sizeof(kk_team_policy_t), "kk_team_policy_t", "KK_TEAM()");
   if (k->kind != KK_KIND_TEAM_FOR && k->kind != KK_KIND_TEAM_REDUCE)
     return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s: kernel '%s' is a %s kernel, not a team kernel", op, k->name,
                      kind_name(k->kind));
-  kk_instance_t *inst = p->instance ? p->instance : &kk__g.def->default_instance;
+  if (p->instance && kk__stale(p->instance->gen))
+    return kk__stale_error(op, "the policy's instance", NULL);
+  kk_instance_t *inst = p->instance ? p->instance : kk__g.def->default_instance;
   kk__backend_t *b = inst->backend;
   kk_launch_t l;
   memset(&l, 0, sizeof l);
@@ -539,6 +695,7 @@ static kk_status_t team_query(const char *op, const kk_kernel_t *k, const kk_tea
   l.kind = k->kind;
   l.kernel = k;
   l.label = k->name;
+  l.instance = inst->plugin_inst;
   l.league_size = p->league_size;
   l.vector_length = vector_length_of(&b->devices[b->device], p->vector_length);
   for (int lv = 0; lv < 2; lv++) {

@@ -1,4 +1,5 @@
 /* core/dl.c -- a small wrapper over libltdl that reports why a shared object could not be opened. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>

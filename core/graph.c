@@ -1,4 +1,5 @@
 /* core/graph.c -- graphs: nodes added explicitly or recorded from an instance, instantiated once, submitted many times. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <pthread.h>
@@ -7,6 +8,10 @@
 
 #include "internal.h"
 #include "tools.h"
+
+/* A graph's state.  The program's kk_graph_t * is not its address but a
+ * handle that names it in the table of graph handles (below). */
+typedef struct graph graph_t;
 
 /* What a node is, for the program and the tools (the backend sees ops). */
 enum { NODE_KERNEL = 1, NODE_COPY, NODE_FILL, NODE_EMPTY };
@@ -28,7 +33,7 @@ typedef struct op {
 } op_t;
 
 struct kk_graph_node {
-  kk_graph_t *graph;
+  graph_t *graph;
   uint32_t index;
   uint32_t kind;          /* NODE_* */
   uint32_t first_op, op_count; /* its ops, contiguous */
@@ -46,7 +51,7 @@ struct kk_graph_node {
  * for its own recording instance (explicit: the kk_graph_add_* calls) and
  * one for kk_graph_begin_capture. */
 struct kk__capture {
-  kk_graph_t *graph;
+  graph_t *graph;
   kk_instance_t *instance;
   bool is_explicit;
   bool ended;              /* kk_graph_end_capture ran (under the graph's lock) */
@@ -55,7 +60,8 @@ struct kk__capture {
   struct kk__capture *next; /* the active captures */
 };
 
-struct kk_graph {
+struct graph {
+  kk_graph_t *handle;      /* the program's name for it (handle_new) */
   kk__backend_t *backend;
   kk_instance_t rec;       /* the explicit adds launch here: recorded, never run */
   struct kk__capture cap_rec, cap;
@@ -70,21 +76,142 @@ struct kk_graph {
   kk_graph_node_desc_t *descs; /* what graph_create got, kept to rebuild */
   uint32_t *dep_store;
   atomic_flag busy;        /* an instantiation, submission, update or destruction is running */
-  struct kk_graph *next, *prev; /* every graph, for kk_finalize */
+  struct graph *next, *prev; /* every graph, for kk_finalize */
 };
 
 atomic_int kk__captures_active;
 
 /* The graphs and the active captures. */
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static kk_graph_t *g_graphs;
+static graph_t *g_graphs;
 static struct kk__capture *g_captures;
+
+/* ---- handles ---------------------------------------------------------------------------------
+ *
+ * A kk_graph_t * the program holds is a number: a slot of the table below
+ * and the serial number the slot was given for this graph.  Destroying the
+ * graph (kk_graph_destroy, kk_finalize) frees its state and clears the
+ * slot's serial, so that the old handle, used again, is refused without
+ * any read of freed memory -- also after a new graph took the slot, which
+ * gets a new serial.  The table costs 24 bytes per slot, as many slots as
+ * graphs were alive at once (in chunks of 256, kept for the process's life);
+ * a lookup is two loads and a compare, without a lock. */
+#define SLOT_BITS (sizeof(uintptr_t) >= 8 ? 20u : 12u)
+#define SLOT_CHUNK 256u
+#define SLOT_CHUNKS ((1u << 20) / SLOT_CHUNK)
+
+typedef struct slot {
+  _Atomic uint64_t serial;  /* the live graph's serial, 0 while free */
+  graph_t *graph;
+  uint32_t next_free;
+} slot_t;
+
+static _Atomic(slot_t *) g_chunks[SLOT_CHUNKS];
+static uint32_t g_slot_top;          /* slots handed out so far (slot 0 is never used) */
+static uint32_t g_slot_free;         /* a free slot, 0: none (under g_lock, as all below) */
+static uint64_t g_serial;            /* the last serial given */
+static uint64_t g_gen_first_serial;  /* the first serial given in generation g_serial_gen */
+static uintptr_t g_serial_gen;
+
+static uintptr_t serial_mask(void) {
+  return sizeof(uintptr_t) >= 8 ? (uintptr_t)-1 >> SLOT_BITS : ((uintptr_t)1 << (32 - SLOT_BITS)) - 1;
+}
+
+static slot_t *slot_at(uint32_t i) {
+  slot_t *c = atomic_load_explicit(&g_chunks[i / SLOT_CHUNK], memory_order_acquire);
+  return c ? &c[i % SLOT_CHUNK] : NULL;
+}
+
+/* Gives g a slot and its handle; false when out of memory or slots. */
+static bool handle_new(graph_t *g) {
+  pthread_mutex_lock(&g_lock);
+  uint32_t i = g_slot_free;
+  slot_t *sl = i ? slot_at(i) : NULL;
+  if (sl)
+    g_slot_free = sl->next_free;
+  else if (g_slot_top + 1 < (1u << SLOT_BITS) && g_slot_top + 1 < SLOT_CHUNKS * SLOT_CHUNK) {
+    i = g_slot_top + 1;
+    if (!slot_at(i)) {
+      slot_t *c = calloc(SLOT_CHUNK, sizeof *c);
+      if (c)
+        atomic_store_explicit(&g_chunks[i / SLOT_CHUNK], c, memory_order_release);
+    }
+    if ((sl = slot_at(i)) != NULL)
+      g_slot_top = i;
+  }
+  if (!sl) {
+    pthread_mutex_unlock(&g_lock);
+    return false;
+  }
+  if (++g_serial > serial_mask()) /* wraps only where pointers have 32 bits, after a million graphs */
+    g_serial = 1;
+  if (g_serial_gen != kk__generation) {
+    g_serial_gen = kk__generation;
+    g_gen_first_serial = g_serial;
+  }
+  sl->graph = g;
+  atomic_store_explicit(&sl->serial, g_serial, memory_order_release);
+  g->handle = (kk_graph_t *)(((uintptr_t)g_serial << SLOT_BITS) | i);
+  pthread_mutex_unlock(&g_lock);
+  return true;
+}
+
+/* Invalidates g's handle and frees its slot (g_lock held). */
+static void handle_free(graph_t *g) {
+  if (!g->handle)
+    return;
+  uint32_t i = (uint32_t)((uintptr_t)g->handle & ((1u << SLOT_BITS) - 1));
+  slot_t *sl = slot_at(i);
+  atomic_store_explicit(&sl->serial, 0, memory_order_release);
+  sl->graph = NULL;
+  sl->next_free = g_slot_free;
+  g_slot_free = i;
+  g->handle = NULL;
+}
+
+/* The graph a handle names, or NULL when it names none (any more). */
+static inline graph_t *graph_of(const kk_graph_t *h) {
+  const uintptr_t v = (uintptr_t)h;
+  const uint32_t i = (uint32_t)(v & ((1u << SLOT_BITS) - 1));
+  const uint64_t serial = v >> SLOT_BITS;
+  slot_t *sl = i && serial ? slot_at(i) : NULL;
+  if (KK__UNLIKELY(!sl || atomic_load_explicit(&sl->serial, memory_order_acquire) != serial))
+    return NULL;
+  return sl->graph;
+}
+
+/* Was handle h (naming no graph) made in an earlier initialization? */
+static bool handle_before_finalize(const kk_graph_t *h) {
+  const uint64_t serial = (uintptr_t)h >> SLOT_BITS;
+  pthread_mutex_lock(&g_lock);
+  bool before = g_serial_gen != kk__generation || serial < g_gen_first_serial;
+  pthread_mutex_unlock(&g_lock);
+  return before;
+}
+
+/* Why handle h names no graph: NULL, made before kk_finalize, or destroyed. */
+static kk_status_t handle_refused(const char *op, const kk_graph_t *h) {
+  if (!h)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: graph is NULL", op);
+  if (handle_before_finalize(h))
+    return kk__stale_error(op, "the graph", NULL);
+  return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the graph was destroyed (kk_graph_destroy): its handle is invalid",
+                   op);
+}
+
+/* The graph of h for op, or NULL with the error set. */
+static graph_t *graph_get(const char *op, const kk_graph_t *h) {
+  graph_t *g = graph_of(h);
+  if (KK__UNLIKELY(!g))
+    handle_refused(op, h);
+  return g;
+}
 
 /* An explicit add in progress on this thread: kk_graph_add_* sets it, then
  * makes the ordinary call on the graph's recording instance, whose record
  * hook reads it. */
 typedef struct add_ctx {
-  kk_graph_t *graph;
+  graph_t *graph;
   kk_graph_node_t *const *deps;
   int ndeps;
   kk_view_t *result;       /* a reduction's result or a scan's total */
@@ -110,7 +237,7 @@ static const char *kind_label(uint32_t kind) {
 /* A new node of g (the caller holds g->lock, or builds g alone): its
  * dependencies are the explicit add's, or the node the capture recorded
  * last. */
-static kk_status_t node_new(kk_graph_t *g, struct kk__capture *cap, uint32_t kind, const char *label,
+static kk_status_t node_new(graph_t *g, struct kk__capture *cap, uint32_t kind, const char *label,
                             kk_graph_node_t **out) {
   if (g->node_count == g->node_cap) {
     uint32_t cap_n = g->node_cap ? 2 * g->node_cap : 16;
@@ -146,7 +273,7 @@ static kk_status_t node_new(kk_graph_t *g, struct kk__capture *cap, uint32_t kin
 }
 
 /* A new op of n, the last node of g. */
-static kk_status_t op_new(kk_graph_t *g, kk_graph_node_t *n, uint32_t kind, op_t **out) {
+static kk_status_t op_new(graph_t *g, kk_graph_node_t *n, uint32_t kind, op_t **out) {
   if (g->op_count == g->op_cap) {
     uint32_t cap_n = g->op_cap ? 2 * g->op_cap : 16;
     op_t *no = realloc(g->ops, sizeof *no * cap_n);
@@ -173,7 +300,7 @@ static void node_free(kk_graph_node_t *n) {
 }
 
 /* Takes back the last node of g and its ops (a recording that failed half way). */
-static void node_drop_last(kk_graph_t *g, struct kk__capture *cap) {
+static void node_drop_last(graph_t *g, struct kk__capture *cap) {
   kk_graph_node_t *n = g->nodes[--g->node_count];
   for (uint32_t i = 0; i < n->op_count; i++)
     free(g->ops[n->first_op + i].args);
@@ -189,7 +316,7 @@ static void node_drop_last(kk_graph_t *g, struct kk__capture *cap) {
  * capture ended or the graph takes no more nodes. */
 static struct kk__capture *lock_capture(const char *op, kk_instance_t *inst) {
   struct kk__capture *cap = atomic_load_explicit(&inst->capture, memory_order_acquire);
-  kk_graph_t *g = cap->graph;
+  graph_t *g = cap->graph;
   pthread_mutex_lock(&g->lock);
   if (cap->ended || g->instantiated) {
     pthread_mutex_unlock(&g->lock);
@@ -221,7 +348,7 @@ kk_status_t kk__graph_record_launch(const char *op, kk_instance_t *inst, const k
   struct kk__capture *cap = lock_capture(op, inst);
   if (!cap)
     return kk_last_status();
-  kk_graph_t *g = cap->graph;
+  graph_t *g = cap->graph;
   kk_graph_node_t *n;
   op_t *o;
   kk_status_t st = node_new(g, cap, NODE_KERNEL, l->label, &n);
@@ -252,7 +379,7 @@ kk_status_t kk__graph_record_views(const char *op, kk_instance_t *inst, kk_view_
   struct kk__capture *cap = lock_capture(op, inst);
   if (!cap)
     return kk_last_status();
-  kk_graph_t *g = cap->graph;
+  graph_t *g = cap->graph;
   kk_graph_node_t *n;
   kk_status_t st = node_new(g, cap, src ? NODE_COPY : NODE_FILL, src ? "copy" : "fill", &n);
   if (st == KK_OK) {
@@ -295,7 +422,7 @@ kk_status_t kk__graph_record_copy(kk_instance_t *inst, void *dst, int32_t dst_sp
   kk_graph_node_t *n = open_for("kk_space_copy", inst, NODE_COPY, &locked);
   if (!n)
     return kk_last_status();
-  kk_graph_t *g = n->graph;
+  graph_t *g = n->graph;
   op_t *o;
   kk_status_t st = op_new(g, n, KK_GRAPH_NODE_COPY, &o);
   if (st == KK_OK) {
@@ -319,7 +446,7 @@ kk_status_t kk__graph_record_fill(kk_instance_t *inst, kk_space_t *space, void *
   struct kk__capture *cap = atomic_load_explicit(&inst->capture, memory_order_acquire);
   if (!n || n->graph != cap->graph)
     return kk__error(KK_ERROR_INTERNAL, "graph: a fill recorded outside a fill");
-  kk_graph_t *g = n->graph;
+  graph_t *g = n->graph;
   if (elem_size != 1 && elem_size != 2 && elem_size != 4 && elem_size != 8 && elem_size != 16)
     return kk__error(KK_ERROR_UNSUPPORTED,
                      "a fill of %zu-byte elements cannot be put into a graph (element sizes 1, 2, 4, 8 and 16 can)",
@@ -343,12 +470,15 @@ kk_status_t kk__graph_record_fill(kk_instance_t *inst, kk_space_t *space, void *
 
 /* ---- graphs ------------------------------------------------------------------------------------- */
 
-static kk_status_t graph_new(const char *op, kk__backend_t *b, kk_graph_t **out) {
-  kk_graph_t *g = calloc(1, sizeof *g);
-  if (!g)
-    return kk__error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+static kk_status_t graph_new(const char *op, kk__backend_t *b, graph_t **out) {
+  graph_t *g = calloc(1, sizeof *g);
+  if (!g || !handle_new(g)) {
+    free(g);
+    return kk__error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory for a graph or its handle", op);
+  }
   g->backend = b;
   g->rec.backend = b;
+  g->rec.gen = kk__generation;
   g->cap_rec.graph = g;
   g->cap_rec.instance = &g->rec;
   g->cap_rec.is_explicit = true;
@@ -366,7 +496,10 @@ static kk_status_t graph_new(const char *op, kk__backend_t *b, kk_graph_t **out)
   return KK_OK;
 }
 
-static void graph_free(kk_graph_t *g) {
+static void graph_free(graph_t *g) {
+  pthread_mutex_lock(&g_lock);
+  handle_free(g);
+  pthread_mutex_unlock(&g_lock);
   kk__backend_t *b = g->backend;
   if (g->pgraph)
     b->ops.graph_destroy(b->ctx, g->pgraph);
@@ -383,7 +516,7 @@ static void graph_free(kk_graph_t *g) {
 }
 
 /* Unlinks g from the list of graphs (g_lock held). */
-static void graph_unlink(kk_graph_t *g) {
+static void graph_unlink(graph_t *g) {
   if (g->prev)
     g->prev->next = g->next;
   else
@@ -397,7 +530,13 @@ kk_status_t kk_graph_create(kk_instance_t *instance, kk_graph_t **out) {
   if (!out)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_create: out must not be NULL");
   *out = NULL;
-  return graph_new("kk_graph_create", instance ? instance->backend : kk__g.def, out);
+  if (instance && kk__stale(instance->gen))
+    return kk__stale_error("kk_graph_create", "the instance", NULL);
+  graph_t *g;
+  kk_status_t st = graph_new("kk_graph_create", instance ? instance->backend : kk__g.def, &g);
+  if (st == KK_OK)
+    *out = g->handle;
+  return st;
 }
 
 /* Waits for what g's backend may still run (a graph submitted and not yet
@@ -415,9 +554,12 @@ static void fence_backend(kk__backend_t *b, const char *name) {
               kk_last_error());
 }
 
-kk_status_t kk_graph_destroy(kk_graph_t *g) {
-  if (!g)
+kk_status_t kk_graph_destroy(kk_graph_t *h) {
+  if (!h)
     return KK_OK;
+  graph_t *g = graph_of(h);
+  if (!g) /* one kk_finalize destroyed has nothing left to free */
+    return handle_before_finalize(h) ? KK_OK : handle_refused("kk_graph_destroy", h);
   KK__REQUIRE_INIT("kk_graph_destroy");
   if (atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire))
     return kk__error(KK_ERROR_IN_USE, "kk_graph_destroy: another thread submits or updates the graph");
@@ -438,12 +580,12 @@ void kk__graphs_release_all(void) {
   }
   g_captures = NULL;
   atomic_store(&kk__captures_active, 0);
-  kk_graph_t *all = g_graphs;
+  graph_t *all = g_graphs;
   g_graphs = NULL;
   pthread_mutex_unlock(&g_lock);
   bool fenced = false;
   while (all) {
-    kk_graph_t *g = all;
+    graph_t *g = all;
     all = g->next;
     if (g->submitted && !fenced) {
       kk__fence_all("kk_finalize: fence before destroying the graphs");
@@ -456,11 +598,13 @@ void kk__graphs_release_all(void) {
 
 /* ---- explicit nodes -------------------------------------------------------------------------- */
 
-static kk_status_t add_begin(const char *op, kk_graph_t *g, kk_graph_node_t *const *deps, int ndeps, uint32_t empty,
-                             add_ctx_t *a) {
+/* Checks an explicit add to the graph of h and starts it: a->graph is the graph. */
+static kk_status_t add_begin(const char *op, const kk_graph_t *h, kk_graph_node_t *const *deps, int ndeps,
+                             uint32_t empty, add_ctx_t *a) {
   KK__REQUIRE_INIT(op);
+  graph_t *g = graph_get(op, h);
   if (!g)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: graph is NULL", op);
+    return kk_last_status();
   if (g->instantiated)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the graph is instantiated: it takes no more nodes", op);
   if (ndeps < 0 || (ndeps > 0 && !deps))
@@ -500,7 +644,7 @@ static kk_status_t add_end(const char *op, add_ctx_t *a, kk_status_t st, kk_grap
 
 /* A reduction's result view (or a scan's total): one value, in a space the
  * graph's backend writes. */
-static kk_status_t result_view(const char *op, kk_graph_t *g, const kk_kernel_t *k, kk_view_t *v, bool required,
+static kk_status_t result_view(const char *op, graph_t *g, const kk_kernel_t *k, kk_view_t *v, bool required,
                                add_ctx_t *a) {
   if (!v) {
     if (!required)
@@ -510,6 +654,8 @@ static kk_status_t result_view(const char *op, kk_graph_t *g, const kk_kernel_t 
                      "in a view, never in a host variable",
                      op);
   }
+  if (kk__view_check(op, v) != KK_OK)
+    return kk_last_status();
   size_t bytes = kk_view_span(v) * kk_view_elem_size(v);
   if (k && k->reducer && bytes != k->reducer->value_size)
     return kk__error(KK_ERROR_KERNEL_MISMATCH, "%s: kernel '%s' reduces a %u-byte value, the result view '%s' has %zu bytes",
@@ -540,12 +686,15 @@ typedef union policy_copy {
  * policy that runs on the graph's recording instance.  A policy dispatch
  * refuses anyway (NULL, too small) is passed on as it is, so that the
  * refusal is dispatch's; one on another backend's instance is refused here. */
-static kk_status_t add_kernel(const char *op, int what, kk_graph_t *g, const char *label, const void *policy,
+static kk_status_t add_kernel(const char *op, int what, kk_graph_t *h, const char *label, const void *policy,
                               const kk_kernel_t *k, const void *args, size_t args_size, kk_view_t *result,
                               kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
   add_ctx_t a;
-  kk_status_t st = add_begin(op, g, deps, ndeps, NODE_KERNEL, &a);
-  if (st == KK_OK && what >= ADD_REDUCE)
+  kk_status_t st = add_begin(op, h, deps, ndeps, NODE_KERNEL, &a);
+  if (st != KK_OK)
+    return st;
+  graph_t *g = a.graph;
+  if (what >= ADD_REDUCE)
     st = result_view(op, g, k, result, what != ADD_SCAN, &a);
   const size_t psize = what == ADD_FOR_MD || what == ADD_REDUCE_MD       ? sizeof(kk_md_policy_t)
                        : what == ADD_FOR_TEAM || what == ADD_REDUCE_TEAM ? sizeof(kk_team_policy_t)
@@ -557,7 +706,9 @@ static kk_status_t add_kernel(const char *op, int what, kk_graph_t *g, const cha
     kk_instance_t **pi = psize == sizeof(kk_md_policy_t)     ? &p.md.instance
                          : psize == sizeof(kk_team_policy_t) ? &p.team.instance
                                                              : &p.range.instance;
-    if (*pi && (*pi)->backend != g->backend)
+    if (*pi && kk__stale((*pi)->gen))
+      st = kk__stale_error(op, "the policy's instance", NULL);
+    else if (*pi && (*pi)->backend != g->backend)
       st = kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the policy's instance belongs to backend %s, the graph to backend %s",
                      op, (*pi)->backend->name, g->backend->name);
     *(size_t *)(void *)&p = psize;
@@ -650,7 +801,7 @@ kk_status_t kk_graph_add_copy(kk_graph_t *g, kk_view_t *dst, kk_view_t *src, kk_
   kk_status_t st = add_begin("kk_graph_add_copy", g, deps, ndeps, NODE_COPY, &a);
   if (st != KK_OK)
     return st;
-  return add_end("kk_graph_add_copy", &a, kk_deep_copy_async(&g->rec, dst, src), out);
+  return add_end("kk_graph_add_copy", &a, kk_deep_copy_async(&a.graph->rec, dst, src), out);
 }
 
 kk_status_t kk_graph_add_fill(kk_graph_t *g, kk_view_t *dst, const void *value, kk_graph_node_t *const *deps,
@@ -659,7 +810,7 @@ kk_status_t kk_graph_add_fill(kk_graph_t *g, kk_view_t *dst, const void *value, 
   kk_status_t st = add_begin("kk_graph_add_fill", g, deps, ndeps, NODE_FILL, &a);
   if (st != KK_OK)
     return st;
-  return add_end("kk_graph_add_fill", &a, kk_deep_copy_fill_async(&g->rec, dst, value), out);
+  return add_end("kk_graph_add_fill", &a, kk_deep_copy_fill_async(&a.graph->rec, dst, value), out);
 }
 
 kk_status_t kk_graph_add_empty(kk_graph_t *g, kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
@@ -670,9 +821,14 @@ kk_status_t kk_graph_add_empty(kk_graph_t *g, kk_graph_node_t *const *deps, int 
   return add_end("kk_graph_add_empty", &a, KK_OK, out);
 }
 
-int kk_graph_node_count(const kk_graph_t *g) { return g ? (int)g->node_count : 0; }
+/* A destroyed graph's handle (or one from before kk_finalize) has no nodes. */
+int kk_graph_node_count(const kk_graph_t *h) {
+  const graph_t *g = graph_of(h);
+  return g ? (int)g->node_count : 0;
+}
 
-kk_graph_node_t *kk_graph_node_at(const kk_graph_t *g, int i) {
+kk_graph_node_t *kk_graph_node_at(const kk_graph_t *h, int i) {
+  const graph_t *g = graph_of(h);
   return g && i >= 0 && (uint32_t)i < g->node_count ? g->nodes[i] : NULL;
 }
 
@@ -682,9 +838,11 @@ const char *kk_graph_node_label(const kk_graph_node_t *n) { return n ? n->label 
 
 kk_status_t kk_graph_begin_capture(kk_instance_t *inst) {
   KK__REQUIRE_INIT("kk_graph_begin_capture");
+  if (inst && kk__stale(inst->gen))
+    return kk__stale_error("kk_graph_begin_capture", "the instance", NULL);
   if (!inst)
-    inst = &kk__g.def->default_instance;
-  kk_graph_t *g;
+    inst = kk__g.def->default_instance;
+  graph_t *g;
   kk_status_t st = graph_new("kk_graph_begin_capture", inst->backend, &g);
   if (st != KK_OK)
     return st;
@@ -711,8 +869,10 @@ kk_status_t kk_graph_end_capture(kk_instance_t *inst, kk_graph_t **out) {
   if (!out)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_end_capture: out must not be NULL");
   *out = NULL;
+  if (inst && kk__stale(inst->gen))
+    return kk__stale_error("kk_graph_end_capture", "the instance", NULL);
   if (!inst)
-    inst = &kk__g.def->default_instance;
+    inst = kk__g.def->default_instance;
   pthread_mutex_lock(&g_lock);
   struct kk__capture *cap = atomic_load(&inst->capture);
   if (!cap || cap->is_explicit) {
@@ -720,7 +880,7 @@ kk_status_t kk_graph_end_capture(kk_instance_t *inst, kk_graph_t **out) {
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_end_capture: the instance (backend %s) is not capturing",
                      inst->backend->name);
   }
-  kk_graph_t *g = cap->graph;
+  graph_t *g = cap->graph;
   pthread_mutex_lock(&g->lock);
   atomic_store(&inst->capture, NULL);
   cap->ended = true;
@@ -731,8 +891,8 @@ kk_status_t kk_graph_end_capture(kk_instance_t *inst, kk_graph_t **out) {
       break;
     }
   atomic_fetch_sub(&kk__captures_active, 1);
+  *out = g->handle;
   pthread_mutex_unlock(&g_lock);
-  *out = g;
   return KK_OK;
 }
 
@@ -776,7 +936,7 @@ static bool idx_push(idx_vec_t *x, uint32_t i) {
 /* The plugin's view of g: an op depends on the ops its node's dependencies
  * end with -- their own ops, or for a node without ops (an empty node, a
  * copy of nothing) the ops its own dependencies end with -- each once. */
-static kk_status_t build_descs(kk_graph_t *g) {
+static kk_status_t build_descs(graph_t *g) {
   const uint32_t nn = g->node_count, no = g->op_count;
   size_t *exit_at = malloc(sizeof *exit_at * (nn + 1)), *dep_at = malloc(sizeof *dep_at * (nn + 1));
   uint32_t *mark = calloc(no ? no : 1, sizeof *mark);
@@ -834,7 +994,7 @@ static kk_status_t build_descs(kk_graph_t *g) {
 
 /* Builds the backend's graph; KK_ERROR_UNSUPPORTED from it leaves pgraph
  * NULL (replay) without an error. */
-static kk_status_t create_native(const char *op, kk_graph_t *g) {
+static kk_status_t create_native(const char *op, graph_t *g) {
   kk__backend_t *b = g->backend;
   g->pgraph = NULL;
   if (!g->op_count || !has_graph_ops(b))
@@ -855,7 +1015,7 @@ static kk_status_t create_native(const char *op, kk_graph_t *g) {
 }
 
 /* Instantiates g, whose busy flag the caller holds. */
-static kk_status_t instantiate(const char *op, kk_graph_t *g) {
+static kk_status_t instantiate(const char *op, graph_t *g) {
   if (g->instantiated)
     return KK_OK;
   kk_status_t st = build_descs(g);
@@ -868,10 +1028,11 @@ static kk_status_t instantiate(const char *op, kk_graph_t *g) {
   return st;
 }
 
-kk_status_t kk_graph_instantiate(kk_graph_t *g) {
+kk_status_t kk_graph_instantiate(kk_graph_t *h) {
   KK__REQUIRE_INIT("kk_graph_instantiate");
+  graph_t *g = graph_get("kk_graph_instantiate", h);
   if (!g)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_instantiate: graph is NULL");
+    return kk_last_status();
   if (atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire))
     return kk__error(KK_ERROR_IN_USE, "kk_graph_instantiate: another thread submits or updates the graph");
   kk_status_t st = instantiate("kk_graph_instantiate", g);
@@ -879,7 +1040,10 @@ kk_status_t kk_graph_instantiate(kk_graph_t *g) {
   return st;
 }
 
-int kk_graph_native(const kk_graph_t *g) { return g && g->instantiated && g->pgraph ? 1 : 0; }
+int kk_graph_native(const kk_graph_t *h) {
+  const graph_t *g = graph_of(h);
+  return g && g->instantiated && g->pgraph ? 1 : 0;
+}
 
 /* ---- submission ------------------------------------------------------------------------------------ */
 
@@ -923,14 +1087,14 @@ static inline kk_status_t run_op(kk__backend_t *b, kk_instance_t *inst, const op
   }
 }
 
-static kk_status_t node_failed(const kk_graph_t *g, uint32_t node, kk_status_t st) {
+static kk_status_t node_failed(const graph_t *g, uint32_t node, kk_status_t st) {
   const kk_graph_node_t *n = g->nodes[node];
   return kk__error(st, "kk_graph_submit: node %u ('%s') on backend %s failed: %s", node, n->label, g->backend->name,
                    kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
 }
 
 /* The replay: every op in order on the instance, which keeps them in order. */
-static kk_status_t replay(kk_graph_t *g, kk_instance_t *inst, uint32_t first, uint32_t count) {
+static kk_status_t replay(graph_t *g, kk_instance_t *inst, uint32_t first, uint32_t count) {
   kk__backend_t *b = g->backend;
   for (uint32_t i = first; i < first + count; i++) {
     kk_status_t st = run_op(b, inst, &g->ops[i]);
@@ -941,7 +1105,7 @@ static kk_status_t replay(kk_graph_t *g, kk_instance_t *inst, uint32_t first, ui
 }
 
 typedef struct node_run {
-  kk_graph_t *g;
+  graph_t *g;
   kk_instance_t *inst;
   const kk_graph_node_t *n;
 } node_run_t;
@@ -954,7 +1118,7 @@ static kk_status_t replay_node(void *p) {
 /* With a tool: node by node, each kernel between its begin and end events
  * (as kk_parallel_* reports it), each copy and fill of views between
  * begin_deep_copy and end_deep_copy. */
-static kk_status_t replay_with_tools(kk_graph_t *g, kk_instance_t *inst) {
+static kk_status_t replay_with_tools(graph_t *g, kk_instance_t *inst) {
   kk__backend_t *b = g->backend;
   for (uint32_t i = 0; i < g->node_count; i++) {
     const kk_graph_node_t *n = g->nodes[i];
@@ -979,11 +1143,13 @@ static kk_status_t replay_with_tools(kk_graph_t *g, kk_instance_t *inst) {
   return KK_OK;
 }
 
-static kk_status_t submit_refused(kk_graph_t *g, kk_instance_t *inst) {
+static kk_status_t submit_refused(const kk_graph_t *h, graph_t *g, kk_instance_t *inst) {
   if (!kk__g.initialized)
     return kk__error(KK_ERROR_NOT_INITIALIZED, "kk_graph_submit: kk is not initialized");
   if (!g)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_submit: graph is NULL");
+    return handle_refused("kk_graph_submit", h);
+  if (kk__stale(inst->gen))
+    return kk__stale_error("kk_graph_submit", "the instance", NULL);
   if (inst->backend != g->backend)
     return kk__error(KK_ERROR_INVALID_ARGUMENT,
                      "kk_graph_submit: the instance belongs to backend %s, the graph to backend %s", inst->backend->name,
@@ -993,15 +1159,16 @@ static kk_status_t submit_refused(kk_graph_t *g, kk_instance_t *inst) {
   return kk__error(KK_ERROR_IN_USE, "kk_graph_submit: another thread submits or updates the graph");
 }
 
-kk_status_t kk_graph_submit(kk_graph_t *g, kk_instance_t *inst) {
+kk_status_t kk_graph_submit(kk_graph_t *h, kk_instance_t *inst) {
+  graph_t *g = graph_of(h);
   if (KK__UNLIKELY(!kk__g.initialized || !g))
-    return submit_refused(g, inst);
+    return submit_refused(h, g, inst);
   if (!inst)
-    inst = &g->backend->default_instance;
-  if (KK__UNLIKELY(inst->backend != g->backend || kk__capturing(inst)))
-    return submit_refused(g, inst);
+    inst = g->backend->default_instance;
+  if (KK__UNLIKELY(inst->gen != kk__generation || inst->backend != g->backend || kk__capturing(inst)))
+    return submit_refused(h, g, inst);
   if (KK__UNLIKELY(atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire)))
-    return submit_refused(g, inst);
+    return submit_refused(h, g, inst);
   kk_status_t st;
   if (KK__UNLIKELY(!g->instantiated) && (st = instantiate("kk_graph_submit", g)) != KK_OK) {
     atomic_flag_clear_explicit(&g->busy, memory_order_release);
@@ -1022,11 +1189,14 @@ kk_status_t kk_graph_submit(kk_graph_t *g, kk_instance_t *inst) {
   return st;
 }
 
-kk_status_t kk_graph_set_args(kk_graph_t *g, kk_graph_node_t *n, const void *args, size_t args_size) {
+kk_status_t kk_graph_set_args(kk_graph_t *h, kk_graph_node_t *n, const void *args, size_t args_size) {
   KK__REQUIRE_INIT("kk_graph_set_args");
+  graph_t *g = graph_of(h);
+  if (h && !g)
+    return handle_refused("kk_graph_set_args", h);
   if (!g || !n || n->graph != g || n->kind != NODE_KERNEL || !args)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_graph_set_args: %s",
-                     !g || !n ? "NULL graph or node" : n->graph != g ? "the node belongs to another graph"
+                     !g ? "graph is NULL" : !n ? "node is NULL" : n->graph != g ? "the node belongs to another graph"
                      : !args ? "args is NULL" : "the node is not a kernel node");
   op_t *o = &g->ops[n->first_op];
   if (args_size != o->launch.args_size)

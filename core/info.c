@@ -1,4 +1,5 @@
 /* core/info.c -- queries about plugins, backends and devices, and the configuration report (text and JSON). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "package.h"
 
 static const char *state_name(kk_plugin_state_t s) {
   switch (s) {
@@ -45,8 +47,16 @@ int kk_plugin_count(void) { return kk__g.initialized ? kk__g.backend_count : 0; 
 
 kk_status_t kk_plugin_get_info(int i, kk_plugin_info_t *info) {
   KK__REQUIRE_INIT("kk_plugin_get_info");
-  if (!info || info->struct_size < offsetof(kk_plugin_info_t, is_host_backend) || i < 0 || i >= kk__g.backend_count)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_plugin_get_info: bad index %d or info struct", i);
+  if (i < 0 || i >= kk__g.backend_count)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_plugin_get_info: index %d is out of range: kk_plugin_count() is %d",
+                     i, kk__g.backend_count);
+  if (!info)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_plugin_get_info: info is NULL");
+  if (info->struct_size < offsetof(kk_plugin_info_t, is_host_backend))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_plugin_get_info: info->struct_size is %zu, smaller than any kk_plugin_info_t (%zu): set it to "
+                     "sizeof(kk_plugin_info_t)",
+                     info->struct_size, offsetof(kk_plugin_info_t, is_host_backend));
   const kk__backend_t *b = kk__g.backends[i];
   kk_plugin_info_t o = {
       .struct_size = info->struct_size,
@@ -79,12 +89,22 @@ int kk_device_count(const char *backend) {
 
 kk_status_t kk_device_get_info(const char *backend, int index, kk_device_info_t *info) {
   KK__REQUIRE_INIT("kk_device_get_info");
-  const kk__backend_t *b = backend ? kk__backend_find(backend) : NULL;
-  if (!b || index < 0 || index >= b->device_count)
-    return kk__error(KK_ERROR_NOT_FOUND, "kk_device_get_info: backend '%s' has no device %d",
-                     backend ? backend : "(null)", index);
-  if (!info || info->struct_size < offsetof(kk_device_info_t, space_host_accessible))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_device_get_info: info.struct_size must be set");
+  if (!backend)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_device_get_info: the backend name is NULL (kk_backend_default() names the default backend)");
+  const kk__backend_t *b = kk__backend_find(backend);
+  if (!b)
+    return kk__error(KK_ERROR_NOT_FOUND, "kk_device_get_info: there is no backend '%s' (kk-info lists them)", backend);
+  if (index < 0 || index >= b->device_count)
+    return kk__error(KK_ERROR_NOT_FOUND, "kk_device_get_info: backend '%s' has no device %d (it has %d)", backend,
+                     index, b->device_count);
+  if (!info)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_device_get_info: info is NULL");
+  if (info->struct_size < offsetof(kk_device_info_t, space_host_accessible))
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_device_get_info: info->struct_size is %zu, smaller than any kk_device_info_t (%zu): set it "
+                     "to sizeof(kk_device_info_t)",
+                     info->struct_size, offsetof(kk_device_info_t, space_host_accessible));
   const kk_plugin_device_t *d = &b->devices[index];
   kk_device_info_t o = {
       .struct_size = info->struct_size,
@@ -123,11 +143,17 @@ int kk_device_id(void) { return kk__g.initialized ? kk__g.def->device : -1; }
 
 /* ---- the report ----------------------------------------------------------- */
 
-/* "  (build tree)" or "  (installed)" after a directory of a search path. */
-static const char *path_note(const char *dir, const char *tree, const char *installed) {
-  if (tree && strcmp(dir, tree) == 0)
-    return "  (build tree)";
-  return strcmp(dir, installed) == 0 ? "  (installed)" : "";
+/* "  (build tree)" or "  (installed)" after a directory of a search path,
+ * and why it is refused when it is (docs/security.md). */
+static const char *path_note(const char *dir, const char *tree, const char *installed, char *buf, size_t size) {
+  const char *kind = tree && strcmp(dir, tree) == 0    ? "  (build tree)"
+                     : strcmp(dir, installed) == 0 ? "  (installed)"
+                                                   : "";
+  char why[1024];
+  if (!kk__path_refused(NULL, dir, why, sizeof why))
+    return kind;
+  kk__snprintf(buf, size, "%s  (refused: %s)", kind, why);
+  return buf;
 }
 
 static void print_bytes(FILE *out, uint64_t b) {
@@ -139,6 +165,18 @@ static void print_bytes(FILE *out, uint64_t b) {
     fprintf(out, "%llu KiB", (unsigned long long)(b >> 10));
 }
 
+/* The i-th backend this build made a package of that has no plugin in the
+ * plugin path (installed, it would show up as a plugin in any state), with
+ * its package; false past the last. */
+static bool not_installed(int i, char *name, size_t nsize, char *pkg, size_t psize) {
+  for (int k = 0; kk__packaged_backend(k, name, nsize); k++) {
+    if (kk__backend_find(name) || !kk__backend_package(name, pkg, psize) || i-- > 0)
+      continue;
+    return true;
+  }
+  return false;
+}
+
 kk_status_t kk_print_configuration(FILE *out) {
   KK__REQUIRE_INIT("kk_print_configuration");
   const kk__config_t *c = &kk__g.config;
@@ -148,15 +186,16 @@ kk_status_t kk_print_configuration(FILE *out) {
   if (kk__library_path())
     fprintf(out, "  libkk %s%s\n", kk__library_path(), kk__is_build_tree() ? "  (build tree)" : "");
   fprintf(out, "plugin search path:\n");
+  char note[1200];
   for (int i = 0; i < kk__g.path_count; i++)
-    fprintf(out, "  %s%s\n", kk__g.path[i], path_note(kk__g.path[i], kk__build_tree_plugin_dir(),
-                                                     kk__installed_plugin_dir()));
+    fprintf(out, "  %s%s\n", kk__g.path[i],
+            path_note(kk__g.path[i], kk__build_tree_plugin_dir(), kk__installed_plugin_dir(), note, sizeof note));
   const char *tool_dirs[2];
   int ntool = kk__tool_dirs(tool_dirs);
   fprintf(out, "tool directories (--kokkos-tools-libs=NAME):%s\n", ntool ? "" : " (none)");
   for (int i = 0; i < ntool; i++)
     fprintf(out, "  %s%s\n", tool_dirs[i],
-            path_note(tool_dirs[i], kk__build_tree_tool_dir(), kk__installed_tool_dir()));
+            path_note(tool_dirs[i], kk__build_tree_tool_dir(), kk__installed_tool_dir(), note, sizeof note));
   fprintf(out, "plugins:\n");
   for (int i = 0; i < kk__g.backend_count; i++) {
     const kk__backend_t *b = kk__g.backends[i];
@@ -169,6 +208,13 @@ kk_status_t kk_print_configuration(FILE *out) {
     if (b->reason[0])
       fprintf(out, "\n               why: %s", b->reason);
     fputc('\n', out);
+  }
+  char name[64], pkg[128];
+  if (*kk__backend_package_pattern) {
+    fprintf(out, "backends not installed (packages of this kk):%s\n",
+            not_installed(0, name, sizeof name, pkg, sizeof pkg) ? "" : " (none)");
+    for (int i = 0; not_installed(i, name, sizeof name, pkg, sizeof pkg); i++)
+      fprintf(out, "  %-12s install %s\n", name, pkg);
   }
   fprintf(out, "default backend: %s\n  why: %s\nhost backend: %s\nhost threads: %d\n", kk__g.def->name,
           kk__g.default_reason, kk__g.host->name, kk_num_threads());
@@ -204,6 +250,8 @@ kk_status_t kk_print_configuration(FILE *out) {
   fprintf(out, "  (%s)\n", kk__origin_name(c->device_origin));
   fprintf(out, "  config file        %s  (%s)\n", c->config_file ? c->config_file : "(none)",
           kk__origin_name(c->config_file_origin));
+  fprintf(out, "  site config file   %s  (%s)\n", c->site_file ? c->site_file : "(none)",
+          c->site_file ? c->site_file_state : "KK_SITE_CONFIG=none");
   fprintf(out, "  num_threads        %d  (%s)\n", c->num_threads, kk__origin_name(c->num_threads_origin));
   fprintf(out, "  device_id          %d  (%s)\n", c->device_id, kk__origin_name(c->device_id_origin));
   fprintf(out, "  map_device_id_by   %s  (%s)\n",
@@ -225,9 +273,16 @@ kk_status_t kk_print_configuration(FILE *out) {
           kk__origin_name(c->disable_warnings_origin));
   fprintf(out, "  tune internals     %s  (%s)\n", c->tune_internals ? "yes" : "no",
           kk__origin_name(c->tune_internals_origin));
+  const char *helper = kk__probe_helper();
+  char why[1024];
+  if (access(helper, X_OK) != 0)
+    kk__snprintf(note, sizeof note, ", missing: plugins load unprobed");
+  else if (kk__path_refused(NULL, helper, why, sizeof why))
+    kk__snprintf(note, sizeof note, ", refused: %s: plugins load unprobed", why);
+  else
+    note[0] = '\0';
   fprintf(out, "  plugin probe       %s  (%s; helper %s%s)\n", c->plugin_probe ? "yes" : "no",
-          kk__origin_name(c->plugin_probe_origin), kk__probe_helper(),
-          access(kk__probe_helper(), X_OK) == 0 ? "" : ", missing: plugins load unprobed");
+          kk__origin_name(c->plugin_probe_origin), helper, note);
   return KK_OK;
 }
 
@@ -272,6 +327,11 @@ kk_status_t kk_print_configuration_json(FILE *out) {
     json_array_append_new(plugins, p);
   }
   json_object_set_new(root, "plugins", plugins);
+  json_t *missing = json_array();
+  char name[64], pkg[128];
+  for (int i = 0; not_installed(i, name, sizeof name, pkg, sizeof pkg); i++)
+    json_array_append_new(missing, json_pack("{s:s, s:s}", "name", name, "package", pkg));
+  json_object_set_new(root, "not_installed", missing);
   json_object_set_new(root, "default_backend", json_string(kk__g.def->name));
   json_object_set_new(root, "default_backend_reason", json_string(kk__g.default_reason));
   json_object_set_new(root, "host_backend", json_string(kk__g.host->name));
@@ -308,6 +368,8 @@ kk_status_t kk_print_configuration_json(FILE *out) {
   json_object_set_new(settings, "device_id", json_integer(c->device_id));
   json_object_set_new(settings, "num_threads", json_integer(c->num_threads));
   json_object_set_new(settings, "config_file", c->config_file ? json_string(c->config_file) : json_null());
+  json_object_set_new(settings, "site_config_file", c->site_file ? json_string(c->site_file) : json_null());
+  json_object_set_new(settings, "site_config_state", jstr(c->site_file_state));
   json_object_set_new(settings, "tools_libs", c->tools_libs ? json_string(c->tools_libs) : json_null());
   json_object_set_new(settings, "tools_args", c->tools_args ? json_string(c->tools_args) : json_null());
   json_object_set_new(settings, "disable_warnings", json_boolean(c->disable_warnings));

@@ -1,4 +1,5 @@
 /* core/init.c -- kk_initialize / kk_finalize: configuration, plugin loading, backend and device selection. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdatomic.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "package.h"
 #include "tools.h"
 
 kk__state_t kk__g;
@@ -20,6 +22,10 @@ uint32_t kk_plugin_abi_version(void) { return KK_PLUGIN_ABI_VERSION; }
 uint64_t kk_tools_abi_version(void) { return 20240906u; }
 
 int kk_is_initialized(void) { return atomic_load(&g_initialized); }
+
+/* kk_initialization_id(): the generation of the initialization under way, 0 outside one. */
+static _Atomic uint64_t g_init_id;
+uint64_t kk_initialization_id(void) { return atomic_load_explicit(&g_init_id, memory_order_acquire); }
 
 int kk_plugin_path_count(void) { return kk__g.path_count; }
 
@@ -86,7 +92,8 @@ static void describe_choice(const kk__backend_t *def) {
   kk__str_t s = {0};
   if (cfg->device_backend) {
     static const char *const how[] = {
-        [KK__ORIGIN_DEFAULT] = "by default", [KK__ORIGIN_JSON] = "by the configuration file's \"device\"",
+        [KK__ORIGIN_DEFAULT] = "by default", [KK__ORIGIN_SITE] = "by the site configuration's \"device\"",
+        [KK__ORIGIN_JSON] = "by the configuration file's \"device\"",
         [KK__ORIGIN_ENV] = "by KOKKOS_DEVICE", [KK__ORIGIN_SETTINGS] = "by the program (kk_settings_t.device)",
         [KK__ORIGIN_FLAG] = "on the command line (--kokkos-device)"};
     kk__str_addf(&s, "requested %s", how[cfg->device_origin]);
@@ -134,6 +141,9 @@ static kk_status_t select_backends(void) {
         for (int i = 0; i < kk__g.path_count; i++)
           kk__str_addf(&s, "%s%s", i ? ":" : "", kk__g.path[i]);
         kk__str_addf(&s, "); ");
+        char pkg[128];
+        if (kk__backend_package(cfg->device_backend, pkg, sizeof pkg))
+          kk__str_addf(&s, "install the package %s; ", pkg);
       } else {
         kk__str_addf(&s, "kk_initialize: backend '%s' was requested (%s) but cannot be used: %s; ",
                      cfg->device_backend, kk__origin_name(cfg->device_origin), def->reason);
@@ -274,9 +284,15 @@ static kk_status_t collect_spaces(void) {
   return KK_OK;
 }
 
-static void teardown(void) {
-  for (int i = kk__g.backend_count - 1; i >= 0; i--)
-    kk__backend_stop(kk__g.backends[i]);
+/* Stops every backend and forgets the state.  handles_out: kk_finalize,
+ * after which the program may still hold handles of the backends in use. */
+static void teardown(bool handles_out) {
+  for (int i = kk__g.backend_count - 1; i >= 0; i--) {
+    kk__backend_t *b = kk__g.backends[i];
+    if (handles_out && (b->is_default || b->is_host))
+      kk__backend_retire_handles(b);
+    kk__backend_stop(b);
+  }
   free(kk__g.backends);
   free(kk__g.spaces);
   for (int i = 0; i < kk__g.path_count; i++)
@@ -299,6 +315,7 @@ static kk_status_t initialize_locked(int *argc, char ***argv, const kk_settings_
     return kk__error(KK_ERROR_ALREADY_INITIALIZED,
                      "kk_initialize: kk is already initialized (call kk_finalize before initializing again)");
   kk_clear_error();
+  kk__generation_next(); /* what this initialization makes is told apart from an earlier one's */
   const char *dbg = getenv("KK_DEBUG");
   bool on = false;
   kk__debug_enabled = dbg && kk__parse_bool(dbg, &on) && on;
@@ -355,17 +372,18 @@ static kk_status_t initialize_locked(int *argc, char ***argv, const kk_settings_
   if (!kk__installed_dirs_skipped() && ok)
     ok = push_path(kk__installed_plugin_dir());
   if (!ok) {
-    teardown();
+    teardown(false);
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_initialize: out of memory");
   }
 
   kk__load_all();
   if ((st = select_backends()) != KK_OK || (st = select_device(kk__g.def)) != KK_OK ||
       (kk__g.host != kk__g.def && (st = select_device(kk__g.host)) != KK_OK) || (st = collect_spaces()) != KK_OK) {
-    teardown();
+    teardown(false);
     return st;
   }
   kk__g.initialized = true;
+  atomic_store_explicit(&g_init_id, (uint64_t)kk__generation, memory_order_release);
   atomic_store(&g_initialized, 1);
   kk__modules_attach_all();
   kk__tools_initialize(argc && *argc > 0 ? (*argv)[0] : NULL);
@@ -402,8 +420,10 @@ static kk_status_t finalize_locked(void) {
   kk__views_release_all();
   kk__tools_finalize(); /* before the backends shut down */
   atomic_store(&g_initialized, 0);
+  atomic_store_explicit(&g_init_id, 0, memory_order_release);
   kk__g.initialized = false;
-  teardown();
+  teardown(true);
+  kk__generation_next(); /* every handle the program still holds is stale from now on */
   return st;
 }
 

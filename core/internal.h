@@ -1,4 +1,5 @@
 /* core/internal.h -- libkk's private types and functions (prefix kk__), shared by the core's files. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_CORE_INTERNAL_H
 #define KK_CORE_INTERNAL_H
 
@@ -39,8 +40,10 @@ extern bool kk__warnings_disabled;
 extern bool kk__debug_enabled;
 
 /* printf into a fixed buffer, always terminated.  A message that does not
- * fit keeps its explanation: its string values are cut ("...[N bytes]"),
- * quoted ones ('%s') first, before anything is cut at the end. */
+ * fit keeps its explanation: its string values are cut to their first and
+ * last bytes ("head...[N bytes]...tail"), quoted ones ('%s', and those
+ * quoted inside a message passed on as a %s argument) first, before
+ * anything is cut at the end. */
 void kk__snprintf(char *buf, size_t size, const char *fmt, ...) KK__PRINTF(3, 4);
 void kk__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 
@@ -58,6 +61,7 @@ char *kk__strdup(const char *s);
 /* Where a configuration value came from, lowest precedence first. */
 typedef enum kk__origin {
   KK__ORIGIN_DEFAULT = 0,
+  KK__ORIGIN_SITE, /* the site's JSON file, $(sysconfdir)/kk/kk.json */
   KK__ORIGIN_JSON,
   KK__ORIGIN_ENV,
   KK__ORIGIN_SETTINGS,
@@ -83,7 +87,13 @@ typedef struct kk__config {
   char *config_file;
   kk__origin_t config_file_origin;
 
-  /* plugin search path: flag, env, JSON entries in that order (all of them) */
+  /* the site configuration file ($KK_SITE_CONFIG, else $(sysconfdir)/kk/kk.json;
+   * NULL with KK_SITE_CONFIG=none) and what became of it: "read", "not present",
+   * "refused: <why>" */
+  char *site_file;
+  char *site_file_state;
+
+  /* plugin search path: flag, settings, env, JSON, site file entries in that order (all of them) */
   int plugin_path_count;
   char **plugin_path;
 
@@ -114,11 +124,11 @@ typedef struct kk__config {
   bool help;        /* --kokkos-help */
   bool tools_help;  /* --kokkos-tools-help */
 
-  /* JSON "backend_order" */
+  /* JSON "backend_order" (the user's file's, else the site file's) */
   int backend_order_count;
   char **backend_order;
 
-  /* JSON "backends" */
+  /* JSON "backends" (the user's file's options over the site file's) */
   int backend_options_count;
   kk__backend_options_t *backend_options;
 
@@ -163,16 +173,21 @@ void kk__dl_exit(void);
 
 /* ---- backends (loader.c, init.c, serial.c) ------------------------------- */
 
+/* Spaces and instances a program holds stay readable after kk_finalize
+ * (handles.c keeps their records), so that a call on them can see from
+ * `gen` that they are stale; `backend` then points to freed memory. */
 struct kk_space {
   struct kk__backend *backend;
   int32_t index;              /* the plugin's space index */
   char name[64];
   uint32_t flags;             /* KK_SPACE_* */
+  uintptr_t gen;              /* kk__generation of the initialization it belongs to */
 };
 
 struct kk_instance {
   struct kk__backend *backend;
   void *plugin_inst;          /* NULL for the default instance */
+  uintptr_t gen;              /* kk__generation of the initialization it belongs to */
   bool is_default;
   uint32_t tools_id;          /* instance bits of its tools device id: 2, 3, ... (the default instance is 1) */
   struct kk_instance *next, *prev; /* the backend's list of created instances */
@@ -196,7 +211,7 @@ typedef struct kk__backend {
   kk_plugin_device_t *devices;/* device_count properties */
   int space_count;
   struct kk_space *spaces;
-  struct kk_instance default_instance;
+  struct kk_instance *default_instance; /* its own allocation: kept after kk_finalize (handles.c) */
   pthread_mutex_t instances_lock;   /* guards the list below (create/destroy only) */
   struct kk_instance *instances;    /* created and not yet destroyed; finalize destroys leftovers */
   kk_host_services_t services;
@@ -252,9 +267,35 @@ kk__backend_t *kk__backend_find(const char *name);
 
 /* ---- kernels, views, dispatch (registry.c, view.c, dispatch.c) ------------ */
 
-/* Bumped at every kk_initialize; device kernel handles and view allocations
- * carry the generation they belong to. */
+/* ---- handles that outlive kk_finalize (handles.c, registry.c) ------------------ */
+
+/* The generation of kk's state: a new value at every kk_initialize and
+ * again at kk_finalize, so that a value stamped on a handle while kk was
+ * initialized differs from the current one once that initialization has
+ * ended.  Device kernel handles, view allocations, views, spaces,
+ * instances, scatter views and graphs carry the generation they were made
+ * in; one compare tells a stale handle (docs/views.md, "Lifetime"). */
 extern uintptr_t kk__generation;
+/* Moves to the next generation (kk_initialize, kk_finalize). */
+void kk__generation_next(void);
+
+static inline bool kk__stale(uintptr_t gen) { return KK__UNLIKELY(gen != kk__generation); }
+
+/* KK_ERROR_NOT_INITIALIZED for a stale handle: "<op>: <kind> '<label>' was
+ * made before kk_finalize ..." (label NULL: "<op>: <kind> was made ...";
+ * kind e.g. "view", "the instance"). */
+kk_status_t kk__stale_error(const char *op, const char *kind, const char *label);
+/* The same message, only formatted into buf. */
+void kk__stale_message(char *buf, size_t size, const char *op, const char *kind, const char *label);
+
+/* kk_finalize, for a backend in use: its spaces and default instance, and
+ * the instances the program did not destroy (their plugin instances
+ * destroyed now), are kept for the handles the program may still hold;
+ * kk_instance_destroy frees a kept instance.  A backend not in use frees
+ * them as usual. */
+void kk__backend_retire_handles(struct kk__backend *b);
+/* kk_instance_destroy of an instance kept by kk_finalize: frees its record. */
+void kk__instance_forget(struct kk_instance *inst);
 
 /* Loads every registered module into the default backend (kk_initialize) and
  * unloads them, closing modules from kk_module_load (kk_finalize). */
@@ -268,6 +309,13 @@ kk_status_t kk__kernel_resolve(const kk_kernel_t *k, kk__backend_t *b, void **ha
 /* Set by a failed kk_view_bind*(); the next launch on the thread is refused. */
 extern __attribute__((tls_model("initial-exec"))) _Thread_local bool kk__tl_bind_failed;
 kk_status_t kk__take_bind_error(const char *op, const char *label);
+/* A bind of a stale handle (kk_scatter_bind's too): its error, and the next
+ * launch on the thread is refused with KK_ERROR_NOT_INITIALIZED. */
+void kk__bind_fail_stale(const char *op, const char *kind, const char *label);
+
+/* KK_OK for NULL or a view of the current initialization, else the stale
+ * view's error naming op (view.c). */
+kk_status_t kk__view_check(const char *op, const kk_view_t *v);
 
 /* kk_finalize: frees view memory the program still holds (with a warning). */
 void kk__views_release_all(void);
@@ -342,7 +390,8 @@ void kk__view_label_at(const void *data, char *buf, size_t size);
  * queries; `why` then says how.  True without a probe when probing is off
  * (KOKKOS_PLUGIN_PROBE=0) or the helper is missing. */
 bool kk__probe_plugin(const char *path, const char *name, char *why, size_t why_size);
-/* The helper program: $KK_PLUGIN_PROBE_HELPER, else the installed one. */
+/* The helper program: $KK_PLUGIN_PROBE_HELPER, else the build tree's for the
+ * uninstalled libkk, else the installed one. */
 const char *kk__probe_helper(void);
 
 /* Installed plugin directory, from configure. */
@@ -355,12 +404,25 @@ const char *kk__installed_tool_dir(void);
 /* The file the dynamic loader opened for this libkk, NULL when unknown (the
  * core linked statically into a program). */
 const char *kk__library_path(void);
-/* Is this libkk the uninstalled one of its build tree (<builddir>/.libs)? */
+/* Is this libkk the uninstalled one of its build tree?  True when the
+ * directory it was loaded from holds the marker `make` writes there
+ * (.libs/kk-build-tree, never installed) and kk__path_refused passes both. */
 bool kk__is_build_tree(void);
-/* The build tree's plugin and tool directories when kk__is_build_tree() (and
- * KK_PLUGIN_PATH_NO_BUILD_TREE is not set), else NULL. */
+/* The build tree's plugin and tool directories and probe helper, as its
+ * marker names them, when kk__is_build_tree() (and KK_PLUGIN_PATH_NO_BUILD_TREE
+ * is not set), else NULL. */
 const char *kk__build_tree_plugin_dir(void);
 const char *kk__build_tree_tool_dir(void);
+const char *kk__build_tree_probe_helper(void);
+/* Whether code (or a cache entry) must not be taken from `path`, a directory
+ * or a file (docs/security.md): true when it, a directory above it or a
+ * symbolic link on the way belongs to someone other than root, this user or
+ * the owner of libkk's own file, or is writable by others (a directory above
+ * it may be, with the sticky bit).  A refusal is warned about ("<what> <path>
+ * refused: <why>"; not when `what` is NULL) and its reason copied into `why`
+ * (may be NULL).  A path that does not exist is not refused: whoever opens it
+ * says what is wrong. */
+bool kk__path_refused(const char *what, const char *path, char *why, size_t why_size);
 /* KK_PLUGIN_PATH_NO_DEFAULT: leave the installed plugin and tool directories out. */
 bool kk__installed_dirs_skipped(void);
 /* The directories a tool library named without a '/' is looked up in, in

@@ -1,4 +1,5 @@
 /* core/loader.c -- finds backend plugins in the search path, checks their ABI and starts them; records why any is skipped. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dirent.h>
@@ -79,15 +80,19 @@ static kk__backend_t *backend_new(const char *name, const char *path) {
   b->services.option = hs_option;
   b->services.bounds_report = hs_bounds_report;
   b->services.config = &kk__g.plugin_config;
-  b->default_instance.backend = b;
-  b->default_instance.is_default = true;
+  b->default_instance = calloc(1, sizeof *b->default_instance);
   pthread_mutex_init(&b->instances_lock, NULL);
-  if (!b->name || !b->path) {
+  if (!b->name || !b->path || !b->default_instance) {
+    pthread_mutex_destroy(&b->instances_lock);
+    free(b->default_instance);
     free(b->name);
     free(b->path);
     free(b);
     return NULL;
   }
+  b->default_instance->backend = b;
+  b->default_instance->is_default = true;
+  b->default_instance->gen = kk__generation;
   return b;
 }
 
@@ -231,6 +236,7 @@ void kk__backend_start(kk__backend_t *b) {
       return;
     }
     b->spaces[s].backend = b;
+    b->spaces[s].gen = kk__generation;
     b->spaces[s].index = s;
     b->spaces[s].flags = p.flags;
     memcpy(b->spaces[s].name, p.name, sizeof b->spaces[s].name);
@@ -252,6 +258,7 @@ void kk__backend_stop(kk__backend_t *b) {
     free(inst);
   }
   pthread_mutex_destroy(&b->instances_lock);
+  free(b->default_instance); /* NULL when kept for the program's handles */
   if (b->inited && b->ops.finalize)
     b->ops.finalize(b->ctx);
   b->inited = false;
@@ -309,6 +316,10 @@ static void load_file(const char *path) {
     }
   }
   char why[1024];
+  if (kk__path_refused("plugin", path, why, sizeof why)) {
+    skip(b, KK_PLUGIN_SKIPPED, "refused: %s (docs/security.md)", why);
+    return;
+  }
   if (!kk__probe_plugin(path, b->name, why, sizeof why)) {
     skip(b, KK_PLUGIN_SKIPPED, "%s", why);
     return;
@@ -397,9 +408,10 @@ void kk__load_all(void) {
   for (int i = 0; i < kk_plugin_path_count(); i++) {
     const char *entry = kk_plugin_path_entry(i);
     struct stat sb;
-    if (stat(entry, &sb) == 0 && S_ISDIR(sb.st_mode))
-      scan_dir(entry);
-    else if (stat(entry, &sb) == 0 || strstr(entry, ".so"))
+    if (stat(entry, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+      if (!kk__path_refused("plugin directory", entry, NULL, 0))
+        scan_dir(entry);
+    } else if (stat(entry, &sb) == 0 || strstr(entry, ".so"))
       load_file(entry); /* a file named explicitly; a missing one is recorded */
     else
       kk__debug("plugin path entry %s: %s", entry, strerror(errno));

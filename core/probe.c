@@ -1,4 +1,5 @@
 /* core/probe.c -- plugins that crash or hang while loaded or initialised: probed once in a helper process, the verdict cached by path, size and mtime. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "safe_path.h"
 
 extern char **environ;
 
@@ -26,12 +28,43 @@ extern char **environ;
 /* The first line of a cache entry; a different one (an older format) is a miss. */
 #define ENTRY_MAGIC "kk plugin probe 1"
 #define DEFAULT_TIMEOUT_S 30
+#define MAX_TIMEOUT_S 86400
+/* After this long a probe says which plugin it waits for (once). */
+#define PATIENCE_MS 2000
+
+/* Warnings this file gives at most once per process. */
+static atomic_bool g_said_helper, g_said_timeout, g_said_cache;
+
+/* True the first time it is asked while warnings are on. */
+static bool first_time(atomic_bool *said) { return !kk__warnings_disabled && !atomic_exchange(said, true); }
 
 /* ---- where things are ---------------------------------------------------------------------- */
 
 const char *kk__probe_helper(void) {
   const char *h = getenv("KK_PLUGIN_PROBE_HELPER");
-  return h && *h ? h : KK_PROBE_HELPER;
+  if (h && *h)
+    return h;
+  /* the uninstalled libkk goes with its tree's helper, as with its plugins */
+  const char *tree = kk__build_tree_probe_helper();
+  return tree ? tree : KK_PROBE_HELPER;
+}
+
+/* Seconds before a probed plugin counts as hung: KK_PLUGIN_PROBE_TIMEOUT, or
+ * the default when it is unset or not a number of seconds (said once). */
+static long probe_timeout(void) {
+  const char *tv = getenv("KK_PLUGIN_PROBE_TIMEOUT");
+  if (!tv || !*tv)
+    return DEFAULT_TIMEOUT_S;
+  char *end;
+  errno = 0;
+  long t = strtol(tv, &end, 10);
+  if (errno == 0 && end != tv && *end == '\0' && t >= 1 && t <= MAX_TIMEOUT_S)
+    return t;
+  if (first_time(&g_said_timeout))
+    kk__warn("KK_PLUGIN_PROBE_TIMEOUT='%s' ignored: not a whole number of seconds from 1 to %d; the default, %d s, "
+             "is used",
+             tv, MAX_TIMEOUT_S, DEFAULT_TIMEOUT_S);
+  return DEFAULT_TIMEOUT_S;
 }
 
 /* Makes dir and its parents (mode 0700 for what it creates); 0 on success. */
@@ -49,11 +82,19 @@ static int make_dirs(const char *dir) {
   return mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* A directory we own and may write, created if need be. */
+/* A directory we own and may write, created if need be, that nobody else
+ * can change (docs/security.md): a forged verdict would let a crashing
+ * plugin in, or keep a good one out. */
 static bool usable_dir(const char *dir) {
   struct stat sb;
   if (make_dirs(dir) != 0 || lstat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) || sb.st_uid != geteuid())
     return false;
+  char why[1200];
+  if (kks_check(dir, kks_code_owner(), why, sizeof why) == KKS_REFUSED) {
+    if (first_time(&g_said_cache))
+      kk__warn("plugin probe cache %s refused: %s; another cache directory is used (docs/security.md)", dir, why);
+    return false;
+  }
   return access(dir, W_OK | X_OK) == 0;
 }
 
@@ -200,23 +241,34 @@ static verdict_t run_probe(const char *helper, const char *path, const char *nam
     kk__debug("plugin probe: cannot run %s: %s", helper, strerror(rc));
     return V_NONE;
   }
-  const char *tv = getenv("KK_PLUGIN_PROBE_TIMEOUT");
-  long timeout_s = tv && atol(tv) > 0 ? atol(tv) : DEFAULT_TIMEOUT_S;
+  long timeout_s = probe_timeout();
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   char stage[64] = "loading", stages[256] = "", err[512] = "";
   size_t slen = 0, elen = 0;
-  bool open_st = true, open_err = true, timed_out = false;
+  bool open_st = true, open_err = true, timed_out = false, said_waiting = false;
   while (open_st || open_err) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    long left_ms = timeout_s * 1000 - ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000);
+    long spent_ms = (now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000;
+    long left_ms = timeout_s * 1000 - spent_ms;
+    /* a first start that stalls says why (before the verdict, however late
+     * this process was woken) */
+    if (!said_waiting && spent_ms >= PATIENCE_MS && timeout_s * 1000 > PATIENCE_MS) {
+      said_waiting = true;
+      kk__warn("waiting for the plugin %s: its probe in a helper process has not finished after %d s; it counts "
+               "as hung after %ld s (KK_PLUGIN_PROBE_TIMEOUT)",
+               path, PATIENCE_MS / 1000, timeout_s);
+    }
     if (left_ms <= 0) {
       timed_out = true;
       break;
     }
+    long wait_ms = left_ms > 1000 ? 1000 : left_ms;
+    if (spent_ms < PATIENCE_MS && PATIENCE_MS - spent_ms < wait_ms)
+      wait_ms = PATIENCE_MS - spent_ms;
     struct pollfd pf[2] = {{open_st ? st_pipe[0] : -1, POLLIN, 0}, {open_err ? err_pipe[0] : -1, POLLIN, 0}};
-    int n = poll(pf, 2, left_ms > 1000 ? 1000 : (int)left_ms);
+    int n = poll(pf, 2, (int)wait_ms);
     if (n < 0 && errno != EINTR)
       break;
     if (pf[0].revents) {
@@ -278,17 +330,32 @@ static verdict_t run_probe(const char *helper, const char *path, const char *nam
 
 /* ---- the loader's question ---------------------------------------------------------------------- */
 
-/* Is the helper there?  (When not, the plugin is loaded unprobed.) */
+/* Is the helper there, and may it be run?  When not, the plugin is loaded
+ * unprobed, and the user hears of it once. */
 static bool helper_ok(const char *helper, const char *path) {
-  if (access(helper, X_OK) == 0)
-    return true;
-  kk__debug("plugin %s: not probed: the helper %s is missing (%s)", path, helper, strerror(errno));
-  return false;
+  if (access(helper, X_OK) != 0) {
+    int e = errno;
+    kk__debug("plugin %s: not probed: the helper %s is missing (%s)", path, helper, strerror(e));
+    if (first_time(&g_said_helper))
+      kk__warn("the plugin probe's helper %s is missing (%s): plugins load unprobed, and one that crashes or hangs "
+               "while loading takes the program with it (docs/backends.md)",
+               helper, strerror(e));
+    return false;
+  }
+  char why[1200];
+  if (kks_check(helper, kks_code_owner(), why, sizeof why) == KKS_REFUSED) {
+    kk__debug("plugin %s: not probed: the helper %s is refused (%s)", path, helper, why);
+    if (first_time(&g_said_helper))
+      kk__warn("the plugin probe's helper %s refused: %s; plugins load unprobed (docs/security.md)", helper, why);
+    return false;
+  }
+  return true;
 }
 
 bool kk__probe_plugin(const char *path, const char *name, char *why, size_t why_size) {
   if (!kk__g.config.plugin_probe)
     return true;
+  probe_timeout(); /* a bad value is said even when every verdict is cached */
   const char *helper = kk__probe_helper();
   struct stat sb;
   if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))

@@ -1,4 +1,5 @@
 /* core/registry.c -- kernel modules: registration from kkcc's constructors, device image loading, kk_module_load. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <pthread.h>
@@ -21,8 +22,14 @@ typedef struct mod_rt {
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static mod_rt_t *g_modules;
-/* Bumped at every kk_initialize: kernel handles of an older generation are stale. */
+/* Kernel handles of an older generation are stale (internal.h). */
 uintptr_t kk__generation = 1;
+
+void kk__generation_next(void) {
+  pthread_mutex_lock(&g_lock); /* attach() and kk__kernel_resolve() stamp kernels with it under the lock */
+  kk__generation++;
+  pthread_mutex_unlock(&g_lock);
+}
 
 static mod_rt_t *rt_of(const kk_module_t *m) { return m ? (mod_rt_t *)m->runtime[0] : NULL; }
 
@@ -160,7 +167,6 @@ void kk_module_unregister(kk_module_t *m) {
 
 void kk__modules_attach_all(void) {
   pthread_mutex_lock(&g_lock);
-  kk__generation++;
   for (mod_rt_t *r = g_modules; r; r = r->next)
     if (!r->abi_error[0])
       attach(r);

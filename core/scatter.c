@@ -1,4 +1,5 @@
 /* core/scatter.c -- ScatterView: per-thread duplicates or atomics for scatter-contribute loops, and the host lock table. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <float.h>
@@ -11,7 +12,9 @@
 uint32_t kk_host_locks[KK_HOST_LOCK_COUNT];
 
 struct kk_scatter_view {
+  uintptr_t gen;          /* kk__generation when made: after kk_finalize only release works */
   kk_view_t *target;
+  kk_view_t *dup_view;    /* the duplicates' memory: a view, so that kk_finalize frees it like any view's */
   int op, mode;
   kk_type_t type;
   size_t elem;
@@ -210,19 +213,28 @@ static kk_status_t scatter_step(const kk_scatter_view_t *sv, int fold, const cha
     scatter_step_host(&a, 0, n, NULL);
     return KK_OK;
   }
-  return kk_parallel_for(label, KK_RANGE_ON(&sv->runner->default_instance, 0, n), &scatter_step_kernel, KK_ARGS(a));
+  return kk_parallel_for(label, KK_RANGE_ON(sv->runner->default_instance, 0, n), &scatter_step_kernel, KK_ARGS(a));
 }
 
 kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatter_view_t **out) {
   KK__REQUIRE_INIT("kk_scatter_view_create");
+  if (out)
+    *out = NULL;
+  kk_status_t st = kk__view_check("kk_scatter_view_create", target);
+  if (st != KK_OK)
+    return st;
   if (!target || !out)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_create: NULL target or out");
-  *out = NULL;
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_create: %s is NULL", !target ? "target" : "out");
   kk_type_t type = kk_view_type(target);
-  if (op < KK_SCATTER_SUM || op > KK_SCATTER_MAX || !type_ok(type, op))
+  if (op < KK_SCATTER_SUM || op > KK_SCATTER_MAX)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_scatter_view_create: view '%s': %d is not a scatter operation (KK_SCATTER_SUM %d, "
+                     "KK_SCATTER_MIN %d or KK_SCATTER_MAX %d)",
+                     kk_view_label(target), op, KK_SCATTER_SUM, KK_SCATTER_MIN, KK_SCATTER_MAX);
+  if (!type_ok(type, op))
     return kk__error(KK_ERROR_INVALID_ARGUMENT,
                      "kk_scatter_view_create: view '%s': %s is not supported on elements of type %s",
-                     kk_view_label(target), op == KK_SCATTER_SUM ? "sum" : op == KK_SCATTER_MIN ? "min" : op == KK_SCATTER_MAX ? "max" : "this operation",
+                     kk_view_label(target), op == KK_SCATTER_SUM ? "sum" : op == KK_SCATTER_MIN ? "min" : "max",
                      kk_type_name(type));
   kk_space_t *space = kk_view_space(target);
   kk__backend_t *owner = space->backend;
@@ -238,6 +250,7 @@ kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatt
   kk_scatter_view_t *sv = calloc(1, sizeof *sv);
   if (!sv)
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_scatter_view_create: out of memory");
+  sv->gen = kk__generation;
   sv->target = kk_view_retain(target);
   sv->op = op;
   sv->mode = mode;
@@ -254,18 +267,26 @@ kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatt
       sv->ext[d] = kk_view_extent(target, d), sv->str[d] = kk_view_stride(target, d);
     sv->row = sv->rank > 0 ? sv->ext[sv->rank - 1] : 1;
     sv->row_stride = sv->rank > 0 ? sv->str[sv->rank - 1] : 1;
-    size_t bytes = (size_t)sv->ndup * (size_t)sv->dup_stride * sv->elem;
     char label[300];
     snprintf(label, sizeof label, "%s_scatter_duplicates", kk_view_label(target));
-    kk_status_t st = kk_space_alloc(space, label, bytes, &sv->dups);
+    kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+    spec.label = label;
+    spec.type = type;
+    spec.rank = 1;
+    spec.extents[0] = (int64_t)sv->ndup * sv->dup_stride;
+    spec.layout = KK_LAYOUT_RIGHT;
+    spec.space = space;
+    spec.flags = KK_VIEW_NO_INIT; /* the reset below writes the identity */
+    st = kk_view_create(&spec, &sv->dup_view);
     if (st != KK_OK) {
       kk_view_release(sv->target);
       free(sv);
       return kk__error(st, "kk_scatter_view_create: %s", kk_last_error());
     }
+    sv->dups = kk_view_data(sv->dup_view);
     if ((st = scatter_step(sv, 0, "kk_scatter_view_create")) != KK_OK) {
       kk_status_t rst = kk__error(st, "kk_scatter_view_create: %s", kk_last_error());
-      kk_space_free(space, sv->dups);
+      kk_view_release(sv->dup_view);
       kk_view_release(sv->target);
       free(sv);
       return rst;
@@ -280,6 +301,10 @@ kk_scatter kk_scatter_bind(kk_scatter_view_t *sv) {
   memset(&s, 0, sizeof s);
   if (!sv)
     return s;
+  if (kk__stale(sv->gen)) {
+    kk__bind_fail_stale("kk_scatter_bind", "the scatter view", NULL);
+    return s;
+  }
   kk_view_strided v = kk_view_bind_strided(sv->target); /* any layout: offsets go through strides */
   s.d = v.d;
   s.dups = sv->dups;
@@ -295,6 +320,8 @@ kk_status_t kk_scatter_view_contribute(kk_scatter_view_t *sv) {
   KK__REQUIRE_INIT("kk_scatter_view_contribute");
   if (!sv)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_contribute: NULL scatter view");
+  if (kk__stale(sv->gen))
+    return kk__stale_error("kk_scatter_view_contribute", "the scatter view", NULL);
   kk_status_t st = kk_fence_named("kk_scatter_view_contribute: fence before folding the contributions");
   if (st != KK_OK || sv->mode == KK_SCATTER_ATOMIC)
     return st;
@@ -305,19 +332,23 @@ kk_status_t kk_scatter_view_reset(kk_scatter_view_t *sv) {
   KK__REQUIRE_INIT("kk_scatter_view_reset");
   if (!sv)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_scatter_view_reset: NULL scatter view");
+  if (kk__stale(sv->gen))
+    return kk__stale_error("kk_scatter_view_reset", "the scatter view", NULL);
   kk_status_t st = kk_fence_named("kk_scatter_view_reset: fence before resetting the duplicates");
   if (st != KK_OK || sv->mode != KK_SCATTER_DUPLICATED)
     return st;
   return scatter_step(sv, 0, "kk_scatter_view_reset");
 }
 
-int kk_scatter_view_mode(const kk_scatter_view_t *sv) { return sv ? sv->mode : 0; }
+/* 0 for a scatter view from before kk_finalize. */
+int kk_scatter_view_mode(const kk_scatter_view_t *sv) { return sv && !kk__stale(sv->gen) ? sv->mode : 0; }
 
+/* After kk_finalize (which freed the duplicates' memory with the views')
+ * this frees only the handles. */
 void kk_scatter_view_release(kk_scatter_view_t *sv) {
   if (!sv)
     return;
-  if (sv->dups && kk__g.initialized)
-    kk_space_free(kk_view_space(sv->target), sv->dups);
+  kk_view_release(sv->dup_view);
   kk_view_release(sv->target);
   free(sv);
 }

@@ -1,4 +1,5 @@
 /* core/serial.c -- the serial backend, built into libkk: runs everything on the calling thread and always works. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdatomic.h>

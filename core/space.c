@@ -1,4 +1,5 @@
 /* core/space.c -- memory spaces, raw allocations and copies, execution instances and fences. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdlib.h>
@@ -42,17 +43,24 @@ kk_space_t *kk_space_at(int i) {
   return kk__g.initialized && i >= 0 && i < kk__g.space_count ? kk__g.spaces[i] : NULL;
 }
 
-const char *kk_space_name(const kk_space_t *space) { return space ? space->name : "(host memory)"; }
+/* A space from before kk_finalize answers NULL / 0 / KK_LAYOUT_DEFAULT. */
+const char *kk_space_name(const kk_space_t *space) {
+  return !space ? "(host memory)" : kk__stale(space->gen) ? NULL : space->name;
+}
 
-const char *kk_space_backend(const kk_space_t *space) { return space ? space->backend->name : NULL; }
+const char *kk_space_backend(const kk_space_t *space) {
+  return space && !kk__stale(space->gen) ? space->backend->name : NULL;
+}
 
 int kk_space_host_accessible(const kk_space_t *space) {
-  return !space || (space->flags & KK_SPACE_HOST_ACCESSIBLE) != 0;
+  return !space || (!kk__stale(space->gen) && (space->flags & KK_SPACE_HOST_ACCESSIBLE) != 0);
 }
 
 kk_layout_t kk_space_default_layout(const kk_space_t *space) {
   if (!space)
     return KK_LAYOUT_RIGHT;
+  if (kk__stale(space->gen))
+    return KK_LAYOUT_DEFAULT;
   const kk__backend_t *b = space->backend;
   return b->device >= 0 ? b->devices[b->device].preferred_layout : KK_LAYOUT_RIGHT;
 }
@@ -62,6 +70,8 @@ kk_status_t kk__space_alloc(kk_space_t *space, const char *label, size_t bytes, 
   if (!space || !ptr)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_space_alloc: space and ptr must not be NULL");
   *ptr = NULL;
+  if (kk__stale(space->gen))
+    return kk__stale_error("kk_space_alloc", "memory space", space->name);
   if (bytes == 0)
     return KK_OK;
   kk__backend_t *b = space->backend;
@@ -81,6 +91,8 @@ kk_status_t kk__space_free(kk_space_t *space, void *ptr) {
     return KK_OK;
   if (!space)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_space_free: space must not be NULL");
+  if (kk__stale(space->gen))
+    return kk__stale_error("kk_space_free", "memory space", space->name);
   return space->backend->ops.mem_free(space->backend->ctx, space->index, ptr);
 }
 
@@ -92,7 +104,7 @@ kk_status_t kk_space_alloc(kk_space_t *space, const char *label, size_t bytes, v
 }
 
 kk_status_t kk_space_free(kk_space_t *space, void *ptr) {
-  if (KK__UNLIKELY(kk__tools.active) && ptr && space && kk__g.initialized)
+  if (KK__UNLIKELY(kk__tools.active) && ptr && space && kk__g.initialized && !kk__stale(space->gen))
     kk__tools_space_free(space, ptr); /* before the memory can be reused by another thread's allocation */
   return kk__space_free(space, ptr);
 }
@@ -110,6 +122,12 @@ int32_t kk__side_index(const kk__backend_t *b, const kk_space_t *side) {
 kk_status_t kk_space_copy(kk_space_t *dst_space, void *dst, kk_space_t *src_space, const void *src, size_t bytes,
                           kk_instance_t *instance) {
   KK__REQUIRE_INIT("kk_space_copy");
+  if (KK__UNLIKELY((dst_space && kk__stale(dst_space->gen)) || (src_space && kk__stale(src_space->gen)) ||
+                   (instance && kk__stale(instance->gen))))
+    return instance && kk__stale(instance->gen)
+               ? kk__stale_error("kk_space_copy", "the instance", NULL)
+               : kk__stale_error("kk_space_copy", "memory space",
+                                 dst_space && kk__stale(dst_space->gen) ? dst_space->name : src_space->name);
   if (bytes == 0)
     return KK_OK;
   if (!dst || !src)
@@ -142,11 +160,14 @@ kk_status_t kk_space_copy(kk_space_t *dst_space, void *dst, kk_space_t *src_spac
 
 /* ---- instances ---------------------------------------------------------- */
 
-kk_instance_t *kk_instance_default(void) { return kk__g.initialized ? &kk__g.def->default_instance : NULL; }
+kk_instance_t *kk_instance_default(void) { return kk__g.initialized ? kk__g.def->default_instance : NULL; }
 
-kk_instance_t *kk_instance_host(void) { return kk__g.initialized ? &kk__g.host->default_instance : NULL; }
+kk_instance_t *kk_instance_host(void) { return kk__g.initialized ? kk__g.host->default_instance : NULL; }
 
-const char *kk_instance_backend(const kk_instance_t *instance) { return instance ? instance->backend->name : NULL; }
+/* NULL for an instance from before kk_finalize. */
+const char *kk_instance_backend(const kk_instance_t *instance) {
+  return instance && !kk__stale(instance->gen) ? instance->backend->name : NULL;
+}
 
 /* An instance of `backend` (NULL: the default one), on the program's queue
  * q when q is non-NULL (kk_instance_create_native). */
@@ -179,6 +200,7 @@ static kk_status_t instance_new(const char *op, const char *backend, const kk_na
   if (!inst)
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
   inst->backend = b;
+  inst->gen = kk__generation;
   inst->tools_id = kk__tools_next_instance_id();
   kk_clear_error();
   kk_status_t st = q ? b->ops.instance_create_native(b->ctx, q, &inst->plugin_inst)
@@ -217,6 +239,8 @@ kk_status_t kk_instance_native_queue(kk_instance_t *instance, kk_native_queue_t 
   out->kind = KK_NATIVE_NONE;
   out->device = 0;
   out->queue = out->context = NULL;
+  if (kk__stale(instance->gen))
+    return kk__stale_error("kk_instance_native_queue", "the instance", NULL);
   kk__backend_t *b = instance->backend;
   if (!KK_PLUGIN_HAS(&b->ops, instance_native))
     return kk__error(KK_ERROR_UNSUPPORTED, "kk_instance_native_queue: backend %s has no native queue%s", b->name,
@@ -231,6 +255,13 @@ kk_status_t kk_instance_native_queue(kk_instance_t *instance, kk_native_queue_t 
 }
 
 kk_status_t kk_instance_destroy(kk_instance_t *instance) {
+  if (instance && kk__stale(instance->gen)) {
+    if (instance->is_default)
+      return kk__stale_error("kk_instance_destroy", "the default instance", NULL);
+    /* kk_finalize destroyed its plugin side and kept the record for this call */
+    kk__instance_forget(instance);
+    return KK_OK;
+  }
   KK__REQUIRE_INIT("kk_instance_destroy");
   if (!instance || instance->is_default)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_destroy: %s",
@@ -256,6 +287,8 @@ kk_status_t kk_instance_fence(kk_instance_t *instance) {
   KK__REQUIRE_INIT("kk_instance_fence");
   if (!instance)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_instance_fence: instance is NULL");
+  if (kk__stale(instance->gen))
+    return kk__stale_error("kk_instance_fence", "the instance", NULL);
   if (KK__UNLIKELY(kk__capturing(instance)))
     return kk__error(KK_ERROR_CAPTURE,
                      "kk_instance_fence: the instance is capturing a graph: its work is recorded, not run, so there is "

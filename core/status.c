@@ -1,4 +1,5 @@
 /* core/status.c -- status names and messages, the thread-local last error, warnings and small string helpers. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdarg.h>
@@ -79,20 +80,20 @@ kk_error_handler_t kk_set_error_handler(kk_error_handler_t handler, void *user) 
  * A message is a fixed explanation with values in it ("invalid value '%s' for
  * --kokkos-device: expected ...").  When a value is huge (a 10 MB variable, a
  * label of any length) the message would be cut at the end of the buffer and
- * lose the explanation.  So when a message does not fit, its string arguments
+ * lose the explanation.  So when a message does not fit, its string values
  * are cut instead, longest first, down to a common length: those the format
- * quotes ('%s' or "%s") first, the others only if that is not enough.  A cut
- * value ends in "...[N bytes]".  Formats this parser does not know are cut at
- * the end as before. */
+ * quotes ('%s' or "%s") and the quoted ones inside a message passed on as a
+ * string argument first, whole string arguments only if that is not enough
+ * (below).  Formats this parser does not know are cut at the end as before. */
 
 #define MAX_CONV 48
-#define CUT_MARK_MAX 32 /* "...[18446744073709551615 bytes]" */
+#define CUT_MARK_MAX 40 /* "...[18446744073709551615 bytes]..." */
 
 typedef struct conv {
   const char *spec, *end;   /* the conversion in fmt, '%' to the conversion letter included */
   char letter;
   const char *str;          /* %s: the argument (after its precision) */
-  size_t len, keep;         /* %s: its length and how much of it is kept */
+  size_t len;               /* %s: its length */
   bool quoted;
   char text[128];           /* other conversions, formatted */
 } conv_t;
@@ -168,7 +169,6 @@ static bool parse_convs(const char *fmt, va_list ap, conv_t *cv, int *ncv) {
         str = "(null)";
       c->str = str;
       c->len = prec >= 0 ? strnlen(str, (size_t)prec) : strlen(str);
-      c->keep = c->len;
       c->quoted = p > fmt && (p[-1] == '\'' || p[-1] == '"') && q[1] == p[-1];
       break;
     }
@@ -237,57 +237,162 @@ static bool parse_convs(const char *fmt, va_list ap, conv_t *cv, int *ncv) {
   return true;
 }
 
+/* ---- the values a message may cut ----
+ *
+ * A value is a string argument the format quotes ('%s'), a quoted part of
+ * an unquoted string argument (a message passed on inside another, as in
+ * "kk_view_create: %s" with kk_last_error(): its label is a value of the
+ * outer message too), or, when cutting those is not enough, a whole string
+ * argument.  A cut value keeps its first and last bytes around a marker,
+ * "head...[N bytes]...tail", N its length before any cut: a value cut by an
+ * inner message and cut again keeps the N of the first cut. */
+
+#define MAX_VALUES 64
+
+typedef struct value {
+  int conv;                 /* the conversion whose argument holds it */
+  size_t off, len;          /* where in that argument, and its length there */
+  size_t full;              /* its length before any cut (an inner marker's N), else len */
+  size_t mark_at, mark_end; /* an inner marker's place in it (mark_end 0: none) */
+  size_t keep;              /* bytes of it shown (head and tail), == len when not cut */
+  const char *str;          /* the argument */
+} value_t;
+
+static bool is_word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+/* Finds a marker "...[N bytes]..." in s[0, len); sets v's mark fields. */
+static void find_marker(value_t *v) {
+  const char *s = v->str + v->off;
+  for (size_t i = 0; i + 4 < v->len; i++) {
+    if (memcmp(s + i, "...[", 4) != 0)
+      continue;
+    size_t j = i + 4, n = 0;
+    bool digits = false;
+    for (; j < v->len && s[j] >= '0' && s[j] <= '9'; j++, digits = true)
+      n = n * 10 + (size_t)(s[j] - '0');
+    if (digits && j + 10 <= v->len && memcmp(s + j, " bytes]...", 10) == 0) {
+      v->mark_at = i;
+      v->mark_end = j + 10;
+      v->full = n;
+      return;
+    }
+  }
+}
+
+static bool add_value(value_t *vals, int *n, int conv, const char *str, size_t off, size_t len) {
+  if (*n == MAX_VALUES)
+    return false;
+  value_t *v = &vals[(*n)++];
+  memset(v, 0, sizeof *v);
+  v->conv = conv;
+  v->str = str;
+  v->off = off;
+  v->len = v->keep = v->full = len;
+  find_marker(v);
+  return true;
+}
+
+/* The quoted parts ('...' or "...") of an argument that is a message: a
+ * quote that no word character precedes, up to the same quote that no word
+ * character follows. */
+static bool add_inner_values(value_t *vals, int *n, int conv, const char *str, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    char q = str[i];
+    if ((q != '\'' && q != '"') || (i > 0 && is_word(str[i - 1])))
+      continue;
+    size_t j = i + 1;
+    while (j < len && !(str[j] == q && (j + 1 == len || !is_word(str[j + 1]))))
+      j++;
+    if (j == len)
+      break;
+    if (j > i + 1 && !add_value(vals, n, conv, str, i + 1, j - i - 1))
+      return false;
+    i = j;
+  }
+  return true;
+}
+
 /* The length of a cut value's marker. */
 static size_t mark_len(size_t full) {
   char m[CUT_MARK_MAX + 1];
-  return (size_t)snprintf(m, sizeof m, "...[%zu bytes]", full);
+  return (size_t)snprintf(m, sizeof m, "...[%zu bytes]...", full);
 }
 
 #define KEEP_MIN 16 /* a cut value keeps at least this much of itself */
 
-/* Bytes of value c shown when no value may show more than cap bytes
- * (marker included); sets c->keep. */
-static size_t shown(conv_t *c, size_t cap) {
-  if (c->len <= cap) {
-    c->keep = c->len;
-    return c->len;
+/* Bytes of value v shown when no value may show more than cap bytes
+ * (marker included); sets v->keep. */
+static size_t shown(value_t *v, size_t cap) {
+  if (v->len <= cap) {
+    v->keep = v->len;
+    return v->len;
   }
-  size_t m = mark_len(c->len);
-  c->keep = cap > m + KEEP_MIN ? cap - m : KEEP_MIN;
-  if (c->keep > c->len)
-    c->keep = c->len;
-  while (c->keep > 0 && ((unsigned char)c->str[c->keep] & 0xC0) == 0x80)
-    c->keep--; /* never split a UTF-8 sequence */
-  return c->keep + m;
+  size_t m = mark_len(v->full);
+  v->keep = cap > m + KEEP_MIN ? cap - m : KEEP_MIN;
+  size_t own = v->len - (v->mark_end - v->mark_at); /* what it shows of itself, its own marker left out */
+  if (v->keep > own)
+    v->keep = own;
+  return v->keep + m;
 }
 
-/* Cuts the string values of cv (the quoted ones, or all of them) to the
- * largest common cap that makes the message of `total` bytes fit in `room`;
- * false when even the shortest cut does not fit. */
-static bool cut_strings(conv_t *cv, int n, size_t total, size_t room, bool quoted_only) {
+/* Cuts vals to the largest common cap that makes the message of `total`
+ * bytes fit in `room`; false when even the shortest cut does not fit. */
+static bool cut_values(value_t *vals, int n, size_t total, size_t room) {
   size_t fixed = total, longest = 0;
-  for (int i = 0; i < n; i++)
-    if (cv[i].str && (!quoted_only || cv[i].quoted)) {
-      fixed -= cv[i].len;
-      longest = cv[i].len > longest ? cv[i].len : longest;
-    }
+  for (int i = 0; i < n; i++) {
+    fixed -= vals[i].len;
+    longest = vals[i].len > longest ? vals[i].len : longest;
+  }
   size_t lo = 0, hi = longest; /* the answer is the largest cap in [lo, hi] that fits */
   for (;;) {
     size_t cap = lo + (hi - lo + 1) / 2, sum = fixed;
     for (int i = 0; i < n; i++)
-      if (cv[i].str && (!quoted_only || cv[i].quoted))
-        sum += shown(&cv[i], cap);
-    if (lo == hi) {
-      for (int i = 0; i < n; i++) /* values that are not cut stay whole */
-        if (cv[i].str && quoted_only && !cv[i].quoted)
-          cv[i].keep = cv[i].len;
+      sum += shown(&vals[i], cap);
+    if (lo == hi)
       return sum <= room;
-    }
     if (sum <= room)
       lo = cap;
     else
       hi = cap - 1;
   }
+}
+
+static bool utf8_cont(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+
+/* Appends s[0, n) to buf at *o (never past size - 1). */
+static void put(char *buf, size_t size, size_t *o, const char *s, size_t n) {
+  for (size_t j = 0; j < n && *o < size - 1; j++)
+    buf[(*o)++] = s[j];
+}
+
+/* Appends value v, cut to v->keep bytes: a head and a tail around the
+ * marker, taken from either side of an inner marker, never splitting a
+ * UTF-8 sequence. */
+static void put_value(char *buf, size_t size, size_t *o, const value_t *v) {
+  const char *s = v->str + v->off;
+  if (v->keep >= v->len) {
+    put(buf, size, o, s, v->len);
+    return;
+  }
+  size_t before = v->mark_end ? v->mark_at : v->len, after_at = v->mark_end ? v->mark_end : 0;
+  size_t after = v->len - after_at;
+  size_t head = (v->keep + 1) / 2, tail = v->keep - head;
+  if (head > before)
+    tail += head - before, head = before;
+  if (tail > after)
+    head += tail - after, tail = after;
+  if (head > before)
+    head = before;
+  while (head > 0 && utf8_cont(s[head]))
+    head--;
+  size_t t0 = v->len - tail;
+  while (t0 < v->len && utf8_cont(s[t0]))
+    t0++;
+  char mark[CUT_MARK_MAX + 1];
+  int m = snprintf(mark, sizeof mark, "...[%zu bytes]...", v->full);
+  put(buf, size, o, s, head);
+  put(buf, size, o, mark, (size_t)m);
+  put(buf, size, o, s + t0, v->len - t0);
 }
 
 static void vformat(char *buf, size_t size, const char *fmt, va_list ap) {
@@ -304,14 +409,33 @@ static void vformat(char *buf, size_t size, const char *fmt, va_list ap) {
   int ncv = 0;
   bool parsed = parse_convs(fmt, ap2, cv, &ncv);
   va_end(ap2);
-  if (!parsed ||
-      !(cut_strings(cv, ncv, (size_t)n, size - 1, true) || cut_strings(cv, ncv, (size_t)n, size - 1, false))) {
+  /* first the quoted values (the format's and those of messages passed on), then every string argument */
+  value_t vals[MAX_VALUES];
+  int nv = 0;
+  bool ok = false;
+  if (parsed) {
+    bool listed = true;
+    for (int i = 0; i < ncv && listed; i++)
+      if (cv[i].str)
+        listed = cv[i].quoted ? add_value(vals, &nv, i, cv[i].str, 0, cv[i].len)
+                              : add_inner_values(vals, &nv, i, cv[i].str, cv[i].len);
+    ok = listed && nv > 0 && cut_values(vals, nv, (size_t)n, size - 1);
+    if (!ok) {
+      nv = 0;
+      for (int i = 0; i < ncv; i++)
+        if (cv[i].str)
+          add_value(vals, &nv, i, cv[i].str, 0, cv[i].len); /* MAX_VALUES > MAX_CONV: always room */
+      ok = nv > 0 && cut_values(vals, nv, (size_t)n, size - 1);
+    }
+  }
+  if (!ok) {
     memcpy(buf + size - 4, "...", 4); /* buf holds the message cut at its end */
     return;
   }
   /* the message again: literal text and conversions, the values cut */
   size_t o = 0;
   const char *p = fmt;
+  int vi = 0;
   for (int i = 0; i <= ncv; i++) {
     const char *lit_end = i < ncv ? cv[i].spec : p + strlen(p);
     for (; p < lit_end && o < size - 1; p++) {
@@ -322,15 +446,17 @@ static void vformat(char *buf, size_t size, const char *fmt, va_list ap) {
     if (i == ncv)
       break;
     const conv_t *c = &cv[i];
-    char mark[CUT_MARK_MAX + 1] = "";
-    const char *text = c->str ? c->str : c->text;
-    size_t k = c->str ? c->keep : strlen(c->text);
-    if (c->str && c->keep < c->len)
-      snprintf(mark, sizeof mark, "...[%zu bytes]", c->len);
-    for (size_t j = 0; j < k && o < size - 1; j++)
-      buf[o++] = text[j];
-    for (size_t j = 0; mark[j] && o < size - 1; j++)
-      buf[o++] = mark[j];
+    if (!c->str) {
+      put(buf, size, &o, c->text, strlen(c->text));
+    } else {
+      size_t at = 0;
+      for (; vi < nv && vals[vi].conv == i; vi++) {
+        put(buf, size, &o, c->str + at, vals[vi].off - at);
+        put_value(buf, size, &o, &vals[vi]);
+        at = vals[vi].off + vals[vi].len;
+      }
+      put(buf, size, &o, c->str + at, c->len - at);
+    }
     p = c->end + 1;
   }
   buf[o] = '\0';

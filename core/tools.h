@@ -1,4 +1,5 @@
 /* core/tools.h -- libkk's side of the Kokkos Tools interface: the callback table and the hooks the core calls. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_CORE_TOOLS_H
 #define KK_CORE_TOOLS_H
 

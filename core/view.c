@@ -1,4 +1,5 @@
 /* core/view.c -- views: creation, reference counting, subviews, deep copies, mirrors, resize, and kernel descriptors. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdatomic.h>
@@ -21,6 +22,7 @@ typedef struct alloc {
 
 struct kk_view_obj {
   atomic_int refs;
+  uintptr_t gen;           /* kk__generation when made: once kk_finalize ended it, only release and retain work */
   alloc_t *alloc;          /* NULL when unmanaged */
   char *label;
   kk_type_t type;
@@ -79,6 +81,8 @@ void kk__view_label_at(const void *data, char *buf, size_t size) {
         a->bytes < best_bytes)
       best = a->label, best_bytes = a->bytes;
   for (kk_view_t *v = g_unmanaged; v; v = v->unext) {
+    if (v->gen != kk__generation)
+      continue;
     size_t bytes = kk_view_span(v) * v->elem_size;
     if (p >= (uintptr_t)v->data && p - (uintptr_t)v->data < bytes && bytes < best_bytes)
       best = v->label, best_bytes = bytes;
@@ -93,6 +97,16 @@ void kk__view_label_at(const void *data, char *buf, size_t size) {
 /* A bind failure waits here for the next launch from this thread. */
 __attribute__((tls_model("initial-exec"))) _Thread_local bool kk__tl_bind_failed;
 static _Thread_local char tl_bind_msg[512];
+static _Thread_local kk_status_t tl_bind_status;
+
+/* Is v a view of the current initialization?  (NULL is not.) */
+static inline bool live(const kk_view_t *v) { return v && v->gen == kk__generation; }
+
+kk_status_t kk__view_check(const char *op, const kk_view_t *v) {
+  if (KK__LIKELY(!v || v->gen == kk__generation))
+    return KK_OK;
+  return kk__stale_error(op, "view", v->label);
+}
 
 static size_t type_size(kk_type_t t) {
   switch (t) {
@@ -246,7 +260,11 @@ void kk__views_release_all(void) {
 
 static kk_status_t check_spec(const char *op, const kk_view_spec_t *spec, size_t *elem) {
   if (!spec || spec->struct_size < offsetof(kk_view_spec_t, flags))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: spec is NULL or not initialized with KK_VIEW_SPEC_INIT", op);
+    return spec ? kk__error(KK_ERROR_INVALID_ARGUMENT,
+                            "%s: spec->struct_size is %zu, smaller than any kk_view_spec_t: initialize it with "
+                            "KK_VIEW_SPEC_INIT",
+                            op, spec->struct_size)
+                : kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: spec is NULL", op);
   const char *label = spec->label ? spec->label : "";
   if (spec->rank < 0 || spec->rank > KK_MAX_RANK)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': rank %d is outside 0..%d", op, label, spec->rank,
@@ -283,6 +301,7 @@ static kk_view_t *shape_new(const kk_view_spec_t *spec, size_t elem, kk_space_t 
     return NULL;
   }
   atomic_init(&v->refs, 1);
+  v->gen = kk__generation;
   v->type = spec->type;
   v->elem_size = (uint32_t)elem;
   v->rank = spec->rank;
@@ -305,6 +324,8 @@ kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out) {
   kk_status_t st = check_spec("kk_view_create", spec, &elem);
   if (st != KK_OK)
     return st;
+  if (spec->space && kk__stale(spec->space->gen))
+    return kk__stale_error("kk_view_create", "the memory space of view", spec->label ? spec->label : "");
   kk_space_t *space = spec->space ? spec->space : kk_space_default();
   kk_view_t *v = shape_new(spec, elem, space);
   alloc_t *a = calloc(1, sizeof *a);
@@ -381,6 +402,8 @@ kk_status_t kk_view_wrap(const kk_view_spec_t *spec, void *data, kk_view_t **out
   kk_status_t st = check_spec("kk_view_wrap", spec, &elem);
   if (st != KK_OK)
     return st;
+  if (spec->space && kk__stale(spec->space->gen))
+    return kk__stale_error("kk_view_wrap", "the memory space of view", spec->label ? spec->label : "");
   kk_space_t *space = spec->space ? spec->space : kk_space_host();
   kk_view_t *v = shape_new(spec, elem, space);
   if (!v)
@@ -391,8 +414,9 @@ kk_status_t kk_view_wrap(const kk_view_spec_t *spec, void *data, kk_view_t **out
     return st;
   }
   if (!data && bytes) {
-    kk_view_release(v);
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_wrap: view '%s': data is NULL", v->label);
+    st = kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_wrap: view '%s': data is NULL", v->label);
+    kk_view_release(v); /* after the message: it frees the label */
+    return st;
   }
   v->data = data;
   list_unmanaged(v);
@@ -415,27 +439,35 @@ void kk_view_release(kk_view_t *v) {
   free(v);
 }
 
+/* The reference count is the handle's own: it counts on after kk_finalize.
+ * Every other query answers for a view from before kk_finalize as for NULL. */
 int kk_view_use_count(const kk_view_t *v) { return v ? atomic_load(&((kk_view_t *)v)->refs) : 0; }
-const char *kk_view_label(const kk_view_t *v) { return v ? v->label : NULL; }
-kk_type_t kk_view_type(const kk_view_t *v) { return v ? v->type : KK_TYPE_NONE; }
-size_t kk_view_elem_size(const kk_view_t *v) { return v ? v->elem_size : 0; }
-int kk_view_rank(const kk_view_t *v) { return v ? v->rank : 0; }
-int64_t kk_view_extent(const kk_view_t *v, int d) { return v && d >= 0 && d < KK_MAX_RANK ? v->extent[d] : 1; }
-int64_t kk_view_stride(const kk_view_t *v, int d) { return v && d >= 0 && d < v->rank ? v->stride[d] : 0; }
-size_t kk_view_size(const kk_view_t *v) { return v ? size_of(v->rank, v->extent) : 0; }
-size_t kk_view_span(const kk_view_t *v) { return v ? span_of(v->rank, v->extent, v->stride) : 0; }
-int kk_view_span_is_contiguous(const kk_view_t *v) { return v && kk_view_span(v) == kk_view_size(v); }
-kk_layout_t kk_view_layout(const kk_view_t *v) { return v ? v->layout : KK_LAYOUT_DEFAULT; }
-kk_space_t *kk_view_space(const kk_view_t *v) { return v ? v->space : NULL; }
-void *kk_view_data(const kk_view_t *v) { return v ? v->data : NULL; }
-int kk_view_is_managed(const kk_view_t *v) { return v && v->alloc != NULL; }
+const char *kk_view_label(const kk_view_t *v) { return live(v) ? v->label : NULL; }
+kk_type_t kk_view_type(const kk_view_t *v) { return live(v) ? v->type : KK_TYPE_NONE; }
+size_t kk_view_elem_size(const kk_view_t *v) { return live(v) ? v->elem_size : 0; }
+int kk_view_rank(const kk_view_t *v) { return live(v) ? v->rank : 0; }
+int64_t kk_view_extent(const kk_view_t *v, int d) { return live(v) && d >= 0 && d < KK_MAX_RANK ? v->extent[d] : 1; }
+int64_t kk_view_stride(const kk_view_t *v, int d) { return live(v) && d >= 0 && d < v->rank ? v->stride[d] : 0; }
+size_t kk_view_size(const kk_view_t *v) { return live(v) ? size_of(v->rank, v->extent) : 0; }
+size_t kk_view_span(const kk_view_t *v) { return live(v) ? span_of(v->rank, v->extent, v->stride) : 0; }
+int kk_view_span_is_contiguous(const kk_view_t *v) { return live(v) && kk_view_span(v) == kk_view_size(v); }
+kk_layout_t kk_view_layout(const kk_view_t *v) { return live(v) ? v->layout : KK_LAYOUT_DEFAULT; }
+kk_space_t *kk_view_space(const kk_view_t *v) { return live(v) ? v->space : NULL; }
+void *kk_view_data(const kk_view_t *v) { return live(v) ? v->data : NULL; }
+int kk_view_is_managed(const kk_view_t *v) { return live(v) && v->alloc != NULL; }
 
 /* ---- subviews ------------------------------------------------------------ */
 
 kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t **out) {
+  if (out)
+    *out = NULL;
+  if (src && kk__stale(src->gen))
+    return kk__view_check("kk_view_subview", src);
   if (!src || !out || (src->rank > 0 && !slices))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: NULL argument");
-  *out = NULL;
+    return !src ? kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: src is NULL")
+           : !out ? kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: view '%s': out is NULL", src->label)
+                  : kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_subview: view '%s': slices is NULL (rank %d)",
+                              src->label, src->rank);
   kk_view_t *v = calloc(1, sizeof *v);
   if (!v)
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_view_subview: out of memory");
@@ -485,6 +517,7 @@ kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t 
   if (r == 1 && v->stride[0] == 1 && v->layout == KK_LAYOUT_STRIDE)
     v->layout = src->layout; /* a unit-stride line is right and left at once */
   atomic_init(&v->refs, 1);
+  v->gen = src->gen;
   v->label = kk__strdup(src->label);
   v->type = src->type;
   v->elem_size = src->elem_size;
@@ -577,10 +610,26 @@ static bool same_layout(const kk_view_t *a, const kk_view_t *b) {
   return a->rank == 1 && a->stride[0] == 1 && b->stride[0] == 1;
 }
 
+/* A stale view or instance among a call's arguments: its error (else KK_OK). */
+static kk_status_t stale_args(const char *op, kk_instance_t *inst, const kk_view_t *a, const kk_view_t *b) {
+  if (KK__UNLIKELY(inst && kk__stale(inst->gen)))
+    return kk__stale_error(op, "the instance", NULL);
+  kk_status_t st = kk__view_check(op, a);
+  return st != KK_OK ? st : kk__view_check(op, b);
+}
+
 static kk_status_t deep_copy(const char *op, kk_instance_t *inst, kk_view_t *dst, kk_view_t *src) {
   KK__REQUIRE_INIT(op);
+  kk_status_t st = stale_args(op, inst, dst, src);
+  if (st != KK_OK)
+    return st;
   if (!dst || !src)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view", op);
+  /* as Kokkos refuses at compile time; KK_TYPE_CUSTOM views agree by their element size (below) */
+  if (dst->type != src->type)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "%s: views '%s' (%s) and '%s' (%s) differ in element type: a deep copy does not convert", op,
+                     dst->label, kk_type_name(dst->type), src->label, kk_type_name(src->type));
   if (!same_shape(dst, src)) {
     kk__str_t s = {0};
     kk__str_addf(&s, "%s: views '%s' and '%s' differ in shape: (", op, dst->label, src->label);
@@ -670,16 +719,20 @@ static kk_status_t fill_view(void *p) {
 
 static kk_status_t fill(const char *op, kk_instance_t *inst, kk_view_t *dst, const void *value) {
   KK__REQUIRE_INIT(op);
+  kk_status_t st = stale_args(op, inst, dst, NULL);
+  if (st != KK_OK)
+    return st;
   if (!dst || !value)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL view or value", op);
+    return !dst ? kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the view is NULL", op)
+                : kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': the value is NULL", op, dst->label);
   fill_ctx_t c = {dst, value, inst};
   if (KK__UNLIKELY(inst && kk__capturing(inst)))
     return kk__graph_record_views(op, inst, dst, NULL, fill_view, &c);
   /* as in Kokkos, a fill is a deep copy from the host scalar "Scalar" */
-  kk_status_t st = KK__UNLIKELY(kk__tools.active)
-                       ? kk__tools_deep_copy(op, inst, dst->space, dst->label, dst->data, NULL, "Scalar", value,
-                                             (uint64_t)kk_view_size(dst) * dst->elem_size, fill_view, &c)
-                       : fill_view(&c);
+  st = KK__UNLIKELY(kk__tools.active)
+           ? kk__tools_deep_copy(op, inst, dst->space, dst->label, dst->data, NULL, "Scalar", value,
+                                 (uint64_t)kk_view_size(dst) * dst->elem_size, fill_view, &c)
+           : fill_view(&c);
   if (st != KK_OK)
     return kk__error(st, "%s: view '%s' in %s: %s", op, dst->label, dst->space->name, kk_last_error());
   return KK_OK;
@@ -719,22 +772,31 @@ static kk_status_t like(const char *op, kk_space_t *space, kk_view_t *src, const
 
 kk_status_t kk_view_create_mirror(kk_view_t *src, kk_view_t **out) {
   KK__REQUIRE_INIT("kk_view_create_mirror");
+  if (kk__view_check("kk_view_create_mirror", src) != KK_OK)
+    return kk_last_status();
   if (!src || !out)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror: NULL argument");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror: %s is NULL", !src ? "src" : "out");
   return like("kk_view_create_mirror", kk_space_host(), src, "_mirror", NULL, 0, out);
 }
 
 kk_status_t kk_view_create_mirror_in(kk_space_t *space, kk_view_t *src, kk_view_t **out) {
   KK__REQUIRE_INIT("kk_view_create_mirror_in");
+  if (kk__view_check("kk_view_create_mirror_in", src) != KK_OK)
+    return kk_last_status();
+  if (space && kk__stale(space->gen))
+    return kk__stale_error("kk_view_create_mirror_in", "memory space", space->name);
   if (!src || !out || !space)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_in: NULL argument");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_in: %s is NULL",
+                     !space ? "space" : !src ? "src" : "out");
   return like("kk_view_create_mirror_in", space, src, "_mirror", NULL, 0, out);
 }
 
 kk_status_t kk_view_create_mirror_view(kk_view_t *src, kk_view_t **out) {
   KK__REQUIRE_INIT("kk_view_create_mirror_view");
+  if (kk__view_check("kk_view_create_mirror_view", src) != KK_OK)
+    return kk_last_status();
   if (!src || !out)
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_view: NULL argument");
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_view_create_mirror_view: %s is NULL", !src ? "src" : "out");
   if (kk_space_host_accessible(src->space)) {
     *out = kk_view_retain(src);
     return KK_OK;
@@ -744,8 +806,12 @@ kk_status_t kk_view_create_mirror_view(kk_view_t *src, kk_view_t **out) {
 
 static kk_status_t reshape(const char *op, kk_view_t **view, const int64_t *extents, bool keep) {
   KK__REQUIRE_INIT(op);
+  if (view && kk__view_check(op, *view) != KK_OK)
+    return kk_last_status();
   if (!view || !*view || (!extents && (*view)->rank > 0))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL argument", op);
+    return !view || !*view ? kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: the view is NULL", op)
+                           : kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s': extents is NULL (rank %d)", op,
+                                       (*view)->label, (*view)->rank);
   kk_view_t *old = *view;
   if (!old->alloc)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: view '%s' is unmanaged", op, old->label);
@@ -787,20 +853,26 @@ kk_status_t kk_view_realloc(kk_view_t **view, const int64_t *extents) {
 
 /* ---- kernel descriptors -------------------------------------------------------- */
 
-static void bind_fail(const char *fmt, ...) KK__PRINTF(1, 2);
-static void bind_fail(const char *fmt, ...) {
+static void bind_fail(kk_status_t st, const char *fmt, ...) KK__PRINTF(2, 3);
+static void bind_fail(kk_status_t st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   kk__vsnprintf(tl_bind_msg, sizeof tl_bind_msg, fmt, ap);
   va_end(ap);
   kk__tl_bind_failed = true;
-  kk__error(KK_ERROR_LAYOUT_MISMATCH, "%s", tl_bind_msg);
+  tl_bind_status = st;
+  kk__error(st, "%s", tl_bind_msg);
+}
+
+void kk__bind_fail_stale(const char *op, const char *kind, const char *label) {
+  char msg[sizeof tl_bind_msg];
+  kk__stale_message(msg, sizeof msg, op, kind, label);
+  bind_fail(KK_ERROR_NOT_INITIALIZED, "%s", msg);
 }
 
 kk_status_t kk__take_bind_error(const char *op, const char *label) {
   kk__tl_bind_failed = false;
-  return kk__error(KK_ERROR_LAYOUT_MISMATCH, "%s '%s' refused: an earlier view binding failed: %s", op, label,
-                   tl_bind_msg);
+  return kk__error(tl_bind_status, "%s '%s' refused: an earlier view binding failed: %s", op, label, tl_bind_msg);
 }
 
 /* Fills `d` from v when v's layout fits a parameter of layout `want`
@@ -808,13 +880,17 @@ kk_status_t kk__take_bind_error(const char *op, const char *label) {
 static void bind(const char *op, kk_view_t *v, kk_layout_t want, kk_view_desc_t *d) {
   memset(d, 0, sizeof *d);
   if (!v) {
-    bind_fail("%s: view is NULL", op);
+    bind_fail(KK_ERROR_LAYOUT_MISMATCH, "%s: view is NULL", op);
+    return;
+  }
+  if (kk__stale(v->gen)) {
+    kk__bind_fail_stale(op, "view", v->label);
     return;
   }
   kk_layout_t need = want == KK_LAYOUT_DEFAULT ? kk_space_default_layout(v->space) : want;
   bool unit_line = v->rank == 0 || (v->rank == 1 && v->stride[0] == 1);
   if (need != KK_LAYOUT_STRIDE && !unit_line && v->layout != need) {
-    bind_fail("%s: view '%s' has layout %s, but the kernel parameter expects layout %s%s%s", op, v->label,
+    bind_fail(KK_ERROR_LAYOUT_MISMATCH, "%s: view '%s' has layout %s, but the kernel parameter expects layout %s%s%s", op, v->label,
               layout_str(v->layout), layout_str(need), want == KK_LAYOUT_DEFAULT ? " (the default of backend " : "",
               want == KK_LAYOUT_DEFAULT ? v->space->backend->name : "");
     if (want == KK_LAYOUT_DEFAULT)

@@ -1,4 +1,5 @@
 /* kk.h -- the one header a kk application needs: initialization, errors, backends, spaces, instances. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_H
 #define KK_H
 
@@ -194,6 +195,14 @@ kk_status_t kk_finalize(void);
  * thread-safe. */
 int kk_is_initialized(void);
 
+/* An identifier of the current initialization: a new nonzero value at each
+ * successful kk_initialize, 0 while kk is not initialized.  A library built
+ * on kk records it in the handles it makes and compares it on each call, to
+ * refuse a handle that outlived kk_finalize (also after a new
+ * kk_initialize) as kk refuses its own (docs/views.md, "Handles after
+ * kk_finalize").  Thread-safe; one atomic load. */
+uint64_t kk_initialization_id(void);
+
 /* For programs: calls kk_initialize(argc, argv) and exits the program when it
  * does not succeed: status 0 after --kokkos-help, else status 1 with the
  * reason on stderr.  It lives in the application (inline), since libkk itself
@@ -240,7 +249,9 @@ typedef struct kk_plugin_info {
 int kk_plugin_count(void);
 
 /* Fills `info` for entry i (0 <= i < kk_plugin_count()); the strings stay valid
- * until kk_finalize.  KK_ERROR_INVALID_ARGUMENT for a bad index or size. */
+ * until kk_finalize.  KK_ERROR_INVALID_ARGUMENT for an index out of range, a
+ * NULL info or an info->struct_size that is not set (the message says
+ * which). */
 kk_status_t kk_plugin_get_info(int i, kk_plugin_info_t *info);
 
 /* The plugin search path, one directory or file per entry, in search order. */
@@ -285,7 +296,8 @@ typedef struct kk_device_info {
 int kk_device_count(const char *backend);
 
 /* Fills `info` for device `index` of `backend`.  KK_ERROR_NOT_FOUND for an
- * unknown backend or index. */
+ * unknown backend or index, KK_ERROR_INVALID_ARGUMENT for a NULL backend
+ * name or info, or an info->struct_size that is not set. */
 kk_status_t kk_device_get_info(const char *backend, int index, kk_device_info_t *info);
 
 /* Host threads kk uses for host kernels (the host backend's concurrency). */
@@ -300,7 +312,11 @@ int kk_device_id(void);
  * A space is a kind of memory of an active backend, named as in Kokkos:
  * "Host", "Cuda", "CudaUVM", "CudaHostPinned", "HIP", "HIPHostPinned",
  * "HIPManaged", "SYCLDeviceUSM", "SYCLSharedUSM", "SYCLHostUSM".  Handles are
- * owned by kk and valid until kk_finalize.
+ * owned by kk and valid until kk_finalize.  A handle kept past kk_finalize
+ * (or into a new kk_initialize) stays safe to pass: the calls below that
+ * return a status refuse it with KK_ERROR_NOT_INITIALIZED, the queries
+ * answer NULL / 0 as documented (docs/views.md, "Handles after
+ * kk_finalize").
  * ======================================================================== */
 typedef struct kk_space kk_space_t;
 
@@ -314,12 +330,18 @@ kk_space_t *kk_space_find(const char *name);
 int kk_space_count(void);
 kk_space_t *kk_space_at(int i);
 
+/* The space's Kokkos name; "(host memory)" for NULL (ordinary host memory,
+ * as kk_space_copy takes it); NULL for a space from before kk_finalize. */
 const char *kk_space_name(const kk_space_t *space);
-/* Name of the backend that owns the space. */
+/* Name of the backend that owns the space; NULL for NULL and for a space
+ * from before kk_finalize. */
 const char *kk_space_backend(const kk_space_t *space);
-/* 1 if host code may dereference pointers into the space. */
+/* 1 if host code may dereference pointers into the space (NULL: 1); 0 for a
+ * space from before kk_finalize. */
 int kk_space_host_accessible(const kk_space_t *space);
-/* The layout a default-layout view in this space gets (the owning backend's). */
+/* The layout a default-layout view in this space gets (the owning
+ * backend's; NULL: KK_LAYOUT_RIGHT); KK_LAYOUT_DEFAULT for a space from
+ * before kk_finalize. */
 kk_layout_t kk_space_default_layout(const kk_space_t *space);
 
 /* Allocates `bytes` in `space`.  `label` names the allocation in errors and
@@ -345,7 +367,10 @@ kk_status_t kk_space_copy(kk_space_t *dst_space, void *dst, kk_space_t *src_spac
  * ======================================================================== */
 
 /* The default instance of the default backend, and of the host backend.
- * Valid until kk_finalize; never destroy them. */
+ * Valid until kk_finalize; never destroy them.  An instance kept past
+ * kk_finalize (default or created) is refused by every call with
+ * KK_ERROR_NOT_INITIALIZED, launches included (docs/views.md, "Handles
+ * after kk_finalize"). */
 kk_instance_t *kk_instance_default(void);
 kk_instance_t *kk_instance_host(void);
 
@@ -353,13 +378,16 @@ kk_instance_t *kk_instance_host(void);
 kk_status_t kk_instance_create(const char *backend, kk_instance_t **out);
 
 /* Fences then destroys an instance.  NULL and the default instances are
- * refused with KK_ERROR_INVALID_ARGUMENT. */
+ * refused with KK_ERROR_INVALID_ARGUMENT.  An instance the program did not
+ * destroy dies with kk_finalize, which keeps its small record: destroying
+ * it afterwards frees that and returns KK_OK. */
 kk_status_t kk_instance_destroy(kk_instance_t *instance);
 
 /* Waits until all work submitted to the instance has completed.  Thread-safe. */
 kk_status_t kk_instance_fence(kk_instance_t *instance);
 
-/* Name of the backend an instance belongs to. */
+/* Name of the backend an instance belongs to; NULL for NULL and for an
+ * instance from before kk_finalize. */
 const char *kk_instance_backend(const kk_instance_t *instance);
 
 /* Interop with vendor libraries (cuBLAS, rocBLAS, oneMKL, a program's own
@@ -453,6 +481,12 @@ kk_status_t kk_module_unload(kk_module_t *module);
  * in one memory space, with a layout.  Host code holds kk_view_t handles;
  * kernels receive descriptors (kk_view, kk_view_left, ...) filled by
  * kk_view_bind*().  docs/views.md is the reference.
+ *
+ * A view kept past kk_finalize (its memory freed then) stays safe to pass:
+ * every call that returns a status refuses it with KK_ERROR_NOT_INITIALIZED
+ * (also after a new kk_initialize: a view never carries over), the queries
+ * answer as for NULL, and retain / release go on counting (docs/views.md,
+ * "Handles after kk_finalize").
  * ======================================================================== */
 typedef struct kk_view_obj kk_view_t;
 
@@ -492,12 +526,17 @@ kk_status_t kk_view_wrap(const kk_view_spec_t *spec, void *data, kk_view_t **out
 
 /* Reference counting: retain returns v; release frees the handle when the
  * count drops to zero, and the memory when no view or subview uses it any
- * more.  NULL is ignored.  Thread-safe. */
+ * more.  NULL is ignored.  Thread-safe.  After kk_finalize (which freed the
+ * memory) they still count, and the last release frees only the handle. */
 kk_view_t *kk_view_retain(kk_view_t *v);
 void kk_view_release(kk_view_t *v);
 int kk_view_use_count(const kk_view_t *v);
 
-/* Queries (any time while the view lives; thread-safe). */
+/* Queries (any time while the view lives; thread-safe).  For NULL and for a
+ * view from before kk_finalize: label, space and data NULL; type
+ * KK_TYPE_NONE; elem_size, rank, size, span, span_is_contiguous and
+ * is_managed 0; extent 1; stride 0; layout KK_LAYOUT_DEFAULT.  use_count
+ * counts the handle's references (0 for NULL) even then. */
 const char *kk_view_label(const kk_view_t *v);
 kk_type_t kk_view_type(const kk_view_t *v);
 size_t kk_view_elem_size(const kk_view_t *v);
@@ -527,9 +566,12 @@ typedef struct kk_slice {
 #define KK_SPAN(b, e) ((kk_slice_t){KK_SLICE_RANGE, (b), (e)})
 kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t **out);
 
-/* Copies src into dst: same rank, extents, element size and layout (else
- * KK_ERROR_INVALID_ARGUMENT); any two spaces.  Complete on return.  With
- * _async, ordered on `instance` and complete at its next fence. */
+/* Copies src into dst: same element type (a copy never converts: int64
+ * into double is refused, as Kokkos refuses it at compile time;
+ * KK_TYPE_CUSTOM views need the same element size), rank, extents and
+ * layout, else KK_ERROR_INVALID_ARGUMENT naming both views; any two spaces.
+ * Complete on return.  With _async, ordered on `instance` and complete at
+ * its next fence. */
 kk_status_t kk_deep_copy(kk_view_t *dst, kk_view_t *src);
 kk_status_t kk_deep_copy_async(kk_instance_t *instance, kk_view_t *dst, kk_view_t *src);
 
@@ -559,7 +601,9 @@ kk_status_t kk_view_realloc(kk_view_t **view, const int64_t *extents);
  * unit-stride rank 1 views fit every type.  On a mismatch the descriptor is
  * empty, kk_last_error() says why, and the next launch from this thread
  * fails with KK_ERROR_LAYOUT_MISMATCH: a wrong layout is an error, never a
- * silent wrong answer. */
+ * silent wrong answer.  A view from before kk_finalize gives an empty
+ * descriptor the same way, and the launch fails with
+ * KK_ERROR_NOT_INITIALIZED. */
 kk_view kk_view_bind(kk_view_t *v);
 kk_view_left kk_view_bind_left(kk_view_t *v);
 kk_view_right kk_view_bind_right(kk_view_t *v);
@@ -689,8 +733,10 @@ kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *p
                                     const void *args, size_t args_size, void *result, size_t result_size);
 
 /* The largest team size a launch of `kernel` with this policy (vector
- * length, scratch) can use on the policy's backend, and the one the backend
- * recommends. */
+ * length, scratch) can use on the policy's instance (NULL: the default
+ * instance; a created instance of a host backend may have fewer threads),
+ * and the one the backend recommends.  A launch with a larger team size on
+ * that instance is refused with KK_ERROR_LIMIT. */
 kk_status_t kk_team_size_max(const kk_kernel_t *kernel, const kk_team_policy_t *policy, int *out);
 kk_status_t kk_team_size_recommended(const kk_kernel_t *kernel, const kk_team_policy_t *policy, int *out);
 
@@ -718,10 +764,16 @@ typedef struct kk_scatter_view kk_scatter_view_t;
  * mode needs a host-accessible target.  The duplicates start at the
  * identity.  Thread-safe.  In duplicated mode the duplicates are indexed by
  * thread number within a launch, so launches that run at the same time (on
- * two instances) must not contribute to one scatter view. */
+ * two instances) must not contribute to one scatter view.  An op other
+ * than the three is refused with KK_ERROR_INVALID_ARGUMENT naming it and
+ * the valid ones.  A scatter view kept past kk_finalize (which freed its
+ * duplicates with the views' memory) is refused by every call with
+ * KK_ERROR_NOT_INITIALIZED; release it as usual. */
 kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatter_view_t **out);
 
-/* The descriptor for a kernel argument. */
+/* The descriptor for a kernel argument (empty for NULL; for a scatter view
+ * from before kk_finalize empty too, and the next launch from the thread
+ * fails with KK_ERROR_NOT_INITIALIZED). */
 kk_scatter kk_scatter_bind(kk_scatter_view_t *sv);
 
 /* Folds every contribution into the target (target = target op
@@ -732,7 +784,8 @@ kk_status_t kk_scatter_view_contribute(kk_scatter_view_t *sv);
 /* Discards contributions not yet folded (duplicates back to the identity). */
 kk_status_t kk_scatter_view_reset(kk_scatter_view_t *sv);
 
-/* KK_SCATTER_DUPLICATED or KK_SCATTER_ATOMIC. */
+/* KK_SCATTER_DUPLICATED or KK_SCATTER_ATOMIC; 0 for NULL and for a scatter
+ * view from before kk_finalize. */
 int kk_scatter_view_mode(const kk_scatter_view_t *sv);
 
 void kk_scatter_view_release(kk_scatter_view_t *sv);
@@ -758,6 +811,14 @@ void kk_scatter_view_release(kk_scatter_view_t *sv);
  * destroys a given graph (a second thread that instantiates, submits,
  * updates or destroys it while another does one of these gets
  * KK_ERROR_IN_USE); distinct graphs are independent.
+ *
+ * A graph handle is invalid once kk_graph_destroy returned: every call
+ * taking it then fails with KK_ERROR_INVALID_ARGUMENT ("the graph was
+ * destroyed"), also after a new graph was made (kk never reads the freed
+ * graph; docs/graphs.md).  A graph kk_finalize destroyed is refused with
+ * KK_ERROR_NOT_INITIALIZED, and kk_graph_destroy of it returns KK_OK.
+ * Node handles are valid while their graph is: a node of a destroyed graph
+ * must not be passed again.
  * ======================================================================== */
 typedef struct kk_graph kk_graph_t;
 typedef struct kk_graph_node kk_graph_node_t;
@@ -771,7 +832,8 @@ kk_status_t kk_graph_create(kk_instance_t *instance, kk_graph_t **out);
  * backend, when it was ever submitted), then releases the graph, its nodes
  * and the views it retained.  NULL is ignored.  KK_ERROR_CAPTURE while the
  * graph is the target of a capture.  kk_finalize destroys graphs the program
- * left. */
+ * left (destroying one of them afterwards returns KK_OK).  A graph destroyed
+ * already: KK_ERROR_INVALID_ARGUMENT. */
 kk_status_t kk_graph_destroy(kk_graph_t *graph);
 
 /* Adding nodes.  Each takes the nodes it depends on: `deps` points to
@@ -853,7 +915,8 @@ kk_status_t kk_graph_begin_capture(kk_instance_t *instance);
  * KK_ERROR_INVALID_ARGUMENT when the instance is not capturing. */
 kk_status_t kk_graph_end_capture(kk_instance_t *instance, kk_graph_t **out);
 
-/* The nodes in the order they were added (or recorded). */
+/* The nodes in the order they were added (or recorded); 0 / NULL for a
+ * destroyed graph or one from before kk_finalize. */
 int kk_graph_node_count(const kk_graph_t *graph);
 kk_graph_node_t *kk_graph_node_at(const kk_graph_t *graph, int i);
 /* A node's label: a kernel node's launch label (or kernel name), "copy",
@@ -871,7 +934,7 @@ const char *kk_graph_node_label(const kk_graph_node_t *node);
 kk_status_t kk_graph_instantiate(kk_graph_t *graph);
 
 /* 1 when the instantiated graph runs as the backend's own graph, 0 when kk
- * replays it node by node (or it is not instantiated). */
+ * replays it node by node (or it is not instantiated, or destroyed). */
 int kk_graph_native(const kk_graph_t *graph);
 
 /* Runs the graph on `instance` (NULL: the default instance of the graph's

@@ -1,4 +1,5 @@
 /* kernels/affinity.h -- load a threaded CBLAS with every CPU of the process in view, not only the calling thread's. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKK_AFFINITY_H
 #define KKK_AFFINITY_H
 

@@ -1,4 +1,5 @@
 /* kernels/args.h -- the argument structs kk-kernels' kernel files share with its host code (every target compiles this). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKK_ARGS_H
 #define KKK_ARGS_H
 

@@ -1,4 +1,5 @@
 /* kernels/batched.c -- batched gemm, gemv, trsm and LU: checks, team shapes and scratch, then kk's own kernels (batched.kk.c). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <string.h>
 
 #include "internal.h"
@@ -16,7 +17,7 @@ static kk_status_t check_batch(const kkk_call_t *c, int n, kk_view_t *const *v, 
   for (int i = 0; i < n; i++) {
     kk_status_t st = kkk_check_rank(c, v[i], names[i], ranks[i]);
     if (st == KK_OK && i > 0)
-      st = kkk_check_extent(c, v[i], names[i], 0, kk_view_extent(v[0], 0), "the batch extent");
+      st = kkk_check_extent(c, v[i], names[i], 0, kk_view_extent(v[0], 0), "A's batch extent");
     if (st != KK_OK)
       return st;
   }
@@ -73,12 +74,14 @@ kk_status_t kk_batched_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b,
     st = check_batch(&c, 3, v, names, ranks);
   if (st != KK_OK)
     return st;
-  const int64_t m = kk_view_extent(C, 1), n = kk_view_extent(C, 2), k = kk_view_extent(A, op_a == KK_OP_N ? 2 : 1);
-  st = kkk_check_extent(&c, A, "A", op_a == KK_OP_N ? 1 : 2, m, "op(A[i]) has C[i]'s rows");
+  /* the shape comes from the inputs, as in kk_blas_gemm: a wrong C is blamed on C */
+  const int64_t m = kk_view_extent(A, op_a == KK_OP_N ? 1 : 2), k = kk_view_extent(A, op_a == KK_OP_N ? 2 : 1);
+  const int64_t n = kk_view_extent(B, op_b == KK_OP_N ? 2 : 1);
+  st = kkk_check_extent(&c, B, "B", op_b == KK_OP_N ? 1 : 2, k, "op(B[i]) has op(A[i])'s columns as rows");
   if (st == KK_OK)
-    st = kkk_check_extent(&c, B, "B", op_b == KK_OP_N ? 1 : 2, k, "op(B[i]) has op(A[i])'s columns as rows");
+    st = kkk_check_extent(&c, C, "C", 1, m, "C[i] has op(A[i])'s rows");
   if (st == KK_OK)
-    st = kkk_check_extent(&c, B, "B", op_b == KK_OP_N ? 2 : 1, n, "op(B[i]) has C[i]'s columns");
+    st = kkk_check_extent(&c, C, "C", 2, n, "C[i] has op(B[i])'s columns");
   if (st == KK_OK)
     st = kkk_check_scalar(&c, a, "a");
   if (st == KK_OK)
@@ -173,17 +176,23 @@ kk_status_t kk_batched_trsm(kk_instance_t *instance, kk_side_t side, kk_uplo_t u
   kk_status_t st = kkk_begin(&c, "kk_batched_trsm", instance, 2, v, names, 2);
   if (st == KK_OK)
     st = kkk_check_op(&c, op, "op");
-  if (st == KK_OK && ((unsigned)side > KK_SIDE_RIGHT || (unsigned)uplo > KK_UPPER || (unsigned)diag > KK_DIAG_UNIT))
-    st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: side %d, uplo %d or diag %d is not one of the kk_side_t, kk_uplo_t, "
-                 "kk_diag_t values", c.op, (int)side, (int)uplo, (int)diag);
+  if (st == KK_OK && (unsigned)side > KK_SIDE_RIGHT)
+    st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: side %d is neither KK_SIDE_LEFT nor KK_SIDE_RIGHT", c.op, (int)side);
+  if (st == KK_OK && (unsigned)uplo > KK_UPPER)
+    st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: uplo %d is neither KK_LOWER nor KK_UPPER", c.op, (int)uplo);
+  if (st == KK_OK && (unsigned)diag > KK_DIAG_UNIT)
+    st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: diag %d is neither KK_DIAG_NONUNIT nor KK_DIAG_UNIT", c.op,
+                 (int)diag);
   if (st == KK_OK)
     st = check_batch(&c, 2, v, names, ranks);
   if (st != KK_OK)
     return st;
-  const int64_t m = kk_view_extent(B, 1), n = kk_view_extent(B, 2), d = side == KK_SIDE_LEFT ? m : n;
-  st = kkk_check_extent(&c, A, "A", 1, d, side == KK_SIDE_LEFT ? "A[i] is square, B[i]'s rows" : "A[i] is square, B[i]'s columns");
+  /* A[i] is square, of order d; B[i] has d rows (left) or columns (right) */
+  const int64_t m = kk_view_extent(B, 1), n = kk_view_extent(B, 2), d = kk_view_extent(A, 1);
+  st = kkk_check_extent(&c, A, "A", 2, d, "A[i] is square");
   if (st == KK_OK)
-    st = kkk_check_extent(&c, A, "A", 2, d, "A[i] is square");
+    st = kkk_check_extent(&c, B, "B", side == KK_SIDE_LEFT ? 1 : 2, d,
+                          side == KK_SIDE_LEFT ? "B[i] has A[i]'s order as rows" : "B[i] has A[i]'s order as columns");
   if (st == KK_OK)
     st = kkk_check_scalar(&c, a, "a");
   if (st != KK_OK || m == 0 || n == 0)

@@ -1,4 +1,5 @@
 /* kernels/batched_tmpl.h -- batched gemm, gemv, trsm and LU kernels for one element type (included by batched.kk.c once per type). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 
 /* Copies matrix bi of the rank-3 descriptor D (rows x cols) into scratch
  * DST[i * cols + j], conjugated if CJ, times F; the unit-stride index of D

@@ -1,4 +1,5 @@
 /* kernels/blas1.c -- BLAS 1 routines: checks, the vendor-library offer, then kk's own kernels (blas1.kk.c). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 /* kernels/blas1.kk.c -- kk-kernels' BLAS 1 kernels (axpby, scal, update, dot, norms, iamax) for the four element types. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "args.h"

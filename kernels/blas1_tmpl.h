@@ -1,4 +1,5 @@
 /* kernels/blas1_tmpl.h -- BLAS 1 kernels for one element type (included by blas1.kk.c once per type; see scalar.h). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 
 /* element i of a vector: through the data pointer when every vector has
  * unit stride (a branch the host compiler hoists out of the loop and then

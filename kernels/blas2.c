@@ -1,4 +1,5 @@
 /* kernels/blas2.c -- gemv and gemm: checks, the vendor-library offer, then kk's own kernels (blas2.kk.c). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <string.h>
 
 #include "internal.h"
@@ -126,13 +127,15 @@ kk_status_t kk_blas_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b, kk
     st = kkk_check_rank(&c, v[i], names[i], 2);
   if (st != KK_OK)
     return st;
-  const int64_t m = kk_view_extent(C, 0), n = kk_view_extent(C, 1);
-  const int64_t k = kk_view_extent(A, op_a == KK_OP_N ? 1 : 0);
-  st = kkk_check_extent(&c, A, "A", op_a == KK_OP_N ? 0 : 1, m, "op(A) has C's rows");
+  /* the shape comes from the inputs, op(A) m x k and op(B) k x n; the
+   * output C must be m x n, so a wrong C is blamed on C */
+  const int64_t m = kk_view_extent(A, op_a == KK_OP_N ? 0 : 1), k = kk_view_extent(A, op_a == KK_OP_N ? 1 : 0);
+  const int64_t n = kk_view_extent(B, op_b == KK_OP_N ? 1 : 0);
+  st = kkk_check_extent(&c, B, "B", op_b == KK_OP_N ? 0 : 1, k, "op(B) has op(A)'s columns as rows");
   if (st == KK_OK)
-    st = kkk_check_extent(&c, B, "B", op_b == KK_OP_N ? 0 : 1, k, "op(B) has op(A)'s columns as rows");
+    st = kkk_check_extent(&c, C, "C", 0, m, "C has op(A)'s rows");
   if (st == KK_OK)
-    st = kkk_check_extent(&c, B, "B", op_b == KK_OP_N ? 1 : 0, n, "op(B) has C's columns");
+    st = kkk_check_extent(&c, C, "C", 1, n, "C has op(B)'s columns");
   if (st == KK_OK)
     st = kkk_check_scalar(&c, a, "a");
   if (st == KK_OK)

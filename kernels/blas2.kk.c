@@ -1,4 +1,5 @@
 /* kernels/blas2.kk.c -- kk-kernels' gemv and gemm kernels for the four element types. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "args.h"

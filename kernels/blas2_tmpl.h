@@ -1,4 +1,5 @@
 /* kernels/blas2_tmpl.h -- gemv and gemm kernels for one element type (included by blas2.kk.c once per type; see scalar.h). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 
 #define MA(i, j) S(cj)(KK_AT(args->A, SC, i, j), conj_a)
 #define XV(j) KK_AT(args->x, SC, j)

@@ -1,4 +1,5 @@
 /* kernels/common.c -- what every kk-kernels routine does first: choose the instance, check views and scalars, build descriptors, launch. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +21,11 @@ const char *kkk_label(const kk_view_t *v) {
   static _Thread_local char buf[4][96];
   static _Thread_local int next;
   char *b = buf[next++ & 3];
-  snprintf(b, sizeof buf[0], "'%s'", v ? kk_view_label(v) : "(NULL)");
+  const char *label = v ? kk_view_label(v) : NULL;
+  if (label)
+    snprintf(b, sizeof buf[0], "'%s'", label);
+  else
+    snprintf(b, sizeof buf[0], "%s", v ? "(from before kk_finalize)" : "(NULL)");
   return b;
 }
 
@@ -41,6 +46,18 @@ kk_status_t kkk_begin(kkk_call_t *c, const char *op, kk_instance_t *inst, int n,
   for (int i = 0; i < n; i++)
     if (KKK_UNLIKELY(!views[i]))
       return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: view %s is NULL", op, names[i]);
+  /* handles from before kk_finalize: kk answers NULL for their space and backend */
+  if (KKK_UNLIKELY(inst && !kk_instance_backend(inst)))
+    return kkk_err(KK_ERROR_NOT_INITIALIZED,
+                   "%s: the instance was made before kk_finalize, which ended it: a handle does not carry over into "
+                   "a new kk_initialize (make it again)",
+                   op);
+  for (int i = 0; i < n; i++)
+    if (KKK_UNLIKELY(!kk_view_space(views[i])))
+      return kkk_err(KK_ERROR_NOT_INITIALIZED,
+                     "%s: view %s was made before kk_finalize, which ended it: a handle does not carry over into a "
+                     "new kk_initialize (make it again)",
+                     op, names[i]);
   const char *host_name = kk_backend_host();
   if (!inst) {
     /* the backend that owns the first view's memory */

@@ -1,4 +1,5 @@
 /* kernels/crs.c -- the CRS matrix type: built from host CSR or COO arrays (checked), copied to any memory space. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,14 +29,32 @@ static kk_view_t *new_view(kk_crs_t *A, const char *what, kk_type_t type, int64_
 
 /* ---- queries -------------------------------------------------------------------- */
 
-int64_t kk_crs_rows(const kk_crs_t *A) { return A ? A->rows : 0; }
-int64_t kk_crs_cols(const kk_crs_t *A) { return A ? A->cols : 0; }
-int64_t kk_crs_nnz(const kk_crs_t *A) { return A ? A->nnz : 0; }
-kk_type_t kk_crs_type(const kk_crs_t *A) { return A ? A->type : KK_TYPE_NONE; }
-kk_space_t *kk_crs_space(const kk_crs_t *A) { return A ? A->space : NULL; }
-kk_view_t *kk_crs_row_ptr(const kk_crs_t *A) { return A ? A->row_ptr : NULL; }
-kk_view_t *kk_crs_col_idx(const kk_crs_t *A) { return A ? A->col_idx : NULL; }
-kk_view_t *kk_crs_values(const kk_crs_t *A) { return A ? A->vals : NULL; }
+/* A matrix lives as long as its views: kk_finalize ends them all, and a
+ * view from before it has no space (kk_view_space returns NULL). */
+static int live(const kk_crs_t *A) { return A && kk_view_space(A->row_ptr) != NULL; }
+
+kk_status_t kkk_crs_check(const char *op, const kk_crs_t *A) {
+  if (!A)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: A is NULL", op);
+  if (!kk_is_initialized())
+    return kkk_err(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (call kk_initialize first)", op);
+  if (KKK_UNLIKELY(!live(A)))
+    return kkk_err(KK_ERROR_NOT_INITIALIZED,
+                   "%s: matrix '%s' was made before kk_finalize, which ended it: a handle does not carry over into a "
+                   "new kk_initialize (make it again)",
+                   op, A->label);
+  return KK_OK;
+}
+
+/* A matrix from before kk_finalize answers as NULL does. */
+int64_t kk_crs_rows(const kk_crs_t *A) { return live(A) ? A->rows : 0; }
+int64_t kk_crs_cols(const kk_crs_t *A) { return live(A) ? A->cols : 0; }
+int64_t kk_crs_nnz(const kk_crs_t *A) { return live(A) ? A->nnz : 0; }
+kk_type_t kk_crs_type(const kk_crs_t *A) { return live(A) ? A->type : KK_TYPE_NONE; }
+kk_space_t *kk_crs_space(const kk_crs_t *A) { return live(A) ? A->space : NULL; }
+kk_view_t *kk_crs_row_ptr(const kk_crs_t *A) { return live(A) ? A->row_ptr : NULL; }
+kk_view_t *kk_crs_col_idx(const kk_crs_t *A) { return live(A) ? A->col_idx : NULL; }
+kk_view_t *kk_crs_values(const kk_crs_t *A) { return live(A) ? A->vals : NULL; }
 
 void kk_crs_destroy(kk_crs_t *A) {
   if (!A)
@@ -52,6 +71,7 @@ void kk_crs_destroy(kk_crs_t *A) {
 }
 
 int64_t kkk_crs_max_row(const kk_crs_t *A) { return A ? A->max_row : 0; }
+const char *kkk_crs_label(const kk_crs_t *A) { return A ? A->label : "(NULL)"; }
 kk_view_t *kkk_crs_tiles(const kk_crs_t *A, int64_t *ntiles) {
   *ntiles = A ? A->ntiles : 0;
   return A ? A->tiles : NULL;
@@ -114,13 +134,16 @@ static kk_view_t *new_view(kk_crs_t *A, const char *what, kk_type_t type, int64_
   return v;
 }
 
+/* The label a matrix gets, as its messages name it. */
+static const char *label_of(const char *label) { return label && *label ? label : "crs"; }
+
 /* An empty matrix object with its three views allocated in `space`. */
 static kk_status_t alloc_crs(const char *op, kk_space_t *space, const char *label, kk_type_t type, int64_t rows,
                              int64_t cols, int64_t nnz, kk_crs_t **out) {
   kk_crs_t *A = calloc(1, sizeof *A);
-  if (!A || !(A->label = strdup(label && *label ? label : "crs"))) {
+  if (!A || !(A->label = strdup(label_of(label)))) {
     free(A);
-    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: matrix '%s': out of memory", op, label_of(label));
   }
   A->space = space;
   A->type = type;
@@ -135,16 +158,16 @@ static kk_status_t alloc_crs(const char *op, kk_space_t *space, const char *labe
     A->vals = new_view(A, "values", type, nnz, &st);
   if (st != KK_OK) {
     kk_crs_destroy(A);
-    return kkk_err(st, "%s: '%s': %s", op, label ? label : "crs", kk_last_error());
+    return kkk_err(st, "%s: matrix '%s': %s", op, label_of(label), kk_last_error());
   }
   *out = A;
   return KK_OK;
 }
 
-static kk_status_t check_common(const char *op, kk_space_t **space, kk_type_t type, int64_t rows, int64_t cols,
-                                kk_type_t index_type, kk_crs_t **out) {
+static kk_status_t check_common(const char *op, const char *label, kk_space_t **space, kk_type_t type, int64_t rows,
+                                int64_t cols, kk_type_t index_type, kk_crs_t **out) {
   if (!out)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: out is NULL", op);
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': out is NULL", op, label_of(label));
   *out = NULL;
   if (!kk_is_initialized())
     return kkk_err(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (call kk_initialize first)", op);
@@ -152,14 +175,15 @@ static kk_status_t check_common(const char *op, kk_space_t **space, kk_type_t ty
     *space = kk_space_default();
   if (kkk_tidx(type) < 0)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT,
-                   "%s: element type %s; a CRS matrix holds float, double, complex_float or complex_double", op,
-                   kk_type_name(type));
+                   "%s: matrix '%s': element type %s; a CRS matrix holds float, double, complex_float or "
+                   "complex_double",
+                   op, label_of(label), kk_type_name(type));
   if (index_type != KK_INT32 && index_type != KK_INT64)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: index type %s; the index arrays are int32 or int64", op,
-                   kk_type_name(index_type));
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': index type %s; the index arrays are int32 or int64",
+                   op, label_of(label), kk_type_name(index_type));
   if (rows < 0 || cols < 0 || cols > INT32_MAX)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: %lld x %lld: rows must be >= 0, columns in [0, 2^31)", op,
-                   (long long)rows, (long long)cols);
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': %lld x %lld: rows must be >= 0, columns in [0, 2^31)",
+                   op, label_of(label), (long long)rows, (long long)cols);
   return KK_OK;
 }
 
@@ -236,37 +260,39 @@ kk_status_t kk_crs_create_csr(kk_space_t *space, const char *label, kk_type_t ty
                               kk_type_t offset_type, const void *row_ptr, kk_type_t index_type, const void *col_idx,
                               const void *values, kk_crs_t **out) {
   static const char *op = "kk_crs_create_csr";
-  kk_status_t st = check_common(op, &space, type, rows, cols, index_type, out);
+  const char *lb = label_of(label);
+  kk_status_t st = check_common(op, label, &space, type, rows, cols, index_type, out);
   if (st == KK_OK && offset_type != KK_INT32 && offset_type != KK_INT64)
-    st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: offset type %s; the row offsets are int32 or int64", op,
-                 kk_type_name(offset_type));
+    st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': offset type %s; the row offsets are int32 or int64", op,
+                 lb, kk_type_name(offset_type));
   if (st != KK_OK)
     return st;
   if (!row_ptr)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: row_ptr is NULL", op);
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': row_ptr is NULL", op, lb);
   if (idx_at(offset_type, row_ptr, 0) != 0)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: row_ptr[0] is %lld, must be 0", op,
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': row_ptr[0] is %lld, must be 0", op, lb,
                    (long long)idx_at(offset_type, row_ptr, 0));
   for (int64_t i = 0; i < rows; i++)
     if (idx_at(offset_type, row_ptr, i + 1) < idx_at(offset_type, row_ptr, i))
-      return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: row_ptr[%lld] = %lld is below row_ptr[%lld] = %lld", op,
-                     (long long)(i + 1), (long long)idx_at(offset_type, row_ptr, i + 1), (long long)i,
+      return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': row_ptr[%lld] = %lld is below row_ptr[%lld] = %lld",
+                     op, lb, (long long)(i + 1), (long long)idx_at(offset_type, row_ptr, i + 1), (long long)i,
                      (long long)idx_at(offset_type, row_ptr, i));
   const int64_t nnz = idx_at(offset_type, row_ptr, rows);
   if (nnz > 0 && (!col_idx || !values))
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: %lld entries but col_idx or values is NULL", op, (long long)nnz);
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': %lld entries but %s is NULL", op, lb, (long long)nnz,
+                   !col_idx ? "col_idx" : "values");
   for (int64_t p = 0; p < nnz; p++) {
     const int64_t c = idx_at(index_type, col_idx, p);
     if (c < 0 || c >= cols)
-      return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: col_idx[%lld] = %lld is outside [0, %lld)", op, (long long)p,
-                     (long long)c, (long long)cols);
+      return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': col_idx[%lld] = %lld is outside [0, %lld)", op, lb,
+                     (long long)p, (long long)c, (long long)cols);
   }
   int64_t *rp = malloc(sizeof *rp * (size_t)(rows + 1));
   int32_t *ci = malloc(sizeof *ci * (size_t)(nnz > 0 ? nnz : 1));
   if (!rp || !ci) {
     free(rp);
     free(ci);
-    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: matrix '%s': out of memory", op, lb);
   }
   for (int64_t i = 0; i <= rows; i++)
     rp[i] = idx_at(offset_type, row_ptr, i);
@@ -324,21 +350,27 @@ kk_status_t kk_crs_create_coo(kk_space_t *space, const char *label, kk_type_t ty
                               int64_t nnz, kk_type_t index_type, const void *row_idx, const void *col_idx,
                               const void *values, kk_crs_t **out) {
   static const char *op = "kk_crs_create_coo";
-  kk_status_t st = check_common(op, &space, type, rows, cols, index_type, out);
+  const char *lb = label_of(label);
+  kk_status_t st = check_common(op, label, &space, type, rows, cols, index_type, out);
   if (st != KK_OK)
     return st;
-  if (nnz < 0 || (nnz > 0 && (!row_idx || !col_idx || !values)))
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: nnz = %lld with row_idx, col_idx or values NULL", op, (long long)nnz);
+  if (nnz < 0)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': nnz = %lld is negative", op, lb, (long long)nnz);
+  if (nnz > 0 && (!row_idx || !col_idx || !values))
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': %lld entries but %s is NULL", op, lb, (long long)nnz,
+                   !row_idx ? "row_idx" : !col_idx ? "col_idx" : "values");
   coo_key_t *keys = malloc(sizeof *keys * (size_t)(nnz > 0 ? nnz : 1));
   if (!keys)
-    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: matrix '%s': out of memory", op, lb);
   for (int64_t k = 0; k < nnz; k++) {
     keys[k].row = idx_at(index_type, row_idx, k);
     keys[k].col = idx_at(index_type, col_idx, k);
     keys[k].k = k;
     if (keys[k].row < 0 || keys[k].row >= rows || keys[k].col < 0 || keys[k].col >= cols) {
-      st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: entry %lld at (%lld, %lld) is outside the %lld x %lld matrix", op,
-                   (long long)k, (long long)keys[k].row, (long long)keys[k].col, (long long)rows, (long long)cols);
+      st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: matrix '%s': entry %lld at (%lld, %lld) is outside the %lld x %lld "
+                   "matrix",
+                   op, lb, (long long)k, (long long)keys[k].row, (long long)keys[k].col, (long long)rows,
+                   (long long)cols);
       free(keys);
       return st;
     }
@@ -353,7 +385,7 @@ kk_status_t kk_crs_create_coo(kk_space_t *space, const char *label, kk_type_t ty
     free(rp);
     free(ci);
     free(vals);
-    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: matrix '%s': out of memory", op, lb);
   }
   int64_t m = 0; /* entries kept */
   for (int64_t k = 0; k < nnz; k++) {
@@ -387,9 +419,13 @@ kk_status_t kk_crs_create_coo(kk_space_t *space, const char *label, kk_type_t ty
 
 kk_status_t kk_crs_copy(kk_space_t *space, const kk_crs_t *src, kk_crs_t **out) {
   static const char *op = "kk_crs_copy";
+  if (out)
+    *out = NULL;
   if (!src)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: src is NULL", op);
-  kk_status_t st = check_common(op, &space, src->type, src->rows, src->cols, KK_INT64, out);
+  kk_status_t st = kkk_crs_check(op, src);
+  if (st == KK_OK)
+    st = check_common(op, src->label, &space, src->type, src->rows, src->cols, KK_INT64, out);
   if (st != KK_OK)
     return st;
   kk_crs_t *A = NULL;

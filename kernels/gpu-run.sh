@@ -1,9 +1,10 @@
 #!/bin/bash
-# kernels/gpu-run.sh -- issue 19's run on a CUDA machine, from an unpacked dist tarball: builds what it needs (cuda + openmp),
+# kernels/gpu-run.sh -- kk-kernels' GPU run on a CUDA machine, from an unpacked dist tarball: builds what it needs (cuda + openmp),
 # runs the native-queue tests and kk-kernels' suite on cuda (vendor libraries off and on, cuBLAS/cuSPARSE required),
 # then kk-bench-kernels on cuda (against cuBLAS/cuSPARSE) and on openmp (against OpenBLAS).  Logs go to $OUT.
 #   usage: kernels/gpu-run.sh [host-dgemm-size]      (from the unpacked tree; OUT defaults to /tmp/kk-gpu-run)
 #   KK_RUN_CUDA_ONLY=1 leaves out the host benchmark and the suite's run without cuBLAS/cuSPARSE (a rerun after a cuda fix)
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u -o pipefail
 OUT=${OUT:-/tmp/kk-gpu-run}
 mkdir -p "$OUT"

@@ -1,4 +1,5 @@
 /* kernels/internal.h -- what libkk-kernels' host files share: call contexts, checks, descriptors, vendor-library hooks. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKK_INTERNAL_H
 #define KKK_INTERNAL_H
 
@@ -63,7 +64,8 @@ kk_status_t kkk_err(kk_status_t st, const char *fmt, ...) KKK_PRINTF(2, 3);
 kk_status_t kkk_begin(kkk_call_t *c, const char *op, kk_instance_t *inst, int n, kk_view_t *const *views,
                       const char *const *names, int ntyped);
 
-/* "'label'" of a view for messages (a static per-thread buffer, two slots). */
+/* "'label'" of a view for messages (a static per-thread buffer, four slots;
+ * "(NULL)" for NULL, "(from before kk_finalize)" for a stale view). */
 const char *kkk_label(const kk_view_t *v);
 
 /* Checks a view's rank against `rank` (or either of rank and rank2 when
@@ -241,12 +243,19 @@ int kkk_tpl_trans(kk_op_t op, int t);
  * backends without one. */
 kk_native_kind_t kkk_native_queue(const kkk_call_t *c, kk_native_queue_t *q);
 
+/* KK_OK when A is a matrix of the current initialization of kk; else the
+ * error (A NULL: KK_ERROR_INVALID_ARGUMENT; kk not initialized, or A made
+ * before kk_finalize: KK_ERROR_NOT_INITIALIZED) naming op. */
+kk_status_t kkk_crs_check(const char *op, const kk_crs_t *A);
+
 /* An int32 copy of A's row offsets in A's space, made at the first request
  * (for vendor libraries taking one index type); NULL when A has 2^31
  * entries or more, or the copy could not be made.  Thread-safe. */
 kk_view_t *kkk_crs_row_ptr32(const kk_crs_t *A);
 /* The most entries of one of A's rows. */
 int64_t kkk_crs_max_row(const kk_crs_t *A);
+/* The label A was made with, as messages name it. */
+const char *kkk_crs_label(const kk_crs_t *A);
 /* A's rows cut into the merge-path SpMV's tiles (args.h, KKK_MERGE_TILE):
  * a KK_INT64 view of 4 numbers per tile (rows [r0, r1), entries [p0, p1)),
  * *ntiles tiles, those of one row too long for a tile first.  Made with

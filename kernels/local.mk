@@ -5,6 +5,7 @@
 # position-independent code, so each kernel object goes into the shared
 # library through a libtool object file (.lo) that names it as its own PIC
 # object.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 KERNELS_KK_OBJS = kernels/blas1.kk.o kernels/blas2.kk.o kernels/batched.kk.o kernels/sparse.kk.o
 KERNELS_KK_LOS = $(KERNELS_KK_OBJS:.kk.o=.kk.lo)
 KERNELS_TMPL = kernels/args.h kernels/scalar.h
@@ -125,4 +126,13 @@ tests_check_interop_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_check_interop_CFLAGS = $(TEST_CFLAGS)
 tests_check_interop_LDADD = libkk.la $(CHECK_LIBS) -ldl
 TESTS += tests/check_interop kernels/tests/interop-opencl.sh kernels/tests/interop-oldabi.sh
+endif
+
+# ---- examples/poisson: the library from plain C, no kernel file of its own
+# (its Makefile and CMakeLists.txt build it against an installed kk) ----
+EXTRA_DIST += examples/poisson/Makefile examples/poisson/CMakeLists.txt
+if KK_BUILD_KERNELS
+noinst_PROGRAMS += examples/poisson/poisson
+examples_poisson_poisson_SOURCES = examples/poisson/poisson.c
+examples_poisson_poisson_LDADD = libkk-kernels.la libkk.la
 endif

@@ -1,4 +1,5 @@
 /* kernels/scalar.h -- arithmetic on the four element types for kk-kernels' kernel files, and the template machinery they use. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKK_SCALAR_H
 #define KKK_SCALAR_H
 

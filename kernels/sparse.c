@@ -1,4 +1,5 @@
 /* kernels/sparse.c -- SpMV on CRS matrices (plain and transposed, vectors and multivectors) and CG with a Jacobi preconditioner. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <string.h>
 
@@ -119,11 +120,12 @@ kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_cr
 kk_status_t kk_sparse_spmv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, const kk_crs_t *A, kk_view_t *x,
                            kk_scalar_t b, kk_view_t *y) {
   static const char *const names[] = {"x", "y", "A's values", "A's row offsets", "A's column indices"};
-  if (!A)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_spmv: A is NULL");
+  kk_status_t st = kkk_crs_check("kk_sparse_spmv", A);
+  if (st != KK_OK)
+    return st;
   kk_view_t *const v[] = {x, y, kk_crs_values(A), kk_crs_row_ptr(A), kk_crs_col_idx(A)};
   kkk_call_t c;
-  kk_status_t st = kkk_begin(&c, "kk_sparse_spmv", instance, 5, v, names, 3);
+  st = kkk_begin(&c, "kk_sparse_spmv", instance, 5, v, names, 3);
   if (st == KK_OK)
     st = kkk_check_op(&c, op, "op");
   if (st != KK_OK)
@@ -170,11 +172,12 @@ static kk_status_t work_vector(const kkk_call_t *c, kk_view_t *like, const char 
 kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *b, kk_view_t *x,
                          const kk_cg_options_t *options, kk_cg_result_t *result) {
   static const char *const names[] = {"b", "x", "A's values", "A's row offsets", "A's column indices"};
-  if (!A)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: A is NULL");
+  kk_status_t st = kkk_crs_check("kk_sparse_cg", A);
+  if (st != KK_OK)
+    return st;
   kk_view_t *const v[] = {b, x, kk_crs_values(A), kk_crs_row_ptr(A), kk_crs_col_idx(A)};
   kkk_call_t c;
-  kk_status_t st = kkk_begin(&c, "kk_sparse_cg", instance, 5, v, names, 3);
+  st = kkk_begin(&c, "kk_sparse_cg", instance, 5, v, names, 3);
   if (st != KK_OK)
     return st;
   kk_cg_options_t opt = KK_CG_OPTIONS_INIT;
@@ -186,15 +189,20 @@ kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *
   }
   if (result && result->struct_size < sizeof *result)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: result->struct_size must be sizeof(kk_cg_result_t)");
-  if (opt.max_iterations < 0 || !(opt.tolerance >= 0) ||
-      (opt.preconditioner != KK_CG_NONE && opt.preconditioner != KK_CG_JACOBI))
+  if (opt.max_iterations < 0)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: options->max_iterations %d is negative",
+                   opt.max_iterations);
+  if (!(opt.tolerance >= 0))
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: options->tolerance %g is not a number >= 0",
+                   opt.tolerance);
+  if (opt.preconditioner != KK_CG_NONE && opt.preconditioner != KK_CG_JACOBI)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT,
-                   "kk_sparse_cg: max_iterations %d, tolerance %g or preconditioner %d is invalid", opt.max_iterations,
-                   opt.tolerance, opt.preconditioner);
+                   "kk_sparse_cg: options->preconditioner %d is neither KK_CG_NONE nor KK_CG_JACOBI",
+                   (int)opt.preconditioner);
   const int64_t n = kk_crs_rows(A);
   if (kk_crs_cols(A) != n)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: A is %lld x %lld, not square", (long long)n,
-                   (long long)kk_crs_cols(A));
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_cg: matrix A '%s' is %lld x %lld, not square",
+                   kkk_crs_label(A), (long long)n, (long long)kk_crs_cols(A));
   st = kkk_check_rank(&c, b, "b", 1);
   if (st == KK_OK)
     st = kkk_check_rank(&c, x, "x", 1);

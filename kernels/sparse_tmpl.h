@@ -1,4 +1,5 @@
 /* kernels/sparse_tmpl.h -- CRS SpMV (plain and transposed) and the Jacobi diagonal for one element type (included by sparse.kk.c). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 
 #define RP(i) KK_AT(args->row_ptr, int64_t, i)
 #define CI(p) KK_AT(args->col_idx, int32_t, p)

@@ -1,4 +1,5 @@
 /* kernels/tpl.c -- vendor libraries chosen at run time: settings, lazy opening, the offer of each call, the report. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
@@ -104,8 +105,15 @@ int kkk_tpl_try(const kkk_tpl_call_t *t, kk_status_t *st) {
 int kk_kernels_tpl_count(void) { return NTPL; }
 
 kk_status_t kk_kernels_tpl_get_info(int i, int load, kk_tpl_info_t *info) {
-  if (!info || info->struct_size < sizeof *info || i < 0 || i >= NTPL)
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_tpl_get_info: bad index %d or info struct", i);
+  if (i < 0 || i >= NTPL)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT,
+                        "kk_kernels_tpl_get_info: index %d is out of range: kk_kernels_tpl_count() is %d", i, NTPL);
+  if (!info)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_kernels_tpl_get_info: info is NULL");
+  if (info->struct_size < sizeof *info)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT,
+                        "kk_kernels_tpl_get_info: info->struct_size is %zu, not sizeof(kk_tpl_info_t) (%zu)",
+                        info->struct_size, sizeof *info);
   const int global = global_setting();
   pthread_mutex_lock(&g_lock);
   tpl_state_t *s = &g_state[i];

@@ -1,4 +1,5 @@
 /* kernels/tpl_cblas.c -- a CBLAS (OpenBLAS, reference BLAS) opened at run time, for kk-kernels calls on host backends. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #define _GNU_SOURCE /* the CPU masks of kernels/affinity.h */
 #include <dlfcn.h>
 #include <limits.h>

@@ -1,4 +1,5 @@
 /* kernels/tpl_cublas.c -- cuBLAS opened at run time, for kk-kernels calls on views of the cuda backend. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>

@@ -1,4 +1,5 @@
 /* kernels/tpl_cusparse.c -- cuSPARSE opened at run time, for kk-kernels SpMV on matrices and vectors of the cuda backend. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>

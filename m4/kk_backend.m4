@@ -6,6 +6,7 @@
 #   kk_name_why to the reason.  --enable-name=yes with a failed probe stops
 #   configure with that reason (hwloc's rule).  Defines the automake
 #   conditional KK_BUILD_NAME and records one summary line.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 AC_DEFUN([KK_BACKEND], [
 AC_ARG_ENABLE([$1],
   [AS_HELP_STRING([--enable-$1@<:@=auto|yes|no@:>@], [$2 (default: auto)])],

@@ -4,6 +4,7 @@
 #   Appends `flags` to KK_HOST_KERNEL_CFLAGS when $CC compiles the program
 #   with them and -Werror (a compiler that only warns about a flag it does not
 #   know, as clang does for some -f options, counts as not taking it).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 AC_DEFUN([KK_HOST_KERNEL_FLAGS], [
 AC_MSG_CHECKING([whether $CC accepts $1])
 kk_save_CFLAGS=$CFLAGS

@@ -10,6 +10,7 @@
 #   KK_MPI_DESC (the summary's description), defines KK_MPI_HAVE_* for the
 #   GPU-awareness queries the library has, and the conditional
 #   KK_BUILD_MPI.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 AC_DEFUN([KK_MPI], [
 AC_ARG_VAR([MPICC], [MPI C compiler wrapper whose flags libkk-mpi is built with (default: mpicc)])
 AC_ARG_VAR([MPIEXEC], [MPI launcher that make check runs the MPI tests with (default: the mpiexec next to MPICC)])

@@ -1,7 +1,10 @@
 /* mpi/comm.c -- kk communicators: creation, GPU-awareness per backend, reused buffers, instances and paths, errors. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,12 +88,151 @@ void kk_mpi__debug(const kk_mpi_comm_t *c, const char *fmt, ...) {
   fprintf(stderr, "kk[mpi]: rank %d: %s\n", c->rank, line);
 }
 
+int kk_mpi__mpi_alive(void) {
+  /* its callers hold a comm object, made after MPI_Init: MPI_Finalized
+   * alone tells */
+  int fin = 0;
+  MPI_Finalized(&fin);
+  return !fin;
+}
+
+int kk_mpi__current(const kk_mpi_comm_t *c) { return c && c->kk_id != 0 && c->kk_id == kk_initialization_id(); }
+
 kk_status_t kk_mpi__check_comm(const kk_mpi_comm_t *c, const char *op) {
   if (!c)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: NULL communicator", op);
   if (!kk_is_initialized())
     return kk_set_error(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (kk_finalize ran before %s?)", op, op);
+  if (!kk_mpi__current(c))
+    return kk_set_error(KK_ERROR_NOT_INITIALIZED,
+                        "%s: the comm object was made before kk_finalize, which ended it: a handle does not carry "
+                        "over into a new kk_initialize (make it again)",
+                        op);
+  if (!kk_mpi__mpi_alive())
+    return kk_set_error(KK_ERROR_NOT_INITIALIZED, "%s: MPI is finalized (MPI_Finalize ran before %s?)", op, op);
   return KK_OK;
+}
+
+/* Whether a comm object may be used: a comm object that outlived kk_finalize
+ * (or MPI_Finalize) answers as NULL does. */
+static int alive(const kk_mpi_comm_t *c) { return kk_mpi__current(c) && kk_mpi__mpi_alive(); }
+
+/* ---- where MPI raises errors completing a request ---------------------------- */
+
+/* MPI raises an error of MPI_Wait and its relatives on the request's
+ * communicator, whose handler kk set to MPI_ERRORS_RETURN.  MPICH 4.0
+ * raises it on MPI_COMM_WORLD's handler instead (the program's, by default
+ * MPI_ERRORS_ARE_FATAL: "Fatal error in internal_Wait: Message truncated").
+ * The first kk_mpi_comm_create finds out where this MPI raises it
+ * (probe_errors); when that is not kk's communicator, every completion call
+ * of libkk-mpi runs with MPI_ERRORS_RETURN on the communicators it uses
+ * instead, and puts the program's handlers back after. */
+
+/* -1 not known yet; else a bit per communicator MPI raises completion
+ * errors on instead of the request's: 1 MPI_COMM_WORLD, 2 MPI_COMM_SELF. */
+static _Atomic int g_raise = -1;
+static pthread_mutex_t g_raise_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_raise_depth;            /* completion calls under way with the handlers swapped */
+static MPI_Errhandler g_raise_saved[2];
+static MPI_Comm raise_comm(int i) { return i == 0 ? MPI_COMM_WORLD : MPI_COMM_SELF; }
+
+/* What the probe's handler saw: the bits of g_raise (4: another communicator). */
+static _Thread_local int t_probe_seen;
+
+static void probe_handler(MPI_Comm *comm, int *err, ...) {
+  (void)err;
+  t_probe_seen |= *comm == MPI_COMM_WORLD ? 1 : *comm == MPI_COMM_SELF ? 2 : 4;
+}
+
+/* Makes one receive on `comm` (kk's duplicate, MPI_ERRORS_RETURN) fail as
+ * it completes -- a message of two ints to this rank into room for one --
+ * with a recording handler on MPI_COMM_WORLD and MPI_COMM_SELF, and keeps in
+ * g_raise which of them MPI used.  Rank-local: no other rank takes part. */
+static void probe_errors(kk_mpi_comm_t *c) {
+  pthread_mutex_lock(&g_raise_lock);
+  if (g_raise >= 0) {
+    pthread_mutex_unlock(&g_raise_lock);
+    return;
+  }
+  int found = 0;
+  MPI_Errhandler rec, old[2] = {MPI_ERRHANDLER_NULL, MPI_ERRHANDLER_NULL};
+  if (MPI_Comm_create_errhandler(probe_handler, &rec) == MPI_SUCCESS) {
+    for (int i = 0; i < 2; i++)
+      if (MPI_Comm_get_errhandler(raise_comm(i), &old[i]) == MPI_SUCCESS)
+        MPI_Comm_set_errhandler(raise_comm(i), rec);
+    t_probe_seen = 0;
+    int two[2] = {1, 2}, one = 0;
+    MPI_Request rq = MPI_REQUEST_NULL;
+    if (MPI_Irecv(&one, 1, MPI_INT, c->rank, 0, c->comm, &rq) == MPI_SUCCESS) {
+      MPI_Send(two, 2, MPI_INT, c->rank, 0, c->comm);
+      MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    }
+    found = t_probe_seen & 3;
+    for (int i = 0; i < 2; i++)
+      if (old[i] != MPI_ERRHANDLER_NULL) {
+        MPI_Comm_set_errhandler(raise_comm(i), old[i]);
+        MPI_Errhandler_free(&old[i]);
+      }
+    MPI_Errhandler_free(&rec);
+  }
+  g_raise = found;
+  pthread_mutex_unlock(&g_raise_lock);
+  if (found)
+    kk_mpi__debug(c, "MPI raises errors completing a request on %s, not on the request's communicator: kk sets "
+                  "MPI_ERRORS_RETURN there for the length of each of its completion calls",
+                  found == 3 ? "MPI_COMM_WORLD and MPI_COMM_SELF" : found == 1 ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
+}
+
+static void raise_begin(int which) {
+  pthread_mutex_lock(&g_raise_lock);
+  if (g_raise_depth++ == 0)
+    for (int i = 0; i < 2; i++) {
+      g_raise_saved[i] = MPI_ERRHANDLER_NULL;
+      if ((which & (1 << i)) && MPI_Comm_get_errhandler(raise_comm(i), &g_raise_saved[i]) == MPI_SUCCESS)
+        MPI_Comm_set_errhandler(raise_comm(i), MPI_ERRORS_RETURN);
+    }
+  pthread_mutex_unlock(&g_raise_lock);
+}
+
+static void raise_end(void) {
+  pthread_mutex_lock(&g_raise_lock);
+  if (--g_raise_depth == 0)
+    for (int i = 0; i < 2; i++)
+      if (g_raise_saved[i] != MPI_ERRHANDLER_NULL) {
+        MPI_Comm_set_errhandler(raise_comm(i), g_raise_saved[i]);
+        MPI_Errhandler_free(&g_raise_saved[i]);
+      }
+  pthread_mutex_unlock(&g_raise_lock);
+}
+
+int kk_mpi__wait(MPI_Request *req, MPI_Status *status) {
+  const int which = g_raise;
+  if (which <= 0)
+    return MPI_Wait(req, status);
+  raise_begin(which);
+  int err = MPI_Wait(req, status);
+  raise_end();
+  return err;
+}
+
+int kk_mpi__test(MPI_Request *req, int *flag, MPI_Status *status) {
+  const int which = g_raise;
+  if (which <= 0)
+    return MPI_Test(req, flag, status);
+  raise_begin(which);
+  int err = MPI_Test(req, flag, status);
+  raise_end();
+  return err;
+}
+
+int kk_mpi__waitsome(int n, MPI_Request *reqs, int *outcount, int *idx, MPI_Status *statuses) {
+  const int which = g_raise;
+  if (which <= 0)
+    return MPI_Waitsome(n, reqs, outcount, idx, statuses);
+  raise_begin(which);
+  int err = MPI_Waitsome(n, reqs, outcount, idx, statuses);
+  raise_end();
+  return err;
 }
 
 /* ---- GPU-awareness -------------------------------------------------------- */
@@ -199,9 +341,12 @@ const mpi_backend_t *kk_mpi__backend(const kk_mpi_comm_t *c, const char *name) {
 }
 
 int kk_mpi_gpu_aware(const kk_mpi_comm_t *c, const char *backend, const char **how) {
-  if (!c || !kk_is_initialized()) {
+  if (!alive(c)) {
     if (how)
-      *how = "no communicator";
+      *how = !c                     ? "no communicator"
+             : !kk_is_initialized()  ? "kk is not initialized"
+             : !kk_mpi__current(c)   ? "the comm object was made before kk_finalize"
+                                     : "MPI is finalized";
     return 0;
   }
   const mpi_backend_t *b = kk_mpi__backend(c, backend ? backend : kk_backend_default());
@@ -238,16 +383,12 @@ kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
     return kk_set_error(KK_ERROR_NOT_INITIALIZED, "kk_mpi_comm_create: kk is not initialized (call kk_initialize first)");
   if (comm == MPI_COMM_NULL)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_create: MPI_COMM_NULL");
-  int aware = kk_mpi__env_bool("KK_MPI_GPU_AWARE"), debug = kk_mpi__env_bool("KK_MPI_DEBUG");
-  if (aware == -2)
-    return kk_set_error(KK_ERROR_CONFIG, "kk_mpi_comm_create: KK_MPI_GPU_AWARE='%s' is neither 0 nor 1",
-                        getenv("KK_MPI_GPU_AWARE"));
-  if (debug == -2)
-    return kk_set_error(KK_ERROR_CONFIG, "kk_mpi_comm_create: KK_MPI_DEBUG='%s' is neither 0 nor 1",
-                        getenv("KK_MPI_DEBUG"));
+  int aware = kk_mpi__env_bool("KK_MPI_GPU_AWARE"), debug = kk_mpi__env_bool("KK_MPI_DEBUG"),
+      check = kk_mpi__env_bool("KK_MPI_CHECK");
   kk_mpi_comm_t *c = calloc(1, sizeof *c);
   if (!c)
     return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "kk_mpi_comm_create: out of memory");
+  c->kk_id = kk_initialization_id();
   c->aware_override = aware;
   c->debug = debug == 1;
   c->stats.struct_size = sizeof c->stats;
@@ -264,6 +405,24 @@ kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
     free(c);
     return kk_mpi__fail(err, fn, "kk_mpi_comm_create");
   }
+  /* A malformed variable is refused on every rank, and the ranks agree on
+   * the collective check (on unless KK_MPI_CHECK=0 on every rank): ranks
+   * that went different ways here would wait for each other for ever. */
+  const char *bad = aware == -2 ? "KK_MPI_GPU_AWARE" : debug == -2 ? "KK_MPI_DEBUG" : check == -2 ? "KK_MPI_CHECK" : NULL;
+  int mine[2] = {bad != NULL, check != 0}, all[2] = {0, 1};
+  if ((err = MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, c->comm)) != MPI_SUCCESS || all[0]) {
+    MPI_Comm_free(&c->comm);
+    free(c);
+    if (err != MPI_SUCCESS)
+      return kk_mpi__fail(err, "MPI_Allreduce", "kk_mpi_comm_create");
+    if (bad)
+      return kk_set_error(KK_ERROR_CONFIG, "kk_mpi_comm_create: %s='%s' is neither 0 nor 1", bad, getenv(bad));
+    return kk_set_error(KK_ERROR_CONFIG,
+                        "kk_mpi_comm_create: another rank's KK_MPI_GPU_AWARE, KK_MPI_DEBUG or KK_MPI_CHECK is neither 0 "
+                        "nor 1 (its kk_last_error() names it); every rank refuses");
+  }
+  c->check = all[1];
+  probe_errors(c);
   kk_mpi__decide(&c->be[c->nbe++], kk_backend_default(), aware, 1);
   if (strcmp(kk_backend_host(), kk_backend_default()) != 0)
     kk_mpi__decide(&c->be[c->nbe++], kk_backend_host(), aware, 1);
@@ -284,7 +443,7 @@ kk_status_t kk_mpi_comm_destroy(kk_mpi_comm_t *c) {
     return kk_set_error(KK_ERROR_IN_USE, "kk_mpi_comm_destroy: %d request%s not completed (kk_mpi_wait them first)",
                         c->live_reqs, c->live_reqs == 1 ? " is" : "s are");
   kk_status_t st = KK_OK;
-  if (kk_is_initialized()) {
+  if (kk_mpi__current(c)) {
     /* queued copies and unpacks may still use buffers; their instances may
      * be gone, so wait for all */
     for (int i = 0; i < c->nbufs; i++)
@@ -306,20 +465,28 @@ kk_status_t kk_mpi_comm_destroy(kk_mpi_comm_t *c) {
     c->free_reqs = r->next_free;
     free(r);
   }
-  int err = MPI_Comm_free(&c->comm);
+  /* after MPI_Finalize the duplicate went with MPI */
+  int err = kk_mpi__mpi_alive() ? MPI_Comm_free(&c->comm) : MPI_SUCCESS;
   free(c);
   if (err != MPI_SUCCESS)
     return kk_mpi__fail(err, "MPI_Comm_free", "kk_mpi_comm_destroy");
   return st;
 }
 
-MPI_Comm kk_mpi_comm_mpi(const kk_mpi_comm_t *c) { return c ? c->comm : MPI_COMM_NULL; }
-int kk_mpi_comm_rank(const kk_mpi_comm_t *c) { return c ? c->rank : -1; }
-int kk_mpi_comm_size(const kk_mpi_comm_t *c) { return c ? c->size : 0; }
+MPI_Comm kk_mpi_comm_mpi(const kk_mpi_comm_t *c) { return alive(c) ? c->comm : MPI_COMM_NULL; }
+int kk_mpi_comm_rank(const kk_mpi_comm_t *c) { return alive(c) ? c->rank : -1; }
+int kk_mpi_comm_size(const kk_mpi_comm_t *c) { return alive(c) ? c->size : 0; }
 
 kk_status_t kk_mpi_comm_get_stats(const kk_mpi_comm_t *c, kk_mpi_stats_t *stats) {
-  if (!c || !stats || stats->struct_size == 0 || stats->struct_size > sizeof *stats)
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_get_stats: NULL argument or bad struct_size");
+  kk_status_t st = kk_mpi__check_comm(c, "kk_mpi_comm_get_stats");
+  if (st != KK_OK)
+    return st;
+  if (!stats)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_get_stats: stats is NULL");
+  if (stats->struct_size == 0 || stats->struct_size > sizeof *stats)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT,
+                        "kk_mpi_comm_get_stats: stats->struct_size is %zu, not 1 to sizeof(kk_mpi_stats_t) (%zu)",
+                        stats->struct_size, sizeof *stats);
   size_t n = stats->struct_size;
   memcpy(stats, &c->stats, n);
   stats->struct_size = n;
@@ -371,7 +538,7 @@ kk_status_t kk_mpi_view_path(const kk_mpi_comm_t *c, kk_view_t *view, kk_mpi_pat
   if (st != KK_OK)
     return st;
   if (!view || !path)
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_view_path: NULL argument");
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_view_path: %s is NULL", !view ? "view" : "path");
   mpi_plan_t p;
   kk_mpi_what_t w;
   kk_mpi__what_init(&w, "kk_mpi_view_path", NULL);

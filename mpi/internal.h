@@ -1,4 +1,5 @@
 /* mpi/internal.h -- libkk-mpi's private types and helpers: the comm object, its buffers, pack plans, requests. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_MPI_INTERNAL_H
 #define KK_MPI_INTERNAL_H
 
@@ -55,7 +56,9 @@ typedef struct mpi_reqpool mpi_reqpool_t;
 struct kk_mpi_comm {
   MPI_Comm comm;            /* the duplicate, with MPI_ERRORS_RETURN */
   int rank, size;
+  uint64_t kk_id;           /* kk_initialization_id() when made: stale once it differs */
   int debug;                /* KK_MPI_DEBUG */
+  int check;                /* the collectives compare their arguments over the ranks first (KK_MPI_CHECK) */
   int aware_override;       /* KK_MPI_GPU_AWARE: -1 unset, 0, 1 */
   mpi_backend_t be[2];      /* the default backend and, when different, the host backend */
   int nbe;
@@ -110,9 +113,29 @@ kk_status_t kk_mpi__fail(int err, const char *fn, const char *what);
 /* "op: 'label' (n type)": the start of every message about a view. */
 void kk_mpi__describe(char *buf, size_t size, const char *op, kk_view_t *v);
 
+/* KK_ERROR_INVALID_ARGUMENT for a NULL c; KK_ERROR_NOT_INITIALIZED when kk
+ * or MPI is not initialized (any more): a comm object that outlived
+ * kk_finalize or MPI_Finalize touches neither. */
 kk_status_t kk_mpi__check_comm(const kk_mpi_comm_t *c, const char *op);
+/* Was c made in the kk initialization under way (kk_initialization_id)? */
+int kk_mpi__current(const kk_mpi_comm_t *c);
 
-/* KK_MPI_GPU_AWARE, KK_MPI_DEBUG: -1 unset, 0 or 1; -2 malformed. */
+/* Whether MPI_Finalize has not run yet (asked by holders of a comm object,
+ * so MPI_Init has). */
+int kk_mpi__mpi_alive(void);
+
+/* The completion calls (MPI_Wait, MPI_Test, MPI_Waitsome) that libkk-mpi
+ * makes.  Some MPI libraries (MPICH 4.0) raise an error completing a
+ * request on MPI_COMM_WORLD's (or MPI_COMM_SELF's) handler instead of on
+ * the request's communicator, which kk set to MPI_ERRORS_RETURN; found out
+ * once per process at the first kk_mpi_comm_create (comm.c, probe_errors),
+ * those handlers are then MPI_ERRORS_RETURN for the length of each call
+ * and the program's own handlers are put back after it. */
+int kk_mpi__wait(MPI_Request *req, MPI_Status *status);
+int kk_mpi__test(MPI_Request *req, int *flag, MPI_Status *status);
+int kk_mpi__waitsome(int n, MPI_Request *reqs, int *outcount, int *idx, MPI_Status *statuses);
+
+/* KK_MPI_GPU_AWARE, KK_MPI_DEBUG, KK_MPI_CHECK: -1 unset, 0 or 1; -2 malformed. */
 int kk_mpi__env_bool(const char *name);
 
 /* Fills *b for backend `name`: host or device, the pinned space, and

@@ -1,4 +1,5 @@
 # mpi/local.mk -- libkk-mpi (views over MPI), its example, benchmark and tests (included by the top Makefile.am).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 EXTRA_DIST += m4/kk_mpi.m4 mpi/kk-mpi.pc.in mpi/pack.kk.c
 
 # The header is installed only with the library (it includes <mpi.h>), but
@@ -17,7 +18,7 @@ mpi_libkk_mpi_la_SOURCES = mpi/comm.c mpi/pack.c mpi/p2p.c mpi/coll.c mpi/report
 mpi_libkk_mpi_la_CPPFLAGS = $(MPI_LIB_CPPFLAGS)
 mpi_libkk_mpi_la_CFLAGS = $(AM_CFLAGS)
 mpi_libkk_mpi_la_LIBADD = mpi/pack.kk.lo libkk.la $(MPI_LIBS)
-mpi_libkk_mpi_la_LDFLAGS = -version-info 0:0:0 -no-undefined -export-symbols-regex '^kk_mpi_[a-z]'
+mpi_libkk_mpi_la_LDFLAGS = -version-info $(KK_MPI_LT_VERSION) -no-undefined -export-symbols-regex '^kk_mpi_[a-z]'
 
 # The pack kernels: one kkcc object (position-independent, every target),
 # handed to libtool as the libtool object it is.

@@ -1,4 +1,5 @@
 /* mpi/p2p.c -- point-to-point on views: send, receive, their non-blocking forms, wait / wait-all / test, sendrecv. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>
@@ -24,7 +25,8 @@ static kk_mpi_request_t *req_new(kk_mpi_comm_t *c) {
 
 static void req_free(kk_mpi_request_t *r) {
   kk_mpi_comm_t *c = r->c;
-  kk_view_release(r->view);
+  if (r->view)
+    kk_view_release(r->view);
   r->view = NULL;
   r->next_free = c->free_reqs;
   c->free_reqs = r;
@@ -137,13 +139,15 @@ static void unprepare(kk_mpi_request_t *r) {
  * instance fenced once, then all posted (see kk_mpi_isend_batch). */
 static kk_status_t start(kk_mpi_comm_t *c, kk_instance_t *given, int n, kk_view_t *const *views, const int *peers,
                          const int *tags, int recv, const char *op, kk_mpi_request_t **reqs) {
+  if (n < 0 || (n > 0 && (!views || !peers || !tags || !reqs)))
+    return n < 0 ? kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: count %d is negative", op, n)
+                 : kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", op,
+                                !views ? "views" : !peers ? "peers" : !tags ? "tags" : "reqs");
+  for (int i = 0; i < n; i++)
+    reqs[i] = NULL;
   kk_status_t st = kk_mpi__check_comm(c, op);
   if (st != KK_OK)
     return st;
-  if (n < 0 || (n > 0 && (!views || !peers || !tags || !reqs)))
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: %s", op, n < 0 ? "negative count" : "NULL argument");
-  for (int i = 0; i < n; i++)
-    reqs[i] = NULL;
   mpi_job_t jobs[KK_MPI_BATCH_MAX];
   kk_mpi_what_t what;
   op_what(&what, op);
@@ -216,13 +220,22 @@ kk_status_t kk_mpi_irecv_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n,
 /* After MPI completed r's message with status *s (and error `err`):
  * checks what arrived, submits the unpack (or leaves it in *job, if given,
  * for kk_mpi__finish_in_done), releases the request. */
-static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s, mpi_job_t *job) {
+static kk_status_t finish(kk_mpi_request_t *r, int err, MPI_Status *s, mpi_job_t *job) {
   kk_mpi_comm_t *c = r->c;
   kk_status_t st = KK_OK;
   kk_mpi_what_t what;
   if (job)
     memset(job, 0, sizeof *job);
   req_what(r, &what);
+  if (err == MPI_SUCCESS && r->peer == MPI_PROC_NULL) {
+    /* MPI defines this status (source MPI_PROC_NULL, tag MPI_ANY_TAG, count
+     * 0); MPICH 4.0 leaves it empty for a non-blocking receive (source 0),
+     * so kk fills it in on every MPI */
+    s->MPI_SOURCE = MPI_PROC_NULL;
+    s->MPI_TAG = MPI_ANY_TAG;
+    MPI_Status_set_elements(s, r->dt, 0);
+    MPI_Status_set_cancelled(s, 0);
+  }
   if (err != MPI_SUCCESS) {
     int cls = 0;
     MPI_Error_class(err, &cls);
@@ -230,7 +243,7 @@ static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s, mpi
     if (cls == MPI_ERR_TRUNCATE)
       st = kk_set_error(st, "%s: the message is longer than the view's %d %s", kk_last_error(), r->count,
                         r->dt == MPI_BYTE ? "bytes" : kk_type_name(kk_view_type(r->view)));
-  } else if (r->recv && s->MPI_SOURCE != MPI_PROC_NULL) {
+  } else if (r->recv && r->peer != MPI_PROC_NULL) {
     int n = -1;
     MPI_Get_count(s, r->dt, &n);
     if (n != r->count) {
@@ -249,6 +262,34 @@ static kk_status_t finish(kk_mpi_request_t *r, int err, const MPI_Status *s, mpi
   return st;
 }
 
+/* Whether a request may be completed: the kk initialization it was made in
+ * and MPI are both still up. */
+static int usable(const kk_mpi_request_t *r) { return kk_mpi__current(r->c) && kk_mpi__mpi_alive(); }
+
+/* Releases a request that outlived kk_finalize (or MPI_Finalize) without
+ * completing it: kk_finalize took its view and buffers, so nothing of kk is
+ * touched; while MPI still runs, a receive is cancelled (MPI guarantees that
+ * waiting for a cancelled request returns) and a send is let go
+ * (MPI_Request_free), so that MPI_Finalize does not wait for them. */
+static kk_status_t drop(kk_mpi_request_t *r, const char *op) {
+  const int kk_up = kk_mpi__current(r->c);
+  if (kk_mpi__mpi_alive() && r->mreq != MPI_REQUEST_NULL) {
+    if (r->recv) {
+      MPI_Cancel(&r->mreq);
+      kk_mpi__wait(&r->mreq, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Request_free(&r->mreq);
+    }
+  }
+  r->view = NULL;
+  r->mbuf = NULL;
+  req_free(r);
+  return kk_set_error(KK_ERROR_NOT_INITIALIZED,
+                      "%s: %s is not initialized any more (%s ran before %s): the request was released without "
+                      "completing",
+                      op, kk_up ? "MPI" : "kk", kk_up ? "MPI_Finalize" : "kk_finalize", op);
+}
+
 kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
   if (!req)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_wait: NULL request pointer");
@@ -256,9 +297,11 @@ kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
   if (!r)
     return KK_OK;
   *req = NULL;
+  if (!usable(r))
+    return drop(r, "kk_mpi_wait");
   MPI_Status s;
   memset(&s, 0, sizeof s);
-  int err = MPI_Wait(&r->mreq, &s);
+  int err = kk_mpi__wait(&r->mreq, &s);
   kk_status_t st = finish(r, err, &s, NULL);
   if (status_wanted(status))
     *status = s;
@@ -267,15 +310,19 @@ kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
 
 kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
   if (!req || !done)
-    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_test: NULL argument");
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_test: %s is NULL", !req ? "req" : "done");
   kk_mpi_request_t *r = *req;
   *done = 1;
   if (!r)
     return KK_OK;
+  if (!usable(r)) {
+    *req = NULL;
+    return drop(r, "kk_mpi_test");
+  }
   MPI_Status s;
   memset(&s, 0, sizeof s);
   int flag = 0;
-  int err = MPI_Test(&r->mreq, &flag, &s);
+  int err = kk_mpi__test(&r->mreq, &flag, &s);
   if (err == MPI_SUCCESS && !flag) {
     *done = 0;
     return KK_OK;
@@ -287,9 +334,39 @@ kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
   return st;
 }
 
+static kk_status_t waitall_live(int n, kk_mpi_request_t **reqs, MPI_Status *statuses);
+
 kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses) {
   if (n < 0 || (n > 0 && !reqs))
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_waitall: %s", n < 0 ? "negative count" : "NULL requests");
+  /* requests that outlived their kk initialization or MPI are released
+   * first; the others complete as usual, and the call returns the first
+   * error of either kind */
+  kk_status_t stale = KK_OK;
+  char stale_msg[2048] = "";
+  int live = 0;
+  for (int i = 0; i < n; i++)
+    if (reqs[i] && !usable(reqs[i])) {
+      kk_mpi_request_t *r = reqs[i];
+      reqs[i] = NULL;
+      kk_status_t s = drop(r, "kk_mpi_waitall");
+      if (stale == KK_OK) {
+        stale = s;
+        snprintf(stale_msg, sizeof stale_msg, "%s", kk_last_error());
+      }
+    } else if (reqs[i]) {
+      live++;
+    }
+  if (live == 0)
+    return stale == KK_OK ? KK_OK : kk_set_error(stale, "%s", stale_msg);
+  kk_status_t rest = waitall_live(n, reqs, statuses);
+  if (stale != KK_OK && rest == KK_OK)
+    return kk_set_error(stale, "%s", stale_msg);
+  return rest;
+}
+
+/* kk_mpi_waitall of requests that may all be completed (NULL entries skipped). */
+static kk_status_t waitall_live(int n, kk_mpi_request_t **reqs, MPI_Status *statuses) {
   enum { SMALL = 32 };
   MPI_Request mr_small[SMALL];
   int at_small[SMALL], idx_small[SMALL];
@@ -327,7 +404,7 @@ kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses)
   int nh = 0;
   while (left > 0) {
     int outcount = 0;
-    int err = MPI_Waitsome(m, mr, &outcount, idx, sts);
+    int err = kk_mpi__waitsome(m, mr, &outcount, idx, sts);
     if (err != MPI_SUCCESS && err != MPI_ERR_IN_STATUS) {
       /* MPI gave up on the whole call: report it on every request left */
       for (int k = 0; k < m; k++) {
@@ -460,7 +537,7 @@ kk_status_t kk_mpi_sendrecv(kk_mpi_comm_t *c, kk_view_t *send, int dest, int sen
     char msg[2048];
     snprintf(msg, sizeof msg, "%s", kk_last_error());
     MPI_Status s;
-    MPI_Wait(&r[0]->mreq, &s);
+    kk_mpi__wait(&r[0]->mreq, &s);
     kk_mpi__buf_put(r[0]->mbuf, NULL);
     req_free(r[0]);
     return kk_set_error(keep, "%s", msg);

@@ -1,4 +1,5 @@
 /* mpi/pack.c -- how a view reaches MPI: its walk (plan), its MPI datatype, the pack and unpack kernels, staging. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <limits.h>

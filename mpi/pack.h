@@ -1,4 +1,5 @@
 /* mpi/pack.h -- the argument struct of libkk-mpi's pack and unpack kernels, shared by pack.kk.c and the host code. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_MPI_PACK_H
 #define KK_MPI_PACK_H
 

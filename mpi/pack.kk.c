@@ -1,4 +1,5 @@
 /* mpi/pack.kk.c -- libkk-mpi's pack and unpack kernels: a strided view's words to a contiguous buffer and back, on every target. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "pack.h"

@@ -1,4 +1,5 @@
 /* mpi/report.c -- what libkk-mpi found and decided, as text and JSON: for programs, kk-info, and kk-info --mpi. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>
@@ -15,6 +16,7 @@ typedef struct facts {
   int initialized, thread_level;
   int rank, size;                 /* -1 without a communicator */
   int override;                   /* KK_MPI_GPU_AWARE */
+  int check;                      /* the collective check: 1 on, 0 off, -2 KK_MPI_CHECK malformed */
   mpi_backend_t be[2];
   int nbe;
 } facts_t;
@@ -35,7 +37,10 @@ static void gather_facts(const kk_mpi_comm_t *c, facts_t *f) {
   if (f->initialized)
     MPI_Query_thread(&f->thread_level);
   f->override = kk_mpi__env_bool("KK_MPI_GPU_AWARE");
+  f->check = kk_mpi__env_bool("KK_MPI_CHECK");
+  f->check = f->check == -1 ? 1 : f->check;
   if (c) {
+    f->check = c->check;
     f->rank = c->rank;
     f->size = c->size;
     f->nbe = c->nbe;
@@ -95,6 +100,10 @@ kk_status_t kk_mpi_print_configuration(const kk_mpi_comm_t *c, FILE *out) {
   if (f.rank >= 0)
     fprintf(out, "  communicator:     rank %d of %d\n", f.rank, f.size);
   fprintf(out, "  KK_MPI_GPU_AWARE: %s\n", f.override < 0 ? "unset (ask MPI)" : f.override ? "1" : "0");
+  fprintf(out, "  KK_MPI_CHECK:     %s\n",
+          f.check == 1   ? "on (collectives compare the ranks' counts and types first)"
+          : f.check == 0 ? "off (KK_MPI_CHECK=0)"
+                         : "malformed (neither 0 nor 1: kk_mpi_comm_create refuses it)");
   for (int i = 0; i < f.nbe; i++) {
     const mpi_backend_t *b = &f.be[i];
     if (b->is_host)
@@ -143,6 +152,7 @@ kk_status_t kk_mpi_print_configuration_json(const kk_mpi_comm_t *c, FILE *out) {
   if (f.rank >= 0)
     fprintf(out, ", \"rank\": %d, \"size\": %d", f.rank, f.size);
   fprintf(out, ", \"gpu_aware_override\": %s", f.override < 0 ? "null" : f.override ? "1" : "0");
+  fprintf(out, ", \"collective_check\": %s", f.check == 1 ? "true" : f.check == 0 ? "false" : "null");
   fprintf(out, ", \"backends\": [");
   for (int i = 0; i < f.nbe; i++) {
     fprintf(out, "%s{\"name\": ", i ? ", " : "");

@@ -1,5 +1,8 @@
-/* tests/check_config.c -- flags, variables, settings and JSON: each alone, every precedence combination, every malformed input. */
+/* tests/check_config.c -- flags, variables, settings, the JSON file and the site's: each alone, every precedence combination, every malformed input. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
+
+#include <sys/stat.h>
 
 #include "internal.h"
 #include "testutil.h"
@@ -9,6 +12,7 @@
 typedef struct run {
   char *dir;
   char *json_path;
+  char *site_path;
   int argc;
   char *argv[16];
 } run_t;
@@ -30,8 +34,16 @@ static void run_json(run_t *r, const char *text) {
   r->json_path = tu_write(r->dir, "kk.json", text);
 }
 
+/* The site configuration file (docs/config.md), named by KK_SITE_CONFIG. */
+static void run_site(run_t *r, const char *text) {
+  free(r->site_path);
+  r->site_path = tu_write(r->dir, "site.json", text);
+  setenv("KK_SITE_CONFIG", r->site_path, 1);
+}
+
 static void run_done(run_t *r) {
   free(r->json_path);
+  free(r->site_path);
   tu_rmdir(r->dir);
   tu_clear_env();
 }
@@ -53,7 +65,7 @@ static bool has_warning(const kk__config_t *cfg, const char *needle) {
 
 /* ---- precedence: every key, every combination of sources ------------------ */
 
-enum { SRC_FLAG, SRC_SETTINGS, SRC_ENV, SRC_JSON, SRC_N };
+enum { SRC_FLAG, SRC_SETTINGS, SRC_ENV, SRC_JSON, SRC_SITE, SRC_N };
 
 typedef struct pkey {
   const char *name;
@@ -124,29 +136,38 @@ static void get_tune(const kk__config_t *c, char *b, size_t n, kk__origin_t *o) 
 /* Values differ between neighbouring sources, so the winner is visible in the
  * value as well as in the recorded origin. */
 static const pkey_t pkeys[] = {
-    {"device", "--kokkos-device", "KOKKOS_DEVICE", "device", true, {"cuda", "openmp", "threads", "serial"},
+    {"device", "--kokkos-device", "KOKKOS_DEVICE", "device", true, {"cuda", "openmp", "threads", "serial", "hip"},
      set_device, get_device},
-    {"num_threads", "--kokkos-num-threads", "KOKKOS_NUM_THREADS", "num_threads", false, {"4", "3", "2", "1"},
+    {"num_threads", "--kokkos-num-threads", "KOKKOS_NUM_THREADS", "num_threads", false, {"4", "3", "2", "1", "5"},
      set_threads, get_threads},
-    {"device_id", "--kokkos-device-id", "KOKKOS_DEVICE_ID", "device_id", false, {"3", "2", "1", "0"}, set_devid,
+    {"device_id", "--kokkos-device-id", "KOKKOS_DEVICE_ID", "device_id", false, {"3", "2", "1", "0", "4"}, set_devid,
      get_devid},
     {"map_device_id_by", "--kokkos-map-device-id-by", "KOKKOS_MAP_DEVICE_ID_BY", "map_device_id_by", true,
-     {"random", "mpi_rank", "random", "mpi_rank"}, set_mapby, get_mapby},
-    {"visible_devices", NULL, "KOKKOS_VISIBLE_DEVICES", "visible_devices", true, {"", "0,1", "2", "1,3"},
+     {"random", "mpi_rank", "random", "mpi_rank", "random"}, set_mapby, get_mapby},
+    {"visible_devices", NULL, "KOKKOS_VISIBLE_DEVICES", "visible_devices", true, {"", "0,1", "2", "1,3", "2,3"},
      set_visible, get_visible},
     {"tools_libs", "--kokkos-tools-libs", "KOKKOS_TOOLS_LIBS", "tools.libs", true,
-     {"flag.so", "settings.so", "env.so", "json.so"}, set_tlibs, get_tlibs},
-    {"tools_args", "--kokkos-tools-args", "KOKKOS_TOOLS_ARGS", "tools.args", true, {"-f", "-s", "-e", "-j"},
+     {"flag.so", "settings.so", "env.so", "json.so", "site.so"}, set_tlibs, get_tlibs},
+    {"tools_args", "--kokkos-tools-args", "KOKKOS_TOOLS_ARGS", "tools.args", true, {"-f", "-s", "-e", "-j", "-t"},
      set_targs, get_targs},
     {"print_configuration", "--kokkos-print-configuration", "KOKKOS_PRINT_CONFIGURATION", "print_configuration",
-     false, {"true", "false", "true", "false"}, set_print, get_print},
+     false, {"true", "false", "true", "false", "true"}, set_print, get_print},
     {"disable_warnings", "--kokkos-disable-warnings", "KOKKOS_DISABLE_WARNINGS", "disable_warnings", false,
-     {"false", "true", "false", "true"}, set_nowarn, get_nowarn},
+     {"false", "true", "false", "true", "false"}, set_nowarn, get_nowarn},
     {"tune_internals", "--kokkos-tune-internals", "KOKKOS_TUNE_INTERNALS", "tune_internals", false,
-     {"true", "false", "true", "false"}, set_tune, get_tune},
+     {"true", "false", "true", "false", "true"}, set_tune, get_tune},
 };
 static const kk__origin_t src_origin[SRC_N] = {KK__ORIGIN_FLAG, KK__ORIGIN_SETTINGS, KK__ORIGIN_ENV,
-                                               KK__ORIGIN_JSON};
+                                               KK__ORIGIN_JSON, KK__ORIGIN_SITE};
+
+/* The JSON text that sets key k to v. */
+static void json_of(const pkey_t *k, const char *v, char *json, size_t size) {
+  const char *dot = strchr(k->json, '.');
+  if (dot)
+    snprintf(json, size, "{\"%.*s\": {\"%s\": \"%s\"}}", (int)(dot - k->json), k->json, dot + 1, v);
+  else
+    snprintf(json, size, k->json_string ? "{\"%s\": \"%s\"}" : "{\"%s\": %s}", k->json, v);
+}
 
 START_TEST(precedence_every_combination) {
   const pkey_t *k = &pkeys[_i];
@@ -166,13 +187,12 @@ START_TEST(precedence_every_combination) {
     if (mask & (1 << SRC_ENV))
       setenv(k->env, k->values[SRC_ENV], 1);
     if (mask & (1 << SRC_JSON)) {
-      const char *v = k->values[SRC_JSON];
-      const char *dot = strchr(k->json, '.');
-      if (dot)
-        snprintf(json, sizeof json, "{\"%.*s\": {\"%s\": \"%s\"}}", (int)(dot - k->json), k->json, dot + 1, v);
-      else
-        snprintf(json, sizeof json, k->json_string ? "{\"%s\": \"%s\"}" : "{\"%s\": %s}", k->json, v);
+      json_of(k, k->values[SRC_JSON], json, sizeof json);
       run_json(&r, json);
+    }
+    if (mask & (1 << SRC_SITE)) {
+      json_of(k, k->values[SRC_SITE], json, sizeof json);
+      run_site(&r, json);
     }
     kk__config_t cfg;
     kk_status_t st = resolve(&r, &s, &cfg);
@@ -205,13 +225,14 @@ START_TEST(plugin_path_concatenates_in_order) {
   run_arg(&r, "--kokkos-plugin-path=/flag/a:/flag/b");
   setenv("KOKKOS_PLUGIN_PATH", "/env", 1);
   run_json(&r, "{\"plugin_path\": [\"/json/1\", \"/json/2\"]}");
+  run_site(&r, "{\"plugin_path\": \"/site/1:/site/2\"}");
   kk_settings_t s = KK_SETTINGS_INIT;
   s.plugin_path = "/settings";
   kk__config_t cfg;
   ck_assert_int_eq(resolve(&r, &s, &cfg), KK_OK);
-  const char *want[] = {"/flag/a", "/flag/b", "/settings", "/env", "/json/1", "/json/2"};
-  ck_assert_int_eq(cfg.plugin_path_count, 6);
-  for (int i = 0; i < 6; i++)
+  const char *want[] = {"/flag/a", "/flag/b", "/settings", "/env", "/json/1", "/json/2", "/site/1", "/site/2"};
+  ck_assert_int_eq(cfg.plugin_path_count, 8);
+  for (int i = 0; i < 8; i++)
     ck_assert_str_eq(cfg.plugin_path[i], want[i]);
   kk__config_free(&cfg);
   run_done(&r);
@@ -322,6 +343,102 @@ START_TEST(json_backend_options_and_order) {
   ck_assert_str_eq(bo->values[2], "true");
   ck_assert_str_eq(bo->values[3], "0.5");
   kk__config_free(&cfg);
+  run_done(&r);
+}
+END_TEST
+
+/* ---- the site file ------------------------------------------------------------ */
+
+/* The user's file replaces the site's backend_order and overrides its backend
+ * options key by key; the site's other options stay. */
+START_TEST(site_file_under_the_users) {
+  run_t r;
+  run_init(&r);
+  run_site(&r, "{\"device\": \"openmp\", \"backend_order\": [\"openmp\", \"serial\"],\n"
+               " \"backends\": {\"threads\": {\"spin_us\": 10, \"bind\": \"cores\"},\n"
+               "              \"cuda\": {\"jit_cache_dir\": \"/s\"}}}");
+  kk__config_t cfg;
+  ck_assert_int_eq(resolve(&r, NULL, &cfg), KK_OK);
+  ck_assert_str_eq(cfg.device_backend, "openmp");
+  ck_assert_int_eq(cfg.device_origin, KK__ORIGIN_SITE);
+  ck_assert_str_eq(kk__origin_name(cfg.device_origin), "site config file");
+  ck_assert_str_eq(cfg.site_file, r.site_path);
+  ck_assert_str_eq(cfg.site_file_state, "read");
+  ck_assert_int_eq(cfg.backend_order_count, 2);
+  kk__config_free(&cfg);
+  run_json(&r, "{\"backend_order\": [\"threads\"], \"backends\": {\"threads\": {\"spin_us\": 50, \"pin\": true}}}");
+  ck_assert_int_eq(resolve(&r, NULL, &cfg), KK_OK);
+  ck_assert_str_eq(cfg.device_backend, "openmp"); /* the user's file does not set it */
+  ck_assert_int_eq(cfg.backend_order_count, 1);
+  ck_assert_str_eq(cfg.backend_order[0], "threads");
+  ck_assert_int_eq(cfg.backend_options_count, 2);
+  kk__backend_options_t *th = &cfg.backend_options[0];
+  ck_assert_str_eq(th->backend, "threads");
+  ck_assert_int_eq(th->count, 3);
+  ck_assert_str_eq(th->keys[0], "spin_us");
+  ck_assert_str_eq(th->values[0], "50");
+  ck_assert_str_eq(th->keys[1], "bind");
+  ck_assert_str_eq(th->values[1], "cores");
+  ck_assert_str_eq(th->keys[2], "pin");
+  ck_assert_str_eq(cfg.backend_options[1].values[0], "/s");
+  kk__config_free(&cfg);
+  run_done(&r);
+}
+END_TEST
+
+/* No site file is the common case: nothing said.  KK_SITE_CONFIG=none reads none. */
+START_TEST(site_file_absent_or_off) {
+  run_t r;
+  run_init(&r);
+  char path[600];
+  snprintf(path, sizeof path, "%s/no-such.json", r.dir);
+  setenv("KK_SITE_CONFIG", path, 1);
+  kk__config_t cfg;
+  ck_assert_int_eq(resolve(&r, NULL, &cfg), KK_OK);
+  ck_assert_str_eq(cfg.site_file, path);
+  ck_assert_str_eq(cfg.site_file_state, "not present");
+  ck_assert_int_eq(cfg.warning_count, 0);
+  kk__config_free(&cfg);
+  setenv("KK_SITE_CONFIG", "none", 1);
+  ck_assert_int_eq(resolve(&r, NULL, &cfg), KK_OK);
+  ck_assert_ptr_null(cfg.site_file);
+  kk__config_free(&cfg);
+  run_done(&r);
+}
+END_TEST
+
+/* A site file anyone could have written is not read, with a warning. */
+START_TEST(site_file_writable_by_others_refused) {
+  run_t r;
+  run_init(&r);
+  run_site(&r, "{\"num_threads\": 7}");
+  ck_assert_int_eq(chmod(r.site_path, 0666), 0);
+  kk__config_t cfg;
+  ck_assert_int_eq(resolve(&r, NULL, &cfg), KK_OK);
+  ck_assert_int_eq(cfg.num_threads, 0);
+  ck_assert_int_eq(cfg.num_threads_origin, KK__ORIGIN_DEFAULT);
+  ck_assert_msg(has_warning(&cfg, "site configuration"), "no warning");
+  ck_assert_msg(has_warning(&cfg, "is writable by others (mode 0666); it is ignored"), "%s",
+                cfg.warning_count ? cfg.warnings[0] : "");
+  ck_assert_msg(strncmp(cfg.site_file_state, "refused: ", 9) == 0, "state %s", cfg.site_file_state);
+  kk__config_free(&cfg);
+  ck_assert_int_eq(chmod(r.site_path, 0644), 0);
+  ck_assert_int_eq(resolve(&r, NULL, &cfg), KK_OK);
+  ck_assert_int_eq(cfg.num_threads, 7);
+  kk__config_free(&cfg);
+  run_done(&r);
+}
+END_TEST
+
+/* A malformed site file is an error that names it, as the user's is. */
+START_TEST(site_file_malformed_is_named) {
+  run_t r;
+  run_init(&r);
+  run_site(&r, "{\"num_threads\": \"many\"}");
+  kk__config_t cfg;
+  ck_assert_int_eq(resolve(&r, NULL, &cfg), KK_ERROR_CONFIG);
+  ck_assert_contains(kk_last_error(), r.site_path);
+  ck_assert_contains(kk_last_error(), "num_threads");
   run_done(&r);
 }
 END_TEST
@@ -567,6 +684,10 @@ static Suite *config_suite(void) {
   tcase_add_loop_test(tc, precedence_every_combination, 0, (int)(sizeof pkeys / sizeof *pkeys));
   tcase_add_test(tc, plugin_path_concatenates_in_order);
   tcase_add_test(tc, config_file_precedence);
+  tcase_add_test(tc, site_file_under_the_users);
+  tcase_add_test(tc, site_file_absent_or_off);
+  tcase_add_test(tc, site_file_writable_by_others_refused);
+  tcase_add_test(tc, site_file_malformed_is_named);
   suite_add_tcase(s, tc);
   tc = tcase_create("values");
   tcase_add_test(tc, device_forms);

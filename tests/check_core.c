@@ -1,4 +1,5 @@
 /* tests/check_core.c -- the public API through libkk.so: status table, init/finalize balance, errors, spaces, instances. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "testutil.h"
 
 /* libkk alone: the build tree's plugins, which this libkk would find, stay out. */
@@ -193,6 +194,71 @@ START_TEST(instances) {
 }
 END_TEST
 
+/* A refused call says which argument is wrong, not "X or Y". */
+START_TEST(messages_name_the_wrong_argument) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  kk_plugin_info_t pi = {.struct_size = sizeof pi};
+  ck_assert_int_eq(kk_plugin_get_info(0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_plugin_get_info: info is NULL");
+  ck_assert_int_eq(kk_plugin_get_info(kk_plugin_count(), &pi), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "index 1 is out of range: kk_plugin_count() is 1");
+  pi.struct_size = 4;
+  ck_assert_int_eq(kk_plugin_get_info(0, &pi), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_plugin_get_info: info->struct_size is 4, smaller than any kk_plugin_info_t");
+  kk_device_info_t di = {.struct_size = sizeof di};
+  ck_assert_int_eq(kk_device_get_info(NULL, 0, &di), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_device_get_info: the backend name is NULL");
+  ck_assert_int_eq(kk_device_get_info("nosuch", 0, &di), KK_ERROR_NOT_FOUND);
+  ck_assert_contains(kk_last_error(), "kk_device_get_info: there is no backend 'nosuch'");
+  ck_assert_int_eq(kk_device_get_info("serial", 3, &di), KK_ERROR_NOT_FOUND);
+  ck_assert_contains(kk_last_error(), "kk_device_get_info: backend 'serial' has no device 3 (it has 1)");
+  ck_assert_int_eq(kk_device_get_info("serial", 0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_device_get_info: info is NULL");
+  /* policies: checked before the kernel */
+  ck_assert_int_eq(kk_parallel_for("p", NULL, NULL, NULL, 0), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_parallel_for 'p': the policy is NULL");
+  kk_range_policy_t r = {8, 0, 10, 0, KK_SCHEDULE_STATIC, NULL};
+  ck_assert_int_eq(kk_parallel_for("p", &r, NULL, NULL, 0), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "the policy's struct_size is 8, smaller than sizeof(kk_range_policy_t)");
+  r.struct_size = sizeof r;
+  r.schedule = (kk_schedule_t)7;
+  ck_assert_int_eq(kk_parallel_for("p", &r, NULL, NULL, 0), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for 'p': schedule 7 is neither KK_SCHEDULE_STATIC");
+  kk_team_policy_t t = {sizeof t, 4, -2, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+  ck_assert_int_eq(kk_parallel_for_team("t", &t, NULL, NULL, 0), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for_team 't': team size -2 is negative");
+  t.team_size = 1, t.chunk = -1;
+  ck_assert_int_eq(kk_parallel_for_team("t", &t, NULL, NULL, 0), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for_team 't': chunk size -1 is negative");
+  int n = 0;
+  ck_assert_int_eq(kk_team_size_max(NULL, &t, &n), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_team_size_max: the kernel is NULL");
+  /* views */
+  int64_t ext = 4;
+  kk_view_t *v = NULL, *o = NULL;
+  ck_assert_int_eq(kk_view_alloc(&v, "vec", KK_DOUBLE, 1, &ext), KK_OK);
+  ck_assert_int_eq(kk_deep_copy_fill(v, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_deep_copy_fill: view 'vec': the value is NULL");
+  ck_assert_int_eq(kk_view_subview(v, NULL, &o), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_view_subview: view 'vec': slices is NULL (rank 1)");
+  ck_assert_int_eq(kk_view_create_mirror(v, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_view_create_mirror: out is NULL");
+  ck_assert_int_eq(kk_view_resize(&v, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_view_resize: view 'vec': extents is NULL (rank 1)");
+  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+  spec.struct_size = 0;
+  ck_assert_int_eq(kk_view_create(&spec, &o), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_view_create: spec->struct_size is 0, smaller than any kk_view_spec_t");
+  ck_assert_int_eq(kk_view_create(NULL, &o), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_view_create: spec is NULL");
+  kk_scatter_view_t *sv;
+  ck_assert_int_eq(kk_scatter_view_create(NULL, KK_SCATTER_SUM, KK_SCATTER_AUTO, &sv), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_scatter_view_create: target is NULL");
+  kk_view_release(v);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
 START_TEST(configuration_report) {
   ck_assert_int_eq(init_quiet(), KK_OK);
   FILE *f = tmpfile();
@@ -235,6 +301,326 @@ START_TEST(print_configuration_flag) {
 }
 END_TEST
 
+
+/* ---- views, copies, scatter views, messages ---------------------------------------------------- */
+
+/* A label of 1852 bytes or more cut the out-of-memory explanation and its
+ * byte count: the label is shortened inside the message instead. */
+START_TEST(long_label_keeps_the_out_of_memory_explanation) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  for (size_t len = 1800; len <= 9000; len += 1100) {
+    char *label = malloc(len + 1);
+    for (size_t k = 0; k < len; k++)
+      label[k] = (char)('a' + k % 26);
+    memcpy(label, "HEAD", 4);
+    memcpy(label + len - 4, "TAIL", 4);
+    label[len] = '\0';
+    kk_view_t *v = NULL;
+    const int64_t fits[2] = {(int64_t)1 << 23, (int64_t)1 << 23}; /* 2^49 bytes: more than any host has */
+    ck_assert_int_eq(kk_view_alloc(&v, label, KK_DOUBLE, 2, fits), KK_ERROR_OUT_OF_MEMORY);
+    const char *m = kk_last_error();
+    ck_assert_uint_lt(strlen(m), 2048);
+    ck_assert_contains(m, "kk_view_create: kk_space_alloc: allocating 'HEAD");
+    ck_assert_contains(m, "TAIL' (562949953421312 bytes) in memory space Host of backend serial failed: ");
+    char mark[64]; /* cut twice (the inner message, then the outer): the label's own length */
+    snprintf(mark, sizeof mark, "...[%zu bytes]...", len);
+    if (len > 1900)
+      ck_assert_contains(m, mark);
+    free(label);
+  }
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
+/* kk_view_wrap freed the view, then read its label for the message. */
+START_TEST(wrap_null_data_names_the_view) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+  spec.label = "a label long enough to be overwritten once freed";
+  spec.rank = 1;
+  spec.extents[0] = 4;
+  kk_view_t *v = (kk_view_t *)1;
+  ck_assert_int_eq(kk_view_wrap(&spec, NULL, &v), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(v);
+  ck_assert_str_eq(kk_last_error(), "kk_view_wrap: view 'a label long enough to be overwritten once freed': data is NULL");
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
+static kk_view_t *vec(const char *label, kk_type_t t, int64_t n) {
+  kk_view_t *v = NULL;
+  ck_assert_int_eq(kk_view_alloc(&v, label, t, 1, &n), KK_OK);
+  return v;
+}
+
+/* kk_deep_copy from int64 into double copied the bits and returned OK. */
+START_TEST(deep_copy_refuses_another_element_type) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  kk_view_t *i = vec("counts", KK_INT64, 4), *d = vec("weights", KK_DOUBLE, 4), *u = vec("ids", KK_UINT64, 4);
+  int64_t three = 3;
+  ck_assert_int_eq(kk_deep_copy_fill(i, &three), KK_OK);
+  ck_assert_int_eq(kk_deep_copy(d, i), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_deep_copy: views 'weights' (double) and 'counts' (int64_t) differ in element "
+                                    "type: a deep copy does not convert");
+  ck_assert(((double *)kk_view_data(d))[0] == 0.0);
+  ck_assert_int_eq(kk_deep_copy(u, i), KK_ERROR_INVALID_ARGUMENT); /* the same size, another type */
+  ck_assert_int_eq(kk_deep_copy_async(kk_instance_default(), d, i), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_deep_copy_async: views 'weights' (double) and 'counts' (int64_t)");
+  kk_graph_t *g = NULL;
+  ck_assert_int_eq(kk_graph_create(NULL, &g), KK_OK);
+  ck_assert_int_eq(kk_graph_add_copy(g, d, i, NULL, 0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "views 'weights' (double) and 'counts' (int64_t) differ in element type");
+  ck_assert_int_eq(kk_graph_node_count(g), 0);
+  ck_assert_int_eq(kk_graph_destroy(g), KK_OK);
+  kk_instance_t *inst = NULL;
+  ck_assert_int_eq(kk_instance_create(NULL, &inst), KK_OK);
+  ck_assert_int_eq(kk_graph_begin_capture(inst), KK_OK);
+  ck_assert_int_eq(kk_deep_copy_async(inst, d, i), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_graph_end_capture(inst, &g), KK_OK);
+  ck_assert_int_eq(kk_graph_node_count(g), 0);
+  ck_assert_int_eq(kk_graph_destroy(g), KK_OK);
+  ck_assert_int_eq(kk_instance_destroy(inst), KK_OK);
+  ck_assert_int_eq(kk_fence(), KK_OK);
+  ck_assert(((double *)kk_view_data(d))[0] == 0.0);
+  kk_view_release(i);
+  kk_view_release(d);
+  kk_view_release(u);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
+/* kk_scatter_view_create(v, 99, ...) said "this operation is not supported on elements of type double". */
+START_TEST(scatter_view_names_an_unknown_operation) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  kk_view_t *v = vec("density", KK_DOUBLE, 4);
+  kk_scatter_view_t *sv = (kk_scatter_view_t *)1;
+  ck_assert_int_eq(kk_scatter_view_create(v, 99, KK_SCATTER_AUTO, &sv), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(sv);
+  ck_assert_str_eq(kk_last_error(), "kk_scatter_view_create: view 'density': 99 is not a scatter operation (KK_SCATTER_SUM "
+                                    "0, KK_SCATTER_MIN 1 or KK_SCATTER_MAX 2)");
+  kk_view_release(v);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
+/* ---- handles that outlive kk_finalize ---------------------------------------------------------- */
+
+/* A host kernel made by hand (no kkcc): adds its iteration count to *n. */
+struct count_args {
+  int64_t *n;
+};
+static void count_host(const void *args, int64_t b, int64_t e, const kk_host_thread_t *th) {
+  (void)th;
+  *((const struct count_args *)args)->n += e - b;
+}
+static kk_kernel_t count_kernel = {
+    .struct_size = sizeof(kk_kernel_t),
+    .abi_version = KK_KERNEL_ABI_VERSION,
+    .name = "count",
+    .kind = KK_KIND_FOR,
+    .args_size = sizeof(struct count_args),
+    .args_align = _Alignof(struct count_args),
+    .host_for = count_host,
+};
+
+/* What a program may still hold when it calls kk_finalize. */
+typedef struct held {
+  kk_view_t *v, *sub, *mirror, *wrapped;
+  double wrapped_data[8];
+  kk_space_t *space;
+  kk_instance_t *inst, *def;
+  kk_scatter_view_t *sv;
+  kk_graph_t *graph;
+} held_t;
+
+static void make_held(held_t *h) {
+  memset(h, 0, sizeof *h);
+  h->v = vec("v", KK_DOUBLE, 8);
+  const kk_slice_t sl[1] = {KK_SPAN(2, 6)};
+  ck_assert_int_eq(kk_view_subview(h->v, sl, &h->sub), KK_OK);
+  ck_assert_int_eq(kk_view_create_mirror(h->v, &h->mirror), KK_OK);
+  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+  spec.label = "wrapped";
+  spec.rank = 1;
+  spec.extents[0] = 8;
+  ck_assert_int_eq(kk_view_wrap(&spec, h->wrapped_data, &h->wrapped), KK_OK);
+  h->space = kk_space_default();
+  h->def = kk_instance_default();
+  ck_assert_int_eq(kk_instance_create(NULL, &h->inst), KK_OK);
+  ck_assert_int_eq(kk_scatter_view_create(h->v, KK_SCATTER_SUM, KK_SCATTER_DUPLICATED, &h->sv), KK_OK);
+  ck_assert_int_eq(kk_graph_create(NULL, &h->graph), KK_OK);
+  double one = 1.0;
+  ck_assert_int_eq(kk_graph_add_fill(h->graph, h->v, &one, NULL, 0, NULL), KK_OK);
+}
+
+/* The program's cleanup after kk_finalize: frees the handles' own records
+ * and touches nothing of kk's (valgrind and ASan see no leak, no bad read). */
+static void release_held(held_t *h) {
+  kk_view_release(h->sub);
+  kk_view_release(h->mirror);
+  kk_view_release(h->wrapped);
+  kk_scatter_view_release(h->sv);
+  kk_view_release(h->v);
+  ck_assert_int_eq(kk_instance_destroy(h->inst), KK_OK);
+  ck_assert_int_eq(kk_graph_destroy(h->graph), KK_OK);
+}
+
+/* Every call on a handle from before kk_finalize: KK_ERROR_NOT_INITIALIZED,
+ * with `why` in the message. */
+static void assert_refused(held_t *h, const char *why) {
+#define REFUSED(call)                                                                                  \
+  do {                                                                                                 \
+    kk_clear_error();                                                                                  \
+    ck_assert_msg((call) == KK_ERROR_NOT_INITIALIZED, "%s: %s", #call, kk_last_error());               \
+    ck_assert_contains(kk_last_error(), why);                                                          \
+  } while (0)
+  kk_view_t *all[] = {h->v, h->sub, h->mirror, h->wrapped};
+  for (int i = 0; i < 4; i++) {
+    kk_view_t *v = all[i];
+    /* accessors answer as for NULL */
+    ck_assert_ptr_null(kk_view_data(v));
+    ck_assert_ptr_null(kk_view_space(v));
+    ck_assert_ptr_null(kk_view_label(v));
+    ck_assert_int_eq(kk_view_type(v), KK_TYPE_NONE);
+    ck_assert_uint_eq(kk_view_elem_size(v), 0);
+    ck_assert_int_eq(kk_view_rank(v), 0);
+    ck_assert_int_eq(kk_view_extent(v, 0), 1);
+    ck_assert_int_eq(kk_view_stride(v, 0), 0);
+    ck_assert_uint_eq(kk_view_size(v), 0);
+    ck_assert_uint_eq(kk_view_span(v), 0);
+    ck_assert_int_eq(kk_view_span_is_contiguous(v), 0);
+    ck_assert_int_eq(kk_view_layout(v), KK_LAYOUT_DEFAULT);
+    ck_assert_int_eq(kk_view_is_managed(v), 0);
+    /* the reference count still counts */
+    ck_assert_ptr_eq(kk_view_retain(v), v);
+    ck_assert_int_ge(kk_view_use_count(v), 2);
+    kk_view_release(v);
+    /* a descriptor is empty and the next launch is refused */
+    kk_clear_error();
+    kk_view d = kk_view_bind(v);
+    ck_assert_ptr_null(d.d.data);
+    ck_assert_int_eq(kk_last_status(), KK_ERROR_NOT_INITIALIZED);
+    kk_view_strided ds = kk_view_bind_strided(v);
+    ck_assert_ptr_null(ds.d.data);
+    kk_view_t *out = (kk_view_t *)1;
+    const kk_slice_t sl[1] = {KK_ALL};
+    REFUSED(kk_view_subview(v, sl, &out));
+    ck_assert_ptr_null(out);
+    REFUSED(kk_view_create_mirror(v, &out));
+    REFUSED(kk_view_create_mirror_view(v, &out));
+    REFUSED(kk_deep_copy(v, h->mirror));
+    REFUSED(kk_deep_copy(h->mirror, v));
+    double one = 1.0;
+    REFUSED(kk_deep_copy_fill(v, &one));
+    const int64_t ext = 4;
+    kk_view_t *same = v;
+    REFUSED(kk_view_resize(&same, &ext));
+    ck_assert_ptr_eq(same, v);
+    REFUSED(kk_view_realloc(&same, &ext));
+    kk_scatter_view_t *sv = NULL;
+    REFUSED(kk_scatter_view_create(v, KK_SCATTER_SUM, KK_SCATTER_AUTO, &sv));
+    ck_assert_ptr_null(sv);
+  }
+  /* spaces */
+  ck_assert_ptr_null(kk_space_name(h->space));
+  ck_assert_ptr_null(kk_space_backend(h->space));
+  ck_assert_int_eq(kk_space_host_accessible(h->space), 0);
+  ck_assert_int_eq(kk_space_default_layout(h->space), KK_LAYOUT_DEFAULT);
+  void *p = (void *)1;
+  REFUSED(kk_space_alloc(h->space, "p", 64, &p));
+  REFUSED(kk_space_free(h->space, h->wrapped_data));
+  double a[2] = {1, 2}, b[2];
+  REFUSED(kk_space_copy(h->space, b, NULL, a, sizeof a, NULL));
+  REFUSED(kk_space_copy(NULL, b, NULL, a, sizeof a, h->inst));
+  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+  spec.space = h->space;
+  kk_view_t *nv = NULL;
+  REFUSED(kk_view_create(&spec, &nv));
+  ck_assert_ptr_null(nv);
+  REFUSED(kk_view_create_mirror_in(h->space, h->mirror, &nv));
+  /* instances */
+  kk_instance_t *insts[] = {h->inst, h->def};
+  for (int i = 0; i < 2; i++) {
+    ck_assert_ptr_null(kk_instance_backend(insts[i]));
+    REFUSED(kk_instance_fence(insts[i]));
+    kk_native_queue_t q;
+    REFUSED(kk_instance_native_queue(insts[i], &q));
+    REFUSED(kk_deep_copy_async(insts[i], h->mirror, h->mirror));
+    int64_t n = 0;
+    struct count_args ca = {&n};
+    REFUSED(kk_parallel_for("count", KK_RANGE_ON(insts[i], 0, 10), &count_kernel, KK_ARGS(ca)));
+    ck_assert_int_eq(n, 0);
+    kk_graph_t *g = NULL;
+    REFUSED(kk_graph_create(insts[i], &g));
+    REFUSED(kk_graph_begin_capture(insts[i]));
+    REFUSED(kk_graph_end_capture(insts[i], &g));
+  }
+  REFUSED(kk_instance_destroy(h->def));
+  /* scatter views */
+  REFUSED(kk_scatter_view_contribute(h->sv));
+  REFUSED(kk_scatter_view_reset(h->sv));
+  ck_assert_int_eq(kk_scatter_view_mode(h->sv), 0);
+  kk_clear_error();
+  kk_scatter s = kk_scatter_bind(h->sv);
+  ck_assert_ptr_null(s.dups);
+  ck_assert_ptr_null(s.d.data);
+  ck_assert_int_eq(kk_last_status(), KK_ERROR_NOT_INITIALIZED);
+  /* graphs (kk_finalize destroyed this one) */
+  REFUSED(kk_graph_submit(h->graph, NULL));
+  REFUSED(kk_graph_instantiate(h->graph));
+  REFUSED(kk_graph_add_fill(h->graph, h->mirror, &a[0], NULL, 0, NULL));
+  ck_assert_int_eq(kk_graph_node_count(h->graph), 0);
+  ck_assert_ptr_null(kk_graph_node_at(h->graph, 0));
+  ck_assert_int_eq(kk_graph_native(h->graph), 0);
+#undef REFUSED
+}
+
+/* Handles used after kk_finalize read freed memory (kk_view_bind, the
+ * accessors) and crashed: now every call on them is refused. */
+START_TEST(handles_outlive_finalize) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  held_t h;
+  make_held(&h);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+  assert_refused(&h, "not initialized");
+  release_held(&h);
+}
+END_TEST
+
+/* A handle of an earlier initialization used after a new kk_initialize is
+ * refused the same way and touches nothing of the new one. */
+START_TEST(handles_from_an_earlier_initialization) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  held_t h;
+  make_held(&h);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  assert_refused(&h, "before kk_finalize");
+  /* a stale view bound into a launch on a fresh instance: refused, nothing runs */
+  int64_t n = 0;
+  struct count_args ca = {&n};
+  kk_clear_error();
+  kk_view stale = kk_view_bind(h.v);
+  (void)stale;
+  ck_assert_int_eq(kk_parallel_for("count", KK_RANGE(0, 10), &count_kernel, KK_ARGS(ca)), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "view 'v' was made before kk_finalize");
+  ck_assert_int_eq(n, 0);
+  /* the next launch runs */
+  ck_assert_int_eq(kk_parallel_for("count", KK_RANGE(0, 10), &count_kernel, KK_ARGS(ca)), KK_OK);
+  ck_assert_int_eq(n, 10);
+  /* a fresh view is not written by a refused copy from a stale one */
+  kk_view_t *fresh = vec("fresh", KK_DOUBLE, 8);
+  double seven = 7.0;
+  ck_assert_int_eq(kk_deep_copy_fill(fresh, &seven), KK_OK);
+  ck_assert_int_eq(kk_deep_copy(fresh, h.v), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "view 'v' was made before kk_finalize");
+  ck_assert(((double *)kk_view_data(fresh))[0] == 7.0);
+  kk_view_release(fresh);
+  release_held(&h);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
 static Suite *core_suite(void) {
   Suite *s = suite_create("core");
   TCase *tc = tcase_create("lifecycle");
@@ -249,8 +635,19 @@ static Suite *core_suite(void) {
   tcase_add_test(tc, space_memory);
   tcase_add_test(tc, out_of_memory_names_label_size_space);
   tcase_add_test(tc, instances);
+  tcase_add_test(tc, messages_name_the_wrong_argument);
   tcase_add_test(tc, configuration_report);
   tcase_add_test(tc, print_configuration_flag);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("views");
+  tcase_add_test(tc, long_label_keeps_the_out_of_memory_explanation);
+  tcase_add_test(tc, wrap_null_data_names_the_view);
+  tcase_add_test(tc, deep_copy_refuses_another_element_type);
+  tcase_add_test(tc, scatter_view_names_an_unknown_operation);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("lifetime");
+  tcase_add_test(tc, handles_outlive_finalize);
+  tcase_add_test(tc, handles_from_an_earlier_initialization);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -8,6 +8,7 @@
  * program's queue is created with the vendor's own API, work is queued on it
  * through kk, and after kk_instance_destroy the queue must still be the
  * program's (OpenCL: its reference count is still 1). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <check.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -44,8 +45,17 @@ static struct {
   int (*queue_info)(void *q, unsigned what, size_t size, void *value, size_t *ret);
   int (*release_queue)(void *q);
   int (*finish)(void *q);
+  int (*device_info)(void *dev, unsigned what, size_t size, void *value, size_t *ret);
+  void *(*create_context)(const intptr_t *props, unsigned ndev, void *const *devs, void *notify, void *user, int *err);
+  int (*release_context)(void *ctx);
 } CL;
-enum { CL_QUEUE_CONTEXT = 0x1090, CL_QUEUE_DEVICE = 0x1091, CL_QUEUE_REFERENCE_COUNT = 0x1092 };
+enum {
+  CL_QUEUE_CONTEXT = 0x1090,
+  CL_QUEUE_DEVICE = 0x1091,
+  CL_QUEUE_REFERENCE_COUNT = 0x1092,
+  CL_DEVICE_PLATFORM = 0x1031,
+  CL_CONTEXT_PLATFORM = 0x1084
+};
 
 static struct {
   int (*ctx_set)(void *ctx);
@@ -68,6 +78,9 @@ static void open_vendor(kk_native_kind_t kind) {
     *(void **)&CL.queue_info = open_sym(h, "clGetCommandQueueInfo");
     *(void **)&CL.release_queue = open_sym(h, "clReleaseCommandQueue");
     *(void **)&CL.finish = open_sym(h, "clFinish");
+    *(void **)&CL.device_info = open_sym(h, "clGetDeviceInfo");
+    *(void **)&CL.create_context = open_sym(h, "clCreateContext");
+    *(void **)&CL.release_context = open_sym(h, "clReleaseContext");
   } else if (kind == KK_NATIVE_CUDA) {
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     ck_assert_msg(h != NULL, "libcuda.so.1: %s", dlerror());
@@ -198,6 +211,49 @@ START_TEST(instance_on_programs_queue) {
 }
 END_TEST
 
+/* OpenCL: a queue of another context on the backend's own device, given
+ * without its context, is refused when the instance is made (it would fail
+ * at the first launch with CL_INVALID_CONTEXT), and stays the program's. */
+START_TEST(foreign_queue_refused) {
+  if (strcmp(g_backend, "opencl") != 0)
+    return;
+  kk_native_queue_t q0;
+  OK(kk_instance_native_queue(kk_instance_default(), &q0));
+  open_vendor(KK_NATIVE_OPENCL);
+  void *dev = NULL, *platform = NULL;
+  ck_assert_int_eq(CL.queue_info(q0.queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL), 0);
+  ck_assert_int_eq(CL.device_info(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL), 0);
+  const intptr_t props[] = {CL_CONTEXT_PLATFORM, (intptr_t)platform, 0};
+  int err = 0;
+  void *other = CL.create_context(props, 1, &dev, NULL, NULL, &err);
+  ck_assert_msg(other != NULL, "clCreateContext: %d", err);
+  ck_assert_ptr_ne(other, q0.context);
+  kk_native_queue_t foreign = q0;
+  foreign.queue = CL.create_queue(other, dev, NULL, &err);
+  ck_assert_msg(foreign.queue != NULL, "clCreateCommandQueueWithProperties: %d", err);
+  foreign.context = NULL;
+  kk_instance_t *inst = (kk_instance_t *)0x1;
+  ck_assert_int_eq(kk_instance_create_native(NULL, &foreign, &inst), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(inst);
+  ck_assert_contains(kk_last_error(), "the queue belongs to another OpenCL context than this backend's");
+  foreign.context = other; /* named, it is refused too */
+  ck_assert_int_eq(kk_instance_create_native(NULL, &foreign, &inst), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "context");
+  unsigned refs = 0;
+  ck_assert_int_eq(CL.queue_info(foreign.queue, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, NULL), 0);
+  ck_assert_uint_eq(refs, 1);
+  ck_assert_int_eq(CL.release_queue(foreign.queue), 0);
+  ck_assert_int_eq(CL.release_context(other), 0);
+  /* the backend's own context still works */
+  const int64_t n = 10;
+  kk_view_t *v = NULL;
+  OK(kk_view_alloc(&v, "v", KK_DOUBLE, 1, &n));
+  const double one = 1.0;
+  OK(kk_deep_copy_fill(v, &one));
+  kk_view_release(v);
+}
+END_TEST
+
 int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
@@ -213,6 +269,7 @@ int main(int argc, char **argv) {
   tcase_add_test(tc, bad_arguments);
   tcase_add_test(tc, instance_queues);
   tcase_add_test(tc, instance_on_programs_queue);
+  tcase_add_test(tc, foreign_queue_refused);
   suite_add_tcase(s, tc);
   int rc = tu_run(s);
   free(g_plugin_path);

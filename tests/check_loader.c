@@ -1,4 +1,5 @@
 /* tests/check_loader.c -- the plugin loader against fake plugins that are real shared objects: every failure records its reason. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include "internal.h"

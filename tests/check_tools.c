@@ -1,4 +1,5 @@
 /* tests/check_tools.c -- the Kokkos Tools interface, run per backend: the exact sequence and arguments of every event a recording tool gets. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>

@@ -2,6 +2,7 @@
 # tests/conformance-cuda-jit.sh -- the conformance suite on the cuda backend with kernels that carry no image for the
 # GPU and no PTX: every module is compiled from its embedded source by NVRTC, then a second run takes them from the
 # disk cache.  Skipped, with the reason, where the cuda backend is not available.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 bin="${top_builddir:-.}/tests/conformance/conformance-jit"
 cache=$(mktemp -d "${TMPDIR:-/tmp}/kk-jit-test.XXXXXX") || exit 99
 trap 'rm -rf "$cache"' EXIT

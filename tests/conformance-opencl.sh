@@ -3,6 +3,7 @@
 # The suite runs in one process (CK_FORK=no): the test program initializes
 # the backend once before forking, and PoCL's worker threads do not survive
 # fork(), so a forked test would wait forever for its first kernel.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 CK_FORK=no
 export CK_FORK
 # Under AddressSanitizer: PoCL and LLVM keep caches until exit (not kk's leaks).

@@ -1,6 +1,7 @@
-# tests/graph.mk -- the graph tests (issue 20), included by Makefile.am: their part of the conformance suite, and
+# tests/graph.mk -- the graph tests, included by Makefile.am: their part of the conformance suite, and
 # the threads backend once more as a plugin built against plugin ABI 1.2 (without the graph members), on which
 # the graph tests prove the core's replay.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 if KK_HAVE_CHECK
 tests_conformance_conformance_SOURCES += tests/conformance/conformance_graph.c
 if KK_BUILD_THREADS

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/headers.sh -- the kernel file whose shared header includes <stdint.h>, <stddef.h>, <stdbool.h>, <float.h> and <limits.h> runs on every backend here and agrees with the host (backends not here are skipped).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 # Under AddressSanitizer: PoCL and LLVM keep caches until exit (not kk's leaks).

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/hip-images.sh -- every kernel module carries a HIP code object for each architecture configure chose.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 if [ -z "${KK_HIP_ARCHS:-}" ]; then
   echo "SKIP: no HIP architectures configured"
   exit 77

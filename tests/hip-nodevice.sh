@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/hip-nodevice.sh -- the hip plugin loads without ROCm or a GPU, reports 0 devices with the reason, and a request for it fails with that reason.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 info="$top_builddir/tools/kk-info/kk-info"

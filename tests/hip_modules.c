@@ -7,6 +7,7 @@
  * the module (kk_k_<name>) and whose metadata gives every kernel that architecture's wavefront size (64 on gfx9,
  * 32 on gfx10+).  Where configure found clang-offload-bundler ($KK_CLANG_OFFLOAD_BUNDLER), its
  * --list of each bundle must name the same targets.  No GPU is needed. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

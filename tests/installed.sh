@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/installed.sh -- kk installed into a staging root (make install DESTDIR=...): it never searches this build tree, examples/axpy builds against it with CMake (find_package, kk::kk, kk_add_kernels) and runs, and its kkcc builds a kernel file that includes the C headers for every installed target.
+# tests/installed.sh -- kk installed into a staging root (make install DESTDIR=...): it never searches this build tree, examples/axpy builds against it with CMake (find_package, kk::kk, kk_add_kernels) and runs, examples/poisson and examples/cg-mpi build on kk::kernels and kk::mpi where those libraries were built, and its kkcc builds a kernel file that includes the C headers for every installed target.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
@@ -44,8 +45,29 @@ PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root" ${MAKE:-ma
   KKCC="env KKCC_INCLUDEDIR=$prefix/include $bindir/kkcc --targets-dir=$prefix/share/kk/targets" \
   KKFLAGS=--targets=host CFLAGS="$cflags -Wall -Werror" LDFLAGS="$ldflags" >"$tmp/make.log" 2>&1 ||
   { cat "$tmp/make.log"; fail "examples/axpy/Makefile does not build against the installed kk"; }
+# The staged libkk's installed plugin directory is the configured prefix's, not the staging root's: empty, or
+# what a `make install` before `make check` put there. So the program runs on whichever backend it finds ...
 out=$(LD_LIBRARY_PATH="$libdir" "$tmp/make/axpy" 1000 2>&1) || { echo "$out"; fail "the make-built axpy failed"; }
-echo "$out" | grep -q "^axpy on serial: n = 1000, correct" || { echo "$out"; fail "the make-built axpy: no correct result"; }
+echo "$out" | grep -q "^axpy on [a-z0-9_]*: n = 1000, correct" || { echo "$out"; fail "the make-built axpy: no correct result"; }
+# ... and, with the installed directories skipped on purpose and no plugin path, on serial (built into libkk).
+out=$(KK_PLUGIN_PATH_NO_DEFAULT=1 LD_LIBRARY_PATH="$libdir" "$tmp/make/axpy" 1000 2>&1) ||
+  { echo "$out"; fail "the make-built axpy failed without plugins"; }
+echo "$out" | grep -q "^axpy on serial: n = 1000, correct" || { echo "$out"; fail "the make-built axpy did not run on serial without plugins"; }
+# examples/poisson with its Makefile (pkg-config kk-kernels), where libkk-kernels was built
+have_kernels=no have_mpi=no
+[ -f "$libdir/libkk-kernels.so" ] && have_kernels=yes
+[ -f "$libdir/libkk-mpi.so" ] && have_mpi=yes
+if [ $have_kernels = yes ]; then
+  mkdir "$tmp/poisson-make"
+  cp "$srcdir/examples/poisson/poisson.c" "$srcdir/examples/poisson/Makefile" "$tmp/poisson-make/"
+  PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root" ${MAKE:-make} -s -C "$tmp/poisson-make" \
+    CFLAGS="$cflags -Wall -Werror" LDFLAGS="$ldflags" >"$tmp/poisson-make.log" 2>&1 ||
+    { cat "$tmp/poisson-make.log"; fail "examples/poisson/Makefile does not build against the installed kk-kernels"; }
+  out=$(LD_LIBRARY_PATH="$libdir" "$tmp/poisson-make/poisson" 200 2>&1) || { echo "$out"; fail "the make-built poisson failed"; }
+  echo "$out" | grep -q "^poisson on [a-z0-9_]*: n = 200, .*, correct" || { echo "$out"; fail "the make-built poisson: no correct result"; }
+else
+  echo "libkk-kernels was not installed (configured --disable-kernels): examples/poisson not built"
+fi
 
 # what the objects hold: the module records the targets kkcc built them for
 targets_of() { strings -a "$1" | grep -xE 'host(,[a-z0-9_]+)*' | awk '{ if (length($0) > length(t)) t = $0 } END { print t }'; }
@@ -86,9 +108,43 @@ find_package(kk 0.1 REQUIRED)
 if(NOT TARGET kk::kk OR NOT COMMAND kk_add_kernels)
   message(FATAL_ERROR "no kk::kk or kk_add_kernels")
 endif()
+# the libraries on kk: a target and kk_<component>_FOUND exactly where the library is installed
+foreach(c kernels mpi)
+  set(target FALSE)
+  if(TARGET kk::${c})
+    set(target TRUE)
+  endif()
+  if(NOT "${kk_${c}_FOUND}" STREQUAL "${HAVE_${c}}" OR NOT "${target}" STREQUAL "${HAVE_${c}}")
+    message(FATAL_ERROR "kk_${c}_FOUND is '${kk_${c}_FOUND}' and kk::${c} defined is ${target}; expected ${HAVE_${c}}")
+  endif()
+endforeach()
+find_package(kk 0.1 QUIET COMPONENTS nosuch)
+if(kk_FOUND)
+  message(FATAL_ERROR "find_package(kk COMPONENTS nosuch) succeeded")
+endif()
 EOT
-cmake -S "$tmp/version" -B "$tmp/version/build" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/version.log" 2>&1 ||
-  { cat "$tmp/version.log"; fail "kkConfigVersion.cmake does not take the versions it should"; }
+tf() { [ "$1" = yes ] && echo TRUE || echo FALSE; }
+cmake -S "$tmp/version" -B "$tmp/version/build" -DCMAKE_PREFIX_PATH="$prefix" -DHAVE_kernels=$(tf $have_kernels) \
+  -DHAVE_mpi=$(tf $have_mpi) >"$tmp/version.log" 2>&1 ||
+  { cat "$tmp/version.log"; fail "kkConfigVersion.cmake or the components do not take the requests they should"; }
+# A required component that is missing fails find_package and says which: a prefix with only libkk (as with
+# libkk-dev installed without libkk-kernels-dev and libkk-mpi-dev).
+mkdir -p "$tmp/bare/include" "$tmp/bare/lib/cmake/kk" "$tmp/version-bare"
+cp "$cmakedir/kkConfig.cmake" "$cmakedir/kkConfigVersion.cmake" "$tmp/bare/lib/cmake/kk/"
+: >"$tmp/bare/include/kk.h"
+: >"$tmp/bare/lib/libkk.so"
+for c in kernels mpi; do
+  cat >"$tmp/version-bare/CMakeLists.txt" <<EOT
+cmake_minimum_required(VERSION 3.13)
+project(bare_check LANGUAGES NONE)
+find_package(kk 0.1 REQUIRED COMPONENTS $c)
+EOT
+  if cmake -S "$tmp/version-bare" -B "$tmp/version-bare/build-$c" -DCMAKE_PREFIX_PATH="$tmp/bare" >"$tmp/bare-$c.log" 2>&1; then
+    cat "$tmp/bare-$c.log"; fail "find_package(kk REQUIRED COMPONENTS $c) succeeded with no libkk-$c installed"
+  elif ! grep -q "component '$c' is not installed" "$tmp/bare-$c.log"; then
+    cat "$tmp/bare-$c.log"; fail "find_package(kk REQUIRED COMPONENTS $c) failed without naming the missing component"
+  fi
+done
 # build 1: the targets kkcc has installed; build 2: KK_KERNEL_TARGETS=host
 cmakeflags="-DCMAKE_PREFIX_PATH=$prefix"
 cmake -S "$srcdir/examples/axpy" -B "$tmp/axpy" "$cmakeflags" -DCMAKE_C_FLAGS="$cflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" \
@@ -116,7 +172,8 @@ else
 fi
 for b in axpy axpy-host; do
   out=$("$tmp/$b/axpy" --kokkos-print-configuration 1000 2>&1) || { echo "$out"; fail "$b/axpy failed"; }
-  echo "$out" | grep -q "^axpy on serial: n = 1000, correct" || { echo "$out"; fail "$b/axpy: no correct result"; }
+  # (any backend: the configured prefix's plugins are found if kk was installed there; see part 2)
+  echo "$out" | grep -q "^axpy on [a-z0-9_]*: n = 1000, correct" || { echo "$out"; fail "$b/axpy: no correct result"; }
   echo "$out" | grep -qxF "  libkk $libdir/libkk.so.0" || { echo "$out"; fail "$b/axpy does not run on the installed libkk"; }
   if echo "$out" | grep -F -e "$tree" -e "(build tree)"; then
     fail "$b/axpy, built against the installed kk, searches the build tree"
@@ -129,5 +186,34 @@ for p in openmp threads; do
     { echo "$out"; fail "axpy on the installed $p plugin failed"; }
   echo "$out" | grep -q "^axpy on $p: n = 1000, correct" || { echo "$out"; fail "axpy did not run on the installed $p plugin"; }
 done
+
+# 5. The libraries on kk with CMake: examples/poisson on kk::kernels, examples/cg-mpi on kk::mpi (with kk_add_kernels,
+#    its kernel files and examples/cg's), each where its library was built.
+if [ $have_kernels = yes ]; then
+  cmake -S "$srcdir/examples/poisson" -B "$tmp/poisson" "$cmakeflags" -DCMAKE_C_FLAGS="$cflags" \
+    -DCMAKE_EXE_LINKER_FLAGS="$ldflags" >"$tmp/cmake-poisson.log" 2>&1 &&
+    cmake --build "$tmp/poisson" >>"$tmp/cmake-poisson.log" 2>&1 ||
+    { cat "$tmp/cmake-poisson.log"; fail "examples/poisson does not build with CMake on kk::kernels"; }
+  out=$("$tmp/poisson/poisson" 200 2>&1) || { echo "$out"; fail "the CMake-built poisson failed"; }
+  echo "$out" | grep "^poisson on [a-z0-9_]*: n = 200, .*, correct" || { echo "$out"; fail "the CMake-built poisson: no correct result"; }
+  ldd "$tmp/poisson/poisson" | grep -qF "$libdir/libkk-kernels.so.0" ||
+    { ldd "$tmp/poisson/poisson"; fail "the CMake-built poisson does not run on the installed libkk-kernels"; }
+fi
+if [ $have_mpi = yes ]; then
+  cmake -S "$srcdir/examples/cg-mpi" -B "$tmp/cg-mpi" "$cmakeflags" -DCMAKE_C_FLAGS="$cflags" \
+    -DCMAKE_EXE_LINKER_FLAGS="$ldflags" -DKK_KERNEL_TARGETS=host >"$tmp/cmake-cg-mpi.log" 2>&1 &&
+    cmake --build "$tmp/cg-mpi" >>"$tmp/cmake-cg-mpi.log" 2>&1 ||
+    { cat "$tmp/cmake-cg-mpi.log"; fail "examples/cg-mpi does not build with CMake on kk::mpi"; }
+  ldd "$tmp/cg-mpi/cg-mpi" | grep -qF "$libdir/libkk-mpi.so.0" ||
+    { ldd "$tmp/cg-mpi/cg-mpi"; fail "the CMake-built cg-mpi does not run on the installed libkk-mpi"; }
+  if [ -n "${MPIEXEC:-}" ]; then
+    # one rank, through the launcher and settings of the MPI tests (a subshell: launch.sh sets its own traps)
+    out=$( . "$srcdir/tests/mpi/launch.sh" && mpi_run 1 "$tmp/cg-mpi/cg-mpi" --kokkos-device=serial --size=8 2>&1) ||
+      { echo "$out"; fail "the CMake-built cg-mpi failed on 1 rank"; }
+    echo "$out" | grep "^cg-mpi: [0-9]* iterations" || { echo "$out"; fail "the CMake-built cg-mpi did not solve"; }
+  else
+    echo "no MPI launcher (MPIEXEC): the CMake-built cg-mpi is built, not run"
+  fi
+fi
 
 exit $status

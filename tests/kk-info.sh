@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/kk-info.sh -- kk-info prints text and JSON, takes --kokkos-* flags and fails with the reason on stderr.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 info="$top_builddir/tools/kk-info/kk-info"

@@ -2,6 +2,7 @@
 # tests/levelzero-null.sh -- the levelzero plugin against the Level Zero loader's null driver: the traced API flow (tests/levelzero/null_flow.c), spirv-val on the SPIR-V it handed zeModuleCreate, and the plugin's answers without a loader or a driver.
 # Skipped (77, with the reason) where the null driver is not installed --
 # except under CI=true, where tools/install-deps.sh builds it, so its absence fails the test.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 status=0

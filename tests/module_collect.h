@@ -2,6 +2,7 @@
  * (tests/nvrtc_modules.c, tests/hip_modules.c, tests/spirv_modules.c): each kernel object's constructor hands its
  * module to kk_module_register, which keeps it in g_mods for the program to walk.  Include it in one file per
  * program. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TESTS_MODULE_COLLECT_H
 #define KK_TESTS_MODULE_COLLECT_H
 

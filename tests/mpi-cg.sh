@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/mpi-cg.sh -- examples/cg-mpi on 1, 2, 3 and 4 ranks converges like examples/cg on the same grid (same iterations, final residual within 1e-10 relative), on serial, threads, openmp and opencl.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 . "${top_srcdir:-.}/tests/mpi/launch.sh"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/mpi-info.sh -- kk-info opens libkk-mpi: its MPI section (text and JSON), and `kk-info --mpi` under mpiexec, one block per rank.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 . "${top_srcdir:-.}/tests/mpi/launch.sh"

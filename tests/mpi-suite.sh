@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/mpi-suite.sh -- the MPI suite (tests/mpi/mpi_suite.c) on 1, 2 and 4 ranks of one backend ($1: serial, threads, openmp, opencl); skipped with the reason where the backend or MPI is missing.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 backend=${1:?usage: mpi-suite.sh BACKEND}
 : "${top_builddir:=.}"

@@ -4,6 +4,7 @@
  * kk_module_register, then compiles each module's source for the architectures on the command line, with the
  * options the plugin uses.  No GPU is needed, so CI runs it wherever NVRTC is installed; where it is not, the test
  * is skipped with the reason. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>

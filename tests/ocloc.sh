@@ -5,6 +5,7 @@
 # unpacks Debian's intel-opencl-icd there without installing it).  Devices:
 # $KK_OCLOC_DEVICES (default pvc: kk's kernels use double precision, which
 # Xe-LP and Xe-HPG -- tgllp, dg2 -- lack; IGC refuses such modules for them).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 ocloc=${KK_OCLOC:-}

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/plugin-template.sh -- the third-party backend builds outside the tree against an installed kk and passes the conformance suite.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"

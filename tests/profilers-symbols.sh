@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/profilers-symbols.sh -- the bundled profilers export only kokkosp_* and import nothing from libkk, so they load into Kokkos programs too.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 : "${NM:=nm}"

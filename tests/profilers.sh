@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/profilers.sh -- each bundled profiler watches tests/tools/tools_app on every available host backend, and its report is checked.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 app="$top_builddir/tests/tools/tools_app"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/quickstart.sh -- the demo at the end of the README's first command, run in the build tree as written: kk-info lists the plugins the build made, and CG runs on a host plugin and says why.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"

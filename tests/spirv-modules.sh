@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/spirv-modules.sh -- every SPIR-V image embedded in the conformance, benchmark and example kernel objects passes spirv-val (kkcc's recipe runs it at compile time; this checks the bytes the plugins receive).
 # KK_SPIRV_MODULES names another extractor (kernels/tests/kernels-spirv.sh: the kk-kernels modules).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 if ! command -v spirv-val >/dev/null 2>&1; then

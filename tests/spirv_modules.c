@@ -5,6 +5,7 @@
  * tests/nvrtc_modules.c does, and writes module-<n>.spv (and a line per
  * module to stdout: file, source, size, arch).  What the plugins load is
  * exactly these bytes. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

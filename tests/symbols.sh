@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/symbols.sh -- libkk exports only kk_ names; each plugin exports only kk_plugin_<name>_entry.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 : "${NM:=nm}"

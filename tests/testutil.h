@@ -1,4 +1,5 @@
 /* tests/testutil.h -- helpers shared by the Check suites: temporary directories, files, fake plugins, environment. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TESTUTIL_H
 #define KK_TESTUTIL_H
 
@@ -70,6 +71,7 @@ static inline void tu_clear_env(void) {
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
     unsetenv(vars[i]);
   setenv("KK_PLUGIN_PATH_NO_DEFAULT", "1", 1);
+  setenv("KK_SITE_CONFIG", "none", 1); /* no site configuration (docs/config.md) */
 }
 
 /* Runs a suite; the exit status is the number of failures (0 = pass). */

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/tools-header.sh -- <kk/tools.h> compiles on its own as C99, C11 and C++11, and its _Static_asserts hold (the Kokkos layouts).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_srcdir:=.}"
 cc=${CC:-cc}

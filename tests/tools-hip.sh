@@ -1,3 +1,4 @@
 #!/bin/sh
 # tests/tools-hip.sh -- the tools suite on the hip backend (skipped, with the reason, when it is not available).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 exec "${top_builddir:-.}/tests/check_tools" hip

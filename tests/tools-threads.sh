@@ -1,3 +1,4 @@
 #!/bin/sh
 # tests/tools-threads.sh -- the tools suite on the threads backend (skipped, with the reason, when it is not available).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 exec "${top_builddir:-.}/tests/check_tools" threads

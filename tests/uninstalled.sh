@@ -1,10 +1,11 @@
 #!/bin/sh
-# tests/uninstalled.sh -- with no variable set, the tree's programs (kk-info, an example, kk-bench) find the tree's plugins and tools, and say so.
+# tests/uninstalled.sh -- with no variable set, the tree's programs (kk-info, an example, kk-bench) find the tree's plugins, tools and probe helper, and say so.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 # nothing a user would not have set: no plugin path, no test switches
 unset KOKKOS_PLUGIN_PATH KOKKOS_DEVICE KOKKOS_CONFIG KOKKOS_TOOLS_LIBS KOKKOS_PROFILE_LIBRARY KOKKOS_TOOLS_ARGS \
-  KOKKOS_PRINT_CONFIGURATION KK_PLUGIN_PATH_NO_DEFAULT
+  KOKKOS_PRINT_CONFIGURATION KK_PLUGIN_PATH_NO_DEFAULT KK_PLUGIN_PROBE_HELPER KOKKOS_PLUGIN_PROBE
 tree=$(cd "$top_builddir" && pwd -P)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kk-uninstalled.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -18,6 +19,8 @@ cat "$tmp/info"
 grep -qxF "  libkk $tree/.libs/libkk.so.0  (build tree)" "$tmp/info" || fail "kk-info does not name the tree's libkk as such"
 grep -qxF "  $tree/plugins/.libs  (build tree)" "$tmp/info" || fail "the tree's plugin directory is not in the search path"
 grep -qxF "  $tree/tools/profilers/.libs  (build tree)" "$tmp/info" || fail "the tree's profilers are not among the tool directories"
+grep -qxF "  plugin probe       yes  (default; helper $tree/tools/kk-plugin-probe/kk-plugin-probe${EXEEXT:-})" "$tmp/info" ||
+  fail "kk-info does not probe with the tree's helper"
 
 # every plugin the build made is there, from the tree, usable or with no device
 built=0

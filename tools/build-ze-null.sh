@@ -13,6 +13,7 @@
 # Usage: tools/build-ze-null.sh [--prefix DIR]   (needs apt-get, dpkg-source, cmake, g++)
 # Environment: KK_ZE_NULL_VERSION (default: the installed libze-dev's version),
 #              KK_DEBIAN_MIRROR (default: http://deb.debian.org/debian), KK_DEBIAN_SUITE (default: bookworm)
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -eu
 
 prefix=/usr/local

@@ -16,6 +16,7 @@
 # name of the kernel object's temporary directory differs by construction, so
 # the comparison leaves out .comment and the debug sections.  Exit status 0
 # when every file gives the same code, 1 otherwise.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -eu
 rev=${1:?usage: $0 REV [BUILD_DIR]}
 build=$(cd "${2:-.}" && pwd)

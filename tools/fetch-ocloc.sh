@@ -11,6 +11,7 @@
 # and llvm-spirv-14, which tools/install-deps.sh installs anyway.
 #
 # Usage: tools/fetch-ocloc.sh [--prefix DIR]
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -eu
 
 prefix=/opt/kk-ocloc

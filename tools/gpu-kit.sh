@@ -6,6 +6,7 @@
 # then:  . ROOT/env.sh   (PATH, library, header and pkg-config paths, and Open MPI's and PMIx's relocation)
 # The device machine reaches no package archive, so the packages travel with
 # the working tree (a folder named in the device tool's carry list).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -eu
 verb=${1:?usage: gpu-kit.sh fetch DIR | unpack DIR ROOT}
 dir=${2:?usage: gpu-kit.sh fetch DIR | unpack DIR ROOT}

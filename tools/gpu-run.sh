@@ -12,6 +12,7 @@
 # as for any build.  Every part is bounded by timeout, so a hang costs at
 # most its part; the exit status says whether every test passed.  No timing
 # is judged here: the benchmarks print kk/native ratios for docs/benchmarks.md.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u -o pipefail
 phase=${1:?usage: gpu-run.sh tests|bench|all TARBALL [BUILDDIR]}
 tarball=$(realpath "${2:?usage: gpu-run.sh tests|bench|all TARBALL [BUILDDIR]}")
@@ -95,7 +96,7 @@ kernels() {
     timeout 150 bench/kk-bench-kernels --backends=cuda --full --reps=20 >"$OUT/kk-bench-kernels-cuda.txt" 2>&1
     echo "   rc=$?"
     cat "$OUT/kk-bench-kernels-cuda.txt"
-    # the host table: 16 cores (issue 19's "16 cores of the GPU machine"),
+    # the host table: the 16 cores of the GPU machine (kk-kernels' host targets are set there),
     # threads bound one per core as HPC runs bind them
     local nt
     nt=$(nproc)

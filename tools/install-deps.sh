@@ -2,6 +2,7 @@
 # tools/install-deps.sh -- installs kk's build dependencies on Debian/Ubuntu with apt-get, only those missing, then builds the test-only Level Zero pieces.
 # Usage: tools/install-deps.sh [extra packages...]
 # KK_NO_LEVELZERO_TEST_DEPS=1 skips the Level Zero null driver and ocloc (both only serve make check).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -16,9 +17,10 @@ pkgs="$pkgs libze-dev libze1 cmake dpkg-dev"
 # device libraries) and the HIP headers; the runtime itself is only opened,
 # never linked, and needs no GPU to build or to load
 pkgs="$pkgs hipcc libamdhip64-dev"
-# the Debian packages (debian/, dpkg-buildpackage) and the CMake package's
-# test (tests/installed.sh); cmake and dpkg-dev are listed above
-pkgs="$pkgs debhelper"
+# the Debian packages (debian/, dpkg-buildpackage, lintian in .ci/debian) and
+# the CMake package's test (tests/installed.sh); cmake and dpkg-dev are listed
+# above; groff formats the manual pages in make check (tests/man-pages.sh)
+pkgs="$pkgs debhelper lintian groff-base"
 # MPI for libkk-mpi and its tests (mpicc, mpiexec; docs/mpi.md)
 pkgs="$pkgs libopenmpi-dev openmpi-bin"
 # kk-kernels: a CBLAS it opens at run time on host backends (OpenBLAS), and

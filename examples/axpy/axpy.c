@@ -1,4 +1,5 @@
 /* examples/axpy/axpy.c -- y = a x + y on the default backend; checks the result on the host. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,4 +1,5 @@
 /* examples/axpy/axpy.h -- the argument struct shared by axpy.c and axpy.kk.c. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk.h>
 
 struct axpy_args {

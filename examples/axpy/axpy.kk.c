@@ -1,4 +1,5 @@
 /* examples/axpy/axpy.kk.c -- y = a x + y, written once for every backend. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "axpy.h"

@@ -1,4 +1,5 @@
 /* examples/cg-mpi/cg_mpi.c -- examples/cg across MPI ranks: the 27-point matrix cut in slabs, halo exchange of the search direction, global dots by allreduce. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* examples/cg-mpi/cg_mpi.h -- argument structs of the MPI CG example's own kernels (the rest are examples/cg's). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "../cg/cg.h" /* struct spmv_args, axpby_args, dot_args, dd and their kernels */
 
 /* This rank's slab of the 27-point matrix on an nx x ny x nz grid: planes

@@ -1,4 +1,5 @@
 /* examples/cg-mpi/cg_mpi.kk.c -- the MPI CG example's own kernels: a slab's matrix assembly and the error (SpMV, axpby and dot are examples/cg's). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "cg_mpi.h"

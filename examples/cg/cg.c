@@ -1,4 +1,5 @@
 /* examples/cg/cg.c -- conjugate gradients on the 27-point 3D heat-conduction matrix (CRS), on the default backend. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* examples/cg/cg.h -- argument structs shared by cg.c and cg.kk.c. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk.h>
 
 /* The 27-point heat-conduction matrix on an n^3 grid, in CRS form. */

@@ -1,4 +1,5 @@
 /* examples/cg/cg.kk.c -- the kernels of the CG example: matrix assembly (for, scan, for), SpMV, axpby and dot. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "cg.h"

@@ -1,4 +1,5 @@
 /* examples/dot/dot.c -- x . y with one reduction; x_i y_i = 1, so the answer is n. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,4 +1,5 @@
 /* examples/dot/dot.h -- the argument struct shared by dot.c and dot.kk.c. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk.h>
 
 struct dot_args {

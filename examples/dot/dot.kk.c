@@ -1,4 +1,5 @@
 /* examples/dot/dot.kk.c -- a dot product (a sum reduction) and the kernel that fills its inputs. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "dot.h"

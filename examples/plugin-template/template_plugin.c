@@ -1,4 +1,5 @@
 /* examples/plugin-template/template_plugin.c -- a complete kk backend built outside kk: host memory, threads created per launch. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 
 /*
  * This is the smallest backend that passes kk's conformance suite.  It uses
@@ -174,8 +175,12 @@ static const kk_host_team_ops_t team_ops = {team_barrier, team_allreduce, team_b
 /* The number of items a launch splits over threads: indices, rows of an
  * MDRange's first dimension, or league ranks. */
 static int64_t items(const kk_launch_t *l) {
-  if (l->kind == KK_KIND_MD_FOR || l->kind == KK_KIND_MD_REDUCE)
+  if (l->kind == KK_KIND_MD_FOR || l->kind == KK_KIND_MD_REDUCE) {
+    for (int d = 1; d < l->rank; d++)
+      if (l->md_end[d] == l->md_begin[d])
+        return 0; /* an empty box, however long its first dimension */
     return l->md_end[0] - l->md_begin[0];
+  }
   if (l->kind == KK_KIND_TEAM_FOR || l->kind == KK_KIND_TEAM_REDUCE)
     return l->league_size;
   return l->end - l->begin;

@@ -1,4 +1,5 @@
 /* kk/kernel.h -- the kernel language: include it in a kernel file (*.kk.c) and compile with kkcc. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_KERNEL_H
 #define KK_KERNEL_H
 

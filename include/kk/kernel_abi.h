@@ -1,4 +1,5 @@
 /* kk/kernel_abi.h -- the descriptors that kernel objects (built by kkcc), libkk and backend plugins exchange. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_KERNEL_ABI_H
 #define KK_KERNEL_ABI_H
 

@@ -1,4 +1,5 @@
 /* kk/kernels.h -- kk-kernels: BLAS 1/2/3, batched dense and sparse linear algebra on every kk backend, vendor libraries chosen at run time. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_KERNELS_H
 #define KK_KERNELS_H
 
@@ -12,7 +13,8 @@
  * the call goes there instead; which one, and why not, is decided at run
  * time (see "Vendor libraries" below and docs/kernels.md).
  *
- * Link with `pkg-config --libs kk-kernels` (-lkk-kernels -lkk).  kk must be
+ * Link with `pkg-config --libs kk-kernels` (-lkk-kernels -lkk), or CMake's
+ * kk::kernels (find_package(kk COMPONENTS kernels)).  kk must be
  * initialized (kk_initialize) before any call below except
  * kk_kernels_version(), kk_kernels_set_tpl() and the vendor-library queries.
  *
@@ -171,10 +173,12 @@ kk_status_t kk_blas_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b, kk
  * Many small matrices at once, in rank-3 views (batch, rows, columns) of
  * any layout: each matrix is handled by one team of the backend, staged in
  * team scratch (the "team" algorithms of Kokkos Kernels' batched BLAS).  All
- * views of one call have the same batch extent.  A matrix must fit in the
- * backend's level-0 scratch (kk_device_info_t.scratch_max[0]: 48 KiB or
- * more on GPUs, 1 MiB on host backends), else the call is refused with
- * KK_ERROR_LIMIT.
+ * views of one call have the same batch extent.  What a team stages must
+ * fit in the backend's level-0 scratch (kk_device_info_t.scratch_max[0]:
+ * 48 KiB or more on GPUs, 1 MiB on host backends), else the call is
+ * refused with KK_ERROR_LIMIT before anything runs.  Exception: batched
+ * gemm on host backends reads A and B in place (a thread per matrix, no
+ * scratch), so it has no such limit there.
  * ======================================================================== */
 
 /* C[i] = a op(A[i]) op(B[i]) + b C[i] for every i.  Asynchronous. */
@@ -238,10 +242,14 @@ kk_status_t kk_crs_create_coo(kk_space_t *space, const char *label, kk_type_t ty
 kk_status_t kk_crs_copy(kk_space_t *space, const kk_crs_t *src, kk_crs_t **out);
 
 /* Frees the matrix and its views (views obtained below stay valid while the
- * caller holds them with kk_view_retain).  NULL is ignored. */
+ * caller holds them with kk_view_retain).  NULL is ignored.  A matrix kept
+ * past kk_finalize (its memory freed then) is refused by every routine with
+ * KK_ERROR_NOT_INITIALIZED, also after a new kk_initialize; destroying it
+ * afterwards frees its record. */
 void kk_crs_destroy(kk_crs_t *A);
 
-/* Queries (any time while A lives; thread-safe). */
+/* Queries (any time while A lives; thread-safe).  For NULL and for a matrix
+ * from before kk_finalize: 0, KK_TYPE_NONE, NULL. */
 int64_t kk_crs_rows(const kk_crs_t *A);
 int64_t kk_crs_cols(const kk_crs_t *A);
 int64_t kk_crs_nnz(const kk_crs_t *A);
@@ -305,7 +313,10 @@ kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *
  * none is linked.  This release knows:
  *
  *   cblas     a CBLAS (OpenBLAS, Debian's libblas.so.3, ...) for views on
- *             host backends: axpby, scal, dot, nrm2, nrm1, iamax, gemv, gemm
+ *             host backends: gemm always; axpby, scal (in place), dot,
+ *             nrm2, nrm1, iamax and gemv only while kk's host backend runs
+ *             one thread (kk_num_threads() == 1; with more, kk's own
+ *             kernels on kk's threads were faster)
  *   cublas    cuBLAS for views on cuda: scal, dot, nrm2, nrm1, iamax, gemv,
  *             gemm, queued on the instance's CUDA stream (axpby stays with
  *             kk's kernel: cuBLAS has no one-pass form as fast)

@@ -1,11 +1,13 @@
 /* kk/mpi.h -- libkk-mpi: kk views over MPI (point-to-point, collectives, device memory), docs/mpi.md. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_MPI_H
 #define KK_MPI_H
 
 /*
  * libkk-mpi moves kk views between the processes of an MPI program.  It sits
  * on libkk's public API only (libkk never links MPI) and is linked with
- * `pkg-config --cflags --libs kk-mpi`.  docs/mpi.md is the guide; each
+ * `pkg-config --cflags --libs kk-mpi` (CMake: kk::mpi, from
+ * find_package(kk COMPONENTS mpi)).  docs/mpi.md is the guide; each
  * declaration below is the reference.
  *
  * The program initializes MPI (MPI_Init or MPI_Init_thread) and kk
@@ -47,11 +49,34 @@
  *
  * Errors.  Every function returns a kk_status_t and sets kk_last_error()
  * (kk_set_error).  A failure inside MPI is KK_ERROR_COMM with MPI's error
- * string and class in the message (kk_mpi_comm_create sets
+ * string and class in the message: kk_mpi_comm_create sets
  * MPI_ERRORS_RETURN on its duplicate of the communicator, so MPI reports
- * instead of aborting).  Mismatched element types, sizes or operations are
- * refused with KK_ERROR_INVALID_ARGUMENT before anything is sent.  Nothing
- * here aborts, exits or prints unless KK_MPI_DEBUG asks.
+ * instead of aborting; where MPI raises errors completing a request on
+ * MPI_COMM_WORLD's or MPI_COMM_SELF's handler instead (MPICH 4.0), kk sets
+ * MPI_ERRORS_RETURN there for the length of each of its MPI_Wait, MPI_Test
+ * and MPI_Waitsome calls and puts the program's handler back after.
+ * Mismatched element types, sizes or operations are refused with
+ * KK_ERROR_INVALID_ARGUMENT before anything is sent.  Nothing here aborts,
+ * exits or prints unless KK_MPI_DEBUG asks.
+ *
+ * The collective check.  Before any data moves, every collective compares
+ * what the ranks passed (the collective, element type and size, count,
+ * reduction, root, and whether each rank accepted its own arguments) with
+ * one small MPI_Allreduce: ranks that disagree, or a rank that refused its
+ * part, make every rank return the same error instead of some ranks
+ * hanging in MPI or returning partial data.  KK_MPI_CHECK=0 on every rank
+ * turns it off (production runs; then the arguments must agree, as with
+ * MPI itself); docs/mpi.md has its cost.
+ *
+ * After kk_finalize (or MPI_Finalize).  A comm object or request that
+ * outlives either stays safe to call: every function returns
+ * KK_ERROR_NOT_INITIALIZED (the accessors answer as for NULL), touches
+ * nothing kk freed and calls MPI only while MPI runs.  kk_mpi_wait,
+ * _waitall and _test release a request that outlived kk_finalize without
+ * completing it (a receive is cancelled); kk_mpi_comm_destroy then frees
+ * the comm object itself.  A comm object made before kk_finalize must not
+ * be used after a later kk_initialize: kk's public API gives no way to tell
+ * the two initializations apart.
  *
  * Thread safety.  A kk_mpi_comm_t and its requests belong to one thread at a
  * time (as an MPI_Request does); distinct comm objects may be used by
@@ -79,19 +104,25 @@ typedef struct kk_mpi_comm kk_mpi_comm_t;
  * so kk's messages never match the program's own on `comm`) with
  * MPI_ERRORS_RETURN, the reused pack and staging buffers, and the
  * GPU-awareness decision for the default backend.  Collective over `comm`.
- * Reads KK_MPI_GPU_AWARE (0 or 1; anything else is KK_ERROR_CONFIG) and
- * KK_MPI_DEBUG.  Errors: KK_ERROR_NOT_INITIALIZED when MPI or kk is not
+ * Reads KK_MPI_GPU_AWARE (0 or 1), KK_MPI_DEBUG (0 or 1) and KK_MPI_CHECK
+ * (0 or 1; the collective check is on unless it is 0 on every rank); a
+ * value other than 0 or 1 on any rank makes every rank return
+ * KK_ERROR_CONFIG.  Errors: KK_ERROR_NOT_INITIALIZED when MPI or kk is not
  * initialized, KK_ERROR_COMM when MPI fails, KK_ERROR_OUT_OF_MEMORY. */
 kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out);
 
 /* Waits for nothing: every request of `c` must have completed (else
  * KK_ERROR_IN_USE and nothing is freed).  Fences the instances that still
  * use its buffers, frees them and MPI_Comm_free's the duplicate.  Collective
- * over the communicator.  Must run before kk_finalize.  NULL is ignored. */
+ * over the communicator.  Belongs before kk_finalize; after it (or after
+ * MPI_Finalize) it frees only the comm object itself and the duplicate
+ * while MPI still runs, and returns KK_OK (its requests must have been
+ * released by kk_mpi_wait and friends first).  NULL is ignored. */
 kk_status_t kk_mpi_comm_destroy(kk_mpi_comm_t *c);
 
 /* The duplicated communicator kk sends on (for plain MPI calls that should
- * match kk's messages), its rank and size. */
+ * match kk's messages), its rank and size.  For NULL, and for a comm object
+ * that outlived kk_finalize or MPI_Finalize: MPI_COMM_NULL, -1 and 0. */
 MPI_Comm kk_mpi_comm_mpi(const kk_mpi_comm_t *c);
 int kk_mpi_comm_rank(const kk_mpi_comm_t *c);
 int kk_mpi_comm_size(const kk_mpi_comm_t *c);
@@ -116,7 +147,7 @@ kk_status_t kk_mpi_view_path(const kk_mpi_comm_t *c, kk_view_t *view, kk_mpi_pat
 /* Whether MPI takes device pointers of `backend` (NULL: the default
  * backend) on this communicator: 1 or 0, and in *how (may be NULL) a static
  * string saying why ("MPIX_Query_cuda_support() = 0", "KK_MPI_GPU_AWARE=1",
- * "host backend" ...). */
+ * "host backend" ...; 0 and "kk is not initialized" after kk_finalize). */
 int kk_mpi_gpu_aware(const kk_mpi_comm_t *c, const char *backend, const char **how);
 
 /* What the comm object has done so far: one counter per kind of work,
@@ -130,6 +161,7 @@ typedef struct kk_mpi_stats {
   uint64_t staging_copies;    /* device <-> pinned host copies */
   uint64_t buffer_allocs;     /* buffers allocated (the rest were reused) */
   uint64_t buffer_bytes;      /* bytes the comm object holds in buffers now */
+  uint64_t checks;            /* collective checks run (one per collective unless KK_MPI_CHECK=0) */
 } kk_mpi_stats_t;
 
 kk_status_t kk_mpi_comm_get_stats(const kk_mpi_comm_t *c, kk_mpi_stats_t *stats);
@@ -219,19 +251,22 @@ kk_status_t kk_mpi_irecv_batch(kk_mpi_comm_t *c, kk_instance_t *instance, int n,
                                const int *sources, const int *tags, kk_mpi_request_t **reqs);
 
 /* Completes *req and sets it to NULL (a NULL *req is a no-op, as
- * MPI_REQUEST_NULL).  `status` as in kk_mpi_recv.  On an error the request
- * is still released. */
+ * MPI_REQUEST_NULL).  `status` as in kk_mpi_recv; a receive from
+ * MPI_PROC_NULL gets source MPI_PROC_NULL, tag MPI_ANY_TAG and count 0 on
+ * every MPI.  On an error the request is still released.  After kk_finalize
+ * (or MPI_Finalize): KK_ERROR_NOT_INITIALIZED, and the request is released
+ * without completing (a receive is cancelled, a send let go). */
 kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status);
 
 /* Completes n requests (NULL entries are skipped) and sets each to NULL.
  * Receives are finished in the order their messages arrive, so the unpack
  * of one overlaps the arrival of the others.  `statuses` may be NULL or an
  * array of n.  Every request is released even when one fails; the first
- * error is returned. */
+ * error is returned.  After kk_finalize as kk_mpi_wait. */
 kk_status_t kk_mpi_waitall(int n, kk_mpi_request_t **reqs, MPI_Status *statuses);
 
 /* Completes *req if it can without waiting: *done = 1 and *req = NULL, else
- * *done = 0. */
+ * *done = 0.  After kk_finalize as kk_mpi_wait (*done = 1). */
 kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status);
 
 /* ===========================================================================
@@ -242,6 +277,20 @@ kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status);
  * integer types.  Views may be strided and in any space, like the
  * point-to-point forms; `instance` as there.  On return the result is in
  * the view, visible to the host and every instance.
+ *
+ * Every rank must call the same collective with the same element type,
+ * count (for allgather: per rank), reduction and root; a view form and the
+ * scalar form of one collective meet when those agree (one double).  With
+ * the collective check (on by default, see the top of this file) ranks that
+ * disagree all get KK_ERROR_INVALID_ARGUMENT naming the first difference,
+ * two ranks and their values ("the ranks disagree on the element count:
+ * rank 0 passes 10 elements, rank 3 passes 11 elements"), and when a rank
+ * refuses its own arguments (a NULL view, an instance that cannot reach
+ * the view, a reduction the type lacks, a staging buffer it cannot get) it
+ * returns its own error and every other rank that same status, naming the
+ * rank ("rank 3 refused its part of the collective"); nothing is sent in
+ * either case.  A NULL communicator, and a comm object that outlived
+ * kk_finalize or MPI_Finalize, return at once on the rank that passed it.
  * ======================================================================== */
 
 /* Elementwise reduction of every rank's `send` into every rank's `recv`.

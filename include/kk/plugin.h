@@ -1,4 +1,5 @@
 /* kk/plugin.h -- the backend plugin ABI: what a kk_<name>.so exports and what libkk offers it. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGIN_H
 #define KK_PLUGIN_H
 
@@ -46,7 +47,7 @@ extern "C" {
 #endif
 
 #define KK_PLUGIN_ABI_MAJOR 1
-#define KK_PLUGIN_ABI_MINOR 5
+#define KK_PLUGIN_ABI_MINOR 6
 #define KK_PLUGIN_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | (uint32_t)(minor)))
 #define KK_PLUGIN_ABI_VERSION KK_PLUGIN_ABI_MAKE(KK_PLUGIN_ABI_MAJOR, KK_PLUGIN_ABI_MINOR)
 #define KK_PLUGIN_ABI_MAJOR_OF(v) ((uint32_t)(v) >> 16)
@@ -216,7 +217,12 @@ typedef struct kk_launch {
   const void *args;            /* the argument struct: copy it if the launch outlives the call */
   uint32_t args_size;
   uint32_t schedule;           /* kk_schedule_t */
-  int64_t begin, end;          /* begin <= end */
+  /* begin <= end.  Every length the core hands a plugin fits in int64_t:
+   * end - begin, each MDRange extent, the points of the box (unless a
+   * dimension is empty) and of one tile, league_size * team_size *
+   * vector_length.  A range may still end at INT64_MAX: derive indices from
+   * offsets within the length, never as begin + something past the end. */
+  int64_t begin, end;
   int64_t chunk;               /* 0: backend's choice */
   /* reduce: where the reduced value goes (never NULL); scan: the total (may be NULL) */
   void *result;
@@ -244,7 +250,21 @@ typedef struct kk_launch {
   int32_t vector_length;       /* resolved: never 0 */
   uint64_t scratch_team[2];    /* bytes per team, levels 0 and 1 */
   uint64_t scratch_thread[2];  /* bytes per thread, levels 0 and 1 */
+
+  /* ---- ABI 1.6 (valid when KK_LAUNCH_HAS(launch, instance)) ---- */
+
+  /* The plugin instance the launch is for (instance_create's, or NULL for
+   * the default instance), so that team_size_query answers for it: an
+   * instance may have fewer threads than the backend's default one.  In
+   * launch() and in a graph node the instance that runs it is launch()'s
+   * own argument; trust that one. */
+  void *instance;
 } kk_launch_t;
+
+/* True when `launch` (as the core filled it) has `member`: a core older
+ * than the plugin passes a shorter struct. */
+#define KK_LAUNCH_HAS(launch, member)                                                     \
+  (offsetof(kk_launch_t, member) + sizeof(((kk_launch_t *)0)->member) <= (size_t)(launch)->struct_size)
 
 /* ---------------------------------------------------------------------------
  * A graph (ABI 1.3): the nodes a backend runs together, in one submission.
@@ -391,9 +411,10 @@ typedef struct kk_plugin_ops {
   /* ---- ABI 1.2: teams, MDRange, scratch ---- */
 
   /* Team sizes a team launch of this kernel could use (optional): the
-   * largest that fits (registers, scratch) and the one the backend prefers,
-   * given launch->vector_length and the scratch sizes.  Without it the core
-   * uses the device's max_team_size and 1. */
+   * largest that fits (registers, scratch, the threads of the launch's
+   * instance, launch->instance since ABI 1.6) and the one the backend
+   * prefers, given launch->vector_length and the scratch sizes.  Without it
+   * the core uses the device's max_team_size and 1. */
   kk_status_t (*team_size_query)(void *ctx, const kk_launch_t *launch, int32_t *max, int32_t *recommended);
 
   /* ---- ABI 1.3: graphs (optional; graph_create, graph_launch and

@@ -1,4 +1,5 @@
 /* kk/tools.h -- the Kokkos Tools C ABI (interface 20240906): what a profiling or tuning tool exports and receives. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TOOLS_H
 #define KK_TOOLS_H
 

@@ -1,4 +1,5 @@
 /* kk/types.h -- plain types shared by host code, kernel files and plugins (no functions). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TYPES_H
 #define KK_TYPES_H
 

@@ -1,4 +1,5 @@
 /* kernels/tests/check_kernels.c -- every kk-kernels routine against a plain C reference, on one backend, with and without the CBLAS. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #define _GNU_SOURCE /* the CPU masks of kernels/affinity.h */
 #include <complex.h>
 #include <dirent.h>
@@ -728,6 +729,49 @@ START_TEST(batched_gemm_gemv) {
 }
 END_TEST
 
+/* A batched gemm whose matrices exceed level-0 scratch (<kk/kernels.h>,
+ * "Batched dense linear algebra"): host backends read A and B in place and
+ * run it; a device backend stages them in scratch and refuses it with
+ * KK_ERROR_LIMIT when they do not fit. */
+START_TEST(batched_gemm_beyond_scratch) {
+  const int64_t n = 300; /* A and B: 720 000 bytes each, together more than the 1 MiB of host scratch */
+  kk_device_info_t di;
+  memset(&di, 0, sizeof di);
+  di.struct_size = sizeof di;
+  OK(kk_device_get_info(kk_backend_default(), kk_device_id(), &di));
+  const int fits = di.scratch_max[0] >= (size_t)(2 * n * n) * sizeof(double) + 4096;
+  if (host_backend())
+    ck_assert_msg(!fits, "the host backend's level-0 scratch (%zu bytes) holds A and B: make n larger",
+                  di.scratch_max[0]);
+  tv_t A = tv3(KK_DOUBLE, 1, n, n, K_RIGHT), B = tv3(KK_DOUBLE, 1, n, n, K_LEFT), C = tv3(KK_DOUBLE, 1, n, n, K_RIGHT);
+  tv_fill(&A);
+  tv_fill(&B);
+  tv_fill(&C);
+  const kk_status_t st = kk_batched_gemm(NULL, KK_OP_N, KK_OP_N, KK_REAL(1), A.v, B.v, KK_REAL(0), C.v);
+  if (!host_backend() && !fits) {
+    ck_assert_int_eq(st, KK_ERROR_LIMIT);
+    ck_assert_contains(kk_last_error(), "kk_batched_gemm: one matrix needs");
+  } else {
+    OK(st);
+    tv_download(&C);
+    for (int64_t i = 0; i < n; i += 37)
+      for (int64_t j = 0; j < n; j += 41) {
+        cplx s = 0;
+        double mag = 0;
+        for (int64_t l = 0; l < n; l++) {
+          s += tv_get(&A, 0, i, l) * tv_get(&B, 0, l, j);
+          mag += cabs(tv_get(&A, 0, i, l) * tv_get(&B, 0, l, j));
+        }
+        expect_close(KK_DOUBLE, tv_get(&C, 0, i, j), s, mag, n, WHAT("batched gemm %lld^3 C(%lld, %lld)", (long long)n,
+                                                                       (long long)i, (long long)j));
+      }
+  }
+  tv_free(&A);
+  tv_free(&B);
+  tv_free(&C);
+}
+END_TEST
+
 START_TEST(batched_trsm) {
   use_tpl(_i);
   static const int64_t sizes[][2] = {{1, 1}, {5, 3}, {4, 9}, {16, 16}};
@@ -1123,11 +1167,11 @@ START_TEST(crs_bad_input) {
   const double v[] = {1, 2, 3};
   ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_bad, KK_INT64, ci_ok, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
-  ck_assert_contains(kk_last_error(), "row_ptr[2] = 1 is below row_ptr[1] = 2");
+  ck_assert_contains(kk_last_error(), "kk_crs_create_csr: matrix 'A': row_ptr[2] = 1 is below row_ptr[1] = 2");
   ck_assert_ptr_null(A);
   ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_ok, KK_INT64, ci_bad, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
-  ck_assert_contains(kk_last_error(), "col_idx[1] = 5 is outside [0, 3)");
+  ck_assert_contains(kk_last_error(), "kk_crs_create_csr: matrix 'A': col_idx[1] = 5 is outside [0, 3)");
   ck_assert_int_eq(kk_crs_create_csr(NULL, "A", KK_INT32, 3, 3, KK_INT64, rp_ok, KK_INT64, ci_ok, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "element type int32");
@@ -1135,7 +1179,10 @@ START_TEST(crs_bad_input) {
                    KK_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq(kk_crs_create_coo(NULL, "A", KK_DOUBLE, 3, 3, 3, KK_INT64, ci_ok, ci_bad, v, &A),
                    KK_ERROR_INVALID_ARGUMENT);
-  ck_assert_contains(kk_last_error(), "entry 1 at (1, 5) is outside the 3 x 3 matrix");
+  ck_assert_contains(kk_last_error(), "kk_crs_create_coo: matrix 'A': entry 1 at (1, 5) is outside the 3 x 3 matrix");
+  ck_assert_int_eq(kk_crs_create_coo(NULL, "Q", KK_DOUBLE, 3, 3, 3, KK_INT64, ci_ok, ci_ok, NULL, &A),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_crs_create_coo: matrix 'Q': 3 entries but values is NULL");
   OK(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp_ok, KK_INT64, ci_ok, v, &A));
   /* mixed: int64 offsets, int32 columns (the matrix's own layout) */
   const int32_t ci32[] = {0, 1, 2};
@@ -1150,6 +1197,19 @@ START_TEST(crs_bad_input) {
   OK(kk_view_alloc(&y, "y3", KK_FLOAT, 1, &n3));
   ck_assert_int_eq(kk_sparse_spmv(NULL, KK_OP_N, KK_REAL(1), A, x, KK_REAL(0), y), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "kk_sparse_spmv");
+  /* CG on a matrix that is not square names it */
+  const int64_t rp_r[] = {0, 1, 2};
+  kk_crs_t *R = NULL;
+  OK(kk_crs_create_csr(NULL, "R", KK_DOUBLE, 2, 3, KK_INT64, rp_r, KK_INT64, ci_ok, v, &R));
+  kk_view_t *b2 = NULL, *x2 = NULL;
+  int64_t n2 = 2;
+  OK(kk_view_alloc(&b2, "b2", KK_DOUBLE, 1, &n2));
+  OK(kk_view_alloc(&x2, "x2", KK_DOUBLE, 1, &n2));
+  ck_assert_int_eq(kk_sparse_cg(NULL, R, b2, x2, NULL, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_sparse_cg: matrix A 'R' is 2 x 3, not square");
+  kk_view_release(b2);
+  kk_view_release(x2);
+  kk_crs_destroy(R);
   kk_view_release(x);
   kk_view_release(y);
   kk_crs_destroy(A);
@@ -1267,6 +1327,35 @@ START_TEST(errors_refused_before_launch) {
   ck_assert_int_eq(kk_batched_gemm(NULL, KK_OP_N, KK_OP_N, KK_REAL(1), M.v, M.v, KK_REAL(0), M.v),
                    KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "rank 2, expected 3");
+  /* a C of the wrong shape is blamed on C, not on B */
+  {
+    tv_t B = tv2(KK_DOUBLE, 12, 5, K_RIGHT), C = tv2(KK_DOUBLE, 10, 4, K_RIGHT);
+    ck_assert_int_eq(kk_blas_gemm(NULL, KK_OP_N, KK_OP_N, KK_REAL(1), M.v, B.v, KK_REAL(0), C.v),
+                     KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_contains(kk_last_error(),
+                       "kk_blas_gemm: view C 'test' has extent 4 in dimension 1, expected 5 (C has op(B)'s columns)");
+    tv_free(&B);
+    tv_free(&C);
+    tv_t A3 = tv3(KK_DOUBLE, 2, 10, 12, K_RIGHT), B3 = tv3(KK_DOUBLE, 2, 12, 5, K_RIGHT);
+    tv_t C3 = tv3(KK_DOUBLE, 2, 9, 5, K_RIGHT);
+    ck_assert_int_eq(kk_batched_gemm(NULL, KK_OP_N, KK_OP_N, KK_REAL(1), A3.v, B3.v, KK_REAL(0), C3.v),
+                     KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_contains(kk_last_error(), "kk_batched_gemm: view C 'test' has extent 9 in dimension 1, expected 10");
+    /* trsm: a B that does not match the square A is blamed on B */
+    tv_t S = tv3(KK_DOUBLE, 2, 4, 4, K_RIGHT), R3 = tv3(KK_DOUBLE, 2, 3, 5, K_RIGHT);
+    ck_assert_int_eq(kk_batched_trsm(NULL, KK_SIDE_LEFT, KK_LOWER, KK_OP_N, KK_DIAG_NONUNIT, KK_REAL(1), S.v, R3.v),
+                     KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_contains(kk_last_error(), "kk_batched_trsm: view B 'test' has extent 3 in dimension 1, expected 4");
+    ck_assert_int_eq(kk_batched_trsm(NULL, KK_SIDE_LEFT, (kk_uplo_t)5, KK_OP_N, KK_DIAG_NONUNIT, KK_REAL(1), S.v,
+                                     S.v),
+                     KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_contains(kk_last_error(), "kk_batched_trsm: uplo 5 is neither KK_LOWER nor KK_UPPER");
+    tv_free(&A3);
+    tv_free(&B3);
+    tv_free(&C3);
+    tv_free(&S);
+    tv_free(&R3);
+  }
   ck_assert_int_eq(kk_blas_axpby(NULL, KK_REAL(1), NULL, KK_REAL(1), x.v), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "view x is NULL");
   ck_assert_int_eq(kk_blas_dot(NULL, x.v, x.v, NULL), KK_ERROR_INVALID_ARGUMENT);
@@ -1349,6 +1438,9 @@ START_TEST(tpl_switches_and_report) {
   ck_assert_int_eq(kk_kernels_set_tpl("nosuch", "auto"), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq(kk_kernels_set_tpl(NULL, "sometimes"), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq(kk_kernels_tpl_get_info(3, 0, &info), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_kernels_tpl_get_info: index 3 is out of range: kk_kernels_tpl_count() is 3");
+  ck_assert_int_eq(kk_kernels_tpl_get_info(0, 0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_kernels_tpl_get_info: info is NULL");
   /* the report, text and JSON */
   char *buf = NULL;
   size_t len = 0;
@@ -1433,6 +1525,57 @@ START_TEST(cblas_threads_see_every_cpu) {
 }
 END_TEST
 
+/* A matrix, views and an instance kept past kk_finalize: kk_crs_rows and
+ * the others read on as if nothing had happened, and a routine given them
+ * then touched freed memory.  Now every routine refuses them, before and
+ * after a new kk_initialize, and destroying them afterwards is safe. */
+START_TEST(handles_outlive_finalize) {
+  const int64_t rp[] = {0, 1, 2, 3}, ci[] = {0, 1, 2}, n3 = 3;
+  const double v[] = {1, 2, 3};
+  kk_crs_t *A = NULL, *B = (kk_crs_t *)0x1;
+  kk_view_t *x = NULL, *y = NULL, *x2 = NULL, *y2 = NULL;
+  kk_instance_t *inst = NULL;
+  OK(kk_crs_create_csr(NULL, "A", KK_DOUBLE, 3, 3, KK_INT64, rp, KK_INT64, ci, v, &A));
+  OK(kk_view_alloc(&x, "x", KK_DOUBLE, 1, &n3));
+  OK(kk_view_alloc(&y, "y", KK_DOUBLE, 1, &n3));
+  OK(kk_instance_create(NULL, &inst));
+  OK(kk_finalize());
+  ck_assert_int_eq(kk_crs_rows(A), 0);
+  ck_assert_int_eq(kk_crs_cols(A), 0);
+  ck_assert_int_eq(kk_crs_nnz(A), 0);
+  ck_assert_int_eq(kk_crs_type(A), KK_TYPE_NONE);
+  ck_assert_ptr_null(kk_crs_space(A));
+  ck_assert_ptr_null(kk_crs_row_ptr(A));
+  ck_assert_ptr_null(kk_crs_col_idx(A));
+  ck_assert_ptr_null(kk_crs_values(A));
+  ck_assert_int_eq(kk_sparse_spmv(NULL, KK_OP_N, KK_REAL(1), A, x, KK_REAL(0), y), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(kk_blas_axpby(NULL, KK_REAL(1), x, KK_REAL(1), y), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(kk_crs_copy(NULL, A, &B), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_ptr_null(B);
+  setup(); /* a new initialization: the old handles stay refused */
+  OK(kk_view_alloc(&x2, "x2", KK_DOUBLE, 1, &n3));
+  OK(kk_view_alloc(&y2, "y2", KK_DOUBLE, 1, &n3));
+  ck_assert_int_eq(kk_sparse_spmv(NULL, KK_OP_N, KK_REAL(1), A, x2, KK_REAL(0), y2), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_sparse_spmv: matrix 'A' was made before kk_finalize");
+  kk_cg_result_t res;
+  ck_assert_int_eq(kk_sparse_cg(NULL, A, x2, y2, NULL, &res), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(kk_crs_copy(NULL, A, &B), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_crs_copy: matrix 'A' was made before kk_finalize");
+  ck_assert_int_eq(kk_blas_axpby(NULL, KK_REAL(1), x, KK_REAL(1), y2), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_blas_axpby: view x was made before kk_finalize");
+  ck_assert_int_eq(kk_blas_axpby(inst, KK_REAL(1), x2, KK_REAL(1), y2), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_blas_axpby: the instance was made before kk_finalize");
+  kk_scalar_t dot;
+  ck_assert_int_eq(kk_blas_dot(NULL, x2, y, &dot), KK_ERROR_NOT_INITIALIZED);
+  kk_crs_destroy(A);
+  kk_view_release(x);
+  kk_view_release(y);
+  kk_view_release(x2);
+  kk_view_release(y2);
+  OK(kk_instance_destroy(inst));
+}
+END_TEST
+
 static Suite *kernels_suite(void) {
   Suite *s = suite_create(g_backend);
   TCase *tc = tcase_create("kernels");
@@ -1445,6 +1588,7 @@ static Suite *kernels_suite(void) {
   tcase_add_loop_test(tc, gemv, 0, 2);
   tcase_add_loop_test(tc, gemm, 0, 2);
   tcase_add_loop_test(tc, batched_gemm_gemv, 0, 1);
+  tcase_add_test(tc, batched_gemm_beyond_scratch);
   tcase_add_loop_test(tc, batched_trsm, 0, 1);
   tcase_add_loop_test(tc, batched_lu, 0, 1);
   tcase_add_loop_test(tc, sparse_spmv, 0, 2);
@@ -1452,6 +1596,7 @@ static Suite *kernels_suite(void) {
   tcase_add_loop_test(tc, crs_bad_input, 0, 1);
   tcase_add_loop_test(tc, sparse_cg, 0, 2);
   tcase_add_loop_test(tc, errors_refused_before_launch, 0, 2);
+  tcase_add_test(tc, handles_outlive_finalize);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1,4 +1,5 @@
 #!/bin/sh
 # kernels/tests/interop-opencl.sh -- native queues on the opencl backend (PoCL here; skipped, with the reason, when it is not available).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 . "${top_srcdir:-.}/kernels/tests/kernels-env.sh"
 exec "${top_builddir:-.}/tests/check_interop" opencl

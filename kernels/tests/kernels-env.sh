@@ -1,6 +1,7 @@
 # kernels/tests/kernels-env.sh -- sourced by the kernels-<backend>.sh tests: what every run of check_kernels needs.
 # Where a CBLAS is installed the suite must find and use it (ldconfig's cache
 # lists what the dynamic loader will find).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 if command -v ldconfig >/dev/null 2>&1 || [ -x /sbin/ldconfig ]; then
   if { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | grep -q -e 'libopenblas\.so\.0' -e 'libblas\.so\.3' -e 'libcblas\.so\.3'; then
     KK_KERNELS_TEST_EXPECT_CBLAS=1

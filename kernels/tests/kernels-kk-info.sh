@@ -1,5 +1,6 @@
 #!/bin/sh
 # kernels/tests/kernels-kk-info.sh -- kk-info finds libkk-kernels (libkk does not link it) and lists its vendor libraries, in text and JSON.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 info="$top_builddir/tools/kk-info/kk-info"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # kernels/tests/kernels-openmp.sh -- every kk-kernels routine on the openmp backend (skipped, with the reason, when it is not available).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 . "${top_srcdir:-.}/kernels/tests/kernels-env.sh"
 # threads bound to cores, as HPC runs set them: a CBLAS must still get every
 # CPU (check_kernels' cblas_threads_see_every_cpu)

@@ -1,4 +1,5 @@
 /* plugins/common/gpu.c -- the GPU plugin layer: lifetime, devices, spaces, instances and fences, modules; everything native goes through the vendor table. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -409,6 +410,23 @@ kk_status_t kkg_instance_create_native(void *ctx, const kk_native_queue_t *q, vo
     return kkg_error(c, KK_ERROR_INVALID_ARGUMENT, "instance_create_native: not a queue of this backend's device");
   if (q->context && c->v->native_context && q->context != c->v->native_context(c))
     return kkg_error(c, KK_ERROR_INVALID_ARGUMENT, "instance_create_native: the queue's context is not this backend's");
+  /* a queue of another context, named or not, would fail only at its first
+   * launch: ask the vendor which context it belongs to */
+  if (c->v->queue_context && c->v->native_context) {
+    void *qc = NULL;
+    kk_status_t st = c->v->queue_context(c, q->queue, &qc);
+    if (st != KK_OK)
+      return st;
+    if (qc != c->v->native_context(c))
+      return kkg_error(c, KK_ERROR_INVALID_ARGUMENT,
+                       "instance_create_native: the queue belongs to another %s context than this backend's (%p, "
+                       "not %p): make it on the context kk_instance_native_queue reports",
+                       c->v->native_kind == KK_NATIVE_OPENCL      ? "OpenCL"
+                       : c->v->native_kind == KK_NATIVE_LEVELZERO ? "Level Zero"
+                       : c->v->native_kind == KK_NATIVE_CUDA      ? "CUDA"
+                                                                  : "native",
+                       qc, c->v->native_context(c));
+  }
   KKG_BIND(c);
   return inst_new(c, NULL, q->queue, (kkg_inst_t **)inst);
 }
@@ -596,9 +614,12 @@ int64_t kkg_md_plan(const kk_launch_t *l, int64_t inner, int spread, int *order,
     begin[d] = l->md_begin[d];
     end[d] = l->md_end[d];
     tile[d] = t;
-    ntile[d] = ext > 0 ? (ext + t - 1) / t : 0;
-    tiles *= ntile[d];
-    points *= t;
+    ntile[d] = ext > 0 ? kkg_div_up(ext, t) : 0;
+    /* no more tiles than points, whose number fits unless a dimension is
+     * empty (then 0, however the others saturate); points only chooses the
+     * default tiles of the next dimensions */
+    tiles = kkg_mul_sat(tiles, ntile[d]);
+    points = kkg_mul_sat(points, t);
   }
   return tiles;
 }

@@ -1,4 +1,5 @@
 /* plugins/common/gpu.h -- the GPU plugin layer that cuda, hip, levelzero and opencl share: lifetime, devices, memory spaces, instances and fences, modules, launches; a backend supplies only its vendor calls (kkg_vendor_t). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_GPU_H
 #define KK_PLUGINS_GPU_H
 
@@ -267,6 +268,9 @@ typedef struct kkg_vendor {
    * the vendor's context for kk_native_queue_t.context (NULL: none) */
   kk_native_kind_t native_kind;
   void *(*native_context)(kkg_ctx_t *c);
+  /* the context a program's queue belongs to, asked of the vendor (NULL: the vendor cannot say, and only a
+   * context the program names is checked) */
+  kk_status_t (*queue_context)(kkg_ctx_t *c, void *queue, void **context);
   bool queue_wraps;                 /* queue_create also runs for a borrowed queue (it wraps it: levelzero) */
   /* the native codes after which the context is lost (a fault in a kernel, 0 last; NULL: none): every later
    * call fails, and the layer names the kernels that were in flight (kkg_fail) */
@@ -375,6 +379,16 @@ const kk_image_t *kkg_find_image(const kk_module_t *m, const char *format);
 
 /* n rounded up to 16 bytes */
 static inline uint64_t kkg_r16(uint64_t n) { return (n + 15) & ~(uint64_t)15; }
+/* Sizes from lengths.  The core refuses a range, box or league whose length
+ * does not fit in int64_t, but a length may still be near INT64_MAX (or a
+ * tile as large): ceil(n / d) for n >= 0 and d > 0, without forming n + d - 1,
+ * and a product of counts >= 0 that saturates at INT64_MAX (and is 0 when
+ * either is). */
+static inline int64_t kkg_div_up(int64_t n, int64_t d) { return n / d + (n % d != 0); }
+static inline int64_t kkg_mul_sat(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
 /* An MDRange's tiles: the launch's, else `inner` points along the innermost
  * dimension and up to 256 with the next `spread` ones, 1 beyond; order[]
  * lists the dimensions innermost first.  Returns the number of tiles. */

@@ -1,4 +1,5 @@
 /* plugins/common/gpu_simt.c -- the SIMT backends' side of the GPU layer (cuda, hip): the native calls they mean alike, made once through kks_api_t, and launch planning for every kind -- grids, blocks, shared memory, partials, mapped result slots. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>
@@ -345,13 +346,13 @@ static kk_status_t launch_range(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t 
   if (l->kind == KK_KIND_FOR) {
     if (n <= 0)
       return KK_OK;
-    const int64_t blocks = (n + t - 1) / t, cap = grid_cap(c, t);
+    const int64_t blocks = kkg_div_up(n, t), cap = grid_cap(c, t);
     return go(c, in, l, k, &L, blocks < cap ? blocks : cap, t, 1, 1, 0);
   }
   const uint32_t vs = l->kernel->reducer->value_size;
   if (l->kind == KK_KIND_REDUCE) {
     const unsigned block[3] = {t, 1, 1};
-    return reduce(c, in, l, k, &L, reduce_cap(c, n > 0 ? (n + t - 1) / t : 1), block, (uint64_t)t * vs);
+    return reduce(c, in, l, k, &L, reduce_cap(c, n > 0 ? kkg_div_up(n, t) : 1), block, (uint64_t)t * vs);
   }
   /* scan: one pass over tiles of items rounds of 256 threads */
   if (n <= 0) {
@@ -363,7 +364,7 @@ static kk_status_t launch_range(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t 
   }
   const int items = vs <= 8 ? 16 : vs <= 16 ? 8 : 1; /* KK__SCAN_ITEMS (kk/target/simt.h) */
   const unsigned tb = 256; /* threads of a scan block, its launch bound */
-  const int64_t per = (int64_t)tb * items, tiles = (n + per - 1) / per;
+  const int64_t per = (int64_t)tb * items, tiles = kkg_div_up(n, per);
   if (tiles > grid_cap(c, tb))
     return kkg_error(c, KK_ERROR_LIMIT, "scan '%s': %lld tiles exceed the grid", l->label, (long long)tiles);
   result_target_t rt;
@@ -406,17 +407,20 @@ static kk_status_t launch_md(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l,
   L.outer_left = l->iterate_outer == KK_ITERATE_LEFT;
   const int64_t tiles = L.md_tiles =
       kkg_md_plan(l, dev(c)->warp, 2, order, L.md_begin, L.md_end, L.md_tile, L.md_ntile);
-  int64_t t0 = L.md_tile[order[0]], t1 = r > 1 ? L.md_tile[order[1]] : 1, rest = 1;
+  /* (tiles as large as the launch allows, their products saturated, take
+   * the flat form; the other counts the points of the outer dimensions in
+   * 32 bits: kk__md_tiles) */
+  int64_t t0 = L.md_tile[order[0]], t1 = r > 1 ? L.md_tile[order[1]] : 1, t01 = kkg_mul_sat(t0, t1), rest = 1;
   for (int i = 2; i < r; i++)
-    rest *= L.md_tile[order[i]];
+    rest = kkg_mul_sat(rest, L.md_tile[order[i]]);
   unsigned block[3];
-  if (t0 * t1 <= k->max_threads && t0 * t1 <= 1024) {
+  if (t01 <= k->max_threads && t01 <= 1024 && rest <= INT32_MAX) {
     /* threads on the two innermost dimensions, and on the others as far as
      * 256 threads go (at most 64 in z); the kernel loops over the rest */
-    int64_t room = 256 / (t0 * t1), z = rest < room ? rest : room;
+    int64_t room = 256 / t01, z = rest < room ? rest : room;
     if (z > 64)
       z = 64;
-    if (z < 1 || t0 * t1 * z > k->max_threads)
+    if (z < 1 || t01 * z > k->max_threads)
       z = 1;
     block[0] = (unsigned)t0, block[1] = (unsigned)t1, block[2] = (unsigned)z;
   } else {

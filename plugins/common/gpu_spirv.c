@@ -1,4 +1,5 @@
 /* plugins/common/gpu_spirv.c -- the SPIR-V backends' side of the GPU layer (levelzero, opencl): images, kernels, launch slots, and launch planning for every kind -- the record, groups, work-group sizes, local memory, buffers. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>
@@ -139,23 +140,23 @@ static kk_status_t launch_range(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t 
   L->begin = l->begin;
   L->end = l->end;
   if (l->kind == KK_KIND_FOR) {
-    const int64_t groups = (n + (int64_t)t - 1) / (int64_t)t;
+    const int64_t groups = kkg_div_up(n, (int64_t)t);
     return n <= 0 ? KK_OK : go(c, in, l, false, L, groups < MAX_GROUPS ? groups : MAX_GROUPS, t, 0);
   }
   const uint32_t vs = l->kernel->reducer->value_size;
   if (l->kind == KK_KIND_REDUCE)
-    return reduce(c, in, l, L, group_cap(c, n > 0 ? (n + (int64_t)t - 1) / (int64_t)t : 1), t, (uint64_t)t * vs);
+    return reduce(c, in, l, L, group_cap(c, n > 0 ? kkg_div_up(n, (int64_t)t) : 1), t, (uint64_t)t * vs);
   /* scan: two kernels over tiles of t work-items x items, a group per tile */
   if (n <= 0) {
     if (l->result)
       l->kernel->reducer->init(l->result);
     return KK_OK;
   }
-  int64_t items = (n + (int64_t)t * 4096 - 1) / ((int64_t)t * 4096);
+  int64_t items = kkg_div_up(n, (int64_t)t * 4096);
   items = items < 1 ? 1 : items;
   if (items > 0x7fffffff)
     return kkg_error(c, KK_ERROR_LIMIT, "scan '%s': %lld elements are too many", l->label, (long long)n);
-  const int64_t per = (int64_t)t * items, tiles = (n + per - 1) / per;
+  const int64_t per = (int64_t)t * items, tiles = kkg_div_up(n, per);
   void *dev;
   kk_status_t st;
   if ((st = kkg_grow(c, in, &in->partials, (size_t)tiles * vs, false)) != KK_OK ||
@@ -185,7 +186,7 @@ static kk_status_t launch_md(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l,
   const int64_t tiles = L->md_tiles = kkg_md_plan(l, 32, 1, order, L->md_begin, L->md_end, L->md_tile, L->md_ntile);
   int64_t pts = 1;
   for (int i = 0; i < l->rank; i++)
-    pts *= L->md_tile[i];
+    pts = kkg_mul_sat(pts, L->md_tile[i]);
   const size_t nt = group_for(l->device_kernel, pts);
   if (l->kind == KK_KIND_MD_FOR)
     return tiles == 0 ? KK_OK : go(c, in, l, false, L, tiles < MAX_GROUPS ? tiles : MAX_GROUPS, nt, 0);

@@ -1,4 +1,5 @@
 /* plugins/common/host_common.c -- host memory and host device properties shared by the host backends. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <sched.h>

@@ -1,4 +1,5 @@
 /* plugins/common/host_exec.c -- every kernel kind on a team of host threads, shared by serial, threads and openmp. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <sched.h>
@@ -244,6 +245,24 @@ int32_t kkh_team_size_max(const kkh_exec_t *ex) { return ex->nthreads; }
 
 
 
+/* Index arithmetic.  The core refuses every range, box and league whose
+ * length does not fit in int64_t, so n = end - begin does; what follows
+ * never computes a value beyond n (chunk c starts at c * chunk < n, and a
+ * chunk's end is found as n - start > chunk, not start + chunk), so that a
+ * range at either end of int64_t, or a chunk as large as INT64_MAX, wraps
+ * nothing. */
+
+/* ceil(n / d), for n >= 0 and d > 0 */
+static inline int64_t div_up(int64_t n, int64_t d) { return n / d + (n % d != 0); }
+
+/* [b, e) of chunk c of T, c < T->nchunks */
+#define CHUNK_OF(T, c, b, e)                                                                     \
+  do {                                                                                           \
+    const int64_t o_ = (c) * (T)->chunk;                                                         \
+    (b) = (T)->begin + o_;                                                                       \
+    (e) = (T)->begin + ((T)->n - o_ > (T)->chunk ? o_ + (T)->chunk : (T)->n);                    \
+  } while (0)
+
 /* Calls `call(b, e)` for every chunk worker `w` of `nw` owns. */
 #define FOR_MY_CHUNKS(T, w, nw, call)                                                            \
   do {                                                                                           \
@@ -252,23 +271,19 @@ int32_t kkh_team_size_max(const kkh_exec_t *ex) { return ex->nthreads; }
         int64_t c_ = atomic_fetch_add_explicit(&(T)->next, 1, memory_order_relaxed);             \
         if (c_ >= (T)->nchunks)                                                                  \
           break;                                                                                 \
-        int64_t b_ = (T)->begin + c_ * (T)->chunk;                                               \
-        int64_t e_ = b_ + (T)->chunk;                                                            \
-        if (e_ > (T)->begin + (T)->n)                                                            \
-          e_ = (T)->begin + (T)->n;                                                              \
+        int64_t b_, e_;                                                                          \
+        CHUNK_OF(T, c_, b_, e_);                                                                 \
         call(b_, e_);                                                                            \
       }                                                                                          \
     } else if ((T)->chunk == 0) {                                                                \
       int64_t b_, e_;                                                                            \
-      kkh_block_of((T)->n, w, nw, &b_, &e_);                                                         \
+      kkh_block_of((T)->n, w, nw, &b_, &e_);                                                     \
       if (e_ > b_)                                                                               \
         call((T)->begin + b_, (T)->begin + e_);                                                  \
     } else {                                                                                     \
       for (int64_t c_ = w; c_ < (T)->nchunks; c_ += nw) {                                        \
-        int64_t b_ = (T)->begin + c_ * (T)->chunk;                                               \
-        int64_t e_ = b_ + (T)->chunk;                                                            \
-        if (e_ > (T)->begin + (T)->n)                                                            \
-          e_ = (T)->begin + (T)->n;                                                              \
+        int64_t b_, e_;                                                                          \
+        CHUNK_OF(T, c_, b_, e_);                                                                 \
         call(b_, e_);                                                                            \
       }                                                                                          \
     }                                                                                            \
@@ -353,6 +368,13 @@ void kkh_scan_single(int tid, int nt, void *arg) {
   T->k->host_scan(T->args, T->begin, T->begin + T->n, acc, 1, &th);
 }
 
+/* ext * c / parts for 0 <= c <= parts, without forming ext * c (ext may be
+ * near INT64_MAX): with ext = q * parts + r, it is q * c + r * c / parts,
+ * and r * c < parts^2 is small. */
+static inline int64_t even_part(int64_t ext, int64_t c, int64_t parts) {
+  return ext / parts * c + ext % parts * c / parts;
+}
+
 /* MDRange: the "range" is the tiles; tile index -> box, in the outer order. */
 static void md_tile_box(const kkh_task_t *T, int64_t tile, int64_t *lo, int64_t *hi) {
   const kk_launch_t *l = T->l;
@@ -363,13 +385,12 @@ static void md_tile_box(const kkh_task_t *T, int64_t tile, int64_t *lo, int64_t 
     if (T->even[d]) {
       /* ext * c / ntile spreads the longer parts evenly (kkh_block_of puts
        * them first, and the first threads would get all of them) */
-      const int64_t ext = l->md_end[d] - l->md_begin[d];
-      lo[d] = l->md_begin[d] + ext * c / T->ntile[d];
-      hi[d] = l->md_begin[d] + ext * (c + 1) / T->ntile[d];
+      lo[d] = l->md_begin[d] + even_part(l->md_end[d] - l->md_begin[d], c, T->ntile[d]);
+      hi[d] = l->md_begin[d] + even_part(l->md_end[d] - l->md_begin[d], c + 1, T->ntile[d]);
       continue;
     }
     lo[d] = l->md_begin[d] + c * T->tile[d];
-    hi[d] = lo[d] + T->tile[d] < l->md_end[d] ? lo[d] + T->tile[d] : l->md_end[d];
+    hi[d] = l->md_end[d] - lo[d] > T->tile[d] ? lo[d] + T->tile[d] : l->md_end[d];
   }
 }
 
@@ -421,7 +442,8 @@ static void team_task(int tid, int nt, void *arg) {
       slot_barrier(slot);
       if (c_ >= T->nchunks || stop)
         break;
-      int64_t b = T->begin + c_ * T->chunk, e = b + T->chunk < T->begin + T->n ? b + T->chunk : T->begin + T->n;
+      int64_t b, e;
+      CHUNK_OF(T, c_, b, e);
       stop = T->k->host_team(args, b, e, acc, th);
     }
   } else {
@@ -472,8 +494,11 @@ static void md_default_tiles(kkh_task_t *T, int nthreads) {
       T->tile[d] = ext > 0 ? ext : 1;
     }
     if (!T->even[d])
-      T->ntile[d] = ext > 0 ? (ext + T->tile[d] - 1) / T->tile[d] : 0;
-    ntiles *= T->ntile[d];
+      T->ntile[d] = ext > 0 ? div_up(ext, T->tile[d]) : 0;
+    /* (only compared with want, so it may saturate; an empty dimension
+     * makes it 0 for good) */
+    if (__builtin_mul_overflow(ntiles, T->ntile[d], &ntiles))
+      ntiles = INT64_MAX;
   }
 }
 
@@ -532,8 +557,13 @@ kk_status_t kkh_task_plan(kkh_task_t *T, const kk_host_services_t *hs, const kk_
     T->inner_left = l->iterate_inner == KK_ITERATE_LEFT;
     T->outer_left = l->iterate_outer == KK_ITERATE_LEFT;
     md_default_tiles(T, nt);
+    /* no more tiles than points, whose number fits unless one dimension is
+     * empty: then there are none */
     T->n = 1;
     for (int d = 0; d < T->rank; d++)
+      if (T->ntile[d] == 0)
+        T->n = 0;
+    for (int d = 0; d < T->rank && T->n > 0; d++)
       T->n *= T->ntile[d];
     T->begin = 0;
     T->chunk = 0;
@@ -543,14 +573,14 @@ kk_status_t kkh_task_plan(kkh_task_t *T, const kk_host_services_t *hs, const kk_
   } else if (l->kind == KK_KIND_TEAM_FOR || l->kind == KK_KIND_TEAM_REDUCE) {
     T->team_size = l->team_size > 0 ? l->team_size : 1;
     if (T->team_size > nt)
-      return hs->error(hs->core, KK_ERROR_LIMIT, NULL, 0, "team size %d exceeds the %d threads of this backend",
+      return hs->error(hs->core, KK_ERROR_LIMIT, NULL, 0, "team size %d exceeds the %d threads of this instance",
                        T->team_size, nt);
     T->begin = 0;
     T->n = l->league_size;
     T->chunk = l->chunk > 0 ? l->chunk : 0;
     if (T->dynamic && T->chunk == 0)
       T->chunk = 1;
-    T->nchunks = T->chunk ? (T->n + T->chunk - 1) / T->chunk : T->n;
+    T->nchunks = T->chunk ? div_up(T->n, T->chunk) : T->n;
     int slots = nt / T->team_size;
     T->nteams = T->nchunks < slots ? (int)T->nchunks : slots;
     if (T->nteams < 1)
@@ -563,13 +593,13 @@ kk_status_t kkh_task_plan(kkh_task_t *T, const kk_host_services_t *hs, const kk_
       T->chunk = 0;
       T->nchunks = T->n;
     } else if (T->dynamic) {
-      T->chunk = l->chunk > 0 ? l->chunk : (T->n + (int64_t)nt * 16 - 1) / ((int64_t)nt * 16);
+      T->chunk = l->chunk > 0 ? l->chunk : div_up(T->n, (int64_t)nt * 16);
       if (T->chunk < 1)
         T->chunk = 1;
-      T->nchunks = (T->n + T->chunk - 1) / T->chunk;
+      T->nchunks = div_up(T->n, T->chunk);
     } else {
       T->chunk = l->chunk > 0 ? l->chunk : 0;
-      T->nchunks = T->chunk ? (T->n + T->chunk - 1) / T->chunk : T->n;
+      T->nchunks = T->chunk ? div_up(T->n, T->chunk) : T->n;
     }
     used = T->nchunks < (int64_t)nt ? (int)T->nchunks : nt;
   }

@@ -1,4 +1,5 @@
 /* plugins/cuda/cuda_driver.h -- the CUDA driver API, opened lazily from libcuda.so.1 so the plugin loads without a driver. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_CUDA_DRIVER_H
 #define KK_CUDA_DRIVER_H
 

@@ -1,4 +1,5 @@
 /* plugins/cuda/cuda_error.h -- CUDA driver errors as kk statuses, in one place (names and messages come from the driver). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_CUDA_ERROR_H
 #define KK_CUDA_ERROR_H
 

@@ -1,4 +1,5 @@
 /* plugins/cuda/cuda_instance.c -- instances are the layer's streams; the device's primary context is made current in each calling thread. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include "cuda_internal.h"

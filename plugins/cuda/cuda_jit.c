@@ -1,8 +1,11 @@
 /* plugins/cuda/cuda_jit.c -- NVRTC fallback for devices a fatbin does not cover, with a shared on-disk cache. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 #include <nvrtc.h>
 
 #include "cuda_internal.h"
+#include "safe_path.h"
 
 typedef struct nvrtc_api {
   nvrtcResult (*nvrtcVersion)(int *, int *);
@@ -117,6 +121,21 @@ static void write_file(const char *path, const void *data, size_t size) {
   unlink(tmp);
 }
 
+/* May the cache entry `path` be read, or written into its directory
+ * (docs/security.md)?  Not when someone other than root, this user or the
+ * owner of this plugin could change it: they would choose the code this
+ * process runs on the GPU.  A refusal is said once. */
+static bool cache_refused(const kk_host_services_t *hs, const char *path) {
+  static atomic_bool said;
+  char why[1200];
+  if (kks_check(path, kks_code_owner(), why, sizeof why) != KKS_REFUSED)
+    return false;
+  if (!atomic_exchange(&said, true))
+    hs->log(hs->core, KK_LOG_WARNING, "JIT cache refused: %s; modules are compiled without it (docs/security.md)",
+            why);
+  return true;
+}
+
 kk_status_t cuda_jit(cuda_ctx_t *c, const kk_module_t *m, void **image, size_t *size) {
   const cuda_dev_t *d = cuda_dev(&c->s.g);
   const kk_host_services_t *hs = c->s.g.hs;
@@ -147,7 +166,8 @@ kk_status_t cuda_jit(cuda_ctx_t *c, const kk_module_t *m, void **image, size_t *
   char path[1100];
   snprintf(path, sizeof path, "%s/%016llx%016llx-sm_%d%d-nvrtc%d.%d.cubin", c->jit_cache, (unsigned long long)h1,
            (unsigned long long)h2, d->cc_major, d->cc_minor, vmaj, vmin);
-  if ((*image = read_file(path, size))) {
+  bool use_cache = !cache_refused(hs, path);
+  if (use_cache && (*image = read_file(path, size))) {
     hs->log(hs->core, KK_LOG_INFO, "module %s: compiled code from the cache %s", m->source_name, path);
     dlclose(lib);
     return KK_OK;
@@ -185,10 +205,12 @@ kk_status_t cuda_jit(cuda_ctx_t *c, const kk_module_t *m, void **image, size_t *
   dlclose(lib);
   if (st != KK_OK)
     return st;
-  if (make_dirs(c->jit_cache) == 0)
-    write_file(path, *image, n);
-  else
-    hs->log(hs->core, KK_LOG_WARNING, "JIT cache %s cannot be created: %s", c->jit_cache, strerror(errno));
+  if (use_cache) {
+    if (make_dirs(c->jit_cache) != 0)
+      hs->log(hs->core, KK_LOG_WARNING, "JIT cache %s cannot be created: %s", c->jit_cache, strerror(errno));
+    else if (!cache_refused(hs, c->jit_cache)) /* what was just created, checked again */
+      write_file(path, *image, n);
+  }
   hs->log(hs->core, KK_LOG_INFO, "module %s: compiled with NVRTC %d.%d for sm_%d%d", m->source_name, vmaj, vmin,
           d->cc_major, d->cc_minor);
   return KK_OK;

@@ -1,4 +1,5 @@
 /* plugins/cuda/cuda_memory.c -- what the driver API does its own way for the Cuda, CudaUVM and CudaHostPinned spaces: copies, and fills of wide patterns. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <string.h>

@@ -1,9 +1,11 @@
 /* plugins/cuda/cuda_plugin.c -- the CUDA backend's entry point: driver discovery, devices, the primary context, and its vendor table for the GPU layer. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cuda_internal.h"
 
@@ -92,8 +94,10 @@ static kk_status_t cuda_discover(kkg_ctx_t *g) {
     snprintf(c->jit_cache, sizeof c->jit_cache, "%s", env);
   else if (xdg && *xdg)
     snprintf(c->jit_cache, sizeof c->jit_cache, "%s/kk/jit", xdg);
-  else
-    snprintf(c->jit_cache, sizeof c->jit_cache, "%s/.cache/kk/jit", home && *home ? home : "/tmp");
+  else if (home && *home)
+    snprintf(c->jit_cache, sizeof c->jit_cache, "%s/.cache/kk/jit", home);
+  else /* no home: a directory of this user's own, never a shared one (docs/security.md) */
+    snprintf(c->jit_cache, sizeof c->jit_cache, "/tmp/kk-%u/jit", (unsigned)geteuid());
   return KK_OK;
 }
 

@@ -1,4 +1,5 @@
 /* plugins/hip/hip_error.h -- HIP runtime errors as kk statuses, in one place (names and messages come from the runtime). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_HIP_ERROR_H
 #define KK_HIP_ERROR_H
 

@@ -1,4 +1,5 @@
 /* plugins/hip/hip_instance.c -- instances are the layer's streams; the plugin's device is made current in each calling thread. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include "hip_internal.h"

@@ -1,4 +1,5 @@
 /* plugins/hip/hip_memory.c -- what the HIP runtime does its own way for the HIP, HIPHostPinned and HIPManaged spaces: copies (wide fills are the layer's doubling copies). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include "hip_internal.h"

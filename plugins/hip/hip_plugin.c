@@ -1,4 +1,5 @@
 /* plugins/hip/hip_plugin.c -- the HIP backend's entry point: runtime discovery, devices, and its vendor table for the GPU layer. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* plugins/hip/hip_runtime.h -- the HIP runtime API, opened lazily from libamdhip64 so the plugin loads without ROCm. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_HIP_RUNTIME_H
 #define KK_HIP_RUNTIME_H
 

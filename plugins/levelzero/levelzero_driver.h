@@ -1,4 +1,5 @@
 /* plugins/levelzero/levelzero_driver.h -- the Level Zero API, opened lazily from libze_loader.so.1 so the plugin loads without the loader. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_LEVELZERO_DRIVER_H
 #define KK_LEVELZERO_DRIVER_H
 

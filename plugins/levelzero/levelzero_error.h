@@ -1,4 +1,5 @@
 /* plugins/levelzero/levelzero_error.h -- Level Zero results as kk statuses and names, in one place. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_LEVELZERO_ERROR_H
 #define KK_LEVELZERO_ERROR_H
 

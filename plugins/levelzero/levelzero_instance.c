@@ -1,4 +1,5 @@
 /* plugins/levelzero/levelzero_instance.c -- instances are immediate command lists kept in order by barriers, with an event per launch slot and one for fences. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include "levelzero_internal.h"

@@ -1,4 +1,5 @@
 /* plugins/levelzero/levelzero_memory.c -- the SYCLDeviceUSM, SYCLSharedUSM and SYCLHostUSM spaces (Level Zero's device, shared and host allocations): allocation, copies, fills appended in order. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* plugins/levelzero/levelzero_parallel.c -- modules from SPIR-V, kernels allowed indirect access, and the launch of a slot: arguments, group size, the append. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>

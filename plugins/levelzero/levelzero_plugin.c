@@ -1,4 +1,5 @@
 /* plugins/levelzero/levelzero_plugin.c -- the Level Zero backend's entry point: loader and driver discovery, devices, the context, and its vendor table for the GPU layer. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdio.h>

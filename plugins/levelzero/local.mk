@@ -1,4 +1,5 @@
 # plugins/levelzero/local.mk -- the Level Zero backend (included by the top Makefile.am); it runs the SPIR-V target's images.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 EXTRA_DIST += tools/build-ze-null.sh tests/levelzero-null.sh tests/conformance-levelzero.sh
 if KK_BUILD_LEVELZERO
 plugin_LTLIBRARIES += plugins/kk_levelzero.la

@@ -1,4 +1,5 @@
 # plugins/opencl/local.mk -- the OpenCL backend (included by the top Makefile.am).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 EXTRA_DIST += targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll.h tests/conformance-opencl.sh tests/lsan-opencl.supp \
 	tests/spirv-modules.sh tests/ocloc.sh tools/fetch-ocloc.sh
 kktarget_HEADERS += include/kk/target/spirv.h include/kk/target/spirv_launch.h

@@ -1,4 +1,5 @@
 /* plugins/opencl/opencl_driver.h -- the OpenCL API, opened lazily from libOpenCL.so.1 so the plugin loads without an ICD loader. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_OPENCL_DRIVER_H
 #define KK_OPENCL_DRIVER_H
 
@@ -18,6 +19,7 @@
   X(clCreateCommandQueueWithProperties, cl_command_queue,                                                 \
     (cl_context, cl_device_id, const cl_queue_properties *, cl_int *))                                    \
   X(clReleaseCommandQueue, cl_int, (cl_command_queue))                                                    \
+  X(clGetCommandQueueInfo, cl_int, (cl_command_queue, cl_command_queue_info, size_t, void *, size_t *))  \
   X(clFinish, cl_int, (cl_command_queue))                                                                 \
   X(clFlush, cl_int, (cl_command_queue))                                                                  \
   X(clSVMAlloc, void *, (cl_context, cl_svm_mem_flags, size_t, cl_uint))                                  \

@@ -1,4 +1,5 @@
 /* plugins/opencl/opencl_error.h -- OpenCL errors as kk statuses and names, in one place. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_OPENCL_ERROR_H
 #define KK_OPENCL_ERROR_H
 

@@ -1,4 +1,5 @@
 /* plugins/opencl/opencl_instance.c -- instances are in-order command queues; a launch slot is free again once its kernel's event completed. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include "opencl_internal.h"

@@ -1,4 +1,5 @@
 /* plugins/opencl/opencl_memory.c -- the OpenCL and OpenCLShared spaces (shared virtual memory): allocation, copies and fills on an in-order queue. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include "opencl_internal.h"

@@ -1,4 +1,5 @@
 /* plugins/opencl/opencl_parallel.c -- programs from SPIR-V or SPIR bitcode, kernels, and the launch of a slot: arguments, the NDRange. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
 /* plugins/opencl/opencl_plugin.c -- the OpenCL backend's entry point: ICD loader discovery, platforms' devices, the context, and its vendor table for the GPU layer. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -147,8 +148,16 @@ static const int64_t opencl_statuses[][2] = {OPENCL_STATUSES};
 static const kkg_name_t opencl_names[] = {OPENCL_NAMES{0, NULL}};
 /* interop: an instance's in-order queue and the plugin's context */
 static void *opencl_native_context(kkg_ctx_t *g) { return cl_of(g)->context; }
+static kk_status_t opencl_queue_context(kkg_ctx_t *g, void *queue, void **context) {
+  cl_context qc = NULL;
+  KKG_TRY(g, cl_of(g)->cl.clGetCommandQueueInfo((cl_command_queue)queue, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL),
+          "instance_create_native: clGetCommandQueueInfo(CL_QUEUE_CONTEXT) of the program's queue");
+  *context = qc;
+  return KK_OK;
+}
 
-KKG_SPIRV_VENDOR(opencl, .code_type = "cl_int", .native_kind = KK_NATIVE_OPENCL, .native_context = opencl_native_context)
+KKG_SPIRV_VENDOR(opencl, .code_type = "cl_int", .native_kind = KK_NATIVE_OPENCL, .native_context = opencl_native_context,
+                 .queue_context = opencl_queue_context)
 
 /* SPIR-V first; SPIR 1.2 bitcode translated back from the same SPIR-V for
  * platforms without SPIR-V ingestion (module_load picks by device). */

@@ -1,4 +1,5 @@
 # plugins/openmp/local.mk -- the openmp backend, kk_openmp.so: one `omp parallel` region per launch.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 if KK_BUILD_OPENMP
 plugin_LTLIBRARIES += plugins/kk_openmp.la
 plugins_kk_openmp_la_SOURCES = \

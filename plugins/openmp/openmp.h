@@ -1,4 +1,5 @@
 /* plugins/openmp/openmp.h -- the openmp backend's private types and the functions its files share (prefix openmp_). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_OPENMP_H
 #define KK_PLUGINS_OPENMP_H
 
@@ -69,6 +70,8 @@ void openmp_exec_end(openmp_team_t *team);
 void openmp_warm_up(int nthreads);
 
 kk_status_t openmp_launch(void *ctx, void *inst, const kk_launch_t *launch);
+/* The team sizes a launch on its instance (launch->instance) can use. */
+kk_status_t openmp_team_size_query(void *ctx, const kk_launch_t *launch, int32_t *max, int32_t *recommended);
 
 /* Graphs (plugins/common/host_graph.h on the instance's team). */
 kk_status_t openmp_graph_create(void *ctx, const kk_graph_desc_t *desc, void **pgraph);

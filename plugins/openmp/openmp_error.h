@@ -1,4 +1,5 @@
 /* plugins/openmp/openmp_error.h -- the one place where the openmp backend turns failures into kk statuses and messages. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_OPENMP_ERROR_H
 #define KK_PLUGINS_OPENMP_ERROR_H
 

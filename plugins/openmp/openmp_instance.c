@@ -1,4 +1,5 @@
 /* plugins/openmp/openmp_instance.c -- the openmp backend's instances: each has its own thread count, launches are synchronous, fences wait for a launch in flight. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>

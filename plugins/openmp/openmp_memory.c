@@ -1,4 +1,5 @@
 /* plugins/openmp/openmp_memory.c -- the openmp backend's memory: the "Host" space, set/copy/fill in a parallel region when large. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdbool.h>

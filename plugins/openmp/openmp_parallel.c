@@ -1,4 +1,5 @@
 /* plugins/openmp/openmp_parallel.c -- the openmp backend's executor: one `omp parallel` region per launch, `omp barrier`, and launch. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>
@@ -184,6 +185,19 @@ kk_status_t openmp_launch(void *vctx, void *inst, const kk_launch_t *l) {
   while (st == KK_OK && openmp_exec_retry(ctx, ox));
   openmp_exec_end(t);
   return st;
+}
+
+/* A team may hold every thread of the instance the launch is for (a created
+ * instance has instance_threads); a core before plugin ABI 1.6 does not say
+ * which, and gets the default instance's.  A team of one, which needs no
+ * barrier, is the recommendation.  (A region the runtime shorts at launch,
+ * see openmp_exec_retry, may still refuse a team this allowed.) */
+kk_status_t openmp_team_size_query(void *vctx, const kk_launch_t *l, int32_t *max, int32_t *recommended) {
+  openmp_ctx_t *ctx = vctx;
+  const openmp_team_t *t = openmp_team_of(ctx, KK_LAUNCH_HAS(l, instance) ? l->instance : NULL);
+  *max = t ? t->nthreads : ctx->nthreads;
+  *recommended = 1;
+  return KK_OK;
 }
 
 /* A graph: one `omp parallel` region for all its nodes, `omp barrier`

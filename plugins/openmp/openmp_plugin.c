@@ -1,4 +1,5 @@
 /* plugins/openmp/openmp_plugin.c -- the openmp backend's entry point and operations table: options, the one host device, lifetime. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>
@@ -127,6 +128,7 @@ static const kk_plugin_ops_t openmp_ops = {
     .module_load = NULL,
     .module_unload = NULL,
     .kernel_get = NULL,
+    .team_size_query = openmp_team_size_query,
     .graph_create = openmp_graph_create,
     .graph_launch = openmp_graph_launch,
     .graph_update = openmp_graph_update,

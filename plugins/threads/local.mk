@@ -1,4 +1,5 @@
 # plugins/threads/local.mk -- the threads backend, kk_threads.so: a pthreads pool, workers bound to cores with hwloc.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 if KK_BUILD_THREADS
 plugin_LTLIBRARIES += plugins/kk_threads.la
 plugins_kk_threads_la_SOURCES = \

@@ -1,4 +1,5 @@
 /* plugins/threads/threads.h -- the threads backend's private types and the functions its files share (prefix threads_). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_THREADS_H
 #define KK_PLUGINS_THREADS_H
 
@@ -67,6 +68,8 @@ void threads_pool_wait_idle(threads_pool_t *pool);
 int threads_pool_size(const threads_pool_t *pool);
 
 kk_status_t threads_launch(void *ctx, void *inst, const kk_launch_t *launch);
+/* The team sizes a launch on its instance (launch->instance) can use. */
+kk_status_t threads_team_size_query(void *ctx, const kk_launch_t *launch, int32_t *max, int32_t *recommended);
 
 /* Graphs (plugins/common/host_graph.h on the instance's pool). */
 kk_status_t threads_graph_create(void *ctx, const kk_graph_desc_t *desc, void **pgraph);

@@ -1,4 +1,5 @@
 /* plugins/threads/threads_error.h -- the one place where the threads backend turns errno, pthread and hwloc failures into kk statuses and messages. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_THREADS_ERROR_H
 #define KK_PLUGINS_THREADS_ERROR_H
 

@@ -1,4 +1,5 @@
 /* plugins/threads/threads_instance.c -- the threads backend's instances: each has its own pool, launches are synchronous, fences wait for a launch in flight. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* plugins/threads/threads_memory.c -- the threads backend's memory: the "Host" space, set/copy/fill on the pool when large. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdint.h>

@@ -1,4 +1,5 @@
 /* plugins/threads/threads_parallel.c -- the threads backend's pool: workers bound with hwloc, spin-then-sleep wake-up and barrier, and launch. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <signal.h>
@@ -487,6 +488,18 @@ void threads_pool_drop(threads_pool_t *P) { kkh_claim_drop(&P->claim); }
 void threads_pool_wait_idle(threads_pool_t *P) { kkh_claim_wait_idle(&P->claim, P->spin_ns); }
 
 int threads_pool_size(const threads_pool_t *P) { return P->nthreads; }
+
+/* A team may hold every thread of the pool of the instance the launch is
+ * for (a created instance's pool has instance_threads); a core before
+ * plugin ABI 1.6 does not say which, and gets the default instance's.  A
+ * team of one, which needs no barrier, is the recommendation. */
+kk_status_t threads_team_size_query(void *vctx, const kk_launch_t *l, int32_t *max, int32_t *recommended) {
+  threads_ctx_t *ctx = vctx;
+  const threads_pool_t *P = threads_pool_of(ctx, KK_LAUNCH_HAS(l, instance) ? l->instance : NULL);
+  *max = P ? threads_pool_size(P) : ctx->nthreads;
+  *recommended = 1;
+  return KK_OK;
+}
 
 /* The hot path: claim, run, let go.  No allocation, lock or formatting
  * unless the kernel is refused. */

@@ -1,4 +1,5 @@
 /* plugins/threads/threads_plugin.c -- the threads backend's entry point and operations table: options, the one host device, lifetime. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <errno.h>
@@ -118,6 +119,7 @@ static const kk_plugin_ops_t threads_ops = {
     .module_load = NULL,
     .module_unload = NULL,
     .kernel_get = NULL,
+    .team_size_query = threads_team_size_query,
     .graph_create = threads_graph_create,
     .graph_launch = threads_graph_launch,
     .graph_update = threads_graph_update,

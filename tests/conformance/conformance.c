@@ -1,4 +1,5 @@
 /* tests/conformance/conformance.c -- the conformance suite, written once and run against every backend (--kokkos-device=NAME). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -32,6 +33,7 @@ KK_DECLARE_KERNEL(min_sum_minloc);
 KK_DECLARE_KERNEL(dot);
 KK_DECLARE_KERNEL(count);
 KK_DECLARE_KERNEL(index_sum);
+KK_DECLARE_KERNEL(scan_count);
 KK_DECLARE_KERNEL(complex_stats);
 KK_DECLARE_KERNEL(count_and_stats);
 KK_DECLARE_KERNEL(scan_incl_i64);
@@ -225,6 +227,63 @@ START_TEST(ranges_beyond_2_31) {
   int64_t c = 0;
   OK(kk_parallel_reduce("count", KK_RANGE(-3, n - 3), KK_KERNEL(count), KK_ARGS(z), KK_RESULT(c)));
   ck_assert_int_eq(c, n);
+}
+END_TEST
+
+/* Lengths are int64_t.  A range whose length does not fit is refused before
+ * launch, with its bounds, on every kind; ranges at either end of int64_t run
+ * every index once, whatever the chunk size and schedule. */
+START_TEST(ranges_at_the_ends_of_int64) {
+  struct nothing z = {0};
+  int64_t c = -1;
+  ck_assert_int_eq(kk_parallel_for("huge", KK_RANGE(INT64_MIN, INT64_MAX), KK_KERNEL(empty_for), KK_ARGS(z)),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for 'huge': range [-9223372036854775808, 9223372036854775807) "
+                                      "has 18446744073709551615 indices, more than int64_t counts");
+  ck_assert_int_eq(kk_parallel_reduce("huge", KK_RANGE(-1, INT64_MAX), KK_KERNEL(count), KK_ARGS(z), KK_RESULT(c)),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_reduce 'huge': range [-1, 9223372036854775807) has "
+                                      "9223372036854775808 indices");
+  ck_assert_int_eq(c, -1);
+  kk_view_t *hits = view1("hits", KK_INT32, 1000), *h = host_of(hits);
+  struct count_args a = {kk_view_bind(hits), INT64_MIN};
+  ck_assert_int_eq(kk_parallel_scan("huge", KK_RANGE(INT64_MIN, 0), KK_KERNEL(scan_count), KK_ARGS(a), KK_RESULT(c)),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_scan 'huge': range [-9223372036854775808, 0) has "
+                                      "9223372036854775808 indices");
+  ck_assert_int_eq(c, -1);
+  static const int64_t chunks[] = {0, 1, 7, 300, INT64_MAX};
+  static const int64_t firsts[] = {INT64_MAX - 1000, INT64_MIN};
+  const int32_t zero = 0;
+  for (int f = 0; f < 2; f++)
+    for (int s = 0; s < 2; s++)
+      for (size_t k = 0; k < sizeof chunks / sizeof *chunks; k++) {
+        const int64_t b = firsts[f];
+        const kk_range_policy_t p = {sizeof p, b, b + 1000, chunks[k], s ? KK_SCHEDULE_DYNAMIC : KK_SCHEDULE_STATIC,
+                                     NULL};
+        a.base = b;
+        for (int kind = 0; kind < 2; kind++) {
+          OK(kk_deep_copy_fill(hits, &zero));
+          if (kind == 0)
+            OK(kk_parallel_for("ends", &p, KK_KERNEL(count_hits), KK_ARGS(a)));
+          else {
+            c = -1;
+            OK(kk_parallel_scan("ends", &p, KK_KERNEL(scan_count), KK_ARGS(a), KK_RESULT(c)));
+            ck_assert_int_eq(c, 1000);
+          }
+          download(h, hits);
+          for (int i = 0; i < 1000; i++)
+            ck_assert_msg(((int32_t *)kk_view_data(h))[i] == 1,
+                          "%s over [%lld, +1000), chunk %lld, %s: index %d counted %d times",
+                          kind ? "scan" : "for", (long long)b, (long long)chunks[k], s ? "dynamic" : "static", i,
+                          ((int32_t *)kk_view_data(h))[i]);
+        }
+        c = -1;
+        OK(kk_parallel_reduce("ends", &p, KK_KERNEL(count), KK_ARGS(z), KK_RESULT(c)));
+        ck_assert_msg(c == 1000, "reduce over [%lld, +1000), chunk %lld, %s: %lld indices", (long long)b,
+                      (long long)chunks[k], s ? "dynamic" : "static", (long long)c);
+      }
+  kk_view_release(h), kk_view_release(hits);
 }
 END_TEST
 
@@ -896,7 +955,7 @@ START_TEST(launch_mismatches_refused) {
   ck_assert_int_eq(kk_parallel_for("axpy", KK_RANGE(0, 10), NULL, KK_ARGS(a)), KK_ERROR_INVALID_ARGUMENT);
   kk_range_policy_t p = {sizeof p, 0, 10, -5, KK_SCHEDULE_STATIC, NULL};
   ck_assert_int_eq(kk_parallel_for("axpy", &p, KK_KERNEL(axpy), KK_ARGS(a)), KK_ERROR_INVALID_ARGUMENT);
-  ck_assert_contains(kk_last_error(), "bad chunk size -5");
+  ck_assert_contains(kk_last_error(), "kk_parallel_for 'axpy': chunk size -5 is negative");
   /* the refused launches ran nothing */
   kk_view_release(x), kk_view_release(y);
 }
@@ -966,6 +1025,7 @@ static Suite *conformance_suite(void) {
   tcase_add_test(tc, for_schedules_and_chunks);
   tcase_add_test(tc, empty_and_single_ranges);
   tcase_add_test(tc, ranges_beyond_2_31);
+  tcase_add_test(tc, ranges_at_the_ends_of_int64);
   tcase_add_test(tc, launch_mismatches_refused);
   tcase_add_test(tc, kernel_lookup);
   tcase_add_test(tc, instances_from_two_threads);

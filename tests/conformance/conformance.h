@@ -1,4 +1,5 @@
 /* tests/conformance/conformance.h -- argument and value types shared by the conformance kernels and the test program. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_CONFORMANCE_H
 #define KK_CONFORMANCE_H
 
@@ -32,7 +33,7 @@ struct sum_and_stats { int64_t n; struct cplx_stats st; };
 
 #endif
 
-/* ---- issue 4: MDRange, teams, atomics, ScatterView ---- */
+/* ---- MDRange, teams, atomics, ScatterView ---- */
 struct md_args { kk_view hits; kk_view_strided hits6; int64_t b[6]; int64_t e[6]; int rank; };
 struct team_args {
   kk_view a;          /* rows x cols, default layout */

@@ -1,4 +1,5 @@
 /* tests/conformance/conformance_graph.c -- graphs: explicit and captured, fan-out and fan-in, updates, errors, tools, on every backend. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -447,6 +448,10 @@ START_TEST(graph_capture_refusals) {
   int64_t t = 0;
   ck_assert_int_eq(kk_parallel_scan("scan", KK_RANGE_ON(inst, 0, n), KK_KERNEL(scan_incl_i64), KK_ARGS(s), KK_RESULT(t)),
                    KK_ERROR_CAPTURE);
+  /* a range of more indices than int64_t counts: refused as without a capture */
+  ck_assert_int_eq(kk_parallel_for("huge", KK_RANGE_ON(inst, INT64_MIN, INT64_MAX), KK_KERNEL(axpy), KK_ARGS(ax)),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for 'huge': range [-9223372036854775808, 9223372036854775807) has");
   ck_assert_int_eq(kk_instance_fence(inst), KK_ERROR_CAPTURE);
   ck_assert_contains(kk_last_error(), "kk_instance_fence");
   ck_assert_int_eq(kk_fence(), KK_ERROR_CAPTURE);
@@ -468,6 +473,14 @@ START_TEST(graph_capture_refusals) {
   ck_assert_ptr_null(none);
   ck_assert_int_eq(kk_graph_node_count(g), 2);
   ck_assert_str_eq(kk_graph_node_label(kk_graph_node_at(g, 1)), "second");
+  /* and by an explicit add, which adds nothing */
+  kk_graph_node_t *huge = NULL;
+  ck_assert_int_eq(kk_graph_add_for(other, "huge", KK_RANGE(-1, INT64_MAX), KK_KERNEL(axpy), KK_ARGS(ax), NULL, 0,
+                                    &huge),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "range [-1, 9223372036854775807) has 9223372036854775808 indices");
+  ck_assert_ptr_null(huge);
+  ck_assert_int_eq(kk_graph_node_count(other), 0);
   OK(kk_fence());
   set_d(x, 1.0);
   OK(kk_graph_submit(g, inst));
@@ -779,6 +792,47 @@ START_TEST(graph_left_to_finalize) {
 }
 END_TEST
 
+/* Submitting a destroyed graph crashed (read freed memory): a destroyed
+ * handle is an error on every backend, also once a new graph has taken
+ * the destroyed one's place. */
+START_TEST(graph_destroyed_is_refused) {
+  const int64_t n = 100;
+  kk_view_t *x = gvec("x", KK_DOUBLE, n);
+  kk_graph_t *g = NULL, *again = NULL;
+  kk_graph_node_t *node = NULL;
+  OK(kk_graph_create(NULL, &g));
+  double two = 2.0;
+  OK(kk_graph_add_fill(g, x, &two, NULL, 0, &node));
+  OK(kk_graph_submit(g, NULL));
+  OK(kk_fence());
+  OK(kk_graph_destroy(g));
+  OK(kk_graph_create(NULL, &again));
+  OK(kk_graph_add_fill(again, x, &two, NULL, 0, NULL));
+  ck_assert_int_eq(kk_graph_submit(g, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_graph_submit: the graph was destroyed (kk_graph_destroy): its handle is invalid");
+  ck_assert_int_eq(kk_graph_submit(g, kk_instance_default()), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_graph_instantiate(g), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_graph_instantiate: the graph was destroyed");
+  ck_assert_int_eq(kk_graph_add_fill(g, x, &two, NULL, 0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_graph_add_fill: the graph was destroyed");
+  ck_assert_int_eq(kk_graph_add_empty(g, NULL, 0, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_graph_set_args(g, node, &two, sizeof two), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_graph_set_args: the graph was destroyed");
+  ck_assert_int_eq(kk_graph_destroy(g), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_graph_destroy: the graph was destroyed");
+  ck_assert_int_eq(kk_graph_node_count(g), 0);
+  ck_assert_ptr_null(kk_graph_node_at(g, 0));
+  ck_assert_int_eq(kk_graph_native(g), 0);
+  /* the graph that came after is untouched */
+  ck_assert_int_eq(kk_graph_node_count(again), 1);
+  set_d(x, 0.0);
+  OK(kk_graph_submit(again, NULL));
+  all_equal(x, 2.0, "x");
+  OK(kk_graph_destroy(again));
+  kk_view_release(x);
+}
+END_TEST
+
 void conf_add_graph_tests(Suite *s);
 void conf_add_graph_tests(Suite *s) {
   TCase *tc = tcase_create("graphs");
@@ -795,5 +849,6 @@ void conf_add_graph_tests(Suite *s) {
   tcase_add_test(tc, graph_tools_events);
   tcase_add_test(tc, graph_two_threads);
   tcase_add_test(tc, graph_left_to_finalize);
+  tcase_add_test(tc, graph_destroyed_is_refused);
   suite_add_tcase(s, tc);
 }

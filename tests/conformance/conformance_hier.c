@@ -1,4 +1,5 @@
 /* tests/conformance/conformance_hier.c -- MDRange, teams and scratch, atomics and ScatterView: the suite's second half. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -156,6 +157,61 @@ START_TEST(md_large_tiles) {
 }
 END_TEST
 
+/* Extents and tiles are int64_t.  A box with an extent, or a number of
+ * points, that does not fit, and a tile of more points than int64_t counts,
+ * are refused before launch with their bounds; a box at the ends of int64_t
+ * visits every point once, with tiles as large as int64_t allows. */
+START_TEST(md_at_the_ends_of_int64) {
+  int64_t n = 6 * 7;
+  kk_view_t *hits = viewn("hits", KK_INT32, 1, &n), *h = host_of(hits);
+  struct md_args a;
+  memset(&a, 0, sizeof a);
+  a.rank = 2;
+  a.hits = kk_view_bind(hits);
+  int64_t mx = 0;
+  kk_md_policy_t p = {sizeof p, 2, KK_ITERATE_DEFAULT, KK_ITERATE_DEFAULT, {INT64_MIN, 0}, {INT64_MAX, 1}, {0}, NULL};
+  ck_assert_int_eq(kk_parallel_for_md("huge", &p, KK_KERNEL(md_count2), KK_ARGS(a)), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for_md 'huge': dimension 0: range [-9223372036854775808, "
+                                      "9223372036854775807) has 18446744073709551615 indices, more than int64_t counts");
+  /* each extent fits, the box's points do not */
+  p.begin[0] = 0, p.end[0] = (int64_t)1 << 32, p.end[1] = (int64_t)1 << 31;
+  ck_assert_int_eq(kk_parallel_for_md("huge", &p, KK_KERNEL(md_count2), KK_ARGS(a)), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for_md 'huge': the box [0, 4294967296) x [0, 2147483648) has more "
+                                      "points than int64_t counts");
+  ck_assert_int_eq(kk_parallel_reduce_md("huge", &p, KK_KERNEL(md_max2), KK_ARGS(a), KK_RESULT(mx)),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_reduce_md 'huge': the box [0, 4294967296) x [0, 2147483648)");
+  /* tiles of more points than int64_t counts */
+  p.end[0] = 6, p.end[1] = 7, p.tile[0] = p.tile[1] = (int64_t)1 << 32;
+  ck_assert_int_eq(kk_parallel_for_md("huge", &p, KK_KERNEL(md_count2), KK_ARGS(a)), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for_md 'huge': a tile of 4294967296 x 4294967296 has more points "
+                                      "than int64_t counts");
+  /* an empty dimension: no points, however long the other */
+  const int32_t zero = 0;
+  OK(kk_deep_copy_fill(hits, &zero));
+  p.end[0] = INT64_MAX, p.end[1] = 0, p.tile[0] = p.tile[1] = 0;
+  a.b[0] = 0, a.e[0] = INT64_MAX, a.b[1] = a.e[1] = 0;
+  OK(kk_parallel_for_md("empty", &p, KK_KERNEL(md_count2), KK_ARGS(a)));
+  /* 6 x 7 points at the top of int64_t along one dimension, the bottom along the other */
+  static const int64_t tiles[][2] = {{0, 0}, {INT64_MAX, 1}, {1, INT64_MAX}, {4, 3}, {5, 0}};
+  for (size_t t = 0; t < sizeof tiles / sizeof *tiles; t++)
+    for (int order = 0; order < 3; order++) {
+      const kk_iterate_t it = order == 0 ? KK_ITERATE_DEFAULT : order == 1 ? KK_ITERATE_RIGHT : KK_ITERATE_LEFT;
+      p = (kk_md_policy_t){sizeof p, 2, it, it, {INT64_MAX - 6, INT64_MIN}, {INT64_MAX, INT64_MIN + 7},
+                           {tiles[t][0], tiles[t][1]}, NULL};
+      a.b[0] = p.begin[0], a.e[0] = p.end[0], a.b[1] = p.begin[1], a.e[1] = p.end[1];
+      OK(kk_deep_copy_fill(hits, &zero));
+      OK(kk_parallel_for_md("ends", &p, KK_KERNEL(md_count2), KK_ARGS(a)));
+      download(h, hits);
+      for (int64_t i = 0; i < n; i++)
+        ck_assert_msg(((int32_t *)kk_view_data(h))[i] == 1, "tiles %lld x %lld, order %d: point %lld visited %d times",
+                      (long long)tiles[t][0], (long long)tiles[t][1], order, (long long)i,
+                      ((int32_t *)kk_view_data(h))[i]);
+    }
+  kk_view_release(h), kk_view_release(hits);
+}
+END_TEST
+
 START_TEST(md_reduce) {
   kk_md_policy_t p = {sizeof p, 3, KK_ITERATE_DEFAULT, KK_ITERATE_DEFAULT, {1, 2, 3}, {9, 13, 8}, {3, 5, 2}, NULL};
   struct md_args a;
@@ -204,7 +260,7 @@ END_TEST
 static double aval(int64_t i, int64_t j) { return (double)((i * 3 + j * 5) % 11) - 5.0; }
 
 static void team_case(int64_t rows, int64_t cols, int team_size, int vector, int level, kk_schedule_t sched,
-                      int64_t chunk) {
+                      int64_t chunk, kk_instance_t *inst) {
   int64_t e2[2] = {rows, cols}, e9[2] = {rows, 9};
   kk_view_t *A = viewn("A", KK_DOUBLE, 2, e2), *x = viewn("x", KK_DOUBLE, 1, &cols), *y = viewn("y", KK_DOUBLE, 1, &rows);
   kk_view_t *out = viewn("out", KK_INT64, 2, e9), *sc = viewn("scan", KK_INT64, 2, e2);
@@ -223,7 +279,7 @@ static void team_case(int64_t rows, int64_t cols, int team_size, int vector, int
   OK(kk_deep_copy_fill(y, poison));
   struct team_args a = {kk_view_bind(A), kk_view_bind(x), kk_view_bind(y), kk_view_bind(out), kk_view_bind(sc),
                         rows, cols, level};
-  kk_team_policy_t p = {sizeof p, rows, team_size, vector, {0, 0}, {0, 0}, chunk, sched, NULL};
+  kk_team_policy_t p = {sizeof p, rows, team_size, vector, {0, 0}, {0, 0}, chunk, sched, inst};
   int ts = team_size;
   if (!ts)
     OK(kk_team_size_recommended(KK_KERNEL(team_matvec), &p, &ts));
@@ -282,12 +338,84 @@ START_TEST(teams_every_size) {
   static const int64_t shapes[][2] = {{1, 1}, {13, 29}, {64, 7}, {5, 200}};
   for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
     for (int ts = 1; ts <= maxts && ts <= 8; ts = ts < 4 ? ts + 1 : ts * 2) {
-      team_case(shapes[s][0], shapes[s][1], ts, 1, 0, KK_SCHEDULE_STATIC, 0);
-      team_case(shapes[s][0], shapes[s][1], ts, 4, 1, KK_SCHEDULE_DYNAMIC, 3);
+      team_case(shapes[s][0], shapes[s][1], ts, 1, 0, KK_SCHEDULE_STATIC, 0, NULL);
+      team_case(shapes[s][0], shapes[s][1], ts, 4, 1, KK_SCHEDULE_DYNAMIC, 3, NULL);
     }
-  team_case(17, 9, KK_AUTO, KK_AUTO, 0, KK_SCHEDULE_STATIC, 2);
+  team_case(17, 9, KK_AUTO, KK_AUTO, 0, KK_SCHEDULE_STATIC, 2, NULL);
   /* a league of zero teams runs nothing */
-  team_case(0, 5, 1, 1, 0, KK_SCHEDULE_STATIC, 0);
+  team_case(0, 5, 1, 1, 0, KK_SCHEDULE_STATIC, 0, NULL);
+}
+END_TEST
+
+/* kk_team_size_max and _recommended answer for the policy's instance: a
+ * created instance may have fewer threads than the default one (on host
+ * backends, option instance_threads), and the size it answers is one a
+ * launch on it takes; one more is refused before launch, with that limit. */
+START_TEST(team_size_per_instance) {
+  const int64_t rows = 9, cols = 5;
+  int64_t e2[2] = {rows, cols};
+  kk_view_t *A = viewn("A", KK_DOUBLE, 2, e2), *hA = host_of(A);
+  double ref = 0;
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < cols; j++)
+      ref += ((double *)kk_view_data(hA))[i * kk_view_stride(hA, 0) + j * kk_view_stride(hA, 1)] = aval(i, j);
+  upload(A, hA);
+  struct team_args a;
+  memset(&a, 0, sizeof a);
+  a.a = kk_view_bind(A);
+  a.cols = cols;
+  kk_instance_t *inst;
+  OK(kk_instance_create(NULL, &inst));
+  kk_team_policy_t p = {sizeof p, rows, KK_AUTO, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, inst};
+  int maxts = 0, rec = 0;
+  OK(kk_team_size_max(KK_KERNEL(team_total), &p, &maxts));
+  OK(kk_team_size_recommended(KK_KERNEL(team_total), &p, &rec));
+  ck_assert_int_ge(rec, 1);
+  ck_assert_int_le(rec, maxts);
+  /* the largest size it answers runs, every thread of every team taking part */
+  double s = 0;
+  p.team_size = maxts;
+  OK(kk_parallel_reduce_team("total", &p, KK_KERNEL(team_total), KK_ARGS(a), KK_RESULT(s)));
+  ck_assert_msg(s == ref + (double)(rows * maxts), "team size %d: %g, expected %g", maxts, s,
+                ref + (double)(rows * maxts));
+  /* one more is refused before launch, naming the instance's limit */
+  p.team_size = maxts + 1;
+  ck_assert_int_eq(kk_parallel_reduce_team("too big", &p, KK_KERNEL(team_total), KK_ARGS(a), KK_RESULT(s)),
+                   KK_ERROR_LIMIT);
+  char want[128];
+  snprintf(want, sizeof want, "team size %d exceeds the maximum %d of kernel 'team_total' on this created instance",
+           maxts + 1, maxts);
+  ck_assert_contains(kk_last_error(), want);
+  /* team kernels with scratch and nested loops, at sizes it allows */
+  OK(kk_team_size_max(KK_KERNEL(team_matvec), &p, &maxts));
+  team_case(7, 5, maxts < 8 ? maxts : 8, 1, 0, KK_SCHEDULE_STATIC, 0, inst);
+  team_case(7, 5, rec, 1, 0, KK_SCHEDULE_DYNAMIC, 1, inst);
+  team_case(7, 5, KK_AUTO, 1, 0, KK_SCHEDULE_STATIC, 0, inst);
+  OK(kk_instance_destroy(inst));
+  kk_view_release(hA), kk_view_release(A);
+}
+END_TEST
+
+/* A league of more threads (league size x team size x vector length) than
+ * int64_t counts is refused before launch with its sizes; a chunk of league
+ * ranks as large as int64_t allows runs every team once. */
+START_TEST(team_counts_beyond_int64) {
+  struct team_args a;
+  memset(&a, 0, sizeof a);
+  double r = 0;
+  kk_team_policy_t p = {sizeof p, INT64_MAX, 1, 2, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+  ck_assert_int_eq(kk_parallel_for_team("huge", &p, KK_KERNEL(team_matvec), KK_ARGS(a)), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_for_team 'huge': league size 9223372036854775807 x team size 1 x "
+                                      "vector length 2 is more threads than int64_t counts");
+  p.league_size = (int64_t)1 << 62;
+  ck_assert_int_eq(kk_parallel_reduce_team("huge", &p, KK_KERNEL(team_total), KK_ARGS(a), KK_RESULT(r)),
+                   KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_parallel_reduce_team 'huge': league size 4611686018427387904 x team size 1 "
+                                      "x vector length 2 is more threads than int64_t counts");
+  ck_assert(r == 0);
+  team_case(13, 5, 1, 1, 0, KK_SCHEDULE_STATIC, INT64_MAX, NULL);
+  team_case(13, 5, 1, 1, 0, KK_SCHEDULE_DYNAMIC, INT64_MAX, NULL);
+  team_case(13, 5, 1, 1, 0, KK_SCHEDULE_DYNAMIC, INT64_MAX - 5, NULL);
 }
 END_TEST
 
@@ -430,7 +558,7 @@ START_TEST(team_scratch_limits) {
   }
   /* Level-0 scratch far beyond any device's shared memory: a GPU's team-size
    * query then finds that no team fits (maximum 0), and the launch once said
-   * "team size 1 exceeds the maximum 0" (issue 21).  Every backend gives the
+   * "team size 1 exceeds the maximum 0".  Every backend gives the
    * scratch sentence, for an explicit team size and for KK_AUTO. */
   for (int32_t ts = KK_AUTO; ts <= 1; ts++) {
     kk_team_policy_t p = {sizeof p, rows, ts, 1, {(uint64_t)1 << 40, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
@@ -909,11 +1037,14 @@ void conf_add_hier_tests(Suite *s) {
   tcase_add_test(tc, md_every_rank_tile_and_order);
   tcase_add_test(tc, md_large_tiles);
   tcase_add_test(tc, md_reduce);
+  tcase_add_test(tc, md_at_the_ends_of_int64);
   suite_add_tcase(s, tc);
   tc = tcase_create("teams");
   tcase_add_checked_fixture(tc, conf_setup, conf_teardown);
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, teams_every_size);
+  tcase_add_test(tc, team_counts_beyond_int64);
+  tcase_add_test(tc, team_size_per_instance);
   tcase_add_test(tc, team_scratch_views_both_levels);
   tcase_add_test(tc, team_vector_unroll);
   tcase_add_test(tc, team_custom_nested_reduce);

@@ -1,4 +1,5 @@
 /* tests/conformance/kernels.kk.c -- every kernel of the conformance suite, written once for every target. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "conformance.h"
@@ -55,6 +56,13 @@ KK_REDUCE(dot, struct two_views, double, KK_SUM, i, acc) {
 
 /* count of iterations: ranges beyond 2^31 */
 KK_REDUCE(count, struct nothing, int64_t, KK_SUM, i, acc) { *acc += 1; }
+/* a scan that checks its own prefix: hits[i - base] += 1 when the prefix is the
+ * count of indices before i (ranges at the ends of int64_t) */
+KK_SCAN(scan_count, struct count_args, int64_t, i, part, final) {
+  if (final)
+    KK_AT(args->hits, int32_t, i - args->base) += *part == i - args->base;
+  *part += 1;
+}
 /* sum of the indices themselves */
 KK_REDUCE(index_sum, struct nothing, int64_t, KK_SUM, i, acc) { *acc += i; }
 

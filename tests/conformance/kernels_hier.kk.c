@@ -1,4 +1,5 @@
 /* tests/conformance/kernels_hier.kk.c -- MDRange, team, atomic and ScatterView kernels of the conformance suite. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "conformance.h"

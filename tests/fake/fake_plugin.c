@@ -1,4 +1,5 @@
 /* tests/fake/fake_plugin.c -- one source, built as several fake backend plugins, each failing the loader in one way. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

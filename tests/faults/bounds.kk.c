@@ -1,4 +1,5 @@
 /* tests/faults/bounds.kk.c -- kernels built with kkcc --bounds-check: each kind of kernel and access, in bounds when shift is 0. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "faults.h"

@@ -1,4 +1,5 @@
 /* tests/faults/check_probe.c -- plugins that segfault, abort or hang in their entry or init: probed in a helper process, skipped with the reason, the verdict cached. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -267,6 +268,97 @@ START_TEST(many_processes_at_once) {
 }
 END_TEST
 
+/* Runs kk_initialize/kk_finalize `times` times in a child, warnings on, its
+ * stderr into a file in e's cache directory; returns that text (caller
+ * frees). */
+static char *child_stderr(const env_t *e, int times) {
+  char log[1100];
+  snprintf(log, sizeof log, "%s/stderr.log", e->cache);
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fd, 2);
+    int bad = 0;
+    for (int i = 0; i < times; i++)
+      bad |= kk_initialize(NULL, NULL) != KK_OK || kk_finalize() != KK_OK;
+    free(e->plugins); /* the child's copies: nothing left for valgrind to call lost */
+    free(e->cache);
+    _exit(bad);
+  }
+  int ws = 0;
+  ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+  ck_assert_msg(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "the child failed: status 0x%x", ws);
+  FILE *f = fopen(log, "r");
+  ck_assert(f != NULL);
+  char *text = calloc(1, 65536);
+  size_t n = fread(text, 1, 65535, f);
+  text[n] = '\0';
+  fclose(f);
+  return text;
+}
+
+static int count(const char *hay, const char *needle) {
+  int n = 0;
+  for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+    n++;
+  return n;
+}
+
+/* A missing helper is said, once per process however many plugins and
+ * starts: the plugins then load unprobed. */
+START_TEST(missing_helper_is_said_once) {
+  env_t e = env_with("fake_oldminor");
+  setenv("KK_PLUGIN_PROBE_HELPER", "/nonexistent/kk-plugin-probe", 1);
+  char *err = child_stderr(&e, 2);
+  ck_assert_int_eq(count(err, "kk: warning: the plugin probe's helper /nonexistent/kk-plugin-probe is missing "
+                              "(No such file or directory): plugins load unprobed"),
+                   1);
+  free(err);
+  env_free(e);
+}
+END_TEST
+
+/* A timeout that is not a number of seconds is said, once, with what is used instead. */
+START_TEST(bad_timeout_is_said_once) {
+  static const char *bad[] = {"abc", "0", "-3", "5s", "99999999999999999999"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    env_t e = env_with(NULL);
+    setenv("KK_PLUGIN_PROBE_TIMEOUT", bad[i], 1);
+    char *err = child_stderr(&e, 2);
+    char want[256];
+    snprintf(want, sizeof want, "kk: warning: KK_PLUGIN_PROBE_TIMEOUT='%s' ignored: not a whole number of seconds "
+             "from 1 to 86400; the default, 30 s, is used", bad[i]);
+    ck_assert_msg(count(err, want) == 1, "%s: %s", bad[i], err);
+    free(err);
+    env_free(e);
+  }
+}
+END_TEST
+
+/* A plugin that hangs while probed: after 2 s the user is told which one is
+ * waited for, once, and it is then skipped at the timeout as before. */
+START_TEST(waiting_is_said) {
+  env_t e = env_with("fake_hang_init");
+  setenv("KK_PLUGIN_PROBE_TIMEOUT", "3", 1);
+  char *err = child_stderr(&e, 1);
+  char want[1200];
+  snprintf(want, sizeof want, "kk: warning: waiting for the plugin %s/kk_fake_hang_init.so: its probe in a helper "
+           "process has not finished after 2 s; it counts as hung after 3 s (KK_PLUGIN_PROBE_TIMEOUT)", e.plugins);
+  ck_assert_msg(count(err, want) == 1, "%s", err);
+  ck_assert_msg(!strstr(err, "kk_fake_ok.so: its probe"), "%s", err);
+  free(err);
+  /* its verdict */
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  char reason[1024];
+  ck_assert_int_eq(state_of("fake_hang_init", reason, sizeof reason), KK_PLUGIN_SKIPPED);
+  ck_assert_contains(reason, "hung: no answer after 3 s in init");
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+  env_free(e);
+}
+END_TEST
+
 static Suite *probe_suite(void) {
   Suite *s = suite_create("probe");
   TCase *tc = tcase_create("broken plugins");
@@ -276,6 +368,12 @@ static Suite *probe_suite(void) {
   tcase_add_test(tc, probe_off);
   tcase_add_test(tc, no_writable_cache);
   tcase_add_test(tc, many_processes_at_once);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("what is said");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, missing_helper_is_said_once);
+  tcase_add_test(tc, bad_timeout_is_said_once);
+  tcase_add_test(tc, waiting_is_said);
   suite_add_tcase(s, tc);
   return s;
 }

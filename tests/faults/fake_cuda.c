@@ -1,4 +1,5 @@
 /* tests/faults/fake_cuda.c -- a fake libcuda for the device-fault test without a GPU: host memory, kernels that do nothing, and a kernel whose name contains "bad_write" leaving CUDA_ERROR_ILLEGAL_ADDRESS behind, sticky as the driver's. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>

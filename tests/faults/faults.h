@@ -1,4 +1,5 @@
-/* tests/faults/faults.h -- argument types shared by the issue-21 test kernels (kernels.kk.c, bounds.kk.c) and faults.c. */
+/* tests/faults/faults.h -- argument types shared by the faults test kernels (kernels.kk.c, bounds.kk.c) and faults.c. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TEST_FAULTS_H
 #define KK_TEST_FAULTS_H
 

@@ -1,4 +1,5 @@
-/* tests/faults/kernels.kk.c -- plain kernels of the issue-21 tests: dispatch checks and launches from many threads. */
+/* tests/faults/kernels.kk.c -- plain kernels of the faults tests (faults.c): dispatch checks and launches from many threads. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "faults.h"

@@ -1,5 +1,6 @@
-# tests/faults/local.mk -- issue 21's pieces of the build: bounds checking in libkk, and the tests of bad
+# tests/faults/local.mk -- bounds checking in libkk, and the tests of bad
 # input that once crashed, concurrent use, broken plugins and bounds checking.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 EXTRA_DIST += tests/faults/local.mk tools/compare-kernel-images.sh tests/faults/tsan.sh tests/faults/tsan.supp \
 	tests/faults/fake-cuda-env.sh
 # libFuzzer harnesses and their seed corpora (tests/fuzz/run.sh, .ci/run)

@@ -1,3 +1,4 @@
 #!/bin/sh
-# tests/faults/serial.sh -- issue 21's per-backend tests on serial (skipped, with the reason, when it is not available).
+# tests/faults/serial.sh -- the faults tests (tests/faults/faults.c) on serial (skipped, with the reason, when it is not available).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 exec "${top_builddir:-.}/tests/faults/faults" serial

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/faults/tsan.sh -- builds kk with ThreadSanitizer and runs issue 21's launches from 8 threads on each host-reachable backend.
+# tests/faults/tsan.sh -- builds kk with ThreadSanitizer and runs tests/faults/faults' launches from 8 threads on each host-reachable backend.
 #
 # usage: tests/faults/tsan.sh TARBALL BUILDDIR
 # Unpacks the dist tarball into BUILDDIR (kept when already built), builds
@@ -9,6 +9,7 @@
 # and opencl.  Any ThreadSanitizer report fails the run (halt_on_error);
 # tests/faults/tsan.supp lists the reports libgomp itself causes.  A backend
 # that is not available here is skipped by the program, with its reason.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -euo pipefail
 tarball=$1
 build=$2

@@ -1,4 +1,5 @@
 /* tests/fuzz/fuzz_config_json.c -- libFuzzer harness: the JSON configuration file (--kokkos-config) as kk_initialize reads it. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #define _GNU_SOURCE
 #include "config.h"
 

@@ -1,4 +1,5 @@
 /* tests/fuzz/fuzz_module_table.c -- libFuzzer harness: the kernel and image table of a kernel object (kk_module_t), as kk_module_register and the lookups read it. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdint.h>

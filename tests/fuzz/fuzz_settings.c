@@ -1,4 +1,5 @@
 /* tests/fuzz/fuzz_settings.c -- libFuzzer harness: command-line flags, environment variables and kk_settings_t, resolved as kk_initialize does. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <stdint.h>

@@ -10,6 +10,7 @@
 # anything (crash, leak, sanitizer report, timeout); the reproducer is left
 # in BUILDDIR/fuzz/<harness>/.  Prints per harness: executions, coverage
 # (edges), features and corpus size, the figures docs/ci.md quotes.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -euo pipefail
 secs=${1:-60}
 top=$(cd "$(dirname "$0")/../.." && pwd)

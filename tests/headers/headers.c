@@ -1,4 +1,5 @@
 /* tests/headers/headers.c -- runs the headers kernel on the backend named on the command line and compares what the target's <stdint.h>, <limits.h>, <float.h>... define with the host's; exit 77 when the backend is not here. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <string.h>
 

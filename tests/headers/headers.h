@@ -1,4 +1,5 @@
 /* tests/headers/headers.h -- a header shared by host code and a kernel file that includes the C headers such a header naturally does, and the values both sides compare. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TESTS_HEADERS_H
 #define KK_TESTS_HEADERS_H
 

@@ -1,4 +1,5 @@
 /* tests/headers/headers.kk.c -- a kernel file whose shared header includes <stdint.h>, <stddef.h>, <stdbool.h>, <float.h> and <limits.h>: it builds for every target and reports what they define. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "headers.h"

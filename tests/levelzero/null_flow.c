@@ -16,6 +16,7 @@
  * Exit 0: passed; 77: skipped (no null driver; the reason is printed); 1: failed.
  * With KK_TEST_SPIRV_DIR set, the SPIR-V modules given to zeModuleCreate are
  * written there (tests/levelzero-null.sh runs spirv-val on them). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdint.h>

@@ -1,4 +1,5 @@
 # tests/mpi/launch.sh -- sourced by the MPI tests: mpi_run N PROGRAM ARGS... runs N ranks of a program with what this MPI needs in a container (as root, oversubscribed, shared memory only), bounded in time.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 : "${top_builddir:=.}"
 if [ -z "${MPIEXEC:-}" ]; then
   echo "SKIP: no MPI launcher was found by configure (MPIEXEC is empty)"

@@ -1,4 +1,5 @@
 /* tests/mpi/mpi_suite.c -- libkk-mpi on one backend and N ranks: point-to-point of every type, contiguous and strided, collectives, 3-D halos, instances, paths, errors. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -400,6 +401,29 @@ static void p2p_forms(void) {
   fill(g, 999, 3);
   OK(kk_mpi_sendrecv(g_c, col_s, MPI_PROC_NULL, 7, col_r, MPI_PROC_NULL, 7, &st));
   CHECK(st.MPI_SOURCE == MPI_PROC_NULL, "status of a receive from MPI_PROC_NULL: source %d", st.MPI_SOURCE);
+  expect(g, NULL, 999, 3, 999, 3, "MPI_PROC_NULL left the view alone");
+  /* the status MPI defines for MPI_PROC_NULL from every completion call
+   * (MPICH 4.0 leaves the non-blocking receive's empty: kk fills it in) */
+  for (int form = 0; form < 3; form++) {
+    kk_mpi_request_t *pr = NULL;
+    memset(&st, 0, sizeof st);
+    st.MPI_SOURCE = 12345;
+    OK(kk_mpi_irecv(g_c, NULL, col_r, MPI_PROC_NULL, 7, &pr));
+    if (form == 0) {
+      OK(kk_mpi_wait(&pr, &st));
+    } else if (form == 1) {
+      OK(kk_mpi_waitall(1, &pr, &st));
+    } else {
+      int done = 0;
+      for (int spin = 0; !done && spin < 1000000; spin++)
+        OK(kk_mpi_test(&pr, &done, &st));
+    }
+    int cnt = -1;
+    MPI_Get_count(&st, MPI_DOUBLE, &cnt);
+    CHECK(pr == NULL && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && cnt == 0,
+          "status of a kk_mpi_irecv from MPI_PROC_NULL completed by %s: source %d tag %d count %d",
+          form == 0 ? "kk_mpi_wait" : form == 1 ? "kk_mpi_waitall" : "kk_mpi_test", st.MPI_SOURCE, st.MPI_TAG, cnt);
+  }
   expect(g, NULL, 999, 3, 999, 3, "MPI_PROC_NULL left the view alone");
   kk_mpi_request_t *nr = NULL;
   OK(kk_mpi_wait(&nr, NULL)); /* a NULL request is a no-op */
@@ -841,6 +865,171 @@ static void paths_and_buffers(void) {
   kk_view_release(cs), kk_view_release(cr), kk_view_release(m), kk_view_release(g);
 }
 
+/* ---- the collective check (KK_MPI_CHECK) ------------------------------------- */
+
+/* Whether every rank holds the same `text` as rank 0 (its first 299 bytes):
+ * every rank must report the same disagreement. */
+static int same_on_every_rank(const char *text) {
+  char mine[300] = "", root[300];
+  snprintf(mine, sizeof mine, "%s", text ? text : "");
+  memcpy(root, mine, sizeof root);
+  MPI_Bcast(root, (int)sizeof root, MPI_CHAR, 0, MPI_COMM_WORLD);
+  int same = strcmp(root, mine) == 0, all = 0;
+  MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all;
+}
+
+/* Checks the status of a collective whose arguments the last rank changed:
+ * with one rank it runs; with more, every rank returns
+ * KK_ERROR_INVALID_ARGUMENT naming the disagreement (`on`, and `text`
+ * with %d the last rank) alike. */
+static void want_disagree(kk_status_t st, const char *call, const char *on, const char *text) {
+  if (g_size == 1) {
+    CHECK(st == KK_OK, "%s on one rank: %s: %s", call, kk_status_name(st), kk_last_error());
+    return;
+  }
+  char want[200];
+  snprintf(want, sizeof want, text, g_size - 1);
+  const char *msg = kk_last_error(), *from = strstr(msg, "the ranks disagree on ");
+  CHECK(st == KK_ERROR_INVALID_ARGUMENT && from && strstr(from, on) == from + strlen("the ranks disagree on ") &&
+            strstr(msg, want) && strstr(msg, "KK_MPI_CHECK=0"),
+        "%s: %s: %s (want the ranks to disagree on %s: %s)", call, kk_status_name(st), msg, on, want);
+  CHECK(same_on_every_rank(st == KK_ERROR_INVALID_ARGUMENT ? from : "(none)"), "%s: the ranks report different errors",
+        call);
+}
+
+/* Ranks that call a collective with different counts, types, reductions,
+ * roots, or different collectives, and a rank that refuses its own
+ * arguments: every rank returns the same error and none waits in MPI for
+ * ever (a hang fails the run through its time limit).  Then the
+ * communicator still works, the check ran once per collective, and
+ * KK_MPI_CHECK=0 on every rank turns it off. */
+static void collective_check(void) {
+  const int last = g_size - 1, odd = g_size > 1 && g_rank == last;
+  kk_mpi_stats_t s0 = {.struct_size = sizeof s0}, s1 = {.struct_size = sizeof s1};
+  OK(kk_mpi_comm_get_stats(g_c, &s0));
+  int calls = 0;
+  kk_status_t st;
+  int64_t n = 10 + odd, n10 = 10, one = 1;
+  kk_view_t *a = make("check_a", KK_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *b = make("check_b", KK_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *f = make("check_f", odd ? KK_FLOAT : KK_DOUBLE, 1, &n10, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *f2 = make("check_f2", odd ? KK_FLOAT : KK_DOUBLE, 1, &n10, KK_LAYOUT_DEFAULT, NULL);
+  fill_contrib(a, -1);
+  fill_contrib(f, -1);
+
+  st = kk_mpi_allreduce(g_c, NULL, a, b, KK_SUM), calls++;
+  want_disagree(st, "allreduce of 10 and 11 elements", "the element count", "passes 10 elements, rank %d passes 11 elements");
+  st = kk_mpi_allreduce(g_c, NULL, NULL, a, KK_SUM), calls++;
+  want_disagree(st, "allreduce in place of 10 and 11 elements", "the element count", "rank %d passes 11 elements");
+  st = kk_mpi_allreduce(g_c, NULL, f, f2, KK_SUM), calls++;
+  want_disagree(st, "allreduce of double and float", "the element type", "float elements");
+  if (g_size > 1)
+    CHECK(strstr(kk_last_error(), "double elements") != NULL, "the types: %s", kk_last_error());
+  /* the element type is named first when the reduction differs too */
+  st = kk_mpi_allreduce(g_c, NULL, NULL, f, odd ? KK_MAX : KK_SUM), calls++;
+  want_disagree(st, "allreduce of double with KK_SUM and float with KK_MAX", "the element type", "float elements");
+  kk_view_t *d = make("check_d", KK_DOUBLE, 1, &n10, KK_LAYOUT_DEFAULT, NULL);
+  fill_contrib(d, -1);
+  st = kk_mpi_allreduce(g_c, NULL, NULL, d, odd ? KK_MAX : KK_SUM), calls++;
+  want_disagree(st, "allreduce with KK_SUM and KK_MAX", "the reduction", "rank %d reduces with KK_MAX");
+  st = kk_mpi_broadcast(g_c, NULL, a, 0), calls++;
+  want_disagree(st, "broadcast of 10 and 11 elements", "the element count", "rank %d passes 11 elements");
+  st = kk_mpi_broadcast(g_c, NULL, d, odd ? 0 : last), calls++;
+  want_disagree(st, "broadcast from two roots", "the root", "names root 0");
+  double x = 1.0, y = 0;
+  st = kk_mpi_broadcast_value(g_c, KK_DOUBLE, &x, odd ? 0 : last), calls++;
+  want_disagree(st, "broadcast_value from two roots", "the root", "names root 0");
+  int64_t three = 3 + odd, gathered = (3 + odd) * g_size;
+  kk_view_t *gs = make("check_gs", KK_INT32, 1, &three, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *gr = make("check_gr", KK_INT32, 1, &gathered, KK_LAYOUT_DEFAULT, NULL);
+  st = kk_mpi_allgather(g_c, NULL, gs, gr), calls++;
+  want_disagree(st, "allgather of 3 and 4 elements", "the element count", "rank %d passes 4 elements");
+  st = odd ? kk_mpi_broadcast_value(g_c, KK_DOUBLE, &x, 0) : kk_mpi_allreduce_value(g_c, KK_DOUBLE, KK_SUM, &x, &y);
+  calls++;
+  want_disagree(st, "allreduce on some ranks, broadcast on another", "the collective", "rank %d calls a broadcast");
+  int32_t i32 = 1;
+  double *all = calloc((size_t)g_size, sizeof *all);
+  st = kk_mpi_allgather_value(g_c, odd ? KK_INT32 : KK_DOUBLE, odd ? (void *)&i32 : (void *)&x, all), calls++;
+  char want_i32[64];
+  snprintf(want_i32, sizeof want_i32, "rank %%d passes %s elements", kk_type_name(KK_INT32));
+  want_disagree(st, "allgather_value of double and int32", "the element type", want_i32);
+  free(all);
+
+  /* a rank that refuses its own arguments: it says why, the others name it */
+  st = kk_mpi_allreduce(g_c, NULL, d, odd || g_size == 1 ? NULL : d, KK_SUM), calls++;
+  if (odd || g_size == 1)
+    CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "NULL receive view"), "own refusal: %s: %s",
+          kk_status_name(st), kk_last_error());
+  else {
+    char want[96];
+    snprintf(want, sizeof want, "rank %d refused its part of the collective (ERROR_INVALID_ARGUMENT", last);
+    CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), want), "another rank's refusal: %s: %s",
+          kk_status_name(st), kk_last_error());
+  }
+
+  /* a view of one double on some ranks and a value on another agree: the
+   * same MPI_Allreduce of one double */
+  kk_view_t *v1 = make("check_one", KK_DOUBLE, 1, &one, KK_LAYOUT_DEFAULT, NULL);
+  fill_contrib(v1, 2.0);
+  double two = 2.0, sum = 0;
+  if (g_rank == 0)
+    OK(kk_mpi_allreduce_value(g_c, KK_DOUBLE, KK_SUM, &two, &sum));
+  else
+    OK(kk_mpi_allreduce(g_c, NULL, NULL, v1, KK_SUM));
+  calls++;
+  if (g_rank == 0)
+    CHECK(sum == 2.0 * g_size, "value and view allreduce: %g, want %g", sum, 2.0 * g_size);
+  /* and after every refusal the communicator still works */
+  fill_contrib(d, -1);
+  OK(kk_mpi_allreduce(g_c, NULL, NULL, d, KK_SUM));
+  calls++;
+  check_reduced(d, KK_SUM, "allreduce after the refusals");
+  OK(kk_mpi_comm_get_stats(g_c, &s1));
+  CHECK(s1.checks - s0.checks == (uint64_t)calls, "%llu checks for %d collectives",
+        (unsigned long long)(s1.checks - s0.checks), calls);
+
+  /* KK_MPI_CHECK: 0 on every rank turns it off; 0 on one rank only does not
+   * (the ranks must agree); anything else but 0 or 1 is refused everywhere */
+  const char *keep = getenv("KK_MPI_CHECK");
+  char saved[64] = "";
+  if (keep)
+    snprintf(saved, sizeof saved, "%s", keep);
+  for (int mode = 0; mode < 3; mode++) {
+    if (mode == 0 || (mode == 1 && g_rank == 0))
+      setenv("KK_MPI_CHECK", "0", 1);
+    else if (mode == 1)
+      setenv("KK_MPI_CHECK", "1", 1);
+    else
+      setenv("KK_MPI_CHECK", g_rank == last ? "maybe" : "1", 1);
+    kk_mpi_comm_t *c0 = NULL;
+    st = kk_mpi_comm_create(MPI_COMM_WORLD, &c0);
+    if (mode == 2) {
+      CHECK(st == KK_ERROR_CONFIG && c0 == NULL &&
+                strstr(kk_last_error(), g_rank == last ? "KK_MPI_CHECK='maybe'" : "another rank's"),
+            "KK_MPI_CHECK=maybe on rank %d: %s: %s", last, kk_status_name(st), kk_last_error());
+      continue;
+    }
+    OK(st);
+    if (!c0)
+      continue;
+    kk_mpi_stats_t t = {.struct_size = sizeof t};
+    fill_contrib(d, -1);
+    OK(kk_mpi_allreduce(c0, NULL, NULL, d, KK_SUM));
+    check_reduced(d, KK_SUM, mode == 0 ? "allreduce with KK_MPI_CHECK=0" : "allreduce with KK_MPI_CHECK=0 on rank 0");
+    OK(kk_mpi_comm_get_stats(c0, &t));
+    CHECK(t.checks == (mode == 0 || g_size == 1 ? 0u : 1u), "KK_MPI_CHECK=0 on %s: %llu checks",
+          mode == 0 ? "every rank" : "rank 0 only", (unsigned long long)t.checks);
+    OK(kk_mpi_comm_destroy(c0));
+  }
+  if (keep)
+    setenv("KK_MPI_CHECK", saved, 1);
+  else
+    unsetenv("KK_MPI_CHECK");
+  kk_view_release(a), kk_view_release(b), kk_view_release(f), kk_view_release(f2), kk_view_release(d);
+  kk_view_release(gs), kk_view_release(gr), kk_view_release(v1);
+}
+
 /* ---- errors --------------------------------------------------------------------- */
 
 static void errors(void) {
@@ -850,6 +1039,18 @@ static void errors(void) {
   kk_view_t *d10 = make("ten", KK_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
   kk_mpi_stats_t s0 = {.struct_size = sizeof s0}, s1 = {.struct_size = sizeof s1};
   OK(kk_mpi_comm_get_stats(g_c, &s0));
+  /* a refused call names the argument that is wrong */
+  kk_mpi_stats_t unset = {.struct_size = 0};
+  kk_status_t sa = kk_mpi_comm_get_stats(g_c, &unset);
+  CHECK(sa == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "kk_mpi_comm_get_stats: stats->struct_size is 0"),
+        "stats without a struct_size: %s", kk_last_error());
+  sa = kk_mpi_comm_get_stats(g_c, NULL);
+  CHECK(sa == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "kk_mpi_comm_get_stats: stats is NULL"),
+        "NULL stats: %s", kk_last_error());
+  int done_none = 0;
+  sa = kk_mpi_test(NULL, &done_none, NULL);
+  CHECK(sa == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "kk_mpi_test: req is NULL"), "NULL request: %s",
+        kk_last_error());
   /* refused before anything is sent */
   kk_status_t st = kk_mpi_allreduce(g_c, NULL, i32, f64, KK_SUM);
   CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "'counts' holds int32") &&
@@ -880,11 +1081,15 @@ static void errors(void) {
         "send to a rank that does not exist: %s: %s", kk_status_name(st), kk_last_error());
   CHECK(strstr(kk_last_error(), "'ten'") != NULL, "the message names the view: %s", kk_last_error());
 
-  /* sizes that disagree between sender and receiver */
+  /* sizes that disagree between sender and receiver; a message longer
+   * than the view fails as MPI completes the request, which every
+   * completion call reports as KK_ERROR_COMM (MPICH 4.0 raises it on
+   * MPI_COMM_WORLD's handler, which aborts unless kk sets it aside) */
   if (g_size >= 2) {
     if (g_rank == 0) {
       OK(kk_mpi_send(g_c, d10, 1, 60));
-      OK(kk_mpi_send(g_c, d10, 1, 61));
+      for (int tag = 61; tag < 64; tag++)
+        OK(kk_mpi_send(g_c, d10, 1, tag));
     } else if (g_rank == 1) {
       st = kk_mpi_recv(g_c, d20, 0, 60, NULL);
       CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "holds 10 double, the view 20"),
@@ -892,8 +1097,25 @@ static void errors(void) {
       st = kk_mpi_recv(g_c, d5, 0, 61, NULL);
       CHECK(st == KK_ERROR_COMM && strstr(kk_last_error(), "longer than the view's 5 double"),
             "long message: %s: %s", kk_status_name(st), kk_last_error());
+      kk_mpi_request_t *lr = NULL;
+      OK(kk_mpi_irecv(g_c, NULL, d5, 0, 62, &lr));
+      st = kk_mpi_waitall(1, &lr, NULL);
+      CHECK(st == KK_ERROR_COMM && lr == NULL && strstr(kk_last_error(), "longer than the view's 5 double"),
+            "long message through kk_mpi_waitall: %s: %s", kk_status_name(st), kk_last_error());
+      OK(kk_mpi_irecv(g_c, NULL, d5, 0, 63, &lr));
+      int done = 0;
+      st = KK_OK;
+      for (int spin = 0; !done && st == KK_OK && spin < 10000000; spin++)
+        st = kk_mpi_test(&lr, &done, NULL);
+      CHECK(st == KK_ERROR_COMM && lr == NULL && strstr(kk_last_error(), "longer than the view's 5 double"),
+            "long message through kk_mpi_test: %s: %s", kk_status_name(st), kk_last_error());
     }
   }
+  /* the program's own handler is back on MPI_COMM_WORLD */
+  MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
+  CHECK(eh == MPI_ERRORS_ARE_FATAL, "MPI_COMM_WORLD's error handler is no longer MPI_ERRORS_ARE_FATAL");
+  MPI_Errhandler_free(&eh);
   /* an instance that cannot reach the view */
   kk_space_t *sp = kk_view_space(d10);
   if (!kk_space_host_accessible(sp)) {
@@ -902,14 +1124,18 @@ static void errors(void) {
     CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "cannot be packed or staged on an instance"),
           "a host instance for a device view: %s", kk_last_error());
   }
-  /* a comm object with a request in flight is not destroyed */
+  /* a comm object with a request in flight is not destroyed (the message
+   * to this rank comes from another view: a send may not read the memory a
+   * pending receive writes, which MPICH checks) */
   kk_mpi_request_t *r = NULL;
+  kk_view_t *d10b = make("ten_more", KK_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
   OK(kk_mpi_irecv(g_c, NULL, d10, g_rank, 62, &r));
   st = kk_mpi_comm_destroy(g_c);
   CHECK(st == KK_ERROR_IN_USE && strstr(kk_last_error(), "1 request is not completed"), "destroy in use: %s",
         kk_last_error());
-  OK(kk_mpi_send(g_c, d10, g_rank, 62));
+  OK(kk_mpi_send(g_c, d10b, g_rank, 62));
   OK(kk_mpi_wait(&r, NULL));
+  kk_view_release(d10b);
   /* a malformed KK_MPI_GPU_AWARE */
   setenv("KK_MPI_GPU_AWARE", "maybe", 1);
   kk_mpi_comm_t *bad = NULL;
@@ -924,6 +1150,72 @@ static void errors(void) {
   CHECK(kk_mpi_send(NULL, d10, 0, 0) == KK_ERROR_INVALID_ARGUMENT, "NULL communicator accepted");
   kk_view_release(r45), kk_view_release(l45);
   kk_view_release(i32), kk_view_release(f64), kk_view_release(d20), kk_view_release(d5), kk_view_release(d10);
+}
+
+/* ---- handles that outlive kk_finalize and MPI_Finalize ------------------------- */
+
+/* A comm object, three requests in flight on it and a view, all made
+ * before kk_finalize (receives from this rank, and nothing is ever sent). */
+static kk_mpi_comm_t *g_late;
+static kk_mpi_request_t *g_late_req[3];
+static kk_view_t *g_late_view;
+
+#define NOT_INIT(call, why)                                                                            \
+  do {                                                                                                  \
+    kk_status_t s_ = (call);                                                                            \
+    CHECK(s_ == KK_ERROR_NOT_INITIALIZED && strstr(kk_last_error(), why), "%s: %s: %s (want %s)", #call, \
+          kk_status_name(s_), kk_last_error(), why);                                                    \
+  } while (0)
+
+/* Every call on them after kk_finalize (MPI still runs) returns
+ * KK_ERROR_NOT_INITIALIZED or the documented value, touches nothing kk
+ * freed (the view's memory went with kk_finalize), and waits for nothing;
+ * the request is released by kk_mpi_wait, the comm object by
+ * kk_mpi_comm_destroy. */
+static void after_kk_finalize(void) {
+  kk_mpi_comm_t *c = g_late;
+  kk_view_t *v = g_late_view, *views[1] = {v};
+  kk_mpi_request_t *r = NULL, *rs[1] = {NULL};
+  int peer = g_rank, tag = 0, done = 0;
+  double x = 1, y = 0;
+  kk_mpi_path_t path;
+  kk_mpi_stats_t stats = {.struct_size = sizeof stats};
+  const char *why = "kk_finalize ran before";
+  kk_status_t st = kk_mpi_comm_destroy(c);
+  CHECK(st == KK_ERROR_IN_USE, "destroy with requests in flight: %s", kk_status_name(st));
+  NOT_INIT(kk_mpi_wait(&g_late_req[0], NULL), "kk_finalize ran before kk_mpi_wait");
+  NOT_INIT(kk_mpi_test(&g_late_req[1], &done, NULL), "kk_finalize ran before kk_mpi_test");
+  NOT_INIT(kk_mpi_waitall(1, &g_late_req[2], NULL), "kk_finalize ran before kk_mpi_waitall");
+  CHECK(!g_late_req[0] && !g_late_req[1] && !g_late_req[2] && done == 1, "a request was kept");
+  NOT_INIT(kk_mpi_send(c, v, peer, tag), why);
+  NOT_INIT(kk_mpi_recv(c, v, peer, tag, NULL), why);
+  NOT_INIT(kk_mpi_sendrecv(c, v, peer, tag, v, peer, tag, NULL), why);
+  NOT_INIT(kk_mpi_isend(c, NULL, v, peer, tag, &r), why);
+  NOT_INIT(kk_mpi_irecv(c, NULL, v, peer, tag, &r), why);
+  NOT_INIT(kk_mpi_isend_batch(c, NULL, 1, views, &peer, &tag, rs), why);
+  NOT_INIT(kk_mpi_irecv_batch(c, NULL, 1, views, &peer, &tag, rs), why);
+  CHECK(r == NULL && rs[0] == NULL, "a request was made after kk_finalize");
+  CHECK(kk_mpi_wait(&r, NULL) == KK_OK, "a NULL request after kk_finalize is not a no-op");
+  NOT_INIT(kk_mpi_allreduce(c, NULL, v, v, KK_SUM), why);
+  NOT_INIT(kk_mpi_allreduce_value(c, KK_DOUBLE, KK_SUM, &x, &y), why);
+  NOT_INIT(kk_mpi_broadcast(c, NULL, v, 0), why);
+  NOT_INIT(kk_mpi_broadcast_value(c, KK_DOUBLE, &x, 0), why);
+  NOT_INIT(kk_mpi_allgather(c, NULL, v, v), why);
+  NOT_INIT(kk_mpi_allgather_value(c, KK_DOUBLE, &x, &y), why);
+  NOT_INIT(kk_mpi_view_path(c, v, &path, NULL), why);
+  NOT_INIT(kk_mpi_comm_get_stats(c, &stats), why);
+  FILE *f = fopen("/dev/null", "w");
+  if (f) {
+    NOT_INIT(kk_mpi_print_configuration(c, f), "not initialized");
+    NOT_INIT(kk_mpi_print_configuration_json(c, f), "not initialized");
+    fclose(f);
+  }
+  const char *how = NULL;
+  CHECK(kk_mpi_gpu_aware(c, NULL, &how) == 0 && how && strcmp(how, "kk is not initialized") == 0, "gpu_aware: %s",
+        how ? how : "(null)");
+  CHECK(kk_mpi_comm_mpi(c) == MPI_COMM_NULL && kk_mpi_comm_rank(c) == -1 && kk_mpi_comm_size(c) == 0,
+        "the accessors after kk_finalize: rank %d size %d", kk_mpi_comm_rank(c), kk_mpi_comm_size(c));
+  OK(kk_mpi_comm_destroy(c));
 }
 
 int main(int argc, char **argv) {
@@ -962,12 +1254,55 @@ int main(int argc, char **argv) {
   run("halo_3d_six_directions", halo_3d_six_directions);
   run("instance_ordering", instance_ordering);
   run("paths_and_buffers", paths_and_buffers);
+  run("collective_check", collective_check);
   run("errors", errors);
   st = kk_mpi_comm_destroy(g_c);
   if (st != KK_OK)
     fprintf(stderr, "[rank %d] kk_mpi_comm_destroy: %s\n", g_rank, kk_last_error()), g_failed_tests++;
+
+  /* handles that outlive kk_finalize, and one that outlives MPI_Finalize:
+   * the view wraps memory of the program's, which kk_finalize leaves alone */
+  static double late_mem[4];
+  kk_mpi_comm_t *later = NULL;
+  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+  spec.label = "late", spec.rank = 1, spec.extents[0] = 4;
+  g_test = "handles made before kk_finalize";
+  OK(kk_view_wrap(&spec, late_mem, &g_late_view));
+  OK(kk_mpi_comm_create(MPI_COMM_WORLD, &g_late));
+  OK(kk_mpi_comm_create(MPI_COMM_WORLD, &later));
+  for (int i = 0; i < 3; i++)
+    OK(kk_mpi_irecv(g_late, NULL, g_late_view, g_rank, 99, &g_late_req[i]));
+  kk_view_release(g_late_view); /* the requests hold it */
   kk_finalize();
+  if (g_late && later && g_late_req[0] && g_late_req[1] && g_late_req[2])
+    run("after_kk_finalize", after_kk_finalize);
+  else
+    g_failed_tests++;
+  /* a new kk_initialize does not revive a comm object of the one before */
+  g_test = "after a new kk_initialize", g_fail = 0;
+  if (kk_initialize(NULL, NULL) == KK_OK) {
+    double x = 1, y = 0;
+    NOT_INIT(kk_mpi_allreduce_value(later, KK_DOUBLE, KK_SUM, &x, &y), "made before kk_finalize");
+    CHECK(kk_mpi_comm_rank(later) == -1 && kk_mpi_comm_mpi(later) == MPI_COMM_NULL,
+          "a comm object of an earlier initialization answers rank %d", kk_mpi_comm_rank(later));
+    kk_finalize();
+  } else {
+    CHECK(0, "kk_initialize again: %s", kk_last_error());
+  }
+  g_failed_tests += g_fail != 0;
+  if (g_rank == 0)
+    printf("%s: after_a_new_kk_initialize (rank 0)\n", g_fail ? "FAIL" : "ok  ");
   MPI_Finalize();
+  /* MPI is gone too: the comm object calls no MPI function any more (each
+   * rank on its own: nothing can be agreed on now) */
+  g_test = "after MPI_Finalize", g_fail = 0;
+  double x = 1, y = 0;
+  NOT_INIT(kk_mpi_allreduce_value(later, KK_DOUBLE, KK_SUM, &x, &y), "not initialized");
+  CHECK(kk_mpi_comm_rank(later) == -1, "rank after MPI_Finalize: %d", kk_mpi_comm_rank(later));
+  OK(kk_mpi_comm_destroy(later));
+  g_failed_tests += g_fail != 0;
+  if (g_rank == 0)
+    printf("%s: after_mpi_finalize (rank 0)\n", g_fail ? "FAIL" : "ok  ");
   if (g_rank == 0)
     printf("mpi suite: %s\n", g_failed_tests ? "FAILED" : "passed");
   return g_failed_tests ? 1 : 0;

@@ -1,4 +1,5 @@
 /* tests/mpi/mpi_test.h -- argument structs of the MPI suite's kernels, shared by mpi_suite.c and mpi_test.kk.c. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk.h>
 
 struct fill_args {

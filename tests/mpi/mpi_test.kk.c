@@ -1,4 +1,5 @@
 /* tests/mpi/mpi_test.kk.c -- kernels of the MPI suite: a slow fill and a scale, to check ordering with sends and receives. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "mpi_test.h"

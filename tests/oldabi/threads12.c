@@ -1,4 +1,5 @@
 /* tests/oldabi/threads12.c -- the threads backend as a plugin built against plugin ABI 1.2 presents itself (kk_threads12.so, for the tests). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stddef.h>
 #include <string.h>
 

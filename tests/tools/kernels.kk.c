@@ -1,4 +1,5 @@
 /* tests/tools/kernels.kk.c -- one kernel of each kind for the profiling tests. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "tools_test.h"

@@ -1,4 +1,5 @@
 /* tests/tools/recorder.c -- a Kokkos Tools tool that writes every call it gets, with its arguments, to $KK_RECORDER_FILE. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>

@@ -1,4 +1,5 @@
 /* tests/tools/tools_app.c -- a small program with regions, kernels of each kind, allocations and copies, for the bundled profilers' tests. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 
 #include <kk.h>

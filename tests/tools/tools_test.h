@@ -1,4 +1,5 @@
 /* tests/tools/tools_test.h -- argument types shared by the tools tests' kernels and programs. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TOOLS_TEST_H
 #define KK_TOOLS_TEST_H
 

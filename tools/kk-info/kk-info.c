@@ -1,4 +1,5 @@
 /* tools/kk-info/kk-info.c -- prints what kk finds on this machine: versions, plugins, backends, devices, spaces, MPI, libraries on kk. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dlfcn.h>

@@ -1,4 +1,5 @@
 /* tools/kk-plugin-probe/kk-plugin-probe.c -- libkk's helper: loads one backend plugin and starts it as the loader would, in a process of its own, so that a plugin that crashes or hangs takes only this process down. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dlfcn.h>

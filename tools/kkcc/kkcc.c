@@ -1,4 +1,5 @@
 /* tools/kkcc/kkcc.c -- the kernel compiler driver: one kernel file, every installed target, one object with a registration constructor. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
 #include <dirent.h>
@@ -34,6 +35,10 @@ extern char **environ;
 #endif
 #ifndef KKCC_CC
 #define KKCC_CC "cc"
+#endif
+/* the site's default targets (docs/kkcc.md) */
+#ifndef KKCC_CONF
+#define KKCC_CONF "/usr/local/etc/kk/kkcc.conf"
 #endif
 /* configure --enable-bounds-check makes --bounds-check kkcc's default */
 #ifndef KKCC_BOUNDS_CHECK_DEFAULT
@@ -418,6 +423,92 @@ static int compile_target(const target_t *t, const job_t *j, const char *include
   return run_recipe(t, "compile", j, includedir);
 }
 
+/* ---- which targets ------------------------------------------------------------ */
+
+/* Can `prog` be run: a file with a '/', else a name found in $PATH? */
+static bool program_found(const char *prog) {
+  struct stat sb;
+  if (strchr(prog, '/'))
+    return stat(prog, &sb) == 0 && S_ISREG(sb.st_mode) && access(prog, X_OK) == 0;
+  const char *path = getenv("PATH");
+  if (!path || !*path)
+    path = "/usr/bin:/bin";
+  for (const char *p = path;; p++) {
+    size_t n = strcspn(p, ":");
+    char *cand = fmt("%.*s/%s", (int)n, n ? p : ".", prog);
+    bool ok = stat(cand, &sb) == 0 && S_ISREG(sb.st_mode) && access(cand, X_OK) == 0;
+    free(cand);
+    if (ok)
+      return true;
+    p += n;
+    if (!*p)
+      return false;
+  }
+}
+
+/* Is every program of the target's compile recipe installed?  When not,
+ * `missing` gets the first one that is not (caller frees). */
+static bool target_available(const target_t *t, const char *includedir, char **missing) {
+  json_t *r = json_object_get(t->json, "compile");
+  bool several = json_is_array(json_array_get(r, 0));
+  strv_t none = {0};
+  job_t dummy = {"", "", &none, NULL};
+  size_t i;
+  json_t *cmd;
+  json_array_foreach(r, i, cmd) {
+    json_t *first = json_array_get(several ? cmd : r, 0);
+    strv_t words = {0};
+    bool ok = json_is_string(first) && expand_arg(t, &dummy, json_string_value(first), includedir, &words) == 0 &&
+              words.n > 0 && program_found(words.v[0]);
+    if (!ok)
+      *missing = xstrdup(words.n ? words.v[0] : json_is_string(first) ? json_string_value(first) : "(no command)");
+    sv_free(&words);
+    if (!ok)
+      return false;
+    if (!several)
+      break;
+  }
+  return true;
+}
+
+/* The site's kkcc.conf: "targets = host,cuda" lines, '#' comments.  Returns
+ * 0 (targets set to the value, or left NULL) or -1 after a message. */
+static int read_conf(const char *file, char **targets) {
+  FILE *f = fopen(file, "r");
+  if (!f)
+    return errno == ENOENT ? 0 : (fprintf(stderr, "kkcc: cannot read %s: %s\n", file, strerror(errno)), -1);
+  char line[1024];
+  int no = 0, rc = 0;
+  while (rc == 0 && fgets(line, sizeof line, f)) {
+    no++;
+    line[strcspn(line, "\r\n")] = '\0';
+    char *k = line + strspn(line, " \t");
+    if (!*k || *k == '#')
+      continue;
+    char *eq = strchr(k, '=');
+    if (!eq) {
+      fprintf(stderr, "kkcc: %s:%d: expected 'key = value', got '%s'\n", file, no, k);
+      rc = -1;
+      break;
+    }
+    char *ke = eq;
+    while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
+      ke--;
+    *ke = '\0';
+    char *v = eq + 1 + strspn(eq + 1, " \t");
+    for (char *ve = v + strlen(v); ve > v && (ve[-1] == ' ' || ve[-1] == '\t');)
+      *--ve = '\0';
+    if (strcmp(k, "targets") == 0) {
+      free(*targets);
+      *targets = xstrdup(v);
+    } else {
+      fprintf(stderr, "kkcc: %s:%d: unknown key '%s' ignored\n", file, no, k);
+    }
+  }
+  fclose(f);
+  return rc;
+}
+
 /* ---- kernel names, registration --------------------------------------------- */
 
 /* The kk_kernel__<name> descriptors defined in an object. */
@@ -561,7 +652,9 @@ static void usage(FILE *out) {
           "       kkcc --list-targets\n"
           "Compiles a kernel file for every installed target and writes one object holding\n"
           "the host code, the device images and a constructor that registers them with libkk.\n"
-          "  --targets=T,...     only these targets (default: every installed one)\n"
+          "  --targets=T,...     only these targets; a missing compiler is an error (default: $KK_KERNEL_TARGETS,\n"
+          "                      else the targets of %s, else every installed target whose\n"
+          "                      compiler is found, the others skipped with a note; 'auto' is that default)\n"
           "  --<target>-arch=A,...  architectures of a device target (e.g. --cuda-arch=sm_80,sm_90,\n"
           "                      --hip-arch=gfx90a,gfx940)\n"
           "  --<target>-ptx=A|none  the architecture of the portable code embedded beside them (default: the\n"
@@ -576,7 +669,7 @@ static void usage(FILE *out) {
           "  -v                  print every command\n"
           "  --keep              keep the temporary directory\n"
           "  --list-targets      list the installed targets\n",
-          KKCC_BOUNDS_CHECK_DEFAULT ? "on, from configure --enable-bounds-check" : "off", KKCC_TARGETDIR);
+          KKCC_CONF, KKCC_BOUNDS_CHECK_DEFAULT ? "on, from configure --enable-bounds-check" : "off", KKCC_TARGETDIR);
 }
 
 int main(int argc, char **argv) {
@@ -663,8 +756,12 @@ int main(int argc, char **argv) {
     printf("targets in %s:\n", targets_dir);
     for (int i = 0; i < g_ntargets; i++) {
       target_t *t = &g_targets[i];
-      printf("  %-8s %-6s %s%s%s%s\n", t->name, t->kind, t->description, *t->format ? "; image format " : "",
-             t->format, checks_bounds(t) ? "; checks bounds with --bounds-check" : "");
+      char *missing = NULL;
+      bool found = target_available(t, includedir, &missing);
+      printf("  %-8s %-6s %s%s%s%s%s%s\n", t->name, t->kind, t->description, *t->format ? "; image format " : "",
+             t->format, checks_bounds(t) ? "; checks bounds with --bounds-check" : "",
+             found ? "" : "; not built by default here: compiler not found: ", found ? "" : missing);
+      free(missing);
       const char *k;
       json_t *v;
       json_object_foreach(t->vars, k, v) printf("           %s = %s\n", k, json_string_value(v));
@@ -680,26 +777,12 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  /* which targets */
+  /* which targets: named (--targets, KK_KERNEL_TARGETS, the site's kkcc.conf), each of which must
+   * build, or every one whose compiler is installed */
   bool want[64] = {false};
   if (g_ntargets > 64) {
     fprintf(stderr, "kkcc: too many targets\n");
     return 1;
-  }
-  if (only) {
-    char *list_s = xstrdup(only);
-    for (char *save = NULL, *n = strtok_r(list_s, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
-      target_t *t = find_target(n);
-      if (!t) {
-        fprintf(stderr, "kkcc: --targets: unknown target '%s' (kkcc --list-targets shows the installed ones)\n", n);
-        return 2;
-      }
-      want[t - g_targets] = true;
-    }
-    free(list_s);
-  } else {
-    for (int i = 0; i < g_ntargets; i++)
-      want[i] = true;
   }
   target_t *host = NULL;
   for (int i = 0; i < g_ntargets; i++)
@@ -710,6 +793,61 @@ int main(int argc, char **argv) {
     return 1;
   }
   g_host = host;
+  const char *env_targets = getenv("KK_KERNEL_TARGETS");
+  const char *conf = getenv("KKCC_CONF") && *getenv("KKCC_CONF") ? getenv("KKCC_CONF") : KKCC_CONF;
+  char *conf_targets = NULL, *sel_from = NULL;
+  const char *sel = NULL;
+  if (only)
+    sel = only, sel_from = xstrdup("--targets");
+  else if (env_targets && *env_targets)
+    sel = env_targets, sel_from = xstrdup("KK_KERNEL_TARGETS");
+  else if (strcmp(conf, "none") != 0) {
+    if (read_conf(conf, &conf_targets) != 0)
+      return 1;
+    if (conf_targets && *conf_targets)
+      sel = conf_targets, sel_from = fmt("%s", conf);
+  }
+  if (sel && strcmp(sel, "auto") == 0)
+    sel = NULL;
+  if (sel) {
+    char *list_s = xstrdup(sel);
+    for (char *save = NULL, *n = strtok_r(list_s, ",; ", &save); n; n = strtok_r(NULL, ",; ", &save)) {
+      target_t *t = find_target(n);
+      if (!t) {
+        fprintf(stderr, "kkcc: %s: unknown target '%s' (kkcc --list-targets shows the installed ones)\n", sel_from,
+                n);
+        return 2;
+      }
+      char *missing = NULL;
+      if (!target_available(t, includedir, &missing)) {
+        fprintf(stderr, "kkcc: target %s (named by %s) cannot be built: its compiler %s is not installed (%s)\n",
+                t->name, sel_from, missing, t->file);
+        free(missing);
+        return 1;
+      }
+      want[t - g_targets] = true;
+    }
+    free(list_s);
+  } else {
+    /* the host target always (its object is the one linked in: a missing compiler fails below) */
+    char *skipped = NULL;
+    for (int i = 0; i < g_ntargets; i++) {
+      char *missing = NULL;
+      want[i] = &g_targets[i] == host || target_available(&g_targets[i], includedir, &missing);
+      if (!want[i]) {
+        char *more = fmt("%s%s%s (%s)", skipped ? skipped : "", skipped ? ", " : "", g_targets[i].name, missing);
+        free(skipped);
+        skipped = more;
+      }
+      free(missing);
+    }
+    if (skipped)
+      fprintf(stderr, "kkcc: note: skipping the targets whose compiler is not installed: %s; --targets or "
+                      "KK_KERNEL_TARGETS naming one makes this an error (docs/kkcc.md)\n", skipped);
+    free(skipped);
+  }
+  free(conf_targets);
+  free(sel_from);
   /* said once, when asked for on the command line: the configure default stays quiet */
   for (int i = 0; bounds_asked && i < g_ntargets; i++)
     if (want[i] && !checks_bounds(&g_targets[i]))

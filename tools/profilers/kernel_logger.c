@@ -1,4 +1,5 @@
 /* tools/profilers/kernel_logger.c -- kk-kernel-logger: prints every kernel, region, allocation, copy, fence and event as it happens. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "profiler.h"
 
 /*

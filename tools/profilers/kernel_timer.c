@@ -1,4 +1,5 @@
 /* tools/profilers/kernel_timer.c -- kk-kernel-timer: calls, total, mean and share of time per kernel and region, printed and written at finalize. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <unistd.h>
 
 #include "profiler.h"

@@ -1,4 +1,5 @@
 /* tools/profilers/memory_hwm.c -- kk-memory-hwm: the high-water mark of allocated memory per memory space, printed at finalize. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "profiler.h"
 
 /*

@@ -1,4 +1,5 @@
 /* tools/profilers/profiler.h -- small helpers the bundled profilers share; each profiler is its own .so, so all of it is static. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PROFILER_H
 #define KK_PROFILER_H
 

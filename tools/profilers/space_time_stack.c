@@ -1,4 +1,5 @@
 /* tools/profilers/space_time_stack.c -- kk-space-time-stack: time per region tree (regions, kernels, copies) and memory at the high-water mark per region. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "profiler.h"
 
 /*

@@ -1,4 +1,5 @@
 /* kk/target/cuda.h -- how the CUDA target spells the kernel language (nvcc or NVRTC): kk/target/simt.h, with NVIDIA's warps, shuffles and atomics. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_CUDA_H
 #define KK_TARGET_CUDA_H
 

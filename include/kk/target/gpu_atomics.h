@@ -1,4 +1,5 @@
 /* kk/target/gpu_atomics.h -- the atomics the device targets build alike from their native ones: compare-and-swap loops, the lock table's 16-byte operations, the kk_atomic_* names. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_GPU_ATOMICS_H
 #define KK_TARGET_GPU_ATOMICS_H
 

@@ -1,4 +1,5 @@
 /* kk/target/gpu_common.h -- what the device targets (cuda, hip: kk/target/simt.h; spirv) spell alike: reducers, nested team collectives, scratch views, ScatterView (atomics: gpu_atomics.h). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_GPU_COMMON_H
 #define KK_TARGET_GPU_COMMON_H
 
@@ -12,7 +13,8 @@
  *   kk__failed_t        the word a team kernel's scratch failure is recorded in
  *   the kernels: KK__KERNEL(BOUNDS, NAME, ARGS_T) opens one, with kk__ap (the
  *   arguments) and kk__L (the launch record); KK__CTX is what its bodies get
- *   as their context; KK__GRID_LOOP(i) walks a range, kk__md_run<RANK>(L, f)
+ *   as their context; KK__GRID_LOOP(o) walks a range by offsets from its
+ *   begin, KK__GRID_INDEX(o) being the index, kk__md_run<RANK>(L, f)
  *   an MDRange (KK__CAPTURE: its lambdas' capture; KK__LAMBDA: what they need
  *   to be inlined), KK__LEAGUE_LOOP(call) a league with kk__t the team;
  *   KK__FINISH(VT, NAME, DIMS) ends a reduction over a block of 1, 2 (teams)
@@ -79,7 +81,8 @@ KK__BUILTIN_REDUCERS(KK__DEF_BJOIN)
 
 #define KK_FOR(NAME, ARGS_T, I)                                                                                 \
   KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, );                                                        \
-  KK__KERNEL(, kk_k_##NAME, ARGS_T) KK__GRID_LOOP(kk__i) kk__body_##NAME(kk__ap, kk__i, KK__CTX);              \
+  KK__KERNEL(, kk_k_##NAME, ARGS_T)                                                                             \
+  KK__GRID_LOOP(kk__o) kk__body_##NAME(kk__ap, KK__GRID_INDEX(kk__o), KK__CTX);                                 \
   }                                                                                                             \
   KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, )
 
@@ -87,7 +90,7 @@ KK__BUILTIN_REDUCERS(KK__DEF_BJOIN)
   KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, VT *const ACC KK__UNUSED, );                              \
   KK__KERNEL(, kk_k_##NAME, ARGS_T) VT kk__acc;                                                                 \
   kk__red_##NAME::init(&kk__acc);                                                                               \
-  KK__GRID_LOOP(kk__i) kk__body_##NAME(kk__ap, kk__i, &kk__acc, KK__CTX);                                       \
+  KK__GRID_LOOP(kk__o) kk__body_##NAME(kk__ap, KK__GRID_INDEX(kk__o), &kk__acc, KK__CTX);                       \
   KK__FINISH(VT, NAME, 1);                                                                                      \
   }                                                                                                             \
   KK__BODY(NAME, ARGS_T, const int64_t I KK__UNUSED, VT *const ACC KK__UNUSED, )

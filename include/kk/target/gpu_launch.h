@@ -1,4 +1,5 @@
 /* kk/target/gpu_launch.h -- the launch record a GPU plugin passes to every kernel it runs, after the argument struct. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_GPU_LAUNCH_H
 #define KK_TARGET_GPU_LAUNCH_H
 

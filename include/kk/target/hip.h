@@ -1,4 +1,5 @@
 /* kk/target/hip.h -- how the HIP target spells the kernel language (HIP-Clang): kk/target/simt.h, with AMD's wavefronts, shuffles and atomics. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_HIP_H
 #define KK_TARGET_HIP_H
 

@@ -1,4 +1,5 @@
 /* kk/target/host.h -- how the host target spells the kernel language: native chunk functions with the bodies inlined. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_HOST_H
 #define KK_TARGET_HOST_H
 

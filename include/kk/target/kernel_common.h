@@ -1,4 +1,5 @@
 /* kk/target/kernel_common.h -- what every target (host.h, and the device targets through gpu_common.h) spells alike: the list of built-in reducers, the MDRange entry names, scratch view extents, ScatterView offsets, the atomics without a result. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_KERNEL_COMMON_H
 #define KK_TARGET_KERNEL_COMMON_H
 

@@ -1,4 +1,5 @@
 /* kk/target/simt.h -- the kernel language on SIMT GPUs, CUDA and HIP alike: one __global__ function per kernel; cuda.h and hip.h spell what their vendor does differently. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_SIMT_H
 #define KK_TARGET_SIMT_H
 
@@ -481,7 +482,11 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   const unsigned long long tile = kk__tile;
   constexpr int IT = KK__SCAN_ITEMS(T); /* the plugin sizes L.items and shared memory alike */
   const unsigned B = blockDim.x, tid = threadIdx.x;
+  /* the tile's first index, and the count of its indices (less than B * IT
+   * in the last tile): every index formed is in the range, whose end may
+   * be INT64_MAX */
   const int64_t first = L.begin + (int64_t)tile * ((int64_t)B * IT);
+  const int64_t here = L.end - first;
   const unsigned lane = tid % KK__WARP, warp = tid / KK__WARP, nwarps = B / KK__WARP;
   T *buf = (T *)kk__smem;
   /* 1. every element's contribution (the body applied to the identity),
@@ -489,10 +494,10 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   T v[IT];
 #pragma unroll
   for (int r = 0; r < IT; r++) {
-    const int64_t i = first + (int64_t)r * B + tid;
+    const int64_t o = (int64_t)r * B + tid;
     RED::init(&v[r]);
-    if (i < L.end)
-      body(i, &v[r], 0);
+    if (o < here)
+      body(first + o, &v[r], 0);
   }
 #pragma unroll
   for (int r = 0; r < IT; r++)
@@ -549,7 +554,7 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
       kk__lookback<T, RED>(L, tile, agg, prefix, kk__win);
     if (lane == 0) {
       kk__prefix = prefix;
-      if (L.result && first + (int64_t)B * IT >= L.end) {
+      if (L.result && (int64_t)B * IT >= here) {
         T inclusive = prefix;
         RED::join(&inclusive, &agg);
         *(T *)L.result = inclusive; /* the last tile: the scan's total */
@@ -567,11 +572,10 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   KK__UNROLL(KK__SCAN_FINAL_UNROLL)
   for (int r = 0; r < IT; r++) {
     const unsigned s = r * B + tid;
-    const int64_t i = first + s;
-    if (i < L.end) {
+    if ((int64_t)s < here) {
       T p = kk__wt[s / (KK__WARP * IT)];
       RED::join(&p, &buf[kk__scan_slot<IT>(s)]);
-      body(i, &p, 1);
+      body(first + s, &p, 1);
     }
   }
 }
@@ -591,11 +595,16 @@ typedef unsigned int kk__failed_t;
   extern "C" __global__ void BOUNDS NAME(const ARGS_T kk__a, const kk_gpu_launch kk__L) {                       \
     const ARGS_T *const kk__ap = &kk__a;
 /* Not unrolled: most threads run it once, and unrolling a grid-stride loop
- * makes every thread divide to find its trip count first. */
-#define KK__GRID_LOOP(I)                                                                                        \
-  _Pragma("unroll 1") for (int64_t I = kk__L.begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x,           \
-                           kk__stride = (int64_t)gridDim.x * blockDim.x;                                        \
-                           KK__BC_WHILE(I < kk__L.end); I += kk__stride)
+ * makes every thread divide to find its trip count first.  Offsets from
+ * begin, unsigned: the range's length fits in int64_t (the core refuses
+ * others), so offset + stride never wraps, and no index past the range's
+ * end, which may be INT64_MAX, is ever formed. */
+#define KK__GRID_LOOP(O)                                                                                        \
+  _Pragma("unroll 1") for (uint64_t O = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x,                       \
+                           kk__n = (uint64_t)(kk__L.end - kk__L.begin),                                         \
+                           kk__stride = (uint64_t)gridDim.x * blockDim.x;                                       \
+                           KK__BC_WHILE(O < kk__n); O += kk__stride)
+#define KK__GRID_INDEX(O) (kk__L.begin + (int64_t)(O))
 /* the thread's index and the threads of a 1-, 2- (a team: lane 0 of each thread speaks) or 3-D block */
 #define KK__FINISH(VT, NAME, DIMS)                                                                              \
   if (DIMS == 2 && threadIdx.x != 0)                                                                            \
@@ -650,15 +659,18 @@ template <int R, bool IL, bool OL, class F> KK__FN void kk__md_tiles(const kk_gp
       }
       rem = q;
       lo[d] = L.md_begin[d] + m * L.md_tile[d];
-      hi[d] = lo[d] + L.md_tile[d] < L.md_end[d] ? lo[d] + L.md_tile[d] : L.md_end[d];
+      hi[d] = L.md_end[d] - lo[d] > L.md_tile[d] ? lo[d] + L.md_tile[d] : L.md_end[d];
     }
     int64_t idx[R];
     if (!L.flat) {
       /* x, y on the two innermost dimensions, z on the others */
       const int d0 = IL ? 0 : R - 1, d1 = IL ? 1 : R - 2;
-      idx[d0] = lo[d0] + threadIdx.x;
-      idx[d1] = lo[d1] + threadIdx.y;
-      bool in2 = idx[d0] < hi[d0] && idx[d1] < hi[d1];
+      /* a point is in the tile when its offsets are; an index outside is
+       * formed in unsigned arithmetic, as the tile may end at INT64_MAX,
+       * and not used */
+      idx[d0] = (int64_t)((uint64_t)lo[d0] + threadIdx.x);
+      idx[d1] = (int64_t)((uint64_t)lo[d1] + threadIdx.y);
+      bool in2 = threadIdx.x < hi[d0] - lo[d0] && threadIdx.y < hi[d1] - lo[d1];
       /* the tile's other dimensions: threadIdx.z, then a loop (several
        * independent points per thread keep more loads in flight) */
       unsigned rest = 1;
@@ -671,14 +683,11 @@ template <int R, bool IL, bool OL, class F> KK__FN void kk__md_tiles(const kk_gp
 #pragma unroll
         for (int k = 2; k < R; k++) {
           const int d = IL ? k : R - 1 - k;
-          if (k == R - 1) {
-            idx[d] = lo[d] + z;
-          } else {
-            const unsigned tl = (unsigned)L.md_tile[d];
-            idx[d] = lo[d] + z % tl;
-            z /= tl;
-          }
-          in = in && idx[d] < hi[d];
+          const unsigned p = k == R - 1 ? z : z % (unsigned)L.md_tile[d];
+          if (k < R - 1)
+            z /= (unsigned)L.md_tile[d];
+          idx[d] = (int64_t)((uint64_t)lo[d] + p);
+          in = in && p < hi[d] - lo[d];
         }
         if (in)
           f(idx);
@@ -710,9 +719,13 @@ template <int R, bool IL, bool OL, class F> KK__FN void kk__md_tiles(const kk_gp
 template <int R, bool IL, class F> KK__FN void kk__md_direct(const kk_gpu_launch &L, F f) {
   int64_t idx[R];
   const int d0 = IL ? 0 : R - 1, d1 = IL ? 1 : R - 2;
-  idx[d0] = L.md_begin[d0] + (int64_t)blockIdx.x * L.md_tile[d0] + threadIdx.x;
-  idx[d1] = L.md_begin[d1] + (int64_t)blockIdx.y * L.md_tile[d1] + threadIdx.y;
-  bool in = idx[d0] < L.md_end[d0] && idx[d1] < L.md_end[d1];
+  /* offsets from begin (a point past the end is formed in unsigned
+   * arithmetic, as the box may end at INT64_MAX, and not used) */
+  const int64_t o0 = (int64_t)blockIdx.x * L.md_tile[d0] + threadIdx.x;
+  const int64_t o1 = (int64_t)blockIdx.y * L.md_tile[d1] + threadIdx.y;
+  idx[d0] = (int64_t)((uint64_t)L.md_begin[d0] + (uint64_t)o0);
+  idx[d1] = (int64_t)((uint64_t)L.md_begin[d1] + (uint64_t)o1);
+  bool in = o0 < L.md_end[d0] - L.md_begin[d0] && o1 < L.md_end[d1] - L.md_begin[d1];
   unsigned bz = blockIdx.z, tz = threadIdx.z;
 #pragma unroll
   for (int k = 2; k < R; k++) {
@@ -723,8 +736,9 @@ template <int R, bool IL, class F> KK__FN void kk__md_direct(const kk_gpu_launch
       b = bz % nt, bz /= nt;
       p = tz % tl, tz /= tl;
     }
-    idx[d] = L.md_begin[d] + (int64_t)b * L.md_tile[d] + p;
-    in = in && idx[d] < L.md_end[d];
+    const int64_t o = (int64_t)b * L.md_tile[d] + p;
+    idx[d] = (int64_t)((uint64_t)L.md_begin[d] + (uint64_t)o);
+    in = in && o < L.md_end[d] - L.md_begin[d];
   }
   if (in)
     f(idx);

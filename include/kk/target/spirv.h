@@ -1,4 +1,5 @@
 /* kk/target/spirv.h -- how the SPIR-V target spells the kernel language: one OpenCL kernel per kernel (C++ for OpenCL, clang -target spir64). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_SPIRV_H
 #define KK_TARGET_SPIRV_H
 
@@ -165,6 +166,16 @@ template <class VT, class RED> KK__INL VT kk__block_inscan(VT v, unsigned tid, u
   return v;
 }
 
+/* The indices [*b, *e) of work-item tid of tile `tile` of a scan, found by
+ * offsets from begin: the last tile's work-items may start past the end,
+ * which may be INT64_MAX. */
+KK__INL void kk__scan_part(kk__thread_t L, int64_t tile, unsigned tid, unsigned n, int64_t *b, int64_t *e) {
+  const uint64_t len = (uint64_t)(L->end - L->begin), items = (uint64_t)L->items;
+  const uint64_t o = ((uint64_t)tile * n + tid) * items;
+  *b = o < len ? L->begin + (int64_t)o : L->end;
+  *e = o < len && len - o > items ? *b + (int64_t)items : L->end;
+}
+
 /* The two kernels of a scan, one group per tile; body(i, &value, final).
  * First every tile's aggregate (and every work-item's part of it), then each
  * tile folds the aggregates before it, scans its parts and runs the final
@@ -172,8 +183,8 @@ template <class VT, class RED> KK__INL VT kk__block_inscan(VT v, unsigned tid, u
 template <class T, class RED, class F> KK__INL void kk__scan_tiles(kk__thread_t L, unsigned char *sm, F body) {
   const unsigned tid = KK__LID(), n = KK__LSIZE();
   const int64_t tile = KK__GID();
-  const int64_t b = L->begin + tile * n * L->items + (int64_t)tid * L->items;
-  const int64_t e = b + L->items < L->end ? b + L->items : L->end;
+  int64_t b, e;
+  kk__scan_part(L, tile, tid, n, &b, &e);
   T part;
   RED::init(&part);
   for (int64_t i = b; i < e; i++)
@@ -186,8 +197,8 @@ template <class T, class RED, class F> KK__INL void kk__scan_tiles(kk__thread_t 
 template <class T, class RED, class F> KK__INL void kk__scan_final(kk__thread_t L, unsigned char *sm, F body) {
   const unsigned tid = KK__LID(), n = KK__LSIZE();
   const int64_t tile = KK__GID();
-  const int64_t b = L->begin + tile * n * L->items + (int64_t)tid * L->items;
-  const int64_t e = b + L->items < L->end ? b + L->items : L->end;
+  int64_t b, e;
+  kk__scan_part(L, tile, tid, n, &b, &e);
   T *aggs = (T *)L->partials;
   /* the prefix of the tiles before this one, in order */
   T prefix;
@@ -288,10 +299,14 @@ typedef uint64_t kk__failed_t;
     const ARGS_T *kk__ap = KK__ARGS(ARGS_T, kk__slot);                                                          \
     unsigned char *kk__smem KK__UNUSED = (unsigned char *)kk__sm;                                               \
     KK__BC_ENTER
-#define KK__GRID_LOOP(I)                                                                                        \
-  for (int64_t I = kk__L->begin + (int64_t)KK__GID() * KK__LSIZE() + KK__LID(),                                 \
-               kk__stride = (int64_t)KK__NGROUPS() * KK__LSIZE();                                               \
-       I < kk__L->end; I += kk__stride)
+/* Offsets from begin, unsigned: the range's length fits in int64_t (the
+ * core refuses others), so offset + stride never wraps, and no index past
+ * the range's end, which may be INT64_MAX, is ever formed. */
+#define KK__GRID_LOOP(O)                                                                                        \
+  for (uint64_t O = (uint64_t)KK__GID() * KK__LSIZE() + KK__LID(),                                              \
+                kk__n = (uint64_t)(kk__L->end - kk__L->begin), kk__stride = (uint64_t)KK__NGROUPS() * KK__LSIZE(); \
+       O < kk__n; O += kk__stride)
+#define KK__GRID_INDEX(O) (kk__L->begin + (int64_t)(O))
 #define KK__FINISH(VT, NAME, DIMS)                                                                              \
   kk__reduce_finish<VT, kk__red_##NAME>(kk__acc, kk__L, KK__LID(), KK__LSIZE(), KK__NGROUPS(), KK__GID(), kk__smem)
 /* kk__scratch returns NULL when a request does not fit: the body returns
@@ -341,7 +356,7 @@ template <int RANK, class F> KK__INL void kk__md_run(kk__thread_t L, F f) {
       const int d = L->outer_left ? k : r - 1 - k;
       lo[d] = L->md_begin[d] + (rem % L->md_ntile[d]) * L->md_tile[d];
       rem /= L->md_ntile[d];
-      hi[d] = lo[d] + L->md_tile[d] < L->md_end[d] ? lo[d] + L->md_tile[d] : L->md_end[d];
+      hi[d] = L->md_end[d] - lo[d] > L->md_tile[d] ? lo[d] + L->md_tile[d] : L->md_end[d];
     }
     int64_t pts = 1;
     for (int d = 0; d < r; d++)

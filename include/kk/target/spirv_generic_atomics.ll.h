@@ -15,6 +15,7 @@
  * line breaks), for each type (i j l m: int, uint, long, ulong, the letters
  * of their mangled names).  LLVM 14 syntax (typed pointers).
  */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024"
 target triple = "spir64-unknown-unknown"
 

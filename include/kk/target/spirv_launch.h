@@ -1,4 +1,5 @@
 /* kk/target/spirv_launch.h -- the launch record the SPIR-V plugins (opencl, levelzero) pass to every kernel they run. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_TARGET_SPIRV_LAUNCH_H
 #define KK_TARGET_SPIRV_LAUNCH_H
 

@@ -1,4 +1,5 @@
 /* kk/target/freestanding/limits.h -- <limits.h> for kernel files on device targets that have no C library, from the compiler's predefined macros. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* See stdint.h here.  OpenCL defines most of these itself (with the same
  * values): a macro already defined is left as it is. */
 #ifndef KK_FREESTANDING_LIMITS_H

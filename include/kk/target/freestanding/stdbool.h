@@ -1,4 +1,5 @@
 /* kk/target/freestanding/stdbool.h -- <stdbool.h> for kernel files on device targets that have no C library. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* See stdint.h here.  The device targets compile kernel files as C++, where
  * bool, true and false are keywords (CUDA's NVRTC source is preprocessed as C
  * first: a bool macro there would reach NVRTC as _Bool). */

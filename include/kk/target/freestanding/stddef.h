@@ -1,4 +1,5 @@
 /* kk/target/freestanding/stddef.h -- <stddef.h> for kernel files on device targets that have no C library, from the compiler's predefined macros. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* See stdint.h here.  The device targets compile kernel files as C++ (CUDA's
  * NVRTC source is preprocessed as C first, hence the RTC tests): wchar_t is
  * then a keyword and NULL is nullptr, as C++ for OpenCL defines it. */

@@ -1,4 +1,5 @@
 /* kk/target/freestanding/stdint.h -- <stdint.h> for kernel files on device targets that have no C library, from the compiler's predefined macros. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* kkcc's spirv recipe, and the CUDA source it embeds for NVRTC, put this
  * directory first in the include path, so that a header shared by host code
  * and kernel files can include <stdint.h> (docs/kernel-language.md).  The
