@@ -1,4 +1,5 @@
 /* algorithms/args.h -- the argument structs kk-algorithms' kernel files share with its host code (every target compiles this). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKA_ARGS_H
 #define KKA_ARGS_H
 

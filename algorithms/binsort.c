@@ -1,4 +1,5 @@
 /* algorithms/binsort.c -- BinSort: bins over uniform 1-D or 3-D boxes, their counts, offsets and a permutation, applied to any view. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

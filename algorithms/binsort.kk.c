@@ -1,4 +1,5 @@
 /* algorithms/binsort.kk.c -- kk-algorithms' BinSort kernels: each key's bin and the bins' counts, offsets per host block, the permutation. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "args.h"

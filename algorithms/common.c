@@ -1,4 +1,5 @@
 /* algorithms/common.c -- what every kk-algorithms routine does first: choose the instance, check views, make temporaries, launch, copy and permute. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

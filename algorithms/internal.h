@@ -1,4 +1,5 @@
 /* algorithms/internal.h -- what libkk-algorithms' host files share: call contexts, checks, temporary views, launches. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKA_INTERNAL_H
 #define KKA_INTERNAL_H
 

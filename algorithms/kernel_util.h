@@ -1,4 +1,5 @@
 /* algorithms/kernel_util.h -- what kk-algorithms' kernel files share: name pasting, kernel macros that expand their names first, element addresses of views of any rank. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKA_KERNEL_UTIL_H
 #define KKA_KERNEL_UTIL_H
 

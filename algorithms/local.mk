@@ -5,6 +5,7 @@
 # kernels/local.mk does.  KKA_KKCC_FLAGS (empty) is passed to kkcc for them:
 # `make KKA_KKCC_FLAGS=--targets=host,spirv` builds fewer images while
 # working on them.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 ALGORITHMS_KK_OBJS = algorithms/random.kk.o algorithms/sort.kk.o algorithms/std.kk.o algorithms/binsort.kk.o
 ALGORITHMS_KK_LOS = $(ALGORITHMS_KK_OBJS:.kk.o=.kk.lo)
 # the kernel-language headers a user's kernel file includes after <kk/kernel.h>

@@ -1,4 +1,5 @@
 /* algorithms/random.c -- random-number pools (create, seed, bind) and fill_random. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

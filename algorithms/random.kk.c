@@ -1,4 +1,5 @@
 /* algorithms/random.kk.c -- kk-algorithms' random kernels: seeding a pool's slots, and fill_random from xorshift slots and Philox blocks. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "args.h"

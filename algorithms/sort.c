@@ -1,4 +1,5 @@
 /* algorithms/sort.c -- kk_sort and friends: argument checks, the radix sort's passes (host blocks or the GPU one-sweep), the comparator merge sort. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* algorithms/sort.kk.c -- kk-algorithms' sort kernels: copies and gathers, the host radix sort (a block per thread) and the GPU one-sweep radix sort. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "args.h"

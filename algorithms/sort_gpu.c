@@ -1,4 +1,5 @@
 /* algorithms/sort_gpu.c -- the GPU radix sort's launches: the histogram of every digit, its scan, one one-sweep pass per digit. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <string.h>
 
 #include "sort_gpu.h"

@@ -1,4 +1,5 @@
 /* algorithms/sort_gpu.h -- the GPU radix sort's host side (sort_gpu.c), for sort.c and binsort.c. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKA_SORT_GPU_H
 #define KKA_SORT_GPU_H
 

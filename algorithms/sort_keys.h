@@ -1,4 +1,5 @@
 /* algorithms/sort_keys.h -- radix sort keys in kernels: the unsigned number whose order is the key's (signed, floating point, descending), and its digits. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKA_SORT_KEYS_H
 #define KKA_SORT_KEYS_H
 

@@ -1,4 +1,5 @@
 /* algorithms/sort_pass_tmpl.h -- the GPU radix sort's kernels for one key width and value type (included by sort.kk.c once per pair). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 
 /*
  * Defined by the includer:

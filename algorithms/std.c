@@ -1,4 +1,5 @@
 /* algorithms/std.c -- the standard algorithms on views: checks, the built-in and kernel-language predicates and transforms, compactions through temporaries. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdint.h>
 #include <string.h>
 

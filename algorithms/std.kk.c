@@ -1,4 +1,5 @@
 /* algorithms/std.kk.c -- kk-algorithms' standard-algorithm kernels for every arithmetic type (std_tmpl.h), and reverse by element size. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "args.h"

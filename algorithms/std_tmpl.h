@@ -1,4 +1,5 @@
 /* algorithms/std_tmpl.h -- the standard algorithms' kernels for one arithmetic type (included by std.kk.c once per type). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 
 /*
  * Defined by the includer: T (the type, spelled as a reducer type: int8_t ..

@@ -1,4 +1,5 @@
 /* bench/algorithms_native.h -- the native sides of kk-bench-algorithms: std::sort and __gnu_parallel::sort on the host (bench/algorithms_native_host.cc), cuRAND and CUB on cuda (bench/algorithms_native_cuda.cu). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_ALGORITHMS_NATIVE_H
 #define KK_BENCH_ALGORITHMS_NATIVE_H
 

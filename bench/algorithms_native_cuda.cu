@@ -1,4 +1,5 @@
 // bench/algorithms_native_cuda.cu -- kk-bench-algorithms' native side on cuda: cuRAND's host API, CUB's radix sort, select and scan, a hand-written counting sort.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <cstdint>
 #include <cstdio>
 #include <vector>

@@ -1,4 +1,5 @@
 // bench/algorithms_native_host.cc -- kk-bench-algorithms' native host sorts: std::sort on one core and libstdc++'s parallel mode (__gnu_parallel::sort).
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <algorithm>
 #include <chrono>
 #include <cstdint>

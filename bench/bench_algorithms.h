@@ -1,4 +1,5 @@
 /* bench/bench_algorithms.h -- what kk-bench-algorithms shares with its kernel file: kk's own reduce and scan kernels, the yardstick of the standard algorithms that are reductions and scans. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_ALGORITHMS_H
 #define KK_BENCH_ALGORITHMS_H
 

@@ -1,4 +1,5 @@
 /* bench/bench_algorithms.kk.c -- kk-bench-algorithms' own reduce and scan kernels: what the standard algorithms are timed against. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "bench_algorithms.h"

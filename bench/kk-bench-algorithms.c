@@ -1,4 +1,5 @@
 /* bench/kk-bench-algorithms.c -- kk-algorithms against the native side in the same run: hand-written OpenMP, std::sort and __gnu_parallel::sort on host backends; cuRAND and CUB on cuda. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

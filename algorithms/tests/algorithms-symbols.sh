@@ -1,5 +1,6 @@
 #!/bin/sh
 # algorithms/tests/algorithms-symbols.sh -- libkk-algorithms exports exactly the functions <kk/algorithms.h> declares (its kernels, kka_ helpers and kk_kernel__ descriptors stay inside).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # algorithms/tests/cell-list.sh -- the cell-list example (BinSort) counts the same close pairs as a look at every pair, on every backend here (each skipped, with the reason, when it is not available).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 . "${top_srcdir:-.}/algorithms/tests/algorithms-env.sh"

@@ -1,4 +1,5 @@
 /* algorithms/tests/check_algorithms.c -- every kk-algorithms routine against a plain C reference, on one backend. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,6 @@
 #!/bin/sh
 # algorithms/tests/dieharder.sh -- kk's generators (each pool kind's fill_random stream) through a dieharder battery that takes well under a minute; skipped, with the reason, without dieharder.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 if ! command -v dieharder >/dev/null 2>&1; then

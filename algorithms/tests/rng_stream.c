@@ -1,4 +1,5 @@
 /* algorithms/tests/rng_stream.c -- writes the raw 32-bit output of a kk generator's fill_random to stdout, for dieharder (-g 200) to read. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* algorithms/tests/user.h -- what the test suite's kernel file shares with it: a comparator, predicates, transforms, kernels that draw from pools and sort in teams. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKA_TEST_USER_H
 #define KKA_TEST_USER_H
 

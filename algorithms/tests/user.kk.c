@@ -1,4 +1,5 @@
 /* algorithms/tests/user.kk.c -- the test suite's kernel file: what a user writes with <kk/random.h>, <kk/sort.h> and <kk/std_algorithms.h>. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 #include <kk/random.h>
 #include <kk/sort.h>

@@ -1,4 +1,5 @@
 /* examples/cell-list/cell_list.c -- particles in a box sorted into cells with kk-algorithms' BinSort, then their close pairs counted cell by cell. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

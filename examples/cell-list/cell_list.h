@@ -1,4 +1,5 @@
 /* examples/cell-list/cell_list.h -- what the cell-list example's host code shares with its kernel file. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef CELL_LIST_H
 #define CELL_LIST_H
 

@@ -1,4 +1,5 @@
 /* examples/cell-list/cell_list.kk.c -- the cell-list example's kernels: neighbour pairs through the cells and, to check them, through every pair. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "cell_list.h"

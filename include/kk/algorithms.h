@@ -1,4 +1,5 @@
 /* kk/algorithms.h -- kk-algorithms: random-number pools, sort / sort_by_key / BinSort, and the standard algorithms on views, on every kk backend. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_ALGORITHMS_H
 #define KK_ALGORITHMS_H
 

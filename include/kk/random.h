@@ -1,4 +1,5 @@
 /* kk/random.h -- random-number generator pools: the pool descriptors kernels receive and, in kernel files, the generators and their draws. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_RANDOM_H
 #define KK_RANDOM_H
 

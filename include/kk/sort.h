@@ -1,4 +1,5 @@
 /* kk/sort.h -- sorting inside kernels (a team's or a thread's array in scratch) and comparators that kk_sort_ex takes, for kernel files. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_SORT_H
 #define KK_SORT_H
 

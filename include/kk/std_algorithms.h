@@ -1,4 +1,5 @@
 /* kk/std_algorithms.h -- predicates and transforms written in kernel files for kk-algorithms' standard algorithms (count_if, copy_if, transform_reduce, ...). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_STD_ALGORITHMS_H
 #define KK_STD_ALGORITHMS_H
 
