@@ -18,6 +18,8 @@ KK_DECLARE_KERNEL(kka_seq_i64);
 KK_DECLARE_KERNEL(kka_rows_8);
 KK_DECLARE_KERNEL(kka_rows_bytes);
 
+enum { HELD_BINS, HELD_BINS2, HELD_BLOCK_COUNTS, HELD_TOTALS, HELD_VALS, HELD_RADIX, HELD_APPLY, HELD_N };
+
 struct kk_binsort {
   kka_call_t c;
   kk_view_t *keys;                  /* retained: kk_binsort_update reads it again */
@@ -37,6 +39,9 @@ struct kk_binsort {
   /* kk_binsort_apply's copy, grown to the largest element seen */
   void *apply_tmp;
   size_t apply_bytes;
+  /* the views that hold these buffers (kka_keep), in the order above */
+  kk_view_t *held[HELD_N];
+  uint64_t init_id; /* the initialization it was made in (kka_live) */
 };
 
 /* blocks of a host backend: one per thread, none shorter than this */
@@ -156,6 +161,7 @@ static kk_status_t create(const char *op, kk_instance_t *instance, kk_view_t *ke
   if (!bs)
     return kka_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", op);
   bs->c = c;
+  bs->init_id = kk_initialization_id();
   bs->keys = kk_view_retain(keys);
   bs->dims = dims;
   for (int d = 0; d < dims; d++) {
@@ -169,7 +175,7 @@ static kk_status_t create(const char *op, kk_instance_t *instance, kk_view_t *ke
   bs->counts = int64_view(&c, "binsort counts", nbins);
   bs->offsets = int64_view(&c, "binsort offsets", nbins + 1);
   bs->perm = int64_view(&c, "binsort permutation", n);
-  bs->bins = kka_tmp(&c, "bins", (size_t)(n > 0 ? n : 1) * 4);
+  bs->bins = kka_keep(&c, "bins", (size_t)(n > 0 ? n : 1) * 4, &bs->held[HELD_BINS]);
   st = bs->counts && bs->offsets && bs->perm && bs->bins ? KK_OK : kk_last_status();
   if (st == KK_OK && c.host) {
     /* blocks: one per thread, none shorter than BIN_MIN_BLOCK */
@@ -180,17 +186,18 @@ static kk_status_t create(const char *op, kk_instance_t *instance, kk_view_t *ke
       blocks = 1;
     bs->per = (n + blocks - 1) / blocks;
     bs->blocks = bs->per > 0 ? (n + bs->per - 1) / bs->per : 1;
-    bs->block_counts = kka_tmp(&c, "block counts", (size_t)bs->blocks * (size_t)nbins * 8);
-    bs->totals = kka_tmp(&c, "bin totals", (size_t)nbins * 8);
+    bs->block_counts =
+        kka_keep(&c, "block counts", (size_t)bs->blocks * (size_t)nbins * 8, &bs->held[HELD_BLOCK_COUNTS]);
+    bs->totals = kka_keep(&c, "bin totals", (size_t)nbins * 8, &bs->held[HELD_TOTALS]);
     st = bs->block_counts && bs->totals ? KK_OK : kk_last_status();
   } else if (st == KK_OK && !(flags & KK_BINSORT_STABLE)) {
-    bs->totals = kka_tmp(&c, "bin cursors", (size_t)nbins * 8);
+    bs->totals = kka_keep(&c, "bin cursors", (size_t)nbins * 8, &bs->held[HELD_TOTALS]);
     st = bs->totals ? KK_OK : kk_last_status();
   } else if (st == KK_OK && n > 1) {
-    bs->vals = kka_tmp(&c, "indices", (size_t)n * 8);
-    bs->bins2 = kka_tmp(&c, "bins (second buffer)", (size_t)n * 4);
+    bs->vals = kka_keep(&c, "indices", (size_t)n * 8, &bs->held[HELD_VALS]);
+    bs->bins2 = kka_keep(&c, "bins (second buffer)", (size_t)n * 4, &bs->held[HELD_BINS2]);
     bs->radix_ws.size = kka_ws_round(kka_radix_gpu_state_bytes(n, 4));
-    bs->radix_ws.base = kka_tmp(&c, "radix sort state", bs->radix_ws.size);
+    bs->radix_ws.base = kka_keep(&c, "radix sort state", bs->radix_ws.size, &bs->held[HELD_RADIX]);
     st = bs->vals && bs->bins2 && bs->radix_ws.base ? KK_OK : kk_last_status();
   }
   if (st == KK_OK)
@@ -210,13 +217,16 @@ static kk_status_t create(const char *op, kk_instance_t *instance, kk_view_t *ke
 kk_status_t kk_binsort_update(kk_binsort_t *bs) {
   if (KKA_UNLIKELY(!bs))
     return kka_err(KK_ERROR_INVALID_ARGUMENT, "kk_binsort_update: binsort is NULL");
+  kk_status_t st = kka_live("kk_binsort_update", bs->init_id, "the binsort", "");
+  if (st != KK_OK)
+    return st;
   kka_call_t c = bs->c;
   c.op = "kk_binsort_update";
   const int64_t n = bs->n, nbins = bs->nbins;
   double mn[3] = {0, 0, 0}, mx[3] = {0, 0, 0};
   for (int d = 0; d < bs->dims; d++)
     mn[d] = bs->min[d], mx[d] = bs->max[d];
-  kk_status_t st = auto_range(&c, bs->keys, bs->dims, mn, mx);
+  st = auto_range(&c, bs->keys, bs->dims, mn, mx);
   if (st != KK_OK)
     return st;
   struct kka_bin_args a;
@@ -304,17 +314,22 @@ kk_status_t kk_binsort_create_3d(kk_instance_t *instance, kk_view_t *keys, const
   return create("kk_binsort_create_3d", instance, keys, 3, nbins, min, max, flags, out);
 }
 
-kk_view_t *kk_binsort_counts(const kk_binsort_t *bs) { return bs ? bs->counts : NULL; }
-kk_view_t *kk_binsort_offsets(const kk_binsort_t *bs) { return bs ? bs->offsets : NULL; }
-kk_view_t *kk_binsort_permutation(const kk_binsort_t *bs) { return bs ? bs->perm : NULL; }
-int64_t kk_binsort_bins(const kk_binsort_t *bs) { return bs ? bs->nbins : 0; }
+/* A binsort from before kk_finalize answers as NULL does. */
+static int bs_live(const kk_binsort_t *bs) { return bs && kka_is_live(bs->init_id); }
+kk_view_t *kk_binsort_counts(const kk_binsort_t *bs) { return bs_live(bs) ? bs->counts : NULL; }
+kk_view_t *kk_binsort_offsets(const kk_binsort_t *bs) { return bs_live(bs) ? bs->offsets : NULL; }
+kk_view_t *kk_binsort_permutation(const kk_binsort_t *bs) { return bs_live(bs) ? bs->perm : NULL; }
+int64_t kk_binsort_bins(const kk_binsort_t *bs) { return bs_live(bs) ? bs->nbins : 0; }
 
 kk_status_t kk_binsort_apply(kk_binsort_t *bs, kk_view_t *view, int64_t begin) {
   if (KKA_UNLIKELY(!bs))
     return kka_err(KK_ERROR_INVALID_ARGUMENT, "kk_binsort_apply: binsort is NULL");
   kka_call_t c;
   const char *names[1] = {"view"};
-  kk_status_t st = kka_begin(&c, "kk_binsort_apply", bs->c.inst, 1, &view, names);
+  kk_status_t st = kka_live("kk_binsort_apply", bs->init_id, "the binsort", "");
+  if (st != KK_OK)
+    return st;
+  st = kka_begin(&c, "kk_binsort_apply", bs->c.inst, 1, &view, names);
   if (st != KK_OK)
     return st;
   const int rank = kk_view_rank(view);
@@ -331,9 +346,10 @@ kk_status_t kk_binsort_apply(kk_binsort_t *bs, kk_view_t *view, int64_t begin) {
    * view's rows go whole) */
   const size_t need = kka_ws_round((size_t)bs->n * es * (size_t)(rank == 2 ? e1 : 1));
   if (need > bs->apply_bytes) {
-    kka_tmp_free(&bs->c, bs->apply_tmp);
+    kka_keep_free(&bs->c, &bs->held[HELD_APPLY]);
+    bs->apply_tmp = NULL;
     bs->apply_bytes = 0;
-    if (!(bs->apply_tmp = kka_tmp(&bs->c, "permuted copy", need)))
+    if (!(bs->apply_tmp = kka_keep(&bs->c, "permuted copy", need, &bs->held[HELD_APPLY])))
       return kk_last_status();
     bs->apply_bytes = need;
   }
@@ -372,17 +388,15 @@ kk_status_t kk_binsort_apply(kk_binsort_t *bs, kk_view_t *view, int64_t begin) {
 void kk_binsort_destroy(kk_binsort_t *bs) {
   if (!bs)
     return;
-  (void)kk_instance_fence(bs->c.inst);
+  /* a binsort from before kk_finalize: kk_finalize freed its views' memory,
+   * their releases free the records */
+  if (kka_is_live(bs->init_id))
+    (void)kk_instance_fence(bs->c.inst);
   kk_view_release(bs->counts);
   kk_view_release(bs->offsets);
   kk_view_release(bs->perm);
   kk_view_release(bs->keys);
-  kka_tmp_free(&bs->c, bs->bins);
-  kka_tmp_free(&bs->c, bs->bins2);
-  kka_tmp_free(&bs->c, bs->block_counts);
-  kka_tmp_free(&bs->c, bs->totals);
-  kka_tmp_free(&bs->c, bs->vals);
-  kka_tmp_free(&bs->c, bs->radix_ws.base);
-  kka_tmp_free(&bs->c, bs->apply_tmp);
+  for (int h = 0; h < HELD_N; h++)
+    kk_view_release(bs->held[h]);
   free(bs);
 }

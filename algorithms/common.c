@@ -28,7 +28,8 @@ const char *kka_label(const kk_view_t *v) {
   static _Thread_local char buf[4][96];
   static _Thread_local int next;
   char *b = buf[next++ & 3];
-  snprintf(b, sizeof buf[0], "'%s'", v ? kk_view_label(v) : "(NULL)");
+  const char *l = v ? kk_view_label(v) : NULL; /* NULL too for a view from before kk_finalize */
+  snprintf(b, sizeof buf[0], "'%s'", l ? l : "(NULL)");
   return b;
 }
 
@@ -49,6 +50,18 @@ kk_status_t kka_begin(kka_call_t *c, const char *op, kk_instance_t *inst, int n,
   for (int i = 0; i < n; i++)
     if (KKA_UNLIKELY(!views[i]))
       return kka_err(KK_ERROR_INVALID_ARGUMENT, "%s: view %s is NULL", op, names[i]);
+  /* handles from before kk_finalize: kk answers NULL for their backend and space */
+  if (KKA_UNLIKELY(inst && !kk_instance_backend(inst)))
+    return kka_err(KK_ERROR_NOT_INITIALIZED,
+                   "%s: the instance was made before kk_finalize, which ended it: a handle does not carry over into "
+                   "a new kk_initialize (make it again)",
+                   op);
+  for (int i = 0; i < n; i++)
+    if (KKA_UNLIKELY(!kk_view_space(views[i])))
+      return kka_err(KK_ERROR_NOT_INITIALIZED,
+                     "%s: view %s was made before kk_finalize, which ended it: a handle does not carry over into a "
+                     "new kk_initialize (make it again)",
+                     op, names[i]);
   if (!inst) {
     /* the backend that owns the first view's memory */
     const char *owner = n > 0 ? kk_space_backend(kk_view_space(views[0])) : kk_backend_default();
@@ -66,6 +79,17 @@ kk_status_t kka_begin(kka_call_t *c, const char *op, kk_instance_t *inst, int n,
                      "copy it into a space of %s or pass an instance that can access it",
                      op, names[i], kka_label(views[i]), kk_space_name(s), kk_space_backend(s), backend, backend);
   }
+  return KK_OK;
+}
+
+kk_status_t kka_live(const char *op, uint64_t init_id, const char *what, const char *label) {
+  if (KKA_UNLIKELY(!kk_is_initialized()))
+    return kka_err(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (call kk_initialize first)", op);
+  if (KKA_UNLIKELY(init_id != kk_initialization_id()))
+    return kka_err(KK_ERROR_NOT_INITIALIZED,
+                   "%s: %s%s was made before kk_finalize, which ended it: a handle does not carry over into a new "
+                   "kk_initialize (make it again)",
+                   op, what, label);
   return KK_OK;
 }
 
@@ -147,6 +171,31 @@ void *kka_tmp(const kka_call_t *c, const char *what, size_t bytes) {
   if (kk_space_alloc(c->space, label, bytes ? bytes : 1, &p) != KK_OK)
     return NULL;
   return p;
+}
+
+void *kka_keep(const kka_call_t *c, const char *what, size_t bytes, kk_view_t **hold) {
+  char label[128];
+  snprintf(label, sizeof label, "%s: %s", c->op, what);
+  kk_view_spec_t s = KK_VIEW_SPEC_INIT;
+  s.label = label;
+  s.type = KK_UINT8;
+  s.rank = 1;
+  s.extents[0] = (int64_t)(bytes ? bytes : 1);
+  s.space = c->space;
+  s.flags = KK_VIEW_NO_INIT;
+  *hold = NULL;
+  if (kk_view_create(&s, hold) != KK_OK)
+    return NULL;
+  return kk_view_data(*hold);
+}
+
+void kka_keep_free(const kka_call_t *c, kk_view_t **hold) {
+  if (!*hold)
+    return;
+  if (!c->host && kka_is_live_view(*hold))
+    (void)kk_instance_fence(c->inst); /* the queued work may still use it */
+  kk_view_release(*hold);
+  *hold = NULL;
 }
 
 void kka_tmp_free(const kka_call_t *c, void *p) {

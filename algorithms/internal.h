@@ -43,6 +43,14 @@ kk_status_t kka_err(kk_status_t st, const char *fmt, ...) KKA_PRINTF(2, 3);
 kk_status_t kka_begin(kka_call_t *c, const char *op, kk_instance_t *inst, int n, kk_view_t *const *views,
                       const char *const *names);
 
+/* A handle of the library (a random pool, a binsort) records the
+ * initialization it was made in (kk_initialization_id); kka_live refuses it
+ * with KK_ERROR_NOT_INITIALIZED when kk is not initialized or the handle
+ * comes from an earlier initialization ("<op>: <what><label> was made before
+ * kk_finalize ..."), as kk refuses its own handles.  One compare when live. */
+kk_status_t kka_live(const char *op, uint64_t init_id, const char *what, const char *label);
+static inline int kka_is_live(uint64_t init_id) { return init_id != 0 && init_id == kk_initialization_id(); }
+
 /* "'label'" of a view for messages (a per-thread buffer, four slots). */
 const char *kka_label(const kk_view_t *v);
 
@@ -88,6 +96,16 @@ static inline int kka_unit(const kk_view_strided *d) { return d->d.stride[0] == 
  * fence first, on backends that queue); one from the workspace stays. */
 void *kka_tmp(const kka_call_t *c, const char *what, size_t bytes);
 void kka_tmp_free(const kka_call_t *c, void *p);
+
+/* Memory that outlives the call (a pool's states, a binsort's buffers): a
+ * view of `bytes` in the call's space, held in *hold, its data returned
+ * (NULL with the error recorded).  As a view it is freed by kk_finalize when
+ * its holder was not destroyed before, and its release after that frees
+ * only the record.  kka_keep_free releases it after the instance's queued
+ * work (a fence first, on backends that queue) and sets *hold to NULL. */
+void *kka_keep(const kka_call_t *c, const char *what, size_t bytes, kk_view_t **hold);
+void kka_keep_free(const kka_call_t *c, kk_view_t **hold);
+static inline int kka_is_live_view(const kk_view_t *v) { return kk_view_space(v) != NULL; }
 
 /* Copies bytes between the call's space and the host (complete on return). */
 kk_status_t kka_to_host(const kka_call_t *c, void *dst, const void *src, size_t bytes);

@@ -17,8 +17,9 @@ struct kk_random_pool_obj {
   kk_random_kind_t kind;
   kka_call_t c;         /* the instance and space the pool lives on */
   kk__rpool_desc d;     /* states and locks (one allocation), count, seed */
-  void *mem;
+  kk_view_t *mem;       /* holds the states and locks (kka_keep) */
   uint64_t fill_block;  /* Philox: the next block of the fill stream */
+  uint64_t init_id;     /* the initialization it was made in (kka_live) */
 };
 
 static const char *kind_name(int kind) {
@@ -74,19 +75,20 @@ kk_status_t kk_random_pool_create(kk_instance_t *instance, kk_random_kind_t kind
     return kka_err(KK_ERROR_OUT_OF_MEMORY, "kk_random_pool_create: out of host memory");
   p->kind = kind;
   p->c = c;
+  p->init_id = kk_initialization_id();
   const size_t state_bytes = (size_t)num_states * (size_t)words * 8, lock_bytes = (size_t)num_states * 4;
-  p->mem = kka_tmp(&p->c, "states", state_bytes + lock_bytes);
-  if (!p->mem) {
+  char *mem = kka_keep(&p->c, "states", state_bytes + lock_bytes, &p->mem);
+  if (!mem) {
     free(p);
     return kk_last_status();
   }
-  p->d.states = (uint64_t *)p->mem;
-  p->d.locks = (uint32_t *)((char *)p->mem + state_bytes);
+  p->d.states = (uint64_t *)mem;
+  p->d.locks = (uint32_t *)(mem + state_bytes);
   p->d.num_states = num_states;
   p->d.seed = seed;
   p->d.kind = (int32_t)kind;
   if ((st = seed_states(p)) != KK_OK) {
-    kk_space_free(p->c.space, p->mem);
+    kka_keep_free(&p->c, &p->mem);
     free(p);
     return st;
   }
@@ -97,23 +99,34 @@ kk_status_t kk_random_pool_create(kk_instance_t *instance, kk_random_kind_t kind
 void kk_random_pool_destroy(kk_random_pool_t *pool) {
   if (!pool)
     return;
-  (void)kk_instance_fence(pool->c.inst);
-  (void)kk_space_free(pool->c.space, pool->mem);
+  /* a pool from before kk_finalize: kk_finalize freed its memory, the
+   * release frees the view's record */
+  if (kka_is_live(pool->init_id))
+    (void)kk_instance_fence(pool->c.inst);
+  kk_view_release(pool->mem);
   free(pool);
 }
 
 kk_status_t kk_random_pool_reseed(kk_random_pool_t *pool, uint64_t seed) {
   if (KKA_UNLIKELY(!pool))
     return kka_err(KK_ERROR_INVALID_ARGUMENT, "kk_random_pool_reseed: pool is NULL");
+  kk_status_t st = kka_live("kk_random_pool_reseed", pool->init_id, "the pool", "");
+  if (st != KK_OK)
+    return st;
   pool->d.seed = seed;
   return seed_states(pool);
 }
 
+/* A pool from before kk_finalize answers as NULL does. */
 kk_random_kind_t kk_random_pool_kind(const kk_random_pool_t *pool) {
-  return pool ? pool->kind : (kk_random_kind_t)0;
+  return pool && kka_is_live(pool->init_id) ? pool->kind : (kk_random_kind_t)0;
 }
-int64_t kk_random_pool_size(const kk_random_pool_t *pool) { return pool ? pool->d.num_states : 0; }
-kk_instance_t *kk_random_pool_instance(const kk_random_pool_t *pool) { return pool ? pool->c.inst : NULL; }
+int64_t kk_random_pool_size(const kk_random_pool_t *pool) {
+  return pool && kka_is_live(pool->init_id) ? pool->d.num_states : 0;
+}
+kk_instance_t *kk_random_pool_instance(const kk_random_pool_t *pool) {
+  return pool && kka_is_live(pool->init_id) ? pool->c.inst : NULL;
+}
 
 /* The descriptor of a pool of the wanted kind, or an empty one (num_states
  * 0: acquires give slot -1) with the error recorded. */
@@ -122,6 +135,10 @@ static kk__rpool_desc bind(kk_random_pool_t *pool, kk_random_kind_t want, const 
   memset(&d, 0, sizeof d);
   if (KKA_UNLIKELY(!pool)) {
     (void)kka_err(KK_ERROR_INVALID_ARGUMENT, "%s: pool is NULL", fn);
+    return d;
+  }
+  if (KKA_UNLIKELY(kka_live(fn, pool->init_id, "the pool", "") != KK_OK)) {
+    d.kind = (int32_t)want;
     return d;
   }
   if (KKA_UNLIKELY(pool->kind != want)) {
@@ -168,7 +185,10 @@ static kk_status_t fill(const char *op, kk_instance_t *instance, kk_view_t *view
   const char *names[1] = {"view"};
   if (KKA_UNLIKELY(!pool))
     return kka_err(KK_ERROR_INVALID_ARGUMENT, "%s: pool is NULL", op);
-  kk_status_t st = kka_begin(&c, op, instance ? instance : pool->c.inst, 1, views, names);
+  kk_status_t st = kka_live(op, pool->init_id, "the pool", "");
+  if (st != KK_OK)
+    return st;
+  st = kka_begin(&c, op, instance ? instance : pool->c.inst, 1, views, names);
   if (st != KK_OK)
     return st;
   if (KKA_UNLIKELY(c.inst != pool->c.inst))

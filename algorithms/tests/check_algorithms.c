@@ -1678,6 +1678,76 @@ START_TEST(nested_sorts) {
 END_TEST
 
 /* ===========================================================================================
+ * Handles after kk_finalize: a pool, a binsort, a view or an instance made
+ * in an earlier initialization is refused with KK_ERROR_NOT_INITIALIZED (the
+ * queries answer as for NULL), also after a new kk_initialize; destroying
+ * them stays safe and frees what is left.
+ * ======================================================================================== */
+START_TEST(stale_handles) {
+  int64_t n = 64;
+  kk_view_t *k, *v, *k2, *v2;
+  kk_random_pool_t *pool = NULL;
+  kk_binsort_t *bs = NULL;
+  kk_instance_t *inst = NULL;
+  OK(kk_view_alloc(&k, "keys", KK_DOUBLE, 1, &n));
+  OK(kk_view_alloc(&v, "vals", KK_INT64, 1, &n));
+  OK(kk_random_pool_create(NULL, KK_RANDOM_XORSHIFT64, 7, 16, &pool));
+  OK(kk_fill_random(NULL, k, pool, 0.0, 1.0));
+  OK(kk_binsort_create_1d(NULL, k, 8, 0.0, 1.0, 0, &bs));
+  OK(kk_instance_create(NULL, &inst));
+  OK(kk_finalize());
+  /* while kk is not initialized */
+  ck_assert_int_eq(kk_random_pool_reseed(pool, 1), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(kk_binsort_update(bs), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(kk_sort(NULL, k), KK_ERROR_NOT_INITIALIZED);
+  EXPECT1(kk_random_pool_size(pool) == 0 && kk_random_pool_instance(pool) == NULL);
+  EXPECT1(kk_binsort_counts(bs) == NULL && kk_binsort_permutation(bs) == NULL && kk_binsort_bins(bs) == 0);
+  setup(); /* a new initialization: the old handles stay refused */
+  OK(kk_view_alloc(&k2, "keys2", KK_DOUBLE, 1, &n));
+  OK(kk_view_alloc(&v2, "vals2", KK_INT64, 1, &n));
+  ck_assert_int_eq(kk_fill_random(NULL, k2, pool, 0.0, 1.0), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_fill_random: the pool was made before kk_finalize");
+  ck_assert_int_eq(kk_random_pool_reseed(pool, 1), KK_ERROR_NOT_INITIALIZED);
+  kk_clear_error();
+  kk_random_xorshift64_pool d = kk_random_bind_xorshift64(pool);
+  EXPECT1(d.d.num_states == 0 && d.d.states == NULL);
+  ck_assert_int_eq(kk_last_status(), KK_ERROR_NOT_INITIALIZED);
+  EXPECT1(kk_random_pool_kind(pool) == 0 && kk_random_pool_size(pool) == 0);
+  ck_assert_int_eq(kk_binsort_update(bs), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_binsort_update: the binsort was made before kk_finalize");
+  ck_assert_int_eq(kk_binsort_apply(bs, v2, 0), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_binsort_apply: the binsort was made before kk_finalize");
+  EXPECT1(kk_binsort_offsets(bs) == NULL && kk_binsort_bins(bs) == 0);
+  /* old views and instances with new ones */
+  ck_assert_int_eq(kk_sort(NULL, k), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_sort: view keys was made before kk_finalize");
+  ck_assert_int_eq(kk_sort_by_key(NULL, k2, v), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_sort_by_key: view values was made before kk_finalize");
+  ck_assert_int_eq(kk_sort(inst, k2), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "kk_sort: the instance was made before kk_finalize");
+  kk_random_pool_t *pool2 = NULL;
+  ck_assert_int_eq(kk_random_pool_create(inst, KK_RANDOM_PHILOX, 1, 4, &pool2), KK_ERROR_NOT_INITIALIZED);
+  EXPECT1(pool2 == NULL);
+  ck_assert_int_eq(kk_binsort_create_1d(NULL, k, 8, 0.0, 1.0, 0, &bs), KK_ERROR_NOT_INITIALIZED);
+  int64_t count = -1;
+  const double half = 0.5;
+  ck_assert_int_eq(kk_count_if(NULL, k, kk_pred_cmp(KK_CMP_LT, &half), &count), KK_ERROR_NOT_INITIALIZED);
+  /* the new initialization's own handles work beside them */
+  OK(kk_random_pool_create(NULL, KK_RANDOM_PHILOX, 1, 4, &pool2));
+  OK(kk_fill_random(NULL, k2, pool2, 0.0, 1.0));
+  OK(kk_sort(NULL, k2));
+  kk_random_pool_destroy(pool);
+  kk_random_pool_destroy(pool2);
+  kk_binsort_destroy(bs);
+  OK(kk_instance_destroy(inst));
+  kk_view_release(k);
+  kk_view_release(v);
+  kk_view_release(k2);
+  kk_view_release(v2);
+}
+END_TEST
+
+/* ===========================================================================================
  * the suite
  * ======================================================================================== */
 
@@ -1716,6 +1786,8 @@ static Suite *algorithms_suite(void) {
   tcase_add_test(tc, binsort_errors);
   tc = tcase(s, "nested");
   tcase_add_test(tc, nested_sorts);
+  tc = tcase(s, "handles");
+  tcase_add_test(tc, stale_handles);
   tc = tcase(s, "sort_large");
   tcase_add_test(tc, sort_large);
   return s;
