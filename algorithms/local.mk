@@ -72,7 +72,7 @@ dist_check_SCRIPTS += algorithms/tests/dieharder.sh algorithms/tests/algorithms-
 algorithms/tests/user.kk.o: algorithms/tests/user.h
 
 # ---- the cell-list example (BinSort), checked against every pair on each backend here ----
-EXTRA_DIST += examples/cell-list/cell_list.kk.c
+EXTRA_DIST += examples/cell-list/cell_list.kk.c examples/cell-list/CMakeLists.txt examples/cell-list/Makefile
 CLEANFILES += examples/cell-list/cell_list.kk.o
 dist_check_SCRIPTS += algorithms/tests/cell-list.sh
 if KK_BUILD_ALGORITHMS
@@ -145,22 +145,3 @@ endif
 endif
 endif
 bench/bench_algorithms.kk.o: bench/bench_algorithms.h
-
-# ---- the CMake package: find_package(kk-algorithms) gives kk::algorithms (on kk's own package) ----
-kkalgcmakedir = $(libdir)/cmake/kk-algorithms
-EXTRA_DIST += algorithms/kk-algorithmsConfig.cmake.in
-CLEANFILES += algorithms/kk-algorithmsConfig.cmake algorithms/kk-algorithmsConfigVersion.cmake
-if KK_BUILD_ALGORITHMS
-nodist_kkalgcmake_DATA = algorithms/kk-algorithmsConfig.cmake algorithms/kk-algorithmsConfigVersion.cmake
-endif
-KKA_CMAKE_VARS = prefix='$(prefix)' cmakedir='$(kkalgcmakedir)' includedir='$(includedir)' libdir='$(libdir)' \
-	bindir='$(bindir)' targetdir='$(targetdir)' PACKAGE_VERSION='$(PACKAGE_VERSION)' \
-	KK_VERSION_MAJOR='$(KK_VERSION_MAJOR)' KK_VERSION_MINOR='$(KK_VERSION_MINOR)' \
-	KK_SIZEOF_VOID_P='$(KK_SIZEOF_VOID_P)' \
-	KKA_SONAME="libkk-algorithms.so.`echo '$(KK_ALGORITHMS_LT_VERSION)' | awk -F: '{ print $$1 - $$3 }'`"
-algorithms/kk-algorithmsConfig.cmake: $(srcdir)/algorithms/kk-algorithmsConfig.cmake.in $(srcdir)/cmake/gen-config.sh Makefile
-	@$(MKDIR_P) algorithms
-	$(AM_V_GEN)$(KK_CMAKE_GEN) $(srcdir)/algorithms/kk-algorithmsConfig.cmake.in $@ $(KKA_CMAKE_VARS)
-algorithms/kk-algorithmsConfigVersion.cmake: $(srcdir)/cmake/kkConfigVersion.cmake.in $(srcdir)/cmake/gen-config.sh Makefile
-	@$(MKDIR_P) algorithms
-	$(AM_V_GEN)$(KK_CMAKE_GEN) $(srcdir)/cmake/kkConfigVersion.cmake.in $@ $(KKA_CMAKE_VARS)
