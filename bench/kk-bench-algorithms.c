@@ -36,9 +36,13 @@
  *             "kk own")
  * The inputs are copied in again before each timed sort (untimed).  Results
  * are compared with the native ones and a mismatch is reported on stderr.
- * The default sizes are smoke sizes; --full takes the sizes of the
- * performance targets (fill 2^28, sorts and copy_if 2^26, binsort 10^7
- * points into 64^3 cells).  Rows only: no timing decides anything.
+ * Sizes: --full (= --scale=0) takes the sizes of the performance targets
+ * (fill 2^28, sorts and copy_if 2^26, binsort 10^7 points into 64^3
+ * cells); --scale=S divides them by 2^S (binsort: the cells by 2^(S/3)
+ * along each axis, so that a cell keeps about as many points); the default
+ * is --scale=4, a smoke run.  --rows (or --cases) picks the rows.  Each row
+ * is printed (and flushed) as soon as it is measured, with the seconds the
+ * backend has run so far.  Rows only: no timing decides anything.
  */
 
 #define CHECK(call)                                                  \
@@ -49,26 +53,19 @@
     }                                                                \
   } while (0)
 
-typedef struct row {
-  char kcase[24], side[24], backend[10], size[20];
-  double kk, native;
-  const char *unit;
-} row_t;
-static row_t g_rows[128];
-static int g_nrows, g_reps = 5, g_full;
+static int g_reps = 5, g_scale = 4, g_nrows;
+static double g_t0; /* when the backend's cases began */
 
+static double now(void);
+/* one row, printed and flushed at once (a run cut short by a time limit keeps its rows) */
 static void add_row(const char *kcase, const char *side, const char *backend, const char *size, double kk,
                     double native, const char *unit) {
-  if (g_nrows >= 128)
-    return;
-  row_t *r = &g_rows[g_nrows++];
-  snprintf(r->kcase, sizeof r->kcase, "%s", kcase);
-  snprintf(r->side, sizeof r->side, "%s", side);
-  snprintf(r->backend, sizeof r->backend, "%s", backend);
-  snprintf(r->size, sizeof r->size, "%s", size);
-  r->kk = kk;
-  r->native = native;
-  r->unit = unit;
+  if (g_nrows++ == 0)
+    printf("%-14s %-20s %-8s %-16s %12s %12s %-9s %9s %7s\n", "case", "side", "backend", "size", "kk", "native",
+           "unit", "kk/native", "at_s");
+  printf("%-14s %-20s %-8s %-16s %12.3f %12.3f %-9s %9.3f %7.1f\n", kcase, side, backend, size, kk, native, unit,
+         native > 0 ? kk / native : 0.0, now() - g_t0);
+  fflush(stdout);
 }
 
 static double now(void) {
@@ -111,8 +108,8 @@ static void view_get(kk_view_t *v, void *out) {
   kk_view_release(m);
 }
 
-static void compare(const char *what, const char *backend, double kk, double native) {
-  if (!(fabs(kk - native) <= 1e-9 * (fabs(native) + 1.0)))
+static void compare(const char *what, const char *backend, double kk, double native, double tol) {
+  if (!(fabs(kk - native) <= tol * (fabs(native) + 1.0)))
     fprintf(stderr, "kk-bench-algorithms: %s on %s: kk %.15g, native %.15g\n", what, backend, kk, native);
 }
 
@@ -297,11 +294,12 @@ static void bench_backend(const char *backend, const char *cases) {
 #define WANT(name) (strcmp(cases, "all") == 0 || strstr(cases, name))
 
   if (WANT("fill") && (host || cuda)) {
-    const int lg = g_full ? 28 : 24;
+    const int lg = 28 - g_scale;
     const int64_t n = (int64_t)1 << lg;
     snprintf(size, sizeof size, "2^%d doubles", lg);
     memset(&c, 0, sizeof c);
     c.a = view_of("r", KK_DOUBLE, n, NULL);
+    double tn = 0; /* host: the loop's time, measured once (the philox row is against it too) */
     for (int kind = 0; kind < 2; kind++) { /* xorshift64, philox */
       CHECK(kk_random_pool_create(NULL, kind ? KK_RANDOM_PHILOX : KK_RANDOM_XORSHIFT64, 2024, 0, &c.pool));
       const double tk = time_kk(NULL, run_fill, &c, !host);
@@ -312,8 +310,8 @@ static void bench_backend(const char *backend, const char *cases) {
         sum += h[i];
       if (fabs(sum / (double)n - 0.5) > 0.01)
         fprintf(stderr, "kk-bench-algorithms: fill on %s: mean %g\n", backend, sum / (double)n);
-      double tn = 0, chk = 0;
-      const char *side = kind ? "philox" : "xorshift64";
+      double chk = 0;
+      const char *side = kind ? "philox vs xs loop" : "xorshift64 vs loop";
       if (host && !kind) {
         uint64_t *seeds = malloc((size_t)nt * 8);
         for (int t = 0; t < nt; t++)
@@ -328,11 +326,11 @@ static void bench_backend(const char *backend, const char *cases) {
             tn = dt;
         }
         free(seeds);
-        side = "xorshift64 vs loop";
       }
 #ifdef KK_BENCH_CUDA
       if (cuda) {
         tn = kab_cu_curand(kind, n, g_reps, &chk);
+        compare(kind ? "fill mean (philox / cuRAND)" : "fill mean (xorshift / XORWOW)", backend, 0.5, chk, 0.01);
         side = kind ? "philox vs cuRAND" : "xorshift vs XORWOW";
       }
 #endif
@@ -348,7 +346,7 @@ static void bench_backend(const char *backend, const char *cases) {
   for (int kind = 0; kind < 4; kind++) {
     if (!WANT(sort_names[kind]) && !WANT("sort"))
       continue;
-    const int lg = g_full ? 26 : 22;
+    const int lg = 26 - g_scale;
     const int64_t n = (int64_t)1 << lg;
     const int wide = kind & 1, pairs = kind >= 2;
     const kk_type_t kt = wide ? KK_INT64 : KK_UINT32;
@@ -393,6 +391,7 @@ static void bench_backend(const char *backend, const char *cases) {
       for (int side = 0; side < 2; side++) {
         const int reps = side == 0 ? 1 : g_reps; /* std::sort on one core: one run (minutes at 2^26 otherwise) */
         for (int r = 0; r < reps; r++) {
+#pragma omp parallel for num_threads(nt) schedule(static)
           for (int64_t i = 0; i < n; i++) {
             memcpy(arr + (size_t)i * es, (char *)hk + (size_t)i * ks, ks);
             if (pairs)
@@ -411,7 +410,7 @@ static void bench_backend(const char *backend, const char *cases) {
         const char *e = arr + (size_t)i * es;
         nchk += (wide ? (double)*(const int64_t *)e : (double)*(const uint32_t *)e) * (double)(i % 7);
       }
-      compare(sort_names[kind], backend, chk, nchk);
+      compare(sort_names[kind], backend, chk, nchk, 1e-9);
       free(arr);
       add_row(sort_names[kind], "vs std::sort 1 core", backend, size, mk / tk, mk / t1, "Mkeys/s");
       add_row(sort_names[kind], "vs gnu parallel", backend, size, mk / tk, mk / tp, "Mkeys/s");
@@ -420,7 +419,7 @@ static void bench_backend(const char *backend, const char *cases) {
     if (cuda) {
       double nchk = 0;
       const double tn = kab_cu_radix_sort(kind, hk, n, g_reps, &nchk);
-      compare(sort_names[kind], backend, chk, nchk);
+      compare(sort_names[kind], backend, chk, nchk, 1e-9);
       add_row(sort_names[kind], "vs CUB radix", backend, size, mk / tk, tn > 0 ? mk / tn : 0, "Mkeys/s");
     }
 #endif
@@ -437,7 +436,7 @@ static void bench_backend(const char *backend, const char *cases) {
   }
 
   if (WANT("copy_if")) {
-    const int lg = g_full ? 26 : 22;
+    const int lg = 26 - g_scale;
     const int64_t n = (int64_t)1 << lg;
     snprintf(size, sizeof size, "2^%d doubles", lg);
     double *hx = malloc((size_t)n * 8), *hy = malloc((size_t)n * 8);
@@ -468,7 +467,7 @@ static void bench_backend(const char *backend, const char *cases) {
       tn = kab_cu_select(hx, n, 0.5, g_reps, &nchk);
 #endif
     if (nchk >= 0)
-      compare("copy_if", backend, (double)c.result, nchk);
+      compare("copy_if", backend, (double)c.result, nchk, 1e-9);
     add_row("copy_if", host ? "vs OpenMP" : cuda ? "vs CUB select" : "kk only", backend, size, gb / tk,
             tn > 0 ? gb / tn : 0, "GB/s");
     kk_view_release(c.a);
@@ -478,7 +477,8 @@ static void bench_backend(const char *backend, const char *cases) {
   }
 
   if (WANT("binsort")) {
-    const int64_t n = g_full ? 10000000 : 1000000, nc = g_full ? 64 : 32;
+    /* 10^7 points into 64^3 cells at --full; a cell keeps about 38 points at every scale */
+    const int64_t n = 10000000 >> g_scale, nc = (int64_t)(64.0 / pow(2.0, g_scale / 3.0) + 0.5);
     snprintf(size, sizeof size, "%lldk in %lld^3", (long long)(n / 1000), (long long)nc);
     double *hp = malloc((size_t)n * 24);
     for (int64_t i = 0; i < 3 * n; i++)
@@ -535,7 +535,7 @@ static void bench_backend(const char *backend, const char *cases) {
 #endif
     /* the order within a cell differs with atomics: the check is exact on host backends only */
     if (host)
-      compare("binsort", backend, chk, nchk);
+      compare("binsort", backend, chk, nchk, 1e-9);
     const double mp = 1e-6 * (double)n;
     add_row("binsort", host ? "vs OpenMP counting" : cuda ? "vs CUDA counting" : "kk only", backend, size, mp / tk,
             tn > 0 ? mp / tn : 0, "Mpoints/s");
@@ -548,7 +548,7 @@ static void bench_backend(const char *backend, const char *cases) {
 
   /* the algorithms that are reductions and scans, against the same written as a kk kernel */
   if (WANT("reduce") || WANT("count_if") || WANT("min_element") || WANT("inclusive_scan")) {
-    const int lg = g_full ? 26 : 22;
+    const int lg = 26 - g_scale;
     const int64_t n = (int64_t)1 << lg;
     snprintf(size, sizeof size, "2^%d doubles", lg);
     double *hx = malloc((size_t)n * 8);
@@ -614,9 +614,11 @@ static void bench_backend(const char *backend, const char *cases) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: kk-bench-algorithms [--backends=serial,threads,openmp,cuda] [--cases=all|fill,sort,sort_u32,"
-                  "sort_i64,pairs_u32,pairs_i64,copy_if,binsort,reduce,count_if,min_element,inclusive_scan] [--full] "
-                  "[--reps=N] [--kokkos-*...]\n");
+  fprintf(stderr, "usage: kk-bench-algorithms [--backends=serial,threads,openmp,cuda] [--rows=all|fill,sort,sort_u32,"
+                  "sort_i64,pairs_u32,pairs_i64,copy_if,binsort,reduce,count_if,min_element,inclusive_scan] "
+                  "[--full | --scale=S] [--reps=N] [--kokkos-*...]\n"
+                  "  --full: the sizes of the targets (fill 2^28, sorts and copy_if 2^26, binsort 10^7 in 64^3);\n"
+                  "  --scale=S: those divided by 2^S (default 4); --rows is --cases\n");
 }
 
 int main(int argc, char **argv) {
@@ -626,8 +628,12 @@ int main(int argc, char **argv) {
       backends = argv[i] + 11;
     else if (strncmp(argv[i], "--cases=", 8) == 0)
       cases = argv[i] + 8;
+    else if (strncmp(argv[i], "--rows=", 7) == 0)
+      cases = argv[i] + 7;
     else if (strcmp(argv[i], "--full") == 0)
-      g_full = 1;
+      g_scale = 0;
+    else if (strncmp(argv[i], "--scale=", 8) == 0 && atoi(argv[i] + 8) >= 0 && atoi(argv[i] + 8) <= 12)
+      g_scale = atoi(argv[i] + 8);
     else if (strncmp(argv[i], "--reps=", 7) == 0)
       g_reps = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : 1;
     else if (strncmp(argv[i], "--kokkos-", 9) == 0)
@@ -654,16 +660,11 @@ int main(int argc, char **argv) {
     }
     fprintf(stderr, "kk-bench-algorithms: backend %s, %d host thread%s\n", b, kk_num_threads(),
             kk_num_threads() == 1 ? "" : "s");
+    g_t0 = now();
     bench_backend(b, cases);
+    fprintf(stderr, "kk-bench-algorithms: backend %s: %.1f s\n", b, now() - g_t0);
     kk_finalize();
   }
   free(blist);
-  printf("%-14s %-20s %-8s %-16s %12s %12s %-9s %9s\n", "case", "side", "backend", "size", "kk", "native", "unit",
-         "kk/native");
-  for (int i = 0; i < g_nrows; i++) {
-    const row_t *r = &g_rows[i];
-    printf("%-14s %-20s %-8s %-16s %12.3f %12.3f %-9s %9.3f\n", r->kcase, r->side, r->backend, r->size, r->kk,
-           r->native, r->unit, r->native > 0 ? r->kk / r->native : 0.0);
-  }
   return g_nrows ? 0 : 1;
 }
