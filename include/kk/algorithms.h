@@ -83,7 +83,13 @@ typedef struct kk_random_pool_obj kk_random_pool_t;
 kk_status_t kk_random_pool_create(kk_instance_t *instance, kk_random_kind_t kind, uint64_t seed, int64_t num_states,
                                   kk_random_pool_t **out);
 
-/* Fences the pool's instance and frees the pool.  NULL is ignored. */
+/* Fences the pool's instance and frees the pool.  NULL is ignored.
+ *
+ * A pool belongs to the initialization it was made in: after kk_finalize
+ * (also after a new kk_initialize) every call with it returns
+ * KK_ERROR_NOT_INITIALIZED and touches nothing, the queries below answer as
+ * for NULL, the binders give an empty descriptor; destroying it stays safe
+ * (kk_finalize already freed its device memory). */
 void kk_random_pool_destroy(kk_random_pool_t *pool);
 
 /* Sets every slot's state from `seed` again (as kk_random_pool_create did),
@@ -228,7 +234,10 @@ int64_t kk_binsort_bins(const kk_binsort_t *bs);
  * than begin + n. */
 kk_status_t kk_binsort_apply(kk_binsort_t *bs, kk_view_t *view, int64_t begin);
 
-/* Frees the binsort (after its instance's queued work).  NULL is ignored. */
+/* Frees the binsort (after its instance's queued work).  NULL is ignored.
+ * A binsort from before kk_finalize is refused as a pool is
+ * (KK_ERROR_NOT_INITIALIZED; its views NULL, its bins 0) and destroying it
+ * stays safe. */
 void kk_binsort_destroy(kk_binsort_t *bs);
 
 /* ===========================================================================
