@@ -635,9 +635,11 @@ static void make_keys(kk_type_t t, int in, int64_t n, void *a) {
       memcpy((char *)a + (size_t)i * es, &r, es);
     }
   }
-  if (in == IN_SORTED || in == IN_REVERSE) {
+  if ((in == IN_SORTED || in == IN_REVERSE) && n > 0) {
     int64_t *idx = malloc((size_t)n * 8);
     void *tmp = malloc((size_t)n * es + 1);
+    ck_assert_ptr_nonnull(idx);
+    ck_assert_ptr_nonnull(tmp);
     for (int64_t i = 0; i < n; i++)
       idx[i] = i;
     g_cmp_data = a, g_cmp_type = t, g_cmp_desc = in == IN_REVERSE;
