@@ -307,7 +307,7 @@ void kk__modules_detach_all(void);
 kk_status_t kk__kernel_resolve(const kk_kernel_t *k, kk__backend_t *b, void **handle);
 
 /* Set by a failed kk_view_bind*(); the next launch on the thread is refused. */
-extern __attribute__((tls_model("initial-exec"))) _Thread_local bool kk__tl_bind_failed;
+extern _Thread_local bool kk__tl_bind_failed;
 kk_status_t kk__take_bind_error(const char *op, const char *label);
 /* A bind of a stale handle (kk_scatter_bind's too): its error, and the next
  * launch on the thread is refused with KK_ERROR_NOT_INITIALIZED. */

@@ -94,8 +94,12 @@ void kk__view_label_at(const void *data, char *buf, size_t size) {
   pthread_mutex_unlock(&g_allocs_lock);
 }
 
-/* A bind failure waits here for the next launch from this thread. */
-__attribute__((tls_model("initial-exec"))) _Thread_local bool kk__tl_bind_failed;
+/* A bind failure waits here for the next launch from this thread.  The
+ * default (global-dynamic) TLS model: an initial-exec variable marks libkk
+ * STATIC_TLS, and the dynamic loader then refuses to dlopen it ("cannot
+ * allocate memory in static TLS block") -- which is how Python's ctypes and
+ * every other binding open it. */
+_Thread_local bool kk__tl_bind_failed;
 static _Thread_local char tl_bind_msg[512];
 static _Thread_local kk_status_t tl_bind_status;
 
