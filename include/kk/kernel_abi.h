@@ -323,6 +323,51 @@ typedef struct kk_module {
   void *runtime[4];                /* libkk's per-module state; zero in the object */
 } kk_module_t;
 
+/* What a module built with kkcc -shared records of each kernel's argument
+ * struct, for bindings that pack a launch's arguments by name (Python's
+ * kk.load): the module exports `const kk_module_args_t kk_module_args`.
+ * Offsets, sizes and kinds are the host compiler's; a kernel whose struct
+ * kkcc cannot describe (bit-fields, anonymous members) is left out.  Host
+ * code linked with kkcc -c objects fills its structs itself and needs none
+ * of this (docs/kkcc.md). */
+typedef enum kk_arg_kind {
+  KK_ARG_BYTES = 0,          /* anything else (arrays, pointers, structs): raw bytes */
+  KK_ARG_INT = 1,            /* a signed integer of `size` bytes */
+  KK_ARG_UINT = 2,           /* an unsigned integer of `size` bytes */
+  KK_ARG_FLOAT = 3,          /* float (4) or double (8) */
+  KK_ARG_BOOL = 4,
+  KK_ARG_VIEW = 5,           /* kk_view: the target's default layout */
+  KK_ARG_VIEW_RIGHT = 6,     /* kk_view_right */
+  KK_ARG_VIEW_LEFT = 7,      /* kk_view_left */
+  KK_ARG_VIEW_STRIDED = 8,   /* kk_view_strided */
+  KK_ARG_SCATTER = 9,        /* kk_scatter */
+  KK_ARG_COMPLEX = 10,       /* kk_complex_float (8) or kk_complex_double (16) */
+  KK__ARG_KIND_PIN = 0x7fffffff
+} kk_arg_kind_t;
+
+typedef struct kk_arg_field {
+  const char *name;                /* the member's name */
+  uint32_t offset, size;           /* bytes */
+  uint32_t kind;                   /* kk_arg_kind_t */
+  uint32_t reserved;
+} kk_arg_field_t;
+
+typedef struct kk_kernel_args {
+  const char *kernel_name;         /* the kernel's name */
+  const char *type;                /* its argument struct as the kernel file spells it ("struct axpy_args") */
+  uint32_t size;                   /* sizeof the struct (= kk_kernel_t.args_size) */
+  uint32_t field_count;
+  const kk_arg_field_t *fields;    /* in declaration order */
+} kk_kernel_args_t;
+
+typedef struct kk_module_args {
+  uint32_t struct_size;            /* sizeof(kk_module_args_t) */
+  uint32_t abi_version;            /* KK_KERNEL_ABI_VERSION */
+  uint32_t count;
+  uint32_t reserved;
+  const kk_kernel_args_t *kernels;
+} kk_module_args_t;
+
 /* The host lock table of arbitrary-size atomics (KK_ATOMIC_LOCK), shared by
  * every kernel object of the process; kernel code reaches it only through
  * the kernel-language macros. */

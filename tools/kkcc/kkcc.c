@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -557,6 +558,378 @@ static void c_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
+static strv_t host_flags, dev_flags, arch_over;
+
+/* ---- argument metadata (modules: kk_module_args) ----------------------------
+ * For a loadable module kkcc records each kernel's argument struct -- member
+ * names, offsets, sizes and kinds -- so that a binding (Python's kk.load) can
+ * check and pack a launch's arguments.  The names come from the struct's
+ * definition in the preprocessed kernel file; offsets, sizes and kinds from
+ * the host compiler itself: a probe that includes the kernel file declares one
+ * array per number, sized 1 + that number, and nm -S reads the sizes back. */
+
+typedef struct argfield {
+  char *name;
+  unsigned long offset, size, kind;
+} argfield_t;
+
+typedef struct kargs {
+  char *type;          /* the argument struct's type as the kernel names it; NULL: no metadata */
+  unsigned long size;
+  int n;
+  argfield_t f[128];
+} kargs_t;
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *s = malloc(cap);
+  if (!s)
+    die_oom();
+  size_t r;
+  while ((r = fread(s + n, 1, cap - n - 1, f)) > 0) {
+    n += r;
+    if (cap - n < 2) {
+      cap *= 2;
+      s = realloc(s, cap);
+      if (!s)
+        die_oom();
+    }
+  }
+  s[n] = '\0';
+  fclose(f);
+  /* blank the preprocessor's line markers ("# 4 \"file\"") */
+  for (char *l = s; *l; ) {
+    char *t = l;
+    while (*t == ' ' || *t == '\t')
+      t++;
+    char *nl = strchr(l, '\n');
+    if (*t == '#')
+      memset(l, ' ', nl ? (size_t)(nl - l) : strlen(l));
+    if (!nl)
+      break;
+    l = nl + 1;
+  }
+  return s;
+}
+
+/* p points at an opening bracket; returns the matching closing one, or NULL. */
+static const char *match_close(const char *p) {
+  char open = *p, close = open == '(' ? ')' : open == '{' ? '}' : ']';
+  int depth = 0;
+  for (; *p; p++) {
+    if (*p == open)
+      depth++;
+    else if (*p == close && --depth == 0)
+      return p;
+  }
+  return NULL;
+}
+
+static bool is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Finds identifier `word` as a whole word at or after p. */
+static const char *find_word(const char *p, const char *word) {
+  size_t n = strlen(word);
+  for (const char *q = strstr(p, word); q; q = strstr(q + 1, word))
+    if ((q == p || !is_ident(q[-1])) && !is_ident(q[n]))
+      return q;
+  return NULL;
+}
+
+static const char *skip_ws(const char *p) {
+  while (isspace((unsigned char)*p))
+    p++;
+  return p;
+}
+
+/* The body (between the braces, exclusive) of the definition of `type`
+ * ("struct tag" or a typedef name) in the preprocessed text. */
+static bool struct_body(const char *text, const char *type, const char **b, const char **e) {
+  if (strncmp(type, "struct ", 7) == 0) {
+    const char *tag = skip_ws(type + 7);
+    for (const char *q = find_word(text, "struct"); q; q = find_word(q + 6, "struct")) {
+      const char *t = skip_ws(q + 6);
+      size_t n = strlen(tag);
+      if (strncmp(t, tag, n) == 0 && !is_ident(t[n])) {
+        const char *o = skip_ws(t + n);
+        if (*o == '{') {
+          const char *c = match_close(o);
+          if (!c)
+            return false;
+          *b = o + 1, *e = c;
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  /* typedef ... { ... } NAME;  or  typedef struct tag NAME; */
+  for (const char *q = find_word(text, type); q; q = find_word(q + 1, type)) {
+    const char *after = skip_ws(q + strlen(type));
+    if (*after != ';')
+      continue;
+    const char *back = q;
+    while (back > text && isspace((unsigned char)back[-1]))
+      back--;
+    if (back > text && back[-1] == '}') {
+      int depth = 0;
+      for (const char *c = back - 1; c >= text; c--) {
+        if (*c == '}')
+          depth++;
+        else if (*c == '{' && --depth == 0) {
+          *b = c + 1, *e = back - 1;
+          return true;
+        }
+      }
+      return false;
+    }
+    /* typedef struct tag NAME; */
+    const char *s = back;
+    while (s > text && s[-1] != ';' && s[-1] != '}' && s[-1] != '{')
+      s--;
+    char decl[256];
+    snprintf(decl, sizeof decl, "%.*s", (int)(back - s), s);
+    char tag[200];
+    if (sscanf(decl, " typedef struct %199[A-Za-z0-9_]", tag) == 1) {
+      char *st = fmt("struct %s", tag);
+      bool ok = struct_body(text, st, b, e);
+      free(st);
+      return ok;
+    }
+  }
+  return false;
+}
+
+/* The member names of a struct body; false for what the table cannot
+ * describe (bit-fields, anonymous members). */
+static bool struct_members(const char *b, const char *e, kargs_t *ka) {
+  while (b < e) {
+    /* one declaration, up to ';' at depth 0 */
+    const char *d = b;
+    int depth = 0;
+    while (d < e && !(*d == ';' && depth == 0)) {
+      if (*d == '(' || *d == '{' || *d == '[')
+        depth++;
+      else if (*d == ')' || *d == '}' || *d == ']')
+        depth--;
+      d++;
+    }
+    /* declarators: after the last '}' (a nested struct type), split at depth-0 ',' */
+    const char *s = b;
+    depth = 0;
+    for (const char *c = b; c < d; c++) {
+      if (*c == '{')
+        depth++;
+      else if (*c == '}' && --depth == 0)
+        s = c + 1;
+    }
+    const char *p = s;
+    bool any = false;
+    while (p < d && skip_ws(p) < d) {
+      const char *q = p;
+      depth = 0;
+      while (q < d && !(*q == ',' && depth == 0)) {
+        if (*q == '(' || *q == '[')
+          depth++;
+        else if (*q == ')' || *q == ']')
+          depth--;
+        else if (*q == ':' && depth == 0)
+          return false; /* a bit-field */
+        q++;
+      }
+      /* the name: the last identifier before any '[' at depth 0, skipping __attribute__((...)) */
+      const char *end = p;
+      const char *name = NULL;
+      size_t nlen = 0;
+      depth = 0;
+      for (const char *c = p; c < q; c++) {
+        if (strncmp(c, "__attribute__", 13) == 0 && (c == p || !is_ident(c[-1]))) {
+          const char *o = skip_ws(c + 13);
+          const char *m = *o == '(' ? match_close(o) : NULL;
+          if (m && m < q) {
+            c = m;
+            continue;
+          }
+        }
+        if (*c == '[')
+          depth++;
+        else if (*c == ']')
+          depth--;
+        else if (depth == 0 && is_ident(*c) && (c == p || !is_ident(c[-1])) && !isdigit((unsigned char)*c)) {
+          const char *w = c;
+          while (w < q && is_ident(*w))
+            w++;
+          name = c, nlen = (size_t)(w - c);
+          c = w - 1;
+        }
+        end = c;
+      }
+      (void)end;
+      if (name) {
+        static const char *const quals[] = {"const", "volatile", "restrict", "struct", "union", "enum", NULL};
+        for (int i = 0; quals[i]; i++)
+          if (strlen(quals[i]) == nlen && strncmp(quals[i], name, nlen) == 0)
+            name = NULL;
+      }
+      if (!name)
+        return false; /* an anonymous member */
+      if (ka->n >= (int)(sizeof ka->f / sizeof ka->f[0]))
+        return false;
+      ka->f[ka->n++].name = fmt("%.*s", (int)nlen, name);
+      any = true;
+      p = q < d ? q + 1 : q;
+    }
+    (void)any;
+    b = d < e ? d + 1 : d;
+  }
+  return true;
+}
+
+/* Fills ka[i] for every kernel whose argument struct the preprocessed text
+ * defines in a way the table can describe; the others keep type NULL. */
+static void args_parse(const char *text, const strv_t *names, kargs_t *ka) {
+  for (int i = 0; i < names->n; i++) {
+    char *key = fmt("kk_kernel__%s", names->v[i]);
+    const char *q = find_word(text, key);
+    free(key);
+    const char *as = q ? strstr(q, ".args_size") : NULL;
+    const char *sz = as ? strstr(as, "sizeof") : NULL;
+    const char *o = sz ? skip_ws(sz + 6) : NULL;
+    const char *c = o && *o == '(' ? match_close(o) : NULL;
+    if (!c)
+      continue;
+    char *type = fmt("%.*s", (int)(c - o - 1), o + 1);
+    /* normalize blanks */
+    char *w = type;
+    for (char *r = type; *r; r++)
+      if (!isspace((unsigned char)*r) || (w > type && !isspace((unsigned char)w[-1])))
+        *w++ = isspace((unsigned char)*r) ? ' ' : *r;
+    while (w > type && w[-1] == ' ')
+      w--;
+    *w = '\0';
+    const char *b, *e;
+    if (struct_body(text, type, &b, &e) && struct_members(b, e, &ka[i]) && ka[i].n > 0)
+      ka[i].type = type;
+    else {
+      for (int j = 0; j < ka[i].n; j++)
+        free(ka[i].f[j].name);
+      ka[i].n = 0;
+      free(type);
+      fprintf(stderr, "kkcc: note: kernel %s: its argument struct is not recorded (a bit-field, an anonymous member "
+                      "or a definition kkcc did not find); a binding cannot check its arguments (docs/kkcc.md)\n",
+              names->v[i]);
+    }
+  }
+}
+
+/* Writes the probe and reads offsets, sizes and kinds back with nm -S. */
+static int args_probe(const target_t *host, const char *input, const char *tmp, const char *includedir,
+                      const strv_t *names, kargs_t *ka) {
+  char *probe_c = fmt("%s/args-probe.c", tmp), *probe_o = fmt("%s/args-probe.o", tmp);
+  char *abs_in = realpath(input, NULL);
+  int rc = -1;
+  FILE *f = fopen(probe_c, "w");
+  if (!f || !abs_in) {
+    if (f)
+      fclose(f);
+    goto out;
+  }
+  fprintf(f, "#include <stddef.h>\n#include ");
+  c_string(f, abs_in);
+  fprintf(f, "\n#define KK__ARGKIND(x) _Generic((x), signed char: 1, short: 1, int: 1, long: 1, long long: 1, "
+             "unsigned char: 2, unsigned short: 2, unsigned int: 2, unsigned long: 2, unsigned long long: 2, "
+             "float: 3, double: 3, _Bool: 4, kk_view: 5, kk_view_right: 6, kk_view_left: 7, kk_view_strided: 8, "
+             "kk_scatter: 9, kk_complex_float: 10, kk_complex_double: 10, default: 0)\n");
+  for (int i = 0; i < names->n; i++) {
+    if (!ka[i].type)
+      continue;
+    fprintf(f, "char kk__probe_%d_size[1 + sizeof(%s)];\n", i, ka[i].type);
+    for (int j = 0; j < ka[i].n; j++)
+      fprintf(f,
+              "char kk__probe_%d_%d_o[1 + offsetof(%s, %s)];\n"
+              "char kk__probe_%d_%d_s[1 + sizeof(((%s *)0)->%s)];\n"
+              "char kk__probe_%d_%d_k[1 + KK__ARGKIND(((%s *)0)->%s)];\n",
+              i, j, ka[i].type, ka[i].f[j].name, i, j, ka[i].type, ka[i].f[j].name, i, j, ka[i].type,
+              ka[i].f[j].name);
+  }
+  fclose(f);
+  job_t pj = {probe_c, probe_o, &host_flags, "-fno-common"};
+  if (compile_target(host, &pj, includedir) != 0) {
+    fprintf(stderr, "kkcc: note: the argument-struct probe of %s did not compile; the module records no "
+                    "argument structs\n", input);
+    goto out;
+  }
+  char *out = fmt("%s/args-nm.txt", tmp);
+  const char *nm = getenv("KKCC_NM") ? getenv("KKCC_NM") : KKCC_NM;
+  char *argv[] = {(char *)nm, "-P", "-S", "--defined-only", probe_o, NULL};
+  int nrc = run(argv, out);
+  FILE *nf = nrc == 0 ? fopen(out, "r") : NULL;
+  free(out);
+  if (!nf)
+    goto out;
+  char line[1024];
+  while (fgets(line, sizeof line, nf)) {
+    char sym[512], type[8];
+    unsigned long val, size;
+    int i, j;
+    char what;
+    if (sscanf(line, "%511s %7s %lx %lx", sym, type, &val, &size) != 4 || size == 0)
+      continue;
+    if (sscanf(sym, "kk__probe_%d_%d_%c", &i, &j, &what) == 3 && i >= 0 && i < names->n && j >= 0 && j < ka[i].n) {
+      unsigned long v = size - 1;
+      if (what == 'o')
+        ka[i].f[j].offset = v;
+      else if (what == 's')
+        ka[i].f[j].size = v;
+      else if (what == 'k')
+        ka[i].f[j].kind = v;
+    } else if (sscanf(sym, "kk__probe_%d_siz%c", &i, &what) == 2 && i >= 0 && i < names->n)
+      ka[i].size = size - 1;
+  }
+  fclose(nf);
+  rc = 0;
+out:
+  free(abs_in);
+  free(probe_c);
+  free(probe_o);
+  return rc;
+}
+
+/* The kk_module_args table of a module (docs/kkcc.md, kk/kernel_abi.h). */
+static void args_write(FILE *f, const strv_t *names, const kargs_t *ka) {
+  int count = 0;
+  for (int i = 0; i < names->n; i++) {
+    if (!ka[i].type || ka[i].size == 0)
+      continue;
+    fprintf(f, "static const kk_arg_field_t kk__argf_%d[] = {\n", i);
+    for (int j = 0; j < ka[i].n; j++) {
+      fprintf(f, "  {");
+      c_string(f, ka[i].f[j].name);
+      fprintf(f, ", %luu, %luu, %luu, 0},\n", ka[i].f[j].offset, ka[i].f[j].size, ka[i].f[j].kind);
+    }
+    fprintf(f, "};\n");
+    count++;
+  }
+  fprintf(f, "static const kk_kernel_args_t kk__kargs[] = {\n");
+  for (int i = 0; i < names->n; i++) {
+    if (!ka[i].type || ka[i].size == 0)
+      continue;
+    fprintf(f, "  {");
+    c_string(f, names->v[i]);
+    fprintf(f, ", ");
+    c_string(f, ka[i].type);
+    fprintf(f, ", %luu, %du, kk__argf_%d},\n", ka[i].size, ka[i].n, i);
+  }
+  if (count == 0)
+    fprintf(f, "  {0, 0, 0, 0, 0}\n");
+  fprintf(f, "};\n");
+  fprintf(f, "__attribute__((visibility(\"default\"))) const kk_module_args_t kk_module_args = "
+             "{sizeof(kk_module_args_t), KK_KERNEL_ABI_VERSION, %du, 0, kk__kargs};\n\n", count);
+}
+
 typedef struct image {
   const target_t *t;
   char *format;       /* NULL: the target's */
@@ -569,7 +942,7 @@ typedef struct image {
 static char *g_source_path;
 
 static int write_registration(const char *path, const char *source, const char *id, const strv_t *names,
-                              const image_t *imgs, int nimg, const char *targets, bool shared) {
+                              const image_t *imgs, int nimg, const char *targets, bool shared, const kargs_t *ka) {
   FILE *f = fopen(path, "w");
   if (!f) {
     fprintf(stderr, "kkcc: cannot write %s: %s\n", path, strerror(errno));
@@ -624,6 +997,8 @@ static int write_registration(const char *path, const char *source, const char *
     fputs("\\\"\\n.byte 0\\n.previous\");\n", f);
     fprintf(f, "extern const char kk__source[];\n");
   }
+  if (ka)
+    args_write(f, names, ka);
   fprintf(f, "%skk_module_t %s = {\n", shared ? "__attribute__((visibility(\"default\"))) " : "static ",
           shared ? "kk_module_info" : "kk__module");
   fprintf(f, "  sizeof(kk_module_t), KK_KERNEL_ABI_VERSION, ");
@@ -673,7 +1048,6 @@ static void usage(FILE *out) {
 }
 
 /* the flags main collects from its command line; freed on every way out of main */
-static strv_t host_flags, dev_flags, arch_over;
 
 static int kkcc_main(int argc, char **argv) {
   const char *targets_dir = getenv("KKCC_TARGETS_DIR") ? getenv("KKCC_TARGETS_DIR") : KKCC_TARGETDIR;
@@ -885,6 +1259,7 @@ static int kkcc_main(int argc, char **argv) {
   int nimg = 0;
   char *host_obj = fmt("%s/host.o", tmp), *reg_c = fmt("%s/register.c", tmp), *reg_o = fmt("%s/register.o", tmp);
   char targets_built[512] = "";
+  kargs_t *kargs = NULL;
 
   /* 1. the host code and the descriptors (KK_TARGET_NONE without the host target) */
   job_t hj = {input, host_obj, &host_flags, want[host - g_targets] ? NULL : "-DKK_TARGET_NONE"};
@@ -894,6 +1269,21 @@ static int kkcc_main(int argc, char **argv) {
     strcat(targets_built, "host");
   if (kernel_names(host_obj, tmp, &names) != 0)
     goto done;
+  /* a module records its kernels' argument structs (for bindings) */
+  if (shared && want[host - g_targets] && names.n > 0) {
+    char *pre = fmt("%s/host.i", tmp);
+    job_t pj = {input, pre, &host_flags, "-E"};
+    char *text = NULL;
+    kargs = calloc((size_t)names.n, sizeof *kargs);
+    if (!kargs)
+      die_oom();
+    if (compile_target(host, &pj, includedir) == 0 && (text = slurp(pre)) != NULL) {
+      args_parse(text, &names, kargs);
+      args_probe(host, input, tmp, includedir, &names, kargs);
+    }
+    free(text);
+    free(pre);
+  }
 
   /* 2. every device target */
   for (int i = 0; i < g_ntargets; i++) {
@@ -964,7 +1354,7 @@ static int kkcc_main(int argc, char **argv) {
   char id[64];
   snprintf(id, sizeof id, "kkm_%016llx",
            (unsigned long long)fnv1a(output, fnv1a(input, fnv1a(abs_out, 1469598103934665603ull))));
-  if (write_registration(reg_c, input, id, &names, imgs, nimg, targets_built, shared) != 0)
+  if (write_registration(reg_c, input, id, &names, imgs, nimg, targets_built, shared, kargs) != 0)
     goto done;
   {
     char *inc = fmt("-I%s", includedir);
@@ -1033,6 +1423,13 @@ done:
   free(reg_c);
   free(reg_o);
   free(g_source_path);
+  if (kargs)
+    for (int i = 0; i < names.n; i++) {
+      free(kargs[i].type);
+      for (int j = 0; j < kargs[i].n; j++)
+        free(kargs[i].f[j].name);
+    }
+  free(kargs);
   sv_free(&names);
   return status;
 }
