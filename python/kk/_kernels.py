@@ -1,0 +1,257 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Kernel modules built by kkcc -shared: loading, argument packing against kk_module_args, launches."""
+import ctypes
+import os
+
+from . import _lib as _c
+from . import Error, View, _check, _b, _s, _need_init
+
+_modules = []
+
+KIND_FOR, KIND_REDUCE, KIND_SCAN, KIND_MD_FOR, KIND_MD_REDUCE = 1, 2, 3, 4, 5
+_KIND_NAMES = {1: "for", 2: "reduce", 3: "scan", 4: "MDRange for", 5: "MDRange reduce", 6: "team for",
+               7: "team reduce"}
+_ARG_KINDS = {0: "bytes", 1: "int", 2: "unsigned int", 3: "float", 4: "bool", 5: "kk_view", 6: "kk_view_right",
+              7: "kk_view_left", 8: "kk_view_strided", 9: "kk_scatter", 10: "complex"}
+_INTS = {(1, 1): ctypes.c_int8, (1, 2): ctypes.c_int16, (1, 4): ctypes.c_int32, (1, 8): ctypes.c_int64,
+         (2, 1): ctypes.c_uint8, (2, 2): ctypes.c_uint16, (2, 4): ctypes.c_uint32, (2, 8): ctypes.c_uint64}
+_BINDS = {5: _c.kk_view_bind, 6: _c.kk_view_bind_right, 7: _c.kk_view_bind_left, 8: _c.kk_view_bind_strided}
+# NumPy type of a reducer part (kk_type_t)
+_NP = {1: "i1", 2: "u1", 3: "i2", 4: "u2", 5: "i4", 6: "u4", 7: "i8", 8: "u8", 9: "f4", 10: "f8"}
+
+
+class RangePolicy:
+    """RangePolicy(begin, end) or RangePolicy(n): the index range [begin, end) of a range kernel;
+    chunk (0: the backend's), instance (None: the default instance)."""
+
+    def __init__(self, begin, end=None, chunk=0, instance=None):
+        if end is None:
+            begin, end = 0, begin
+        if end < begin:
+            raise ValueError("kk.RangePolicy: end %d < begin %d" % (end, begin))
+        self.c = _c.RangePolicyC(ctypes.sizeof(_c.RangePolicyC), int(begin), int(end), int(chunk), 0,
+                                 instance._h if instance is not None else None)
+
+
+class MDRangePolicy:
+    """MDRangePolicy(begin, end, tile=None, instance=None): the box [begin, end) of rank 2..6."""
+
+    def __init__(self, begin, end, tile=None, instance=None):
+        rank = len(end)
+        if len(begin) != rank or not 2 <= rank <= 6:
+            raise ValueError("kk.MDRangePolicy: begin and end need the same rank, 2..6")
+        self.c = _c.MDPolicyC()
+        self.c.struct_size = ctypes.sizeof(_c.MDPolicyC)
+        self.c.rank = rank
+        for i in range(rank):
+            self.c.begin[i], self.c.end[i] = int(begin[i]), int(end[i])
+            self.c.tile[i] = int(tile[i]) if tile else 0
+        self.c.instance = instance._h if instance is not None else None
+
+
+class Kernel:
+    """One kernel of a module: call it with a policy and its arguments by name,
+    mod.saxpy(kk.RangePolicy(0, n), a=2.0, x=x, y=y).  Reduce kernels return the reduced value (a
+    Python scalar, or a tuple for MINLOC-style and multi-reducer kernels); scan kernels the total."""
+
+    def __init__(self, module, k, meta):
+        self._module, self._k, self._meta = module, k, meta
+        self.name = _s(k.contents.name)
+        self.kind = k.contents.kind
+        self.args_size = k.contents.args_size
+
+    @property
+    def fields(self):
+        """The argument struct's members as (name, kind, offset, size), as kkcc recorded them."""
+        if self._meta is None:
+            return None
+        return [(n, _ARG_KINDS.get(kd, kd), off, sz) for n, kd, off, sz in self._meta[1]]
+
+    def __repr__(self):
+        return "<kk kernel %s (%s) of %s>" % (self.name, _KIND_NAMES.get(self.kind, self.kind), self._module.path)
+
+    def _pack(self, args):
+        if self._meta is None:
+            raise Error(-13, "kernel %s: its module records no argument struct (rebuild it with this kk's "
+                             "kkcc -shared; docs/kkcc.md)" % self.name)
+        tname, fields = self._meta
+        buf = (ctypes.c_char * max(self.args_size, 1))()
+        keep = []
+        known = {f[0] for f in fields}
+        extra = sorted(set(args) - known)
+        if extra:
+            raise TypeError("kernel %s: no argument %s in %s (its members: %s)" %
+                            (self.name, ", ".join(extra), tname, ", ".join(f[0] for f in fields)))
+        for name, kind, off, size in fields:
+            if name not in args:
+                raise TypeError("kernel %s: missing argument %r (%s %s)" % (self.name, name, _ARG_KINDS.get(kind), tname))
+            v = args[name]
+            where = "kernel %s, argument %r" % (self.name, name)
+            if kind in (1, 2):
+                if isinstance(v, float) or not hasattr(v, "__index__"):
+                    raise TypeError("%s: an integer is needed, not %s" % (where, type(v).__name__))
+                v = int(v)
+                lo, hi = (-(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1) if kind == 1 else (0, (1 << (8 * size)) - 1)
+                if not lo <= v <= hi:
+                    raise OverflowError("%s: %d does not fit in %s%d" % (where, v, "int" if kind == 1 else "uint", 8 * size))
+                ctypes.memmove(ctypes.byref(buf, off), ctypes.byref(_INTS[(kind, size)](v)), size)
+            elif kind == 3:
+                if not isinstance(v, (int, float)) and not hasattr(v, "__float__"):
+                    raise TypeError("%s: a number is needed, not %s" % (where, type(v).__name__))
+                t = ctypes.c_float if size == 4 else ctypes.c_double
+                ctypes.memmove(ctypes.byref(buf, off), ctypes.byref(t(float(v))), size)
+            elif kind == 4:
+                ctypes.memmove(ctypes.byref(buf, off), ctypes.byref(ctypes.c_bool(bool(v))), size)
+            elif kind == 10:
+                t = ctypes.c_float if size == 8 else ctypes.c_double
+                z = complex(v)
+                pair = (t * 2)(z.real, z.imag)
+                ctypes.memmove(ctypes.byref(buf, off), pair, size)
+            elif kind in _BINDS:
+                if not isinstance(v, View):
+                    if hasattr(v, "__dlpack__"):
+                        from . import from_dlpack
+                        v = from_dlpack(v)
+                    else:
+                        raise TypeError("%s: a kk.View (or a DLPack array) is needed, not %s" % (where, type(v).__name__))
+                keep.append(v)
+                d = _BINDS[kind](v._alive())
+                ctypes.memmove(ctypes.byref(buf, off), ctypes.byref(d), size)
+            else:
+                mv = memoryview(v).cast("B")
+                if mv.nbytes != size:
+                    raise TypeError("%s: %d bytes are needed (%s), got %d" % (where, size, _ARG_KINDS[kind], mv.nbytes))
+                ctypes.memmove(ctypes.byref(buf, off), bytes(mv), size)
+        return buf, keep
+
+    def __call__(self, policy, label=None, **args):
+        buf, keep = self._pack(args)
+        lbl = _b(label if label is not None else self.name)
+        k = ctypes.cast(self._k, ctypes.c_void_p)
+        if isinstance(policy, int):
+            policy = RangePolicy(policy)
+        pol = ctypes.byref(policy.c)
+        if self.kind == KIND_FOR:
+            _need_range(self, policy)
+            _check(_c.kk_parallel_for(lbl, pol, k, buf, self.args_size), "kernel " + self.name)
+            return None
+        if self.kind == KIND_MD_FOR:
+            _need_md(self, policy)
+            _check(_c.kk_parallel_for_md(lbl, pol, k, buf, self.args_size), "kernel " + self.name)
+            return None
+        if self.kind in (KIND_REDUCE, KIND_SCAN, KIND_MD_REDUCE):
+            r = self._k.contents.reducer.contents
+            out = (ctypes.c_char * r.value_size)()
+            if self.kind == KIND_REDUCE:
+                _need_range(self, policy)
+                _check(_c.kk_parallel_reduce(lbl, pol, k, buf, self.args_size, out, r.value_size), "kernel " + self.name)
+            elif self.kind == KIND_SCAN:
+                _need_range(self, policy)
+                _check(_c.kk_parallel_scan(lbl, pol, k, buf, self.args_size, out, r.value_size), "kernel " + self.name)
+            else:
+                _need_md(self, policy)
+                _check(_c.kk_parallel_reduce_md(lbl, pol, k, buf, self.args_size, out, r.value_size), "kernel " + self.name)
+            del keep
+            return _decode(r, bytes(out))
+        raise Error(-10, "kernel %s: %s kernels cannot be launched from Python yet" % (self.name, _KIND_NAMES.get(self.kind)))
+
+
+def _need_range(kern, policy):
+    if not isinstance(policy, RangePolicy):
+        raise TypeError("kernel %s is a %s kernel: it needs a kk.RangePolicy" % (kern.name, _KIND_NAMES[kern.kind]))
+
+
+def _need_md(kern, policy):
+    if not isinstance(policy, MDRangePolicy):
+        raise TypeError("kernel %s is an MDRange kernel: it needs a kk.MDRangePolicy" % kern.name)
+
+
+def _decode(r, raw):
+    import numpy as np
+    vals = []
+    for i in range(r.count):
+        p = r.part[i]
+        chunk = raw[p.offset:p.offset + p.size]
+        t = _NP.get(p.type)
+        if t is None:
+            vals.append(chunk)
+            continue
+        es = np.dtype(t).itemsize
+        if p.op in (6, 7):      # MINLOC / MAXLOC: {val, loc}
+            loc_off = p.size - 8
+            vals.append((np.frombuffer(chunk[:es], t)[0].item(), int(np.frombuffer(chunk[loc_off:], "i8")[0])))
+        elif p.op == 5:         # MINMAX
+            a = np.frombuffer(chunk[:2 * es], t)
+            vals.append((a[0].item(), a[1].item()))
+        elif p.op == 8:         # MINMAXLOC
+            a = np.frombuffer(chunk[:2 * es], t)
+            locs = np.frombuffer(chunk[p.size - 16:], "i8")
+            vals.append((a[0].item(), a[1].item(), int(locs[0]), int(locs[1])))
+        elif p.op in (9, 10):   # LAND / LOR
+            vals.append(bool(np.frombuffer(chunk[:es], t)[0]))
+        else:
+            vals.append(np.frombuffer(chunk[:es], t)[0].item())
+    return vals[0] if len(vals) == 1 else tuple(vals)
+
+
+class Module:
+    """A kernel module loaded with kk.load(path); its kernels are attributes (mod.saxpy) and
+    mod.kernels lists their names.  unload() (or kk.finalize) releases it."""
+
+    def __init__(self, path):
+        _need_init()
+        self.path = os.path.abspath(path)
+        h = ctypes.c_void_p()
+        _check(_c.kk_module_load(_b(self.path), ctypes.byref(h)), "kk.load(%r)" % path)
+        self._h = h.value
+        self._dl = ctypes.CDLL(self.path)   # the same object; for its kk_module_args table
+        self._meta = {}
+        try:
+            ma = _c.ModuleArgs.in_dll(self._dl, "kk_module_args")
+            if ma.abi_version >> 16 == 1:
+                for i in range(ma.count):
+                    ka = ma.kernels[i]
+                    fields = [(_s(ka.fields[j].name), ka.fields[j].kind, ka.fields[j].offset, ka.fields[j].size)
+                              for j in range(ka.field_count)]
+                    self._meta[_s(ka.kernel_name)] = (_s(ka.type), fields)
+        except ValueError:
+            pass  # built by an older kkcc: kernels launch only with raw argument bytes
+        mod = ctypes.cast(self._h, ctypes.POINTER(ctypes.c_uint32 * 4))
+        self._kernels = {}
+        self.kernels = []
+        # kk_module_t: struct_size, abi, id, source_name, kernel_count, kernels, ...
+        class _M(ctypes.Structure):
+            _fields_ = [("struct_size", ctypes.c_uint32), ("abi_version", ctypes.c_uint32), ("id", ctypes.c_char_p),
+                        ("source_name", ctypes.c_char_p), ("kernel_count", ctypes.c_uint32),
+                        ("kernels", ctypes.POINTER(ctypes.POINTER(_c.KernelC)))]
+        m = ctypes.cast(self._h, ctypes.POINTER(_M)).contents
+        del mod
+        for i in range(m.kernel_count):
+            self.kernels.append(_s(m.kernels[i].contents.name))
+        _modules.append(self)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name not in self._kernels:
+            if not self._h:
+                raise Error(-3, "module %s was unloaded" % self.path)
+            k = _c.kk_module_kernel(self._h, _b(name))
+            if not k:
+                raise AttributeError("module %s has no kernel %r (it has: %s)" % (self.path, name, ", ".join(self.kernels)))
+            self._kernels[name] = Kernel(self, k, self._meta.get(name))
+        return self._kernels[name]
+
+    def unload(self):
+        if self._h:
+            h, self._h = self._h, None
+            self._kernels.clear()
+            if self in _modules:
+                _modules.remove(self)
+            if _c.kk_is_initialized():
+                _check(_c.kk_module_unload(h), "kk.Module.unload")
+
+
+def load(path):
+    """Loads a kernel module built with `kkcc -shared FILE.kk.c -o FILE.so` and returns it."""
+    return Module(path)
