@@ -253,5 +253,9 @@ class Module:
 
 
 def load(path):
-    """Loads a kernel module built with `kkcc -shared FILE.kk.c -o FILE.so` and returns it."""
+    """Loads a kernel module built with `kkcc -shared FILE.kk.c -o FILE.so` and returns it (the same
+    Module again for a path already loaded)."""
+    for m in _modules:
+        if m.path == os.path.abspath(path):
+            return m
     return Module(path)
