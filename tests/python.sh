@@ -1,0 +1,28 @@
+#!/bin/sh
+# tests/python.sh -- the Python package's tests (python/tests, pytest) on every host backend the tree built.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+# the first Python 3 with pytest and NumPy: configure's, then python3, then the system's
+PY=
+for p in ${PYTHON:+"$PYTHON"} python3 /usr/bin/python3; do
+  if "$p" -c 'import pytest, numpy' 2>/dev/null; then PY=$p; break; fi
+done
+if [ -z "$PY" ]; then
+  echo "SKIP: no python3 with pytest and numpy (Debian: apt-get install python3-pytest python3-numpy)"
+  exit 77
+fi
+KK_LIBRARY="$top_builddir/.libs/libkk.so"; export KK_LIBRARY
+KK_TEST_MODULE="$top_builddir/python/tests/kk_test_module.so"; export KK_TEST_MODULE
+PYTHONPATH="$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH}"; export PYTHONPATH
+PYTHONDONTWRITEBYTECODE=1; export PYTHONDONTWRITEBYTECODE
+status=0
+for dev in serial threads openmp; do
+  if [ "$dev" != serial ] && [ ! -f "$top_builddir/plugins/.libs/kk_$dev.so" ]; then
+    echo "SKIP $dev: plugin not built"
+    continue
+  fi
+  echo "== pytest on $dev"
+  KK_TEST_DEVICE=$dev "$PY" -m pytest -q -p no:cacheprovider "$top_srcdir/python/tests" || status=1
+done
+exit $status
