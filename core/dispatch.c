@@ -69,7 +69,7 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
                                   kk__backend_t **bp, kk_instance_t **ip) {
   if (KK__UNLIKELY(!kk__g.initialized || !k || k->kind != kind || k->args_size != args_size ||
                    (k->abi_version >> 16) != (KK_KERNEL_ABI_VERSION >> 16) || (!args && args_size) ||
-                   kk__tl_bind_failed || (instance && instance->gen != kk__generation)))
+                   kk__tl_bind_failed || (instance && instance->gen != kk__generation_now())))
     return refuse(op, label ? label : "", k, args, args_size, kind, instance);
   kk_instance_t *inst = instance ? instance : kk__g.def->default_instance;
   kk__backend_t *b = inst->backend;
@@ -79,9 +79,7 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
                      KK_PLUGIN_ABI_MINOR_OF(b->ops.abi_version));
   void *dk = NULL;
   if (!(b->ops.flags & KK_PLUGIN_FLAG_HOST)) {
-    if (KK__LIKELY(k->runtime[1] == (void *)kk__generation && k->runtime[0]))
-      dk = k->runtime[0];
-    else {
+    if (KK__UNLIKELY(!(dk = kk__kernel_cached(k)))) {
       kk_status_t st = kk__kernel_resolve(k, b, &dk);
       if (st != KK_OK)
         return kk__error(st, "%s '%s': %s", op, label ? label : "", kk_last_error());
@@ -702,8 +700,8 @@ static kk_status_t team_query(const char *op, const kk_kernel_t *k, const kk_tea
     l.scratch_team[lv] = p->scratch_team[lv];
     l.scratch_thread[lv] = p->scratch_thread[lv];
   }
-  if (!(b->ops.flags & KK_PLUGIN_FLAG_HOST)) {
-    kk_status_t st = kk__kernel_resolve(k, b, &l.device_kernel);
+  if (!(b->ops.flags & KK_PLUGIN_FLAG_HOST) && !(l.device_kernel = kk__kernel_cached(k))) {
+    kk_status_t st = kk__kernel_resolve(k, b, &l.device_kernel); /* the first use of the kernel: under the lock */
     if (st != KK_OK)
       return kk__error(st, "%s: %s", op, kk_last_error());
   }

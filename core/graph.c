@@ -145,8 +145,8 @@ static bool handle_new(graph_t *g) {
   }
   if (++g_serial > serial_mask()) /* wraps only where pointers have 32 bits, after a million graphs */
     g_serial = 1;
-  if (g_serial_gen != kk__generation) {
-    g_serial_gen = kk__generation;
+  if (g_serial_gen != kk__generation_now()) {
+    g_serial_gen = kk__generation_now();
     g_gen_first_serial = g_serial;
   }
   sl->graph = g;
@@ -184,7 +184,7 @@ static inline graph_t *graph_of(const kk_graph_t *h) {
 static bool handle_before_finalize(const kk_graph_t *h) {
   const uint64_t serial = (uintptr_t)h >> SLOT_BITS;
   pthread_mutex_lock(&g_lock);
-  bool before = g_serial_gen != kk__generation || serial < g_gen_first_serial;
+  bool before = g_serial_gen != kk__generation_now() || serial < g_gen_first_serial;
   pthread_mutex_unlock(&g_lock);
   return before;
 }
@@ -478,7 +478,7 @@ static kk_status_t graph_new(const char *op, kk__backend_t *b, graph_t **out) {
   }
   g->backend = b;
   g->rec.backend = b;
-  g->rec.gen = kk__generation;
+  g->rec.gen = kk__generation_now();
   g->cap_rec.graph = g;
   g->cap_rec.instance = &g->rec;
   g->cap_rec.is_explicit = true;
@@ -1165,7 +1165,7 @@ kk_status_t kk_graph_submit(kk_graph_t *h, kk_instance_t *inst) {
     return submit_refused(h, g, inst);
   if (!inst)
     inst = g->backend->default_instance;
-  if (KK__UNLIKELY(inst->gen != kk__generation || inst->backend != g->backend || kk__capturing(inst)))
+  if (KK__UNLIKELY(inst->gen != kk__generation_now() || inst->backend != g->backend || kk__capturing(inst)))
     return submit_refused(h, g, inst);
   if (KK__UNLIKELY(atomic_flag_test_and_set_explicit(&g->busy, memory_order_acquire)))
     return submit_refused(h, g, inst);

@@ -383,7 +383,7 @@ static kk_status_t initialize_locked(int *argc, char ***argv, const kk_settings_
     return st;
   }
   kk__g.initialized = true;
-  atomic_store_explicit(&g_init_id, (uint64_t)kk__generation, memory_order_release);
+  atomic_store_explicit(&g_init_id, (uint64_t)kk__generation_now(), memory_order_release);
   atomic_store(&g_initialized, 1);
   kk__modules_attach_all();
   kk__tools_initialize(argc && *argc > 0 ? (*argv)[0] : NULL);

@@ -275,11 +275,29 @@ kk__backend_t *kk__backend_find(const char *name);
  * ended.  Device kernel handles, view allocations, views, spaces,
  * instances, scatter views and graphs carry the generation they were made
  * in; one compare tells a stale handle (docs/views.md, "Lifetime"). */
-extern uintptr_t kk__generation;
+extern atomic_uintptr_t kk__generation;
 /* Moves to the next generation (kk_initialize, kk_finalize). */
 void kk__generation_next(void);
+/* The current generation: an acquire load, one plain load on x86, that a
+ * thread may make while another initializes or finalizes without a data race. */
+static inline uintptr_t kk__generation_now(void) {
+  return atomic_load_explicit(&kk__generation, memory_order_acquire);
+}
 
-static inline bool kk__stale(uintptr_t gen) { return KK__UNLIKELY(gen != kk__generation); }
+static inline bool kk__stale(uintptr_t gen) { return KK__UNLIKELY(gen != kk__generation_now()); }
+
+/* The kernel-handle cache of a device kernel: runtime[0] the backend's
+ * handle, runtime[1] the generation it was found in.  Written under the
+ * registry's lock, read on the dispatch path without it: the handle is
+ * stored before the generation that publishes it (release), and read after
+ * the generation (acquire), so that a reader that sees the current
+ * generation sees its handle.  The kernel object's fields are plain
+ * pointers (kernel ABI), hence the GCC atomic built-ins. */
+static inline void *kk__kernel_cached(const kk_kernel_t *k) {
+  if (__atomic_load_n(&k->runtime[1], __ATOMIC_ACQUIRE) != (void *)kk__generation_now())
+    return NULL;
+  return __atomic_load_n(&k->runtime[0], __ATOMIC_RELAXED);
+}
 
 /* KK_ERROR_NOT_INITIALIZED for a stale handle: "<op>: <kind> '<label>' was
  * made before kk_finalize ..." (label NULL: "<op>: <kind> was made ...";

@@ -92,7 +92,7 @@ static kk__backend_t *backend_new(const char *name, const char *path) {
   }
   b->default_instance->backend = b;
   b->default_instance->is_default = true;
-  b->default_instance->gen = kk__generation;
+  b->default_instance->gen = kk__generation_now();
   return b;
 }
 
@@ -236,7 +236,7 @@ void kk__backend_start(kk__backend_t *b) {
       return;
     }
     b->spaces[s].backend = b;
-    b->spaces[s].gen = kk__generation;
+    b->spaces[s].gen = kk__generation_now();
     b->spaces[s].index = s;
     b->spaces[s].flags = p.flags;
     memcpy(b->spaces[s].name, p.name, sizeof b->spaces[s].name);

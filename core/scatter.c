@@ -250,7 +250,7 @@ kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatt
   kk_scatter_view_t *sv = calloc(1, sizeof *sv);
   if (!sv)
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_scatter_view_create: out of memory");
-  sv->gen = kk__generation;
+  sv->gen = kk__generation_now();
   sv->target = kk_view_retain(target);
   sv->op = op;
   sv->mode = mode;

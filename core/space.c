@@ -200,7 +200,7 @@ static kk_status_t instance_new(const char *op, const char *backend, const kk_na
   if (!inst)
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
   inst->backend = b;
-  inst->gen = kk__generation;
+  inst->gen = kk__generation_now();
   inst->tools_id = kk__tools_next_instance_id();
   kk_clear_error();
   kk_status_t st = q ? b->ops.instance_create_native(b->ctx, q, &inst->plugin_inst)

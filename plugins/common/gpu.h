@@ -123,7 +123,7 @@ typedef struct kkg_kernel {
                                        second kernel kk_k_<name>__final */
   int max_threads, max_threads2;    /* threads per block each allows */
   int pref_threads;                 /* SPIR-V: threads per group for a long range */
-  int smem_set;                     /* CUDA: dynamic shared memory opted in so far */
+  atomic_int smem_set;              /* CUDA: dynamic shared memory opted in so far (launches race on it) */
   struct kkg_kernel *next;
 } kkg_kernel_t;
 

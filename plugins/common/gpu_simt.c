@@ -195,9 +195,17 @@ static kk_status_t run(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, kkg_k
   if (!c->v->smem_optin && have && smem > have)
     return kkg_error(c, KK_ERROR_LIMIT, "launch '%s' needs %llu bytes of shared memory per block, the device has %llu",
                      l->label, (unsigned long long)smem, (unsigned long long)have);
-  if (c->v->smem_optin && smem > 48 * 1024 && (int)smem > k->smem_set) { /* beyond 48 KiB a kernel opts in */
+  /* Beyond 48 KiB a kernel opts in.  Launches of one kernel from several
+   * threads may opt in at once (the vendor's call is idempotent); the
+   * record only grows, so that a smaller opt-in never hides a larger one. */
+  if (c->v->smem_optin && smem > 48 * 1024 &&
+      (int)smem > atomic_load_explicit(&k->smem_set, memory_order_relaxed)) {
     KKG_TRY(c, c->v->set_smem(c, fn, (int)smem), "allowing %llu bytes of shared memory", (unsigned long long)smem);
-    k->smem_set = (int)smem;
+    int seen = atomic_load_explicit(&k->smem_set, memory_order_relaxed);
+    while (seen < (int)smem &&
+           !atomic_compare_exchange_weak_explicit(&k->smem_set, &seen, (int)smem, memory_order_relaxed,
+                                                  memory_order_relaxed))
+      ;
   }
   void *params[2] = {(void *)l->args, (void *)L}, **extra = NULL;
   _Alignas(16) unsigned char buf[4096];

@@ -100,6 +100,22 @@ tests/faults/conformance_hier-bc.kk.o: tests/conformance/kernels_hier.kk.c tests
 	@$(MKDIR_P) $(@D)
 	$(KKCC_V)$(KKCC) --bounds-check $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
 
+# The device branch of the dispatch path without a GPU: a fake device backend
+# that finds kernels at their first launch, 8 threads making those launches
+# while another registers and unregisters a module (tests/faults/tsan.sh runs
+# it under ThreadSanitizer).
+check_LTLIBRARIES += tests/fake/kk_fake_device.la
+tests_fake_kk_fake_device_la_SOURCES = tests/fake/fake_plugin.c
+tests_fake_kk_fake_device_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME=fake_device -DFAKE_MODE_DEVICE
+tests_fake_kk_fake_device_la_LDFLAGS = $(FAKE_LDFLAGS)
+check_PROGRAMS += tests/faults/race
+TESTS += tests/faults/race
+tests_faults_race_SOURCES = tests/faults/race.c
+tests_faults_race_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_faults_race_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+tests_faults_race_LDADD = libkk.la $(PTHREAD_CFLAGS)
+EXTRA_tests_faults_race_DEPENDENCIES = tests/fake/kk_fake_device.la
+
 # Fake plugins that segfault, abort or hang in their entry or in init (the
 # probe's tests), built from tests/fake/fake_plugin.c like the loader's.
 check_LTLIBRARIES += tests/fake/kk_fake_segv_entry.la tests/fake/kk_fake_abort_entry.la \
