@@ -236,6 +236,9 @@ void kkh_exec_release(kkh_exec_t *ex) {
     return;
   kkh_team_cache_free(ex->teams);
   ex->teams = NULL;
+  free(ex->big_slots);
+  ex->big_slots = NULL;
+  ex->big_size = 0;
 }
 
 int32_t kkh_team_size_max(const kkh_exec_t *ex) { return ex->nthreads; }
@@ -640,19 +643,23 @@ kk_status_t kkh_launch(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_la
     return st;
   T.ex = ex;
   T.slots = ex->slots;
-  unsigned char *own = NULL;
   if (T.slot > KKH_SLOT_SIZE) {
-    if (posix_memalign((void **)&own, 64, T.slot * KKH_NSLOTS(ex->nthreads)) != 0)
-      return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0,
-                       "kernel '%s': no memory for %zu partial values of %u bytes", l->kernel->name,
-                       KKH_NSLOTS(ex->nthreads), T.red->value_size);
-    T.slots = own;
+    const size_t need = T.slot * KKH_NSLOTS(ex->nthreads);
+    if (ex->big_size < need) {
+      unsigned char *p = NULL;
+      if (posix_memalign((void **)&p, 64, need) != 0)
+        return hs->error(hs->core, KK_ERROR_OUT_OF_MEMORY, NULL, 0,
+                         "kernel '%s': no memory for %zu partial values of %u bytes", l->kernel->name,
+                         KKH_NSLOTS(ex->nthreads), T.red->value_size);
+      free(ex->big_slots);
+      ex->big_slots = p;
+      ex->big_size = need;
+    }
+    T.slots = ex->big_slots;
   }
   if (T.nteams) {
-    if ((st = kkh_team_cache_prepare(&ex->teams, ex->nthreads, hs, l, T.nteams, T.team_size)) != KK_OK) {
-      free(own);
+    if ((st = kkh_team_cache_prepare(&ex->teams, ex->nthreads, hs, l, T.nteams, T.team_size)) != KK_OK)
       return st;
-    }
     T.cache = ex->teams;
   }
   if (T.n > 0) {
@@ -664,6 +671,5 @@ kk_status_t kkh_launch(kkh_exec_t *ex, const kk_host_services_t *hs, const kk_la
   }
   if (st == KK_OK)
     kkh_task_values(&T);
-  free(own);
   return st;
 }

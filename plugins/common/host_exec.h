@@ -34,6 +34,11 @@ typedef struct kkh_exec {
   /* host_exec's own state for team launches (scratch, team barriers), grown
    * on demand and kept between launches; NULL until the first team launch */
   struct kkh_team_cache *teams;
+  /* the partials of values larger than a slot (big custom reducers): grown
+   * on demand and kept between launches, so that a launch allocates only
+   * when it needs more than any before it; NULL until then */
+  unsigned char *big_slots;
+  size_t big_size;
 } kkh_exec_t;
 
 /* The contiguous block t of nt over n items: [*b, *e). */
