@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "launch.h"
 #include "tools.h"
 
 /* A graph's state.  The program's kk_graph_t * is not its address but a
@@ -207,9 +207,10 @@ static graph_t *graph_get(const char *op, const kk_graph_t *h) {
   return g;
 }
 
-/* An explicit add in progress on this thread: kk_graph_add_* sets it, then
- * makes the ordinary call on the graph's recording instance, whose record
- * hook reads it. */
+/* An explicit add: the graph, the node's dependencies and result, and the
+ * node it made.  kk_graph_add_copy and kk_graph_add_fill make the ordinary
+ * deep copy on the graph's recording instance, whose record hooks find the
+ * add in tl_add; a kernel add records the launch it built itself. */
 typedef struct add_ctx {
   graph_t *graph;
   kk_graph_node_t *const *deps;
@@ -220,6 +221,9 @@ typedef struct add_ctx {
   kk_graph_node_t *node;   /* out: the node recorded */
 } add_ctx_t;
 static _Thread_local add_ctx_t *tl_add;
+
+/* The explicit add a recording of capture cap belongs to (NULL: a capture). */
+static add_ctx_t *add_of(const struct kk__capture *cap) { return cap && cap->is_explicit ? tl_add : NULL; }
 /* The node a deep copy or fill is recording into (its graph's lock held). */
 static _Thread_local kk_graph_node_t *tl_open;
 
@@ -235,9 +239,9 @@ static const char *kind_label(uint32_t kind) {
 /* ---- building -------------------------------------------------------------------------------- */
 
 /* A new node of g (the caller holds g->lock, or builds g alone): its
- * dependencies are the explicit add's, or the node the capture recorded
- * last. */
-static kk_status_t node_new(graph_t *g, struct kk__capture *cap, uint32_t kind, const char *label,
+ * dependencies are those of the explicit add a, or (a NULL) the node the
+ * capture recorded last. */
+static kk_status_t node_new(graph_t *g, struct kk__capture *cap, add_ctx_t *a, uint32_t kind, const char *label,
                             kk_graph_node_t **out) {
   if (g->node_count == g->node_cap) {
     uint32_t cap_n = g->node_cap ? 2 * g->node_cap : 16;
@@ -248,7 +252,6 @@ static kk_status_t node_new(graph_t *g, struct kk__capture *cap, uint32_t kind, 
     g->node_cap = cap_n;
   }
   kk_graph_node_t *n = calloc(1, sizeof *n);
-  add_ctx_t *a = cap && cap->is_explicit ? tl_add : NULL;
   uint32_t ndeps = a ? (uint32_t)a->ndeps : cap && cap->last ? 1u : 0u;
   if (!n || !(n->label = kk__strdup(label)) || (ndeps && !(n->deps = malloc(sizeof *n->deps * ndeps)))) {
     if (n)
@@ -299,16 +302,17 @@ static void node_free(kk_graph_node_t *n) {
   free(n);
 }
 
-/* Takes back the last node of g and its ops (a recording that failed half way). */
-static void node_drop_last(graph_t *g, struct kk__capture *cap) {
+/* Takes back the last node of g and its ops (a recording that failed half
+ * way; a: the explicit add that made it, or NULL). */
+static void node_drop_last(graph_t *g, struct kk__capture *cap, add_ctx_t *a) {
   kk_graph_node_t *n = g->nodes[--g->node_count];
   for (uint32_t i = 0; i < n->op_count; i++)
     free(g->ops[n->first_op + i].args);
   g->op_count = n->first_op;
   if (cap && !cap->is_explicit)
     cap->last = n->ndeps ? n->deps[0] + 1 : 0;
-  if (tl_add && tl_add->node == n)
-    tl_add->node = NULL;
+  if (a && a->node == n)
+    a->node = NULL;
   node_free(n);
 }
 
@@ -333,6 +337,34 @@ static struct kk__capture *lock_capture(const char *op, kk_instance_t *inst) {
 
 static bool host_result_op(const char *op) { return strcmp(op, "kk_parallel_reduce_view") != 0; }
 
+/* Records the checked launch l as a kernel node of g, under g->lock: into
+ * the node of the explicit add a (its result view, when it has one), or
+ * (a NULL) after the capture's last node. */
+static kk_status_t record_kernel(const char *op, graph_t *g, struct kk__capture *cap, add_ctx_t *a,
+                                 const kk_launch_t *l) {
+  kk_graph_node_t *n;
+  op_t *o;
+  kk_status_t st = node_new(g, cap, a, NODE_KERNEL, l->label, &n);
+  if (st == KK_OK && (st = op_new(g, n, KK_GRAPH_NODE_KERNEL, &o)) == KK_OK) {
+    o->launch = *l;
+    o->launch.label = n->label;
+    if (l->args_size && !(o->args = malloc(l->args_size)))
+      st = kk__error(KK_ERROR_OUT_OF_MEMORY, "%s '%s': out of memory for the arguments", op, l->label);
+    else {
+      memcpy(o->args, l->args, l->args_size);
+      o->launch.args = o->args;
+      if (a && a->result) {
+        o->launch.result = kk_view_data(a->result);
+        o->launch.result_space = a->result_space;
+        n->views[0] = kk_view_retain(a->result);
+      }
+    }
+    if (st != KK_OK)
+      node_drop_last(g, cap, a);
+  }
+  return st;
+}
+
 kk_status_t kk__graph_record_launch(const char *op, kk_instance_t *inst, const kk_launch_t *l, size_t tune_context) {
   kk__tools_tune_end(tune_context);
   struct kk__capture *c0 = atomic_load_explicit(&inst->capture, memory_order_acquire);
@@ -348,29 +380,8 @@ kk_status_t kk__graph_record_launch(const char *op, kk_instance_t *inst, const k
   struct kk__capture *cap = lock_capture(op, inst);
   if (!cap)
     return kk_last_status();
-  graph_t *g = cap->graph;
-  kk_graph_node_t *n;
-  op_t *o;
-  kk_status_t st = node_new(g, cap, NODE_KERNEL, l->label, &n);
-  if (st == KK_OK && (st = op_new(g, n, KK_GRAPH_NODE_KERNEL, &o)) == KK_OK) {
-    o->launch = *l;
-    o->launch.label = n->label;
-    if (l->args_size && !(o->args = malloc(l->args_size)))
-      st = kk__error(KK_ERROR_OUT_OF_MEMORY, "%s '%s': out of memory for the arguments", op, l->label);
-    else {
-      memcpy(o->args, l->args, l->args_size);
-      o->launch.args = o->args;
-      add_ctx_t *a = cap->is_explicit ? tl_add : NULL;
-      if (a && a->result) {
-        o->launch.result = kk_view_data(a->result);
-        o->launch.result_space = a->result_space;
-        n->views[0] = kk_view_retain(a->result);
-      }
-    }
-    if (st != KK_OK)
-      node_drop_last(g, cap);
-  }
-  pthread_mutex_unlock(&g->lock);
+  kk_status_t st = record_kernel(op, cap->graph, cap, add_of(cap), l);
+  pthread_mutex_unlock(&cap->graph->lock);
   return st;
 }
 
@@ -381,7 +392,7 @@ kk_status_t kk__graph_record_views(const char *op, kk_instance_t *inst, kk_view_
     return kk_last_status();
   graph_t *g = cap->graph;
   kk_graph_node_t *n;
-  kk_status_t st = node_new(g, cap, src ? NODE_COPY : NODE_FILL, src ? "copy" : "fill", &n);
+  kk_status_t st = node_new(g, cap, add_of(cap), src ? NODE_COPY : NODE_FILL, src ? "copy" : "fill", &n);
   if (st == KK_OK) {
     n->views[0] = kk_view_retain(dst);
     n->views[1] = src ? kk_view_retain(src) : NULL;
@@ -391,7 +402,7 @@ kk_status_t kk__graph_record_views(const char *op, kk_instance_t *inst, kk_view_
     st = body(ctx);
     tl_open = NULL;
     if (st != KK_OK)
-      node_drop_last(g, cap);
+      node_drop_last(g, cap, add_of(cap));
   }
   pthread_mutex_unlock(&g->lock);
   return st;
@@ -408,7 +419,7 @@ static kk_graph_node_t *open_for(const char *op, kk_instance_t *inst, uint32_t k
     return NULL;
   *locked = true;
   kk_graph_node_t *n;
-  if (node_new(cap->graph, cap, kind, kind_label(kind), &n) != KK_OK) {
+  if (node_new(cap->graph, cap, add_of(cap), kind, kind_label(kind), &n) != KK_OK) {
     pthread_mutex_unlock(&cap->graph->lock);
     *locked = false;
     return NULL;
@@ -434,7 +445,10 @@ kk_status_t kk__graph_record_copy(kk_instance_t *inst, void *dst, int32_t dst_sp
   }
   if (locked) {
     if (st != KK_OK)
-      node_drop_last(g, atomic_load_explicit(&inst->capture, memory_order_acquire));
+    {
+      struct kk__capture *cap = atomic_load_explicit(&inst->capture, memory_order_acquire);
+      node_drop_last(g, cap, add_of(cap));
+    }
     pthread_mutex_unlock(&g->lock);
   }
   return st;
@@ -618,7 +632,6 @@ static kk_status_t add_begin(const char *op, const kk_graph_t *h, kk_graph_node_
   a->deps = deps;
   a->ndeps = ndeps;
   a->empty_kind = empty;
-  tl_add = a;
   return KK_OK;
 }
 
@@ -630,9 +643,7 @@ static kk_status_t add_end(const char *op, add_ctx_t *a, kk_status_t st, kk_grap
     return kk__error(st, "%s: %s", op, kk_last_error());
   if (!a->node) {
     pthread_mutex_lock(&a->graph->lock);
-    tl_add = a;
-    st = node_new(a->graph, &a->graph->cap_rec, a->empty_kind, kind_label(a->empty_kind), &a->node);
-    tl_add = NULL;
+    st = node_new(a->graph, &a->graph->cap_rec, a, a->empty_kind, kind_label(a->empty_kind), &a->node);
     pthread_mutex_unlock(&a->graph->lock);
     if (st != KK_OK)
       return st;
@@ -673,20 +684,39 @@ static kk_status_t result_view(const char *op, graph_t *g, const kk_kernel_t *k,
   return KK_OK;
 }
 
-/* The kernel nodes: which kk_parallel_* call records them. */
-enum { ADD_FOR, ADD_FOR_MD, ADD_FOR_TEAM, ADD_REDUCE, ADD_REDUCE_MD, ADD_REDUCE_TEAM, ADD_SCAN };
-
 typedef union policy_copy {
   kk_range_policy_t range;
   kk_md_policy_t md;
   kk_team_policy_t team;
 } policy_copy_t;
 
-/* Records a kernel node by making the call `what` with a copy of the
- * policy that runs on the graph's recording instance.  A policy dispatch
- * refuses anyway (NULL, too small) is passed on as it is, so that the
- * refusal is dispatch's; one on another backend's instance is refused here. */
-static kk_status_t add_kernel(const char *op, int what, kk_graph_t *h, const char *label, const void *policy,
+/* The public call whose checks a kernel add makes, named in its errors. */
+static const char *call_name(kk__call_t call) {
+  switch (call) {
+  case KK__CALL_FOR:
+    return "kk_parallel_for";
+  case KK__CALL_FOR_MD:
+    return "kk_parallel_for_md";
+  case KK__CALL_FOR_TEAM:
+    return "kk_parallel_for_team";
+  case KK__CALL_REDUCE:
+  case KK__CALL_REDUCE_VIEW:
+    return "kk_parallel_reduce";
+  case KK__CALL_REDUCE_MD:
+    return "kk_parallel_reduce_md";
+  case KK__CALL_REDUCE_TEAM:
+    return "kk_parallel_reduce_team";
+  default:
+    return "kk_parallel_scan";
+  }
+}
+
+/* Records a kernel node: builds the launch `call` (core/launch.c) with a
+ * copy of the policy that names the graph's recording instance, and
+ * records it.  A policy the launch refuses anyway (NULL, too small) is
+ * passed on as it is, so that the refusal is the launch's; one on another
+ * backend's instance is refused here. */
+static kk_status_t add_kernel(const char *op, kk__call_t call, kk_graph_t *h, const char *label, const void *policy,
                               const kk_kernel_t *k, const void *args, size_t args_size, kk_view_t *result,
                               kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
   add_ctx_t a;
@@ -694,11 +724,11 @@ static kk_status_t add_kernel(const char *op, int what, kk_graph_t *h, const cha
   if (st != KK_OK)
     return st;
   graph_t *g = a.graph;
-  if (what >= ADD_REDUCE)
-    st = result_view(op, g, k, result, what != ADD_SCAN, &a);
-  const size_t psize = what == ADD_FOR_MD || what == ADD_REDUCE_MD       ? sizeof(kk_md_policy_t)
-                       : what == ADD_FOR_TEAM || what == ADD_REDUCE_TEAM ? sizeof(kk_team_policy_t)
-                                                                         : sizeof(kk_range_policy_t);
+  if (call != KK__CALL_FOR && call != KK__CALL_FOR_MD && call != KK__CALL_FOR_TEAM)
+    st = result_view(op, g, k, result, call != KK__CALL_SCAN, &a);
+  const size_t psize = call == KK__CALL_FOR_MD || call == KK__CALL_REDUCE_MD       ? sizeof(kk_md_policy_t)
+                       : call == KK__CALL_FOR_TEAM || call == KK__CALL_REDUCE_TEAM ? sizeof(kk_team_policy_t)
+                                                                                   : sizeof(kk_range_policy_t);
   policy_copy_t p;
   const void *use = policy;
   if (st == KK_OK && policy && *(const size_t *)policy >= psize) {
@@ -715,34 +745,21 @@ static kk_status_t add_kernel(const char *op, int what, kk_graph_t *h, const cha
     *pi = &g->rec;
     use = &p;
   }
-  if (st != KK_OK) {
-    tl_add = NULL;
+  if (st != KK_OK)
     return st;
-  }
   void *rdata = result ? kk_view_data(result) : NULL;
   const size_t rsize = result && k && k->reducer ? k->reducer->value_size : 0;
-  switch (what) {
-  case ADD_FOR:
-    st = kk_parallel_for(label, use, k, args, args_size);
-    break;
-  case ADD_FOR_MD:
-    st = kk_parallel_for_md(label, use, k, args, args_size);
-    break;
-  case ADD_FOR_TEAM:
-    st = kk_parallel_for_team(label, use, k, args, args_size);
-    break;
-  case ADD_REDUCE:
-    st = kk_parallel_reduce(label, use, k, args, args_size, rdata, rsize);
-    break;
-  case ADD_REDUCE_MD:
-    st = kk_parallel_reduce_md(label, use, k, args, args_size, rdata, rsize);
-    break;
-  case ADD_REDUCE_TEAM:
-    st = kk_parallel_reduce_team(label, use, k, args, args_size, rdata, rsize);
-    break;
-  default:
-    st = kk_parallel_scan(label, use, k, args, args_size, rdata, rsize);
-    break;
+  kk__launch_t L;
+  const char *name = call_name(call);
+  if ((st = kk__launch_build(&L, name, call, label, use, k, args, args_size, rdata, rsize)) == KK_OK) {
+    kk__tools_tune_end(L.tune); /* the node is recorded, not run */
+    pthread_mutex_lock(&g->lock);
+    if (g->instantiated)
+      st = kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': the graph was instantiated while the node was added", name,
+                     L.l.label);
+    else
+      st = record_kernel(name, g, &g->cap_rec, &a, &L.l);
+    pthread_mutex_unlock(&g->lock);
   }
   return add_end(op, &a, st, out);
 }
@@ -750,34 +767,34 @@ static kk_status_t add_kernel(const char *op, int what, kk_graph_t *h, const cha
 kk_status_t kk_graph_add_for(kk_graph_t *g, const char *label, const kk_range_policy_t *policy,
                              const kk_kernel_t *kernel, const void *args, size_t args_size,
                              kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  return add_kernel("kk_graph_add_for", ADD_FOR, g, label, policy, kernel, args, args_size, NULL, deps, ndeps, out);
+  return add_kernel("kk_graph_add_for", KK__CALL_FOR, g, label, policy, kernel, args, args_size, NULL, deps, ndeps, out);
 }
 
 kk_status_t kk_graph_add_for_md(kk_graph_t *g, const char *label, const kk_md_policy_t *policy,
                                 const kk_kernel_t *kernel, const void *args, size_t args_size,
                                 kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  return add_kernel("kk_graph_add_for_md", ADD_FOR_MD, g, label, policy, kernel, args, args_size, NULL, deps, ndeps,
+  return add_kernel("kk_graph_add_for_md", KK__CALL_FOR_MD, g, label, policy, kernel, args, args_size, NULL, deps, ndeps,
                     out);
 }
 
 kk_status_t kk_graph_add_for_team(kk_graph_t *g, const char *label, const kk_team_policy_t *policy,
                                   const kk_kernel_t *kernel, const void *args, size_t args_size,
                                   kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  return add_kernel("kk_graph_add_for_team", ADD_FOR_TEAM, g, label, policy, kernel, args, args_size, NULL, deps,
+  return add_kernel("kk_graph_add_for_team", KK__CALL_FOR_TEAM, g, label, policy, kernel, args, args_size, NULL, deps,
                     ndeps, out);
 }
 
 kk_status_t kk_graph_add_reduce(kk_graph_t *g, const char *label, const kk_range_policy_t *policy,
                                 const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *result,
                                 kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  return add_kernel("kk_graph_add_reduce", ADD_REDUCE, g, label, policy, kernel, args, args_size, result, deps, ndeps,
+  return add_kernel("kk_graph_add_reduce", KK__CALL_REDUCE, g, label, policy, kernel, args, args_size, result, deps, ndeps,
                     out);
 }
 
 kk_status_t kk_graph_add_reduce_md(kk_graph_t *g, const char *label, const kk_md_policy_t *policy,
                                    const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *result,
                                    kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  return add_kernel("kk_graph_add_reduce_md", ADD_REDUCE_MD, g, label, policy, kernel, args, args_size, result, deps,
+  return add_kernel("kk_graph_add_reduce_md", KK__CALL_REDUCE_MD, g, label, policy, kernel, args, args_size, result, deps,
                     ndeps, out);
 }
 
@@ -785,14 +802,14 @@ kk_status_t kk_graph_add_reduce_team(kk_graph_t *g, const char *label, const kk_
                                      const kk_kernel_t *kernel, const void *args, size_t args_size,
                                      kk_view_t *result, kk_graph_node_t *const *deps, int ndeps,
                                      kk_graph_node_t **out) {
-  return add_kernel("kk_graph_add_reduce_team", ADD_REDUCE_TEAM, g, label, policy, kernel, args, args_size, result,
+  return add_kernel("kk_graph_add_reduce_team", KK__CALL_REDUCE_TEAM, g, label, policy, kernel, args, args_size, result,
                     deps, ndeps, out);
 }
 
 kk_status_t kk_graph_add_scan(kk_graph_t *g, const char *label, const kk_range_policy_t *policy,
                               const kk_kernel_t *kernel, const void *args, size_t args_size, kk_view_t *total,
                               kk_graph_node_t *const *deps, int ndeps, kk_graph_node_t **out) {
-  return add_kernel("kk_graph_add_scan", ADD_SCAN, g, label, policy, kernel, args, args_size, total, deps, ndeps, out);
+  return add_kernel("kk_graph_add_scan", KK__CALL_SCAN, g, label, policy, kernel, args, args_size, total, deps, ndeps, out);
 }
 
 kk_status_t kk_graph_add_copy(kk_graph_t *g, kk_view_t *dst, kk_view_t *src, kk_graph_node_t *const *deps,
@@ -801,6 +818,7 @@ kk_status_t kk_graph_add_copy(kk_graph_t *g, kk_view_t *dst, kk_view_t *src, kk_
   kk_status_t st = add_begin("kk_graph_add_copy", g, deps, ndeps, NODE_COPY, &a);
   if (st != KK_OK)
     return st;
+  tl_add = &a;
   return add_end("kk_graph_add_copy", &a, kk_deep_copy_async(&a.graph->rec, dst, src), out);
 }
 
@@ -810,6 +828,7 @@ kk_status_t kk_graph_add_fill(kk_graph_t *g, kk_view_t *dst, const void *value, 
   kk_status_t st = add_begin("kk_graph_add_fill", g, deps, ndeps, NODE_FILL, &a);
   if (st != KK_OK)
     return st;
+  tl_add = &a;
   return add_end("kk_graph_add_fill", &a, kk_deep_copy_fill_async(&a.graph->rec, dst, value), out);
 }
 
@@ -1077,7 +1096,7 @@ static kk_status_t fill_without_plugin(kk__backend_t *b, kk_instance_t *inst, co
 static inline kk_status_t run_op(kk__backend_t *b, kk_instance_t *inst, const op_t *o) {
   switch (o->kind) {
   case KK_GRAPH_NODE_KERNEL:
-    return b->ops.launch(b->ctx, inst->plugin_inst, &o->launch);
+    return kk__launch_call(b, inst, &o->launch);
   case KK_GRAPH_NODE_COPY:
     return b->ops.mem_copy(b->ctx, inst->plugin_inst, o->dst, o->dst_space, o->src, o->src_space, o->bytes);
   default:
@@ -1124,7 +1143,7 @@ static kk_status_t replay_with_tools(graph_t *g, kk_instance_t *inst) {
     const kk_graph_node_t *n = g->nodes[i];
     kk_status_t st = KK_OK;
     if (n->kind == NODE_KERNEL) {
-      st = kk__tools_launch(b, inst, &g->ops[n->first_op].launch, 0);
+      st = kk__launch_exec(b, inst, &g->ops[n->first_op].launch, 0);
       if (st != KK_OK)
         return node_failed(g, i, st);
     } else if (n->views[0] && n->op_name) {
