@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "launch.h"
+#include "state.h"
 #include "tools.h"
 
 /* A graph's state.  The program's kk_graph_t * is not its address but a

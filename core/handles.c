@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "state.h"
 
 /*
  * A program may hold kk_space_t and kk_instance_t pointers past kk_finalize

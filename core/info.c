@@ -12,6 +12,7 @@
 
 #include "internal.h"
 #include "package.h"
+#include "state.h"
 
 static const char *state_name(kk_plugin_state_t s) {
   switch (s) {

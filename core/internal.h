@@ -235,15 +235,6 @@ typedef struct kk__state {
   char default_reason[512];   /* why def was chosen (kk_backend_default_reason) */
 } kk__state_t;
 
-extern kk__state_t kk__g;
-
-/* Fails with KK_ERROR_NOT_INITIALIZED naming `op` when kk is not initialized. */
-#define KK__REQUIRE_INIT(op)                                                                 \
-  do {                                                                                       \
-    if (KK__UNLIKELY(!kk__g.initialized))                                                    \
-      return kk__error(KK_ERROR_NOT_INITIALIZED, "%s: kk is not initialized (call kk_initialize first)", op); \
-  } while (0)
-
 /* Starts the built-in serial backend, then scans the plugin path and loads,
  * checks and initializes every plugin; appends them all to kk__g.backends.
  * Failures are recorded, never returned. */
@@ -267,37 +258,7 @@ kk__backend_t *kk__backend_find(const char *name);
 
 /* ---- kernels, views, dispatch (registry.c, view.c, dispatch.c) ------------ */
 
-/* ---- handles that outlive kk_finalize (handles.c, registry.c) ------------------ */
-
-/* The generation of kk's state: a new value at every kk_initialize and
- * again at kk_finalize, so that a value stamped on a handle while kk was
- * initialized differs from the current one once that initialization has
- * ended.  Device kernel handles, view allocations, views, spaces,
- * instances, scatter views and graphs carry the generation they were made
- * in; one compare tells a stale handle (docs/views.md, "Lifetime"). */
-extern atomic_uintptr_t kk__generation;
-/* Moves to the next generation (kk_initialize, kk_finalize). */
-void kk__generation_next(void);
-/* The current generation: an acquire load, one plain load on x86, that a
- * thread may make while another initializes or finalizes without a data race. */
-static inline uintptr_t kk__generation_now(void) {
-  return atomic_load_explicit(&kk__generation, memory_order_acquire);
-}
-
-static inline bool kk__stale(uintptr_t gen) { return KK__UNLIKELY(gen != kk__generation_now()); }
-
-/* The kernel-handle cache of a device kernel: runtime[0] the backend's
- * handle, runtime[1] the generation it was found in.  Written under the
- * registry's lock, read on the dispatch path without it: the handle is
- * stored before the generation that publishes it (release), and read after
- * the generation (acquire), so that a reader that sees the current
- * generation sees its handle.  The kernel object's fields are plain
- * pointers (kernel ABI), hence the GCC atomic built-ins. */
-static inline void *kk__kernel_cached(const kk_kernel_t *k) {
-  if (__atomic_load_n(&k->runtime[1], __ATOMIC_ACQUIRE) != (void *)kk__generation_now())
-    return NULL;
-  return __atomic_load_n(&k->runtime[0], __ATOMIC_RELAXED);
-}
+/* ---- handles that outlive kk_finalize (handles.c) ------------------ */
 
 /* KK_ERROR_NOT_INITIALIZED for a stale handle: "<op>: <kind> '<label>' was
  * made before kk_finalize ..." (label NULL: "<op>: <kind> was made ...";
@@ -314,15 +275,6 @@ void kk__stale_message(char *buf, size_t size, const char *op, const char *kind,
 void kk__backend_retire_handles(struct kk__backend *b);
 /* kk_instance_destroy of an instance kept by kk_finalize: frees its record. */
 void kk__instance_forget(struct kk_instance *inst);
-
-/* Loads every registered module into the default backend (kk_initialize) and
- * unloads them, closing modules from kk_module_load (kk_finalize). */
-void kk__modules_attach_all(void);
-void kk__modules_detach_all(void);
-
-/* The slow path of a device launch: the backend's handle of kernel k, or an
- * error that says why there is none. */
-kk_status_t kk__kernel_resolve(const kk_kernel_t *k, kk__backend_t *b, void **handle);
 
 /* Set by a failed kk_view_bind*(); the next launch on the thread is refused. */
 extern __attribute__((tls_model("initial-exec"))) _Thread_local bool kk__tl_bind_failed;

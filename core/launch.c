@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "launch.h"
+#include "registry.h"
+#include "state.h"
 #include "tools.h"
 
 static const char *kind_name(uint32_t kind) {

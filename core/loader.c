@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "internal.h"
+#include "state.h"
 
 #ifndef KK_PLUGINDIR
 #define KK_PLUGINDIR "/usr/local/lib/kk/plugins"

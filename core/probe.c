@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "safe_path.h"
+#include "state.h"
 
 extern char **environ;
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "registry.h"
 
 /* libkk's record of one registered module (module->runtime[0]). */
 typedef struct mod_rt {
@@ -22,8 +22,6 @@ typedef struct mod_rt {
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static mod_rt_t *g_modules;
-/* Kernel handles of an older generation are stale (internal.h). */
-atomic_uintptr_t kk__generation = 1;
 
 void kk__generation_next(void) {
   pthread_mutex_lock(&g_lock); /* attach() and kk__kernel_resolve() stamp kernels with it under the lock */
@@ -31,7 +29,7 @@ void kk__generation_next(void) {
   pthread_mutex_unlock(&g_lock);
 }
 
-/* The kernel-handle cache (kk__kernel_cached, internal.h), written under
+/* The kernel-handle cache (kk__kernel_cached, registry.h), written under
  * g_lock: the handle first, then the generation that publishes it. */
 static void cache_set(kk_kernel_t *k, void *h) {
   __atomic_store_n(&k->runtime[0], h, __ATOMIC_RELAXED);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "state.h"
 
 /* The lock table of arbitrary-size atomics in host kernels (KK_ATOMIC_LOCK). */
 uint32_t kk_host_locks[KK_HOST_LOCK_COUNT];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "state.h"
 #include "tools.h"
 
 kk_space_t *kk_space_default(void) {

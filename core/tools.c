@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #endif
 
+#include "state.h"
 #include "tools.h"
 
 kk__tools_state_t kk__tools;

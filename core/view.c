@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "state.h"
 #include "tools.h"
 
 /* One allocation, shared by a view and its subviews. */
