@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
+#include "capture.h"
 #include "launch.h"
 
 /* A launch on an instance that is capturing a graph is recorded, not run. */

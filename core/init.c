@@ -9,9 +9,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conf.h"
+#include "dl.h"
+#include "graph.h"
+#include "handles.h"
+#include "loader.h"
 #include "package.h"
+#include "paths.h"
 #include "registry.h"
+#include "state.h"
+#include "status.h"
 #include "tools.h"
+#include "view.h"
 
 /* kk_is_initialized() may be called from any thread at any time. */
 static atomic_int g_initialized;

@@ -5,10 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bounds.h"
+#include "handles.h"
 #include "launch.h"
 #include "registry.h"
 #include "state.h"
+#include "status.h"
 #include "tools.h"
+#include "view.h"
 
 static const char *kind_name(uint32_t kind) {
   switch (kind) {

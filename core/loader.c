@@ -10,8 +10,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "bounds.h"
+#include "dl.h"
+#include "loader.h"
+#include "paths.h"
+#include "probe.h"
+#include "serial.h"
 #include "state.h"
+#include "status.h"
 
 #ifndef KK_PLUGINDIR
 #define KK_PLUGINDIR "/usr/local/lib/kk/plugins"
@@ -114,13 +120,6 @@ static bool append_backend(kk__backend_t *b) {
   kk__g.backends = nb;
   kk__g.backends[kk__g.backend_count++] = b;
   return true;
-}
-
-kk__backend_t *kk__backend_find(const char *name) {
-  for (int i = 0; i < kk__g.backend_count; i++)
-    if (kk__g.backends[i]->state != KK_PLUGIN_SHADOWED && strcmp(kk__g.backends[i]->name, name) == 0)
-      return kk__g.backends[i];
-  return NULL;
 }
 
 /* ---- the ABI check -------------------------------------------------------- */

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dl.h"
 #include "registry.h"
+#include "state.h"
+#include "status.h"
 
 /* libkk's record of one registered module (module->runtime[0]). */
 typedef struct mod_rt {

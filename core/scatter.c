@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "handles.h"
 #include "state.h"
+#include "status.h"
+#include "view.h"
 
 /* The lock table of arbitrary-size atomics in host kernels (KK_ATOMIC_LOCK). */
 uint32_t kk_host_locks[KK_HOST_LOCK_COUNT];

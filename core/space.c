@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "capture.h"
+#include "handles.h"
+#include "space.h"
 #include "state.h"
+#include "status.h"
 #include "tools.h"
 
 kk_space_t *kk_space_default(void) {

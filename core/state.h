@@ -4,6 +4,7 @@
 #define KK_CORE_STATE_H
 
 #include "internal.h"
+#include "status.h" /* KK__REQUIRE_INIT */
 
 /* The library state between kk_initialize and kk_finalize (init.c fills it
  * in and empties it). */
@@ -32,5 +33,8 @@ static inline uintptr_t kk__generation_now(void) {
 }
 
 static inline bool kk__stale(uintptr_t gen) { return KK__UNLIKELY(gen != kk__generation_now()); }
+
+/* Finds a loaded backend by name (any state but shadowed). */
+kk__backend_t *kk__backend_find(const char *name);
 
 #endif /* KK_CORE_STATE_H */

@@ -11,7 +11,10 @@
 #include <dlfcn.h>
 #endif
 
+#include "conf.h"
+#include "paths.h"
 #include "state.h"
+#include "status.h"
 #include "tools.h"
 
 kk__tools_state_t kk__tools;
@@ -158,7 +161,7 @@ static void unload(void *h) {
  * fence (a program may push regions before initializing). */
 static void global_fence(void) {
   if (kk__g.initialized)
-    kk__fence_all(KK__TOOLS_GLOBAL_FENCE_NAME);
+    kk__tools_fence_all(KK__TOOLS_GLOBAL_FENCE_NAME);
 }
 
 /* The programming interface's fence.  Like Kokkos, it fences every device
@@ -166,7 +169,7 @@ static void global_fence(void) {
 static void tool_invoked_fence(const uint32_t device_id) {
   (void)device_id;
   if (kk__g.initialized)
-    kk__fence_all(KK__TOOLS_TPI_FENCE_NAME);
+    kk__tools_fence_all(KK__TOOLS_TPI_FENCE_NAME);
 }
 
 /* ---- initialization ------------------------------------------------------------------ */

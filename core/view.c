@@ -6,9 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "capture.h"
+#include "handles.h"
+#include "space.h"
 #include "state.h"
+#include "status.h"
 #include "tools.h"
+#include "view.h"
 
 /* One allocation, shared by a view and its subviews. */
 typedef struct alloc {
@@ -680,7 +684,8 @@ static kk_status_t fill_run(void *p, int64_t off, int64_t unused, int64_t n) {
   size_t e = v->elem_size;
   char *base = (char *)v->data + off * (int64_t)e;
   if (KK__UNLIKELY(c->inst && kk__capturing(c->inst)))
-    return kk__graph_record_fill(c->inst, v->space, base, c->value, e, (size_t)n);
+    return kk__graph_record_fill(c->inst, v->space, kk__side_index(c->inst->backend, v->space), base, c->value, e,
+                                 (size_t)n);
   kk__backend_t *b = v->space->backend;
   bool pattern_ok = e == 1 || e == 2 || e == 4 || e == 8 || e == 16;
   if (pattern_ok && KK_PLUGIN_HAS(&b->ops, mem_fill))

@@ -20,7 +20,7 @@ clean-local-faults:
 
 # libkk: the failure records of bounds-checked host launches (kkcc --bounds-check),
 # and the probe of new or changed plugins in a helper process
-core_libkkcore_la_SOURCES += core/bounds.c core/probe.c
+core_libkkcore_la_SOURCES += core/bounds.c core/bounds.h core/probe.c core/probe.h
 core_libkkcore_la_CPPFLAGS += -DKK_PROBE_HELPER='"$(pkglibexecdir)/kk-plugin-probe"'
 pkglibexec_PROGRAMS = tools/kk-plugin-probe/kk-plugin-probe
 tools_kk_plugin_probe_kk_plugin_probe_SOURCES = tools/kk-plugin-probe/kk-plugin-probe.c

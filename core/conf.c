@@ -1,4 +1,4 @@
-/* core/config.c -- resolves kk's configuration: flags > settings > environment > JSON file > site file > defaults. */
+/* core/conf.c -- resolves kk's configuration: flags > settings > environment > JSON file > site file > defaults. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
@@ -14,7 +14,10 @@
 
 #include <jansson.h>
 
-#include "internal.h"
+#include "conf.h"
+#include "paths.h"
+#include "state.h"
+#include "status.h"
 
 /* Every setting, once.  The flag, variable and JSON key of a setting share one
  * parser, so a value means the same wherever it comes from. */
@@ -142,22 +145,6 @@ static void add_warning(kk__config_t *cfg, const char *fmt, ...) {
   cfg->warnings[cfg->warning_count] = kk__strdup(buf);
   if (cfg->warnings[cfg->warning_count])
     cfg->warning_count++;
-}
-
-bool kk__parse_bool(const char *s, bool *out) {
-  static const char *yes[] = {"yes", "true", "1", "on"};
-  static const char *no[] = {"no", "false", "0", "off"};
-  for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
-    if (strcasecmp(s, yes[i]) == 0) {
-      *out = true;
-      return true;
-    }
-    if (strcasecmp(s, no[i]) == 0) {
-      *out = false;
-      return true;
-    }
-  }
-  return false;
 }
 
 static bool parse_int(const char *s, int64_t min, int64_t *out) {
