@@ -37,7 +37,7 @@ done
 # space -> capture).
 case $room in
 core)
-  order="state status handles package dl paths conf probe serial tools capture space view bounds registry launch graph dispatch scatter loader info init"
+  order="state safe_path status handles package dl paths conf probe serial tools capture space view bounds registry launch graph dispatch scatter loader info init"
   keep_out="init dispatch graph"
   max_up=${KK_DEPS_MAX_UP:-1}
   ;;

@@ -1,4 +1,4 @@
-/* plugins/cuda/cuda_internal.h -- the CUDA plugin's state: the driver, its devices and the primary context, for the GPU layer (plugins/common/gpu.h). */
+/* plugins/cuda/cuda_internal.h -- the CUDA plugin's state: the driver, its devices and the primary context, for the GPU layer (plugins/gpu/gpu.h). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_CUDA_INTERNAL_H
 #define KK_CUDA_INTERNAL_H

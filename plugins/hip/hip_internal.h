@@ -1,4 +1,4 @@
-/* plugins/hip/hip_internal.h -- the HIP plugin's state: the runtime and its devices, for the GPU layer (plugins/common/gpu.h). */
+/* plugins/hip/hip_internal.h -- the HIP plugin's state: the runtime and its devices, for the GPU layer (plugins/gpu/gpu.h). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_HIP_INTERNAL_H
 #define KK_HIP_INTERNAL_H

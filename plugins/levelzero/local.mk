@@ -8,7 +8,7 @@ plugins_kk_levelzero_la_SOURCES = plugins/levelzero/levelzero_plugin.c plugins/l
 	plugins/levelzero/levelzero_internal.h plugins/levelzero/levelzero_driver.h plugins/levelzero/levelzero_error.h
 plugins_kk_levelzero_la_CPPFLAGS = $(AM_CPPFLAGS) $(LEVELZERO_CFLAGS)
 plugins_kk_levelzero_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) -fvisibility=hidden
-plugins_kk_levelzero_la_LIBADD = plugins/common/libkkgpu.la $(LIBS)
+plugins_kk_levelzero_la_LIBADD = plugins/gpu/libkkgpu.la $(LIBS)
 plugins_kk_levelzero_la_LDFLAGS = $(KK_MODULE_FLAGS) $(PTHREAD_CFLAGS) -export-symbols-regex '^kk_plugin_levelzero_entry$$'
 
 # The plugin's API flow against the loader's null driver (tools/build-ze-null.sh),

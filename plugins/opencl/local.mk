@@ -27,6 +27,6 @@ plugins_kk_opencl_la_SOURCES = plugins/opencl/opencl_plugin.c plugins/opencl/ope
 	plugins/opencl/opencl_instance.c plugins/opencl/opencl_parallel.c plugins/opencl/opencl_internal.h \
 	plugins/opencl/opencl_driver.h plugins/opencl/opencl_error.h
 plugins_kk_opencl_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) -fvisibility=hidden
-plugins_kk_opencl_la_LIBADD = plugins/common/libkkgpu.la $(LIBS)
+plugins_kk_opencl_la_LIBADD = plugins/gpu/libkkgpu.la $(LIBS)
 plugins_kk_opencl_la_LDFLAGS = $(KK_MODULE_FLAGS) $(PTHREAD_CFLAGS) -export-symbols-regex '^kk_plugin_opencl_entry$$'
 endif

@@ -11,7 +11,7 @@ plugins_kk_openmp_la_SOURCES = \
 	plugins/openmp/openmp_parallel.c
 plugins_kk_openmp_la_CPPFLAGS = $(AM_CPPFLAGS)
 plugins_kk_openmp_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(PTHREAD_CFLAGS) $(OPENMP_CFLAGS)
-plugins_kk_openmp_la_LIBADD = plugins/common/libkkhost.la
+plugins_kk_openmp_la_LIBADD = hostexec/libkkhost.la
 plugins_kk_openmp_la_LDFLAGS = $(KK_MODULE_FLAGS) $(PTHREAD_CFLAGS) $(OPENMP_CFLAGS) $(KK_OPENMP_LDFLAGS) \
 	-export-symbols-regex '^kk_plugin_openmp_entry$$'
 endif

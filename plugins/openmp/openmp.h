@@ -73,7 +73,7 @@ kk_status_t openmp_launch(void *ctx, void *inst, const kk_launch_t *launch);
 /* The team sizes a launch on its instance (launch->instance) can use. */
 kk_status_t openmp_team_size_query(void *ctx, const kk_launch_t *launch, int32_t *max, int32_t *recommended);
 
-/* Graphs (plugins/common/host_graph.h on the instance's team). */
+/* Graphs (hostexec/host_graph.h on the instance's team). */
 kk_status_t openmp_graph_create(void *ctx, const kk_graph_desc_t *desc, void **pgraph);
 kk_status_t openmp_graph_launch(void *ctx, void *inst, void *graph);
 kk_status_t openmp_graph_update(void *ctx, void *graph, uint32_t node, const kk_launch_t *launch);

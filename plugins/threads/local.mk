@@ -11,7 +11,7 @@ plugins_kk_threads_la_SOURCES = \
 	plugins/threads/threads_parallel.c
 plugins_kk_threads_la_CPPFLAGS = $(AM_CPPFLAGS)
 plugins_kk_threads_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(PTHREAD_CFLAGS) $(HWLOC_CFLAGS)
-plugins_kk_threads_la_LIBADD = plugins/common/libkkhost.la $(HWLOC_LIBS)
+plugins_kk_threads_la_LIBADD = hostexec/libkkhost.la $(HWLOC_LIBS)
 plugins_kk_threads_la_LDFLAGS = $(KK_MODULE_FLAGS) $(PTHREAD_CFLAGS) \
 	-export-symbols-regex '^kk_plugin_threads_entry$$'
 endif

@@ -1,4 +1,4 @@
-/* plugins/common/gpu_simt.c -- the SIMT backends' side of the GPU layer (cuda, hip): the native calls they mean alike, made once through kks_api_t, and launch planning for every kind -- grids, blocks, shared memory, partials, mapped result slots. */
+/* plugins/gpu/gpu_simt.c -- the SIMT backends' side of the GPU layer (cuda, hip): the native calls they mean alike, made once through kks_api_t, and launch planning for every kind -- grids, blocks, shared memory, partials, mapped result slots. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

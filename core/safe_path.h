@@ -1,4 +1,4 @@
-/* plugins/common/safe_path.h -- may kk take code or cached results from a path?  The ownership and permission rule of docs/security.md, one copy for libkk and the plugins that keep caches on disk. */
+/* core/safe_path.h -- may kk take code or cached results from a path?  The ownership and permission rule of docs/security.md, one copy for libkk and the plugins that keep caches on disk. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_SAFE_PATH_H
 #define KK_PLUGINS_SAFE_PATH_H

@@ -1,4 +1,4 @@
-/* plugins/common/host_option.h -- reading a host backend's JSON options ("backends": {"<name>": {...}}) with errors that name the key. */
+/* hostexec/host_option.h -- reading a host backend's JSON options ("backends": {"<name>": {...}}) with errors that name the key. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_HOST_OPTION_H
 #define KK_PLUGINS_HOST_OPTION_H

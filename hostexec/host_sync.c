@@ -1,4 +1,4 @@
-/* plugins/common/host_sync.c -- futex wait/wake (or a condition-variable fallback), the clock, and the slow path of a team's claim. */
+/* hostexec/host_sync.c -- futex wait/wake (or a condition-variable fallback), the clock, and the slow path of a team's claim. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

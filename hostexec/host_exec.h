@@ -1,4 +1,4 @@
-/* plugins/common/host_exec.h -- how every host backend runs a launch: chunking, schedules, partials, scans, MDRange tiles, teams. */
+/* hostexec/host_exec.h -- how every host backend runs a launch: chunking, schedules, partials, scans, MDRange tiles, teams. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_HOST_EXEC_H
 #define KK_PLUGINS_HOST_EXEC_H

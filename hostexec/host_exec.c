@@ -1,4 +1,4 @@
-/* plugins/common/host_exec.c -- every kernel kind on a team of host threads, shared by serial, threads and openmp. */
+/* hostexec/host_exec.c -- every kernel kind on a team of host threads, shared by serial, threads and openmp. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

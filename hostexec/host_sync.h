@@ -1,4 +1,4 @@
-/* plugins/common/host_sync.h -- waiting primitives the host backends share: CPU pause, clock, futex-style wait/wake and the claim of a team. */
+/* hostexec/host_sync.h -- waiting primitives the host backends share: CPU pause, clock, futex-style wait/wake and the claim of a team. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_HOST_SYNC_H
 #define KK_PLUGINS_HOST_SYNC_H

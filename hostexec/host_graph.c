@@ -1,4 +1,4 @@
-/* plugins/common/host_graph.c -- a graph on a host backend: its nodes in one parallel region, barriers only between dependency levels. */
+/* hostexec/host_graph.c -- a graph on a host backend: its nodes in one parallel region, barriers only between dependency levels. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

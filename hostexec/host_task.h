@@ -1,4 +1,4 @@
-/* plugins/common/host_task.h -- one launch as host threads run it (host_exec.c), for the executors in plugins/common: a launch and a graph. */
+/* hostexec/host_task.h -- one launch as host threads run it (host_exec.c), for the executors in hostexec/: a launch and a graph. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_HOST_TASK_H
 #define KK_PLUGINS_HOST_TASK_H

@@ -1,4 +1,4 @@
-/* plugins/common/gpu_spirv.c -- the SPIR-V backends' side of the GPU layer (levelzero, opencl): images, kernels, launch slots, and launch planning for every kind -- the record, groups, work-group sizes, local memory, buffers. */
+/* plugins/gpu/gpu_spirv.c -- the SPIR-V backends' side of the GPU layer (levelzero, opencl): images, kernels, launch slots, and launch planning for every kind -- the record, groups, work-group sizes, local memory, buffers. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* plugins/common/host_option.c -- typed, range-checked access to a backend's JSON options. */
+/* hostexec/host_option.c -- typed, range-checked access to a backend's JSON options. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* plugins/common/host_graph.h -- graphs on the host backends: every node of a graph in one parallel region. */
+/* hostexec/host_graph.h -- graphs on the host backends: every node of a graph in one parallel region. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_HOST_GRAPH_H
 #define KK_PLUGINS_HOST_GRAPH_H

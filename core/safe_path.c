@@ -1,4 +1,4 @@
-/* plugins/common/safe_path.c -- the ownership and permission walk of docs/security.md: from / down to a path, through its symbolic links. */
+/* core/safe_path.c -- the ownership and permission walk of docs/security.md: from / down to a path, through its symbolic links. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

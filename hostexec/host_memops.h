@@ -1,4 +1,4 @@
-/* plugins/common/host_memops.h -- set, copy and fill host memory on a team of threads when it is large (first-touch placement). */
+/* hostexec/host_memops.h -- set, copy and fill host memory on a team of threads when it is large (first-touch placement). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_HOST_MEMOPS_H
 #define KK_PLUGINS_HOST_MEMOPS_H

@@ -1,4 +1,4 @@
-/* plugins/common/gpu_graph.c -- kk graphs as native graphs on the SIMT backends (cuda, hip): the planners' own launches, copies and fills captured on a graph's instance, its dependencies set node by node. */
+/* plugins/gpu/gpu_graph.c -- kk graphs as native graphs on the SIMT backends (cuda, hip): the planners' own launches, copies and fills captured on a graph's instance, its dependencies set node by node. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

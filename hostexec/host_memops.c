@@ -1,4 +1,4 @@
-/* plugins/common/host_memops.c -- parallel memset / memmove / pattern fill for the host backends. */
+/* hostexec/host_memops.c -- parallel memset / memmove / pattern fill for the host backends. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

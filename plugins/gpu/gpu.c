@@ -1,4 +1,4 @@
-/* plugins/common/gpu.c -- the GPU plugin layer: lifetime, devices, spaces, instances and fences, modules; everything native goes through the vendor table. */
+/* plugins/gpu/gpu.c -- the GPU plugin layer: lifetime, devices, spaces, instances and fences, modules; everything native goes through the vendor table. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* plugins/common/gpu.h -- the GPU plugin layer that cuda, hip, levelzero and opencl share: lifetime, devices, memory spaces, instances and fences, modules, launches; a backend supplies only its vendor calls (kkg_vendor_t). */
+/* plugins/gpu/gpu.h -- the GPU plugin layer that cuda, hip, levelzero and opencl share: lifetime, devices, memory spaces, instances and fences, modules, launches; a backend supplies only its vendor calls (kkg_vendor_t). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_GPU_H
 #define KK_PLUGINS_GPU_H

@@ -1,4 +1,4 @@
-/* plugins/common/host_common.c -- host memory and host device properties shared by the host backends. */
+/* hostexec/host_common.c -- host memory and host device properties shared by the host backends. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

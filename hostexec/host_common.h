@@ -1,4 +1,4 @@
-/* plugins/common/host_common.h -- what every host backend (serial, threads, openmp) shares: host memory and host device properties. */
+/* hostexec/host_common.h -- what every host backend (serial, threads, openmp) shares: host memory and host device properties. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_HOST_COMMON_H
 #define KK_PLUGINS_HOST_COMMON_H

@@ -1,4 +1,4 @@
-/* plugins/common/host_error.h -- errno values in host backends' messages: symbolic names, strerror text, and the report helpers each <name>_error.h builds on. */
+/* hostexec/host_error.h -- errno values in host backends' messages: symbolic names, strerror text, and the report helpers each <name>_error.h builds on. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_PLUGINS_HOST_ERROR_H
 #define KK_PLUGINS_HOST_ERROR_H
