@@ -5,7 +5,7 @@
 
 #include "gpu.h"
 #include "hip_error.h"
-#include "hip_runtime.h"
+#include "hip_driver.h"
 
 typedef struct hip_dev {
   kkg_device_t d;                   /* first: what the GPU layer reads; arch is gcnArchName, gfx90a:sramecc+:xnack- */

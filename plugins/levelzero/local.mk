@@ -4,7 +4,7 @@ EXTRA_DIST += tools/build-ze-null.sh tests/levelzero-null.sh tests/conformance-l
 if KK_BUILD_LEVELZERO
 plugin_LTLIBRARIES += plugins/kk_levelzero.la
 plugins_kk_levelzero_la_SOURCES = plugins/levelzero/levelzero_plugin.c plugins/levelzero/levelzero_memory.c \
-	plugins/levelzero/levelzero_instance.c plugins/levelzero/levelzero_parallel.c \
+	plugins/levelzero/levelzero_instance.c plugins/levelzero/levelzero_module.c plugins/levelzero/levelzero_launch.c \
 	plugins/levelzero/levelzero_internal.h plugins/levelzero/levelzero_driver.h plugins/levelzero/levelzero_error.h
 plugins_kk_levelzero_la_CPPFLAGS = $(AM_CPPFLAGS) $(LEVELZERO_CFLAGS)
 plugins_kk_levelzero_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) -fvisibility=hidden

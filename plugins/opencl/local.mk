@@ -24,7 +24,7 @@ endif
 if KK_BUILD_OPENCL
 plugin_LTLIBRARIES += plugins/kk_opencl.la
 plugins_kk_opencl_la_SOURCES = plugins/opencl/opencl_plugin.c plugins/opencl/opencl_memory.c \
-	plugins/opencl/opencl_instance.c plugins/opencl/opencl_parallel.c plugins/opencl/opencl_internal.h \
+	plugins/opencl/opencl_instance.c plugins/opencl/opencl_module.c plugins/opencl/opencl_launch.c plugins/opencl/opencl_internal.h \
 	plugins/opencl/opencl_driver.h plugins/opencl/opencl_error.h
 plugins_kk_opencl_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) -fvisibility=hidden
 plugins_kk_opencl_la_LIBADD = plugins/gpu/libkkgpu.la $(LIBS)

@@ -3,12 +3,12 @@
 if KK_BUILD_OPENMP
 plugin_LTLIBRARIES += plugins/kk_openmp.la
 plugins_kk_openmp_la_SOURCES = \
-	plugins/openmp/openmp.h \
+	plugins/openmp/openmp_internal.h \
 	plugins/openmp/openmp_error.h \
 	plugins/openmp/openmp_plugin.c \
 	plugins/openmp/openmp_memory.c \
 	plugins/openmp/openmp_instance.c \
-	plugins/openmp/openmp_parallel.c
+	plugins/openmp/openmp_launch.c
 plugins_kk_openmp_la_CPPFLAGS = $(AM_CPPFLAGS)
 plugins_kk_openmp_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(PTHREAD_CFLAGS) $(OPENMP_CFLAGS)
 plugins_kk_openmp_la_LIBADD = hostexec/libkkhost.la

@@ -1,7 +1,7 @@
-/* plugins/openmp/openmp.h -- the openmp backend's private types and the functions its files share (prefix openmp_). */
+/* plugins/openmp/openmp_internal.h -- the openmp backend's private types and the functions its files share (prefix openmp_). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#ifndef KK_PLUGINS_OPENMP_H
-#define KK_PLUGINS_OPENMP_H
+#ifndef KK_PLUGINS_OPENMP_INTERNAL_H
+#define KK_PLUGINS_OPENMP_INTERNAL_H
 
 #include <pthread.h>
 #include <stdint.h>
@@ -52,7 +52,7 @@ static inline openmp_team_t *openmp_team_of(openmp_ctx_t *ctx, void *inst) {
   return inst ? ((openmp_instance_t *)inst)->team : ctx->team;
 }
 
-/* ---- openmp_parallel.c -------------------------------------------------- */
+/* ---- openmp_launch.c ---------------------------------------------------- */
 
 kk_status_t openmp_team_create(openmp_ctx_t *ctx, int nthreads, const char *what, openmp_team_t **out);
 void openmp_team_destroy(openmp_team_t *team);

@@ -1,4 +1,4 @@
-/* plugins/openmp/openmp_parallel.c -- the openmp backend's executor: one `omp parallel` region per launch, `omp barrier`, and launch. */
+/* plugins/openmp/openmp_launch.c -- the openmp backend's executor: one `omp parallel` region per launch, `omp barrier`, and launch. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "host_graph.h"
-#include "openmp.h"
+#include "openmp_internal.h"
 #include "openmp_error.h"
 
 /* kkh_exec_t.parallel.  The executor's tasks need exactly n threads (each

@@ -1,4 +1,4 @@
-/* plugins/cuda/cuda_parallel.c -- modules from a fatbin, else from their source through NVRTC; the shared-memory opt-in of launches. */
+/* plugins/cuda/cuda_module.c -- modules from a fatbin, else from their source through NVRTC; the shared-memory opt-in of launches. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* plugins/hip/hip_parallel.c -- modules from a bundle of code objects, one per architecture (no JIT: there is no hiprtc here). */
+/* plugins/hip/hip_module.c -- modules from a bundle of code objects, one per architecture (no JIT: there is no hiprtc here). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 

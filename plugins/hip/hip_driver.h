@@ -1,7 +1,7 @@
-/* plugins/hip/hip_runtime.h -- the HIP runtime API, opened lazily from libamdhip64 so the plugin loads without ROCm. */
+/* plugins/hip/hip_driver.h -- the HIP runtime API, opened lazily from libamdhip64 so the plugin loads without ROCm. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#ifndef KK_HIP_RUNTIME_H
-#define KK_HIP_RUNTIME_H
+#ifndef KK_HIP_DRIVER_H
+#define KK_HIP_DRIVER_H
 
 #include <hip/hip_runtime_api.h>
 

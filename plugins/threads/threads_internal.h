@@ -1,7 +1,13 @@
-/* plugins/threads/threads.h -- the threads backend's private types and the functions its files share (prefix threads_). */
+/* plugins/threads/threads_internal.h -- the threads backend's private types and the functions its files share (prefix threads_). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#ifndef KK_PLUGINS_THREADS_H
-#define KK_PLUGINS_THREADS_H
+#ifndef KK_PLUGINS_THREADS_INTERNAL_H
+#define KK_PLUGINS_THREADS_INTERNAL_H
+
+#if defined(__GNUC__)
+#define THREADS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define THREADS_UNLIKELY(x) (x)
+#endif
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -43,13 +49,21 @@ struct threads_instance {
   threads_pool_t *pool;
 };
 
-/* ---- threads_parallel.c: binding, the pool, launch ---------------------- */
+/* ---- threads_topo.c ------------------------------------------------------- */
 
 /* Loads the topology and orders the cores of the process's affinity mask
  * into binding targets.  Failure to do so is a warning, not an error:
  * ctx->topo stays NULL and workers float. */
 void threads_topo_open(threads_ctx_t *ctx);
 void threads_topo_close(threads_ctx_t *ctx);
+/* The binding targets there are, and the OS index of a target's PU. */
+int threads_topo_targets(const threads_topo_t *t);
+int threads_topo_pu(const threads_topo_t *t, int target);
+/* Binds the calling thread to binding target `target`: 0, or the errno of
+ * the failure. */
+int threads_topo_bind(const threads_topo_t *t, int target);
+
+/* ---- threads_pool.c -------------------------------------------------------- */
 
 /* Creates a pool of `nthreads` (the caller of each launch is thread 0, so
  * nthreads - 1 workers are started); worker i is bound to binding target
@@ -66,6 +80,8 @@ void threads_pool_drop(threads_pool_t *pool);
 /* Returns when the launch running on the pool, if any, has finished. */
 void threads_pool_wait_idle(threads_pool_t *pool);
 int threads_pool_size(const threads_pool_t *pool);
+
+/* ---- threads_launch.c ------------------------------------------------------ */
 
 kk_status_t threads_launch(void *ctx, void *inst, const kk_launch_t *launch);
 /* The team sizes a launch on its instance (launch->instance) can use. */

@@ -1,4 +1,4 @@
-/* plugins/threads/threads_parallel.c -- the threads backend's pool: workers bound with hwloc, spin-then-sleep wake-up and barrier, and launch. */
+/* plugins/threads/threads_pool.c -- the threads backend's pool: workers bound to the binding targets, spin-then-sleep wake-up and barrier, claiming. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
@@ -7,150 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef KK_HAVE_HWLOC
-#include <hwloc.h>
-#endif
-
 #include "host_graph.h"
 #include "host_sync.h"
-#include "threads.h"
+#include "threads_internal.h"
 #include "threads_error.h"
-
-#if defined(__GNUC__)
-#define THREADS_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define THREADS_UNLIKELY(x) (x)
-#endif
-
-/* ===========================================================================
- * Binding targets
- *
- * The PUs of the process's affinity mask (restricted to what the cgroup
- * allows), ordered so that the first targets are on distinct cores: the
- * first PU of every core, then the second PU of every core, and so on.
- * Thread i of a pool goes to target (first + i) modulo their number, which is
- * round-robin once there are more threads than PUs.
- * ======================================================================== */
-
-struct threads_topo {
-#ifdef KK_HAVE_HWLOC
-  hwloc_topology_t topo;
-#endif
-  int ntargets;
-  int *pu; /* OS index of each target PU */
-};
-
-void threads_topo_open(threads_ctx_t *ctx) {
-  const kk_host_services_t *hs = ctx->hs;
-  if (!ctx->bind) {
-    hs->log(hs->core, KK_LOG_INFO, "option bind is false: workers are not bound to cores");
-    return;
-  }
-#ifndef KK_HAVE_HWLOC
-  hs->log(hs->core, KK_LOG_INFO, "built without hwloc: workers are not bound to cores");
-#else
-  threads_topo_t *t = calloc(1, sizeof *t);
-  if (!t) {
-    threads_warn(hs, ENOMEM, "workers are not bound to cores: no memory for the topology");
-    return;
-  }
-  if (hwloc_topology_init(&t->topo) != 0) {
-    threads_warn(hs, errno, "workers are not bound to cores: hwloc_topology_init failed");
-    free(t);
-    return;
-  }
-  if (hwloc_topology_load(t->topo) != 0) {
-    threads_warn(hs, errno, "workers are not bound to cores: hwloc_topology_load failed");
-    goto fail_destroy_topology;
-  }
-  hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(t->topo);
-  hwloc_bitmap_t mask = hwloc_bitmap_alloc();
-  if (!mask) {
-    threads_warn(hs, ENOMEM, "workers are not bound to cores: hwloc_bitmap_alloc failed");
-    goto fail_destroy_topology;
-  }
-  /* The calling thread's mask is what taskset, numactl or a batch system gave
-   * the process (kkh_num_cores() counts the same mask). */
-  if (hwloc_get_cpubind(t->topo, mask, HWLOC_CPUBIND_THREAD) != 0)
-    hwloc_bitmap_copy(mask, allowed);
-  hwloc_bitmap_and(mask, mask, allowed);
-  if (hwloc_bitmap_iszero(mask))
-    hwloc_bitmap_copy(mask, allowed);
-  int npu = hwloc_bitmap_weight(mask);
-  t->pu = npu > 0 ? malloc((size_t)npu * sizeof *t->pu) : NULL;
-  if (!t->pu) {
-    threads_warn(hs, ENOMEM, "workers are not bound to cores: no usable PU in the affinity mask or no memory");
-    goto fail_free_mask;
-  }
-  int ncores = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_CORE), n = 0, distinct = 0;
-  for (int round = 0; ncores > 0 && n < npu; round++) {
-    int added = 0;
-    for (int c = 0; c < ncores && n < npu; c++) {
-      hwloc_obj_t core = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_CORE, (unsigned)c);
-      int k = 0;
-      for (int pu = hwloc_bitmap_next(core->cpuset, -1); pu >= 0; pu = hwloc_bitmap_next(core->cpuset, pu)) {
-        if (!hwloc_bitmap_isset(mask, (unsigned)pu))
-          continue;
-        if (k++ == round) {
-          t->pu[n++] = pu;
-          added++;
-          break;
-        }
-      }
-    }
-    if (!added)
-      break;
-    if (round == 0)
-      distinct = added;
-  }
-  if (n < npu) { /* no core objects, or PUs outside every core: take the mask in order */
-    for (int pu = hwloc_bitmap_next(mask, -1), i = 0; pu >= 0 && i < npu; pu = hwloc_bitmap_next(mask, pu), i++)
-      t->pu[i] = pu, n = i + 1;
-    distinct = n;
-  }
-  /* Target 0 belongs to the launching thread, which is not bound: make it
-   * the core that thread runs on now, so that the workers leave that core
-   * to it (the scheduler tends to keep a thread where it last ran).  Swapping
-   * two entries of the first round keeps one target per core there. */
-  int cur = hwloc_get_last_cpu_location(t->topo, mask, HWLOC_CPUBIND_THREAD) == 0 ? hwloc_bitmap_first(mask) : -1;
-  if (cur >= 0) {
-    hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->topo, (unsigned)cur);
-    hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_CORE, pu) : NULL;
-    for (int j = 0; j < distinct; j++)
-      if (core ? hwloc_bitmap_isset(core->cpuset, (unsigned)t->pu[j]) : t->pu[j] == cur) {
-        int keep = t->pu[0];
-        t->pu[0] = t->pu[j];
-        t->pu[j] = keep;
-        break;
-      }
-  }
-  t->ntargets = n;
-  hwloc_bitmap_free(mask);
-  ctx->topo = t;
-  hs->log(hs->core, KK_LOG_DEBUG,
-          "%d binding targets (PUs) in the affinity mask, %d cores in the machine; the launching thread runs on PU %d",
-          n, ncores, cur);
-  return;
-
-fail_free_mask:
-  hwloc_bitmap_free(mask);
-fail_destroy_topology:
-  hwloc_topology_destroy(t->topo);
-  free(t);
-#endif
-}
-
-void threads_topo_close(threads_ctx_t *ctx) {
-  threads_topo_t *t = ctx->topo;
-  if (!t)
-    return;
-#ifdef KK_HAVE_HWLOC
-  hwloc_topology_destroy(t->topo);
-#endif
-  free(t->pu);
-  free(t);
-  ctx->topo = NULL;
-}
 
 /* ===========================================================================
  * The pool
@@ -251,23 +111,9 @@ mine:
 }
 
 static void bind_self(threads_worker_t *w) {
-#ifdef KK_HAVE_HWLOC
-  threads_topo_t *t = w->pool->ctx->topo;
-  if (!t || w->target < 0)
-    return;
-  hwloc_bitmap_t set = hwloc_bitmap_alloc();
-  if (!set) {
-    w->bind_error = ENOMEM;
-    return;
-  }
-  hwloc_bitmap_only(set, (unsigned)t->pu[w->target]);
-  errno = 0;
-  if (hwloc_set_cpubind(t->topo, set, HWLOC_CPUBIND_THREAD) != 0)
-    w->bind_error = errno ? errno : EINVAL;
-  hwloc_bitmap_free(set);
-#else
-  (void)w;
-#endif
+  const threads_topo_t *t = w->pool->ctx->topo;
+  if (t && w->target >= 0)
+    w->bind_error = threads_topo_bind(t, w->target);
 }
 
 /* Wakes the sleeping workers whose bits `mask` covers (see dock_mask). */
@@ -431,7 +277,7 @@ kk_status_t threads_pool_create(threads_ctx_t *ctx, int nthreads, unsigned first
     threads_worker_t *w = &P->workers[i];
     w->tid = i;
     w->pool = P;
-    w->target = ctx->topo ? (int)((first_target + (unsigned)i) % (unsigned)ctx->topo->ntargets) : -1;
+    w->target = ctx->topo ? (int)((first_target + (unsigned)i) % (unsigned)threads_topo_targets(ctx->topo)) : -1;
     rc = pthread_create(&w->thread, NULL, worker_main, w);
     if (rc != 0)
       break;
@@ -455,11 +301,11 @@ kk_status_t threads_pool_create(threads_ctx_t *ctx, int nthreads, unsigned first
   if (failed) {
     threads_worker_t *w = &P->workers[first];
     threads_warn(hs, w->bind_error, "%s: %d of %d workers could not be bound (first: worker %d to PU %d); they float",
-                 what, failed, nthreads - 1, first, ctx->topo->pu[w->target]);
+                 what, failed, nthreads - 1, first, threads_topo_pu(ctx->topo, w->target));
   }
   if (ctx->topo && nthreads > 1)
     hs->log(hs->core, KK_LOG_DEBUG, "%s: %d threads; worker 1 bound to PU %d, the next ones along the %d targets",
-            what, nthreads, ctx->topo->pu[P->workers[1].target], ctx->topo->ntargets);
+            what, nthreads, threads_topo_pu(ctx->topo, P->workers[1].target), threads_topo_targets(ctx->topo));
   *out = P;
   return KK_OK;
 
@@ -488,57 +334,3 @@ void threads_pool_drop(threads_pool_t *P) { kkh_claim_drop(&P->claim); }
 void threads_pool_wait_idle(threads_pool_t *P) { kkh_claim_wait_idle(&P->claim, P->spin_ns); }
 
 int threads_pool_size(const threads_pool_t *P) { return P->nthreads; }
-
-/* A team may hold every thread of the pool of the instance the launch is
- * for (a created instance's pool has instance_threads); a core before
- * plugin ABI 1.6 does not say which, and gets the default instance's.  A
- * team of one, which needs no barrier, is the recommendation. */
-kk_status_t threads_team_size_query(void *vctx, const kk_launch_t *l, int32_t *max, int32_t *recommended) {
-  threads_ctx_t *ctx = vctx;
-  const threads_pool_t *P = threads_pool_of(ctx, KK_LAUNCH_HAS(l, instance) ? l->instance : NULL);
-  *max = P ? threads_pool_size(P) : ctx->nthreads;
-  *recommended = 1;
-  return KK_OK;
-}
-
-/* The hot path: claim, run, let go.  No allocation, lock or formatting
- * unless the kernel is refused. */
-kk_status_t threads_launch(void *vctx, void *inst, const kk_launch_t *l) {
-  threads_ctx_t *ctx = vctx;
-  threads_pool_t *P = threads_pool_of(ctx, inst);
-  if (THREADS_UNLIKELY(!P))
-    return ctx->hs->error(ctx->hs->core, KK_ERROR_NOT_INITIALIZED, NULL, 0,
-                          "launch of '%s': the backend's device was not opened", l->label);
-  kkh_claim_take(&P->claim, P->spin_ns);
-  kk_status_t st = kkh_launch(&P->ex, ctx->hs, l);
-  kkh_claim_drop(&P->claim);
-  return st;
-}
-
-/* A graph: one region on the instance's pool for all its nodes. */
-kk_status_t threads_graph_create(void *vctx, const kk_graph_desc_t *desc, void **pgraph) {
-  threads_ctx_t *ctx = vctx;
-  return kkh_graph_create(ctx->hs, desc, ctx->nthreads, (kkh_graph_t **)pgraph);
-}
-
-kk_status_t threads_graph_launch(void *vctx, void *inst, void *graph) {
-  threads_ctx_t *ctx = vctx;
-  threads_pool_t *P = threads_pool_of(ctx, inst);
-  if (THREADS_UNLIKELY(!P))
-    return ctx->hs->error(ctx->hs->core, KK_ERROR_NOT_INITIALIZED, NULL, 0,
-                          "graph launch: the backend's device was not opened");
-  kkh_claim_take(&P->claim, P->spin_ns);
-  kk_status_t st = kkh_graph_run(&P->ex, ctx->hs, graph);
-  kkh_claim_drop(&P->claim);
-  return st;
-}
-
-kk_status_t threads_graph_update(void *vctx, void *graph, uint32_t node, const kk_launch_t *launch) {
-  return kkh_graph_update(((threads_ctx_t *)vctx)->hs, graph, node, launch);
-}
-
-kk_status_t threads_graph_destroy(void *vctx, void *graph) {
-  (void)vctx;
-  kkh_graph_destroy(graph);
-  return KK_OK;
-}
