@@ -89,7 +89,7 @@ fi
 
 # 4. examples/axpy with CMake against the installed kk, as its CMakeLists.txt says.
 if ! command -v cmake >/dev/null 2>&1; then
-  echo "SKIP: cmake is not installed (tools/install-deps.sh installs it); the CMake part is not tested"
+  echo "SKIP: cmake is not installed (maint/install-deps.sh installs it); the CMake part is not tested"
   exit $([ $status = 0 ] && echo 77 || echo 1)
 fi
 # the version file: 0.1 and 0.1.0 are met, 0.2, 1.0 and 0.1.1 (newer than this kk) are not

@@ -1,6 +1,6 @@
 # plugins/levelzero/local.mk -- the Level Zero backend (included by the top Makefile.am); it runs the SPIR-V target's images.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-EXTRA_DIST += tools/build-ze-null.sh tests/levelzero-null.sh tests/conformance-levelzero.sh
+EXTRA_DIST += maint/build-ze-null.sh tests/levelzero-null.sh tests/conformance-levelzero.sh
 if KK_BUILD_LEVELZERO
 plugin_LTLIBRARIES += plugins/kk_levelzero.la
 plugins_kk_levelzero_la_SOURCES = plugins/levelzero/levelzero_plugin.c plugins/levelzero/levelzero_memory.c \
@@ -11,7 +11,7 @@ plugins_kk_levelzero_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) -fvisibility=hid
 plugins_kk_levelzero_la_LIBADD = plugins/gpu/libkkgpu.la $(LIBS)
 plugins_kk_levelzero_la_LDFLAGS = $(KK_MODULE_FLAGS) $(PTHREAD_CFLAGS) -export-symbols-regex '^kk_plugin_levelzero_entry$$'
 
-# The plugin's API flow against the loader's null driver (tools/build-ze-null.sh),
+# The plugin's API flow against the loader's null driver (maint/build-ze-null.sh),
 # watched through the loader's tracing layer; skipped where the null driver is missing.
 if KK_HAVE_CHECK
 check_PROGRAMS += tests/levelzero/null_flow

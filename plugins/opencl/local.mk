@@ -1,7 +1,7 @@
 # plugins/opencl/local.mk -- the OpenCL backend (included by the top Makefile.am).
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 EXTRA_DIST += targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll.h tests/conformance-opencl.sh tests/lsan-opencl.supp \
-	tests/spirv-modules.sh tests/ocloc.sh tools/fetch-ocloc.sh
+	tests/spirv-modules.sh tests/ocloc.sh maint/fetch-ocloc.sh
 kktarget_HEADERS += include/kk/target/spirv.h include/kk/target/spirv_launch.h
 kktargetdata_DATA = include/kk/target/spirv_generic_atomics.ll.h
 kktargetdatadir = $(includedir)/kk/target

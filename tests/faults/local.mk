@@ -1,7 +1,7 @@
 # tests/faults/local.mk -- bounds checking in libkk, and the tests of bad
 # input that once crashed, concurrent use, broken plugins and bounds checking.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-EXTRA_DIST += tests/faults/local.mk tools/compare-kernel-images.sh tests/faults/tsan.sh tests/faults/tsan.supp \
+EXTRA_DIST += tests/faults/local.mk maint/compare-kernel-images.sh tests/faults/tsan.sh tests/faults/tsan.supp \
 	tests/faults/fake-cuda-env.sh
 # libFuzzer harnesses and their seed corpora (tests/fuzz/run.sh, .ci/run)
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/fuzz_config_json.c tests/fuzz/fuzz_settings.c \
@@ -78,7 +78,7 @@ EXTRA_tests_faults_conformance_bounds_DEPENDENCIES = $(FAULTS_CONF_KERNELS)
 endif
 dist_check_SCRIPTS += $(FAULTS_TESTS)
 EXTRA_DIST += tests/faults/kernels.kk.c tests/faults/bounds.kk.c
-# A kernel faulting on a GPU (tools/gpu-run.sh runs it on cuda): not in TESTS, since on a host backend
+# A kernel faulting on a GPU (maint/gpu-run.sh runs it on cuda): not in TESTS, since on a host backend
 # the bad write is the test's own segfault.
 EXTRA_DIST += tests/faults/device-fault.sh tests/faults/fake_cuda.c
 CLEANFILES += $(FAULTS_KERNELS) $(FAULTS_CONF_KERNELS)

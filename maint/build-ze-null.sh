@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/build-ze-null.sh -- builds the Level Zero null driver (libze_null.so.1) from Debian's source package of the loader, for tests/levelzero-null.sh.
+# maint/build-ze-null.sh -- builds the Level Zero null driver (libze_null.so.1) from Debian's source package of the loader, for tests/levelzero-null.sh.
 #
 # Debian ships the loader (libze1, libze-dev) but not the null driver the
 # loader's sources contain.  This fetches the source package of the installed
@@ -10,7 +10,7 @@
 # the loader dlopens "libze_null.so.1" by name, and only when
 # ZE_ENABLE_NULL_DRIVER=1).
 #
-# Usage: tools/build-ze-null.sh [--prefix DIR]   (needs apt-get, dpkg-source, cmake, g++)
+# Usage: maint/build-ze-null.sh [--prefix DIR]   (needs apt-get, dpkg-source, cmake, g++)
 # Environment: KK_ZE_NULL_VERSION (default: the installed libze-dev's version),
 #              KK_DEBIAN_MIRROR (default: http://deb.debian.org/debian), KK_DEBIAN_SUITE (default: bookworm)
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

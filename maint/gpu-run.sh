@@ -1,7 +1,7 @@
 #!/bin/bash
-# tools/gpu-run.sh -- every check and benchmark kk reports from a CUDA machine, from a release tarball: "tests" builds and runs the suites, "bench" runs the MPI run (its tests included) and the benchmarks in the same tree, "all" does both in one call, on two GPUs at once where the machine has them.
+# maint/gpu-run.sh -- every check and benchmark kk reports from a CUDA machine, from a release tarball: "tests" builds and runs the suites, "bench" runs the MPI run (its tests included) and the benchmarks in the same tree, "all" does both in one call, on two GPUs at once where the machine has them.
 #
-# usage: tools/gpu-run.sh tests|bench|all|verify|perf|build TARBALL [BUILDDIR]
+# usage: maint/gpu-run.sh tests|bench|all|verify|perf|build TARBALL [BUILDDIR]
 #   verify: the suites, then kk-bench alone; perf: kk-kernels' tests and
 #   benchmarks (cuda and the host's OpenBLAS table), then the MPI run
 #   OUT       where the logs go (default /tmp/kk-gpu-run); log.txt is the summary

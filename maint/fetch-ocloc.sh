@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/fetch-ocloc.sh -- unpacks Intel's offline compiler (ocloc) from Debian's intel-opencl-icd into /opt/kk-ocloc without installing the package, for tests/ocloc.sh.
+# maint/fetch-ocloc.sh -- unpacks Intel's offline compiler (ocloc) from Debian's intel-opencl-icd into /opt/kk-ocloc without installing the package, for tests/ocloc.sh.
 #
 # Debian 12 ships ocloc inside intel-opencl-icd, whose installation would also
 # register Intel's OpenCL ICD and Level Zero GPU driver system-wide (both would
@@ -8,9 +8,9 @@
 # with apt-get and unpacked with dpkg -x into $PREFIX (default /opt/kk-ocloc),
 # with a wrapper $PREFIX/ocloc that points the dynamic linker at them.
 # IGC's own dependencies (libllvm14, libllvmspirvlib14) come with clang-14
-# and llvm-spirv-14, which tools/install-deps.sh installs anyway.
+# and llvm-spirv-14, which maint/install-deps.sh installs anyway.
 #
-# Usage: tools/fetch-ocloc.sh [--prefix DIR]
+# Usage: maint/fetch-ocloc.sh [--prefix DIR]
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -eu
 
@@ -38,7 +38,7 @@ lib="$prefix/root/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null |
 [ -x "$prefix/root/usr/bin/ocloc" ] || { echo "fetch-ocloc: intel-opencl-icd has no usr/bin/ocloc" >&2; exit 1; }
 cat >"$prefix/ocloc" <<WRAP
 #!/bin/sh
-# ocloc from Debian's intel-opencl-icd, unpacked by kk's tools/fetch-ocloc.sh (not installed as a package)
+# ocloc from Debian's intel-opencl-icd, unpacked by kk's maint/fetch-ocloc.sh (not installed as a package)
 LD_LIBRARY_PATH="$lib:$lib/intel-opencl\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$prefix/root/usr/bin/ocloc" "\$@"
 WRAP
 chmod +x "$prefix/ocloc"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# tools/install-deps.sh -- installs kk's build dependencies on Debian/Ubuntu with apt-get, only those missing, then builds the test-only Level Zero pieces.
-# Usage: tools/install-deps.sh [extra packages...]
+# maint/install-deps.sh -- installs kk's build dependencies on Debian/Ubuntu with apt-get, only those missing, then builds the test-only Level Zero pieces.
+# Usage: maint/install-deps.sh [extra packages...]
 # KK_NO_LEVELZERO_TEST_DEPS=1 skips the Level Zero null driver and ocloc (both only serve make check).
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -eu
@@ -11,7 +11,7 @@ pkgs="build-essential autoconf automake libtool libltdl-dev pkg-config libjansso
 # OpenCL backend with PoCL, which runs it on the CPU in make check
 pkgs="$pkgs clang-14 llvm-14 llvm-spirv-14 spirv-tools opencl-headers ocl-icd-libopencl1 pocl-opencl-icd"
 # the Level Zero backend (headers; the loader is opened at run time) and what
-# builds the loader's null driver for its API-flow test (tools/build-ze-null.sh)
+# builds the loader's null driver for its API-flow test (maint/build-ze-null.sh)
 pkgs="$pkgs libze-dev libze1 cmake dpkg-dev"
 # the HIP backend and kernel target: hipcc (HIP-Clang 15 of ROCm 5.2, with the
 # device libraries) and the HIP headers; the runtime itself is only opened,

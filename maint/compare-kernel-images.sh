@@ -1,7 +1,7 @@
 #!/bin/sh
-# tools/compare-kernel-images.sh -- builds every kernel file of the tree with the kernel headers of a git revision and with the working tree's, and compares the code (proof that a header change leaves images alone).
+# maint/compare-kernel-images.sh -- builds every kernel file of the tree with the kernel headers of a git revision and with the working tree's, and compares the code (proof that a header change leaves images alone).
 #
-# usage: tools/compare-kernel-images.sh REV [BUILD_DIR]
+# usage: maint/compare-kernel-images.sh REV [BUILD_DIR]
 #   REV        the revision whose include/kk headers are the baseline (e.g. the
 #              commit before bounds checking came in)
 #   BUILD_DIR  a configured build tree (default .): its kkcc and targets are used

@@ -1,8 +1,8 @@
 #!/bin/sh
-# tools/gpu-kit.sh -- carries what a bare CUDA machine lacks to build and run kk's MPI, kernels and test parts (Open MPI, check, jansson, ltdl, hwloc, pkg-config, OpenBLAS), as Debian packages unpacked without installing them.
+# maint/gpu-kit.sh -- carries what a bare CUDA machine lacks to build and run kk's MPI, kernels and test parts (Open MPI, check, jansson, ltdl, hwloc, pkg-config, OpenBLAS), as Debian packages unpacked without installing them.
 #
-# usage: tools/gpu-kit.sh fetch DIR     (here, with apt-get: downloads the .deb files into DIR)
-#        tools/gpu-kit.sh unpack DIR ROOT   (there: dpkg -x each DIR/*.deb into ROOT, writes ROOT/env.sh)
+# usage: maint/gpu-kit.sh fetch DIR     (here, with apt-get: downloads the .deb files into DIR)
+#        maint/gpu-kit.sh unpack DIR ROOT   (there: dpkg -x each DIR/*.deb into ROOT, writes ROOT/env.sh)
 # then:  . ROOT/env.sh   (PATH, library, header and pkg-config paths, and Open MPI's and PMIx's relocation)
 # The device machine reaches no package archive, so the packages travel with
 # the working tree (a folder named in the device tool's carry list).
@@ -14,7 +14,7 @@ case $verb in
 fetch)
   mkdir -p "$dir"
   # Open MPI 4.1 and what libopenmpi3, libpmix2, libfabric1 and libucx0 load;
-  # the build's own dependencies (tools/install-deps.sh) that a CUDA image lacks
+  # the build's own dependencies (maint/install-deps.sh) that a CUDA image lacks
   pkgs="libopenmpi-dev openmpi-bin openmpi-common libopenmpi3 libpmix2 libpmix-dev libevent-core-2.1-7
     libevent-pthreads-2.1-7 libevent-2.1-7 libevent-dev libfabric1 libucx0 libhwloc15 libhwloc-dev libibverbs1
     libibverbs-dev ibverbs-providers libpsm-infinipath1 libpsm2-2 librdmacm1 libnl-3-200 libnl-route-3-200
@@ -40,7 +40,7 @@ unpack)
     ln -sf openblas-pthread/libopenblas.so.0 "$root/usr/lib/$ma/libopenblas.so.0"
   [ -e "$root/usr/lib/$ma/libltdl.so" ] || ln -sf libltdl.so.7 "$root/usr/lib/$ma/libltdl.so"
   cat >"$root/env.sh" <<ENV
-# written by tools/gpu-kit.sh unpack: use the unpacked packages in $root
+# written by maint/gpu-kit.sh unpack: use the unpacked packages in $root
 export PATH="$root/usr/bin:\$PATH"
 export LD_LIBRARY_PATH="$root/usr/lib/$ma:$root/usr/lib/$ma/openmpi/lib:$root/usr/lib/$ma/openblas-pthread\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 export LIBRARY_PATH="$root/usr/lib/$ma:$root/usr/lib/$ma/openmpi/lib\${LIBRARY_PATH:+:\$LIBRARY_PATH}"
