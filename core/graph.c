@@ -349,27 +349,6 @@ typedef union policy_copy {
   kk_team_policy_t team;
 } policy_copy_t;
 
-/* The public call whose checks a kernel add makes, named in its errors. */
-static const char *call_name(kk__call_t call) {
-  switch (call) {
-  case KK__CALL_FOR:
-    return "kk_parallel_for";
-  case KK__CALL_FOR_MD:
-    return "kk_parallel_for_md";
-  case KK__CALL_FOR_TEAM:
-    return "kk_parallel_for_team";
-  case KK__CALL_REDUCE:
-  case KK__CALL_REDUCE_VIEW:
-    return "kk_parallel_reduce";
-  case KK__CALL_REDUCE_MD:
-    return "kk_parallel_reduce_md";
-  case KK__CALL_REDUCE_TEAM:
-    return "kk_parallel_reduce_team";
-  default:
-    return "kk_parallel_scan";
-  }
-}
-
 /* Records a kernel node: builds the launch `call` (core/launch.c) with a
  * copy of the policy that names the graph's recording instance, and
  * records it.  A policy the launch refuses anyway (NULL, too small) is
@@ -409,7 +388,7 @@ static kk_status_t add_kernel(const char *op, kk__call_t call, kk_graph_t *h, co
   void *rdata = result ? kk_view_data(result) : NULL;
   const size_t rsize = result && k && k->reducer ? k->reducer->value_size : 0;
   kk__launch_t L;
-  const char *name = call_name(call);
+  const char *name = kk__call_name(call);
   if ((st = kk__launch_build(&L, name, call, label, use, k, args, args_size, rdata, rsize)) == KK_OK) {
     kk__tools_tune_end(L.tune); /* the node is recorded, not run */
     pthread_mutex_lock(&g->lock);

@@ -604,6 +604,20 @@ kk_status_t kk__launch_team_size(const char *op, const kk_kernel_t *k, const kk_
 
 /* ---- the launch -------------------------------------------------------------------------- */
 
+const char *kk__call_name(kk__call_t call) {
+  static const char *const names[] = {
+      [KK__CALL_FOR] = "kk_parallel_for",
+      [KK__CALL_REDUCE] = "kk_parallel_reduce",
+      [KK__CALL_REDUCE_VIEW] = "kk_parallel_reduce_view",
+      [KK__CALL_SCAN] = "kk_parallel_scan",
+      [KK__CALL_FOR_MD] = "kk_parallel_for_md",
+      [KK__CALL_REDUCE_MD] = "kk_parallel_reduce_md",
+      [KK__CALL_FOR_TEAM] = "kk_parallel_for_team",
+      [KK__CALL_REDUCE_TEAM] = "kk_parallel_reduce_team",
+  };
+  return (unsigned)call < sizeof names / sizeof *names ? names[call] : "kk_parallel_*";
+}
+
 /* kk_parallel_reduce_view's result: one value, in a space the backend writes. */
 static kk_status_t result_view(const char *op, kk_launch_t *l, const kk__backend_t *b, kk_view_t *result) {
   kk_status_t st;

@@ -17,6 +17,9 @@ typedef enum kk__call {
   KK__CALL_REDUCE_TEAM,  /* kk_parallel_reduce_team: a team policy, a host result */
 } kk__call_t;
 
+/* The public call's name ("kk_parallel_for", ...), as errors name it. */
+const char *kk__call_name(kk__call_t call);
+
 /* A checked launch: what the backend's launch op gets, where it goes, and
  * the tuning context (0: none) that closes once it ran or was recorded. */
 typedef struct kk__launch {
