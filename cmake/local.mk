@@ -14,7 +14,9 @@ KK_CMAKE_VARS = prefix='$(prefix)' cmakedir='$(cmakedir)' includedir='$(included
 	KK_VERSION_MAJOR='$(KK_VERSION_MAJOR)' KK_VERSION_MINOR='$(KK_VERSION_MINOR)' \
 	KK_SIZEOF_VOID_P='$(KK_SIZEOF_VOID_P)' KK_SONAME="libkk.so.`echo '$(KK_LT_VERSION)' | awk -F: '{ print $$1 - $$3 }'`" \
 	KK_KERNELS_SONAME="libkk-kernels.so.`echo '$(KK_KERNELS_LT_VERSION)' | awk -F: '{ print $$1 - $$3 }'`" \
+	KK_ALGORITHMS_SONAME="libkk-algorithms.so.`echo '$(KK_ALGORITHMS_LT_VERSION)' | awk -F: '{ print $$1 - $$3 }'`" \
 	KK_MPI_SONAME="libkk-mpi.so.`echo '$(KK_MPI_LT_VERSION)' | awk -F: '{ print $$1 - $$3 }'`" \
+	KK_CONTAINERS_SONAME="libkk-containers.so.`echo '$(KK_CONTAINERS_LT_VERSION)' | awk -F: '{ print $$1 - $$3 }'`" \
 	MPI_CFLAGS='$(MPI_CFLAGS)' MPI_LIBS='$(MPI_LIBS)'
 cmake/kkConfig.cmake: $(srcdir)/cmake/kkConfig.cmake.in $(srcdir)/cmake/gen-config.sh Makefile
 	@$(MKDIR_P) cmake

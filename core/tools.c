@@ -729,6 +729,22 @@ kk_status_t kk_profiling_mark_event(const char *name) {
   return KK_OK;
 }
 
+kk_status_t kk_profiling_dual_view_sync(const char *label, const void *ptr, int to_device) {
+  if (!label)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_profiling_dual_view_sync: label is NULL");
+  if (KK__UNLIKELY(kk__tools.active) && kk__tools.cb.sync_dual_view)
+    kk__tools.cb.sync_dual_view(label, ptr, to_device != 0);
+  return KK_OK;
+}
+
+kk_status_t kk_profiling_dual_view_modify(const char *label, const void *ptr, int on_device) {
+  if (!label)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_profiling_dual_view_modify: label is NULL");
+  if (KK__UNLIKELY(kk__tools.active) && kk__tools.cb.modify_dual_view)
+    kk__tools.cb.modify_dual_view(label, ptr, on_device != 0);
+  return KK_OK;
+}
+
 kk_status_t kk_profiling_declare_metadata(const char *key, const char *value) {
   if (!key || !value)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_profiling_declare_metadata: %s is NULL", key ? "value" : "key");

@@ -992,6 +992,18 @@ kk_status_t kk_profiling_mark_event(const char *name);
  * configuration at kk_initialize: docs/tools.md lists the keys). */
 kk_status_t kk_profiling_declare_metadata(const char *key, const char *value);
 
+/* The Kokkos Tools DualView events (kokkosp_dual_view_sync and
+ * kokkosp_dual_view_modify), for container libraries built on kk:
+ * libkk-containers' DualView calls them where Kokkos' DualView does.  sync:
+ * one side of the DualView `label` was brought up to date by a copy from the
+ * other -- `to_device` 1 for the device side, 0 for the host side; ptr is the
+ * data of the side that was updated.  modify: the program marked one side
+ * modified -- `on_device` 1 for the device side, 0 for the host side; ptr is
+ * that side's data.  A nonzero flag reaches the tool as true.  ptr may be
+ * NULL (an empty DualView). */
+kk_status_t kk_profiling_dual_view_sync(const char *label, const void *ptr, int to_device);
+kk_status_t kk_profiling_dual_view_modify(const char *label, const void *ptr, int on_device);
+
 /* Programmatic callbacks, as Kokkos::Tools::Experimental::set_callbacks: a
  * program that profiles itself installs a whole Kokkos_Profiling_EventSet
  * (<kk/tools.h>; NULL members are not called; NULL `callbacks` removes them

@@ -26,6 +26,8 @@ pkgs="$pkgs libopenmpi-dev openmpi-bin"
 # kk-kernels: a CBLAS it opens at run time on host backends (OpenBLAS), and
 # the native side of bench/kk-bench-kernels (both open it with dlopen)
 pkgs="$pkgs libopenblas0"
+# kk-algorithms: dieharder runs its generators through a statistical battery in make check
+pkgs="$pkgs dieharder"
 pkgs="$pkgs $*"
 
 missing=

@@ -4,7 +4,7 @@ EXTRA_DIST += m4/kk_mpi.m4 mpi/kk-mpi.pc.in mpi/pack.kk.c
 
 # The header is installed only with the library (it includes <mpi.h>), but
 # always distributed.
-EXTRA_DIST += include/kk/mpi.h
+EXTRA_DIST += include/kk/mpi.h include/kk/mpi_dualview.h
 
 if KK_BUILD_MPI
 lib_LTLIBRARIES += mpi/libkk-mpi.la
@@ -19,6 +19,13 @@ mpi_libkk_mpi_la_CPPFLAGS = $(MPI_LIB_CPPFLAGS)
 mpi_libkk_mpi_la_CFLAGS = $(AM_CFLAGS)
 mpi_libkk_mpi_la_LIBADD = mpi/pack.kk.lo libkk.la $(MPI_LIBS)
 mpi_libkk_mpi_la_LDFLAGS = -version-info $(KK_MPI_LT_VERSION) -no-undefined -export-symbols-regex '^kk_mpi_[a-z]'
+
+# DualViews over MPI (mpi/dualview.c): with libkk-containers
+if KK_BUILD_CONTAINERS
+mpi_libkk_mpi_la_SOURCES += mpi/dualview.c
+mpi_libkk_mpi_la_LIBADD += libkk-containers.la
+kkinclude_HEADERS += include/kk/mpi_dualview.h
+endif
 
 # The pack kernels: one kkcc object (position-independent, every target),
 # handed to libtool as the libtool object it is.

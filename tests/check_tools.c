@@ -721,6 +721,42 @@ START_TEST(programmatic_callbacks) {
 }
 END_TEST
 
+/* The DualView events reach the tool as Kokkos' DualView reports them, and
+ * cost nothing without one. */
+static void m_dv_sync(const char *label, const void *const ptr, bool to_device) {
+  add(&g_mem, "dual_view_sync|%s|%p|%d", label, ptr, (int)to_device);
+}
+static void m_dv_modify(const char *label, const void *const ptr, bool on_device) {
+  add(&g_mem, "dual_view_modify|%s|%p|%d", label, ptr, (int)on_device);
+}
+
+START_TEST(dual_view_events_reach_the_tool) {
+  lines_free(&g_mem);
+  int data[2];
+  OK(kk_profiling_dual_view_sync("no tool", data, 1)); /* nothing to call yet */
+  Kokkos_Profiling_EventSet set;
+  memset(&set, 0, sizeof set);
+  set.sync_dual_view = m_dv_sync;
+  set.modify_dual_view = m_dv_modify;
+  kk_tools_set_callbacks(&set);
+  OK(kk_profiling_dual_view_modify("dv", &data[0], 0));
+  OK(kk_profiling_dual_view_sync("dv", &data[1], 7)); /* any nonzero flag is true */
+  OK(kk_profiling_dual_view_modify("dv", NULL, 1));
+  ck_assert_int_eq(kk_profiling_dual_view_sync(NULL, data, 0), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_profiling_dual_view_sync");
+  ck_assert_int_eq(kk_profiling_dual_view_modify(NULL, data, 0), KK_ERROR_INVALID_ARGUMENT);
+  kk_tools_set_callbacks(NULL);
+  char want[3][128];
+  snprintf(want[0], sizeof want[0], "dual_view_modify|dv|%p|0", (void *)&data[0]);
+  snprintf(want[1], sizeof want[1], "dual_view_sync|dv|%p|1", (void *)&data[1]);
+  snprintf(want[2], sizeof want[2], "dual_view_modify|dv|%p|1", (void *)NULL);
+  ck_assert_int_eq(g_mem.n, 3);
+  for (int i = 0; i < 3; i++)
+    ck_assert_str_eq(g_mem.v[i], want[i]);
+  lines_free(&g_mem);
+}
+END_TEST
+
 /* ---- tuning ------------------------------------------------------------------------------------ */
 
 /* The lines of the log that start with one of the prefixes, in order. */
@@ -938,6 +974,7 @@ static Suite *tools_suite(void) {
   tcase_add_test(tc, the_environment_names_the_tool_and_its_arguments);
   tcase_add_test(tc, tools_help_prints_the_tools_help_and_requests_exit);
   tcase_add_test(tc, programmatic_callbacks);
+  tcase_add_test(tc, dual_view_events_reach_the_tool);
   tcase_add_test(tc, tuning_changes_what_is_launched);
   tcase_add_test(tc, graph_nodes_report_as_direct_calls);
   if (strcmp(g_backend, "serial") == 0) /* backend independent: once is enough */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/installed.sh -- kk installed into a staging root (make install DESTDIR=...): it never searches this build tree, examples/axpy builds against it with CMake (find_package, kk::kk, kk_add_kernels) and runs, examples/poisson and examples/cg-mpi build on kk::kernels and kk::mpi where those libraries were built, and its kkcc builds a kernel file that includes the C headers for every installed target.
+# tests/installed.sh -- kk installed into a staging root (make install DESTDIR=...): it never searches this build tree, examples/axpy builds against it with CMake (find_package, kk::kk, kk_add_kernels) and runs, examples/poisson, examples/cg-mpi and examples/cell-list build on kk::kernels, kk::mpi and kk::algorithms where those libraries were built, and its kkcc builds a kernel file that includes the C headers for every installed target.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
@@ -54,8 +54,9 @@ out=$(KK_PLUGIN_PATH_NO_DEFAULT=1 LD_LIBRARY_PATH="$libdir" "$tmp/make/axpy" 100
   { echo "$out"; fail "the make-built axpy failed without plugins"; }
 echo "$out" | grep -q "^axpy on serial: n = 1000, correct" || { echo "$out"; fail "the make-built axpy did not run on serial without plugins"; }
 # examples/poisson with its Makefile (pkg-config kk-kernels), where libkk-kernels was built
-have_kernels=no have_mpi=no
+have_kernels=no have_mpi=no have_algorithms=no
 [ -f "$libdir/libkk-kernels.so" ] && have_kernels=yes
+[ -f "$libdir/libkk-algorithms.so" ] && have_algorithms=yes
 [ -f "$libdir/libkk-mpi.so" ] && have_mpi=yes
 if [ $have_kernels = yes ]; then
   mkdir "$tmp/poisson-make"
@@ -109,7 +110,7 @@ if(NOT TARGET kk::kk OR NOT COMMAND kk_add_kernels)
   message(FATAL_ERROR "no kk::kk or kk_add_kernels")
 endif()
 # the libraries on kk: a target and kk_<component>_FOUND exactly where the library is installed
-foreach(c kernels mpi)
+foreach(c kernels mpi algorithms)
   set(target FALSE)
   if(TARGET kk::${c})
     set(target TRUE)
@@ -125,7 +126,7 @@ endif()
 EOT
 tf() { [ "$1" = yes ] && echo TRUE || echo FALSE; }
 cmake -S "$tmp/version" -B "$tmp/version/build" -DCMAKE_PREFIX_PATH="$prefix" -DHAVE_kernels=$(tf $have_kernels) \
-  -DHAVE_mpi=$(tf $have_mpi) >"$tmp/version.log" 2>&1 ||
+  -DHAVE_mpi=$(tf $have_mpi) -DHAVE_algorithms=$(tf $have_algorithms) >"$tmp/version.log" 2>&1 ||
   { cat "$tmp/version.log"; fail "kkConfigVersion.cmake or the components do not take the requests they should"; }
 # A required component that is missing fails find_package and says which: a prefix with only libkk (as with
 # libkk-dev installed without libkk-kernels-dev and libkk-mpi-dev).
@@ -133,7 +134,7 @@ mkdir -p "$tmp/bare/include" "$tmp/bare/lib/cmake/kk" "$tmp/version-bare"
 cp "$cmakedir/kkConfig.cmake" "$cmakedir/kkConfigVersion.cmake" "$tmp/bare/lib/cmake/kk/"
 : >"$tmp/bare/include/kk.h"
 : >"$tmp/bare/lib/libkk.so"
-for c in kernels mpi; do
+for c in kernels mpi algorithms; do
   cat >"$tmp/version-bare/CMakeLists.txt" <<EOT
 cmake_minimum_required(VERSION 3.13)
 project(bare_check LANGUAGES NONE)
@@ -199,6 +200,18 @@ if [ $have_kernels = yes ]; then
   ldd "$tmp/poisson/poisson" | grep -qF "$libdir/libkk-kernels.so.0" ||
     { ldd "$tmp/poisson/poisson"; fail "the CMake-built poisson does not run on the installed libkk-kernels"; }
 fi
+if [ $have_algorithms = yes ]; then
+  # examples/cell-list on kk::algorithms, its kernel file through kk_add_kernels (host only: quick)
+  cmake -S "$srcdir/examples/cell-list" -B "$tmp/cell-list" "$cmakeflags" -DCMAKE_C_FLAGS="$cflags" \
+    -DCMAKE_EXE_LINKER_FLAGS="$ldflags" -DKK_KERNEL_TARGETS=host >"$tmp/cmake-cell-list.log" 2>&1 &&
+    cmake --build "$tmp/cell-list" >>"$tmp/cmake-cell-list.log" 2>&1 ||
+    { cat "$tmp/cmake-cell-list.log"; fail "examples/cell-list does not build with CMake on kk::algorithms"; }
+  out=$("$tmp/cell-list/cell_list" --kokkos-device=serial 500 4 --check 2>&1) ||
+    { echo "$out"; fail "the CMake-built cell_list failed"; }
+  echo "$out" | grep -q "the same" || { echo "$out"; fail "the CMake-built cell_list: no correct result"; }
+  ldd "$tmp/cell-list/cell_list" | grep -qF "$libdir/libkk-algorithms.so.0" ||
+    { ldd "$tmp/cell-list/cell_list"; fail "the CMake-built cell_list does not run on the installed libkk-algorithms"; }
+fi
 if [ $have_mpi = yes ]; then
   cmake -S "$srcdir/examples/cg-mpi" -B "$tmp/cg-mpi" "$cmakeflags" -DCMAKE_C_FLAGS="$cflags" \
     -DCMAKE_EXE_LINKER_FLAGS="$ldflags" -DKK_KERNEL_TARGETS=host >"$tmp/cmake-cg-mpi.log" 2>&1 &&
@@ -207,8 +220,11 @@ if [ $have_mpi = yes ]; then
   ldd "$tmp/cg-mpi/cg-mpi" | grep -qF "$libdir/libkk-mpi.so.0" ||
     { ldd "$tmp/cg-mpi/cg-mpi"; fail "the CMake-built cg-mpi does not run on the installed libkk-mpi"; }
   if [ -n "${MPIEXEC:-}" ]; then
-    # one rank, through the launcher and settings of the MPI tests (a subshell: launch.sh sets its own traps)
-    out=$( . "$srcdir/tests/mpi/launch.sh" && mpi_run 1 "$tmp/cg-mpi/cg-mpi" --kokkos-device=serial --size=8 2>&1) ||
+    # one rank, through the launcher and settings of the MPI tests (a subshell: launch.sh sets its own traps);
+    # LD_LIBRARY_PATH as for the make-built programs: the program's RUNPATH covers only the libraries it links,
+    # and libkk-mpi itself needs libkk-containers (its DualViews), which the staging root hides from the loader
+    out=$( . "$srcdir/tests/mpi/launch.sh" && export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" &&
+      mpi_run 1 "$tmp/cg-mpi/cg-mpi" --kokkos-device=serial --size=8 2>&1) ||
       { echo "$out"; fail "the CMake-built cg-mpi failed on 1 rank"; }
     echo "$out" | grep "^cg-mpi: [0-9]* iterations" || { echo "$out"; fail "the CMake-built cg-mpi did not solve"; }
   else

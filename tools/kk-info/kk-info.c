@@ -20,6 +20,7 @@ static const struct addon {
   const char *name, *file, *symbol;
 } k_addons[] = {
     {"kk-kernels", "libkk-kernels.so.0", "kk_kernels_print_report"},
+    {"kk-containers", "libkk-containers.so.0", "kk_containers_print_report"},
 };
 #define NADDONS (sizeof k_addons / sizeof *k_addons)
 
@@ -144,8 +145,8 @@ static void usage(FILE *out) {
           "Initializes kk like any program (so every --kokkos-* flag applies) and prints\n"
           "versions, the plugin search path, every plugin with its state, each\n"
           "backend's devices and memory spaces, and the libraries built on kk\n"
-          "(kk-kernels) that are installed, with what they found; where libkk-mpi is\n"
-          "installed, also how views travel over MPI.\n"
+          "(kk-kernels, kk-containers) that are installed, with what they found; where\n"
+          "libkk-mpi is installed, also how views travel over MPI.\n"
           "  --json     print one JSON document instead of text\n"
           "  --mpi      run as an MPI program (under mpirun): every rank's device and MPI\n"
           "             paths, printed by rank 0 (needs libkk-mpi)\n"

@@ -1,0 +1,183 @@
+/* algorithms/args.h -- the argument structs kk-algorithms' kernel files share with its host code (every target compiles this). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef KKA_ARGS_H
+#define KKA_ARGS_H
+
+#include <kk.h>
+#include <kk/random.h>
+#include <kk/std_algorithms.h>
+
+/* ---- random ------------------------------------------------------------------------------------- */
+
+/* Seeds every slot of a pool. */
+struct kka_rseed_args {
+  kk__rpool_desc p;
+};
+
+/* Fills a view from a pool.  xorshift pools: one iteration per slot, which
+ * fills elements [s * per, (s + 1) * per) (blocked) or s, s + num_states, ...
+ * (interleaved).  Philox: one iteration per counter block of `per_block`
+ * elements. */
+struct kka_rfill_args {
+  kk__rpool_desc p;
+  kk_view_strided v;   /* any rank */
+  int64_t n;           /* elements */
+  int64_t per;         /* blocked: elements per slot */
+  uint64_t ilo;        /* integers: the lowest value (its bits) */
+  uint64_t irange;     /* integers: values in the range (0: every bit pattern) */
+  double a, b;         /* floating point: [a, b), or mean and standard deviation */
+  uint64_t offset;     /* Philox: the fill stream's first block */
+  int32_t type;        /* kk_type_t */
+  int32_t normal;      /* 1: normal numbers */
+  int32_t blocked;     /* 1: blocked, 0: interleaved */
+  int32_t contig;      /* 1: element i at data[i] */
+};
+/* The counter stream of kk_fill_random on a Philox pool (slots use 0 .. num_states - 1). */
+#define KKA_PHILOX_FILL_STREAM 0xFFFFFFFFFFFFFFFFul
+
+/* ---- copies -------------------------------------------------------------------------------------- */
+
+/* dst[j] = src[perm ? perm[j] : j] for j in [0, n) (rank-1 descriptors); a
+ * kernel per element size class (1, 2, 4, 8, 16 bytes), bytes otherwise. */
+struct kka_copy_args {
+  kk_view_strided dst, src;
+  const int64_t *perm;
+  int64_t n;
+  uint32_t esize;
+  uint32_t pad;
+};
+
+/* ---- radix sort ---------------------------------------------------------------------------------- */
+
+/* Radix digits: 8 bits. */
+#define KKA_RADIX_BITS 8
+#define KKA_RADIX 256
+
+/* How a key's bits become an unsigned number in the order of its values. */
+#define KKA_KEY_UNSIGNED 0
+#define KKA_KEY_SIGNED 1
+#define KKA_KEY_FLOAT 2
+
+/* Host backends: a block of keys per iteration; counts[b * 256 + d] is the
+ * number of keys of block b with digit d, then (after the host's scan) where
+ * block b writes its first key of digit d. */
+struct kka_hsort_args {
+  const void *kin, *vin;
+  void *kout, *vout;
+  int64_t *counts;
+  int64_t n, per;
+  int32_t shift;  /* the digit's first bit */
+  int32_t kind;   /* KKA_KEY_* */
+  int32_t desc;   /* 1: descending */
+  int32_t vsize;  /* bytes per value, 0: none */
+};
+
+/* GPUs: the one-sweep radix sort (sort_pass_tmpl.h).  Teams of KKA_GPU_TS
+ * threads take tiles of KKA_GPU_TS * KKA_GPU_IT_<key bytes> keys; team
+ * scratch holds counters for up to KKA_GPU_NWMAX warps (of 32 lanes). */
+#define KKA_GPU_TS 256
+#define KKA_GPU_NWMAX 8
+#define KKA_GPU_MISC 32
+#define KKA_GPU_IT_1 16
+#define KKA_GPU_IT_2 16
+#define KKA_GPU_IT_4 16
+#define KKA_GPU_IT_8 8
+/* look-back words: a flag in the top two bits, a count below */
+#define KKA_ST_AGG (1ul << 62)
+#define KKA_ST_INCL (2ul << 62)
+#define KKA_ST_FLAGS (3ul << 62)
+#define KKA_ST_VALUE ((1ul << 62) - 1)
+
+/* the histogram of every pass's digits: hist[pass * 256 + digit]; each team
+ * counts keys [l * per, (l + 1) * per) */
+struct kka_ghist_args {
+  const void *kin;
+  uint64_t *hist;
+  int64_t n, per;
+  int32_t kind, desc;
+};
+/* each pass's histogram into its digits' exclusive starts, in place */
+struct kka_gscan_args {
+  uint64_t *hist;
+};
+struct kka_gsort_args {
+  const void *kin, *vin;
+  void *kout, *vout;
+  const int64_t *offsets;               /* this pass's digit starts */
+  uint64_t *status, *status_next;       /* look-back words [tile][digit]; the next pass's, zeroed here */
+  uint32_t *counter;                    /* this pass's tile counter */
+  int64_t n;
+  int32_t shift, kind, desc, pad;
+};
+
+/* ---- standard algorithms (std_tmpl.h; kk__alg_args: in, in2, out, n, cap, flags) ------------------ */
+
+/* the built-in predicate x `op` value (kk_cmp_t), value's bits in vbits,
+ * as masks: ((x < v) & lt | (x == v) & eq | (x > v) & gt) ^ inv, a
+ * comparison without a branch per element (NE: inv and eq; the negation
+ * of remove_if and none_of folded into inv) */
+struct kka_cmp_args {
+  kk__alg_args h;
+  uint64_t vbits;
+  int32_t lt, eq, gt, inv;
+};
+/* Host backends count a built-in predicate's matches KKA_HOST_CB elements
+ * per iteration, a plain loop per comparison (no masks per element); GPUs
+ * one element per iteration. */
+#define KKA_HOST_CB 512
+
+/* reductions, adjacent differences, is_sorted, unique */
+struct kka_red_args {
+  kk__alg_args h;
+};
+/* scans: dst = inclusive or exclusive prefix sums of src, from init (bits) */
+struct kka_scan_args {
+  kk__alg_args h;
+  uint64_t init;
+  int32_t exclusive, pad;
+};
+/* iota: element i (any rank, index order) = start + i */
+struct kka_iota_args {
+  kk_view_strided v;
+  int64_t n;
+  uint64_t start;
+  int32_t contig, pad;
+};
+/* reverse: swaps elements i and n - 1 - i of a rank-1 view */
+struct kka_rev_args {
+  kk_view_strided v;
+  int64_t n;
+  uint32_t esize, pad;
+};
+
+/* ---- BinSort ------------------------------------------------------------------------------------ */
+
+/* Bin b of key i: per axis, floor((x - min) * scale) clamped to [0, nb); b =
+ * bx + nb[0] (by + nb[1] bz).  Host backends: iteration b is a block of
+ * keys ([b * per, ...)), counted into counts[b * nbins + bin], then (after
+ * the offsets) scattered; GPUs: one key per iteration, counted with
+ * atomics into counts[bin], then scattered at offsets[bin] + an atomic
+ * cursor. */
+struct kka_bin_args {
+  kk_view_strided keys;  /* rank 1 (1-D) or n x 3 */
+  uint32_t *bins;        /* each key's bin */
+  int64_t *counts, *offsets, *cursor;
+  int64_t *perm;
+  int64_t n, per, nbins, blocks;
+  double min[3], scale[3];
+  int64_t nb[3];
+  int32_t dims, type;
+};
+
+/* BinSort's apply to a rank-2 view: whole rows at once.  gather: tmp row j
+ * = v row perm[j]; put: v row j = tmp row j (tmp: n rows of m elements,
+ * contiguous) */
+struct kka_rows_args {
+  kk_view_strided v;  /* rank 2: n x m */
+  void *tmp;
+  const int64_t *perm;
+  int64_t n, m;
+  uint32_t esize, put;
+};
+
+#endif

@@ -1,0 +1,237 @@
+/* algorithms/random.kk.c -- kk-algorithms' random kernels: seeding a pool's slots, and fill_random from xorshift slots and Philox blocks. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include <kk/kernel.h>
+
+#include "args.h"
+#include "kernel_util.h"
+
+/* ---- seeding: every slot's state from the one seed (splitmix64 of the seed
+ * and the slot's words), the same on every backend ---------------------------------- */
+
+#define KKA_MIX 0xD1B54A32D192ED03ul
+
+KK_FOR(kka_rseed_xs64, struct kka_rseed_args, s) {
+  const uint64_t x = kk__splitmix64(args->p.seed ^ ((uint64_t)s + 1) * KKA_MIX);
+  args->p.states[s] = x ? x : 0x9E3779B97F4A7C15ul; /* xorshift's one forbidden state is 0 */
+  args->p.locks[s] = 0u;
+}
+
+KK_FOR(kka_rseed_xs1024, struct kka_rseed_args, s) {
+  const int64_t n = args->p.num_states;
+  uint64_t any = 0;
+  for (int k = 0; k < 16; k++) {
+    const uint64_t x = kk__splitmix64(args->p.seed ^ ((uint64_t)s * 16 + (uint64_t)k + 1) * KKA_MIX);
+    args->p.states[k * n + s] = x;
+    any |= x;
+  }
+  if (!any)
+    args->p.states[s] = 1;
+  args->p.states[16 * n + s] = 0; /* p */
+  args->p.locks[s] = 0u;
+}
+
+KK_FOR(kka_rseed_philox, struct kka_rseed_args, s) {
+  args->p.states[s] = 0; /* blocks drawn */
+  args->p.locks[s] = 0u;
+}
+
+/* ---- conversions of 64 random bits ------------------------------------------------------- */
+
+/* An integer in [lo, lo + range) (range 0: the bits themselves). */
+KK__FN uint64_t kka_int_of(uint64_t r, uint64_t lo, uint64_t range) {
+  if (!range)
+    return r;
+  return lo + (range <= 0xFFFFFFFFul ? ((r >> 32) * range) >> 32 : r % range);
+}
+KK__FN double kka_dbl_of(uint64_t r, double a, double b) {
+  const double x = a + (b - a) * ((double)(r >> 11) * 0x1.0p-53);
+  return x < b ? x : a;
+}
+KK__FN float kka_flt_of(uint64_t r, float a, float b) {
+  const float x = a + (b - a) * ((float)(uint32_t)(r >> 40) * 0x1.0p-24f);
+  return x < b ? x : a;
+}
+/* Box-Muller: two normals from two draws */
+KK__FN void kka_normals(uint64_t r1, uint64_t r2, double m, double sd, double *z0, double *z1) {
+  const double u1 = ((double)(r1 >> 11) + 1.0) * 0x1.0p-53, u2 = (double)(r2 >> 11) * 0x1.0p-53;
+  const double rad = sd * sqrt(-2.0 * log(u1)), th = 6.283185307179586 * u2;
+  *z0 = m + rad * cos(th);
+  *z1 = m + rad * sin(th);
+}
+
+/* The elements one slot fills, blocked or interleaved, each given VAL:
+ * plain loops over the data for a contiguous view (the compiler keeps the
+ * generator's chain and the stores apart), addresses through the strides
+ * otherwise. */
+#define KKA_FILL_LOOP(T, STEP)                                                                                  \
+  do {                                                                                                          \
+    const int64_t b_ = args->blocked ? s * args->per : s;                                                       \
+    const int64_t e_ = args->blocked ? (s * args->per + args->per < args->n ? s * args->per + args->per : args->n) \
+                                     : args->n;                                                                 \
+    if (args->contig && args->blocked) {                                                                        \
+      T *p_ = (T *)args->v.d.data;                                                                              \
+      for (int64_t e = b_; e < e_; e++) {                                                                       \
+        STEP;                                                                                                   \
+        p_[e] = val_;                                                                                           \
+      }                                                                                                         \
+    } else if (args->contig) {                                                                                  \
+      T *p_ = (T *)args->v.d.data;                                                                              \
+      for (int64_t e = b_; e < e_; e += args->p.num_states) {                                                   \
+        STEP;                                                                                                   \
+        p_[e] = val_;                                                                                           \
+      }                                                                                                         \
+    } else {                                                                                                    \
+      for (int64_t e = b_; e < e_; e += args->blocked ? 1 : args->p.num_states) {                               \
+        STEP;                                                                                                   \
+        *(T *)kka_elem(&args->v.d, e, 0) = val_;                                                                \
+      }                                                                                                         \
+    }                                                                                                           \
+  } while (0)
+
+/* One element's value val_ from the draws NEXT(): an integer, a uniform
+ * real, a normal (two draws give two, the second kept for the next element) */
+#define KKA_INT_STEP(T, NEXT) const T val_ = (T)kka_int_of(NEXT(), args->ilo, args->irange)
+#define KKA_REAL_STEP(T, CONV, NEXT) const T val_ = CONV(NEXT(), a_, w_)
+#define KKA_NORMAL_STEP(T, NEXT)                                                                                \
+  T val_;                                                                                                       \
+  if (have_) {                                                                                                  \
+    val_ = (T)z1_;                                                                                              \
+  } else {                                                                                                      \
+    double z0_;                                                                                                 \
+    const uint64_t r1_ = NEXT();                                                                                \
+    kka_normals(r1_, NEXT(), args->a, args->b, &z0_, &z1_);                                                     \
+    val_ = (T)z0_;                                                                                              \
+  }                                                                                                             \
+  have_ = !have_
+#define KKA_FILL_INT(T, NEXT) KKA_FILL_LOOP(T, KKA_INT_STEP(T, NEXT));
+#define KKA_FILL_REAL(T, CONV, NEXT)                                                                            \
+  if (!args->normal) {                                                                                          \
+    const T a_ = (T)args->a, w_ = (T)args->b;                                                                   \
+    KKA_FILL_LOOP(T, KKA_REAL_STEP(T, CONV, NEXT));                                                             \
+  } else {                                                                                                      \
+    double z1_ = 0.0;                                                                                           \
+    int have_ = 0;                                                                                              \
+    KKA_FILL_LOOP(T, KKA_NORMAL_STEP(T, NEXT));                                                                 \
+  }
+
+#define KKA_FILL_BODY(NEXT)                                                                                     \
+  switch (args->type) {                                                                                         \
+  case KK_INT8:                                                                                                 \
+    KKA_FILL_INT(int8_t, NEXT) break;                                                                           \
+  case KK_UINT8:                                                                                                \
+    KKA_FILL_INT(uint8_t, NEXT) break;                                                                          \
+  case KK_INT16:                                                                                                \
+    KKA_FILL_INT(int16_t, NEXT) break;                                                                          \
+  case KK_UINT16:                                                                                               \
+    KKA_FILL_INT(uint16_t, NEXT) break;                                                                         \
+  case KK_INT32:                                                                                                \
+    KKA_FILL_INT(int32_t, NEXT) break;                                                                          \
+  case KK_UINT32:                                                                                               \
+    KKA_FILL_INT(uint32_t, NEXT) break;                                                                         \
+  case KK_INT64:                                                                                                \
+    KKA_FILL_INT(int64_t, NEXT) break;                                                                          \
+  case KK_UINT64:                                                                                               \
+    KKA_FILL_INT(uint64_t, NEXT) break;                                                                         \
+  case KK_FLOAT:                                                                                                \
+    KKA_FILL_REAL(float, kka_flt_of, NEXT) break;                                                               \
+  default:                                                                                                      \
+    KKA_FILL_REAL(double, kka_dbl_of, NEXT) break;                                                              \
+  }
+
+/* xorshift slots: slot s fills its elements from its own state, unlocked
+ * (each iteration is one slot, so no other thread holds it). */
+KK_FOR(kka_rfill_xs64, struct kka_rfill_args, s) {
+  kk_random_xorshift64 g;
+  g.x = args->p.states[s];
+  g.slot = s;
+#define KKA_NEXT() kk__xs64_next(&g)
+  KKA_FILL_BODY(KKA_NEXT)
+#undef KKA_NEXT
+  args->p.states[s] = g.x;
+}
+
+KK_FOR(kka_rfill_xs1024, struct kka_rfill_args, s) {
+  const int64_t ns = args->p.num_states;
+  kk_random_xorshift1024 g;
+  for (int k = 0; k < 16; k++)
+    g.s[k] = args->p.states[k * ns + s];
+  g.p = (int32_t)args->p.states[16 * ns + s];
+  g.pad = 0;
+  g.slot = s;
+#define KKA_NEXT() kk__xs1024_next(&g)
+  KKA_FILL_BODY(KKA_NEXT)
+#undef KKA_NEXT
+  for (int k = 0; k < 16; k++)
+    args->p.states[k * ns + s] = g.s[k];
+  args->p.states[16 * ns + s] = (uint64_t)g.p;
+}
+
+/* Philox: iteration j is counter block offset + j of the fill stream, which
+ * gives elements [j * per, j * per + per) (per: 2 for 8-byte types and
+ * normal doubles, 4 otherwise). */
+KK__FN uint64_t kka_word(const uint64_t w[2], int k, int per) {
+  if (per == 2)
+    return w[k];
+  const uint32_t h = (uint32_t)(w[k >> 1] >> (32 * (k & 1)));
+  return (uint64_t)h << 32 | h; /* the 32 bits of word k in both halves: the conversions read the top */
+}
+KK_FOR(kka_rfill_philox, struct kka_rfill_args, j) {
+  uint64_t w[2];
+  kk__philox_block(args->offset + (uint64_t)j, KKA_PHILOX_FILL_STREAM, (uint32_t)args->p.seed,
+                   (uint32_t)(args->p.seed >> 32), w);
+  const int per = (int)args->per;
+  const int64_t e0 = j * per;
+  if (args->normal) {
+    double z[4];
+    if (per == 2) {
+      kka_normals(w[0], w[1], args->a, args->b, &z[0], &z[1]);
+    } else {
+      kka_normals(kka_word(w, 0, 4), kka_word(w, 1, 4), args->a, args->b, &z[0], &z[1]);
+      kka_normals(kka_word(w, 2, 4), kka_word(w, 3, 4), args->a, args->b, &z[2], &z[3]);
+    }
+    for (int k = 0; k < per && e0 + k < args->n; k++) {
+      void *p = kka_elem(&args->v.d, e0 + k, args->contig);
+      if (args->type == KK_FLOAT)
+        *(float *)p = (float)z[k];
+      else
+        *(double *)p = z[k];
+    }
+    return;
+  }
+  for (int k = 0; k < per && e0 + k < args->n; k++) {
+    const uint64_t r = kka_word(w, k, per);
+    void *p = kka_elem(&args->v.d, e0 + k, args->contig);
+    switch (args->type) {
+    case KK_INT8:
+      *(int8_t *)p = (int8_t)kka_int_of(r, args->ilo, args->irange);
+      break;
+    case KK_UINT8:
+      *(uint8_t *)p = (uint8_t)kka_int_of(r, args->ilo, args->irange);
+      break;
+    case KK_INT16:
+      *(int16_t *)p = (int16_t)kka_int_of(r, args->ilo, args->irange);
+      break;
+    case KK_UINT16:
+      *(uint16_t *)p = (uint16_t)kka_int_of(r, args->ilo, args->irange);
+      break;
+    case KK_INT32:
+      *(int32_t *)p = (int32_t)kka_int_of(r, args->ilo, args->irange);
+      break;
+    case KK_UINT32:
+      *(uint32_t *)p = (uint32_t)kka_int_of(r, args->ilo, args->irange);
+      break;
+    case KK_INT64:
+      *(int64_t *)p = (int64_t)kka_int_of(r, args->ilo, args->irange);
+      break;
+    case KK_UINT64:
+      *(uint64_t *)p = kka_int_of(r, args->ilo, args->irange);
+      break;
+    case KK_FLOAT:
+      *(float *)p = kka_flt_of(r, (float)args->a, (float)args->b);
+      break;
+    default:
+      *(double *)p = kka_dbl_of(r, args->a, args->b);
+      break;
+    }
+  }
+}

@@ -1,0 +1,110 @@
+/* algorithms/sort_gpu.c -- the GPU radix sort's launches: the histogram of every digit, its scan, one one-sweep pass per digit. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include <string.h>
+
+#include "sort_gpu.h"
+
+#define DECL_W(w)                          \
+  KK_DECLARE_KERNEL(kka_ghist_##w);        \
+  KK_DECLARE_KERNEL(kka_gpass_##w##_0);    \
+  KK_DECLARE_KERNEL(kka_gpass_##w##_4);    \
+  KK_DECLARE_KERNEL(kka_gpass_##w##_8)
+DECL_W(1);
+DECL_W(2);
+DECL_W(4);
+DECL_W(8);
+KK_DECLARE_KERNEL(kka_gscan);
+
+/* keys per thread of a tile, by key size */
+static int items(int ksize) {
+  return ksize == 1 ? KKA_GPU_IT_1 : ksize == 2 ? KKA_GPU_IT_2 : ksize == 4 ? KKA_GPU_IT_4 : KKA_GPU_IT_8;
+}
+
+/* Level-0 scratch of a pass team, as sort_pass_tmpl.h takes it. */
+static uint64_t pass_scratch(int ksize, int vsize) {
+  const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize);
+  const size_t bufw = (size_t)(vsize > ksize ? vsize : ksize);
+  return kk_scratch_size(4, KKA_GPU_NWMAX * KKA_RADIX) + kk_scratch_size(4, KKA_RADIX + 1) +
+         kk_scratch_size(8, KKA_RADIX) + kk_scratch_size(4, KKA_GPU_MISC) + kk_scratch_size(1, tile) +
+         kk_scratch_size((size_t)ksize, tile * (int64_t)bufw / ksize);
+}
+
+size_t kka_radix_gpu_state_bytes(int64_t n, int ksize) {
+  const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
+  return (size_t)ksize * KKA_RADIX * 8 + 64 + 2 * (size_t)ntiles * KKA_RADIX * 8;
+}
+
+kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int64_t n, int ksize, int vsize, int kind,
+                          int desc, int *cur) {
+  static const kk_kernel_t *const hist_k[4] = {KK_KERNEL(kka_ghist_1), KK_KERNEL(kka_ghist_2), KK_KERNEL(kka_ghist_4),
+                                               KK_KERNEL(kka_ghist_8)};
+  static const kk_kernel_t *const pass_k[4][3] = {
+      {KK_KERNEL(kka_gpass_1_0), KK_KERNEL(kka_gpass_1_4), KK_KERNEL(kka_gpass_1_8)},
+      {KK_KERNEL(kka_gpass_2_0), KK_KERNEL(kka_gpass_2_4), KK_KERNEL(kka_gpass_2_8)},
+      {KK_KERNEL(kka_gpass_4_0), KK_KERNEL(kka_gpass_4_4), KK_KERNEL(kka_gpass_4_8)},
+      {KK_KERNEL(kka_gpass_8_0), KK_KERNEL(kka_gpass_8_4), KK_KERNEL(kka_gpass_8_8)}};
+  const int w = ksize == 1 ? 0 : ksize == 2 ? 1 : ksize == 4 ? 2 : 3;
+  const int v = vsize == 0 ? 0 : vsize == 4 ? 1 : 2;
+  const int passes = ksize;
+  const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
+  const uint64_t scratch = pass_scratch(ksize, vsize);
+  if (KKA_UNLIKELY(scratch > kka_scratch_max(c)))
+    return kka_err(KK_ERROR_LIMIT, "%s: the radix sort needs %llu bytes of team scratch, backend %s allows %llu", c->op,
+                   (unsigned long long)scratch, kk_instance_backend(c->inst),
+                   (unsigned long long)kka_scratch_max(c));
+  /* one allocation: histograms (become digit starts), tile counters, two
+   * arrays of look-back words */
+  const size_t hist_b = (size_t)passes * KKA_RADIX * 8, cnt_b = 64, st_b = (size_t)ntiles * KKA_RADIX * 8;
+  char *mem = kka_tmp(c, "radix sort state", hist_b + cnt_b + 2 * st_b);
+  if (!mem)
+    return kk_last_status();
+  uint64_t *hist = (uint64_t *)mem;
+  uint32_t *counters = (uint32_t *)(mem + hist_b);
+  uint64_t *status[2] = {(uint64_t *)(mem + hist_b + cnt_b), (uint64_t *)(mem + hist_b + cnt_b + st_b)};
+  kk_status_t st = kka_zero(c, mem, hist_b + cnt_b + st_b); /* histograms, counters, the first pass's words */
+
+  /* the histogram: each team a contiguous share, about as many teams as run at once */
+  if (st == KK_OK) {
+    struct kka_ghist_args h;
+    memset(&h, 0, sizeof h);
+    h.kin = keys[*cur];
+    h.hist = hist;
+    h.n = n;
+    h.kind = kind;
+    h.desc = desc;
+    int64_t teams = kka_concurrency(c) / KKA_GPU_TS;
+    const int64_t most = (n + (int64_t)KKA_GPU_TS * 16 - 1) / ((int64_t)KKA_GPU_TS * 16);
+    if (teams > most)
+      teams = most;
+    if (teams < 1)
+      teams = 1;
+    h.per = (n + teams - 1) / teams;
+    teams = (n + h.per - 1) / h.per;
+    st = kka_team(c, hist_k[w], &h, sizeof h, teams, KKA_GPU_TS, kk_scratch_size(4, (int64_t)KKA_RADIX * passes));
+  }
+  if (st == KK_OK) {
+    struct kka_gscan_args s = {hist};
+    st = kka_for(c, KK_KERNEL(kka_gscan), &s, sizeof s, passes);
+  }
+  for (int p = 0; p < passes && st == KK_OK; p++) {
+    struct kka_gsort_args a;
+    memset(&a, 0, sizeof a);
+    a.kin = keys[*cur];
+    a.kout = keys[!*cur];
+    a.vin = vals[*cur];
+    a.vout = vals[!*cur];
+    a.offsets = (const int64_t *)hist + p * KKA_RADIX;
+    a.status = status[p & 1];
+    a.status_next = p + 1 < passes ? status[!(p & 1)] : NULL;
+    a.counter = counters + p;
+    a.n = n;
+    a.shift = p * KKA_RADIX_BITS;
+    a.kind = kind;
+    a.desc = desc;
+    st = kka_team(c, pass_k[w][v], &a, sizeof a, ntiles, KKA_GPU_TS, scratch);
+    if (st == KK_OK)
+      *cur = !*cur;
+  }
+  kka_tmp_free(c, mem);
+  return st;
+}

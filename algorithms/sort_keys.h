@@ -1,0 +1,62 @@
+/* algorithms/sort_keys.h -- radix sort keys in kernels: the unsigned number whose order is the key's (signed, floating point, descending), and its digits. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef KKA_SORT_KEYS_H
+#define KKA_SORT_KEYS_H
+
+#include "kernel_util.h"
+
+/* Keys travel as their bits (uint8_t .. uint64_t).  kka_ord_<U>(bits, kind,
+ * desc) is an unsigned number in the order the keys sort in: signed keys
+ * with the sign bit flipped, floating-point keys with every bit flipped when
+ * negative and the sign bit set when not (so -0.0 comes before +0.0),
+ * complemented for a descending sort; NaNs (any sign, any payload) become
+ * the largest number in both orders, so they come last in their original
+ * order. */
+#define KKA_ORD(U, T, SIGN, EXP)                                                                                \
+  KK__FN T kka_ord_##U(T x, int kind, int desc) {                                                               \
+    T t;                                                                                                        \
+    if (kind == KKA_KEY_FLOAT) {                                                                                \
+      if ((T)(x & (T)~(T)SIGN) > (T)(EXP))                                                                      \
+        return (T)~(T)0;                                                                                        \
+      t = (x & (T)SIGN) ? (T)~x : (T)(x | (T)SIGN);                                                             \
+    } else {                                                                                                    \
+      t = kind == KKA_KEY_SIGNED ? (T)(x ^ (T)SIGN) : x;                                                        \
+    }                                                                                                           \
+    return desc ? (T)~t : t;                                                                                    \
+  }
+KKA_ORD(u8, uint8_t, 0x80u, 0xFFu)
+KKA_ORD(u16, uint16_t, 0x8000u, 0xFFFFu)
+KKA_ORD(u32, uint32_t, 0x80000000u, 0x7F800000u)
+KKA_ORD(u64, uint64_t, 0x8000000000000000ul, 0x7FF0000000000000ul)
+
+/* the digit of an ordered key at bit `sh` */
+#define KKA_DIGIT(U, t, sh) ((int)(((t) >> (sh)) & (KKA_RADIX - 1)))
+
+/* SIMT GPUs rank a tile's keys a warp at a time (sort_pass_tmpl.h): the
+ * lanes of the warp whose digit equals this lane's, found with eight ballots
+ * (the target's kk__ballot over the whole warp, as CUB's MatchAny), and
+ * popcounts of lane masks.  Only the radix sort uses these, through this
+ * header: the one place that knows the SIMT target's warp primitives. */
+#if defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP)
+#define KKA_SIMT 1
+#define KKA_WS KK__WARP
+#if defined(KK_TARGET_CUDA)
+KK__FN uint32_t kka_popc(kk__lanes_t m) { return (uint32_t)__popc(m); }
+#else
+KK__FN uint32_t kka_popc(kk__lanes_t m) { return (uint32_t)__popcll(m); }
+#endif
+KK__FN kk__lanes_t kka_lanes_below(int lane) { return ((kk__lanes_t)1 << lane) - 1; }
+KK__FN kk__lanes_t kka_match(int valid, unsigned d) {
+  kk__lanes_t m = kk__ballot(valid != 0);
+#pragma unroll
+  for (int b = 0; b < KKA_RADIX_BITS; b++) {
+    const kk__lanes_t v = kk__ballot(((d >> b) & 1u) != 0);
+    m &= ((d >> b) & 1u) ? v : ~v;
+  }
+  return m;
+}
+#else
+#define KKA_SIMT 0
+#endif
+
+#endif

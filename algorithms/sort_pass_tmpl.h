@@ -1,0 +1,243 @@
+/* algorithms/sort_pass_tmpl.h -- the GPU radix sort's kernels for one key width and value type (included by sort.kk.c once per pair). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+
+/*
+ * Defined by the includer:
+ *   KEY_T, ORD     the key's bits (uint8_t .. uint64_t) and its kka_ord_<ORD>
+ *   VAL_T          the value's bits, or VAL_NONE defined for keys alone
+ *   IT             keys per thread in a tile (KKA_GPU_IT_<ksize>)
+ *   PASS, HIST     the names of the pass kernel and (once per key width, when
+ *                  HIST is defined) of the histogram kernel
+ *
+ * A pass (the one-sweep of Adinets and Merrill, 2022): each team takes the
+ * next tile of KKA_GPU_TS * IT keys (tile numbers come from an atomic
+ * counter, so every tile a team waits for belongs to a team that runs),
+ * ranks its keys by digit, stably, in the tile; publishes its count of each
+ * digit and looks back over the tiles before it for the count of that digit
+ * there (decoupled look-back, one digit per thread); then writes the keys,
+ * sorted by digit in shared memory first, to their place: the digit's start
+ * (the histogram kernel's exclusive scan) + the digit's count in the tiles
+ * before + the key's rank in the tile.  Ranking: on SIMT GPUs each warp
+ * ranks its keys item by item, the lanes with the same digit found by eight
+ * ballots (as CUB's MatchAny), a counter per warp and digit; on other
+ * targets (SPIR-V) one work-item walks the tile.
+ */
+
+#define KKA_TILE (KKA_GPU_TS * IT)
+#define KKA_ORDF KKA_CAT(kka_ord_, ORD)
+
+#ifdef HIST
+/* Counts every digit of every pass in one read of the keys: each team its
+ * contiguous share, in team scratch, then into the global counts. */
+KKA_TEAM_FOR(HIST, struct kka_ghist_args, team) {
+  const int64_t t = KK_TEAM_RANK(team), ts = KK_TEAM_SIZE(team);
+  const int np = (int)sizeof(KEY_T);
+  uint32_t *cnt = KK_TEAM_SCRATCH(team, 0, uint32_t, KKA_RADIX * sizeof(KEY_T));
+  for (int64_t e = t; e < KKA_RADIX * np; e += ts)
+    cnt[e] = 0u;
+  KK_TEAM_BARRIER(team);
+  const KEY_T *keys = (const KEY_T *)args->kin;
+  const int64_t lo = KK_LEAGUE_RANK(team) * args->per;
+  const int64_t hi = lo + args->per < args->n ? lo + args->per : args->n;
+  for (int64_t i = lo + t; i < hi; i += ts) {
+    const KEY_T o = KKA_ORDF(keys[i], args->kind, args->desc);
+    for (int p = 0; p < np; p++)
+      kk_atomic_add(&cnt[p * KKA_RADIX + KKA_DIGIT(ORD, o, p * KKA_RADIX_BITS)], 1u);
+  }
+  KK_TEAM_BARRIER(team);
+  for (int64_t e = t; e < KKA_RADIX * np; e += ts)
+    if (cnt[e])
+      kk_atomic_add(&args->hist[e], (uint64_t)cnt[e]);
+}
+#endif
+
+KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
+  const int t = (int)KK_TEAM_RANK(team);
+  /* scratch: per-warp digit counters, the tile's digit starts (and its
+   * length at [256]), the digits' global starts, team words, the digits of
+   * the sorted tile, the tile's keys (then values) */
+  uint32_t *wc = KK_TEAM_SCRATCH(team, 0, uint32_t, KKA_GPU_NWMAX * KKA_RADIX);
+  uint32_t *tds = KK_TEAM_SCRATCH(team, 0, uint32_t, KKA_RADIX + 1);
+  int64_t *gs = KK_TEAM_SCRATCH(team, 0, int64_t, KKA_RADIX);
+  uint32_t *misc = KK_TEAM_SCRATCH(team, 0, uint32_t, KKA_GPU_MISC);
+  uint8_t *dig = KK_TEAM_SCRATCH(team, 0, uint8_t, KKA_TILE);
+  KEY_T *kbuf = KK_TEAM_SCRATCH(team, 0, KEY_T, KKA_TILE * BUFW / sizeof(KEY_T));
+#ifndef VAL_NONE
+  VAL_T *vbuf = (VAL_T *)kbuf;
+#endif
+
+  /* the tile: the next number of the counter */
+  if (t == 0)
+    misc[0] = kk_atomic_fetch_add(args->counter, 1u);
+  KK_TEAM_BARRIER(team);
+  const int64_t tile = (int64_t)misc[0];
+  const int64_t first = tile * KKA_TILE;
+  const int nvalid = args->n - first < KKA_TILE ? (int)(args->n - first) : KKA_TILE;
+  const int kind = args->kind, desc = args->desc, sh = args->shift;
+  const KEY_T *kin = (const KEY_T *)args->kin;
+  KEY_T *kout = (KEY_T *)args->kout;
+#ifndef VAL_NONE
+  const VAL_T *vin = (const VAL_T *)args->vin;
+  VAL_T *vout = (VAL_T *)args->vout;
+  VAL_T V[IT];
+#endif
+  KEY_T K[IT];
+  uint32_t R[IT];
+
+#if KKA_SIMT
+  /* warp-striped: warp w owns [w * WS * IT, (w + 1) * WS * IT) of the tile,
+   * its lane l the items l, l + WS, ... of that: loads coalesce, and the
+   * warp's item k comes before its item k + 1 */
+  const int ws = KKA_WS, lane = t % ws, w = t / ws;
+  for (int e = t; e < KKA_GPU_NWMAX * KKA_RADIX; e += KKA_GPU_TS)
+    wc[e] = 0u;
+#pragma unroll
+  for (int k = 0; k < IT; k++) {
+    const int s = w * ws * IT + k * ws + lane;
+    if (s < nvalid) {
+      K[k] = kin[first + s];
+#ifndef VAL_NONE
+      V[k] = vin[first + s];
+#endif
+    }
+  }
+  KK_TEAM_BARRIER(team);
+  /* each warp ranks its keys item by item: peers by ballots, a counter per digit */
+  uint32_t *mywc = wc + w * KKA_RADIX;
+#pragma unroll
+  for (int k = 0; k < IT; k++) {
+    const int s = w * ws * IT + k * ws + lane;
+    const int valid = s < nvalid;
+    const int d = valid ? KKA_DIGIT(ORD, KKA_ORDF(K[k], kind, desc), sh) : 0;
+    const kk__lanes_t peers = kka_match(valid, (unsigned)d);
+    const uint32_t below = kka_popc(peers & kka_lanes_below(lane)), count = kka_popc(peers);
+    const uint32_t base = valid ? mywc[d] : 0u;
+    kk__warp_sync();
+    if (valid && below == count - 1u)
+      mywc[d] = base + count; /* the last of the peers */
+    kk__warp_sync();
+    R[k] = base + below;
+  }
+  KK_TEAM_BARRIER(team);
+  /* thread t owns digit t: its count in each warp becomes the warps'
+   * exclusive prefix, its tile count goes into a block scan */
+  {
+    uint32_t run = 0;
+    for (int ww = 0; ww < KKA_GPU_TS / ws; ww++) {
+      const uint32_t c = wc[ww * KKA_RADIX + t];
+      wc[ww * KKA_RADIX + t] = run;
+      run += c;
+    }
+    uint32_t excl;
+    const uint32_t incl = kk__warp_scan<uint32_t, kk__bjoin<KK_SUM, uint32_t> >(run, (unsigned)lane, &excl);
+    if (lane == ws - 1)
+      misc[2 + w] = incl;
+    KK_TEAM_BARRIER(team);
+    uint32_t before = 0;
+    for (int ww = 0; ww < w; ww++)
+      before += misc[2 + ww];
+    tds[t] = before + excl;
+    if (t == 0)
+      tds[KKA_RADIX] = (uint32_t)nvalid;
+  }
+  KK_TEAM_BARRIER(team);
+#pragma unroll
+  for (int k = 0; k < IT; k++) {
+    const int s = w * ws * IT + k * ws + lane;
+    if (s < nvalid) {
+      const int d = KKA_DIGIT(ORD, KKA_ORDF(K[k], kind, desc), sh);
+      R[k] += tds[d] + wc[w * KKA_RADIX + d];
+    }
+  }
+#define KKA_POS(k) (w * ws * IT + (k) * ws + lane)
+#else
+  /* one work-item ranks the tile: blocked items, the keys in order in kbuf */
+  uint16_t *rank = (uint16_t *)wc; /* KKA_TILE <= 2 * KKA_GPU_NWMAX * KKA_RADIX */
+  for (int k = 0; k < IT; k++) {
+    const int s = t * IT + k;
+    if (s < nvalid) {
+      K[k] = kin[first + s];
+#ifndef VAL_NONE
+      V[k] = vin[first + s];
+#endif
+      kbuf[s] = K[k];
+    }
+  }
+  KK_TEAM_BARRIER(team);
+  if (t == 0) {
+    uint32_t *cnt = (uint32_t *)gs; /* 256 counters until the look-back */
+    for (int d = 0; d < KKA_RADIX; d++)
+      cnt[d] = 0u;
+    for (int s = 0; s < nvalid; s++)
+      cnt[KKA_DIGIT(ORD, KKA_ORDF(kbuf[s], kind, desc), sh)]++;
+    uint32_t run = 0;
+    for (int d = 0; d < KKA_RADIX; d++) {
+      tds[d] = run;
+      run += cnt[d];
+      cnt[d] = tds[d];
+    }
+    tds[KKA_RADIX] = (uint32_t)nvalid;
+    for (int s = 0; s < nvalid; s++)
+      rank[s] = cnt[KKA_DIGIT(ORD, KKA_ORDF(kbuf[s], kind, desc), sh)]++;
+  }
+  KK_TEAM_BARRIER(team);
+  for (int k = 0; k < IT; k++)
+    R[k] = t * IT + k < nvalid ? rank[t * IT + k] : 0u;
+  KK_TEAM_BARRIER(team);
+#define KKA_POS(k) (t * IT + (k))
+#endif
+
+  /* publish this tile's count of each digit, look back for the tiles before */
+  for (int d = t; d < KKA_RADIX; d += (int)KK_TEAM_SIZE(team)) {
+    const uint64_t count = (uint64_t)(tds[d + 1] - tds[d]);
+    uint64_t *st = args->status + tile * KKA_RADIX + d;
+    uint64_t prefix = 0;
+    if (tile == 0) {
+      kk_atomic_store(st, KKA_ST_INCL | count);
+    } else {
+      kk_atomic_store(st, KKA_ST_AGG | count);
+      for (int64_t j = tile - 1; j >= 0; j--) {
+        uint64_t x;
+        do
+          x = kk_atomic_load(args->status + j * KKA_RADIX + d);
+        while (!(x & KKA_ST_FLAGS));
+        prefix += x & KKA_ST_VALUE;
+        if (x & KKA_ST_INCL)
+          break;
+      }
+      kk_atomic_store(st, KKA_ST_INCL | (prefix + count));
+    }
+    gs[d] = args->offsets[d] + (int64_t)prefix - (int64_t)tds[d];
+    if (args->status_next)
+      args->status_next[tile * KKA_RADIX + d] = 0u; /* the next pass's words of this tile */
+  }
+  KK_TEAM_BARRIER(team);
+
+  /* keys sorted by digit in scratch, then to their places (runs of one digit
+   * are consecutive addresses) */
+  for (int k = 0; k < IT; k++)
+    if (KKA_POS(k) < nvalid)
+      kbuf[R[k]] = K[k];
+  KK_TEAM_BARRIER(team);
+  for (int s = t; s < nvalid; s += (int)KK_TEAM_SIZE(team)) {
+    const KEY_T x = kbuf[s];
+    const int d = KKA_DIGIT(ORD, KKA_ORDF(x, kind, desc), sh);
+    kout[gs[d] + s] = x;
+    dig[s] = (uint8_t)d;
+  }
+#ifndef VAL_NONE
+  KK_TEAM_BARRIER(team);
+  for (int k = 0; k < IT; k++)
+    if (KKA_POS(k) < nvalid)
+      vbuf[R[k]] = V[k];
+  KK_TEAM_BARRIER(team);
+  for (int s = t; s < nvalid; s += (int)KK_TEAM_SIZE(team))
+    vout[gs[dig[s]] + s] = vbuf[s];
+#else
+  (void)dig;
+#endif
+#undef KKA_POS
+}
+
+#undef KKA_TILE
+#undef KKA_ORDF

@@ -1,0 +1,5 @@
+#!/bin/sh
+# algorithms/tests/algorithms-threads.sh -- every kk-algorithms routine on the threads backend (skipped, with the reason, when it is not available).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+. "${top_srcdir:-.}/algorithms/tests/algorithms-env.sh"
+exec "${top_builddir:-.}/algorithms/tests/check_algorithms" threads

@@ -1,0 +1,9 @@
+# containers/tests/containers-env.sh -- sourced by the containers-<backend>.sh tests: what every run of check_containers needs.
+# One process (CK_FORK=no): PoCL's threads do not survive fork(), and the
+# other backends do not need it; under AddressSanitizer PoCL keeps caches
+# until exit (not kk's leaks).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+CK_FORK=no
+export CK_FORK
+LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS

@@ -1,0 +1,28 @@
+#!/bin/sh
+# containers/tests/containers-examples.sh -- the containers' examples and kk-bench-containers run and check themselves on every backend here (host backends and opencl; no timing is judged).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+set -u
+: "${top_builddir:=.}"
+LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
+status=0
+ran=0
+for b in serial threads openmp opencl; do
+  if ! "$top_builddir/tools/kk-info/kk-info" --kokkos-device=$b >/dev/null 2>&1; then
+    echo "backend $b not available: skipped"
+    continue
+  fi
+  ran=$((ran + 1))
+  "$top_builddir/examples/unordered-map/umap" --kokkos-device=$b --kokkos-num-threads=4 ||
+    { echo "FAIL: examples/unordered-map on $b"; status=1; }
+  "$top_builddir/examples/unique-token/scratch" --kokkos-device=$b --kokkos-num-threads=4 ||
+    { echo "FAIL: examples/unique-token on $b"; status=1; }
+  out=$("$top_builddir/bench/kk-bench-containers" --backends=$b --log2=14 --reps=2) ||
+    { echo "FAIL: kk-bench-containers on $b"; status=1; }
+  echo "$out"
+  for row in umap-insert umap-find dualview-sync token; do
+    echo "$out" | grep -q "^$row  *$b" || { echo "FAIL: kk-bench-containers printed no $row row for $b"; status=1; }
+  done
+done
+[ $ran -gt 0 ] || { echo "FAIL: no backend ran"; status=1; }
+exit $status

@@ -1,0 +1,5 @@
+#!/bin/sh
+# containers/tests/containers-opencl.sh -- every container on the opencl backend (skipped, with the reason, when no opencl device is usable).
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+. "${top_srcdir:-.}/containers/tests/containers-env.sh"
+exec "${top_builddir:-.}/containers/tests/check_containers" opencl
