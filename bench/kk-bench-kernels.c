@@ -12,7 +12,7 @@
 #include <omp.h>
 #endif
 
-#include <kk/kernels.h>
+#include <kk/linalg.h>
 #ifdef KK_BENCH_CUDA
 #include "kernels_native_cuda.h"
 #endif

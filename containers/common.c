@@ -81,3 +81,29 @@ kk_status_t kkc_vector(kk_space_t *space, const char *label, const char *suffix,
   s.flags = no_init ? KK_VIEW_NO_INIT : 0;
   return kk_view_create(&s, out);
 }
+
+size_t kkc_elem_size(kk_type_t t, size_t custom) {
+  switch (t) {
+  case KK_INT8:
+  case KK_UINT8:
+    return 1;
+  case KK_INT16:
+  case KK_UINT16:
+    return 2;
+  case KK_INT32:
+  case KK_UINT32:
+  case KK_FLOAT:
+    return 4;
+  case KK_INT64:
+  case KK_UINT64:
+  case KK_DOUBLE:
+  case KK_COMPLEX_FLOAT:
+    return 8;
+  case KK_COMPLEX_DOUBLE:
+    return 16;
+  case KK_TYPE_CUSTOM:
+    return custom;
+  default:
+    return 0;
+  }
+}

@@ -17,32 +17,6 @@ struct kk_dynamic_view_obj {
   kk_view_t **chunks; /* nchunks chunk views */
 };
 
-static size_t elem_size_of(kk_type_t t, size_t custom) {
-  switch (t) {
-  case KK_INT8:
-  case KK_UINT8:
-    return 1;
-  case KK_INT16:
-  case KK_UINT16:
-    return 2;
-  case KK_INT32:
-  case KK_UINT32:
-  case KK_FLOAT:
-    return 4;
-  case KK_INT64:
-  case KK_UINT64:
-  case KK_DOUBLE:
-  case KK_COMPLEX_FLOAT:
-    return 8;
-  case KK_COMPLEX_DOUBLE:
-    return 16;
-  case KK_TYPE_CUSTOM:
-    return custom;
-  default:
-    return 0;
-  }
-}
-
 kk_status_t kk_dynamic_view_create(const kk_dynamic_view_spec_t *spec, kk_dynamic_view_t **out) {
   static const char op[] = "kk_dynamic_view_create";
   kk_status_t st = kkc_require_init(op);
@@ -51,7 +25,7 @@ kk_status_t kk_dynamic_view_create(const kk_dynamic_view_spec_t *spec, kk_dynami
   if (!spec || !out || spec->struct_size < sizeof *spec)
     return kkc_err(KK_ERROR_INVALID_ARGUMENT, "%s: NULL argument or a spec not from KK_DYNAMIC_VIEW_SPEC_INIT", op);
   const char *label = spec->label ? spec->label : "";
-  const size_t elem = elem_size_of(spec->type, spec->elem_size);
+  const size_t elem = kkc_elem_size(spec->type, spec->elem_size);
   if (!elem || elem > UINT32_MAX)
     return kkc_err(KK_ERROR_INVALID_ARGUMENT, "%s: '%s': element type %s of %zu bytes", op, label,
                    kk_type_name(spec->type), spec->elem_size);

@@ -29,6 +29,10 @@ kk_instance_t *kkc_instance_for(const char *op, const char *label, kk_space_t *s
 /* A heap copy of s ("" for NULL); NULL when out of memory. */
 char *kkc_strdup(const char *s);
 
+/* The bytes of one element of type t (custom: the size of a KK_TYPE_CUSTOM element); 0 for a type kk does
+ * not know. */
+size_t kkc_elem_size(kk_type_t t, size_t custom);
+
 /* A rank-1 view of n elements (type, elem_size as kk_view_spec_t) labelled
  * "<label><suffix>" in `space`; zeroed unless no_init. */
 kk_status_t kkc_vector(kk_space_t *space, const char *label, const char *suffix, kk_type_t type, size_t elem_size,

@@ -79,30 +79,6 @@ fail:
   return kkc_err(st, "%s: map '%s': %s", op, m->label, kk_last_error());
 }
 
-static size_t type_size(kk_type_t t) {
-  switch (t) {
-  case KK_INT8:
-  case KK_UINT8:
-    return 1;
-  case KK_INT16:
-  case KK_UINT16:
-    return 2;
-  case KK_INT32:
-  case KK_UINT32:
-  case KK_FLOAT:
-    return 4;
-  case KK_INT64:
-  case KK_UINT64:
-  case KK_DOUBLE:
-  case KK_COMPLEX_FLOAT:
-    return 8;
-  case KK_COMPLEX_DOUBLE:
-    return 16;
-  default:
-    return 0;
-  }
-}
-
 static kk_status_t make(const char *op, const char *label, kk_space_t *space, kk_type_t key_type, uint32_t key_size,
                         kk_type_t value_type, uint32_t value_size, uint64_t capacity, kk_unordered_map_t **out) {
   kk_unordered_map_t *m = calloc(1, sizeof *m);
@@ -139,7 +115,7 @@ kk_status_t kk_unordered_map_create(const kk_unordered_map_spec_t *spec, kk_unor
   case KK_UINT32:
   case KK_INT64:
   case KK_UINT64:
-    ks = type_size(spec->key_type);
+    ks = kkc_elem_size(spec->key_type, 0);
     if (spec->key_size && spec->key_size != ks)
       return kkc_err(KK_ERROR_INVALID_ARGUMENT, "%s: map '%s': key_size %zu does not match key type %s", op, label,
                      spec->key_size, kk_type_name(spec->key_type));
@@ -160,7 +136,7 @@ kk_status_t kk_unordered_map_create(const kk_unordered_map_spec_t *spec, kk_unor
   if (spec->value_type == KK_TYPE_CUSTOM) {
     vs = spec->value_size;
   } else {
-    vs = type_size(spec->value_type);
+    vs = kkc_elem_size(spec->value_type, 0);
     if (!vs)
       return kkc_err(KK_ERROR_INVALID_ARGUMENT, "%s: map '%s': value type %s is not a value type", op, label,
                      kk_type_name(spec->value_type));

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "bounds.h"
+#include "state.h"
+#include "status.h"
+#include "view.h"
 
 /* Launches of bounds-checked kernels on host backends get one of these
  * records each (slots 1..63) for as long as they run; the kernel's threads

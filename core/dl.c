@@ -12,7 +12,8 @@
 #include <dlfcn.h>
 #endif
 
-#include "internal.h"
+#include "dl.h"
+#include "status.h"
 
 struct kk__dl {
   lt_dlhandle handle;

@@ -4,7 +4,9 @@
 
 #include <stdlib.h>
 
-#include "internal.h"
+#include "handles.h"
+#include "state.h"
+#include "status.h"
 
 /*
  * A program may hold kk_space_t and kk_instance_t pointers past kk_finalize

@@ -10,8 +10,13 @@
 
 #include <unistd.h>
 
-#include "internal.h"
+#include "conf.h"
+#include "loader.h"
 #include "package.h"
+#include "paths.h"
+#include "probe.h"
+#include "state.h"
+#include "status.h"
 
 static const char *state_name(kk_plugin_state_t s) {
   switch (s) {
@@ -130,13 +135,6 @@ kk_status_t kk_device_get_info(const char *backend, int index, kk_device_info_t 
   size_t n = info->struct_size < sizeof o ? info->struct_size : sizeof o;
   memcpy(info, &o, n);
   return KK_OK;
-}
-
-int kk_num_threads(void) {
-  if (!kk__g.initialized)
-    return 0;
-  const kk__backend_t *h = kk__g.host;
-  return h->devices[h->device].concurrency;
 }
 
 int kk_device_id(void) { return kk__g.initialized ? kk__g.def->device : -1; }

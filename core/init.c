@@ -9,29 +9,28 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "conf.h"
+#include "dl.h"
+#include "graph.h"
+#include "handles.h"
+#include "loader.h"
 #include "package.h"
+#include "paths.h"
+#include "registry.h"
+#include "state.h"
+#include "status.h"
 #include "tools.h"
+#include "view.h"
 
-kk__state_t kk__g;
 /* kk_is_initialized() may be called from any thread at any time. */
 static atomic_int g_initialized;
 
-const char *kk_version(void) { return KK_VERSION_STRING; }
-uint32_t kk_plugin_abi_version(void) { return KK_PLUGIN_ABI_VERSION; }
-uint64_t kk_tools_abi_version(void) { return 20240906u; }
 
 int kk_is_initialized(void) { return atomic_load(&g_initialized); }
 
 /* kk_initialization_id(): the generation of the initialization under way, 0 outside one. */
 static _Atomic uint64_t g_init_id;
 uint64_t kk_initialization_id(void) { return atomic_load_explicit(&g_init_id, memory_order_acquire); }
-
-int kk_plugin_path_count(void) { return kk__g.path_count; }
-
-const char *kk_plugin_path_entry(int i) { return i >= 0 && i < kk__g.path_count ? kk__g.path[i] : NULL; }
-
-const char *kk_backend_default_reason(void) { return kk__g.initialized ? kk__g.default_reason : NULL; }
 
 static bool push_path(const char *p) {
   char **np = realloc(kk__g.path, sizeof *np * (size_t)(kk__g.path_count + 1));
@@ -383,7 +382,7 @@ static kk_status_t initialize_locked(int *argc, char ***argv, const kk_settings_
     return st;
   }
   kk__g.initialized = true;
-  atomic_store_explicit(&g_init_id, (uint64_t)kk__generation, memory_order_release);
+  atomic_store_explicit(&g_init_id, (uint64_t)kk__generation_now(), memory_order_release);
   atomic_store(&g_initialized, 1);
   kk__modules_attach_all();
   kk__tools_initialize(argc && *argc > 0 ? (*argv)[0] : NULL);

@@ -10,7 +10,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "bounds.h"
+#include "dl.h"
+#include "loader.h"
+#include "paths.h"
+#include "probe.h"
+#include "serial.h"
+#include "state.h"
+#include "status.h"
 
 #ifndef KK_PLUGINDIR
 #define KK_PLUGINDIR "/usr/local/lib/kk/plugins"
@@ -92,7 +99,7 @@ static kk__backend_t *backend_new(const char *name, const char *path) {
   }
   b->default_instance->backend = b;
   b->default_instance->is_default = true;
-  b->default_instance->gen = kk__generation;
+  b->default_instance->gen = kk__generation_now();
   return b;
 }
 
@@ -113,13 +120,6 @@ static bool append_backend(kk__backend_t *b) {
   kk__g.backends = nb;
   kk__g.backends[kk__g.backend_count++] = b;
   return true;
-}
-
-kk__backend_t *kk__backend_find(const char *name) {
-  for (int i = 0; i < kk__g.backend_count; i++)
-    if (kk__g.backends[i]->state != KK_PLUGIN_SHADOWED && strcmp(kk__g.backends[i]->name, name) == 0)
-      return kk__g.backends[i];
-  return NULL;
 }
 
 /* ---- the ABI check -------------------------------------------------------- */
@@ -236,7 +236,7 @@ void kk__backend_start(kk__backend_t *b) {
       return;
     }
     b->spaces[s].backend = b;
-    b->spaces[s].gen = kk__generation;
+    b->spaces[s].gen = kk__generation_now();
     b->spaces[s].index = s;
     b->spaces[s].flags = p.flags;
     memcpy(b->spaces[s].name, p.name, sizeof b->spaces[s].name);

@@ -14,8 +14,9 @@
 #include <dlfcn.h>
 #endif
 
-#include "internal.h"
+#include "paths.h"
 #include "safe_path.h"
+#include "status.h"
 
 #ifndef KK_TOOLDIR
 #define KK_TOOLDIR "/usr/local/lib/kk/tools"

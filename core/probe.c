@@ -16,8 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "paths.h"
+#include "probe.h"
 #include "safe_path.h"
+#include "state.h"
+#include "status.h"
 
 extern char **environ;
 

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "dl.h"
+#include "registry.h"
+#include "state.h"
+#include "status.h"
 
 /* libkk's record of one registered module (module->runtime[0]). */
 typedef struct mod_rt {
@@ -22,13 +25,24 @@ typedef struct mod_rt {
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static mod_rt_t *g_modules;
-/* Kernel handles of an older generation are stale (internal.h). */
-uintptr_t kk__generation = 1;
 
 void kk__generation_next(void) {
   pthread_mutex_lock(&g_lock); /* attach() and kk__kernel_resolve() stamp kernels with it under the lock */
-  kk__generation++;
+  atomic_fetch_add_explicit(&kk__generation, 1, memory_order_release);
   pthread_mutex_unlock(&g_lock);
+}
+
+/* The kernel-handle cache (kk__kernel_cached, registry.h), written under
+ * g_lock: the handle first, then the generation that publishes it. */
+static void cache_set(kk_kernel_t *k, void *h) {
+  __atomic_store_n(&k->runtime[0], h, __ATOMIC_RELAXED);
+  __atomic_store_n(&k->runtime[1], (void *)kk__generation_now(), __ATOMIC_RELEASE);
+}
+
+/* The generation goes first, so that no reader takes the handle after. */
+static void cache_clear(kk_kernel_t *k) {
+  __atomic_store_n(&k->runtime[1], NULL, __ATOMIC_RELEASE);
+  __atomic_store_n(&k->runtime[0], NULL, __ATOMIC_RELAXED);
 }
 
 static mod_rt_t *rt_of(const kk_module_t *m) { return m ? (mod_rt_t *)m->runtime[0] : NULL; }
@@ -62,10 +76,8 @@ static void attach(mod_rt_t *r) {
   for (uint32_t i = 0; i < m->kernel_count; i++) {
     kk_kernel_t *k = m->kernels[i];
     void *h = NULL;
-    if (b->ops.kernel_get(b->ctx, r->pmod, k, &h) == KK_OK && h) {
-      k->runtime[0] = h;
-      k->runtime[1] = (void *)kk__generation;
-    }
+    if (b->ops.kernel_get(b->ctx, r->pmod, k, &h) == KK_OK && h)
+      cache_set(k, h);
   }
 }
 
@@ -76,10 +88,8 @@ static void detach(mod_rt_t *r) {
     r->backend->ops.module_unload(r->backend->ctx, r->pmod);
   r->backend = NULL;
   r->pmod = NULL;
-  for (uint32_t i = 0; i < r->m->kernel_count; i++) {
-    r->m->kernels[i]->runtime[0] = NULL;
-    r->m->kernels[i]->runtime[1] = NULL;
-  }
+  for (uint32_t i = 0; i < r->m->kernel_count; i++)
+    cache_clear(r->m->kernels[i]);
 }
 
 /* A module of this ABI whose tables cannot be walked (a damaged or
@@ -209,15 +219,14 @@ kk_status_t kk__kernel_resolve(const kk_kernel_t *k, kk__backend_t *b, void **ha
   } else if (r->backend != b) {
     st = kk__error(KK_ERROR_UNSUPPORTED, "kernel '%s': module %s is not loaded on backend %s", k->name,
                    k->module->source_name, b->name);
-  } else if (k->runtime[1] == (void *)kk__generation && k->runtime[0]) {
-    *handle = k->runtime[0];
+  } else if ((*handle = kk__kernel_cached(k)) != NULL) {
+    /* another thread found it first */
   } else {
     void *h = NULL;
     kk_clear_error();
     st = b->ops.kernel_get(b->ctx, r->pmod, k, &h);
     if (st == KK_OK && h) {
-      ((kk_kernel_t *)k)->runtime[0] = h;
-      ((kk_kernel_t *)k)->runtime[1] = (void *)kk__generation;
+      cache_set((kk_kernel_t *)k, h);
       *handle = h;
     } else {
       st = kk__error(st != KK_OK ? st : KK_ERROR_NOT_FOUND, "kernel '%s': backend %s found no code for it in %s: %s",

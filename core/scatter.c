@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "handles.h"
+#include "state.h"
+#include "status.h"
+#include "view.h"
 
 /* The lock table of arbitrary-size atomics in host kernels (KK_ATOMIC_LOCK). */
 uint32_t kk_host_locks[KK_HOST_LOCK_COUNT];
@@ -250,7 +253,7 @@ kk_status_t kk_scatter_view_create(kk_view_t *target, int op, int mode, kk_scatt
   kk_scatter_view_t *sv = calloc(1, sizeof *sv);
   if (!sv)
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_scatter_view_create: out of memory");
-  sv->gen = kk__generation;
+  sv->gen = kk__generation_now();
   sv->target = kk_view_retain(target);
   sv->op = op;
   sv->mode = mode;

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "host_common.h"
 #include "host_exec.h"
 #include "host_graph.h"
+#include "serial.h"
 
 /* An instance: a team of one (the calling thread) with its own cache of team
  * scratch; `busy` keeps two application threads from sharing the cache. */

@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "capture.h"
+#include "handles.h"
+#include "space.h"
+#include "state.h"
+#include "status.h"
 #include "tools.h"
 
 kk_space_t *kk_space_default(void) {
@@ -200,7 +204,7 @@ static kk_status_t instance_new(const char *op, const char *backend, const kk_na
   if (!inst)
     return kk__error(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
   inst->backend = b;
-  inst->gen = kk__generation;
+  inst->gen = kk__generation_now();
   inst->tools_id = kk__tools_next_instance_id();
   kk_clear_error();
   kk_status_t st = q ? b->ops.instance_create_native(b->ctx, q, &inst->plugin_inst)

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-#include "internal.h"
+#include "state.h"
+#include "status.h"
 
 #define KK__ERRBUF 2048
 
@@ -549,4 +551,20 @@ char *kk__strdup(const char *s) {
   if (d)
     memcpy(d, s, n);
   return d;
+}
+
+bool kk__parse_bool(const char *s, bool *out) {
+  static const char *yes[] = {"yes", "true", "1", "on"};
+  static const char *no[] = {"no", "false", "0", "off"};
+  for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
+    if (strcasecmp(s, yes[i]) == 0) {
+      *out = true;
+      return true;
+    }
+    if (strcasecmp(s, no[i]) == 0) {
+      *out = false;
+      return true;
+    }
+  }
+  return false;
 }

@@ -11,6 +11,10 @@
 #include <dlfcn.h>
 #endif
 
+#include "conf.h"
+#include "paths.h"
+#include "state.h"
+#include "status.h"
 #include "tools.h"
 
 kk__tools_state_t kk__tools;
@@ -157,7 +161,7 @@ static void unload(void *h) {
  * fence (a program may push regions before initializing). */
 static void global_fence(void) {
   if (kk__g.initialized)
-    kk__fence_all(KK__TOOLS_GLOBAL_FENCE_NAME);
+    kk__tools_fence_all(KK__TOOLS_GLOBAL_FENCE_NAME);
 }
 
 /* The programming interface's fence.  Like Kokkos, it fences every device
@@ -165,7 +169,7 @@ static void global_fence(void) {
 static void tool_invoked_fence(const uint32_t device_id) {
   (void)device_id;
   if (kk__g.initialized)
-    kk__fence_all(KK__TOOLS_TPI_FENCE_NAME);
+    kk__tools_fence_all(KK__TOOLS_TPI_FENCE_NAME);
 }
 
 /* ---- initialization ------------------------------------------------------------------ */
@@ -331,37 +335,48 @@ const char *kk__tools_kernel_name(const kk_launch_t *l) {
   return "kk: unnamed kernel";
 }
 
-kk_status_t kk__tools_launch(kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l, size_t tune_context) {
+/* The begin and end callbacks of a launch's kind. */
+static void launch_callbacks(const kk_launch_t *l, Kokkos_Profiling_beginFunction *begin,
+                             Kokkos_Profiling_endFunction *end) {
   const Kokkos_Profiling_EventSet *cb = &kk__tools.cb;
-  Kokkos_Profiling_beginFunction begin;
-  Kokkos_Profiling_endFunction end;
   switch (l->kind) {
   case KK_KIND_REDUCE:
   case KK_KIND_MD_REDUCE:
   case KK_KIND_TEAM_REDUCE:
-    begin = cb->begin_parallel_reduce, end = cb->end_parallel_reduce;
+    *begin = cb->begin_parallel_reduce, *end = cb->end_parallel_reduce;
     break;
   case KK_KIND_SCAN:
-    begin = cb->begin_parallel_scan, end = cb->end_parallel_scan;
+    *begin = cb->begin_parallel_scan, *end = cb->end_parallel_scan;
     break;
   default:
-    begin = cb->begin_parallel_for, end = cb->end_parallel_for;
+    *begin = cb->begin_parallel_for, *end = cb->end_parallel_for;
     break;
   }
+}
+
+uint64_t kk__tools_launch_begin(const kk_instance_t *inst, const kk_launch_t *l) {
+  Kokkos_Profiling_beginFunction begin;
+  Kokkos_Profiling_endFunction end;
+  launch_callbacks(l, &begin, &end);
   uint64_t kid = 0;
   if (begin) {
     if (kk__tools.global_fencing)
       global_fence();
     begin(kk__tools_kernel_name(l), kk__tools_instance_device_id(inst), &kid);
   }
-  kk_status_t st = b->ops.launch(b->ctx, inst->plugin_inst, l);
+  return kid;
+}
+
+void kk__tools_launch_end(const kk_launch_t *l, uint64_t kid, size_t tune_context) {
+  Kokkos_Profiling_beginFunction begin;
+  Kokkos_Profiling_endFunction end;
+  launch_callbacks(l, &begin, &end);
   if (end) {
     if (kk__tools.global_fencing)
       global_fence();
     end(kid);
   }
   kk__tools_tune_end(tune_context);
-  return st;
 }
 
 kk_status_t kk__tools_fence_all(const char *name) {

@@ -64,11 +64,13 @@ uint32_t kk__tools_instance_device_id(const kk_instance_t *inst);
  * empty. */
 const char *kk__tools_kernel_name(const kk_launch_t *l);
 
-/* Runs one launch between begin_parallel_* and end_parallel_* (reduce for
- * every reducing kind, scan for scans, for otherwise; with global fences when
- * the tool asked for them), then closes the tuning context tune_context (0:
- * none).  Returns the launch's status. */
-kk_status_t kk__tools_launch(kk__backend_t *b, kk_instance_t *inst, const kk_launch_t *l, size_t tune_context);
+/* The events around one launch (core/launch.c runs it between them):
+ * begin_parallel_* before, which returns the tool's kernel id, and
+ * end_parallel_* after, with that id (reduce for every reducing kind, scan
+ * for scans, for otherwise; with global fences when the tool asked for
+ * them); the end then closes the tuning context tune_context (0: none). */
+uint64_t kk__tools_launch_begin(const kk_instance_t *inst, const kk_launch_t *l);
+void kk__tools_launch_end(const kk_launch_t *l, uint64_t kid, size_t tune_context);
 
 /* kk_fence_named() with a tool: fences the active backends, each between
  * begin_fence and end_fence with its global device id (instance 0). */
@@ -116,7 +118,7 @@ typedef struct kk__tune_choice {
  * is declared to the tool on first use, once per (kernel, variable,
  * candidates), as "kk.<variable>:<kernel>", int64: an interval range, or an
  * ordinal set for pow2.  *context gets the context to close once the kernel
- * ran (kk__tools_launch closes it; kk__tools_tune_end otherwise); 0 and the
+ * ran (kk__tools_launch_end closes it; kk__tools_tune_end otherwise); 0 and the
  * choices' defaults unchanged when no tool tunes (see kk__tools.tune).
  * Thread-safe.  Returns KK_ERROR_INVALID_ARGUMENT for n outside 1..8 or an
  * empty candidate list, KK_ERROR_OUT_OF_MEMORY, else KK_OK. */

@@ -6,8 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "capture.h"
+#include "handles.h"
+#include "space.h"
+#include "state.h"
+#include "status.h"
 #include "tools.h"
+#include "view.h"
 
 /* One allocation, shared by a view and its subviews. */
 typedef struct alloc {
@@ -77,11 +82,11 @@ void kk__view_label_at(const void *data, char *buf, size_t size) {
   uintptr_t p = (uintptr_t)data;
   pthread_mutex_lock(&g_allocs_lock);
   for (alloc_t *a = g_allocs; a; a = a->next)
-    if (a->generation == kk__generation && p >= (uintptr_t)a->ptr && p - (uintptr_t)a->ptr < a->bytes &&
+    if (a->generation == kk__generation_now() && p >= (uintptr_t)a->ptr && p - (uintptr_t)a->ptr < a->bytes &&
         a->bytes < best_bytes)
       best = a->label, best_bytes = a->bytes;
   for (kk_view_t *v = g_unmanaged; v; v = v->unext) {
-    if (v->gen != kk__generation)
+    if (v->gen != kk__generation_now())
       continue;
     size_t bytes = kk_view_span(v) * v->elem_size;
     if (p >= (uintptr_t)v->data && p - (uintptr_t)v->data < bytes && bytes < best_bytes)
@@ -104,10 +109,10 @@ static _Thread_local char tl_bind_msg[512];
 static _Thread_local kk_status_t tl_bind_status;
 
 /* Is v a view of the current initialization?  (NULL is not.) */
-static inline bool live(const kk_view_t *v) { return v && v->gen == kk__generation; }
+static inline bool live(const kk_view_t *v) { return v && v->gen == kk__generation_now(); }
 
 kk_status_t kk__view_check(const char *op, const kk_view_t *v) {
-  if (KK__LIKELY(!v || v->gen == kk__generation))
+  if (KK__LIKELY(!v || v->gen == kk__generation_now()))
     return KK_OK;
   return kk__stale_error(op, "view", v->label);
 }
@@ -228,7 +233,7 @@ static void alloc_release(alloc_t *a) {
   if (!a || atomic_fetch_sub(&a->refs, 1) != 1)
     return;
   pthread_mutex_lock(&g_allocs_lock);
-  bool live = a->generation == kk__generation && kk__g.initialized;
+  bool live = a->generation == kk__generation_now() && kk__g.initialized;
   if (live) {
     if (a->prev)
       a->prev->next = a->next;
@@ -305,7 +310,7 @@ static kk_view_t *shape_new(const kk_view_spec_t *spec, size_t elem, kk_space_t 
     return NULL;
   }
   atomic_init(&v->refs, 1);
-  v->gen = kk__generation;
+  v->gen = kk__generation_now();
   v->type = spec->type;
   v->elem_size = (uint32_t)elem;
   v->rank = spec->rank;
@@ -370,7 +375,7 @@ kk_status_t kk_view_create(const kk_view_spec_t *spec, kk_view_t **out) {
   a->space = space;
   a->bytes = bytes;
   a->label = kk__strdup(v->label);
-  a->generation = kk__generation;
+  a->generation = kk__generation_now();
   pthread_mutex_lock(&g_allocs_lock);
   a->next = g_allocs;
   if (g_allocs)
@@ -683,7 +688,8 @@ static kk_status_t fill_run(void *p, int64_t off, int64_t unused, int64_t n) {
   size_t e = v->elem_size;
   char *base = (char *)v->data + off * (int64_t)e;
   if (KK__UNLIKELY(c->inst && kk__capturing(c->inst)))
-    return kk__graph_record_fill(c->inst, v->space, base, c->value, e, (size_t)n);
+    return kk__graph_record_fill(c->inst, v->space, kk__side_index(c->inst->backend, v->space), base, c->value, e,
+                                 (size_t)n);
   kk__backend_t *b = v->space->backend;
   bool pattern_ok = e == 1 || e == 2 || e == 4 || e == 8 || e == 16;
   if (pattern_ok && KK_PLUGIN_HAS(&b->ops, mem_fill))

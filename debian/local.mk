@@ -6,7 +6,9 @@ EXTRA_DIST += debian/changelog debian/control debian/copyright debian/rules debi
 	debian/kk-backend-hip.install debian/kk-backend-levelzero.install debian/kk-backend-opencl.install \
 	debian/libkk-mpi0.install debian/libkk-mpi-dev.install \
 	debian/libkk-kernels0.install debian/libkk-kernels-dev.install \
+	debian/libkk-containers0.install debian/libkk-containers-dev.install \
 	debian/libkk-algorithms0.install debian/libkk-algorithms-dev.install debian/libkk-algorithms-dev.examples \
-	debian/libkk0.symbols debian/libkk-mpi0.symbols debian/libkk-kernels0.symbols debian/libkk-algorithms0.symbols \
+	debian/libkk0.symbols debian/libkk-mpi0.symbols debian/libkk-kernels0.symbols debian/libkk-containers0.symbols \
+	debian/libkk-algorithms0.symbols \
 	debian/libkk0.lintian-overrides \
 	.ci/debian

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include <kk/kernels.h>
+#include <kk/linalg.h>
 
 #include "args.h"
 

@@ -16,7 +16,7 @@ CLEANFILES += $(KERNELS_KK_OBJS) $(KERNELS_KK_LOS)
 
 if KK_BUILD_KERNELS
 lib_LTLIBRARIES += libkk-kernels.la
-kkinclude_HEADERS += include/kk/kernels.h
+kkinclude_HEADERS += include/kk/linalg.h include/kk/kernels.h
 pkgconfig_DATA += kernels/kk-kernels.pc
 libkk_kernels_la_SOURCES = kernels/internal.h kernels/affinity.h kernels/args.h kernels/scalar.h kernels/common.c kernels/blas1.c kernels/blas2.c \
 	kernels/batched.c kernels/crs.c kernels/sparse.c kernels/tpl.c kernels/tpl_cblas.c kernels/tpl_cublas.c \

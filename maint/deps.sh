@@ -25,11 +25,21 @@ done
 
 # Layer order, lowest first: a file may use what is below it.  Files of the
 # room that are not listed are put on top (and reported).
+# core/: state (kk__g, the generation, versions: calls nothing), then the
+# services (status, handles, package, dl, paths, conf, probe), the serial
+# backend and the tools hooks; then recording into graphs (capture), spaces,
+# views and bounds records; the registry of modules; the checked launch
+# (launch); then the public layers: graph, dispatch, scatter, the loader,
+# info and init.  One arrow runs up, and makes the one circle left (capture,
+# space, view): a graph node holds references to the views it names
+# (capture -> view: kk_view_retain/release), while a deep copy, a fill and
+# kk_space_copy on a capturing instance are recorded into its graph (view,
+# space -> capture).
 case $room in
 core)
-  order="state status dl config paths probe registry loader space view bounds tools launch scatter graph dispatch serial info init"
+  order="state safe_path status handles package dl paths conf probe serial tools capture space view bounds registry launch graph dispatch scatter loader info init"
   keep_out="init dispatch graph"
-  max_up=${KK_DEPS_MAX_UP:-16}
+  max_up=${KK_DEPS_MAX_UP:-1}
   ;;
 *) order="" keep_out="" max_up=${KK_DEPS_MAX_UP:-1000} ;;
 esac

@@ -435,3 +435,22 @@ kk_status_t kk_mpi__finish_in(kk_mpi_comm_t *c, kk_mpi_what_t *what, kk_instance
   j->data = data;
   return job ? KK_OK : kk_mpi__finish_in_done(c, 1, j);
 }
+
+/* The path a view takes and whether it is packed: the plan above, for the
+ * program (comm.c stays below this file). */
+kk_status_t kk_mpi_view_path(const kk_mpi_comm_t *c, kk_view_t *view, kk_mpi_path_t *path, int *packed) {
+  kk_status_t st = kk_mpi__check_comm(c, "kk_mpi_view_path");
+  if (st != KK_OK)
+    return st;
+  if (!view || !path)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_view_path: %s is NULL", !view ? "view" : "path");
+  mpi_plan_t p;
+  kk_mpi_what_t w;
+  kk_mpi__what_init(&w, "kk_mpi_view_path", NULL);
+  if ((st = kk_mpi__plan(&w, view, &p)) != KK_OK)
+    return st;
+  *path = kk_mpi__path(c, view);
+  if (packed)
+    *packed = !p.contiguous;
+  return KK_OK;
+}

@@ -4,7 +4,7 @@
 
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "conf.h"
 #include "testutil.h"
 
 /* ---- helpers ----------------------------------------------------------------- */

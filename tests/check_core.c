@@ -2,6 +2,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "testutil.h"
 
+#include <errno.h>
+#include <stdatomic.h>
+
 /* libkk alone: the build tree's plugins, which this libkk would find, stay out. */
 static void clear_env(void) {
   tu_clear_env();
@@ -423,6 +426,74 @@ static kk_kernel_t count_kernel = {
     .host_for = count_host,
 };
 
+/* ---- a reducer larger than a partial-value slot ------------------------------------------------ */
+
+/* The posix_memalign calls made in this process (the host executor's
+ * buffers among them): libkk's references bind to this definition. */
+static atomic_int g_memaligns;
+int posix_memalign(void **p, size_t align, size_t n) {
+  atomic_fetch_add(&g_memaligns, 1);
+  void *q = aligned_alloc(align, (n + align - 1) / align * align);
+  if (!q)
+    return ENOMEM;
+  *p = q;
+  return 0;
+}
+
+/* A 512-byte value (a histogram of 64 counters): more than the 256 bytes a
+ * host executor keeps per thread for partial values. */
+struct hist {
+  int64_t bin[64];
+};
+static void hist_init(void *v) { memset(v, 0, sizeof(struct hist)); }
+static void hist_join(void *d, const void *s) {
+  for (int i = 0; i < 64; i++)
+    ((struct hist *)d)->bin[i] += ((const struct hist *)s)->bin[i];
+}
+static void hist_host(const void *args, int64_t b, int64_t e, void *acc, const kk_host_thread_t *th) {
+  (void)args, (void)th;
+  for (int64_t i = b; i < e; i++)
+    ((struct hist *)acc)->bin[i % 64] += 1;
+}
+static const kk_reducer_info_t hist_reducer = {
+    .count = 1,
+    .value_size = sizeof(struct hist),
+    .value_align = _Alignof(struct hist),
+    .part = {{.op = KK_CUSTOM, .type = KK_TYPE_CUSTOM, .offset = 0, .size = sizeof(struct hist)}},
+    .init = hist_init,
+    .join = hist_join,
+};
+static kk_kernel_t hist_kernel = {
+    .struct_size = sizeof(kk_kernel_t),
+    .abi_version = KK_KERNEL_ABI_VERSION,
+    .name = "hist",
+    .kind = KK_KIND_REDUCE,
+    .args_size = sizeof(struct count_args),
+    .args_align = _Alignof(struct count_args),
+    .reducer = &hist_reducer,
+    .host_reduce = hist_host,
+};
+
+/* The host executor keeps the partial values of a large reducer between
+ * launches: after the first launch, the next ones allocate nothing. */
+START_TEST(large_reducer_allocates_once) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  struct count_args ca = {NULL};
+  struct hist h;
+  ck_assert_int_eq(kk_parallel_reduce("hist", KK_RANGE(0, 640), &hist_kernel, KK_ARGS(ca), KK_RESULT(h)), KK_OK);
+  const int after_first = atomic_load(&g_memaligns);
+  for (int r = 0; r < 3; r++) {
+    memset(&h, 0xff, sizeof h);
+    ck_assert_int_eq(kk_parallel_reduce("hist", KK_RANGE(0, 640 + r), &hist_kernel, KK_ARGS(ca), KK_RESULT(h)), KK_OK);
+    for (int i = 0; i < 64; i++)
+      ck_assert_int_eq(h.bin[i], 10 + (i < r));
+  }
+  const int allocations = atomic_load(&g_memaligns);
+  ck_assert_int_eq(allocations, after_first);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
 /* What a program may still hold when it calls kk_finalize. */
 typedef struct held {
   kk_view_t *v, *sub, *mirror, *wrapped;
@@ -648,6 +719,9 @@ static Suite *core_suite(void) {
   tc = tcase_create("lifetime");
   tcase_add_test(tc, handles_outlive_finalize);
   tcase_add_test(tc, handles_from_an_earlier_initialization);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("launches");
+  tcase_add_test(tc, large_reducer_allocates_once);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
-#include "internal.h"
+#include "state.h"
 #include "testutil.h"
 
 #define KK_TARGET_HOST

@@ -7,7 +7,6 @@
 
 #include <jansson.h>
 
-#include "internal.h"
 #include "package.h"
 #include "testutil.h"
 

@@ -1,14 +1,14 @@
 #!/bin/sh
 # tests/levelzero-null.sh -- the levelzero plugin against the Level Zero loader's null driver: the traced API flow (tests/levelzero/null_flow.c), spirv-val on the SPIR-V it handed zeModuleCreate, and the plugin's answers without a loader or a driver.
 # Skipped (77, with the reason) where the null driver is not installed --
-# except under CI=true, where tools/install-deps.sh builds it, so its absence fails the test.
+# except under CI=true, where maint/install-deps.sh builds it, so its absence fails the test.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-# tools/build-ze-null.sh installs into /usr/local/lib by default; KK_ZE_NULL_DIR names another place
+# maint/build-ze-null.sh installs into /usr/local/lib by default; KK_ZE_NULL_DIR names another place
 if [ -n "${KK_ZE_NULL_DIR:-}" ]; then
   LD_LIBRARY_PATH="$KK_ZE_NULL_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export LD_LIBRARY_PATH
@@ -37,7 +37,7 @@ st=$?
 cat "$tmp/flow.out"
 if [ $st -eq 77 ]; then
   if [ "${CI:-}" = true ]; then
-    echo "FAIL: CI=true, yet the null driver is missing (tools/install-deps.sh builds it with tools/build-ze-null.sh)"
+    echo "FAIL: CI=true, yet the null driver is missing (maint/install-deps.sh builds it with maint/build-ze-null.sh)"
     exit 1
   fi
   exit 77

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/ocloc.sh -- Intel's offline compiler builds every embedded SPIR-V image for an Intel GPU (what the levelzero plugin's zeModuleCreate asks of the driver); skipped, with the reason, where ocloc is not installed.
 #
-# ocloc: $KK_OCLOC, else ocloc in PATH, else /opt/kk-ocloc/ocloc (tools/fetch-ocloc.sh
+# ocloc: $KK_OCLOC, else ocloc in PATH, else /opt/kk-ocloc/ocloc (maint/fetch-ocloc.sh
 # unpacks Debian's intel-opencl-icd there without installing it).  Devices:
 # $KK_OCLOC_DEVICES (default pvc: kk's kernels use double precision, which
 # Xe-LP and Xe-HPG -- tgllp, dg2 -- lack; IGC refuses such modules for them).
@@ -12,7 +12,7 @@ ocloc=${KK_OCLOC:-}
 [ -n "$ocloc" ] || ocloc=$(command -v ocloc 2>/dev/null || true)
 [ -n "$ocloc" ] || { [ -x /opt/kk-ocloc/ocloc ] && ocloc=/opt/kk-ocloc/ocloc; }
 if [ -z "$ocloc" ]; then
-  echo "SKIP: ocloc (Intel's offline compiler) is not installed: not in PATH, no KK_OCLOC, no /opt/kk-ocloc/ocloc (tools/fetch-ocloc.sh unpacks it from Debian's intel-opencl-icd)"
+  echo "SKIP: ocloc (Intel's offline compiler) is not installed: not in PATH, no KK_OCLOC, no /opt/kk-ocloc/ocloc (maint/fetch-ocloc.sh unpacks it from Debian's intel-opencl-icd)"
   exit 77
 fi
 devices=${KK_OCLOC_DEVICES:-pvc}

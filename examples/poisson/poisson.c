@@ -1,9 +1,9 @@
-/* examples/poisson/poisson.c -- the 1D Poisson equation solved with libkk-kernels (<kk/kernels.h>): a CRS matrix from host arrays, SpMV, conjugate gradients and a norm, and no kernel file of its own. */
+/* examples/poisson/poisson.c -- the 1D Poisson equation solved with libkk-kernels (<kk/linalg.h>): a CRS matrix from host arrays, SpMV, conjugate gradients and a norm, and no kernel file of its own. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <kk/kernels.h>
+#include <kk/linalg.h>
 
 #define CHECK(call)                                                \
   do {                                                             \

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kk/kernels.h>
+#include <kk/linalg.h>
 
 #include "../../tests/testutil.h"
 #include "../affinity.h"
@@ -729,7 +729,7 @@ START_TEST(batched_gemm_gemv) {
 }
 END_TEST
 
-/* A batched gemm whose matrices exceed level-0 scratch (<kk/kernels.h>,
+/* A batched gemm whose matrices exceed level-0 scratch (<kk/linalg.h>,
  * "Batched dense linear algebra"): host backends read A and B in place and
  * run it; a device backend stages them in scratch and refuses it with
  * KK_ERROR_LIMIT when they do not fit. */

@@ -1,4 +1,4 @@
-/* plugins/cuda/cuda_internal.h -- the CUDA plugin's state: the driver, its devices and the primary context, for the GPU layer (plugins/common/gpu.h). */
+/* plugins/cuda/cuda_internal.h -- the CUDA plugin's state: the driver, its devices and the primary context, for the GPU layer (plugins/gpu/gpu.h). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_CUDA_INTERNAL_H
 #define KK_CUDA_INTERNAL_H
@@ -27,7 +27,7 @@ static inline CUdeviceptr cuda_ptr(const void *p) { return (CUdeviceptr)(uintptr
 KKG_SIMT_DECLS(cuda)
 /* cuda_memory.c: patterns of 8 and 16 bytes */
 kk_status_t cuda_fill_wide(kkg_ctx_t *g, kkg_inst_t *in, void *dst, const void *pattern, size_t psize, size_t count);
-/* cuda_parallel.c: opts a function in to `bytes` of dynamic shared memory */
+/* cuda_module.c: opts a function in to `bytes` of dynamic shared memory */
 int cuda_set_smem(kkg_ctx_t *g, void *fn, int bytes);
 /* cuda_jit.c: compiles a module's embedded source with NVRTC for the open
  * device, through an on-disk cache; *image is malloc'ed. */

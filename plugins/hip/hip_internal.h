@@ -1,11 +1,11 @@
-/* plugins/hip/hip_internal.h -- the HIP plugin's state: the runtime and its devices, for the GPU layer (plugins/common/gpu.h). */
+/* plugins/hip/hip_internal.h -- the HIP plugin's state: the runtime and its devices, for the GPU layer (plugins/gpu/gpu.h). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_HIP_INTERNAL_H
 #define KK_HIP_INTERNAL_H
 
 #include "gpu.h"
 #include "hip_error.h"
-#include "hip_runtime.h"
+#include "hip_driver.h"
 
 typedef struct hip_dev {
   kkg_device_t d;                   /* first: what the GPU layer reads; arch is gcnArchName, gfx90a:sramecc+:xnack- */

@@ -1,4 +1,4 @@
-/* plugins/levelzero/levelzero_internal.h -- the Level Zero plugin's state: the drivers' devices, the context, instances as immediate command lists kept in order; for the GPU layer (plugins/common/gpu.h). */
+/* plugins/levelzero/levelzero_internal.h -- the Level Zero plugin's state: the drivers' devices, the context, instances as immediate command lists kept in order; for the GPU layer (plugins/gpu/gpu.h). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_LEVELZERO_INTERNAL_H
 #define KK_LEVELZERO_INTERNAL_H

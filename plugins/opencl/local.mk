@@ -1,7 +1,7 @@
 # plugins/opencl/local.mk -- the OpenCL backend (included by the top Makefile.am).
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 EXTRA_DIST += targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll.h tests/conformance-opencl.sh tests/lsan-opencl.supp \
-	tests/spirv-modules.sh tests/ocloc.sh tools/fetch-ocloc.sh
+	tests/spirv-modules.sh tests/ocloc.sh maint/fetch-ocloc.sh
 kktarget_HEADERS += include/kk/target/spirv.h include/kk/target/spirv_launch.h
 kktargetdata_DATA = include/kk/target/spirv_generic_atomics.ll.h
 kktargetdatadir = $(includedir)/kk/target
@@ -24,9 +24,9 @@ endif
 if KK_BUILD_OPENCL
 plugin_LTLIBRARIES += plugins/kk_opencl.la
 plugins_kk_opencl_la_SOURCES = plugins/opencl/opencl_plugin.c plugins/opencl/opencl_memory.c \
-	plugins/opencl/opencl_instance.c plugins/opencl/opencl_parallel.c plugins/opencl/opencl_internal.h \
+	plugins/opencl/opencl_instance.c plugins/opencl/opencl_module.c plugins/opencl/opencl_launch.c plugins/opencl/opencl_internal.h \
 	plugins/opencl/opencl_driver.h plugins/opencl/opencl_error.h
 plugins_kk_opencl_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) -fvisibility=hidden
-plugins_kk_opencl_la_LIBADD = plugins/common/libkkgpu.la $(LIBS)
+plugins_kk_opencl_la_LIBADD = plugins/gpu/libkkgpu.la $(LIBS)
 plugins_kk_opencl_la_LDFLAGS = $(KK_MODULE_FLAGS) $(PTHREAD_CFLAGS) -export-symbols-regex '^kk_plugin_opencl_entry$$'
 endif

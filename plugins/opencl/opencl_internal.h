@@ -1,4 +1,4 @@
-/* plugins/opencl/opencl_internal.h -- the OpenCL plugin's state: the platforms' devices, the context, instances as in-order queues; for the GPU layer (plugins/common/gpu.h). */
+/* plugins/opencl/opencl_internal.h -- the OpenCL plugin's state: the platforms' devices, the context, instances as in-order queues; for the GPU layer (plugins/gpu/gpu.h). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_OPENCL_INTERNAL_H
 #define KK_OPENCL_INTERNAL_H

@@ -6,7 +6,7 @@
 #include "host_error.h"
 
 /* The OpenMP API reports no errors of its own (a region that gets fewer
- * threads than asked is handled in openmp_parallel.c); what can fail are
+ * threads than asked is handled in openmp_launch.c); what can fail are
  * allocations and pthread calls, as errno values, which host_error.h maps
  * to statuses and messages like every host backend's. */
 #define openmp_fail kkh_fail

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "openmp.h"
+#include "openmp_internal.h"
 #include "openmp_error.h"
 
 /* Application threads that launch on different instances each open their

@@ -7,7 +7,7 @@
 
 #include "host_common.h"
 #include "host_memops.h"
-#include "openmp.h"
+#include "openmp_internal.h"
 
 kk_status_t openmp_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
   (void)space;

@@ -10,7 +10,7 @@
 
 #include "host_common.h"
 #include "host_option.h"
-#include "openmp.h"
+#include "openmp_internal.h"
 #include "openmp_error.h"
 
 static kk_status_t openmp_init(const kk_host_services_t *hs, void **out) {

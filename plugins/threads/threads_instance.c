@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "threads.h"
+#include "threads_internal.h"
 #include "threads_error.h"
 
 /* An instance gets a pool of its own so that application threads launching

@@ -6,7 +6,7 @@
 
 #include "host_common.h"
 #include "host_memops.h"
-#include "threads.h"
+#include "threads_internal.h"
 
 kk_status_t threads_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
   (void)space;

@@ -9,7 +9,7 @@
 
 #include "host_common.h"
 #include "host_option.h"
-#include "threads.h"
+#include "threads_internal.h"
 #include "threads_error.h"
 
 static kk_status_t threads_init(const kk_host_services_t *hs, void **out) {

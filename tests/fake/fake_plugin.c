@@ -164,6 +164,11 @@ static kk_status_t fake_mem_fill(void *ctx, void *inst, void *dst, int32_t s, co
 static kk_status_t fake_launch(void *ctx, void *inst, const kk_launch_t *l) {
   (void)ctx, (void)inst;
   const kk_kernel_t *k = l->kernel;
+#ifdef FAKE_MODE_DEVICE
+  if (l->device_kernel != (void *)k)
+    return g_hs->error(g_hs->core, KK_ERROR_INTERNAL, NULL, 0, "kernel '%s': the launch has the handle %p, not %p",
+                       k->name, l->device_kernel, (const void *)k);
+#endif
   if (l->kind == KK_KIND_FOR && k->host_for) {
     kk_host_thread_t th;
     memset(&th, 0, sizeof th);
@@ -173,6 +178,41 @@ static kk_status_t fake_launch(void *ctx, void *inst, const kk_launch_t *l) {
   }
   return g_hs->error(g_hs->core, KK_ERROR_UNSUPPORTED, NULL, 0, "the fake backend runs only host for-kernels");
 }
+
+#ifdef FAKE_MODE_DEVICE
+/* A device backend without a device (tests/faults/race.c): modules load
+ * from no image, and a kernel is found lazily, as CUDA's lazy loading does:
+ * the first kernel_get of a kernel (the one at module load) finds nothing,
+ * the next one (its first launch) finds it, so that the first launch takes
+ * the core's slow path.  The core calls both under its registry lock. */
+static int g_module_token;
+static const kk_kernel_t *g_seen[64];
+static int g_nseen;
+
+static kk_status_t fake_module_load(void *ctx, const kk_module_t *m, const kk_image_t *img, void **pmod) {
+  (void)ctx, (void)m, (void)img;
+  *pmod = &g_module_token;
+  return KK_OK;
+}
+
+static kk_status_t fake_module_unload(void *ctx, void *pmod) {
+  (void)ctx, (void)pmod;
+  return KK_OK;
+}
+
+static kk_status_t fake_kernel_get(void *ctx, void *pmod, const kk_kernel_t *k, void **pk) {
+  (void)ctx, (void)pmod;
+  *pk = NULL;
+  for (int i = 0; i < g_nseen; i++)
+    if (g_seen[i] == k) {
+      *pk = (void *)k; /* the handle: the kernel itself, whose host code the launch runs */
+      return KK_OK;
+    }
+  if (g_nseen < (int)(sizeof g_seen / sizeof *g_seen))
+    g_seen[g_nseen++] = k;
+  return KK_OK;
+}
+#endif
 
 static kk_plugin_ops_t fake_ops = {
 #if defined(FAKE_MODE_OLDMINOR)
@@ -213,6 +253,11 @@ static kk_plugin_ops_t fake_ops = {
     .fence_all = fake_fence_all,
     .mem_fill = fake_mem_fill, /* cut off by struct_size in the old-minor plugin */
     .launch = fake_launch,
+#ifdef FAKE_MODE_DEVICE
+    .module_load = fake_module_load,
+    .module_unload = fake_module_unload,
+    .kernel_get = fake_kernel_get,
+#endif
 };
 
 #ifdef FAKE_MODE_NOSYM

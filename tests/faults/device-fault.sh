@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/faults/device-fault.sh BACKEND -- a kernel that faults on a GPU (cuda, hip): the error names its label, its instance and the native error; host backends keep working; kk_finalize returns the fault and still runs the tools' finalize.
-# Twice: the bad kernel alone in flight, then with 10 others.  Run by tools/gpu-run.sh on the H100; not in make check, since on a host backend the bad write is the process's own segfault.
+# Twice: the bad kernel alone in flight, then with 10 others.  Run by maint/gpu-run.sh on the H100; not in make check, since on a host backend the bad write is the process's own segfault.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 b=${1:-cuda}
 top=${top_builddir:-.}

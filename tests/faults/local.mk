@@ -1,7 +1,7 @@
 # tests/faults/local.mk -- bounds checking in libkk, and the tests of bad
 # input that once crashed, concurrent use, broken plugins and bounds checking.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-EXTRA_DIST += tests/faults/local.mk tools/compare-kernel-images.sh tests/faults/tsan.sh tests/faults/tsan.supp \
+EXTRA_DIST += tests/faults/local.mk maint/compare-kernel-images.sh tests/faults/tsan.sh tests/faults/tsan.supp \
 	tests/faults/fake-cuda-env.sh
 # libFuzzer harnesses and their seed corpora (tests/fuzz/run.sh, .ci/run)
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/fuzz_config_json.c tests/fuzz/fuzz_settings.c \
@@ -20,7 +20,7 @@ clean-local-faults:
 
 # libkk: the failure records of bounds-checked host launches (kkcc --bounds-check),
 # and the probe of new or changed plugins in a helper process
-core_libkkcore_la_SOURCES += core/bounds.c core/probe.c
+core_libkkcore_la_SOURCES += core/bounds.c core/bounds.h core/probe.c core/probe.h
 core_libkkcore_la_CPPFLAGS += -DKK_PROBE_HELPER='"$(pkglibexecdir)/kk-plugin-probe"'
 pkglibexec_PROGRAMS = tools/kk-plugin-probe/kk-plugin-probe
 tools_kk_plugin_probe_kk_plugin_probe_SOURCES = tools/kk-plugin-probe/kk-plugin-probe.c
@@ -78,7 +78,7 @@ EXTRA_tests_faults_conformance_bounds_DEPENDENCIES = $(FAULTS_CONF_KERNELS)
 endif
 dist_check_SCRIPTS += $(FAULTS_TESTS)
 EXTRA_DIST += tests/faults/kernels.kk.c tests/faults/bounds.kk.c
-# A kernel faulting on a GPU (tools/gpu-run.sh runs it on cuda): not in TESTS, since on a host backend
+# A kernel faulting on a GPU (maint/gpu-run.sh runs it on cuda): not in TESTS, since on a host backend
 # the bad write is the test's own segfault.
 EXTRA_DIST += tests/faults/device-fault.sh tests/faults/fake_cuda.c
 CLEANFILES += $(FAULTS_KERNELS) $(FAULTS_CONF_KERNELS)
@@ -99,6 +99,22 @@ tests/faults/conformance-bc.kk.o: tests/conformance/kernels.kk.c tests/conforman
 tests/faults/conformance_hier-bc.kk.o: tests/conformance/kernels_hier.kk.c tests/conformance/conformance.h $(KKCC_DEPS)
 	@$(MKDIR_P) $(@D)
 	$(KKCC_V)$(KKCC) --bounds-check $(AM_CFLAGS) $(CFLAGS) -c $< -o $@
+
+# The device branch of the dispatch path without a GPU: a fake device backend
+# that finds kernels at their first launch, 8 threads making those launches
+# while another registers and unregisters a module (tests/faults/tsan.sh runs
+# it under ThreadSanitizer).
+check_LTLIBRARIES += tests/fake/kk_fake_device.la
+tests_fake_kk_fake_device_la_SOURCES = tests/fake/fake_plugin.c
+tests_fake_kk_fake_device_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAKE_NAME=fake_device -DFAKE_MODE_DEVICE
+tests_fake_kk_fake_device_la_LDFLAGS = $(FAKE_LDFLAGS)
+check_PROGRAMS += tests/faults/race
+TESTS += tests/faults/race
+tests_faults_race_SOURCES = tests/faults/race.c
+tests_faults_race_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_faults_race_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+tests_faults_race_LDADD = libkk.la $(PTHREAD_CFLAGS)
+EXTRA_tests_faults_race_DEPENDENCIES = tests/fake/kk_fake_device.la
 
 # Fake plugins that segfault, abort or hang in their entry or in init (the
 # probe's tests), built from tests/fake/fake_plugin.c like the loader's.

@@ -9,18 +9,21 @@
 # and opencl.  Any ThreadSanitizer report fails the run (halt_on_error);
 # tests/faults/tsan.supp lists the reports libgomp itself causes.  A backend
 # that is not available here is skipped by the program, with its reason.
+# Then tests/faults/race runs the device branch of the dispatch path (the
+# kernel-handle cache) on the fake device plugin: first launches from 8
+# threads beside a module registered and unregistered.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -euo pipefail
 tarball=$1
 build=$2
 here=$(cd "$(dirname "$0")" && pwd)
-if [ ! -f "$build/tests/faults/faults" ]; then
+if [ ! -f "$build/tests/faults/faults" ] || [ ! -f "$build/tests/faults/race" ]; then
   rm -rf "$build" && mkdir -p "$build"
   tar -xzf "$tarball" -C "$build" --strip-components=1
   (cd "$build" && ./configure -q --enable-cuda=no --enable-hip=no --enable-levelzero=no \
     CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" &&
     make -s plugins/kk_threads.la plugins/kk_openmp.la plugins/kk_opencl.la \
-      tools/kk-plugin-probe/kk-plugin-probe tests/faults/faults)
+      tools/kk-plugin-probe/kk-plugin-probe tests/faults/faults tests/faults/race tests/fake/kk_fake_device.la)
 fi
 b=$(cd "$build" && pwd)
 export KK_PLUGIN_PATH_NO_DEFAULT=1 KOKKOS_PLUGIN_PATH="$b/plugins/.libs" top_builddir="$b" top_srcdir="$b"
@@ -37,4 +40,11 @@ for backend in serial threads openmp opencl; do
     status=1
   fi
 done
+if "$b/tests/faults/race" "$b/tests/fake/.libs" >"$b/tests/faults/tsan-race.log" 2>&1; then
+  echo "tsan race: $(tail -n 1 "$b/tests/faults/tsan-race.log")"
+else
+  echo "tsan race: FAILED"
+  tail -n 80 "$b/tests/faults/tsan-race.log"
+  status=1
+fi
 exit $status

@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "conf.h"
 
 /* The input is the file's contents, kept in a memfd (a regular file, as the
  * loader requires, with no disk traffic) that each run rewrites. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "conf.h"
 
 /* The variables kk reads (docs/config.md), KOKKOS_CONFIG excepted: the JSON
  * file has a harness of its own, and here it would read arbitrary files. */

@@ -25,7 +25,7 @@ if [ ! -f "$build/config.status" ]; then
   (cd "$build" && ./configure -q --disable-werror CC="$cc" CFLAGS="-O1 -g $san -fsanitize=fuzzer-no-link" LDFLAGS="$san")
 fi
 make -C "$build" -s core/libkkcore.la >/dev/null
-libs="$build/core/.libs/libkkcore.a $build/plugins/common/.libs/libkkhost.a -ljansson -lltdl -lpthread -lm"
+libs="$build/core/.libs/libkkcore.a $build/hostexec/.libs/libkkhost.a -ljansson -lltdl -lpthread -lm"
 status=0
 for src in "$top"/tests/fuzz/fuzz_*.c; do
   name=$(basename "$src" .c)

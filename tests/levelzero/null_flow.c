@@ -330,7 +330,7 @@ int main(int argc, char **argv) {
   setenv("ZE_ENABLE_TRACING_LAYER", "1", 1);
   void *null_drv = dlopen("libze_null.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!null_drv) {
-    printf("SKIP: the Level Zero null driver is not installed (%s); tools/build-ze-null.sh builds it\n", dlerror());
+    printf("SKIP: the Level Zero null driver is not installed (%s); maint/build-ze-null.sh builds it\n", dlerror());
     return 77;
   }
   dlclose(null_drv);

@@ -7,7 +7,7 @@
  * Included by kk/target/cuda.h (nvcc, NVRTC) and kk/target/hip.h
  * (HIP-Clang).  Every kernel becomes extern "C" __global__ kk_k_<name>
  * taking (argument struct, kk_gpu_launch) by value; the plugin's GPU layer
- * (plugins/common/gpu_simt.c) fills the launch record and chooses the grid.
+ * (plugins/gpu/gpu_simt.c) fills the launch record and chooses the grid.
  * A warp here is KK__WARP lanes: 32 on NVIDIA GPUs, the wavefront on AMD
  * GPUs (64 on gfx9 / CDNA, 32 on gfx10+), a constant of each code object.
  * Mapping:

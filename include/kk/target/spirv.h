@@ -68,7 +68,7 @@
  * failing access takes the record's state word (compare-and-swap 0 -> 1),
  * writes the record and then the state 2; the access uses a zeroed dummy
  * element (kk__bc_sink) instead of the view's.  The host copies the record
- * at the next fence (plugins/common/gpu.c's check_bounds).  Launches do not
+ * at the next fence (plugins/gpu/gpu.c's check_bounds).  Launches do not
  * stop early: a failed access only reads and writes the dummy, so no
  * work-item waits alone at a barrier.  Without KK_BOUNDS_CHECK none of this
  * exists and the image is what it was. */

@@ -42,7 +42,7 @@
 
 /* The bounds-check record's words (kk/target/gpu_launch.h's KK_GPU_BC_*,
  * repeated here because that header's launch record is not OpenCL's;
- * plugins/common/gpu_spirv.c checks that they agree). */
+ * plugins/gpu/gpu_spirv.c checks that they agree). */
 #define KK_SPIRV_BC_STATE 0
 #define KK_SPIRV_BC_DATA 1
 #define KK_SPIRV_BC_RANK_N 2
