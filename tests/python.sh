@@ -25,4 +25,11 @@ for dev in serial threads openmp; do
   echo "== pytest on $dev"
   KK_TEST_DEVICE=$dev "$PY" -m pytest -q -p no:cacheprovider "$top_srcdir/python/tests" || status=1
 done
+# the example: a small 3-D Poisson solve on the best backend (openmp, threads or serial here)
+if "$PY" -c 'import scipy' 2>/dev/null; then
+  echo "== examples/python/cg.py"
+  "$PY" "$top_srcdir/examples/python/cg.py" --n 6 || { echo "FAIL: examples/python/cg.py"; status=1; }
+else
+  echo "SKIP examples/python/cg.py: no SciPy (Debian: python3-scipy)"
+fi
 exit $status

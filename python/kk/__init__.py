@@ -348,6 +348,23 @@ def from_dlpack(obj, stream=None):
     return _dlpack.import_(obj, stream)
 
 
+def _as_view(v, what, keep):
+    """v as a kk.View: a View itself, or any DLPack producer (a NumPy array, CuPy array, torch tensor)
+    bound without a copy; a list or other array-like through NumPy.  `keep` holds what must live
+    for the call."""
+    if isinstance(v, View):
+        keep.append(v)
+        return v
+    if v is None:
+        raise TypeError("%s: a view is needed, not None" % what)
+    if not hasattr(v, "__dlpack__"):
+        import numpy as np
+        v = np.asarray(v)
+    w = from_dlpack(v)
+    keep.append(w)
+    return w
+
+
 # ---- instances, fences, profiling -------------------------------------------------------
 
 class Instance:
@@ -417,3 +434,14 @@ class profile_region:
 
 
 from ._kernels import RangePolicy, MDRangePolicy, Module, load, _modules  # noqa: E402
+
+_SUBMODULES = ("blas", "batched", "sparse", "mpi")
+
+
+def __getattr__(name):
+    # kk-kernels (kk.blas, kk.batched, kk.sparse) and kk-mpi (kk.mpi) load their libraries at first use,
+    # so that `import kk` needs only libkk
+    if name in _SUBMODULES:
+        import importlib
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError("module 'kk' has no attribute %r" % (name,))
