@@ -63,7 +63,7 @@ static kk_status_t refuse(const char *op, const char *label, const kk_kernel_t *
   if (!args && args_size)
     return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s '%s': kernel '%s': args is NULL but args_size is %zu", op, label,
                      k->name, args_size);
-  if (kk__tl_bind_failed)
+  if (kk__bind_failed())
     return kk__take_bind_error(op, label);
   return kk__error(KK_ERROR_INTERNAL, "%s '%s': refused for an unknown reason", op, label);
 }
@@ -75,7 +75,7 @@ static inline kk_status_t prepare(const char *op, const char *label, const kk_ke
                                   kk__backend_t **bp, kk_instance_t **ip) {
   if (KK__UNLIKELY(!kk__g.initialized || !k || k->kind != kind || k->args_size != args_size ||
                    (k->abi_version >> 16) != (KK_KERNEL_ABI_VERSION >> 16) || (!args && args_size) ||
-                   kk__tl_bind_failed || (instance && instance->gen != kk__generation_now())))
+                   kk__bind_failed() || (instance && instance->gen != kk__generation_now())))
     return refuse(op, label ? label : "", k, args, args_size, kind, instance);
   kk_instance_t *inst = instance ? instance : kk__g.def->default_instance;
   kk__backend_t *b = inst->backend;

@@ -105,6 +105,9 @@ void kk__view_label_at(const void *data, char *buf, size_t size) {
  * allocate memory in static TLS block") -- which is how Python's ctypes and
  * every other binding open it. */
 _Thread_local bool kk__tl_bind_failed;
+/* Threads whose kk__tl_bind_failed is set (one that exits with its flag set
+ * leaves it above 0: launches then only read their own flag, as before). */
+atomic_uint kk__bind_failures;
 static _Thread_local char tl_bind_msg[512];
 static _Thread_local kk_status_t tl_bind_status;
 
@@ -869,7 +872,10 @@ static void bind_fail(kk_status_t st, const char *fmt, ...) {
   va_start(ap, fmt);
   kk__vsnprintf(tl_bind_msg, sizeof tl_bind_msg, fmt, ap);
   va_end(ap);
-  kk__tl_bind_failed = true;
+  if (!kk__tl_bind_failed) {
+    kk__tl_bind_failed = true;
+    atomic_fetch_add_explicit(&kk__bind_failures, 1, memory_order_relaxed);
+  }
   tl_bind_status = st;
   kk__error(st, "%s", tl_bind_msg);
 }
@@ -881,7 +887,10 @@ void kk__bind_fail_stale(const char *op, const char *kind, const char *label) {
 }
 
 kk_status_t kk__take_bind_error(const char *op, const char *label) {
-  kk__tl_bind_failed = false;
+  if (kk__tl_bind_failed) {
+    kk__tl_bind_failed = false;
+    atomic_fetch_sub_explicit(&kk__bind_failures, 1, memory_order_relaxed);
+  }
   return kk__error(tl_bind_status, "%s '%s' refused: an earlier view binding failed: %s", op, label, tl_bind_msg);
 }
 

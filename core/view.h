@@ -5,8 +5,19 @@
 
 #include "internal.h"
 
-/* Set by a failed kk_view_bind*(); the next launch on the thread is refused. */
+#include <stdatomic.h>
+
+/* Set by a failed kk_view_bind*(); the next launch on the thread is refused.
+ * kk__tl_bind_failed is global-dynamic TLS (see view.c): reading it costs a
+ * call into the dynamic loader, so the launch path first reads
+ * kk__bind_failures, the number of threads whose flag is set (a relaxed
+ * load: a thread always sees its own increment), and reads the flag only
+ * when that is not 0. */
 extern _Thread_local bool kk__tl_bind_failed;
+extern atomic_uint kk__bind_failures;
+static inline bool kk__bind_failed(void) {
+  return atomic_load_explicit(&kk__bind_failures, memory_order_relaxed) != 0 && kk__tl_bind_failed;
+}
 kk_status_t kk__take_bind_error(const char *op, const char *label);
 /* A bind of a stale handle (kk_scatter_bind's too): its error, and the next
  * launch on the thread is refused with KK_ERROR_NOT_INITIALIZED. */

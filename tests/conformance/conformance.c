@@ -987,6 +987,49 @@ static void *work(void *p) {
   return NULL;
 }
 
+/* A failed bind is the failing thread's own: another thread's launches run
+ * while it is pending, and the failing thread's next launch is refused. */
+typedef struct {
+  kk_view_t *bad, *ok;
+  pthread_barrier_t *bar;
+  kk_status_t refused, after;
+} bind_worker_t;
+
+static void *bind_fail_then_launch(void *p) {
+  bind_worker_t *w = p;
+  struct one_view ov = {kk_view_bind(w->bad)}; /* bad has the other layout: refused */
+  pthread_barrier_wait(w->bar); /* the bind failed: the main thread launches now */
+  pthread_barrier_wait(w->bar);
+  double s = 0;
+  w->refused = kk_parallel_reduce("sum", KK_RANGE(0, 4), KK_KERNEL(sum_double), KK_ARGS(ov), KK_RESULT(s));
+  ov.v = kk_view_bind(w->ok);
+  w->after = kk_parallel_reduce("sum", KK_RANGE(0, 4), KK_KERNEL(sum_double), KK_ARGS(ov), KK_RESULT(s));
+  return NULL;
+}
+
+START_TEST(bind_failure_stays_on_its_thread) {
+  pthread_barrier_t bar;
+  ck_assert_int_eq(pthread_barrier_init(&bar, NULL, 2), 0);
+  kk_layout_t other = kk_space_default_layout(kk_space_default()) == KK_LAYOUT_RIGHT ? KK_LAYOUT_LEFT : KK_LAYOUT_RIGHT;
+  bind_worker_t w = {view2("bad", 4, 3, other), view1("ok", KK_DOUBLE, 4),
+                     &bar, KK_OK, KK_ERROR_INTERNAL};
+  pthread_t t;
+  ck_assert_int_eq(pthread_create(&t, NULL, bind_fail_then_launch, &w), 0);
+  pthread_barrier_wait(&bar);
+  struct one_view ov = {kk_view_bind(w.ok)};
+  double s = -1;
+  OK(kk_parallel_reduce("sum", KK_RANGE(0, 4), KK_KERNEL(sum_double), KK_ARGS(ov), KK_RESULT(s)));
+  ck_assert(s == 0.0);
+  pthread_barrier_wait(&bar);
+  pthread_join(t, NULL);
+  pthread_barrier_destroy(&bar);
+  ck_assert_int_eq(w.refused, KK_ERROR_LAYOUT_MISMATCH);
+  ck_assert_int_eq(w.after, KK_OK);
+  OK(kk_parallel_reduce("sum", KK_RANGE(0, 4), KK_KERNEL(sum_double), KK_ARGS(ov), KK_RESULT(s)));
+  kk_view_release(w.bad), kk_view_release(w.ok);
+}
+END_TEST
+
 /* Two application threads launch on two instances at once; each gets its own result. */
 START_TEST(instances_from_two_threads) {
   worker_t w[2];
@@ -1052,6 +1095,7 @@ static Suite *conformance_suite(void) {
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, layouts_right_left_strided);
   tcase_add_test(tc, layout_mismatch_refused);
+  tcase_add_test(tc, bind_failure_stays_on_its_thread);
   tcase_add_test(tc, ranks_one_to_eight);
   tcase_add_test(tc, view_create_and_query);
   tcase_add_test(tc, view_allocation_failure_names_label_size_space);
