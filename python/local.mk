@@ -15,7 +15,7 @@ uninstall-hook: uninstall-kk-python-paths
 uninstall-kk-python-paths:
 	rm -f '$(DESTDIR)$(kkpythondir)/_paths.py'
 # the tests' kernel module, built by the tree's kkcc
-check_DATA = python/tests/kk_test_module.so
+check_DATA += python/tests/kk_test_module.so
 python/tests/kk_test_module.so: python/tests/saxpy.kk.c tools/kkcc/kkcc$(EXEEXT)
 	$(MKDIR_P) python/tests
 	KKCC_CONF=none KKCC_TARGETS_DIR='$(abs_top_builddir)/targets' KKCC_INCLUDEDIR='$(abs_top_srcdir)/include' \

@@ -69,6 +69,17 @@ if [ $have_kernels = yes ]; then
 else
   echo "libkk-kernels was not installed (configured --disable-kernels): examples/poisson not built"
 fi
+# examples/fortran/cg.f90 against the installed module kk and libkk-fortran (pkg-config kk-fortran), where built
+if [ -f "$libdir/libkk-fortran.so" ]; then
+  fc=$(sed -n 's/^Description: .*built for //p' "$libdir/pkgconfig/kk-fortran.pc")
+  fflags=$(PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root" pkg-config --cflags --libs kk-fortran) ||
+    fail "pkg-config kk-fortran"
+  (cd "$tmp" && ${fc:-gfortran} -o "$tmp/cg-fortran" "$srcdir/examples/fortran/cg.f90" $fflags $ldflags) \
+    >"$tmp/fortran.log" 2>&1 || { cat "$tmp/fortran.log"; fail "examples/fortran/cg.f90 does not build against the installed module kk"; }
+  out=$(KK_PLUGIN_PATH_NO_DEFAULT=1 LD_LIBRARY_PATH="$libdir" "$tmp/cg-fortran" 4 2>&1) ||
+    { echo "$out"; fail "the installed-kk Fortran cg failed"; }
+  echo "$out" | grep -q "^CG: .* converged" || { echo "$out"; fail "the installed-kk Fortran cg did not converge"; }
+fi
 
 # what the objects hold: the module records the targets kkcc built them for
 targets_of() { strings -a "$1" | grep -xE 'host(,[a-z0-9_]+)*' | awk '{ if (length($0) > length(t)) t = $0 } END { print t }'; }
