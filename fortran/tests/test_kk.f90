@@ -148,12 +148,13 @@ contains
     call kk_view_release(v4)
   end subroutine
 
-  ! the 1-D Laplacian (tridiagonal 2, -1) in 1-based CSR
+  ! the 1-D Laplacian (tridiagonal 2, -1) in 1-based CSR; the matrix and vectors in the default space
+  ! (a GPU's on cuda), copied to and from Fortran arrays
   subroutine sparse()
     integer, parameter :: n = 50
     integer(c_int32_t) :: rp(n + 1), ci(3 * n)
     real(c_double) :: vals(3 * n)
-    real(c_double), target :: xs(n), b(n), x(n), y(n)
+    real(c_double) :: xs(n), b(n), x(n), y(n)
     type(kk_crs) :: A
     type(kk_view) :: vb, vx, vxs, vy
     integer :: i, nz
@@ -173,18 +174,20 @@ contains
     end do
     call kk_crs_create(A, int(n, c_int64_t), int(n, c_int64_t), rp, ci(1:nz), vals(1:nz), label="lap")
     xs = [(sin(real(i, c_double)), i = 1, n)]
-    call kk_view_wrap(vxs, xs, "xs")
-    call kk_view_wrap(vy, y, "y")
+    call kk_view_create(vxs, "xs", KK_DOUBLE, [n])
+    call kk_view_create(vy, "y", KK_DOUBLE, [n])
+    call kk_copy_to_view(vxs, xs)
     call kk_spmv("N", 1.0_c_double, A, vxs, 0.0_c_double, vy)
-    call kk_fence()
+    call kk_copy_from_view(y, vy)
     b(1) = 2 * xs(1) - xs(2)
     b(n) = 2 * xs(n) - xs(n - 1)
     b(2:n - 1) = 2 * xs(2:n - 1) - xs(1:n - 2) - xs(3:n)
     call check(maxval(abs(y - b)) < 1e-12, "kk_spmv of 1-based CSR")
-    x = 0
-    call kk_view_wrap(vb, b, "b")
-    call kk_view_wrap(vx, x, "x")
+    call kk_view_create(vb, "b", KK_DOUBLE, [n])
+    call kk_view_create(vx, "x", KK_DOUBLE, [n])
+    call kk_copy_to_view(vb, b)
     call kk_cg(A, vb, vx, tol=1e-12_c_double, max_iterations=200_c_int, iterations=iters, residual=res, converged=conv)
+    call kk_copy_from_view(x, vx)
     call check(conv == 1 .and. iters > 0 .and. res <= 1e-12, "kk_cg converged")
     call check(maxval(abs(x - xs)) < 1e-8, "kk_cg solution")
     call kk_view_release(vb)
@@ -194,13 +197,14 @@ contains
     call kk_crs_destroy(A)
   end subroutine
 
-  ! kernels of a kkcc -shared module, their argument structs from kk-fortran-args
+  ! kernels of a kkcc -shared module, their argument structs from kk-fortran-args, on views of the default
+  ! space
   subroutine kernel_module()
     type(kk_module) :: m
     type(kk_kernel) :: saxpy, dot
     type(saxpy_args), target :: sa
     type(dot_args), target :: da
-    real(c_double), target :: x(100), y(100)
+    real(c_double) :: x(100), y(100)
     real(c_double) :: total
     type(kk_view) :: vx, vy
     integer :: i
@@ -209,15 +213,17 @@ contains
     call kk_module_kernel(dot, m, "dot")
     x = [(real(i, c_double), i = 1, 100)]
     y = 1
-    call kk_view_wrap(vx, x, "x")
-    call kk_view_wrap(vy, y, "y")
+    call kk_view_create(vx, "x", KK_DOUBLE, [100])
+    call kk_view_create(vy, "y", KK_DOUBLE, [100])
+    call kk_copy_to_view(vx, x)
+    call kk_copy_to_view(vy, y)
     sa%a = 2
     sa%n = 100
     call kk_bind(sa%x, vx)
     call kk_bind(sa%y, vy)
     call check(c_sizeof(sa) == saxpy_args_size, "generated struct has C's size")
     call kk_parallel_for("saxpy", saxpy, 0_c_int64_t, 100_c_int64_t, sa, c_sizeof(sa))
-    call kk_fence()
+    call kk_copy_from_view(y, vy)
     call check(all(y == 2 * x + 1), "kernel saxpy launched from Fortran")
     call kk_bind(da%x, vx)
     call kk_bind(da%y, vx)

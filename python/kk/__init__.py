@@ -18,7 +18,7 @@ from . import _lib as _c
 from ._lib import lib as _libkk  # noqa: F401  (kept alive for the process)
 
 __all__ = ["Error", "initialize", "finalize", "is_initialized", "info", "View", "deep_copy", "create_mirror",
-           "create_mirror_view", "from_dlpack", "load", "RangePolicy", "MDRangePolicy", "Instance", "fence",
+           "create_mirror_view", "from_dlpack", "load", "Launch", "RangePolicy", "MDRangePolicy", "Instance", "fence",
            "profile_region", "push_region", "pop_region", "library_path"]
 
 library_path = _c.path
@@ -433,7 +433,7 @@ class profile_region:
         return False
 
 
-from ._kernels import RangePolicy, MDRangePolicy, Module, load, _modules  # noqa: E402
+from ._kernels import RangePolicy, MDRangePolicy, Module, Launch, load, _modules  # noqa: E402
 
 _SUBMODULES = ("blas", "batched", "sparse", "mpi")
 

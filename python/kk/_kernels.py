@@ -31,6 +31,7 @@ class RangePolicy:
             raise ValueError("kk.RangePolicy: end %d < begin %d" % (end, begin))
         self.c = _c.RangePolicyC(ctypes.sizeof(_c.RangePolicyC), int(begin), int(end), int(chunk), 0,
                                  instance._h if instance is not None else None)
+        self.ref = ctypes.byref(self.c)
 
 
 class MDRangePolicy:
@@ -47,6 +48,7 @@ class MDRangePolicy:
             self.c.begin[i], self.c.end[i] = int(begin[i]), int(end[i])
             self.c.tile[i] = int(tile[i]) if tile else 0
         self.c.instance = instance._h if instance is not None else None
+        self.ref = ctypes.byref(self.c)
 
 
 class Kernel:
@@ -124,13 +126,19 @@ class Kernel:
                 ctypes.memmove(ctypes.byref(buf, off), bytes(mv), size)
         return buf, keep
 
+    def bind(self, label=None, **args):
+        """Packs the arguments once and returns a kk.Launch: launch(policy) starts the kernel with them,
+        at the cost of one ctypes call (for a kernel launched many times with the same views and scalars,
+        as a Kokkos functor captures them).  The views stay alive with the Launch."""
+        return Launch(self, label, args)
+
     def __call__(self, policy, label=None, **args):
         buf, keep = self._pack(args)
         lbl = _b(label if label is not None else self.name)
         k = ctypes.cast(self._k, ctypes.c_void_p)
         if isinstance(policy, int):
             policy = RangePolicy(policy)
-        pol = ctypes.byref(policy.c)
+        pol = policy.ref
         if self.kind == KIND_FOR:
             _need_range(self, policy)
             _check(_c.kk_parallel_for(lbl, pol, k, buf, self.args_size), "kernel " + self.name)
@@ -154,6 +162,49 @@ class Kernel:
             del keep
             return _decode(r, bytes(out))
         raise Error(-10, "kernel %s: %s kernels cannot be launched from Python yet" % (self.name, _KIND_NAMES.get(self.kind)))
+
+
+class Launch:
+    """A kernel with its arguments packed (Kernel.bind): launch(policy) runs it; reduce and scan kernels
+    return their value as Kernel calls do."""
+
+    __slots__ = ("_kern", "_buf", "_keep", "_lbl", "_kp", "_size", "_fn", "_out", "_outsize", "_reducer", "_want")
+
+    def __init__(self, kern, label, args):
+        self._kern = kern
+        self._buf, self._keep = kern._pack(args)
+        # every argument as a ctypes object, for the functions without argtypes (_lib.raw)
+        self._lbl = ctypes.c_char_p(_b(label if label is not None else kern.name))
+        self._kp = ctypes.cast(kern._k, ctypes.c_void_p)
+        self._size = ctypes.c_size_t(kern.args_size)
+        kind = kern.kind
+        self._want = MDRangePolicy if kind in (KIND_MD_FOR, KIND_MD_REDUCE) else RangePolicy
+        r = _c.raw
+        self._fn = {KIND_FOR: r.kk_parallel_for, KIND_MD_FOR: r.kk_parallel_for_md, KIND_REDUCE: r.kk_parallel_reduce,
+                    KIND_SCAN: r.kk_parallel_scan, KIND_MD_REDUCE: r.kk_parallel_reduce_md}.get(kind)
+        if self._fn is None:
+            raise Error(-10, "kernel %s: %s kernels cannot be launched from Python yet" % (kern.name, _KIND_NAMES.get(kind)))
+        self._reducer = kern._k.contents.reducer.contents if kind in (KIND_REDUCE, KIND_SCAN, KIND_MD_REDUCE) else None
+        self._out = (ctypes.c_char * self._reducer.value_size)() if self._reducer is not None else None
+        self._outsize = ctypes.c_size_t(self._reducer.value_size) if self._reducer is not None else None
+
+    def __call__(self, policy):
+        if policy.__class__ is not self._want:
+            if isinstance(policy, int) and self._want is RangePolicy:
+                policy = RangePolicy(policy)
+            else:
+                raise TypeError("kernel %s needs a kk.%s" % (self._kern.name, self._want.__name__))
+        if not self._kern._module._h:
+            raise Error(-3, "kernel %s: its module was unloaded (kk.finalize unloads every module)" % self._kern.name)
+        if self._out is None:
+            st = self._fn(self._lbl, policy.ref, self._kp, self._buf, self._size)
+            if st:
+                _check(st, "kernel " + self._kern.name)
+            return None
+        st = self._fn(self._lbl, policy.ref, self._kp, self._buf, self._size, self._out, self._outsize)
+        if st:
+            _check(st, "kernel " + self._kern.name)
+        return _decode(self._reducer, bytes(self._out))
 
 
 def _need_range(kern, policy):

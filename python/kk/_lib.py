@@ -40,6 +40,11 @@ def _load():
 
 
 lib, path = _load()
+# the same library again, its functions without argtypes: for the prepared launch path (kk.Launch),
+# whose arguments are ctypes objects already, so ctypes converts nothing
+raw = ctypes.CDLL(path, handle=lib._handle)
+for _n in ("kk_parallel_for", "kk_parallel_reduce", "kk_parallel_scan", "kk_parallel_for_md", "kk_parallel_reduce_md"):
+    getattr(raw, _n).restype = ctypes.c_int
 
 
 class Settings(ctypes.Structure):

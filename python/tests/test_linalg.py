@@ -1,13 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """kk-kernels from Python (kk.blas, kk.batched, kk.sparse): run by tests/python.sh on one backend."""
-import os
-
 import numpy as np
 import pytest
 
 import kk
-
-DEVICE = os.environ.get("KK_TEST_DEVICE", "serial")
+from kkhelp import DEVICE, on_host, to_dev, to_host
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -30,13 +27,24 @@ def test_axpby_on_numpy_arrays_in_place():
 
 
 def test_axpby_on_views_and_scal():
-    x, y = kk.View(6, label="x"), kk.View(6, label="y")
-    np.asarray(x)[:] = np.arange(6)
+    # views of the default space: the default backend's memory (a GPU's on cuda)
+    x, y = to_dev(np.arange(6.0), "x"), kk.View(6, label="y")
     kk.deep_copy(y, 1.0)
     kk.blas.axpby(-1.0, x, 2.0, y)
     kk.blas.scal(0.5, y)
-    kk.fence()
-    np.testing.assert_allclose(np.asarray(y), (2 - np.arange(6)) * 0.5)
+    np.testing.assert_allclose(to_host(y), (2 - np.arange(6)) * 0.5)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_gemm_and_dot_on_default_space_views(order):
+    r = rng()
+    A = np.asarray(r.standard_normal((7, 5)), order=order)
+    B = np.asarray(r.standard_normal((5, 3)), order=order)
+    C = to_dev(np.zeros((3, 7), order=order), "C")
+    kk.blas.gemm(to_dev(B), to_dev(A), C, transa="T", transb="T", alpha=2.0)
+    np.testing.assert_allclose(to_host(C), 2 * (A @ B).T, rtol=1e-12)
+    x = r.standard_normal(50)
+    np.testing.assert_allclose(kk.blas.dot(to_dev(x), to_dev(x)), x @ x, rtol=1e-12)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
@@ -114,17 +122,20 @@ def poisson3d(n):
 
 def test_from_scipy_and_spmv():
     M = poisson3d(4)
-    A = kk.sparse.from_scipy(M, label="P")
+    A = kk.sparse.from_scipy(M, label="P")  # in the default space
     assert A.shape == M.shape and A.nnz == M.nnz and A.dtype == np.float64
-    np.testing.assert_array_equal(np.asarray(A.row_ptr), M.indptr)
+    np.testing.assert_array_equal(to_host(A.row_ptr), M.indptr)
     x = rng().standard_normal(M.shape[0])
-    y = np.zeros(M.shape[0])
-    kk.sparse.spmv(A, x, y)
-    kk.fence()
-    np.testing.assert_allclose(y, M @ x, rtol=1e-12)
-    z = A @ x
-    kk.fence()
-    np.testing.assert_allclose(np.asarray(kk.create_mirror_view(z)), M @ x, rtol=1e-12)
+    y = to_dev(np.zeros(M.shape[0]), "y")
+    kk.sparse.spmv(A, to_dev(x), y)
+    np.testing.assert_allclose(to_host(y), M @ x, rtol=1e-12)
+    z = A @ to_dev(x)
+    np.testing.assert_allclose(to_host(z), M @ x, rtol=1e-12)
+    if on_host():  # NumPy arrays are views of host backends' memory
+        y = np.zeros(M.shape[0])
+        kk.sparse.spmv(A, x, y)
+        kk.fence()
+        np.testing.assert_allclose(y, M @ x, rtol=1e-12)
 
 
 def test_from_scipy_float32_and_coo_input():
@@ -144,9 +155,11 @@ def test_cg_solves_poisson():
     A = kk.sparse.from_scipy(M)
     xs = rng().standard_normal(M.shape[0])
     b = M @ xs
-    x, info = kk.sparse.cg(A, b, tol=1e-12, maxiter=500)
+    x, info = kk.sparse.cg(A, to_dev(b), tol=1e-12, maxiter=500)
     assert info.converged and 0 < info.iterations <= 500 and info.residual <= 1e-12
-    np.testing.assert_allclose(np.asarray(kk.create_mirror_view(x)), xs, rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(to_host(x), xs, rtol=1e-8, atol=1e-8)
+    if not on_host():
+        return
     # a NumPy initial guess is solved in place
     x0 = np.zeros_like(b)
     x1, info = kk.sparse.cg(A, b, x=x0, preconditioner=None)
