@@ -28,10 +28,9 @@ fortran_tests_test_kk_FCFLAGS = $(AM_FCFLAGS) $(FCFLAGS_f90) $(FC_MODINC)fortran
 fortran_tests_test_kk_LDADD = fortran/libkk-fortran.la libkk.la
 fortran/tests/test_kk-test_kk.$(OBJEXT): fortran/tests/test_kk-kk_test_module_args.$(OBJEXT)
 fortran/tests/test_kk-kk_test_module_args.$(OBJEXT) fortran/tests/test_kk-test_kk.$(OBJEXT): fortran/kk.mod
-fortran/tests/kk_test_module.so: python/tests/saxpy.kk.c tools/kkcc/kkcc$(EXEEXT)
-	$(MKDIR_P) fortran/tests
-	KKCC_CONF=none KKCC_TARGETS_DIR='$(abs_top_builddir)/targets' KKCC_INCLUDEDIR='$(abs_top_srcdir)/include' \
-	  tools/kkcc/kkcc$(EXEEXT) --targets=host -shared $(srcdir)/python/tests/saxpy.kk.c -o $@
+fortran/tests/kk_test_module.so: python/tests/saxpy.kk.c $(KKCC_DEPS)
+	@$(MKDIR_P) fortran/tests
+	$(KKCC_V)$(KKCC) -shared $(srcdir)/python/tests/saxpy.kk.c -o $@
 fortran/tests/kk_test_module_args.f90: fortran/tests/kk_test_module.so fortran/kk-fortran-args$(EXEEXT)
 	fortran/kk-fortran-args$(EXEEXT) fortran/tests/kk_test_module.so -m kk_test_module_args -o $@
 examples_fortran_cg_SOURCES = examples/fortran/cg.f90

@@ -1,7 +1,8 @@
 # python/local.mk -- the Python package kk (ctypes over libkk; docs/python.md).
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-EXTRA_DIST += python/setup.py python/tests/test_kk.py python/tests/test_linalg.py python/tests/test_mpi.py \
-	python/tests/saxpy.kk.c tests/python.sh tests/python-mpi.sh examples/python/cg.py
+EXTRA_DIST += python/setup.py python/tests/kkhelp.py python/tests/test_kk.py python/tests/test_linalg.py python/tests/test_mpi.py \
+	python/tests/saxpy.kk.c tests/python.sh tests/python-mpi.sh examples/python/cg.py \
+	bench/python-launch.py maint/gpu-python-fortran.sh
 if KK_BUILD_PYTHON
 kkpythondir = $(pythondir)/kk
 kkpython_PYTHON = python/kk/__init__.py python/kk/_lib.py python/kk/_kernels.py python/kk/_dlpack.py \
@@ -14,12 +15,15 @@ install-kk-python-paths:
 uninstall-hook: uninstall-kk-python-paths
 uninstall-kk-python-paths:
 	rm -f '$(DESTDIR)$(kkpythondir)/_paths.py'
-# the tests' kernel module, built by the tree's kkcc
+# the tests' kernel module, built by the tree's kkcc for every target configure found (cuda's too)
 check_DATA += python/tests/kk_test_module.so
-python/tests/kk_test_module.so: python/tests/saxpy.kk.c tools/kkcc/kkcc$(EXEEXT)
-	$(MKDIR_P) python/tests
-	KKCC_CONF=none KKCC_TARGETS_DIR='$(abs_top_builddir)/targets' KKCC_INCLUDEDIR='$(abs_top_srcdir)/include' \
-	  tools/kkcc/kkcc$(EXEEXT) --targets=host -shared $(srcdir)/python/tests/saxpy.kk.c -o $@
+python/tests/kk_test_module.so: python/tests/saxpy.kk.c $(KKCC_DEPS)
+	@$(MKDIR_P) python/tests
+	$(KKCC_V)$(KKCC) -shared $(srcdir)/python/tests/saxpy.kk.c -o $@
+# the launch-cost benchmark's C side (bench/python-launch.py runs both sides)
+noinst_PROGRAMS += bench/kk-bench-launch
+bench_kk_bench_launch_SOURCES = bench/kk-bench-launch.c
+bench_kk_bench_launch_LDADD = libkk.la
 CLEANFILES += python/tests/kk_test_module.so
 TESTS += tests/python.sh
 if KK_BUILD_MPI
