@@ -28,6 +28,8 @@ pkgs="$pkgs libopenmpi-dev openmpi-bin"
 pkgs="$pkgs libopenblas0"
 # kk-algorithms: dieharder runs its generators through a statistical battery in make check
 pkgs="$pkgs dieharder"
+# the bindings and their tests: Python's (pytest, NumPy, SciPy, mpi4py on the same Open MPI) and Fortran's
+pkgs="$pkgs python3 python3-pytest python3-numpy python3-scipy python3-mpi4py gfortran"
 pkgs="$pkgs $*"
 
 missing=
