@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "nccl.h"
 
 /* The facts one report holds. */
 typedef struct facts {
@@ -117,6 +118,24 @@ kk_status_t kk_mpi_print_configuration(const kk_mpi_comm_t *c, FILE *out) {
     space_path(&f, kk_space_at(i), p, sizeof p);
     fprintf(out, "  space %-14s %s\n", kk_space_name(kk_space_at(i)), p);
   }
+  const mpi_nccl_lib_t *L = kk_mpi__nccl_lib();
+  char v[32];
+  kk_mpi__nccl_version_text(L->version, v, sizeof v);
+  if (L->found)
+    fprintf(out, "  NCCL:             %s (%s%s)\n", v, L->path,
+            strcmp(L->setting, "KK_NCCL_LIBRARY") == 0 ? ", from KK_NCCL_LIBRARY" : "");
+  else
+    fprintf(out, "  NCCL:             not found: %s\n", L->why);
+  const int want = kk_mpi__env_bool("KK_MPI_NCCL");
+  fprintf(out, "  KK_MPI_NCCL:      %s\n",
+          want == -1  ? "unset (device collectives on NCCL where it is found and each rank has its own GPU)"
+          : want == 1 ? "1 (NCCL required)"
+          : want == 0 ? "0 (device collectives on MPI)"
+                      : "malformed (neither 0 nor 1: kk_mpi_comm_create refuses it)");
+  if (c)
+    fprintf(out, "  device collectives: %s (%s)\n", c->nccl_on && c->nccl_comm ? "nccl" : "mpi", c->nccl_how);
+  else
+    fprintf(out, "  device collectives: decided at kk_mpi_comm_create (`mpirun -np N kk-info --mpi` shows it)\n");
   return ferror(out) ? kk_set_error(KK_ERROR_IO, "kk_mpi_print_configuration: write error") : KK_OK;
 }
 
@@ -178,7 +197,26 @@ kk_status_t kk_mpi_print_configuration_json(const kk_mpi_comm_t *c, FILE *out) {
     json_str(out, kk_space_name(s));
     fprintf(out, ", \"path\": \"%s\"}", path);
   }
-  fprintf(out, "]}");
+  const mpi_nccl_lib_t *L = kk_mpi__nccl_lib();
+  char v[32];
+  kk_mpi__nccl_version_text(L->version, v, sizeof v);
+  fprintf(out, "], \"nccl\": {\"found\": %s, \"version\": ", L->found ? "true" : "false");
+  if (L->found)
+    json_str(out, v);
+  else
+    fprintf(out, "null");
+  fprintf(out, ", \"library\": ");
+  json_str(out, L->found ? L->path : "");
+  fprintf(out, ", \"why\": ");
+  json_str(out, L->found ? "" : L->why);
+  const int want = kk_mpi__env_bool("KK_MPI_NCCL");
+  fprintf(out, ", \"setting\": %s, \"used\": ", want == -1 ? "\"auto\"" : want == 1 ? "\"1\"" : want == 0 ? "\"0\"" : "null");
+  if (c) {
+    fprintf(out, "%s, \"how\": ", c->nccl_on && c->nccl_comm ? "true" : "false");
+    json_str(out, c->nccl_how);
+  } else
+    fprintf(out, "null");
+  fprintf(out, "}}");
   return ferror(out) ? kk_set_error(KK_ERROR_IO, "kk_mpi_print_configuration_json: write error") : KK_OK;
 }
 
