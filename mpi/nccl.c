@@ -488,6 +488,25 @@ kk_status_t kk_mpi__nccl_flush(kk_mpi_comm_t *c) {
   kk_status_t st = KK_OK;
   kk_mpi_what_t what;
   kk_mpi__what_init(&what, head->op, head->view);
+  /* NCCL pairs the sends and receives between two ranks in the order a
+   * group lists them, and has no tags: the queue is listed by tag (stable:
+   * posting order within a tag), on both ranks alike, so that a halo whose
+   * faces go to one neighbour twice (a periodic grid of two ranks) pairs
+   * each face with the receive of the same tag, as MPI would */
+  for (kk_mpi_request_t **pp = &head; *pp && (*pp)->nccl_next;) {
+    kk_mpi_request_t *a = *pp, *b = a->nccl_next;
+    if (b->tag >= a->tag) {
+      pp = &a->nccl_next;
+      continue;
+    }
+    /* take b out and insert it before the first element with a larger tag */
+    a->nccl_next = b->nccl_next;
+    kk_mpi_request_t **ins = &head;
+    while ((*ins)->tag <= b->tag)
+      ins = &(*ins)->nccl_next;
+    b->nccl_next = *ins;
+    *ins = b;
+  }
   if (!c->nccl_comm)
     st = kk_set_error(KK_ERROR_COMM, "%s: the NCCL communicator was aborted earlier (%s)", kk_mpi__what(&what),
                       c->nccl_how);

@@ -170,9 +170,10 @@ int kk_mpi_gpu_aware(const kk_mpi_comm_t *c, const char *backend, const char **h
  *    (kk_mpi_wait, _waitall, _test) hands every queued one of the comm
  *    object to NCCL as one group; completion then means "ordered on the
  *    instance" (work submitted to it afterwards sees the data, the host
- *    fences the instance first), with no host synchronisation.  Messages
- *    between two ranks pair up in the order they were posted (tags are not
- *    compared), sizes must match exactly, MPI_ANY_SOURCE is refused
+ *    fences the instance first), with no host synchronisation.  NCCL has
+ *    no tags: messages between two ranks pair up by tag within a group
+ *    (then in posting order) and in posting order across groups, sizes
+ *    must match exactly, MPI_ANY_SOURCE is refused
  *    (KK_ERROR_UNSUPPORTED), and a send completes only once its receive is
  *    posted (as MPI_Ssend).  The blocking forms wait for the stream.
  * What NCCL lacks (reductions of 16-bit integers, logical and bitwise
