@@ -77,7 +77,8 @@ TESTS += tests/mpi-cg.sh
 endif
 
 # ---- bench/kk-bench-mpi: kk beside hand-written MPI + OpenMP / MPI + CUDA ----
-EXTRA_DIST += bench/kk-bench-mpi-cuda.cu tests/mpi-bench.sh bench/kk-bench-mpi-scaling.sh bench/kk-bench-mpi-run.sh
+EXTRA_DIST += bench/kk-bench-mpi-cuda.cu tests/mpi-bench.sh bench/kk-bench-mpi-scaling.sh bench/kk-bench-mpi-run.sh \
+	bench/kk-bench-mpi-nccl.sh
 if KK_BUILD_MPI
 noinst_PROGRAMS += bench/kk-bench-mpi
 bench_kk_bench_mpi_SOURCES = bench/kk-bench-mpi.c bench/kk-bench-mpi-cuda.h bench/bench_hier.h
