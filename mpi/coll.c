@@ -229,12 +229,15 @@ static kk_status_t collective_nccl(kk_mpi_comm_t *c, kk_mpi_what_t *what, sig_t 
                                    int out_is_read, const nccl_args_t *na) {
   const kk_mpi_path_t dev = KK_MPI_PATH_GPU_AWARE; /* device buffers, no pinned copies */
   kk_status_t st = KK_OK;
+  /* every use of the buffers is queued on out's stream (in's is fenced below when it differs) */
+  c->ordered_on = in && in->inst != out->inst ? NULL : out->inst;
   if (in)
     st = kk_mpi__stage_out(c, what, in->inst, in->v, &in->plan, dev, &in->ptr, &in->mbuf, NULL);
   if (st == KK_OK && out_is_read)
     st = kk_mpi__stage_out(c, what, out->inst, out->v, &out->plan, dev, &out->ptr, &out->mbuf, NULL);
   else if (st == KK_OK)
     st = kk_mpi__stage_in(c, what, out->inst, out->v, &out->plan, dev, &out->ptr, &out->mbuf);
+  c->ordered_on = NULL;
   /* one stream carries the operation: work on another instance is waited for */
   if (st == KK_OK && in && in->inst != out->inst)
     st = kk_mpi__fence(c, in->inst, what);

@@ -564,12 +564,14 @@ kk_mpi_path_t kk_mpi__path(const kk_mpi_comm_t *c, kk_view_t *v) {
 #define KK_MPI_MAX_BUFFERS 64
 
 /* The smallest free buffer of the space that fits and that no queued work
- * uses, or NULL. */
+ * uses (or only work queued on c->ordered_on, which orders the new use after
+ * it), or NULL. */
 static mpi_buf_t *free_buf(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes) {
   mpi_buf_t *best = NULL;
   for (int i = 0; i < c->nbufs; i++) {
     mpi_buf_t *b = c->bufs[i];
-    if (!b->in_use && !b->pending && b->space == space && b->cap >= bytes && (!best || b->cap < best->cap))
+    if (!b->in_use && (!b->pending || b->pending == c->ordered_on) && b->space == space && b->cap >= bytes &&
+        (!best || b->cap < best->cap))
       best = b;
   }
   return best;

@@ -75,6 +75,10 @@ struct kk_mpi_comm {
   double nccl_timeout;      /* KK_MPI_NCCL_TIMEOUT, seconds (0: wait for ever) */
   char nccl_how[1024];      /* what NCCL serves, or why not */
   kk_mpi_request_t *nccl_head, *nccl_tail; /* NCCL sends and receives not yet handed to NCCL, in posting order */
+  /* While the NCCL path stages a view, every use of its buffers is queued
+   * on this instance: a buffer pending on it may be handed out again (stream
+   * order puts the new use after the old one).  NULL otherwise. */
+  kk_instance_t *ordered_on;
 };
 
 struct kk_mpi_request {

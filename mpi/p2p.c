@@ -110,8 +110,11 @@ static kk_status_t prepare(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v,
   req_what(r, &what);
   /* NCCL takes device memory: the view, or a device buffer packed on the instance */
   const kk_mpi_path_t sp = r->path == KK_MPI_PATH_NCCL ? KK_MPI_PATH_GPU_AWARE : r->path;
+  if (r->path == KK_MPI_PATH_NCCL)
+    c->ordered_on = inst;
   st = recv ? kk_mpi__stage_in(c, &what, inst, v, &plan, sp, &r->ptr, &r->mbuf)
             : kk_mpi__stage_out(c, &what, inst, v, &plan, sp, &r->ptr, &r->mbuf, job);
+  c->ordered_on = NULL;
   if (st != KK_OK) {
     req_free(r);
     return st;
