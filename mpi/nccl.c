@@ -295,7 +295,8 @@ kk_status_t kk_mpi__nccl_setup(kk_mpi_comm_t *c, int want) {
   else if ((ok = local_ok(c, why, sizeof why)) == 0)
     ok = 0;
   /* every rank must take part in the device check, ready or not */
-  int ok2 = own_device(c, ok == 0 ? c->nccl_device : -1, why + strlen(why), sizeof why - strlen(why));
+  /* want is the same on every rank: they all take part in the device check, or none does */
+  int ok2 = want == 0 ? 0 : own_device(c, ok == 0 ? c->nccl_device : -1, why + strlen(why), sizeof why - strlen(why));
   if (ok == 0 && ok2 != 0)
     ok = -1;
   struct { int v, r; } mine = {ok == 0 ? 1 : 0, c->rank}, all;
