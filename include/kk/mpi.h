@@ -103,11 +103,16 @@ typedef struct kk_mpi_comm kk_mpi_comm_t;
 /* Creates a kk communicator over `comm`: a duplicate of it (MPI_Comm_dup,
  * so kk's messages never match the program's own on `comm`) with
  * MPI_ERRORS_RETURN, the reused pack and staging buffers, and the
- * GPU-awareness decision for the default backend.  Collective over `comm`.
- * Reads KK_MPI_GPU_AWARE (0 or 1), KK_MPI_DEBUG (0 or 1) and KK_MPI_CHECK
- * (0 or 1; the collective check is on unless it is 0 on every rank); a
- * value other than 0 or 1 on any rank makes every rank return
- * KK_ERROR_CONFIG.  Errors: KK_ERROR_NOT_INITIALIZED when MPI or kk is not
+ * GPU-awareness decision for the default backend, and where NCCL serves
+ * the device views, the NCCL communicator (see kk_mpi_nccl).  Collective
+ * over `comm`.  Reads KK_MPI_GPU_AWARE (0 or 1), KK_MPI_DEBUG (0 or 1),
+ * KK_MPI_CHECK (0 or 1; the collective check is on unless it is 0 on every
+ * rank) and KK_MPI_NCCL (0 or 1; unset: automatic), KK_NCCL_LIBRARY and
+ * KK_MPI_NCCL_TIMEOUT (seconds; a value that is not a number of seconds is
+ * taken as the default, 600); a value other than 0 or 1 on any rank, or
+ * KK_MPI_NCCL 1 on some ranks and 0 on others, makes every rank return
+ * KK_ERROR_CONFIG; KK_MPI_NCCL=1 where a rank cannot use NCCL makes every
+ * rank return KK_ERROR_UNSUPPORTED.  Errors: KK_ERROR_NOT_INITIALIZED when MPI or kk is not
  * initialized, KK_ERROR_COMM when MPI fails, KK_ERROR_OUT_OF_MEMORY. */
 kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out);
 
