@@ -20,6 +20,7 @@ typedef struct facts {
   int check;                      /* the collective check: 1 on, 0 off, -2 KK_MPI_CHECK malformed */
   mpi_backend_t be[2];
   int nbe;
+  int nccl;                       /* device views of cuda travel by NCCL (with a communicator) */
 } facts_t;
 
 static void gather_facts(const kk_mpi_comm_t *c, facts_t *f) {
@@ -41,6 +42,7 @@ static void gather_facts(const kk_mpi_comm_t *c, facts_t *f) {
   f->check = kk_mpi__env_bool("KK_MPI_CHECK");
   f->check = f->check == -1 ? 1 : f->check;
   if (c) {
+    f->nccl = c->nccl_on && c->nccl_comm;
     f->check = c->check;
     f->rank = c->rank;
     f->size = c->size;
@@ -69,6 +71,11 @@ static const char *thread_name(int level) {
 static void space_path(const facts_t *f, kk_space_t *s, char *buf, size_t size) {
   if (kk_space_host_accessible(s)) {
     snprintf(buf, size, "host (MPI reads and writes it)");
+    return;
+  }
+  if (f->nccl && strcmp(kk_space_backend(s), "cuda") == 0) {
+    snprintf(buf, size, "nccl (NCCL on the instance's stream; MPI for what NCCL lacks: %s)",
+             f->be[0].aware ? "gpu-aware" : "staged");
     return;
   }
   for (int i = 0; i < f->nbe; i++)
@@ -192,6 +199,8 @@ kk_status_t kk_mpi_print_configuration_json(const kk_mpi_comm_t *c, FILE *out) {
       for (int k = 0; k < f.nbe; k++)
         if (strcmp(f.be[k].name, kk_space_backend(s)) == 0 && f.be[k].aware)
           path = "gpu-aware";
+      if (f.nccl && strcmp(kk_space_backend(s), "cuda") == 0)
+        path = "nccl";
     }
     fprintf(out, "%s{\"name\": ", i ? ", " : "");
     json_str(out, kk_space_name(s));
