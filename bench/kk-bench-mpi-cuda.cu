@@ -247,3 +247,108 @@ extern "C" int nmc_cg_xpay(nmc_cg_t *g, double beta) {
 }
 
 extern "C" int nmc_cg_sync(nmc_cg_t *g) { return OK(cudaStreamSynchronize(g->s)) ? 0 : -1; }
+
+/* ---- NCCL ------------------------------------------------------------------------------------------------ */
+// What a CUDA programmer writes with NCCL: the communicator from an MPI-broadcast unique id, and the exchanges as
+// grouped ncclSend / ncclRecv on the compute stream, without a host synchronisation.  NCCL's header is not on the
+// build machine, so the few declarations are here (NCCL 2.18's nccl.h) and the library is opened at run time, as
+// kk-mpi opens it; the calls are what the header would give.
+#include <dlfcn.h>
+#include <string.h>
+
+namespace {
+typedef struct ncclComm *ncclComm_t;
+typedef int (*nccl_get_version_t)(int *);
+typedef int (*nccl_get_unique_id_t)(void *);
+typedef int (*nccl_comm_init_rank_t)(ncclComm_t *, int, nmc_nccl_id_t, int);
+typedef int (*nccl_comm_destroy_t)(ncclComm_t);
+typedef int (*nccl_group_t)(void);
+typedef int (*nccl_send_t)(const void *, size_t, int, int, ncclComm_t, cudaStream_t);
+typedef int (*nccl_recv_t)(void *, size_t, int, int, ncclComm_t, cudaStream_t);
+typedef const char *(*nccl_error_string_t)(int);
+const int ncclFloat64 = 8;
+struct {
+  nccl_get_version_t get_version;
+  nccl_get_unique_id_t get_unique_id;
+  nccl_comm_init_rank_t init_rank;
+  nccl_comm_destroy_t destroy;
+  nccl_group_t group_start, group_end;
+  nccl_send_t send;
+  nccl_recv_t recv;
+  nccl_error_string_t error_string;
+  ncclComm_t comm;
+} NC;
+
+bool nok(int r, const char *what) {
+  if (r == 0)
+    return true;
+  fprintf(stderr, "kk-bench-mpi (native NCCL): %s: %s\n", what, NC.error_string ? NC.error_string(r) : "error");
+  return false;
+}
+}  // namespace
+
+extern "C" int nmc_nccl_open(int *version) {
+  const char *file = getenv("KK_NCCL_LIBRARY");
+  void *h = dlopen(file && *file ? file : "libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    fprintf(stderr, "kk-bench-mpi (native NCCL): %s (set KK_NCCL_LIBRARY)\n", dlerror());
+    return -1;
+  }
+  NC.get_version = (nccl_get_version_t)dlsym(h, "ncclGetVersion");
+  NC.get_unique_id = (nccl_get_unique_id_t)dlsym(h, "ncclGetUniqueId");
+  NC.init_rank = (nccl_comm_init_rank_t)dlsym(h, "ncclCommInitRank");
+  NC.destroy = (nccl_comm_destroy_t)dlsym(h, "ncclCommDestroy");
+  NC.group_start = (nccl_group_t)dlsym(h, "ncclGroupStart");
+  NC.group_end = (nccl_group_t)dlsym(h, "ncclGroupEnd");
+  NC.send = (nccl_send_t)dlsym(h, "ncclSend");
+  NC.recv = (nccl_recv_t)dlsym(h, "ncclRecv");
+  NC.error_string = (nccl_error_string_t)dlsym(h, "ncclGetErrorString");
+  if (!NC.get_version || !NC.get_unique_id || !NC.init_rank || !NC.destroy || !NC.group_start || !NC.group_end ||
+      !NC.send || !NC.recv || !NC.error_string) {
+    fprintf(stderr, "kk-bench-mpi (native NCCL): the library lacks NCCL 2.7's functions\n");
+    return -1;
+  }
+  return nok(NC.get_version(version), "ncclGetVersion") ? 0 : -1;
+}
+
+extern "C" int nmc_nccl_unique_id(nmc_nccl_id_t *id) { return nok(NC.get_unique_id(id), "ncclGetUniqueId") ? 0 : -1; }
+
+extern "C" int nmc_nccl_init(const nmc_nccl_id_t *id, int nranks, int rank) {
+  return nok(NC.init_rank(&NC.comm, nranks, *id, rank), "ncclCommInitRank") ? 0 : -1;
+}
+
+extern "C" void nmc_nccl_finalize(void) {
+  if (NC.comm)
+    NC.destroy(NC.comm);
+  NC.comm = nullptr;
+}
+
+extern "C" int nmc_halo_exchange_nccl(nmc_halo_t *h, const int *peers) {
+  const int64_t n = h->n, cnt = n * n;
+  for (int f = 0; f < 6; f++)
+    face<<<blocks_for(cnt, 256), 256, 0, h->s>>>(h->u, h->dsend[f], n, f / 2, f % 2 ? n : 1, false);
+  // Face f goes to peers[f] and the ghost layer f comes from peers[f], which sent its face f ^ 1: between two
+  // ranks the messages pair in the order they are listed, so the receives are listed in the order of the faces
+  // that fill them (f ^ 1), the sends in face order.
+  bool fine = nok(NC.group_start(), "ncclGroupStart");
+  for (int f = 0; f < 6 && fine; f++)
+    fine = nok(NC.send(h->dsend[f], (size_t)cnt, ncclFloat64, peers[f], NC.comm, h->s), "ncclSend");
+  for (int g = 0; g < 6 && fine; g++)
+    fine = nok(NC.recv(h->drecv[g ^ 1], (size_t)cnt, ncclFloat64, peers[g ^ 1], NC.comm, h->s), "ncclRecv");
+  fine = nok(NC.group_end(), "ncclGroupEnd") && fine;
+  for (int f = 0; f < 6 && fine; f++)
+    face<<<blocks_for(cnt, 256), 256, 0, h->s>>>(h->u, h->drecv[f], n, f / 2, f % 2 ? n + 1 : 0, true);
+  return fine && OK(cudaStreamSynchronize(h->s)) ? 0 : -1;
+}
+
+extern "C" int nmc_cg_halo_nccl(nmc_cg_t *g, int down, int up) {
+  const size_t cnt = (size_t)g->ghost;
+  bool fine = nok(NC.group_start(), "ncclGroupStart");
+  if (down >= 0 && fine)
+    fine = nok(NC.send(device_plane(g, 0), cnt, ncclFloat64, down, NC.comm, g->s), "ncclSend") &&
+           nok(NC.recv(device_plane(g, 2), cnt, ncclFloat64, down, NC.comm, g->s), "ncclRecv");
+  if (up >= 0 && fine)
+    fine = nok(NC.send(device_plane(g, 1), cnt, ncclFloat64, up, NC.comm, g->s), "ncclSend") &&
+           nok(NC.recv(device_plane(g, 3), cnt, ncclFloat64, up, NC.comm, g->s), "ncclRecv");
+  return nok(NC.group_end(), "ncclGroupEnd") && fine ? 0 : -1;
+}

@@ -60,6 +60,24 @@ int nmc_cg_xpay(nmc_cg_t *g, double beta);
 /* Waits for the stream. */
 int nmc_cg_sync(nmc_cg_t *g);
 
+/* ---- NCCL: the exchanges as grouped ncclSend / ncclRecv on the stream (no host synchronisation) ---- */
+typedef struct {
+  char internal[128];
+} nmc_nccl_id_t;
+
+/* Opens libnccl (KK_NCCL_LIBRARY, else libnccl.so.2 on the loader's path); *version: ncclGetVersion's code. */
+int nmc_nccl_open(int *version);
+/* Rank 0 makes the id, the program broadcasts it over MPI, every rank joins. */
+int nmc_nccl_unique_id(nmc_nccl_id_t *id);
+int nmc_nccl_init(const nmc_nccl_id_t *id, int nranks, int rank);
+void nmc_nccl_finalize(void);
+/* The six faces (h made with staged = 0): packed, sent to peers[f] and received from it in one NCCL group, unpacked,
+ * all on the stream, then one synchronisation. */
+int nmc_halo_exchange_nccl(nmc_halo_t *h, const int *peers);
+/* The two planes (g made with staged = 0) to and from down and up (-1: none), one NCCL group on the stream, not
+ * waited for: the SpMV queued after it sees the ghosts. */
+int nmc_cg_halo_nccl(nmc_cg_t *g, int down, int up);
+
 #ifdef __cplusplus
 }
 #endif

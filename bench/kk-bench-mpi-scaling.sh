@@ -34,7 +34,7 @@ run() {
     --kokkos-device="$backend" --kokkos-disable-warnings --weak="$slab" --maxiter=2000 --tol=1e-8 >"${TMPDIR:-/tmp}/scaling.$$" 2>&1 ||
     { cat "${TMPDIR:-/tmp}/scaling.$$" >&2; echo "-1"; return; }
   sed -n 's/^cg-mpi: .* s, \([0-9.]*\) ms\/iteration.*/\1/p' "${TMPDIR:-/tmp}/scaling.$$"
-  grep -E '^cg-mpi: [0-9]+ iterations|halo path|devices of ranks|ms/iteration' "${TMPDIR:-/tmp}/scaling.$$" >&2
+  grep -E '^cg-mpi: [0-9]+ iterations|halo path|NCCL|devices of ranks|ms/iteration' "${TMPDIR:-/tmp}/scaling.$$" >&2
   rm -f "${TMPDIR:-/tmp}/scaling.$$"
 }
 case $backend in

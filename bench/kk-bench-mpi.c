@@ -13,6 +13,8 @@
 #endif
 
 static int g_rank, g_size;
+/* The native CUDA side exchanges with NCCL (as kk does where kk_mpi_nccl() says so), else with MPI. */
+static int g_native_nccl;
 
 #define CHECK(call)                                                         \
   do {                                                                      \
@@ -234,6 +236,9 @@ static void bench_halo(kk_mpi_comm_t *c, enum side side, int aware, int64_t n, i
 #ifdef KK_BENCH_CUDA
   nmc_halo_t *ch = NULL;
   const int64_t cs[3] = {1, e, e * e};
+  int npeers[6];
+  for (int f = 0; f < 6; f++)
+    npeers[f] = g.nb[f] == MPI_PROC_NULL ? -1 : g.nb[f];
 #endif
   double *img = malloc(sizeof(double) * (size_t)cells);
   if (side == SIDE_HOST) {
@@ -245,11 +250,14 @@ static void bench_halo(kk_mpi_comm_t *c, enum side side, int aware, int64_t n, i
     good = halo_ok(&g, hh.u, hs);
 #ifdef KK_BENCH_CUDA
   } else if (side == SIDE_CUDA) {
-    if (!(ch = nmc_halo_create(n, !aware)))
+    if (!(ch = nmc_halo_create(n, !aware && !g_native_nccl)))
       MPI_Abort(MPI_COMM_WORLD, 1);
     halo_image(&g, img, cs);
     NATIVE(nmc_halo_put(ch, img));
-    cuda_halo_exchange(&g, ch, ncomm);
+    if (g_native_nccl)
+      NATIVE(nmc_halo_exchange_nccl(ch, npeers));
+    else
+      cuda_halo_exchange(&g, ch, ncomm);
     NATIVE(nmc_halo_get(ch, img));
     good = halo_ok(&g, img, cs);
 #endif
@@ -275,6 +283,8 @@ static void bench_halo(kk_mpi_comm_t *c, enum side side, int aware, int64_t n, i
         else if (side == SIDE_HOST)
           host_halo_exchange(&g, &hh);
 #ifdef KK_BENCH_CUDA
+        else if (g_native_nccl)
+          NATIVE(nmc_halo_exchange_nccl(ch, npeers));
         else
           cuda_halo_exchange(&g, ch, ncomm);
 #endif
@@ -388,7 +398,7 @@ static void bench_cg(kk_mpi_comm_t *c, enum side side, int aware, const int64_t 
   }
 #ifdef KK_BENCH_CUDA
   nmc_cg_t *cg = NULL;
-  if (side == SIDE_CUDA && !(cg = nmc_cg_create(rp, ci, va, rows, nyz, !aware)))
+  if (side == SIDE_CUDA && !(cg = nmc_cg_create(rp, ci, va, rows, nyz, !aware && !g_native_nccl)))
     MPI_Abort(MPI_COMM_WORLD, 1);
 #endif
   double tk = 1e30, tn = side == SIDE_NONE ? -1 : 1e30, rr_k = 0, rr_n = 0;
@@ -494,15 +504,19 @@ static void bench_cg(kk_mpi_comm_t *c, enum side side, int aware, const int64_t 
         MPI_Barrier(MPI_COMM_WORLD);
         t0 = MPI_Wtime();
         for (int it = 0; it < iters; it++) {
-          MPI_Request rq[4];
-          MPI_Status sts[4]; /* see host_halo_exchange */
-          MPI_Irecv(nmc_cg_plane(cg, 2), (int)nyz, MPI_DOUBLE, down, 1, ncomm, &rq[0]);
-          MPI_Irecv(nmc_cg_plane(cg, 3), (int)nyz, MPI_DOUBLE, up, 0, ncomm, &rq[1]);
-          NATIVE(nmc_cg_halo_out(cg));
-          MPI_Isend(nmc_cg_plane(cg, 0), (int)nyz, MPI_DOUBLE, down, 0, ncomm, &rq[2]);
-          MPI_Isend(nmc_cg_plane(cg, 1), (int)nyz, MPI_DOUBLE, up, 1, ncomm, &rq[3]);
-          MPI_Waitall(4, rq, sts);
-          NATIVE(nmc_cg_halo_in(cg));
+          if (g_native_nccl) {
+            NATIVE(nmc_cg_halo_nccl(cg, down == MPI_PROC_NULL ? -1 : down, up == MPI_PROC_NULL ? -1 : up));
+          } else {
+            MPI_Request rq[4];
+            MPI_Status sts[4]; /* see host_halo_exchange */
+            MPI_Irecv(nmc_cg_plane(cg, 2), (int)nyz, MPI_DOUBLE, down, 1, ncomm, &rq[0]);
+            MPI_Irecv(nmc_cg_plane(cg, 3), (int)nyz, MPI_DOUBLE, up, 0, ncomm, &rq[1]);
+            NATIVE(nmc_cg_halo_out(cg));
+            MPI_Isend(nmc_cg_plane(cg, 0), (int)nyz, MPI_DOUBLE, down, 0, ncomm, &rq[2]);
+            MPI_Isend(nmc_cg_plane(cg, 1), (int)nyz, MPI_DOUBLE, up, 1, ncomm, &rq[3]);
+            MPI_Waitall(4, rq, sts);
+            NATIVE(nmc_cg_halo_in(cg));
+          }
           NATIVE(nmc_cg_spmv(cg));
           const double alpha = rr / allsum(nmc_cg_dot(cg, 0), ncomm);
           NATIVE(nmc_cg_update(cg, alpha));
@@ -674,8 +688,9 @@ int main(int argc, char **argv) {
   CHECK(kk_mpi_comm_create(MPI_COMM_WORLD, &c));
   if (!check_env)
     unsetenv("KK_MPI_CHECK");
-  const char *how;
+  const char *how, *kk_nccl_how;
   const int aware = kk_mpi_gpu_aware(c, NULL, &how);
+  kk_mpi_nccl(c, &kk_nccl_how);
   enum side side = on_host ? SIDE_HOST : SIDE_NONE;
   const char *native_name = on_host ? "MPI + OpenMP" : "none";
 #ifdef KK_BENCH_CUDA
@@ -685,6 +700,23 @@ int main(int argc, char **argv) {
       MPI_Abort(MPI_COMM_WORLD, 1);
     side = SIDE_CUDA;
     native_name = aware ? "MPI + CUDA, device pointers to MPI" : "MPI + CUDA, staged through pinned memory";
+    /* kk on NCCL is compared with a hand-written MPI + CUDA + NCCL version */
+    if (kk_mpi_nccl(c, NULL)) {
+      int v = 0, fine = nmc_nccl_open(&v) == 0, all = 0;
+      MPI_Allreduce(&fine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+      nmc_nccl_id_t id;
+      memset(&id, 0, sizeof id);
+      if (all && g_rank == 0)
+        fine = nmc_nccl_unique_id(&id) == 0;
+      MPI_Bcast(&fine, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      if (!all || !fine)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+      if (nmc_nccl_init(&id, g_size, g_rank) != 0)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      g_native_nccl = 1;
+      native_name = "MPI + CUDA + NCCL, grouped ncclSend / ncclRecv on the stream";
+    }
   }
 #endif
   const int nt = kk_num_threads();
@@ -696,7 +728,11 @@ int main(int argc, char **argv) {
     printf("kk-bench-mpi: %d rank%s, backend %s (host %s, %d threads per rank), device %d, %s\n", g_size,
            g_size == 1 ? "" : "s", backend, kk_backend_host(), nt, kk_device_id(), lib);
     printf("kk-bench-mpi: kk's path for %s views: %s (%s); native: %s\n", kk_space_name(kk_space_default()),
-           kk_space_host_accessible(kk_space_default()) ? "host" : aware ? "gpu-aware" : "staged", how, native_name);
+           kk_space_host_accessible(kk_space_default()) ? "host"
+           : kk_mpi_nccl(c, NULL)                       ? "nccl"
+           : aware                                      ? "gpu-aware"
+                                                        : "staged",
+           kk_mpi_nccl(c, NULL) ? kk_nccl_how : how, native_name);
     printf("kk-bench-mpi: halo and cg run with kk's collective check %s\n",
            check_on ? "on (KK_MPI_CHECK)" : "off (KK_MPI_CHECK=0, as in production runs)");
     fflush(stdout);
@@ -730,6 +766,10 @@ int main(int argc, char **argv) {
                "-", w->bytes / w->kk * 1e-9, "-", "-");
     }
   }
+#ifdef KK_BENCH_CUDA
+  if (g_native_nccl)
+    nmc_nccl_finalize();
+#endif
   CHECK(kk_mpi_comm_destroy(c));
   kk_finalize();
   MPI_Finalize();

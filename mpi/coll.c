@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "nccl.h"
 
 static int is_integer(kk_type_t t) { return t >= KK_INT8 && t <= KK_UINT64; }
 
@@ -69,7 +70,7 @@ static kk_status_t same_type(const char *op, kk_view_t *a, kk_view_t *b) {
  * rank that refused its own arguments, make every rank return the same
  * error, where MPI would hang some ranks, return partial data on others or
  * abort. */
-enum { SIG_STATUS, SIG_COLL, SIG_TYPE, SIG_ELEM, SIG_COUNT, SIG_OP, SIG_ROOT, SIG_N };
+enum { SIG_STATUS, SIG_COLL, SIG_TYPE, SIG_ELEM, SIG_COUNT, SIG_OP, SIG_ROOT, SIG_NCCL, SIG_N };
 enum { COLL_ALLREDUCE = 1, COLL_BROADCAST, COLL_ALLGATHER };
 
 typedef struct sig {
@@ -114,12 +115,14 @@ static void sig_text(int field, int v, char *buf, size_t size) {
   case SIG_ELEM: snprintf(buf, size, "passes elements of %d bytes", v); break;
   case SIG_COUNT: snprintf(buf, size, "passes %d element%s", v, v == 1 ? "" : "s"); break;
   case SIG_OP: snprintf(buf, size, "reduces with %s", op_name((kk_reducer_op_t)v)); break;
-  default: snprintf(buf, size, "names root %d", v); break;
+  case SIG_ROOT: snprintf(buf, size, "names root %d", v); break;
+  default: snprintf(buf, size, "passes %s", v ? "device views only (the NCCL path)" : "a view NCCL does not take"); break;
   }
 }
 
 static const char *const sig_what[SIG_N] = {"", "the collective", "the element type", "the element size",
-                                            "the element count", "the reduction", "the root"};
+                                            "the element count", "the reduction", "the root",
+                                            "the path (NCCL or MPI)"};
 
 /* The collective check: this rank's signature `g` and the status of its
  * own preparation `local` (KK_OK, or an error already in kk_last_error())
@@ -194,10 +197,81 @@ static kk_status_t side_init(kk_mpi_comm_t *c, const char *op, kk_mpi_what_t *wh
  * is also read (in place, or the root of a broadcast). */
 typedef int (*run_fn)(void *ctx, void *sendptr, void *recvptr);
 
+/* What an NCCL collective needs besides the sides. */
+typedef struct nccl_args {
+  int coll;                 /* KK_MPI_NCCL_ALLREDUCE ... */
+  kk_type_t type;
+  size_t elem_size, count;  /* allgather: per rank */
+  int op, root;             /* -1 when unused */
+} nccl_args_t;
+
+static int is_cuda(kk_instance_t *inst) {
+  const char *b = inst ? kk_instance_backend(inst) : NULL;
+  return b && strcmp(b, "cuda") == 0;
+}
+
+/* Whether this collective goes through NCCL: c has an NCCL communicator,
+ * every view is device memory of the cuda backend, and NCCL has the
+ * reduction.  The ranks compare the answer in the collective check. */
+static int use_nccl(const kk_mpi_comm_t *c, const side_t *in, const side_t *out, const nccl_args_t *na) {
+  if (!c->nccl_on || !na || out->path == KK_MPI_PATH_HOST || !is_cuda(out->inst))
+    return 0;
+  if (in && (in->path == KK_MPI_PATH_HOST || !is_cuda(in->inst)))
+    return 0;
+  return kk_mpi__nccl_can(na->type, na->op);
+}
+
+/* The collective on NCCL: strided views packed into device buffers on
+ * their instance, the NCCL operation queued on out's stream after them,
+ * the unpack after it, and one wait (bounded, kk_mpi__nccl_sync) at the
+ * end. */
+static kk_status_t collective_nccl(kk_mpi_comm_t *c, kk_mpi_what_t *what, sig_t g, side_t *in, side_t *out,
+                                   int out_is_read, const nccl_args_t *na) {
+  const kk_mpi_path_t dev = KK_MPI_PATH_GPU_AWARE; /* device buffers, no pinned copies */
+  kk_status_t st = KK_OK;
+  /* every use of the buffers is queued on out's stream (in's is fenced below when it differs) */
+  c->ordered_on = in && in->inst != out->inst ? NULL : out->inst;
+  if (in)
+    st = kk_mpi__stage_out(c, what, in->inst, in->v, &in->plan, dev, &in->ptr, &in->mbuf, NULL);
+  if (st == KK_OK && out_is_read)
+    st = kk_mpi__stage_out(c, what, out->inst, out->v, &out->plan, dev, &out->ptr, &out->mbuf, NULL);
+  else if (st == KK_OK)
+    st = kk_mpi__stage_in(c, what, out->inst, out->v, &out->plan, dev, &out->ptr, &out->mbuf);
+  c->ordered_on = NULL;
+  /* one stream carries the operation: work on another instance is waited for */
+  if (st == KK_OK && in && in->inst != out->inst)
+    st = kk_mpi__fence(c, in->inst, what);
+  g.v[SIG_NCCL] = 1;
+  if ((st = agree(c, what, g, st)) != KK_OK)
+    goto done;
+  if (out->plan.count > 0 || (in && in->plan.count > 0))
+    st = kk_mpi__nccl_coll(c, what, out->inst, na->coll, in ? in->ptr : out->ptr, out->ptr, na->count, na->type,
+                           na->elem_size, na->op, na->root);
+  if (st != KK_OK)
+    goto done;
+  kk_mpi__count(c, KK_MPI_PATH_NCCL, out->plan.bytes);
+  if (c->debug)
+    kk_mpi__debug(c, "%s (%zu bytes): path nccl%s", kk_mpi__what(what), out->plan.bytes,
+                  (in && !in->plan.contiguous) || !out->plan.contiguous ? ", packed by kk kernels on the stream"
+                                                                         : ", contiguous");
+  st = kk_mpi__finish_in(c, what, out->inst, out->v, &out->plan, dev, out->mbuf, NULL);
+  out->mbuf = NULL; /* finish_in returned it */
+  if (st == KK_OK)
+    st = kk_mpi__nccl_sync(c, what, out->inst);
+done:
+  /* queued work may still use the buffers until the instance is fenced */
+  kk_mpi__buf_put(out->mbuf, out->inst);
+  if (in)
+    kk_mpi__buf_put(in->mbuf, in->inst);
+  return st;
+}
+
 static kk_status_t collective(kk_mpi_comm_t *c, kk_mpi_what_t *what, sig_t g, kk_status_t st, side_t *in, side_t *out,
-                              int out_is_read, run_fn run, void *ctx, const char *fn) {
+                              int out_is_read, run_fn run, void *ctx, const char *fn, const nccl_args_t *na) {
   if (st != KK_OK)
     return agree(c, what, g, st);
+  if (use_nccl(c, in, out, na))
+    return collective_nccl(c, what, g, in, out, out_is_read, na);
   if (in)
     st = kk_mpi__stage_out(c, what, in->inst, in->v, &in->plan, in->path, &in->ptr, &in->mbuf, NULL);
   if (st == KK_OK && out_is_read)
@@ -293,7 +367,9 @@ kk_status_t kk_mpi_allreduce(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_
   st = allreduce_args(c, what, instance, send, recv, op, &in, &out, &a);
   sig_t g = sig_make(COLL_ALLREDUCE, recv ? kk_view_type(recv) : KK_TYPE_CUSTOM, recv ? kk_view_elem_size(recv) : 0,
                      view_count(recv), (int)op, -1);
-  return collective(c, what, g, st, send ? &in : NULL, &out, send == NULL, run_allreduce, &a, "MPI_Allreduce");
+  nccl_args_t na = {KK_MPI_NCCL_ALLREDUCE, recv ? kk_view_type(recv) : KK_TYPE_CUSTOM, recv ? kk_view_elem_size(recv) : 0,
+                    view_count(recv), (int)op, -1};
+  return collective(c, what, g, st, send ? &in : NULL, &out, send == NULL, run_allreduce, &a, "MPI_Allreduce", &na);
 }
 
 kk_status_t kk_mpi_allreduce_value(kk_mpi_comm_t *c, kk_type_t type, kk_reducer_op_t op, const void *in, void *out) {
@@ -352,8 +428,12 @@ kk_status_t kk_mpi_broadcast(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_
     st = kk_mpi__datatype(what, kk_view_type(view), kk_view_elem_size(view), s.plan.count, &b.dt, &b.count);
   sig_t g = sig_make(COLL_BROADCAST, view ? kk_view_type(view) : KK_TYPE_CUSTOM, view ? kk_view_elem_size(view) : 0,
                      view_count(view), -1, root);
+  nccl_args_t na = {KK_MPI_NCCL_BROADCAST, view ? kk_view_type(view) : KK_TYPE_CUSTOM, view ? kk_view_elem_size(view) : 0,
+                    view_count(view), -1, root};
+  if (st == KK_OK && use_nccl(c, NULL, &s, &na))
+    return collective_nccl(c, what, g, NULL, &s, c->rank == root, &na); /* the root's view is read, in place */
   if (st != KK_OK || c->rank != root)
-    return collective(c, what, g, st, NULL, &s, 0, run_bcast, &b, "MPI_Bcast");
+    return collective(c, what, g, st, NULL, &s, 0, run_bcast, &b, "MPI_Bcast", NULL);
   /* the root only reads its view: stage it out, and nothing comes back */
   if ((st = kk_mpi__stage_out(c, what, s.inst, view, &s.plan, s.path, &s.ptr, &s.mbuf, NULL)) == KK_OK)
     st = kk_mpi__fence(c, s.inst, what);
@@ -442,7 +522,9 @@ kk_status_t kk_mpi_allgather(kk_mpi_comm_t *c, kk_instance_t *instance, kk_view_
   st = allgather_args(c, what, instance, send, recv, &in, &out, &ga);
   sig_t g = sig_make(COLL_ALLGATHER, send ? kk_view_type(send) : KK_TYPE_CUSTOM, send ? kk_view_elem_size(send) : 0,
                      view_count(send), -1, -1);
-  return collective(c, what, g, st, &in, &out, 0, run_allgather, &ga, "MPI_Allgather");
+  nccl_args_t na = {KK_MPI_NCCL_ALLGATHER, send ? kk_view_type(send) : KK_TYPE_CUSTOM, send ? kk_view_elem_size(send) : 0,
+                    view_count(send), -1, -1};
+  return collective(c, what, g, st, &in, &out, 0, run_allgather, &ga, "MPI_Allgather", &na);
 }
 
 kk_status_t kk_mpi_allgather_value(kk_mpi_comm_t *c, kk_type_t type, const void *in, void *out) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "nccl.h"
 
 #ifdef HAVE_MPI_EXT_H
 #include <mpi-ext.h> /* after <mpi.h>: Open MPI's MPIX_ extensions */
@@ -25,6 +26,8 @@ const char *kk_mpi_path_name(kk_mpi_path_t path) {
     return "gpu-aware";
   case KK_MPI_PATH_STAGED:
     return "staged";
+  case KK_MPI_PATH_NCCL:
+    return "nccl";
   default:
     return "unknown";
   }
@@ -384,7 +387,7 @@ kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
   if (comm == MPI_COMM_NULL)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_create: MPI_COMM_NULL");
   int aware = kk_mpi__env_bool("KK_MPI_GPU_AWARE"), debug = kk_mpi__env_bool("KK_MPI_DEBUG"),
-      check = kk_mpi__env_bool("KK_MPI_CHECK");
+      check = kk_mpi__env_bool("KK_MPI_CHECK"), nccl = kk_mpi__env_bool("KK_MPI_NCCL");
   kk_mpi_comm_t *c = calloc(1, sizeof *c);
   if (!c)
     return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "kk_mpi_comm_create: out of memory");
@@ -408,18 +411,26 @@ kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
   /* A malformed variable is refused on every rank, and the ranks agree on
    * the collective check (on unless KK_MPI_CHECK=0 on every rank): ranks
    * that went different ways here would wait for each other for ever. */
-  const char *bad = aware == -2 ? "KK_MPI_GPU_AWARE" : debug == -2 ? "KK_MPI_DEBUG" : check == -2 ? "KK_MPI_CHECK" : NULL;
-  int mine[2] = {bad != NULL, check != 0}, all[2] = {0, 1};
-  if ((err = MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, c->comm)) != MPI_SUCCESS || all[0]) {
+  const char *bad = aware == -2  ? "KK_MPI_GPU_AWARE"
+                    : debug == -2 ? "KK_MPI_DEBUG"
+                    : check == -2 ? "KK_MPI_CHECK"
+                    : nccl == -2  ? "KK_MPI_NCCL"
+                                  : NULL;
+  /* KK_MPI_NCCL: 1 on any rank forces the path, 0 on any rank turns it off; both at once is refused */
+  int mine[4] = {bad != NULL, check != 0, nccl == 1, nccl == 0}, all[4] = {0, 1, 0, 0};
+  if ((err = MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, c->comm)) != MPI_SUCCESS || all[0] || (all[2] && all[3])) {
     MPI_Comm_free(&c->comm);
     free(c);
     if (err != MPI_SUCCESS)
       return kk_mpi__fail(err, "MPI_Allreduce", "kk_mpi_comm_create");
     if (bad)
       return kk_set_error(KK_ERROR_CONFIG, "kk_mpi_comm_create: %s='%s' is neither 0 nor 1", bad, getenv(bad));
+    if (!all[0])
+      return kk_set_error(KK_ERROR_CONFIG, "kk_mpi_comm_create: KK_MPI_NCCL is 1 on some ranks and 0 on others; "
+                                           "every rank refuses");
     return kk_set_error(KK_ERROR_CONFIG,
-                        "kk_mpi_comm_create: another rank's KK_MPI_GPU_AWARE, KK_MPI_DEBUG or KK_MPI_CHECK is neither 0 "
-                        "nor 1 (its kk_last_error() names it); every rank refuses");
+                        "kk_mpi_comm_create: another rank's KK_MPI_GPU_AWARE, KK_MPI_DEBUG, KK_MPI_CHECK or KK_MPI_NCCL "
+                        "is neither 0 nor 1 (its kk_last_error() names it); every rank refuses");
   }
   c->check = all[1];
   probe_errors(c);
@@ -432,6 +443,13 @@ kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
                     c->be[i].aware ? "yes" : "no", c->be[i].aware_how,
                     c->be[i].aware ? "go to MPI directly" : "are staged through ",
                     c->be[i].aware ? "" : kk_space_name(c->be[i].pinned));
+  kk_status_t nst = kk_mpi__nccl_setup(c, all[2] ? 1 : all[3] ? 0 : -1);
+  if (nst != KK_OK) {
+    MPI_Comm_free(&c->comm);
+    free(c);
+    return nst;
+  }
+  kk_mpi__debug(c, "device collectives: %s (%s)", c->nccl_on ? "NCCL" : "MPI", c->nccl_how);
   *out = c;
   return KK_OK;
 }
@@ -444,6 +462,7 @@ kk_status_t kk_mpi_comm_destroy(kk_mpi_comm_t *c) {
                         c->live_reqs, c->live_reqs == 1 ? " is" : "s are");
   kk_status_t st = KK_OK;
   if (kk_mpi__current(c)) {
+    st = kk_mpi__nccl_teardown(c);
     /* queued copies and unpacks may still use buffers; their instances may
      * be gone, so wait for all */
     for (int i = 0; i < c->nbufs; i++)
@@ -494,6 +513,11 @@ kk_status_t kk_mpi_comm_get_stats(const kk_mpi_comm_t *c, kk_mpi_stats_t *stats)
 }
 
 void kk_mpi__count(kk_mpi_comm_t *c, kk_mpi_path_t path, size_t bytes) {
+  if (path == KK_MPI_PATH_NCCL) {
+    c->stats.nccl_ops++;
+    c->stats.nccl_bytes += bytes;
+    return;
+  }
   c->stats.messages[path]++;
   c->stats.bytes[path] += bytes;
 }
@@ -540,12 +564,14 @@ kk_mpi_path_t kk_mpi__path(const kk_mpi_comm_t *c, kk_view_t *v) {
 #define KK_MPI_MAX_BUFFERS 64
 
 /* The smallest free buffer of the space that fits and that no queued work
- * uses, or NULL. */
+ * uses (or only work queued on c->ordered_on, which orders the new use after
+ * it), or NULL. */
 static mpi_buf_t *free_buf(kk_mpi_comm_t *c, kk_space_t *space, size_t bytes) {
   mpi_buf_t *best = NULL;
   for (int i = 0; i < c->nbufs; i++) {
     mpi_buf_t *b = c->bufs[i];
-    if (!b->in_use && !b->pending && b->space == space && b->cap >= bytes && (!best || b->cap < best->cap))
+    if (!b->in_use && (!b->pending || b->pending == c->ordered_on) && b->space == space && b->cap >= bytes &&
+        (!best || b->cap < best->cap))
       best = b;
   }
   return best;

@@ -67,6 +67,18 @@ struct kk_mpi_comm {
   kk_mpi_request_t *free_reqs;
   int live_reqs;
   kk_mpi_stats_t stats;
+  /* the device-direct path (nccl.c) */
+  int nccl_on;              /* device collectives go through NCCL */
+  void *nccl_comm;          /* the ncclComm_t; NULL when off or aborted */
+  void *nccl_ctx;           /* the CUcontext NCCL runs in (the cuda plugin's) */
+  int nccl_device;
+  double nccl_timeout;      /* KK_MPI_NCCL_TIMEOUT, seconds (0: wait for ever) */
+  char nccl_how[1024];      /* what NCCL serves, or why not */
+  kk_mpi_request_t *nccl_head, *nccl_tail; /* NCCL sends and receives not yet handed to NCCL, in posting order */
+  /* While the NCCL path stages a view, every use of its buffers is queued
+   * on this instance: a buffer pending on it may be handed out again (stream
+   * order puts the new use after the old one).  NULL otherwise. */
+  kk_instance_t *ordered_on;
 };
 
 struct kk_mpi_request {
@@ -84,6 +96,11 @@ struct kk_mpi_request {
   int peer, tag;
   void *ptr;                /* what MPI reads or writes: the view's data or mbuf's */
   mpi_buf_t *mbuf;          /* a buffer, when MPI does not use the view itself */
+  /* path KK_MPI_PATH_NCCL: queued on c until a completion call hands the
+   * queue to NCCL as one group (kk_mpi__nccl_flush) */
+  int nccl_queued;
+  kk_status_t nccl_err;     /* the group's failure, reported at completion */
+  kk_mpi_request_t *nccl_next;
 };
 
 /* What a message names, "kk_mpi_isend: 'x' (10 double) to rank 1 tag 0",

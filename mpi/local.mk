@@ -14,10 +14,11 @@ pkgconfig_DATA += mpi/kk-mpi.pc
 # Only libkk's public headers: libkk-mpi sits on its public API.
 MPI_LIB_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_builddir) -I$(top_srcdir)/mpi \
 	$(MPI_CFLAGS)
-mpi_libkk_mpi_la_SOURCES = mpi/comm.c mpi/pack.c mpi/p2p.c mpi/coll.c mpi/report.c mpi/internal.h mpi/pack.h
+mpi_libkk_mpi_la_SOURCES = mpi/comm.c mpi/pack.c mpi/p2p.c mpi/coll.c mpi/report.c mpi/nccl.c mpi/internal.h mpi/pack.h \
+	mpi/nccl.h
 mpi_libkk_mpi_la_CPPFLAGS = $(MPI_LIB_CPPFLAGS)
 mpi_libkk_mpi_la_CFLAGS = $(AM_CFLAGS)
-mpi_libkk_mpi_la_LIBADD = mpi/pack.kk.lo libkk.la $(MPI_LIBS)
+mpi_libkk_mpi_la_LIBADD = mpi/pack.kk.lo libkk.la $(MPI_LIBS) -ldl -lpthread
 mpi_libkk_mpi_la_LDFLAGS = -version-info $(KK_MPI_LT_VERSION) -no-undefined -export-symbols-regex '^kk_mpi_[a-z]'
 
 # DualViews over MPI (mpi/dualview.c): with libkk-containers
@@ -38,7 +39,8 @@ endif
 
 # ---- tests: the suite on every host backend and PoCL, with 1, 2 and 4 ranks ----
 EXTRA_DIST += tests/mpi/launch.sh tests/mpi/mpi_test.kk.c tests/mpi-suite.sh tests/lsan-mpi.supp
-dist_check_SCRIPTS += tests/mpi-serial.sh tests/mpi-threads.sh tests/mpi-openmp.sh tests/mpi-opencl.sh tests/mpi-info.sh
+dist_check_SCRIPTS += tests/mpi-serial.sh tests/mpi-threads.sh tests/mpi-openmp.sh tests/mpi-opencl.sh tests/mpi-info.sh \
+	tests/mpi-nccl.sh
 if KK_BUILD_MPI
 AM_TESTS_ENVIRONMENT += MPIEXEC='$(MPIEXEC)'; export MPIEXEC; KK_MPI_IMPL='$(KK_MPI_IMPL)'; export KK_MPI_IMPL; \
 	KK_MPI_LIBRARY='$(abs_top_builddir)/mpi/.libs/libkk-mpi.so'; export KK_MPI_LIBRARY;
@@ -50,6 +52,14 @@ EXTRA_tests_mpi_mpi_suite_DEPENDENCIES = tests/mpi/mpi_test.kk.o
 tests/mpi/mpi_test.kk.o: tests/mpi/mpi_test.h
 CLEANFILES += tests/mpi/mpi_test.kk.o
 TESTS += tests/mpi-serial.sh tests/mpi-threads.sh tests/mpi-openmp.sh tests/mpi-opencl.sh tests/mpi-info.sh
+# NCCL's loader and the refusals of the NCCL path where it cannot run, with stand-ins for libnccl.so.2
+check_LTLIBRARIES += tests/mpi/libfake-nccl.la tests/mpi/libfake-nccl-old.la
+tests_mpi_libfake_nccl_la_SOURCES = tests/mpi/fake_nccl.c
+tests_mpi_libfake_nccl_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_mpi_libfake_nccl_old_la_SOURCES = tests/mpi/fake_nccl.c
+tests_mpi_libfake_nccl_old_la_CPPFLAGS = -DFAKE_NCCL_OLD
+tests_mpi_libfake_nccl_old_la_LDFLAGS = $(FAKE_LDFLAGS)
+TESTS += tests/mpi-nccl.sh
 endif
 
 # ---- examples/cg-mpi: examples/cg split in slabs over MPI ranks ----
@@ -67,7 +77,8 @@ TESTS += tests/mpi-cg.sh
 endif
 
 # ---- bench/kk-bench-mpi: kk beside hand-written MPI + OpenMP / MPI + CUDA ----
-EXTRA_DIST += bench/kk-bench-mpi-cuda.cu tests/mpi-bench.sh bench/kk-bench-mpi-scaling.sh bench/kk-bench-mpi-run.sh
+EXTRA_DIST += bench/kk-bench-mpi-cuda.cu tests/mpi-bench.sh bench/kk-bench-mpi-scaling.sh bench/kk-bench-mpi-run.sh \
+	bench/kk-bench-mpi-nccl.sh
 if KK_BUILD_MPI
 noinst_PROGRAMS += bench/kk-bench-mpi
 bench_kk_bench_mpi_SOURCES = bench/kk-bench-mpi.c bench/kk-bench-mpi-cuda.h bench/bench_hier.h

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "nccl.h"
 
 /* Requests come from a free list of the comm object, so that a steady
  * exchange allocates nothing after its first round. */
@@ -81,6 +82,23 @@ static kk_status_t prepare(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v,
   r->peer = peer;
   r->tag = tag;
   r->path = kk_mpi__path(c, v);
+  if (c->nccl_on && r->path != KK_MPI_PATH_HOST && peer != MPI_PROC_NULL) {
+    const char *ib = kk_instance_backend(inst);
+    if (ib && strcmp(ib, "cuda") == 0)
+      r->path = KK_MPI_PATH_NCCL;
+    if (r->path == KK_MPI_PATH_NCCL && peer == MPI_ANY_SOURCE) {
+      req_free(r);
+      return kk_set_error(KK_ERROR_UNSUPPORTED,
+                          "%s: a receive from MPI_ANY_SOURCE into a device view: NCCL receives only from a named rank "
+                          "(name the source, or KK_MPI_NCCL=0 for the MPI path)",
+                          kk_mpi__what(&what));
+    }
+    if (r->path == KK_MPI_PATH_NCCL && (peer < 0 || peer >= c->size)) {
+      req_free(r);
+      return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "%s: rank %d is not a rank of the communicator (size %d)",
+                          kk_mpi__what(&what), peer, c->size);
+    }
+  }
   if (peer == MPI_PROC_NULL) {
     /* nothing moves: no packing, no fence; MPI still completes the request
      * with the status it defines for MPI_PROC_NULL */
@@ -90,8 +108,13 @@ static kk_status_t prepare(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v,
     return KK_OK;
   }
   req_what(r, &what);
-  st = recv ? kk_mpi__stage_in(c, &what, inst, v, &plan, r->path, &r->ptr, &r->mbuf)
-            : kk_mpi__stage_out(c, &what, inst, v, &plan, r->path, &r->ptr, &r->mbuf, job);
+  /* NCCL takes device memory: the view, or a device buffer packed on the instance */
+  const kk_mpi_path_t sp = r->path == KK_MPI_PATH_NCCL ? KK_MPI_PATH_GPU_AWARE : r->path;
+  if (r->path == KK_MPI_PATH_NCCL)
+    c->ordered_on = inst;
+  st = recv ? kk_mpi__stage_in(c, &what, inst, v, &plan, sp, &r->ptr, &r->mbuf)
+            : kk_mpi__stage_out(c, &what, inst, v, &plan, sp, &r->ptr, &r->mbuf, job);
+  c->ordered_on = NULL;
   if (st != KK_OK) {
     req_free(r);
     return st;
@@ -105,13 +128,34 @@ static kk_status_t prepare(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v,
  * wrote); a receive straight into the view must not overtake work queued
  * before that still reads the view. */
 static int needs_fence(const kk_mpi_request_t *r) {
-  return r->peer != MPI_PROC_NULL && r->plan.count > 0 && (!r->recv || !r->mbuf);
+  /* NCCL's operations are ordered on the instance's stream */
+  return r->path != KK_MPI_PATH_NCCL && r->peer != MPI_PROC_NULL && r->plan.count > 0 && (!r->recv || !r->mbuf);
 }
 
 static kk_status_t post(kk_mpi_comm_t *c, kk_mpi_request_t *r) {
+  kk_mpi_what_t what;
+  if (r->path == KK_MPI_PATH_NCCL) {
+    /* queued: the first completion call hands every queued operation of c
+     * to NCCL in one group, so that sends and receives posted in any order
+     * on two ranks cannot wait for each other */
+    r->nccl_queued = 1;
+    r->nccl_err = KK_OK;
+    r->nccl_next = NULL;
+    if (c->nccl_tail)
+      c->nccl_tail->nccl_next = r;
+    else
+      c->nccl_head = r;
+    c->nccl_tail = r;
+    kk_mpi__count(c, KK_MPI_PATH_NCCL, r->plan.bytes);
+    if (c->debug) {
+      req_what(r, &what);
+      kk_mpi__debug(c, "%s (%zu bytes): path nccl%s", kk_mpi__what(&what), r->plan.bytes,
+                    r->plan.contiguous ? ", contiguous" : ", packed by kk kernels on the stream");
+    }
+    return KK_OK;
+  }
   int err = r->recv ? MPI_Irecv(r->ptr, r->count, r->dt, r->peer, r->tag, c->comm, &r->mreq)
                     : MPI_Isend(r->ptr, r->count, r->dt, r->peer, r->tag, c->comm, &r->mreq);
-  kk_mpi_what_t what;
   if (err != MPI_SUCCESS) {
     req_what(r, &what);
     return kk_mpi__fail(err, r->recv ? "MPI_Irecv" : "MPI_Isend", kk_mpi__what(&what));
@@ -129,7 +173,22 @@ static kk_status_t post(kk_mpi_comm_t *c, kk_mpi_request_t *r) {
 }
 
 /* Releases a request that was prepared but not posted. */
+static void unqueue(kk_mpi_request_t *r) {
+  kk_mpi_comm_t *c = r->c;
+  if (!r->nccl_queued)
+    return;
+  kk_mpi_request_t **pp = &c->nccl_head, *prev = NULL;
+  while (*pp && *pp != r)
+    prev = *pp, pp = &(*pp)->nccl_next;
+  if (*pp)
+    *pp = r->nccl_next;
+  if (c->nccl_tail == r)
+    c->nccl_tail = prev;
+  r->nccl_queued = 0;
+}
+
 static void unprepare(kk_mpi_request_t *r) {
+  unqueue(r);
   kk_mpi__buf_put(r->mbuf, r->inst);
   req_free(r);
 }
@@ -262,6 +321,36 @@ static kk_status_t finish(kk_mpi_request_t *r, int err, MPI_Status *s, mpi_job_t
   return st;
 }
 
+/* Completes an NCCL request: its comm's queue handed to NCCL (if it was
+ * not yet), the unpack of a strided receive queued on its instance after
+ * the receive, the request released.  Nothing waits for the device: work
+ * submitted to the instance afterwards is ordered after the transfer. */
+static kk_status_t finish_nccl(kk_mpi_request_t *r, MPI_Status *s) {
+  kk_mpi_comm_t *c = r->c;
+  kk_status_t st = KK_OK;
+  if (r->nccl_queued)
+    st = kk_mpi__nccl_flush(c); /* sets r->nccl_err too */
+  if (st == KK_OK)
+    st = r->nccl_err;
+  if (st == KK_OK && r->recv) {
+    kk_mpi_what_t what;
+    req_what(r, &what);
+    st = kk_mpi__finish_in(c, &what, r->inst, r->view, &r->plan, KK_MPI_PATH_GPU_AWARE, r->mbuf, NULL);
+    r->mbuf = NULL;
+  }
+  if (s) {
+    memset(s, 0, sizeof *s);
+    s->MPI_SOURCE = r->peer;
+    s->MPI_TAG = r->tag;
+    s->MPI_ERROR = st == KK_OK ? MPI_SUCCESS : MPI_ERR_OTHER;
+    MPI_Status_set_elements(s, r->dt, r->recv ? r->count : 0);
+  }
+  kk_mpi__buf_put(r->mbuf, r->inst); /* the stream may still read it */
+  r->mbuf = NULL;
+  req_free(r);
+  return st;
+}
+
 /* Whether a request may be completed: the kk initialization it was made in
  * and MPI are both still up. */
 static int usable(const kk_mpi_request_t *r) { return kk_mpi__current(r->c) && kk_mpi__mpi_alive(); }
@@ -273,6 +362,7 @@ static int usable(const kk_mpi_request_t *r) { return kk_mpi__current(r->c) && k
  * (MPI_Request_free), so that MPI_Finalize does not wait for them. */
 static kk_status_t drop(kk_mpi_request_t *r, const char *op) {
   const int kk_up = kk_mpi__current(r->c);
+  unqueue(r); /* never handed to NCCL */
   if (kk_mpi__mpi_alive() && r->mreq != MPI_REQUEST_NULL) {
     if (r->recv) {
       MPI_Cancel(&r->mreq);
@@ -301,6 +391,12 @@ kk_status_t kk_mpi_wait(kk_mpi_request_t **req, MPI_Status *status) {
     return drop(r, "kk_mpi_wait");
   MPI_Status s;
   memset(&s, 0, sizeof s);
+  if (r->path == KK_MPI_PATH_NCCL) {
+    kk_status_t st = finish_nccl(r, &s);
+    if (status_wanted(status))
+      *status = s;
+    return st;
+  }
   int err = kk_mpi__wait(&r->mreq, &s);
   kk_status_t st = finish(r, err, &s, NULL);
   if (status_wanted(status))
@@ -321,6 +417,13 @@ kk_status_t kk_mpi_test(kk_mpi_request_t **req, int *done, MPI_Status *status) {
   }
   MPI_Status s;
   memset(&s, 0, sizeof s);
+  if (r->path == KK_MPI_PATH_NCCL) {
+    *req = NULL;
+    kk_status_t st = finish_nccl(r, &s);
+    if (status_wanted(status))
+      *status = s;
+    return st;
+  }
   int flag = 0;
   int err = kk_mpi__test(&r->mreq, &flag, &s);
   if (err == MPI_SUCCESS && !flag) {
@@ -384,14 +487,28 @@ static kk_status_t waitall_live(int n, kk_mpi_request_t **reqs, MPI_Status *stat
       return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "kk_mpi_waitall: out of memory for %d requests", n);
     }
   }
+  kk_status_t first = KK_OK;
+  char first_msg[2048] = "";
+  /* NCCL's requests: every queue handed over in one group, nothing waited for */
+  for (int i = 0; i < n; i++)
+    if (reqs[i] && reqs[i]->path == KK_MPI_PATH_NCCL) {
+      kk_mpi_request_t *r = reqs[i];
+      reqs[i] = NULL;
+      MPI_Status s;
+      kk_status_t f = finish_nccl(r, &s);
+      if (statuses && statuses != MPI_STATUSES_IGNORE)
+        statuses[i] = s;
+      if (f != KK_OK && first == KK_OK) {
+        first = f;
+        snprintf(first_msg, sizeof first_msg, "%s", kk_last_error());
+      }
+    }
   int m = 0;
   for (int i = 0; i < n; i++)
     if (reqs[i]) {
       mr[m] = reqs[i]->mreq;
       at[m++] = i;
     }
-  kk_status_t first = KK_OK;
-  char first_msg[2048] = "";
   int left = m;
   /* finish receives as their messages arrive: on a device the unpack of
    * one overlaps the arrival of the next.  A host backend's launch returns
@@ -480,10 +597,23 @@ static kk_status_t waitall_live(int n, kk_mpi_request_t **reqs, MPI_Status *stat
   return first == KK_OK ? KK_OK : kk_set_error(first, "%s", first_msg);
 }
 
+/* After a blocking form: on the NCCL path the transfer is only queued on
+ * the stream when the request completes; wait for it (bounded). */
+static kk_status_t settle(kk_mpi_comm_t *c, int nccl, kk_instance_t *inst, const char *op) {
+  kk_mpi_what_t what;
+  return nccl ? kk_mpi__nccl_sync(c, op_what(&what, op), inst) : kk_mpi__fence(c, inst, op_what(&what, op));
+}
+
 kk_status_t kk_mpi_send(kk_mpi_comm_t *c, kk_view_t *view, int dest, int tag) {
   kk_mpi_request_t *r;
   kk_status_t st = start(c, NULL, 1, &view, &dest, &tag, 0, "kk_mpi_send", &r);
-  return st != KK_OK ? st : kk_mpi_wait(&r, NULL);
+  if (st != KK_OK)
+    return st;
+  const int nccl = r->path == KK_MPI_PATH_NCCL;
+  kk_instance_t *inst = r->inst;
+  if ((st = kk_mpi_wait(&r, NULL)) != KK_OK || !nccl)
+    return st;
+  return settle(c, 1, inst, "kk_mpi_send");
 }
 
 kk_status_t kk_mpi_recv(kk_mpi_comm_t *c, kk_view_t *view, int source, int tag, MPI_Status *status) {
@@ -492,10 +622,10 @@ kk_status_t kk_mpi_recv(kk_mpi_comm_t *c, kk_view_t *view, int source, int tag, 
   if (st != KK_OK)
     return st;
   kk_instance_t *inst = r->inst;
+  const int nccl = r->path == KK_MPI_PATH_NCCL;
   if ((st = kk_mpi_wait(&r, status)) != KK_OK)
     return st;
-  kk_mpi_what_t what;
-  return kk_mpi__fence(c, inst, op_what(&what, "kk_mpi_recv"));
+  return settle(c, nccl, inst, "kk_mpi_recv");
 }
 
 /* Whether two views share memory. */
@@ -531,8 +661,10 @@ kk_status_t kk_mpi_sendrecv(kk_mpi_comm_t *c, kk_view_t *send, int dest, int sen
     return st;
   kk_instance_t *inst = r[0]->inst;
   if ((st = start(c, NULL, 1, &send, &dest, &send_tag, 0, "kk_mpi_sendrecv", &r[1])) != KK_OK) {
-    /* the receive is posted: take it back */
-    MPI_Cancel(&r[0]->mreq);
+    /* the receive is posted (or queued for NCCL): take it back */
+    unqueue(r[0]);
+    if (r[0]->mreq != MPI_REQUEST_NULL)
+      MPI_Cancel(&r[0]->mreq);
     kk_status_t keep = st;
     char msg[2048];
     snprintf(msg, sizeof msg, "%s", kk_last_error());
@@ -543,11 +675,14 @@ kk_status_t kk_mpi_sendrecv(kk_mpi_comm_t *c, kk_view_t *send, int dest, int sen
     return kk_set_error(keep, "%s", msg);
   }
   MPI_Status sts[2];
+  const int nccl = r[0]->path == KK_MPI_PATH_NCCL || r[1]->path == KK_MPI_PATH_NCCL;
+  kk_instance_t *sinst = r[1]->inst;
   st = kk_mpi_waitall(2, r, sts);
   if (status_wanted(status))
     *status = sts[0];
+  if (st == KK_OK && nccl && sinst != inst)
+    st = settle(c, 1, sinst, "kk_mpi_sendrecv");
   if (st != KK_OK)
     return st;
-  kk_mpi_what_t what;
-  return kk_mpi__fence(c, inst, op_what(&what, "kk_mpi_sendrecv"));
+  return settle(c, nccl, inst, "kk_mpi_sendrecv");
 }

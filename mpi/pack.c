@@ -450,6 +450,8 @@ kk_status_t kk_mpi_view_path(const kk_mpi_comm_t *c, kk_view_t *view, kk_mpi_pat
   if ((st = kk_mpi__plan(&w, view, &p)) != KK_OK)
     return st;
   *path = kk_mpi__path(c, view);
+  if (c->nccl_on && *path != KK_MPI_PATH_HOST && strcmp(kk_space_backend(kk_view_space(view)), "cuda") == 0)
+    *path = KK_MPI_PATH_NCCL;
   if (packed)
     *packed = !p.contiguous;
   return KK_OK;

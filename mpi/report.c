@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "nccl.h"
 
 /* The facts one report holds. */
 typedef struct facts {
@@ -19,6 +20,7 @@ typedef struct facts {
   int check;                      /* the collective check: 1 on, 0 off, -2 KK_MPI_CHECK malformed */
   mpi_backend_t be[2];
   int nbe;
+  int nccl;                       /* device views of cuda travel by NCCL (with a communicator) */
 } facts_t;
 
 static void gather_facts(const kk_mpi_comm_t *c, facts_t *f) {
@@ -40,6 +42,7 @@ static void gather_facts(const kk_mpi_comm_t *c, facts_t *f) {
   f->check = kk_mpi__env_bool("KK_MPI_CHECK");
   f->check = f->check == -1 ? 1 : f->check;
   if (c) {
+    f->nccl = c->nccl_on && c->nccl_comm;
     f->check = c->check;
     f->rank = c->rank;
     f->size = c->size;
@@ -68,6 +71,11 @@ static const char *thread_name(int level) {
 static void space_path(const facts_t *f, kk_space_t *s, char *buf, size_t size) {
   if (kk_space_host_accessible(s)) {
     snprintf(buf, size, "host (MPI reads and writes it)");
+    return;
+  }
+  if (f->nccl && strcmp(kk_space_backend(s), "cuda") == 0) {
+    snprintf(buf, size, "nccl (NCCL on the instance's stream; MPI for what NCCL lacks: %s)",
+             f->be[0].aware ? "gpu-aware" : "staged");
     return;
   }
   for (int i = 0; i < f->nbe; i++)
@@ -117,6 +125,24 @@ kk_status_t kk_mpi_print_configuration(const kk_mpi_comm_t *c, FILE *out) {
     space_path(&f, kk_space_at(i), p, sizeof p);
     fprintf(out, "  space %-14s %s\n", kk_space_name(kk_space_at(i)), p);
   }
+  const mpi_nccl_lib_t *L = kk_mpi__nccl_lib();
+  char v[32];
+  kk_mpi__nccl_version_text(L->version, v, sizeof v);
+  if (L->found)
+    fprintf(out, "  NCCL:             %s (%s%s)\n", v, L->path,
+            strcmp(L->setting, "KK_NCCL_LIBRARY") == 0 ? ", from KK_NCCL_LIBRARY" : "");
+  else
+    fprintf(out, "  NCCL:             not found: %s\n", L->why);
+  const int want = kk_mpi__env_bool("KK_MPI_NCCL");
+  fprintf(out, "  KK_MPI_NCCL:      %s\n",
+          want == -1  ? "unset (device collectives on NCCL where it is found and each rank has its own GPU)"
+          : want == 1 ? "1 (NCCL required)"
+          : want == 0 ? "0 (device collectives on MPI)"
+                      : "malformed (neither 0 nor 1: kk_mpi_comm_create refuses it)");
+  if (c)
+    fprintf(out, "  device collectives: %s (%s)\n", c->nccl_on && c->nccl_comm ? "nccl" : "mpi", c->nccl_how);
+  else
+    fprintf(out, "  device collectives: decided at kk_mpi_comm_create (`mpirun -np N kk-info --mpi` shows it)\n");
   return ferror(out) ? kk_set_error(KK_ERROR_IO, "kk_mpi_print_configuration: write error") : KK_OK;
 }
 
@@ -173,12 +199,33 @@ kk_status_t kk_mpi_print_configuration_json(const kk_mpi_comm_t *c, FILE *out) {
       for (int k = 0; k < f.nbe; k++)
         if (strcmp(f.be[k].name, kk_space_backend(s)) == 0 && f.be[k].aware)
           path = "gpu-aware";
+      if (f.nccl && strcmp(kk_space_backend(s), "cuda") == 0)
+        path = "nccl";
     }
     fprintf(out, "%s{\"name\": ", i ? ", " : "");
     json_str(out, kk_space_name(s));
     fprintf(out, ", \"path\": \"%s\"}", path);
   }
-  fprintf(out, "]}");
+  const mpi_nccl_lib_t *L = kk_mpi__nccl_lib();
+  char v[32];
+  kk_mpi__nccl_version_text(L->version, v, sizeof v);
+  fprintf(out, "], \"nccl\": {\"found\": %s, \"version\": ", L->found ? "true" : "false");
+  if (L->found)
+    json_str(out, v);
+  else
+    fprintf(out, "null");
+  fprintf(out, ", \"library\": ");
+  json_str(out, L->found ? L->path : "");
+  fprintf(out, ", \"why\": ");
+  json_str(out, L->found ? "" : L->why);
+  const int want = kk_mpi__env_bool("KK_MPI_NCCL");
+  fprintf(out, ", \"setting\": %s, \"used\": ", want == -1 ? "\"auto\"" : want == 1 ? "\"1\"" : want == 0 ? "\"0\"" : "null");
+  if (c) {
+    fprintf(out, "%s, \"how\": ", c->nccl_on && c->nccl_comm ? "true" : "false");
+    json_str(out, c->nccl_how);
+  } else
+    fprintf(out, "null");
+  fprintf(out, "}}");
   return ferror(out) ? kk_set_error(KK_ERROR_IO, "kk_mpi_print_configuration_json: write error") : KK_OK;
 }
 

@@ -19,6 +19,8 @@ case $backend in
 serial | threads | openmp) path=host ;;
 *) path=staged ;;
 esac
+# KK_MPI_NCCL=1 (cuda, with NCCL): device views travel by NCCL
+[ "${KK_MPI_NCCL:-}" = 1 ] && [ "$backend" = cuda ] && path=nccl
 for np in ${KK_MPI_TEST_NPS:-1 2 4}; do
   echo "== $backend, $np rank(s), path $path"
   KK_MPI_TEST_PATH=$path mpi_run "$np" "$suite" --kokkos-device="$backend" || { echo "FAIL: $backend on $np rank(s)"; status=1; }

@@ -246,6 +246,9 @@ int main(int argc, char **argv) {
            kk_num_threads());
     printf("cg-mpi: halo path %s (%s planes), GPU-aware %s (%s)\n", kk_mpi_path_name(path),
            packed ? "packed" : "contiguous", aware ? "yes" : "no", how);
+    const char *nccl_how;
+    int nccl = kk_mpi_nccl(c, &nccl_how);
+    printf("cg-mpi: NCCL %s (%s)\n", nccl ? "yes" : "no", nccl_how);
     printf("cg-mpi: devices of ranks 0..%d:", size - 1);
     for (int r = 0; devs && r < size; r++)
       printf(" %d", devs[r]);

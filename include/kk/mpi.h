@@ -103,11 +103,16 @@ typedef struct kk_mpi_comm kk_mpi_comm_t;
 /* Creates a kk communicator over `comm`: a duplicate of it (MPI_Comm_dup,
  * so kk's messages never match the program's own on `comm`) with
  * MPI_ERRORS_RETURN, the reused pack and staging buffers, and the
- * GPU-awareness decision for the default backend.  Collective over `comm`.
- * Reads KK_MPI_GPU_AWARE (0 or 1), KK_MPI_DEBUG (0 or 1) and KK_MPI_CHECK
- * (0 or 1; the collective check is on unless it is 0 on every rank); a
- * value other than 0 or 1 on any rank makes every rank return
- * KK_ERROR_CONFIG.  Errors: KK_ERROR_NOT_INITIALIZED when MPI or kk is not
+ * GPU-awareness decision for the default backend, and where NCCL serves
+ * the device views, the NCCL communicator (see kk_mpi_nccl).  Collective
+ * over `comm`.  Reads KK_MPI_GPU_AWARE (0 or 1), KK_MPI_DEBUG (0 or 1),
+ * KK_MPI_CHECK (0 or 1; the collective check is on unless it is 0 on every
+ * rank) and KK_MPI_NCCL (0 or 1; unset: automatic), KK_NCCL_LIBRARY and
+ * KK_MPI_NCCL_TIMEOUT (seconds; a value that is not a number of seconds is
+ * taken as the default, 600); a value other than 0 or 1 on any rank, or
+ * KK_MPI_NCCL 1 on some ranks and 0 on others, makes every rank return
+ * KK_ERROR_CONFIG; KK_MPI_NCCL=1 where a rank cannot use NCCL makes every
+ * rank return KK_ERROR_UNSUPPORTED.  Errors: KK_ERROR_NOT_INITIALIZED when MPI or kk is not
  * initialized, KK_ERROR_COMM when MPI fails, KK_ERROR_OUT_OF_MEMORY. */
 kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out);
 
@@ -134,14 +139,18 @@ typedef enum kk_mpi_path {
   KK_MPI_PATH_HOST = 0,         /* host-accessible memory: MPI reads and writes it directly */
   KK_MPI_PATH_GPU_AWARE = 1,    /* device memory handed to a GPU-aware MPI */
   KK_MPI_PATH_STAGED = 2,       /* device memory staged through pinned host buffers */
+  KK_MPI_PATH_NCCL = 3,         /* device memory moved by NCCL on the instance's stream */
   KK__MPI_PATH_PIN = 0x7fffffff
 } kk_mpi_path_t;
 
-/* "host", "gpu-aware", "staged". */
+/* "host", "gpu-aware", "staged", "nccl". */
 const char *kk_mpi_path_name(kk_mpi_path_t path);
 
 /* The path operations on `view` take, and in *packed whether they pack it
- * (1 for a strided view, 0 for a contiguous one); packed may be NULL. */
+ * (1 for a strided view, 0 for a contiguous one); packed may be NULL.
+ * KK_MPI_PATH_NCCL for a device view where kk_mpi_nccl() says NCCL
+ * serves c (a collective whose reduction NCCL lacks still takes the MPI
+ * path). */
 kk_status_t kk_mpi_view_path(const kk_mpi_comm_t *c, kk_view_t *view, kk_mpi_path_t *path, int *packed);
 
 /* Whether MPI takes device pointers of `backend` (NULL: the default
@@ -149,6 +158,44 @@ kk_status_t kk_mpi_view_path(const kk_mpi_comm_t *c, kk_view_t *view, kk_mpi_pat
  * string saying why ("MPIX_Query_cuda_support() = 0", "KK_MPI_GPU_AWARE=1",
  * "host backend" ...; 0 and "kk is not initialized" after kk_finalize). */
 int kk_mpi_gpu_aware(const kk_mpi_comm_t *c, const char *backend, const char **how);
+
+/* The device-direct path (docs/mpi.md, "Device-direct: NCCL").  Where the
+ * default backend is cuda, NCCL is found at run time (KK_NCCL_LIBRARY, else
+ * libnccl.so.2 on the loader's path, else the nvidia-nccl Python package's
+ * nvidia/nccl/lib) and every rank of a node has a device of its own,
+ * kk_mpi_comm_create also makes an NCCL communicator (its unique id
+ * broadcast over the MPI one), and device views of the cuda backend travel
+ * by NCCL on their instance's stream, packed and unpacked by kk kernels on
+ * the same stream (path KK_MPI_PATH_NCCL):
+ *  - the collectives (kk_mpi_allreduce, _broadcast, _allgather; a
+ *    one-element view is the device scalar) as NCCL collectives, waited
+ *    for once at the end;
+ *  - sends and receives as ncclSend / ncclRecv: kk_mpi_isend / _irecv and
+ *    their batch forms queue them, and the first completion call
+ *    (kk_mpi_wait, _waitall, _test) hands every queued one of the comm
+ *    object to NCCL as one group; completion then means "ordered on the
+ *    instance" (work submitted to it afterwards sees the data, the host
+ *    fences the instance first), with no host synchronisation.  NCCL has
+ *    no tags: messages between two ranks pair up by tag within a group
+ *    (then in posting order) and in posting order across groups, sizes
+ *    must match exactly, MPI_ANY_SOURCE is refused
+ *    (KK_ERROR_UNSUPPORTED), and a send completes only once its receive is
+ *    posted (as MPI_Ssend).  The blocking forms wait for the stream.
+ * What NCCL lacks (reductions of 16-bit integers, logical and bitwise
+ * reductions, the product of complex values, custom types; host views;
+ * scalars in host memory) stays with MPI.  KK_MPI_NCCL=1 forces the path (every rank fails kk_mpi_comm_create with
+ * KK_ERROR_UNSUPPORTED, naming why, when a rank cannot take it), 0 turns
+ * it off, unset chooses it when it can.  An NCCL failure is KK_ERROR_COMM
+ * with ncclGetErrorString's text (and ncclGetLastError's); a collective
+ * that has not completed after KK_MPI_NCCL_TIMEOUT seconds (default 600, 0
+ * waits for ever), or whose communicator reports an asynchronous error
+ * (ncclCommGetAsyncError), aborts the NCCL communicator (ncclCommAbort), so
+ * that the other ranks' operations fail instead of waiting for a dead
+ * rank, and returns KK_ERROR_COMM; later device collectives on `c` then
+ * fail at once.  Returns 1 when c's device collectives go through NCCL,
+ * else 0; *how (may be NULL) is a string owned by `c` saying what NCCL
+ * serves ("NCCL 2.18.5 (libnccl.so.2), device 1") or why not. */
+int kk_mpi_nccl(const kk_mpi_comm_t *c, const char **how);
 
 /* What the comm object has done so far: one counter per kind of work,
  * for tests and tuning.  The struct may grow; set struct_size. */
@@ -162,6 +209,8 @@ typedef struct kk_mpi_stats {
   uint64_t buffer_allocs;     /* buffers allocated (the rest were reused) */
   uint64_t buffer_bytes;      /* bytes the comm object holds in buffers now */
   uint64_t checks;            /* collective checks run (one per collective unless KK_MPI_CHECK=0) */
+  uint64_t nccl_ops;          /* collectives, sends and receives NCCL ran (KK_MPI_PATH_NCCL) */
+  uint64_t nccl_bytes;        /* their payload bytes */
 } kk_mpi_stats_t;
 
 kk_status_t kk_mpi_comm_get_stats(const kk_mpi_comm_t *c, kk_mpi_stats_t *stats);

@@ -363,6 +363,13 @@ static void p2p_batch_faces_every_type(void) {
         (unsigned long long)unpack_launches, types_packed);
 }
 
+/* Whether operations on v take the NCCL path (device memory on a comm
+ * object NCCL serves). */
+static int on_nccl(kk_view_t *v) {
+  kk_mpi_path_t p = KK_MPI_PATH_HOST;
+  return kk_mpi_view_path(g_c, v, &p, NULL) == KK_OK && p == KK_MPI_PATH_NCCL;
+}
+
 /* sendrecv both ways, kk_mpi_test, MPI_ANY_SOURCE, MPI_PROC_NULL, and a
  * plain MPI receive of a kk send. */
 static void p2p_forms(void) {
@@ -375,7 +382,14 @@ static void p2p_forms(void) {
   fill(m, g_rank, 1);
   fill(g, 999, 1);
   MPI_Status st;
-  OK(kk_mpi_sendrecv(g_c, col_s, next_rank(), 5, col_r, MPI_ANY_SOURCE, 5, &st));
+  /* NCCL receives only from a named rank: refused there, before anything moves */
+  const int nccl = on_nccl(col_r);
+  if (nccl) {
+    kk_status_t sa = kk_mpi_sendrecv(g_c, col_s, next_rank(), 5, col_r, MPI_ANY_SOURCE, 5, &st);
+    CHECK(sa == KK_ERROR_UNSUPPORTED && strstr(kk_last_error(), "MPI_ANY_SOURCE"), "any source on the NCCL path: %s: %s",
+          kk_status_name(sa), kk_last_error());
+  }
+  OK(kk_mpi_sendrecv(g_c, col_s, next_rank(), 5, col_r, nccl ? prev_rank() : MPI_ANY_SOURCE, 5, &st));
   CHECK(st.MPI_SOURCE == prev_rank(), "sendrecv from any source: source %d", st.MPI_SOURCE);
   expect(g, sl, prev_rank(), 1, 999, 1, "sendrecv of a column");
 
@@ -428,7 +442,12 @@ static void p2p_forms(void) {
   kk_mpi_request_t *nr = NULL;
   OK(kk_mpi_wait(&nr, NULL)); /* a NULL request is a no-op */
 
-  /* a plain MPI receive on kk's communicator: the column arrives in its order */
+  /* a plain MPI receive on kk's communicator: the column arrives in its
+   * order (not on the NCCL path, where NCCL carries the message) */
+  if (nccl) {
+    kk_view_release(col_s), kk_view_release(col_r), kk_view_release(m), kk_view_release(g);
+    return;
+  }
   fill(m, g_rank, 4);
   double got[9];
   kk_mpi_request_t *q = NULL;
@@ -441,6 +460,75 @@ static void p2p_forms(void) {
     CHECK(got[i] == want, "plain MPI_Recv: element %d is %g, want %g", i, got[i], want);
   }
   kk_view_release(col_s), kk_view_release(col_r), kk_view_release(m), kk_view_release(g);
+}
+
+/* Two comm objects over one communicator, one on NCCL (where it serves
+ * the first) and one on MPI (KK_MPI_NCCL=0), used in turn: each pairs its
+ * own messages, and the collectives of either meet theirs. */
+static void nccl_and_mpi_mixed(void) {
+  const char *keep = getenv("KK_MPI_NCCL");
+  char saved[16] = "";
+  if (keep)
+    snprintf(saved, sizeof saved, "%s", keep);
+  setenv("KK_MPI_NCCL", "0", 1);
+  kk_mpi_comm_t *mc = NULL;
+  kk_status_t st = kk_mpi_comm_create(MPI_COMM_WORLD, &mc);
+  if (keep)
+    setenv("KK_MPI_NCCL", saved, 1);
+  else
+    unsetenv("KK_MPI_NCCL");
+  OK(st);
+  if (!mc)
+    return;
+  const char *how = NULL;
+  CHECK(!kk_mpi_nccl(mc, &how) && strstr(how, "KK_MPI_NCCL=0"), "KK_MPI_NCCL=0 still on NCCL: %s", how ? how : "");
+  int64_t n = 37, ext[2] = {7, 5};
+  kk_view_t *a = make("mixed_a", KK_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *b = make("mixed_b", KK_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *m = make("mixed_m", KK_DOUBLE, 2, ext, KK_LAYOUT_RIGHT, NULL), *g = make("mixed_g", KK_DOUBLE, 2, ext, KK_LAYOUT_RIGHT, NULL);
+  kk_view_t *col_s = NULL, *col_r = NULL;
+  kk_slice_t sl[2] = {KK_ALL, KK_IDX(2)};
+  OK(kk_view_subview(m, sl, &col_s));
+  OK(kk_view_subview(g, sl, &col_r));
+  for (int round = 0; round < 4; round++) {
+    kk_mpi_comm_t *c = round % 2 ? mc : g_c;
+    fill(a, g_rank, 10 + round);
+    fill(b, 999, 10 + round);
+    fill(m, g_rank, 20 + round);
+    fill(g, 999, 20 + round);
+    kk_mpi_request_t *req[4];
+    OK(kk_mpi_irecv(c, NULL, b, prev_rank(), 70, &req[0]));
+    OK(kk_mpi_irecv(c, NULL, col_r, prev_rank(), 71, &req[1]));
+    OK(kk_mpi_isend(c, NULL, col_s, next_rank(), 71, &req[2]));
+    OK(kk_mpi_isend(c, NULL, a, next_rank(), 70, &req[3]));
+    OK(kk_mpi_waitall(4, req, NULL));
+    OK(kk_instance_fence(kk_instance_default()));
+    expect(b, NULL, prev_rank(), 10 + round, prev_rank(), 10 + round, round % 2 ? "exchange on MPI" : "exchange on the first comm");
+    expect(g, sl, prev_rank(), 20 + round, 999, 20 + round, round % 2 ? "column on MPI" : "column on the first comm");
+    /* an allreduce on the same comm object: every rank's a, summed */
+    fill(a, 1, 30);
+    OK(kk_mpi_allreduce(c, NULL, NULL, a, KK_SUM));
+    kk_view_t *h = NULL;
+    OK(kk_view_create_mirror(a, &h));
+    if (h)
+      OK(kk_deep_copy(h, a));
+    fill(b, 1, 30);
+    kk_view_t *hb = NULL;
+    OK(kk_view_create_mirror(b, &hb));
+    if (hb)
+      OK(kk_deep_copy(hb, b));
+    const double *x = kk_view_data(h ? h : a), *y = kk_view_data(hb ? hb : b);
+    for (int64_t i = 0; i < n; i++)
+      CHECK(x[i] == y[i] * g_size, "allreduce round %d: element %lld is %g, want %g", round, (long long)i, x[i],
+            y[i] * g_size);
+    if (h)
+      kk_view_release(h);
+    if (hb)
+      kk_view_release(hb);
+  }
+  kk_view_release(col_s), kk_view_release(col_r), kk_view_release(m), kk_view_release(g);
+  kk_view_release(a), kk_view_release(b);
+  OK(kk_mpi_comm_destroy(mc));
 }
 
 /* ---- collectives ------------------------------------------------------------ */
@@ -821,7 +909,10 @@ static void paths_and_buffers(void) {
   kk_space_t *sp = kk_view_space(m);
   const char *how = NULL;
   int aware = kk_mpi_gpu_aware(g_c, NULL, &how);
-  kk_mpi_path_t want = kk_space_host_accessible(sp) ? KK_MPI_PATH_HOST : aware ? KK_MPI_PATH_GPU_AWARE : KK_MPI_PATH_STAGED;
+  kk_mpi_path_t want = kk_space_host_accessible(sp) ? KK_MPI_PATH_HOST
+                       : kk_mpi_nccl(g_c, NULL) && strcmp(kk_space_backend(sp), "cuda") == 0 ? KK_MPI_PATH_NCCL
+                       : aware                                                              ? KK_MPI_PATH_GPU_AWARE
+                                                                                            : KK_MPI_PATH_STAGED;
   CHECK(path == want, "path of a view in %s: %s, want %s", kk_space_name(sp), kk_mpi_path_name(path), kk_mpi_path_name(want));
   CHECK(packed == 1, "a column was not to be packed");
   /* what the test runner asked for */
@@ -844,7 +935,10 @@ static void paths_and_buffers(void) {
   OK(kk_mpi_comm_get_stats(g_c, &s2));
   CHECK(s2.buffer_allocs == s1.buffer_allocs, "buffers were allocated again in a steady exchange: %llu -> %llu",
         (unsigned long long)s1.buffer_allocs, (unsigned long long)s2.buffer_allocs);
-  CHECK(s2.messages[path] >= s1.messages[path] + 8, "messages on path %s not counted", kk_mpi_path_name(path));
+  if (path == KK_MPI_PATH_NCCL)
+    CHECK(s2.nccl_ops >= s1.nccl_ops + 8, "operations on the NCCL path not counted");
+  else
+    CHECK(s2.messages[path] >= s1.messages[path] + 8, "messages on path %s not counted", kk_mpi_path_name(path));
   if (path == KK_MPI_PATH_STAGED)
     CHECK(s2.staging_copies >= s1.staging_copies + 8, "staged path without staging copies");
   else
@@ -1075,17 +1169,24 @@ static void errors(void) {
   OK(kk_mpi_comm_get_stats(g_c, &s1));
   CHECK(memcmp(s0.messages, s1.messages, sizeof s0.messages) == 0, "a refused operation sent a message");
 
-  /* an MPI error becomes KK_ERROR_COMM with MPI's own words */
+  /* an MPI error becomes KK_ERROR_COMM with MPI's own words; the NCCL
+   * path refuses the rank itself */
+  const int nccl = on_nccl(d10);
   st = kk_mpi_send(g_c, d10, g_size + 3, 0);
-  CHECK(st == KK_ERROR_COMM && strstr(kk_last_error(), "MPI_Isend failed") && strstr(kk_last_error(), "rank"),
-        "send to a rank that does not exist: %s: %s", kk_status_name(st), kk_last_error());
+  if (nccl)
+    CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "is not a rank of the communicator"),
+          "send to a rank that does not exist (NCCL): %s: %s", kk_status_name(st), kk_last_error());
+  else
+    CHECK(st == KK_ERROR_COMM && strstr(kk_last_error(), "MPI_Isend failed") && strstr(kk_last_error(), "rank"),
+          "send to a rank that does not exist: %s: %s", kk_status_name(st), kk_last_error());
   CHECK(strstr(kk_last_error(), "'ten'") != NULL, "the message names the view: %s", kk_last_error());
 
   /* sizes that disagree between sender and receiver; a message longer
    * than the view fails as MPI completes the request, which every
    * completion call reports as KK_ERROR_COMM (MPICH 4.0 raises it on
    * MPI_COMM_WORLD's handler, which aborts unless kk sets it aside) */
-  if (g_size >= 2) {
+  /* (not on the NCCL path, where the sizes must agree: docs/mpi.md) */
+  if (g_size >= 2 && !nccl) {
     if (g_rank == 0) {
       OK(kk_mpi_send(g_c, d10, 1, 60));
       for (int tag = 61; tag < 64; tag++)
@@ -1243,12 +1344,15 @@ int main(int argc, char **argv) {
     printf("mpi suite: %d rank%s, backend %s (host %s), default space %s, GPU-aware %s (%s)\n", g_size,
            g_size == 1 ? "" : "s", kk_backend_default(), kk_backend_host(), kk_space_name(kk_space_default()),
            a ? "yes" : "no", how);
+    int nc = kk_mpi_nccl(g_c, &how);
+    printf("mpi suite: NCCL %s (%s)\n", nc ? "yes" : "no", how);
   }
   init_cuts();
   run("p2p_contiguous_every_type", p2p_contiguous_every_type);
   run("p2p_strided_every_type", p2p_strided_every_type);
   run("p2p_batch_faces_every_type", p2p_batch_faces_every_type);
   run("p2p_forms", p2p_forms);
+  run("nccl_and_mpi_mixed", nccl_and_mpi_mixed);
   run("allreduce_views", allreduce_views);
   run("broadcast_and_allgather", broadcast_and_allgather);
   run("halo_3d_six_directions", halo_3d_six_directions);

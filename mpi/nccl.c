@@ -1,0 +1,547 @@
+/* mpi/nccl.c -- NCCL opened at run time, and the device-direct collectives of kk-mpi on it (docs/mpi.md). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <glob.h>
+#include <stddef.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "nccl.h"
+
+/*
+ * Nothing is linked: libnccl.so.2 is opened with dlopen at the first
+ * kk_mpi_comm_create (or kk-info --mpi), as kk-kernels opens cuBLAS, and
+ * its functions are looked up by name.  The few types and functions kk
+ * needs are declared here, written against NCCL 2.18's public header
+ * (NVIDIA/nccl, src/nccl.h.in, v2.18.x); every one of them exists since
+ * NCCL 2.7 (ncclSend/ncclRecv), so any NCCL 2.7 or later serves.  libnccl
+ * carries its own CUDA runtime and opens libcuda itself; kk opens libcuda
+ * too, for the context NCCL must see current (the primary context the cuda
+ * plugin uses) and for polling the stream under a time limit.
+ */
+
+/* ---- NCCL's ABI (nccl.h.in, 2.18) ------------------------------------------------- */
+typedef struct ncclComm *ncclComm_t;
+#define NCCL_UNIQUE_ID_BYTES 128
+typedef struct {
+  char internal[NCCL_UNIQUE_ID_BYTES];
+} ncclUniqueId;
+typedef enum {
+  ncclSuccess = 0,
+  ncclUnhandledCudaError = 1,
+  ncclSystemError = 2,
+  ncclInternalError = 3,
+  ncclInvalidArgument = 4,
+  ncclInvalidUsage = 5,
+  ncclRemoteError = 6,
+  ncclInProgress = 7
+} ncclResult_t;
+typedef enum {
+  ncclInt8 = 0,
+  ncclUint8 = 1,
+  ncclInt32 = 2,
+  ncclUint32 = 3,
+  ncclInt64 = 4,
+  ncclUint64 = 5,
+  ncclFloat16 = 6,
+  ncclFloat32 = 7,
+  ncclFloat64 = 8
+} ncclDataType_t;
+typedef enum { ncclSum = 0, ncclProd = 1, ncclMax = 2, ncclMin = 3 } ncclRedOp_t;
+typedef void *cudaStream_t;
+
+static struct nccl_fns {
+  ncclResult_t (*get_version)(int *);
+  ncclResult_t (*get_unique_id)(ncclUniqueId *);
+  ncclResult_t (*comm_init_rank)(ncclComm_t *, int, ncclUniqueId, int);
+  ncclResult_t (*comm_destroy)(ncclComm_t);
+  ncclResult_t (*comm_abort)(ncclComm_t);
+  ncclResult_t (*comm_get_async_error)(ncclComm_t, ncclResult_t *);
+  const char *(*get_error_string)(ncclResult_t);
+  ncclResult_t (*group_start)(void);
+  ncclResult_t (*group_end)(void);
+  ncclResult_t (*send)(const void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t);
+  ncclResult_t (*recv)(void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t);
+  ncclResult_t (*all_reduce)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, cudaStream_t);
+  ncclResult_t (*broadcast)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t);
+  ncclResult_t (*all_gather)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, cudaStream_t);
+  /* optional (2.13): the last error's text, more than the result's name */
+  const char *(*get_last_error)(ncclComm_t);
+  /* libcuda */
+  int (*ctx_set_current)(void *);
+  int (*stream_query)(void *);
+  int cuda_found;
+  char cuda_why[300];
+} N;
+
+#define NCCL_SYMS(X)                                                                                               \
+  X(get_version, "ncclGetVersion") X(get_unique_id, "ncclGetUniqueId") X(comm_init_rank, "ncclCommInitRank")      \
+  X(comm_destroy, "ncclCommDestroy") X(comm_abort, "ncclCommAbort")                                                \
+  X(comm_get_async_error, "ncclCommGetAsyncError") X(get_error_string, "ncclGetErrorString")                       \
+  X(group_start, "ncclGroupStart") X(group_end, "ncclGroupEnd") X(send, "ncclSend") X(recv, "ncclRecv")            \
+  X(all_reduce, "ncclAllReduce") X(broadcast, "ncclBroadcast") X(all_gather, "ncclAllGather")
+
+static mpi_nccl_lib_t g_lib;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+/* Opens `file` and resolves every function: 0, or -1 with why. */
+static int try_open(const char *file, char *why, size_t why_size) {
+  dlerror();
+  void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror();
+    snprintf(why, why_size, "%s", e ? e : "dlopen failed");
+    return -1;
+  }
+#define RESOLVE(field, name)                                                                                       \
+  if (!(*(void **)&N.field = dlsym(h, name))) {                                                                    \
+    snprintf(why, why_size, "%s has no %s (not NCCL 2.7 or later)", file, name);                                   \
+    memset(&N, 0, offsetof(struct nccl_fns, get_last_error));                                                        \
+    dlclose(h);                                                                                                    \
+    return -1;                                                                                                     \
+  }
+  NCCL_SYMS(RESOLVE)
+#undef RESOLVE
+  *(void **)&N.get_last_error = dlsym(h, "ncclGetLastError");
+  return 0; /* stays open for the life of the process */
+}
+
+/* The nvidia-nccl Python package's library under the usual prefixes. */
+static int try_python(char *path, size_t path_size, char *why, size_t why_size) {
+  const char *env[] = {"VIRTUAL_ENV", "CONDA_PREFIX", "HOME"};
+  char pat[1024];
+  const char *prefixes[8];
+  char bufs[3][512];
+  int np = 0;
+  for (int i = 0; i < 3; i++) {
+    const char *v = getenv(env[i]);
+    if (v && *v && strlen(v) < 400) {
+      snprintf(bufs[i], sizeof bufs[i], "%s%s", v, i == 2 ? "/.local/lib" : "/lib");
+      prefixes[np++] = bufs[i];
+    }
+  }
+  prefixes[np++] = "/usr/local/lib";
+  prefixes[np++] = "/usr/lib";
+  prefixes[np++] = "/opt/conda/lib";
+  for (int i = 0; i < np; i++) {
+    snprintf(pat, sizeof pat, "%s/python3*/*-packages/nvidia/nccl/lib/libnccl.so.2", prefixes[i]);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) != 0)
+      continue;
+    for (size_t k = 0; k < g.gl_pathc; k++)
+      if (try_open(g.gl_pathv[k], why, why_size) == 0) {
+        snprintf(path, path_size, "%s", g.gl_pathv[k]);
+        globfree(&g);
+        return 0;
+      }
+    globfree(&g);
+    return -1; /* found one that failed: its reason stands */
+  }
+  snprintf(why, why_size, "no nvidia/nccl/lib/libnccl.so.2 under the Python prefixes");
+  return -1;
+}
+
+static void open_cuda(void) {
+  dlerror();
+  void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror();
+    snprintf(N.cuda_why, sizeof N.cuda_why, "%s", e ? e : "libcuda.so.1: dlopen failed");
+    return;
+  }
+  *(void **)&N.ctx_set_current = dlsym(h, "cuCtxSetCurrent");
+  *(void **)&N.stream_query = dlsym(h, "cuStreamQuery");
+  if (!N.ctx_set_current || !N.stream_query) {
+    snprintf(N.cuda_why, sizeof N.cuda_why, "libcuda.so.1 lacks cuCtxSetCurrent or cuStreamQuery");
+    return;
+  }
+  N.cuda_found = 1;
+}
+
+static void load_once(void) {
+  mpi_nccl_lib_t *L = &g_lib;
+  const char *setting = getenv("KK_NCCL_LIBRARY");
+  char why[600] = "";
+  if (setting && *setting) {
+    L->setting = "KK_NCCL_LIBRARY";
+    if (try_open(setting, why, sizeof why) == 0) {
+      snprintf(L->path, sizeof L->path, "%s", setting);
+      L->found = 1;
+    } else
+      snprintf(L->why, sizeof L->why, "KK_NCCL_LIBRARY=%s: %s", setting, why);
+  } else {
+    L->setting = "search";
+    char why2[600] = "";
+    if (try_open("libnccl.so.2", why, sizeof why) == 0) {
+      snprintf(L->path, sizeof L->path, "libnccl.so.2");
+      L->found = 1;
+    } else if (try_python(L->path, sizeof L->path, why2, sizeof why2) == 0)
+      L->found = 1;
+    else
+      snprintf(L->why, sizeof L->why, "no NCCL found (KK_NCCL_LIBRARY, the loader's path, the nvidia-nccl Python "
+                                      "package): %s; %s", why, why2);
+  }
+  if (L->found && N.get_version(&L->version) != ncclSuccess)
+    L->version = 0;
+  if (L->found)
+    open_cuda();
+}
+
+const mpi_nccl_lib_t *kk_mpi__nccl_lib(void) {
+  pthread_once(&g_once, load_once);
+  return &g_lib;
+}
+
+void kk_mpi__nccl_version_text(int code, char *buf, size_t size) {
+  /* NCCL_VERSION(X,Y,Z): X*10000 + Y*100 + Z from 2.9, X*1000 + Y*100 + Z before */
+  if (code >= 20900)
+    snprintf(buf, size, "%d.%d.%d", code / 10000, code / 100 % 100, code % 100);
+  else
+    snprintf(buf, size, "%d.%d.%d", code / 1000, code / 100 % 10, code % 100);
+}
+
+/* ---- errors ------------------------------------------------------------------------ */
+
+/* KK_ERROR_COMM with NCCL's words: "<what>: ncclX failed: <string> (ncclResult_t N)[: <last error>]". */
+static kk_status_t nccl_fail(kk_mpi_comm_t *c, ncclResult_t r, const char *fn, const char *what) {
+  const char *s = N.get_error_string ? N.get_error_string(r) : NULL;
+  const char *last = N.get_last_error ? N.get_last_error(c ? (ncclComm_t)c->nccl_comm : NULL) : NULL;
+  return kk_set_error(r == ncclInvalidArgument || r == ncclInvalidUsage ? KK_ERROR_INVALID_ARGUMENT : KK_ERROR_COMM,
+                      "%s: %s failed: %s (ncclResult_t %d)%s%s", what, fn, s ? s : "unknown NCCL error", (int)r,
+                      last && *last ? ": " : "", last && *last ? last : "");
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---- the communicator ------------------------------------------------------------- */
+
+/* This rank's answer to "can my device views go through NCCL?": 0, or -1
+ * with why; *dev and *ctx the device and context of the default instance. */
+static int local_ok(kk_mpi_comm_t *c, char *why, size_t why_size) {
+  const char *b = kk_backend_default();
+  if (strcmp(b, "cuda") != 0) {
+    snprintf(why, why_size, "the default backend is %s; NCCL serves the cuda backend", b);
+    return -1;
+  }
+  const mpi_nccl_lib_t *L = kk_mpi__nccl_lib();
+  if (!L->found) {
+    snprintf(why, why_size, "%s", L->why);
+    return -1;
+  }
+  if (!N.cuda_found) {
+    snprintf(why, why_size, "NCCL found but not the CUDA driver: %s", N.cuda_why);
+    return -1;
+  }
+  kk_native_queue_t q;
+  if (kk_instance_native_queue(kk_instance_default(), &q) != KK_OK || q.kind != KK_NATIVE_CUDA) {
+    snprintf(why, why_size, "the cuda instance has no native stream: %s", kk_last_error());
+    return -1;
+  }
+  c->nccl_ctx = q.context;
+  c->nccl_device = q.device;
+  return 0;
+}
+
+/* Whether two ranks of one node share a device (NCCL needs one per rank):
+ * 0, or -1 with why (the same on every rank of the node). */
+static int own_device(kk_mpi_comm_t *c, int dev, char *why, size_t why_size) {
+  MPI_Comm node;
+  if (MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) {
+    snprintf(why, why_size, "MPI_Comm_split_type failed: cannot tell whether ranks share a device");
+    return -1;
+  }
+  int n = 0, rc = 0;
+  MPI_Comm_size(node, &n);
+  int *devs = malloc((size_t)n * sizeof *devs);
+  if (!devs || MPI_Allgather(&dev, 1, MPI_INT, devs, 1, MPI_INT, node) != MPI_SUCCESS) {
+    snprintf(why, why_size, "cannot gather the devices of this node's ranks");
+    rc = -1;
+  }
+  for (int i = 0; rc == 0 && i < n; i++)
+    for (int j = i + 1; rc == 0 && j < n; j++)
+      if (devs[i] >= 0 && devs[i] == devs[j]) {
+        snprintf(why, why_size, "node ranks %d and %d share device %d (NCCL needs a device per rank)", i, j, devs[i]);
+        rc = -1;
+      }
+  free(devs);
+  MPI_Comm_free(&node);
+  return rc;
+}
+
+kk_status_t kk_mpi__nccl_setup(kk_mpi_comm_t *c, int want) {
+  c->nccl_on = 0;
+  c->nccl_timeout = 600.0;
+  const char *t = getenv("KK_MPI_NCCL_TIMEOUT");
+  if (t && *t) {
+    char *end;
+    double v = strtod(t, &end);
+    if (*end == '\0' && v >= 0)
+      c->nccl_timeout = v;
+  }
+  char why[1024] = "";
+  int ok = -1;
+  if (want == 0)
+    snprintf(why, sizeof why, "KK_MPI_NCCL=0");
+  else if ((ok = local_ok(c, why, sizeof why)) == 0)
+    ok = 0;
+  /* every rank must take part in the device check, ready or not */
+  /* want is the same on every rank: they all take part in the device check, or none does */
+  int ok2 = want == 0 ? 0 : own_device(c, ok == 0 ? c->nccl_device : -1, why + strlen(why), sizeof why - strlen(why));
+  if (ok == 0 && ok2 != 0)
+    ok = -1;
+  struct { int v, r; } mine = {ok == 0 ? 1 : 0, c->rank}, all;
+  int err = MPI_Allreduce(&mine, &all, 1, MPI_2INT, MPI_MINLOC, c->comm);
+  if (err != MPI_SUCCESS)
+    return kk_mpi__fail(err, "MPI_Allreduce (agreeing on the NCCL path)", "kk_mpi_comm_create");
+  if (!all.v) {
+    if (ok != 0)
+      snprintf(c->nccl_how, sizeof c->nccl_how, "%s", why);
+    else
+      snprintf(c->nccl_how, sizeof c->nccl_how, "rank %d cannot use NCCL (KK_MPI_DEBUG=1 there says why)", all.r);
+    if (want == 1)
+      return kk_set_error(KK_ERROR_UNSUPPORTED, "kk_mpi_comm_create: KK_MPI_NCCL=1 but %s%s",
+                          ok != 0 ? "this rank cannot use NCCL: " : "", c->nccl_how);
+    return KK_OK; /* the MPI path, and nccl_how says why */
+  }
+  /* rank 0 makes the unique id; its status travels with it */
+  struct { int st; ncclUniqueId id; } msg;
+  memset(&msg, 0, sizeof msg);
+  if (c->rank == 0)
+    msg.st = (int)N.get_unique_id(&msg.id);
+  if ((err = MPI_Bcast(&msg, (int)sizeof msg, MPI_BYTE, 0, c->comm)) != MPI_SUCCESS)
+    return kk_mpi__fail(err, "MPI_Bcast (NCCL's unique id)", "kk_mpi_comm_create");
+  ncclResult_t r = (ncclResult_t)msg.st;
+  const char *fn = "ncclGetUniqueId (on rank 0)";
+  ncclComm_t nc = NULL;
+  if (r == ncclSuccess) {
+    fn = "ncclCommInitRank";
+    N.ctx_set_current(c->nccl_ctx);
+    r = N.comm_init_rank(&nc, c->size, msg.id, c->rank);
+  }
+  int good = r == ncclSuccess, all_good = 0;
+  if ((err = MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_MIN, c->comm)) != MPI_SUCCESS)
+    all_good = 0;
+  if (!all_good) {
+    kk_status_t st = good ? kk_set_error(KK_ERROR_COMM, "kk_mpi_comm_create: another rank failed to join the NCCL "
+                                                        "communicator (its kk_last_error() says why)")
+                          : nccl_fail(NULL, r, fn, "kk_mpi_comm_create");
+    if (nc)
+      N.comm_destroy(nc);
+    snprintf(c->nccl_how, sizeof c->nccl_how, "%s", kk_last_error());
+    return want == 1 ? st : KK_OK;
+  }
+  c->nccl_comm = nc;
+  c->nccl_on = 1;
+  char v[32];
+  kk_mpi__nccl_version_text(g_lib.version, v, sizeof v);
+  snprintf(c->nccl_how, sizeof c->nccl_how, "NCCL %s (%s), device %d%s", v, g_lib.path, c->nccl_device,
+           want == 1 ? ", KK_MPI_NCCL=1" : "");
+  return KK_OK;
+}
+
+kk_status_t kk_mpi__nccl_teardown(kk_mpi_comm_t *c) {
+  if (!c->nccl_comm)
+    return KK_OK;
+  N.ctx_set_current(c->nccl_ctx);
+  ncclResult_t r = N.comm_destroy((ncclComm_t)c->nccl_comm);
+  c->nccl_comm = NULL;
+  c->nccl_on = 0;
+  return r == ncclSuccess ? KK_OK : nccl_fail(NULL, r, "ncclCommDestroy", "kk_mpi_comm_destroy");
+}
+
+/* ---- collectives --------------------------------------------------------------------- */
+
+/* NCCL's type for kk's, for a reduction; -1 when it has none. */
+static int nccl_type(kk_type_t type) {
+  switch (type) {
+  case KK_INT8: return ncclInt8;
+  case KK_UINT8: return ncclUint8;
+  case KK_INT32: return ncclInt32;
+  case KK_UINT32: return ncclUint32;
+  case KK_INT64: return ncclInt64;
+  case KK_UINT64: return ncclUint64;
+  case KK_FLOAT: case KK_COMPLEX_FLOAT: return ncclFloat32;
+  case KK_DOUBLE: case KK_COMPLEX_DOUBLE: return ncclFloat64;
+  default: return -1;
+  }
+}
+
+static int nccl_op(int op) {
+  switch (op) {
+  case KK_SUM: return ncclSum;
+  case KK_PROD: return ncclProd;
+  case KK_MIN: return ncclMin;
+  case KK_MAX: return ncclMax;
+  default: return -1;
+  }
+}
+
+int kk_mpi__nccl_can(kk_type_t type, int op) {
+  if (op < 0)
+    return 1; /* bytes */
+  const int complex = type == KK_COMPLEX_FLOAT || type == KK_COMPLEX_DOUBLE;
+  /* a complex sum is the sum of its parts; its product is not */
+  return nccl_type(type) >= 0 && nccl_op(op) >= 0 && (!complex || op == KK_SUM);
+}
+
+kk_status_t kk_mpi__nccl_coll(kk_mpi_comm_t *c, kk_mpi_what_t *what, kk_instance_t *inst, int coll, const void *send,
+                              void *recv, size_t count, kk_type_t type, size_t elem_size, int op, int root) {
+  if (!c->nccl_comm)
+    return kk_set_error(KK_ERROR_COMM, "%s: the NCCL communicator was aborted earlier (%s)", kk_mpi__what(what),
+                        c->nccl_how);
+  kk_native_queue_t q;
+  kk_status_t st = kk_instance_native_queue(inst, &q);
+  if (st != KK_OK)
+    return st;
+  N.ctx_set_current(c->nccl_ctx);
+  ncclResult_t r;
+  const char *fn;
+  if (coll == KK_MPI_NCCL_ALLREDUCE) {
+    size_t n = type == KK_COMPLEX_FLOAT || type == KK_COMPLEX_DOUBLE ? 2 * count : count;
+    fn = "ncclAllReduce";
+    r = N.all_reduce(send, recv, n, (ncclDataType_t)nccl_type(type), (ncclRedOp_t)nccl_op(op),
+                     (ncclComm_t)c->nccl_comm, q.queue);
+  } else if (coll == KK_MPI_NCCL_BROADCAST) {
+    fn = "ncclBroadcast";
+    r = N.broadcast(send, recv, count * elem_size, ncclUint8, root, (ncclComm_t)c->nccl_comm, q.queue);
+  } else {
+    fn = "ncclAllGather";
+    r = N.all_gather(send, recv, count * elem_size, ncclUint8, (ncclComm_t)c->nccl_comm, q.queue);
+  }
+  return r == ncclSuccess ? KK_OK : nccl_fail(c, r, fn, kk_mpi__what(what));
+}
+
+/* Aborts c's communicator after a failure or a time-out: the other ranks'
+ * NCCL operations then fail too instead of waiting for this one. */
+static void nccl_abort(kk_mpi_comm_t *c) {
+  if (c->nccl_comm)
+    N.comm_abort((ncclComm_t)c->nccl_comm);
+  c->nccl_comm = NULL;
+}
+
+kk_status_t kk_mpi__nccl_sync(kk_mpi_comm_t *c, kk_mpi_what_t *what, kk_instance_t *inst) {
+  kk_native_queue_t q;
+  kk_status_t st = kk_instance_native_queue(inst, &q);
+  if (st != KK_OK)
+    return st;
+  if (!c->nccl_comm)
+    return kk_mpi__fence(c, inst, what);
+  N.ctx_set_current(c->nccl_ctx);
+  const double t0 = now_s();
+  for (unsigned spin = 0;; spin++) {
+    int cr = N.stream_query(q.queue);
+    if (cr == 0)
+      break;
+    if (cr != 600) /* CUDA_ERROR_NOT_READY */
+      return kk_mpi__fence(c, inst, what); /* the instance's fence reports the CUDA error */
+    ncclResult_t ar = ncclSuccess;
+    N.comm_get_async_error((ncclComm_t)c->nccl_comm, &ar);
+    if (ar != ncclSuccess && ar != ncclInProgress) {
+      st = nccl_fail(c, ar, "ncclCommGetAsyncError", kk_mpi__what(what));
+      nccl_abort(c);
+      snprintf(c->nccl_how, sizeof c->nccl_how, "aborted after an NCCL error");
+      return st;
+    }
+    if (c->nccl_timeout > 0 && (spin & 255) == 0 && now_s() - t0 > c->nccl_timeout) {
+      nccl_abort(c);
+      snprintf(c->nccl_how, sizeof c->nccl_how, "aborted after waiting %.0f s (KK_MPI_NCCL_TIMEOUT)", c->nccl_timeout);
+      return kk_set_error(KK_ERROR_COMM,
+                          "%s: NCCL did not complete within KK_MPI_NCCL_TIMEOUT=%.0f s (a rank died or never "
+                          "joined?); the NCCL communicator was aborted",
+                          kk_mpi__what(what), c->nccl_timeout);
+    }
+    if (spin > 64) {
+      struct timespec ts = {0, 20000};
+      nanosleep(&ts, NULL);
+    }
+  }
+  return kk_mpi__fence(c, inst, what);
+}
+
+int kk_mpi_nccl(const kk_mpi_comm_t *c, const char **how) {
+  if (!c || !kk_is_initialized() || !kk_mpi__current(c) || !kk_mpi__mpi_alive()) {
+    if (how)
+      *how = c ? "kk or MPI is not initialized" : "no communicator";
+    return 0;
+  }
+  if (how)
+    *how = c->nccl_how;
+  return c->nccl_on && c->nccl_comm != NULL;
+}
+
+/* ---- point-to-point ---------------------------------------------------------------- */
+
+kk_status_t kk_mpi__nccl_flush(kk_mpi_comm_t *c) {
+  kk_mpi_request_t *head = c->nccl_head;
+  c->nccl_head = c->nccl_tail = NULL;
+  if (!head)
+    return KK_OK;
+  kk_status_t st = KK_OK;
+  kk_mpi_what_t what;
+  kk_mpi__what_init(&what, head->op, head->view);
+  /* NCCL pairs the sends and receives between two ranks in the order a
+   * group lists them, and has no tags: the queue is listed by tag (stable:
+   * posting order within a tag), on both ranks alike, so that a halo whose
+   * faces go to one neighbour twice (a periodic grid of two ranks) pairs
+   * each face with the receive of the same tag, as MPI would */
+  for (kk_mpi_request_t **pp = &head; *pp && (*pp)->nccl_next;) {
+    kk_mpi_request_t *a = *pp, *b = a->nccl_next;
+    if (b->tag >= a->tag) {
+      pp = &a->nccl_next;
+      continue;
+    }
+    /* take b out and insert it before the first element with a larger tag */
+    a->nccl_next = b->nccl_next;
+    kk_mpi_request_t **ins = &head;
+    while ((*ins)->tag <= b->tag)
+      ins = &(*ins)->nccl_next;
+    b->nccl_next = *ins;
+    *ins = b;
+  }
+  if (!c->nccl_comm)
+    st = kk_set_error(KK_ERROR_COMM, "%s: the NCCL communicator was aborted earlier (%s)", kk_mpi__what(&what),
+                      c->nccl_how);
+  ncclResult_t r = ncclSuccess;
+  const char *fn = "ncclGroupStart";
+  int started = 0;
+  if (st == KK_OK) {
+    N.ctx_set_current(c->nccl_ctx);
+    r = N.group_start();
+    started = r == ncclSuccess;
+  }
+  for (kk_mpi_request_t *q = head; st == KK_OK && r == ncclSuccess && q; q = q->nccl_next) {
+    if (q->plan.bytes == 0)
+      continue;
+    kk_native_queue_t nq;
+    if ((st = kk_instance_native_queue(q->inst, &nq)) != KK_OK)
+      break;
+    fn = q->recv ? "ncclRecv" : "ncclSend";
+    r = q->recv ? N.recv(q->ptr, q->plan.bytes, ncclUint8, q->peer, (ncclComm_t)c->nccl_comm, nq.queue)
+                : N.send(q->ptr, q->plan.bytes, ncclUint8, q->peer, (ncclComm_t)c->nccl_comm, nq.queue);
+  }
+  if (started) {
+    /* a group once started is ended, whatever failed inside it */
+    ncclResult_t e = N.group_end();
+    if (r == ncclSuccess && e != ncclSuccess)
+      r = e, fn = "ncclGroupEnd";
+  }
+  if (st == KK_OK && r != ncclSuccess)
+    st = nccl_fail(c, r, fn, kk_mpi__what(&what));
+  for (kk_mpi_request_t *q = head, *next; q; q = next) {
+    next = q->nccl_next;
+    q->nccl_next = NULL;
+    q->nccl_queued = 0;
+    q->nccl_err = st;
+  }
+  return st;
+}
