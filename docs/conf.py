@@ -24,7 +24,7 @@ suppress_warnings = ["myst.header"]
 breathe_projects = {"kk": os.environ.get("KK_DOXY_XML", "_build/doxygen/xml")}
 breathe_default_project = "kk"
 breathe_domain_by_extension = {"h": "c"}
-breathe_show_define_initializer = True
+breathe_show_define_initializer = False
 breathe_show_enumvalue_initializer = True
 
 html_theme = "alabaster"

@@ -516,6 +516,8 @@ typedef struct kk_view_spec {
   unsigned flags;                 /* KK_VIEW_* */
 } kk_view_spec_t;
 
+/* The initializer of a kk_view_spec_t: struct_size set, a rank-0 double view
+ * in the default space and layout, no flags. */
 #define KK_VIEW_SPEC_INIT \
   { sizeof(kk_view_spec_t), "", KK_DOUBLE, 0, 0, {0}, KK_LAYOUT_DEFAULT, {0}, NULL, 0 }
 

@@ -6,15 +6,21 @@ it (or after it, on the same line, for struct members and enumerators), as
 hwloc.h and ze_api.h do.  Doxygen reads only /** and /**< comments, so this
 filter rewrites, on the way into Doxygen and never in the headers:
 
+  * the file's opening line                                  ->  /** @file ... */
   * a comment block that ends on the line right above code  ->  /** ... */
   * a comment that follows code on the same line            ->  /**< ... */
-  * the file's opening line                                  ->  /** @file ... */
+  * a comment above several declarations (no blank line between them): each
+    declaration after the first gets the comment's text, joined on one line,
+    as a trailing /**< ... */ (merged with its own trailing comment)
 
-Section banners (/* ===) and comments followed by a blank line pass
-unchanged, and the line count never changes, so Doxygen's warnings name the
-header's own lines."""
+Section banners (/* === with only a title) and comments followed by a blank
+line pass unchanged; banner rules (==== / ----) are dropped from the text,
+since Markdown would read the line above one as a heading.  The line count
+never changes, so Doxygen's warnings name the header's own lines."""
 import re
 import sys
+
+TRAILING = re.compile(r"^(\s*[^\s/#*][^\"']*?)/\*(?![*!])(.*?)\*/\s*$")
 
 
 def is_code(line):
@@ -22,74 +28,92 @@ def is_code(line):
     return bool(s) and not s.startswith("/*") and not s.startswith("//") and not s.startswith("*")
 
 
-def declaration_run(lines, k):
-    """The last line of the declarations that start at line k and run to the
-    next blank line, comment block, banner or #endif; and how many
-    declarations (top-level ';' ends and #defines) it holds."""
-    depth, count, end, cont = 0, 0, k, False
+def declaration_ends(lines, k):
+    """The last line of each declaration in the run that starts at line k and
+    goes on to the next blank line, comment or preprocessor conditional: a
+    top-level ';' ends one, and so does a #define's last line."""
+    ends, depth, in_macro = [], 0, False
     while k < len(lines):
         line = lines[k]
         s = line.strip()
-        if not cont and (not s or s.startswith("/*") or s.startswith("#endif") or s.startswith("#if") or s.startswith("#else")):
+        if not in_macro and (not s or s.startswith("/*") or re.match(r"#\s*(if|else|elif|endif)", s)):
             break
-        code = re.sub(r"/\*.*?\*/", "", line)
-        if not cont and s.startswith("#define") and depth == 0:
-            count += 1
-        if not s.startswith("#"):
-            before = depth
+        if in_macro or s.startswith("#"):
+            starts = not in_macro
+            in_macro = line.rstrip().endswith("\\")
+            if not in_macro and depth == 0 and (not starts or s.startswith("#define")):
+                ends.append(k)
+        else:
+            code = re.sub(r"/\*.*?\*/", "", line)
             depth += code.count("{") - code.count("}")
-            if depth == 0 and code.rstrip().endswith(";") and not cont:
-                count += 1
-            del before
-        cont = line.rstrip().endswith("\\")
-        end = k
+            if depth == 0 and code.rstrip().endswith(";"):
+                ends.append(k)
         k += 1
-    return end, count
+    return ends
+
+
+def comment_text(lines, i, j):
+    """The text of the comment on lines i..j, on one line."""
+    text = " ".join(lines[i:j + 1])
+    text = text.strip()
+    text = re.sub(r"^/\*+", "", text)
+    text = re.sub(r"\*/$", "", text)
+    text = re.sub(r"\s\*\s", " ", text)
+    text = re.sub(r"[=-]{4,}", "", text)
+    return re.sub(r"\s+", " ", text).strip().replace("*/", "* /")
 
 
 def main(path):
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     out = list(lines)
+    n = len(lines)
+    shared = {}  # line -> text of a comment over several declarations
     i = 0
-    # the file's opening line says what it is for: the file's documentation
-    # (without it Doxygen lists, and checks, none of the file's functions)
     if lines and lines[0].startswith("/*") and "*/" in lines[0]:
         out[0] = "/** @file " + lines[0][2:]
         i = 1
-    n = len(lines)
     while i < n:
         line = lines[i]
         stripped = line.lstrip()
         if stripped.startswith("/*") and not stripped.startswith("/**"):
-            # a comment block starting this line: find its end
             j = i
-            while j < n and "*/" not in lines[j][(lines[j].find("/*") + 2) if j == i else 0:]:
+            while j < n and "*/" not in (lines[j][lines[j].find("/*") + 2:] if j == i else lines[j]):
                 j += 1
             if j >= n:
                 break
-            # code must follow on the next line, and the block must not be a banner
-            # a section's banner (/* ===) names a section, not the code below it;
-            # a sub-section's (/* ---) describes the declarations right below
-            # (a section's banner with a paragraph below its title, right
-            # above code, describes that code too)
+            # a banner with only a title names a section, not the code below
             banner = stripped.startswith("/* ===") and j - i < 4
             if not banner and j + 1 < n and is_code(lines[j + 1]) and not lines[j + 1].lstrip().startswith("#endif"):
                 indent = line[: len(line) - len(stripped)]
                 out[i] = indent + "/**" + stripped[2:]
-                end, count = declaration_run(lines, j + 1)
-                if count >= 2:
-                    # one comment over several declarations: a member group,
-                    # whose comment Doxygen gives to each (DISTRIBUTE_GROUP_DOC)
-                    out[i] = indent + "/**@{*/ " + out[i][len(indent):]
-                    out[end] = out[end] + " /**@}*/"
+                for k in range(i, j + 1):
+                    out[k] = re.sub(r"[=-]{4,}", "", out[k])
+                ends = declaration_ends(lines, j + 1)
+                if len(ends) > 1:
+                    text = comment_text(lines, i, j)
+                    for prev, e in zip(ends, ends[1:]):
+                        shared[e] = (text, prev + 1 == e)
             i = j + 1
             continue
-        # code, then a comment on the same line: a trailing doc comment
-        m = re.match(r"^(\s*[^\s/#][^\"']*?[;,{]?\s*)/\*(?![*!])", line)
-        if m and is_code(line) and not line.rstrip().endswith("\\"):
-            out[i] = line[: m.end(1)] + "/**<" + line[m.end(1) + 2:]
         i += 1
+    for k in range(n):
+        line = lines[k]
+        if k in shared:
+            text, one_line = shared[k]
+            m = TRAILING.match(line)
+            if one_line and not line.lstrip().startswith("#"):
+                # a declaration on one line: the comment goes before it, where
+                # Doxygen gives it to the declaration and not to its last member
+                out[k] = "/** " + text + " */ " + (m.group(1) + "/**<" + m.group(2) + "*/" if m else line)
+            elif m:
+                out[k] = m.group(1) + "/**< " + text + " " + m.group(2).strip() + " */"
+            else:
+                out[k] = line + " /**< " + text + " */"
+            continue
+        m = TRAILING.match(out[k])
+        if m and is_code(out[k]) and not out[k].rstrip().endswith("\\") and out[k] == line:
+            out[k] = m.group(1) + "/**<" + m.group(2) + "*/"
     sys.stdout.write("\n".join(out))
 
 

@@ -154,6 +154,7 @@ typedef struct kk_sort_options {
   kk_view_t *workspace;                /* NULL, or a contiguous view in the instance's space whose memory the
                                           sort uses for its temporaries while they fit (see below) */
 } kk_sort_options_t;
+/* The initializer of a kk_sort_options_t: the whole view, ascending, by value. */
 #define KK_SORT_OPTIONS_INIT { sizeof(kk_sort_options_t), 0, -1, 0, NULL, NULL }
 
 /* The bytes of workspace that a sort of n keys of key_size bytes (values

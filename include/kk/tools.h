@@ -93,6 +93,10 @@ struct Kokkos_Profiling_SpaceHandle {
   char name[64];
 };
 
+/* The signatures of the kokkosp_* callbacks a tool library exports, as
+ * Kokkos declares them (docs/tools.md):
+ * init and finalize, argument parsing and help, kernels, regions, data,
+ * sections, events, deep copies, fences, DualViews and metadata. */
 typedef void (*Kokkos_Profiling_initFunction)(const int, const uint64_t, const uint32_t,
                                               struct Kokkos_Profiling_KokkosPDeviceInfo *);
 typedef void (*Kokkos_Profiling_finalizeFunction)(void);
@@ -152,7 +156,7 @@ typedef void (*Kokkos_Tools_requestToolSettingsFunction)(const uint32_t, struct 
 /* ---- tuning ------------------------------------------------------------------ */
 
 /* The tuning interface's types, exactly as Kokkos Tools declares them
- * (shared/specs/kokkos-tools-abi.md; docs/tools.md, "Tuning"): a string
+ * (docs/tools.md): a string
  * value's length and type, */
 #define KOKKOS_TOOLS_TUNING_STRING_LENGTH 64
 typedef char Kokkos_Tools_Tuning_String[KOKKOS_TOOLS_TUNING_STRING_LENGTH];
