@@ -97,6 +97,15 @@ def main(top):
                 if anchor and dest.endswith(".md") and anchor not in anchors(dest):
                     print("%s: no heading with anchor #%s in %s" % (where, anchor, os.path.relpath(dest, top)))
                     bad += 1
+    # each page opens with a paragraph saying whom it is for ("For ...")
+    for page in sorted(pages):
+        rel = os.path.relpath(page, docs)
+        if rel.startswith("..") or rel.startswith("api" + os.sep) or rel == "index.md":
+            continue
+        with open(page, encoding="utf-8") as f:
+            body = [l for l in f.read().split("\n")[1:] if l.strip()]
+        if not body or not body[0].startswith("For "):
+            print("note: docs/%s: the first paragraph should say whom the page is for (\"For ...\")" % rel)
     print("check-links: %d pages, %d broken links%s" % (len(pages), bad, ", %d to pages not written yet" % notes if notes else ""))
     return 1 if bad else 0
 
