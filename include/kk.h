@@ -54,6 +54,8 @@ extern "C" {
   X(ERROR_CAPTURE, -19, "not allowed while an instance captures a graph")                   \
   X(ERROR_COMM, -20, "communication library (MPI) error")
 
+/* A status: KK_OK (0), KK_EXIT_REQUESTED (1) or a negative error, one per
+ * row of KK_STATUS_MAP above. */
 typedef enum kk_status {
 #define KK__STATUS_ENUM(name, value, msg) KK_##name = (value),
   KK_STATUS_MAP(KK__STATUS_ENUM)
@@ -148,6 +150,7 @@ typedef struct kk_settings {
   int tune_internals;            /* -1 unset, 0 no, 1 yes */
 } kk_settings_t;
 
+/* The initializer of a kk_settings_t: struct_size set, every field unset. */
 #define KK_SETTINGS_INIT \
   { sizeof(kk_settings_t), NULL, NULL, NULL, 0, -1, NULL, NULL, NULL, NULL, -1, -1, -1 }
 
@@ -222,6 +225,7 @@ kk_status_t kk_print_configuration_json(FILE *out);
  * Plugins and backends (after initialization)
  * ======================================================================== */
 
+/* What became of a plugin found in the plugin path (kk_plugin_info_t.state). */
 typedef enum kk_plugin_state {
   KK_PLUGIN_BUILTIN = 0,     /* built into libkk (serial) */
   KK_PLUGIN_LOADED = 1,      /* loaded, initialized, has devices: usable */
@@ -231,6 +235,7 @@ typedef enum kk_plugin_state {
   KK__PLUGIN_STATE_PIN = INT32_MAX
 } kk_plugin_state_t;
 
+/* One plugin as kk_plugin_info() reports it: its name, file, state and why. */
 typedef struct kk_plugin_info {
   size_t struct_size;        /* set by the caller to sizeof(kk_plugin_info_t) */
   const char *name;          /* backend name ("cuda"); for a file that could not be opened, from its file name */
@@ -318,6 +323,7 @@ int kk_device_id(void);
  * answer NULL / 0 as documented (docs/views.md, "Handles after
  * kk_finalize").
  * ======================================================================== */
+/* A memory space of a backend (opaque; owned by kk, valid until kk_finalize). */
 typedef struct kk_space kk_space_t;
 
 /* The default memory space of the default backend. */
@@ -403,6 +409,7 @@ typedef enum kk_native_kind {
   KK__NATIVE_KIND_PIN = 0x7fffffff
 } kk_native_kind_t;
 
+/* An instance's vendor queue and context, as kk_instance_native() gives them. */
 typedef struct kk_native_queue {
   kk_native_kind_t kind;
   int32_t device;        /* the backend's device ordinal (the vendor's numbering) */
@@ -494,6 +501,8 @@ enum {
   KK_VIEW_NO_INIT = 1u << 0  /* leave the memory uninitialized (default: zero) */
 };
 
+/* What kk_view_create() makes: label, element type, rank and extents, layout,
+ * space and flags.  Start from KK_VIEW_SPEC_INIT. */
 typedef struct kk_view_spec {
   size_t struct_size;             /* set by KK_VIEW_SPEC_INIT */
   const char *label;              /* names the view in errors and profiles */
@@ -507,6 +516,8 @@ typedef struct kk_view_spec {
   unsigned flags;                 /* KK_VIEW_* */
 } kk_view_spec_t;
 
+/* The initializer of a kk_view_spec_t: struct_size set, a rank-0 double view
+ * in the default space and layout, no flags. */
 #define KK_VIEW_SPEC_INIT \
   { sizeof(kk_view_spec_t), "", KK_DOUBLE, 0, 0, {0}, KK_LAYOUT_DEFAULT, {0}, NULL, 0 }
 
@@ -557,13 +568,18 @@ int kk_view_is_managed(const kk_view_t *v);
  * stays right/left when the unit-stride dimension survives whole or as a
  * range, else it becomes KK_LAYOUT_STRIDE. */
 typedef enum kk_slice_kind { KK_SLICE_ALL = 0, KK_SLICE_INDEX = 1, KK_SLICE_RANGE = 2 } kk_slice_kind_t;
+/* One dimension of a subview: all of it, one index or a range (KK_ALL,
+ * KK_IDX, KK_SPAN below). */
 typedef struct kk_slice {
   kk_slice_kind_t kind;
   int64_t begin, end;
 } kk_slice_t;
+/* The slices: a whole dimension, index i (the dimension disappears), [b, e). */
 #define KK_ALL ((kk_slice_t){KK_SLICE_ALL, 0, 0})
 #define KK_IDX(i) ((kk_slice_t){KK_SLICE_INDEX, (i), 0})
 #define KK_SPAN(b, e) ((kk_slice_t){KK_SLICE_RANGE, (b), (e)})
+/* Makes *out the subview of src that `slices` (one per dimension of src)
+ * describe, as explained above. */
 kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t **out);
 
 /* Copies src into dst: same element type (a copy never converts: int64
@@ -615,12 +631,15 @@ const char *kk_type_name(kk_type_t type);
 /* ===========================================================================
  * Parallel dispatch (docs/parallel.md)
  * ======================================================================== */
+/* How a range policy hands chunks to threads. */
 typedef enum kk_schedule {
   KK_SCHEDULE_STATIC = 0,   /* chunks assigned round-robin to threads in advance */
   KK_SCHEDULE_DYNAMIC = 1,  /* threads take chunks as they finish */
   KK__SCHEDULE_PIN = 0x7fffffff
 } kk_schedule_t;
 
+/* A 1-D index range [begin, end) with its chunk size, schedule and instance;
+ * KK_RANGE() and KK_RANGE_ON() make one in place. */
 typedef struct kk_range_policy {
   size_t struct_size;       /* sizeof(kk_range_policy_t) */
   int64_t begin, end;       /* the index range [begin, end); begin <= end */
@@ -629,6 +648,8 @@ typedef struct kk_range_policy {
   kk_instance_t *instance;  /* where it runs; NULL: kk_instance_default() */
 } kk_range_policy_t;
 
+/* The range policy [b, e) on the default instance, or on `inst`, as a
+ * pointer to a compound literal (valid in the enclosing block). */
 #define KK_RANGE(b, e) \
   (&(const kk_range_policy_t){sizeof(kk_range_policy_t), (b), (e), 0, KK_SCHEDULE_STATIC, NULL})
 #define KK_RANGE_ON(inst, b, e) \
@@ -679,6 +700,8 @@ typedef enum kk_iterate {
   KK__ITERATE_PIN = 0x7fffffff
 } kk_iterate_t;
 
+/* A rank 2..6 index box begin..end with tiles and iteration order; KK_MD2()
+ * to KK_MD6() make one in place. */
 typedef struct kk_md_policy {
   size_t struct_size;                 /* sizeof(kk_md_policy_t) */
   int32_t rank;                       /* 2..6, must equal the kernel's */
@@ -704,6 +727,8 @@ kk_status_t kk_parallel_reduce_md(const char *label, const kk_md_policy_t *polic
 /* Team size or vector length chosen by the backend (or a tuning tool). */
 #define KK_AUTO 0
 
+/* A league of teams: league size, team size, vector length (KK_AUTO: the
+ * backend's choice), scratch per level, schedule and instance. */
 typedef struct kk_team_policy {
   size_t struct_size;          /* sizeof(kk_team_policy_t) */
   int64_t league_size;         /* number of teams, >= 0 */
@@ -716,6 +741,8 @@ typedef struct kk_team_policy {
   kk_instance_t *instance;     /* NULL: the default instance */
 } kk_team_policy_t;
 
+/* The team policy of `league` teams of `team` threads with vectors of
+ * `vector` lanes on the default instance, as a pointer to a compound literal. */
 #define KK_TEAM(league, team, vector)                                                                        \
   (&(const kk_team_policy_t){sizeof(kk_team_policy_t), (league), (team), (vector), {0, 0}, {0, 0}, 0,         \
                              KK_SCHEDULE_STATIC, NULL})
@@ -788,6 +815,7 @@ kk_status_t kk_scatter_view_reset(kk_scatter_view_t *sv);
  * view from before kk_finalize. */
 int kk_scatter_view_mode(const kk_scatter_view_t *sv);
 
+/* Frees the scatter view (not its target).  NULL is ignored. */
 void kk_scatter_view_release(kk_scatter_view_t *sv);
 
 /* ===========================================================================
@@ -821,6 +849,7 @@ void kk_scatter_view_release(kk_scatter_view_t *sv);
  * must not be passed again.
  * ======================================================================== */
 typedef struct kk_graph kk_graph_t;
+/* A node of a graph (owned by its graph). */
 typedef struct kk_graph_node kk_graph_node_t;
 
 /* Creates an empty graph for the backend of `instance` (NULL: the default
@@ -1013,6 +1042,7 @@ kk_status_t kk_profiling_dual_view_modify(const char *label, const void *ptr, in
  * receive events from then on.  kk_finalize calls their finalize and removes
  * them.  Not thread-safe: call it while no other thread uses kk. */
 struct Kokkos_Profiling_EventSet;
+/* Installs `callbacks` as described above; NULL removes them. */
 void kk_tools_set_callbacks(const struct Kokkos_Profiling_EventSet *callbacks);
 
 /* Copies the callbacks in use (a loaded tool's or the program's) into

@@ -72,6 +72,7 @@ const char *kk_algorithms_version(void);
  * seed and number of slots give every slot the same sequence on every
  * backend.
  * ======================================================================== */
+/* A pool of random-number states (opaque). */
 typedef struct kk_random_pool_obj kk_random_pool_t;
 
 /* Creates a pool of `kind` with `num_states` slots (0: the concurrency of the
@@ -143,6 +144,8 @@ kk_status_t kk_fill_random_normal(kk_instance_t *instance, kk_view_t *view, kk_r
  * sort instead.
  * ======================================================================== */
 
+/* Options of the sorts: comparator, descending order, instance, scratch.
+ * Start from KK_SORT_OPTIONS_INIT. */
 typedef struct kk_sort_options {
   size_t struct_size;                  /* sizeof(kk_sort_options_t), set by KK_SORT_OPTIONS_INIT */
   int64_t begin, end;                  /* sort elements [begin, end) of extent 0; end -1: to the end */
@@ -151,6 +154,7 @@ typedef struct kk_sort_options {
   kk_view_t *workspace;                /* NULL, or a contiguous view in the instance's space whose memory the
                                           sort uses for its temporaries while they fit (see below) */
 } kk_sort_options_t;
+/* The initializer of a kk_sort_options_t: the whole view, ascending, by value. */
 #define KK_SORT_OPTIONS_INIT { sizeof(kk_sort_options_t), 0, -1, 0, NULL, NULL }
 
 /* The bytes of workspace that a sort of n keys of key_size bytes (values
@@ -190,6 +194,7 @@ kk_status_t kk_sort_ex(kk_instance_t *instance, kk_view_t *keys, kk_view_t *valu
  * their atomics ran, unless KK_BINSORT_STABLE asks for the original order
  * there too (one more pass: each bin's indices sorted).
  * ======================================================================== */
+/* A BinSort: keys binned, with the permutation that sorts by bin (opaque). */
 typedef struct kk_binsort kk_binsort_t;
 
 enum {
@@ -264,6 +269,8 @@ typedef enum kk_cmp {
   KK__CMP_PIN = 0x7fffffff
 } kk_cmp_t;
 
+/* A predicate of the standard algorithms: a comparison with a value
+ * (kk_pred_cmp) or a custom predicate of a kernel file (kk_pred_custom). */
 typedef struct kk_pred {
   const kk_predicate_t *custom;  /* NULL: the comparison cmp with *value */
   kk_cmp_t cmp;

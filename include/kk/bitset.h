@@ -86,6 +86,11 @@ KK__FN int64_t kk__bitset_find(const kk_bitset *b, int64_t hint, uint32_t flip) 
   return found;
 }
 
+/* In kernels, on a kk_bitset argument b: SET and RESET change bit i
+ * atomically and give 1 when this call changed it; TEST gives 1 when bit i is
+ * set; SIZE the number of bits; FIND_ANY_SET_NEAR / FIND_ANY_UNSET_NEAR a bit
+ * of that value, the hint itself or the next above it, wrapping around, or
+ * KK_INVALID_INDEX when there is none (docs/containers.md, "Bitset"). */
 #define KK_BITSET_SET(b, i) kk__bitset_set(&(b), (int64_t)(i))
 #define KK_BITSET_RESET(b, i) kk__bitset_reset(&(b), (int64_t)(i))
 #define KK_BITSET_TEST(b, i) kk__bitset_test(&(b), (int64_t)(i))

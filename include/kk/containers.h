@@ -90,6 +90,8 @@ enum {
   KK_UMAP_SUCCESS = 1,   /* the key was not there and is now, at .index */
   KK_UMAP_EXISTING = 2   /* the key was there already, at .index (its value unchanged) */
 };
+/* What an insert into an UnorderedMap returns in a kernel: the slot and a
+ * KK_UMAP_* status. */
 typedef struct kk_umap_insert_result {
   int64_t index;         /* the key's slot, or -1 when the insert failed */
   int32_t status;        /* KK_UMAP_SUCCESS, KK_UMAP_EXISTING or KK_UMAP_FAILED */
@@ -132,8 +134,11 @@ typedef struct kk_dynamic_view {
  * the layout the type names (as kk_view, kk_view_right, kk_view_left,
  * kk_view_strided) and the first index of every dimension. */
 typedef struct kk_offset_view { kk_view_desc_t d; char kk__tag[1]; int64_t begin[KK_MAX_RANK]; } kk_offset_view;
+/* An OffsetView parameter of layout right. */
 typedef struct kk_offset_view_right { kk_view_desc_t d; char kk__tag[2]; int64_t begin[KK_MAX_RANK]; } kk_offset_view_right;
+/* An OffsetView parameter of layout left. */
 typedef struct kk_offset_view_left { kk_view_desc_t d; char kk__tag[3]; int64_t begin[KK_MAX_RANK]; } kk_offset_view_left;
+/* An OffsetView parameter of any strides. */
 typedef struct kk_offset_view_strided { kk_view_desc_t d; char kk__tag[4]; int64_t begin[KK_MAX_RANK]; } kk_offset_view_strided;
 
 #ifdef __cplusplus
@@ -180,6 +185,7 @@ kk_status_t kk_containers_print_report(FILE *out, int json);
  * was never created) is refused with KK_ERROR_INVALID_ARGUMENT instead of
  * being read, until its address is reused by a new DualView.
  * ======================================================================== */
+/* A DualView: a device view and its host mirror with modify/sync flags (opaque). */
 typedef struct kk_dualview kk_dualview_t;
 
 /* Creates a DualView: the device view as kk_view_create(spec) makes it
@@ -263,8 +269,11 @@ kk_status_t kk_dualview_realloc(kk_dualview_t *dv, const int64_t *extents);
  * bitwise) or fixed-size byte strings (KK_TYPE_CUSTOM with key_size bytes,
  * compared with memcmp); values any fixed-size type, or none (a set).
  * ======================================================================== */
+/* An UnorderedMap on a backend (opaque; kernels get a kk_unordered_map argument). */
 typedef struct kk_unordered_map_obj kk_unordered_map_t;
 
+/* What kk_unordered_map_create() makes: capacity, key and value sizes, space.
+ * Start from KK_UNORDERED_MAP_SPEC_INIT. */
 typedef struct kk_unordered_map_spec {
   size_t struct_size;     /* set by KK_UNORDERED_MAP_SPEC_INIT */
   const char *label;      /* names the map and its views ("<label>_keys", ...) */
@@ -277,6 +286,7 @@ typedef struct kk_unordered_map_spec {
   kk_space_t *space;      /* NULL: kk_space_default() */
 } kk_unordered_map_spec_t;
 
+/* The initializer of a kk_unordered_map_spec_t: struct_size set, defaults elsewhere. */
 #define KK_UNORDERED_MAP_SPEC_INIT \
   { sizeof(kk_unordered_map_spec_t), "", KK_INT64, 0, KK_TYPE_CUSTOM, 0, 0, NULL }
 
@@ -360,6 +370,7 @@ kk_status_t kk_unordered_map_host_value_at(const kk_unordered_map_t *m, int64_t 
 /* ===========================================================================
  * Bitset (docs/containers.md, "Bitset")
  * ======================================================================== */
+/* A Bitset on a backend (opaque; kernels get a kk_bitset argument). */
 typedef struct kk_bitset_obj kk_bitset_t;
 
 /* A bitset of `size` bits (>= 0), all reset, in `space` (NULL: the default
@@ -386,8 +397,10 @@ kk_status_t kk_bitset_deep_copy(kk_bitset_t *dst, kk_bitset_t *src);
  * threads that run at once, so that each can use a row of a view of `size`
  * rows as its own scratch.
  * ======================================================================== */
+/* A UniqueToken pool (opaque; kernels get a kk_unique_token argument). */
 typedef struct kk_unique_token_obj kk_unique_token_t;
 
+/* Whether a UniqueToken's ids are unique per instance or over every instance. */
 typedef enum kk_unique_token_scope {
   /* unique among the threads of launches on one instance at a time (each
    * instance runs one launch after the other); on host backends a thread
@@ -426,8 +439,11 @@ kk_status_t kk_unique_token_held(kk_unique_token_t *t, int32_t *held);
  * fixed at creation, without moving its elements: only the host resizes it
  * (between kernels); kernels index it with KK_DYN_AT (<kk/dynamic_view.h>).
  * ======================================================================== */
+/* A DynamicView: a 1-D view that grows in chunks without moving (opaque). */
 typedef struct kk_dynamic_view_obj kk_dynamic_view_t;
 
+/* What kk_dynamic_view_create() makes: label, type, chunk size, maximum
+ * extent, space.  Start from KK_DYNAMIC_VIEW_SPEC_INIT. */
 typedef struct kk_dynamic_view_spec {
   size_t struct_size;       /* set by KK_DYNAMIC_VIEW_SPEC_INIT */
   const char *label;
@@ -438,6 +454,7 @@ typedef struct kk_dynamic_view_spec {
   kk_space_t *space;        /* NULL: kk_space_default() */
 } kk_dynamic_view_spec_t;
 
+/* The initializer of a kk_dynamic_view_spec_t. */
 #define KK_DYNAMIC_VIEW_SPEC_INIT { sizeof(kk_dynamic_view_spec_t), "", KK_DOUBLE, 0, 1024, 0, NULL }
 
 /* Creates an empty DynamicView (extent 0). */
@@ -468,6 +485,7 @@ kk_status_t kk_dynamic_view_copy_from(kk_dynamic_view_t *dst, kk_view_t *src);
  * Fortran: element (begin[0], begin[1]) is the first.  Kernels index it
  * with KK_OFFSET_AT (<kk/offset_view.h>).
  * ======================================================================== */
+/* An OffsetView: a view whose indices start at chosen values (opaque). */
 typedef struct kk_offset_view_obj kk_offset_view_t;
 
 /* A new view made as kk_view_create(spec) makes it, indexed from begin[d]

@@ -32,8 +32,11 @@
   (*((uint64_t)(int64_t)(i) < (uint64_t)(dv).d.extent[0] && sizeof(T) == (dv).d.elem_size ? KK__DYN_PTR(dv, T, i) \
                                                                                            : &KK_AT(dv, T, i)))
 #else
+/* Element i of a kk_dynamic_view argument as an lvalue of type T (bounds
+ * checked under kkcc --bounds-check). */
 #define KK_DYN_AT(dv, T, i) (*KK__DYN_PTR(dv, T, i))
 #endif
+/* The DynamicView's current extent. */
 #define KK_DYN_EXTENT(dv) ((dv).d.extent[0])
 
 #endif /* KK_DYNAMIC_VIEW_H */

@@ -33,6 +33,7 @@ extern "C" {
 /* ---------------------------------------------------------------------------
  * Element types of views and reductions.
  * ------------------------------------------------------------------------ */
+/* The element type of a view or a reduction value (KK_DOUBLE, KK_INT32, ...). */
 typedef enum kk_type {
   KK_TYPE_NONE = 0,
   KK_INT8 = 1,
@@ -69,6 +70,7 @@ typedef enum kk_type {
  * ------------------------------------------------------------------------ */
 /* Complex numbers as views, reducers and atomics see them. */
 typedef struct kk_complex_float { float re, im; } kk_complex_float;
+/* A complex double: re, im. */
 typedef struct kk_complex_double { double re, im; } kk_complex_double;
 
 /* Complex values in kernel code: use these, not a compound literal
@@ -80,17 +82,21 @@ typedef struct kk_complex_double { double re, im; } kk_complex_double;
 #else
 #define KK__HOST_DEVICE
 #endif
+/* The complex float re + i im, in host and kernel code. */
 static inline KK__HOST_DEVICE kk_complex_float kk_cfloat(float re, float im) {
   kk_complex_float z;
   z.re = re, z.im = im;
   return z;
 }
+/* The complex double re + i im, in host and kernel code. */
 static inline KK__HOST_DEVICE kk_complex_double kk_cdouble(double re, double im) {
   kk_complex_double z;
   z.re = re, z.im = im;
   return z;
 }
 
+/* What a kernel sees of a view: data pointer, extents and strides in
+ * elements, rank, layout, element size and type. */
 typedef struct kk_view_desc {
   void *data;                      /* first element */
   int64_t extent[KK_MAX_RANK];     /* extents; unused dimensions are 1 */
@@ -101,9 +107,14 @@ typedef struct kk_view_desc {
   uint32_t type;                   /* kk_type_t */
 } kk_view_desc_t;
 
+/* A view parameter of the kernel's default layout (right on host targets,
+ * left on GPU targets). */
 typedef struct kk_view { kk_view_desc_t d; char kk__tag[1]; } kk_view;
+/* A view parameter of layout right (the last index is contiguous). */
 typedef struct kk_view_right { kk_view_desc_t d; char kk__tag[2]; } kk_view_right;
+/* A view parameter of layout left (the first index is contiguous). */
 typedef struct kk_view_left { kk_view_desc_t d; char kk__tag[3]; } kk_view_left;
+/* A view parameter of any strides (subviews, KK_LAYOUT_STRIDE). */
 typedef struct kk_view_strided { kk_view_desc_t d; char kk__tag[4]; } kk_view_strided;
 
 /* A ScatterView as a kernel sees it (KK_SCATTER_ADD and friends): the
@@ -128,6 +139,7 @@ enum { KK_SCATTER_SUM = 0, KK_SCATTER_MIN = 1, KK_SCATTER_MAX = 2 };
 /* ---------------------------------------------------------------------------
  * Reducers.
  * ------------------------------------------------------------------------ */
+/* The built-in reducers (KK_SUM, KK_MIN, KK_MINLOC, ...) and KK_CUSTOM. */
 typedef enum kk_reducer_op {
   KK_SUM = 1,
   KK_PROD = 2,
@@ -148,6 +160,8 @@ typedef enum kk_reducer_op {
 /* Maximum number of reducers in one launch. */
 #define KK_MAX_REDUCERS 8
 
+/* One reducer of a launch: its operation, value type and place in the
+ * result (a launch may carry up to KK_MAX_REDUCERS). */
 typedef struct kk_reducer_part {
   uint32_t op;       /* kk_reducer_op_t */
   uint32_t type;     /* kk_type_t of the reduced scalar (KK_TYPE_CUSTOM for custom) */
@@ -235,6 +249,8 @@ typedef struct kk_host_team_ops {
  * kernels (GPU targets: 32 bytes); larger ones are refused at compile time. */
 #define KK_HOST_TEAM_VALUE_MAX 256
 
+/* What a host kernel's body knows of the thread running it: its id and the
+ * team it belongs to, scratch, the team operations and the bounds-check slot. */
 typedef struct kk_host_thread {
   int32_t thread_id;           /* 0 .. nthreads-1 among the threads running the launch */
   int32_t nthreads;
@@ -253,6 +269,8 @@ typedef struct kk_host_thread {
   void *backend;                      /* the backend's per-team state */
 } kk_host_thread_t;
 
+/* The native entries kkcc writes for host targets: a for, reduce or scan
+ * body over [begin, end), called once per chunk by the host executor. */
 typedef void (*kk_host_for_fn)(const void *args, int64_t begin, int64_t end, const kk_host_thread_t *th);
 typedef void (*kk_host_reduce_fn)(const void *args, int64_t begin, int64_t end, void *acc, const kk_host_thread_t *th);
 typedef void (*kk_host_scan_fn)(const void *args, int64_t begin, int64_t end, void *acc, int final_pass,
@@ -373,6 +391,7 @@ typedef struct kk_module_args {
  * the kernel-language macros. */
 #define KK_HOST_LOCK_COUNT 16384
 #if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__) /* host declarations: a runtime compiler takes device code only */
+/* The table itself (libkk defines it). */
 extern uint32_t kk_host_locks[KK_HOST_LOCK_COUNT];
 
 /* Registers / unregisters a module; called by the constructor and destructor

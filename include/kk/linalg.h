@@ -73,6 +73,7 @@ typedef struct kk_scalar {
 #define KK_REAL(x) (kk_scalar_t{(double)(x), 0.0})
 #define KK_COMPLEX(r, i) (kk_scalar_t{(double)(r), (double)(i)})
 #else
+/* A kk_scalar_t of the real x, or of the complex r + i i. */
 #define KK_REAL(x) ((kk_scalar_t){(double)(x), 0.0})
 #define KK_COMPLEX(r, i) ((kk_scalar_t){(double)(r), (double)(i)})
 #endif
@@ -283,6 +284,7 @@ typedef struct kk_cg_options {
   int preconditioner;    /* KK_CG_JACOBI (default: z = D^-1 r with D = diag(A)) or KK_CG_NONE */
 } kk_cg_options_t;
 
+/* The initializer of a kk_cg_options_t: 1000 iterations, tolerance 1e-10, Jacobi. */
 #define KK_CG_OPTIONS_INIT {sizeof(kk_cg_options_t), 1000, 1e-10, KK_CG_JACOBI}
 
 /* What the solve did. */
@@ -337,6 +339,7 @@ kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *
  * docs/kernels.md says which cases each library serves.
  * ======================================================================== */
 
+/* The state of a vendor library (kk_tpl_info_t.state). */
 typedef enum kk_tpl_state {
   KK_TPL_NOT_LOADED = 0,   /* not tried yet (libraries open at their first use) */
   KK_TPL_LOADED = 1,       /* open and in use */
@@ -345,6 +348,7 @@ typedef enum kk_tpl_state {
   KK__TPL_STATE_PIN = 0x7fffffff
 } kk_tpl_state_t;
 
+/* One vendor library as kk_kernels_tpl_info() reports it. */
 typedef struct kk_tpl_info {
   size_t struct_size;      /* set by the caller to sizeof(kk_tpl_info_t) */
   const char *name;        /* "cblas", "cublas", "cusparse" */

@@ -98,6 +98,7 @@ const char *kk_mpi_version(void);
 /* ===========================================================================
  * Communicators
  * ======================================================================== */
+/* kk's view of an MPI communicator, with its buffers and statistics (opaque). */
 typedef struct kk_mpi_comm kk_mpi_comm_t;
 
 /* Creates a kk communicator over `comm`: a duplicate of it (MPI_Comm_dup,
@@ -135,6 +136,7 @@ int kk_mpi_comm_size(const kk_mpi_comm_t *c);
 /* ===========================================================================
  * Paths: how a view's data reaches MPI
  * ======================================================================== */
+/* How a view's data reaches MPI. */
 typedef enum kk_mpi_path {
   KK_MPI_PATH_HOST = 0,         /* host-accessible memory: MPI reads and writes it directly */
   KK_MPI_PATH_GPU_AWARE = 1,    /* device memory handed to a GPU-aware MPI */
@@ -213,6 +215,7 @@ typedef struct kk_mpi_stats {
   uint64_t nccl_bytes;        /* their payload bytes */
 } kk_mpi_stats_t;
 
+/* Copies the communicator's counters into *stats (set stats->struct_size first). */
 kk_status_t kk_mpi_comm_get_stats(const kk_mpi_comm_t *c, kk_mpi_stats_t *stats);
 
 /* Prints what libkk-mpi found: its version, the MPI library
@@ -246,6 +249,7 @@ kk_status_t kk_mpi_print_ranks(FILE *out, int json);
  * (receive).  tag and the peer rank are MPI's (MPI_ANY_SOURCE and
  * MPI_ANY_TAG are accepted by receives, MPI_PROC_NULL by both: a no-op).
  * ======================================================================== */
+/* A nonblocking send or receive in flight (opaque; freed by its wait or test). */
 typedef struct kk_mpi_request kk_mpi_request_t;
 
 /* Sends every element of `view` to rank `dest`. */

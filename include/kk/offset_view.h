@@ -32,6 +32,9 @@
 #define KK__OFS7(v, a, b, c, d, e, f, g) KK__OFS6(v, a, b, c, d, e, f), (int64_t)(g) - (v).begin[6]
 #define KK__OFS8(v, a, b, c, d, e, f, g, h) KK__OFS7(v, a, b, c, d, e, f, g), (int64_t)(h) - (v).begin[7]
 
+/* In kernels, on an OffsetView argument v: AT the element at the given
+ * indices (each from its dimension's begin) as an lvalue of type T;
+ * BEGIN(v, d) and END(v, d) dimension d's first index and one past its last. */
 #define KK_OFFSET_AT(v, T, ...) KK_AT(v, T, KK__CAT(KK__OFS, KK__NARG(__VA_ARGS__))(v, __VA_ARGS__))
 #define KK_OFFSET_BEGIN(v, d) ((v).begin[d])
 #define KK_OFFSET_END(v, d) ((v).begin[d] + (v).d.extent[d])

@@ -46,6 +46,9 @@
 extern "C" {
 #endif
 
+/* The plugin ABI this header describes, (major << 16) | minor: a plugin of
+ * another major is refused, minors only append (docs/plugin-abi.md).
+ * MAKE builds a version, MAJOR_OF and MINOR_OF take one apart. */
 #define KK_PLUGIN_ABI_MAJOR 1
 #define KK_PLUGIN_ABI_MINOR 6
 #define KK_PLUGIN_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | (uint32_t)(minor)))
@@ -69,6 +72,7 @@ extern "C" {
  * check struct_size before using a member a newer core added.
  * ------------------------------------------------------------------------ */
 
+/* The level of a message a plugin logs through the host services. */
 typedef enum kk_log_level {
   KK_LOG_DEBUG = 0,   /* printed only with KK_DEBUG=1 */
   KK_LOG_INFO = 1,    /* printed only with KK_DEBUG=1 */
@@ -108,6 +112,8 @@ typedef struct kk_bounds_fault {
   int32_t line;
 } kk_bounds_fault_t;
 
+/* The host services: logging, configuration values, error reporting and
+ * the other calls the core offers a plugin (append-only; check struct_size). */
 typedef struct kk_host_services {
   uint32_t struct_size;
   uint32_t abi_version;       /* the core's plugin ABI */
@@ -157,6 +163,8 @@ typedef struct kk_host_services {
  * Properties a plugin reports.
  * ------------------------------------------------------------------------ */
 
+/* One device as the plugin reports it: name, architecture, preferred
+ * layout, concurrency, warp width, team and scratch limits. */
 typedef struct kk_plugin_device {
   uint32_t struct_size;       /* set by the core before the call */
   char name[128];
@@ -177,6 +185,7 @@ enum {
   KK_SPACE_DEFAULT = 1u << 2            /* the backend's default space */
 };
 
+/* One memory space of a backend: name, Kokkos name, KK_SPACE_* flags. */
 typedef struct kk_plugin_space {
   uint32_t struct_size;       /* set by the core before the call */
   char name[64];              /* Kokkos name: "Host", "Cuda", "CudaUVM", ... */
@@ -281,6 +290,8 @@ enum {
   KK_GRAPH_NODE_FILL = 3    /* count patterns of pattern_size bytes at dst, as mem_fill() */
 };
 
+/* One node of a graph handed to the plugin's graph_create: a kernel, a copy
+ * or a fill (KK_GRAPH_NODE_*), with its dependencies. */
 typedef struct kk_graph_node_desc {
   uint32_t struct_size;
   uint32_t kind;               /* KK_GRAPH_NODE_* */
@@ -307,6 +318,7 @@ typedef struct kk_graph_node_desc {
   unsigned char pattern[16];   /* FILL: the value of one element */
 } kk_graph_node_desc_t;
 
+/* A whole graph handed to graph_create: its nodes in dependency order. */
 typedef struct kk_graph_desc {
   uint32_t struct_size;
   uint32_t node_count;         /* >= 1 */

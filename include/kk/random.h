@@ -59,9 +59,11 @@ typedef struct kk__rpool_desc {
 typedef struct kk_random_xorshift64_pool {
   kk__rpool_desc d;
 } kk_random_xorshift64_pool;
+/* A kernel argument of a xorshift1024* pool. */
 typedef struct kk_random_xorshift1024_pool {
   kk__rpool_desc d;
 } kk_random_xorshift1024_pool;
+/* A kernel argument of a Philox pool. */
 typedef struct kk_random_philox_pool {
   kk__rpool_desc d;
 } kk_random_philox_pool;

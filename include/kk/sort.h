@@ -65,12 +65,17 @@ typedef struct kk__msort_args {
 /* a device compile sees the kernels only */
 #define KK_DECLARE_COMPARATOR(name) typedef int kk__declared_cmp_##name
 #else
+/* A comparator of a kernel file, as KK_COMPARATOR_REF(name) names it: the
+ * kernels that sort with it.  KK_DECLARE_COMPARATOR(name) declares one in
+ * host code. */
 typedef struct kk_comparator {
   uint32_t struct_size;
   uint32_t elem_size;  /* sizeof the key type */
   const char *name;
   const kk_kernel_t *block_sort, *merge;
 } kk_comparator_t;
+/* In host code: declare a comparator that a kernel file defines, and name it
+ * (the pointer kk_sort_options_t.comparator takes). */
 #define KK_DECLARE_COMPARATOR(name) extern const kk_comparator_t kk_comparator__##name
 #define KK_COMPARATOR_REF(name) (&kk_comparator__##name)
 #endif

@@ -69,6 +69,8 @@ typedef struct kk_predicate {
   const kk_kernel_t *count, *find, *compact;
 } kk_predicate_t;
 
+/* A transform of a kernel file (the kernels of transform and
+ * transform_reduce for it), as KK_TRANSFORM_REF(name) names it. */
 typedef struct kk_transform {
   uint32_t struct_size;
   uint32_t in_size, in2_size;  /* sizeof T and U (0: unary) */
@@ -80,6 +82,8 @@ typedef struct kk_transform {
   const kk_kernel_t *reduce[4];  /* KK_SUM, KK_PROD, KK_MIN, KK_MAX of f */
 } kk_transform_t;
 
+/* In host code: declare a predicate or transform that a kernel file defines,
+ * and name it (the pointer the algorithms take). */
 #define KK_DECLARE_PREDICATE(name) extern const kk_predicate_t kk_predicate__##name
 #define KK_PREDICATE_REF(name) (&kk_predicate__##name)
 #define KK_DECLARE_TRANSFORM(name) extern const kk_transform_t kk_transform__##name

@@ -93,6 +93,10 @@ struct Kokkos_Profiling_SpaceHandle {
   char name[64];
 };
 
+/* The signatures of the kokkosp_* callbacks a tool library exports, as
+ * Kokkos declares them (docs/tools.md):
+ * init and finalize, argument parsing and help, kernels, regions, data,
+ * sections, events, deep copies, fences, DualViews and metadata. */
 typedef void (*Kokkos_Profiling_initFunction)(const int, const uint64_t, const uint32_t,
                                               struct Kokkos_Profiling_KokkosPDeviceInfo *);
 typedef void (*Kokkos_Profiling_finalizeFunction)(void);
@@ -128,6 +132,8 @@ typedef void (*Kokkos_Profiling_declareMetadataFunction)(const char *, const cha
 typedef void (*Kokkos_Tools_toolInvokedFenceFunction)(const uint32_t);
 typedef void (*Kokkos_Tools_functionPointer)(void);
 
+/* What kk hands a tool's kokkosp_provide_tool_programming_interface: the
+ * fence above, then padding (Kokkos' layout). */
 struct Kokkos_Tools_ToolProgrammingInterface {
   Kokkos_Tools_toolInvokedFenceFunction fence;
   Kokkos_Tools_functionPointer padding[31];
@@ -141,39 +147,50 @@ struct Kokkos_Tools_ToolSettings {
   bool padding[255];
 };
 
+/* The signatures of kokkosp_provide_tool_programming_interface and
+ * kokkosp_request_tool_settings. */
 typedef void (*Kokkos_Tools_provideToolProgrammingInterfaceFunction)(const uint32_t,
                                                                      struct Kokkos_Tools_ToolProgrammingInterface);
 typedef void (*Kokkos_Tools_requestToolSettingsFunction)(const uint32_t, struct Kokkos_Tools_ToolSettings *);
 
 /* ---- tuning ------------------------------------------------------------------ */
 
+/* The tuning interface's types, exactly as Kokkos Tools declares them
+ * (docs/tools.md): a string
+ * value's length and type, */
 #define KOKKOS_TOOLS_TUNING_STRING_LENGTH 64
 typedef char Kokkos_Tools_Tuning_String[KOKKOS_TOOLS_TUNING_STRING_LENGTH];
 
+/* one value of a tuning variable, */
 union Kokkos_Tools_VariableValue_ValueUnion {
   int64_t int_value;
   double double_value;
   Kokkos_Tools_Tuning_String string_value;
 };
 
+/* the values of a candidate set, */
 union Kokkos_Tools_VariableValue_ValueUnionSet {
   int64_t *int_value;
   double *double_value;
   Kokkos_Tools_Tuning_String *string_value;
 };
 
+/* a candidate set: its size and values, */
 struct Kokkos_Tools_ValueSet {
   size_t size;
   union Kokkos_Tools_VariableValue_ValueUnionSet values;
 };
 
+/* whether a goal is minimized or maximized, */
 enum Kokkos_Tools_OptimizationType { Kokkos_Tools_Minimize, Kokkos_Tools_Maximize };
 
+/* the goal of a tuning context, */
 struct Kokkos_Tools_OptimizationGoal {
   size_t type_id;
   enum Kokkos_Tools_OptimizationType goal;
 };
 
+/* a candidate range: bounds, step, whether each bound is open, */
 struct Kokkos_Tools_ValueRange {
   union Kokkos_Tools_VariableValue_ValueUnion lower;
   union Kokkos_Tools_VariableValue_ValueUnion upper;
@@ -182,8 +199,10 @@ struct Kokkos_Tools_ValueRange {
   bool openUpper;
 };
 
+/* a variable's value type, */
 enum Kokkos_Tools_VariableInfo_ValueType { kokkos_value_double, kokkos_value_int64, kokkos_value_string };
 
+/* what its values mean, */
 enum Kokkos_Tools_VariableInfo_StatisticalCategory {
   kokkos_value_categorical, /* distinct values without order */
   kokkos_value_ordinal,     /* ordered */
@@ -191,17 +210,20 @@ enum Kokkos_Tools_VariableInfo_StatisticalCategory {
   kokkos_value_ratio        /* ordered, with a true zero: ratios mean something */
 };
 
+/* which values it may take, */
 enum Kokkos_Tools_VariableInfo_CandidateValueType {
   kokkos_value_set,      /* one of the values in candidates.set */
   kokkos_value_range,    /* within candidates.range */
   kokkos_value_unbounded /* not known in advance (input variables only) */
 };
 
+/* its candidates, */
 union Kokkos_Tools_VariableInfo_SetOrRange {
   struct Kokkos_Tools_ValueSet set;
   struct Kokkos_Tools_ValueRange range;
 };
 
+/* everything declared about a variable, */
 struct Kokkos_Tools_VariableInfo {
   enum Kokkos_Tools_VariableInfo_ValueType type;
   enum Kokkos_Tools_VariableInfo_StatisticalCategory category;
@@ -210,12 +232,17 @@ struct Kokkos_Tools_VariableInfo {
   void *toolProvidedInfo;
 };
 
+/* a variable's value as kk passes it to the tool and back, */
 struct Kokkos_Tools_VariableValue {
   size_t type_id;
   union Kokkos_Tools_VariableValue_ValueUnion value;
   struct Kokkos_Tools_VariableInfo *metadata;
 };
 
+/* and the signatures of the tuning callbacks (kokkosp_declare_output_type,
+ * kokkosp_declare_input_type, kokkosp_request_values,
+ * kokkosp_begin_context, kokkosp_end_context,
+ * kokkosp_declare_optimization_goal). */
 typedef void (*Kokkos_Tools_outputTypeDeclarationFunction)(const char *, const size_t,
                                                            struct Kokkos_Tools_VariableInfo *info);
 typedef void (*Kokkos_Tools_inputTypeDeclarationFunction)(const char *, const size_t,

@@ -109,6 +109,9 @@ KK__FN void kk__utoken_release(const kk_unique_token *t, int32_t id) {
   KK__UTOKEN_GIVE(&t->bits[(uint64_t)w * (uint32_t)t->stride], 1u << bit);
 }
 
+/* In kernels, on a kk_unique_token argument t: ACQUIRE gives an id in
+ * [0, SIZE) that no other running thread holds; RELEASE(t, id) gives it back;
+ * SIZE is the number of ids (docs/containers.md, "UniqueToken"). */
 #define KK_UNIQUE_TOKEN_ACQUIRE(t) \
   (KK__UTOKEN_DIRECT(t) ? (int32_t)KK__UTOKEN_HINT() : kk__utoken_acquire(&(t), KK__UTOKEN_HINT()))
 #define KK_UNIQUE_TOKEN_RELEASE(t, id) (KK__UTOKEN_DIRECT(t) ? (void)0 : kk__utoken_release(&(t), (int32_t)(id)))

@@ -393,6 +393,12 @@ KK__FN int kk__umap_valid_at(const kk_unordered_map *m, int64_t i) {
   return k < ~(uint32_t)0 - 1u;
 }
 
+/* In kernels, on a kk_unordered_map argument m (docs/containers.md,
+ * "UnorderedMap"): INSERT and INSERT_VALUE give a kk_umap_insert_result;
+ * FIND the key's slot or KK_INVALID_INDEX; EXISTS 1 or 0; the _BYTES forms
+ * take the key by address; VALID_AT(m, i) is 1 when slot i holds an entry,
+ * KEY_AT and VALUE_AT its key and value as lvalues of type T; SLOTS the
+ * number of slots. */
 #define KK_UMAP_INSERT(m, key) kk__umap_insert_int(&(m), (uint64_t)(key), (const void *)0, 0u)
 #define KK_UMAP_INSERT_VALUE(m, key, vp) \
   kk__umap_insert_int(&(m), (uint64_t)(key), (const void *)(vp), (uint32_t)sizeof(*(vp)))
