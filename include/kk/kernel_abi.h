@@ -363,6 +363,8 @@ typedef enum kk_arg_kind {
   KK__ARG_KIND_PIN = 0x7fffffff
 } kk_arg_kind_t;
 
+/* One member of a kernel's argument struct as kkcc recorded it: its name,
+ * where it lies, its size and what it holds (kk_arg_kind_t). */
 typedef struct kk_arg_field {
   const char *name;                /* the member's name */
   uint32_t offset, size;           /* bytes */
@@ -370,6 +372,9 @@ typedef struct kk_arg_field {
   uint32_t reserved;
 } kk_arg_field_t;
 
+/* A kernel's argument struct as kkcc recorded it: the struct's spelling,
+ * its size and its members in declaration order.  Bindings (python/,
+ * fortran/) check a launch's arguments against it. */
 typedef struct kk_kernel_args {
   const char *kernel_name;         /* the kernel's name */
   const char *type;                /* its argument struct as the kernel file spells it ("struct axpy_args") */
@@ -378,6 +383,8 @@ typedef struct kk_kernel_args {
   const kk_arg_field_t *fields;    /* in declaration order */
 } kk_kernel_args_t;
 
+/* Every argument struct of one kernel file, as kkcc writes it beside the
+ * file's kernels (kk_module_args, docs/kkcc.md). */
 typedef struct kk_module_args {
   uint32_t struct_size;            /* sizeof(kk_module_args_t) */
   uint32_t abi_version;            /* KK_KERNEL_ABI_VERSION */
