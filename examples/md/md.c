@@ -488,10 +488,9 @@ static void compute_forces(md_t *m) {
 }
 
 /* The host's phase every `every` steps: migrate atoms, find the ghosts, and
- * give the device the new atoms and lists. */
+ * give the device the new atoms and lists.  The caller has marked the side
+ * that is newer (the host's before the first step, the device's after). */
 static void reneighbor(md_t *m) {
-  CHECK(kk_dualview_modify_device(m->x));
-  CHECK(kk_dualview_modify_device(m->v));
   CHECK(kk_dualview_sync_host(m->x));
   CHECK(kk_dualview_sync_host(m->v));
   CHECK(kk_dualview_modify_host(m->x));
@@ -669,10 +668,14 @@ int main(int argc, char **argv) {
                             kk_view_bind(m->f), m->dt, dtf};
     CHECK(kk_parallel_for("md initial integrate", KK_RANGE(0, m->nlocal), KK_KERNEL(md_initial_integrate),
                           KK_ARGS(ia)));
-    if (step % m->every)
+    if (step % m->every) {
       forward_comm(m);
-    else
+    } else {
+      /* the kernels wrote the device sides since the last host phase */
+      CHECK(kk_dualview_modify_device(m->x));
+      CHECK(kk_dualview_modify_device(m->v));
       reneighbor(m);
+    }
     compute_forces(m);
     ia.x = kk_view_bind(kk_dualview_view_device(m->x));
     ia.v = kk_view_bind(kk_dualview_view_device(m->v));
