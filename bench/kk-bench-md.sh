@@ -59,7 +59,7 @@ for s in $sizes; do
   if [ "$minimd" != none ]; then
     if (cd "$tmp" && timeout -k 5 "$T" "$minimd" -i in.lj -s "$s" -n "$steps" -t "$threads") >"$tmp/mini.out" 2>&1; then
       ref=$(awk '/PERF_SUMMARY/ { print $10 }' "$tmp/mini.out")
-      u=$(awk '/^# Timestep/ { on = 1; next } on && NF >= 4 { u = $3 } END { print u }' "$tmp/mini.out")
+      u=$(awk '/^# Timestep/ { on = 1; next } on && NF == 0 { on = 0 } on && NF >= 4 { u = $3 } END { print u }' "$tmp/mini.out")
       printf '%-6s %-9s %-22s %14.4e %8s %14s\n' "$s^3" "$atoms" "miniMD openmp (half)" "$ref" 1.00 "$u"
     else
       echo "miniMD failed on -s $s:"; tail -5 "$tmp/mini.out"; status=1

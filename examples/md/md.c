@@ -17,7 +17,8 @@
  *   -s N              N^3 FCC unit cells (4 atoms each; default 32), or -nx/-ny/-nz N
  *   -n N              time steps (default 100)
  *   --thermo N        thermodynamic output every N steps (default 10; 0: first and last)
- *   --force MODE      full (default), half-atomic or half-scatter
+ *   --force MODE      full, half-atomic, half-scatter, or auto (the default: half-scatter
+ *                     where the default backend's memory is the host's, else full)
  *   --velocities V    lattice (default): each lattice site's generator seeded by the
  *                     site's number, as miniMD and LAMMPS's "loop geom" do; philox:
  *                     kk's counter-based generator, one stream per atom
@@ -43,8 +44,8 @@ static void fail(const char *msg) {
   MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
-enum { FORCE_FULL, FORCE_HALF_ATOMIC, FORCE_HALF_SCATTER };
-static const char *const force_names[] = {"full", "half-atomic", "half-scatter"};
+enum { FORCE_FULL, FORCE_HALF_ATOMIC, FORCE_HALF_SCATTER, FORCE_AUTO };
+static const char *const force_names[] = {"full", "half-atomic", "half-scatter", "auto"};
 
 /* one ghost exchange: atoms list[] of this rank, shifted, become ghosts
  * first .. first + nrecv of this rank (from recv_from's list) */
@@ -550,7 +551,7 @@ static int parse_args(md_t *m, int argc, char **argv) {
       m->seed = strtoull(val, NULL, 10);
     } else if (strcmp(a, "--force") == 0) {
       m->force = -1;
-      for (int k = 0; k < 3; k++)
+      for (int k = 0; k < 4; k++)
         if (strcmp(val, force_names[k]) == 0)
           m->force = k;
       if (m->force < 0)
@@ -592,15 +593,21 @@ int main(int argc, char **argv) {
   m->cutneigh = 2.5 + 0.3;
   m->mass = 1.0;
   m->maxneigh = 128;
+  m->force = FORCE_AUTO;
   if (parse_args(m, argc, argv) != 0) {
     if (g_rank == 0)
       fprintf(stderr, "usage: md [--kokkos-*] [-s N | -nx N -ny N -nz N] [-n STEPS] [--thermo N] "
-                      "[--force full|half-atomic|half-scatter] [--velocities lattice|philox] [--seed S] "
+                      "[--force full|half-atomic|half-scatter|auto] [--velocities lattice|philox] [--seed S] "
                       "[--neigh-every N]\n");
     kk_finalize();
     MPI_Finalize();
     return 2;
   }
+
+  /* host backends: half the pair work, per-thread duplicates of f; GPUs:
+   * every pair twice, no atomics (docs/md.md) */
+  if (m->force == FORCE_AUTO)
+    m->force = kk_space_host_accessible(kk_space_default()) ? FORCE_HALF_SCATTER : FORCE_FULL;
 
   /* the ranks in a periodic 3-D grid, each with a sub-box */
   MPI_Comm_size(MPI_COMM_WORLD, &m->np);
