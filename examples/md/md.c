@@ -295,6 +295,13 @@ static void exchange(md_t *m) {
   free(buf[0]);
   free(buf[1]);
   free(rbuf);
+  /* one hop per dimension: an atom that crossed a whole sub-box since the
+   * last rebuild would be kept by the wrong rank */
+  hv_t x = hview(m->x);
+  for (int64_t i = 0; i < m->nlocal; i++)
+    for (int d = 0; d < 3; d++)
+      if (!(H(x, i, d) >= m->lo[d] && H(x, i, d) < m->hi[d]))
+        fail("an atom moved further than a rank's sub-box between two rebuilds (or its position is not finite)");
 }
 
 static void free_swaps(md_t *m) {
@@ -510,11 +517,13 @@ typedef struct thermo {
 static thermo_t thermo(md_t *m) {
   struct temp_args ta = {kk_view_bind(kk_dualview_view_device(m->v)), m->mass};
   struct force_args fa = force_args(m);
-  double loc[3] = {0, 0, 0}, glob[3];
+  double loc[4] = {0, 0, 0, (double)m->nlocal}, glob[4];
   CHECK(kk_parallel_reduce("md mv2", KK_RANGE(0, m->nlocal), KK_KERNEL(md_mv2), KK_ARGS(ta), KK_RESULT(loc[0])));
   CHECK(kk_parallel_reduce("md energy", KK_RANGE(0, m->nlocal), KK_KERNEL(md_energy), KK_ARGS(fa), KK_RESULT(loc[1])));
   CHECK(kk_parallel_reduce("md virial", KK_RANGE(0, m->nlocal), KK_KERNEL(md_virial), KK_ARGS(fa), KK_RESULT(loc[2])));
-  MPI_Allreduce(loc, glob, 3, MPI_DOUBLE, MPI_SUM, m->cart);
+  MPI_Allreduce(loc, glob, 4, MPI_DOUBLE, MPI_SUM, m->cart);
+  if (glob[3] != (double)m->natoms)
+    fail("the ranks' atoms no longer add up to the lattice's");
   thermo_t th;
   th.t = glob[0] * m->t_scale;
   th.u = glob[1] / (double)m->natoms;
