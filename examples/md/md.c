@@ -440,7 +440,7 @@ static void build_neighbors(md_t *m) {
   }
   kk_binsort_t *bs;
   CHECK(kk_binsort_create_3d(NULL, xs, a.nb, a.bmin, bmax, 0, &bs));
-  a.x = kk_view_bind(xs);
+  a.x = kk_view_bind(kk_dualview_view_device(m->x));  /* the whole view: xs is BinSort's keys only */
   a.perm = kk_view_bind(kk_binsort_permutation(bs));
   a.offsets = kk_view_bind(kk_binsort_offsets(bs));
   a.nlocal = m->nlocal;
