@@ -1,6 +1,6 @@
 # examples/md/local.mk -- the Lennard-Jones molecular-dynamics example (kk-algorithms' BinSort, kk-containers' DualView, kk-mpi) and its check against miniMD's reference output.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-EXTRA_DIST += examples/md/md.kk.c examples/md/Makefile examples/md/minimd-s6.ref tests/md.sh bench/kk-bench-md.sh \
+EXTRA_DIST += examples/md/md.kk.c examples/md/Makefile examples/md/CMakeLists.txt examples/md/minimd-s6.ref tests/md.sh bench/kk-bench-md.sh \
 	bench/kk-bench-md-run.sh
 CLEANFILES += examples/md/md.kk.o
 dist_check_SCRIPTS += tests/md.sh
