@@ -12,6 +12,8 @@
 #   UP_FLAGS   extra compiler flags for the upstream OpenMP build (default: the -march of kk's host recipe, if any,
 #              so that both sides target the same CPU)
 #   TIMEOUT    seconds allowed to each build and each run (default 600)
+#   PPWI       the poses-per-work-item sweep of both sides (default all: 1,2,4,...,128)
+#   NPOSES     run only the deck's first NPOSES poses (default 0: all 65536), for a quick look on a small machine
 # Each side runs its own sweep: every poses-per-work-item (1..128), and on CUDA the work-group sizes 32..1024;
 # the best valid run of each is reported.  Threads: OMP_NUM_THREADS (default: every core) for both OpenMP
 # runs, with OMP_PROC_BIND=close OMP_PLACES=cores unless set.
@@ -23,6 +25,8 @@ OUT=${OUT:-/tmp/kk-minibude-bench}
 ITERS=${ITERS:-8}
 CUDA_ARCH=${CUDA_ARCH:-sm_90}
 TIMEOUT=${TIMEOUT:-600}
+PPWI=${PPWI:-all}
+NPOSES=${NPOSES:-0}
 mkdir -p "$OUT"
 deck="$up/data/bm1"
 bude="$kk/examples/minibude/minibude"
@@ -57,12 +61,12 @@ run_pair() { # platform upstream-binary upstream-args kk-device kk-args
   u=""
   if [ -n "$ubin" ]; then
     # shellcheck disable=SC2086 # argument lists
-    timeout "$TIMEOUT" "$ubin" --deck "$deck" -i "$ITERS" --csv $uargs >"$OUT/$plat-upstream.log" 2>&1
+    timeout "$TIMEOUT" "$ubin" --deck "$deck" -i "$ITERS" -n "$NPOSES" --csv $uargs >"$OUT/$plat-upstream.log" 2>&1
     u=$(best_up "$OUT/$plat-upstream.log")
     [ -n "$u" ] || echo "$plat: the upstream run gave no valid result: see $OUT/$plat-upstream.log"
   fi
   # shellcheck disable=SC2086
-  timeout "$TIMEOUT" "$bude" --kokkos-device="$dev" --deck "$deck" -i "$ITERS" --csv $kargs >"$OUT/$plat-kk.log" 2>&1
+  timeout "$TIMEOUT" "$bude" --kokkos-device="$dev" --deck "$deck" -i "$ITERS" -n "$NPOSES" --csv $kargs >"$OUT/$plat-kk.log" 2>&1
   k=$(best_kk "$OUT/$plat-kk.log")
   [ -n "$k" ] || echo "$plat: the kk run gave no valid result: see $OUT/$plat-kk.log"
   rows+=("$plat|$u|$k")
@@ -70,18 +74,18 @@ run_pair() { # platform upstream-binary upstream-args kk-device kk-args
 
 status=0
 if build_up omp "$OUT/up-omp" ${UP_FLAGS:+-DCXX_EXTRA_FLAGS="$UP_FLAGS"}; then
-  run_pair "openmp" "$OUT/up-omp/omp-bude" "--ppwi all" openmp "-p all -w 1"
+  run_pair "openmp" "$OUT/up-omp/omp-bude" "--ppwi $PPWI" openmp "-p $PPWI -w 1"
 else
   status=1
-  run_pair "openmp" "" "" openmp "-p all -w 1"
+  run_pair "openmp" "" "" openmp "-p $PPWI -w 1"
 fi
 wgs=32,64,128,256,512,1024
 if command -v nvcc >/dev/null && "$kk/tools/kk-info/kk-info" --kokkos-device=cuda >/dev/null 2>&1; then
   if build_up cuda "$OUT/up-cuda" -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" -DCUDA_ARCH="$CUDA_ARCH"; then
-    run_pair "cuda" "$OUT/up-cuda/cuda-bude" "--ppwi all --wgsize $wgs" cuda "-p all -w $wgs"
+    run_pair "cuda" "$OUT/up-cuda/cuda-bude" "--ppwi $PPWI --wgsize $wgs" cuda "-p $PPWI -w $wgs"
   else
     status=1
-    run_pair "cuda" "" "" cuda "-p all -w $wgs"
+    run_pair "cuda" "" "" cuda "-p $PPWI -w $wgs"
   fi
 else
   echo "cuda: no nvcc or no usable CUDA device: skipped"
@@ -91,6 +95,7 @@ fi
 natpro=$(($(wc -c <"$deck/protein.in") / 16))
 natlig=$(($(wc -c <"$deck/ligand.in") / 16))
 nposes=$(($(wc -c <"$deck/poses.in") / 24))
+[ "$NPOSES" -gt 0 ] && nposes=$NPOSES
 printf '\n%-8s %-9s %5s %6s %10s %9s %13s %9s\n' platform version ppwi wgsize avg_ms GFLOP/s Ginteract/s kk/up
 for r in "${rows[@]}"; do
   IFS='|' read -r plat u k <<<"$r"

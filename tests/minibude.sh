@@ -17,8 +17,8 @@ for b in serial threads openmp opencl cuda; do
     continue
   fi
   case $b in
-    serial) cfg="-p 1,8 -w 1" ;;
-    threads | openmp) cfg="-p 1,4,16 -w 1" ;;
+    serial) cfg="-p 8 -w 1" ;;
+    threads | openmp) cfg="-p 1,4,32 -w 1" ;;
     *) cfg="-p 1,4 -w 8,32" ;;
   esac
   # shellcheck disable=SC2086 # cfg is a list of words

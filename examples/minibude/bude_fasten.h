@@ -2,6 +2,16 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* (no include guard: one kernel per inclusion) */
 
+/* GPU targets keep a pose's values in registers only when the pose loops
+ * are unrolled; beyond 16 poses the registers spill anyway and unrolling
+ * only makes nvcc slow (minutes per kernel), so those loops stay loops. */
+#undef BUDE_POSE_LOOP
+#if BUDE_PPWI <= 16
+#define BUDE_POSE_LOOP BUDE_UNROLL
+#else
+#define BUDE_POSE_LOOP
+#endif
+
 BUDE_KERNEL(BUDE_NAME(BUDE_PPWI)) {
   const int64_t wg = KK_TEAM_SIZE(team);
   const int64_t first = KK_LEAGUE_RANK(team) * wg * BUDE_PPWI + KK_TEAM_RANK(team);
@@ -11,7 +21,7 @@ BUDE_KERNEL(BUDE_NAME(BUDE_PPWI)) {
   float r00[BUDE_PPWI], r01[BUDE_PPWI], r02[BUDE_PPWI], r10[BUDE_PPWI], r11[BUDE_PPWI], r12[BUDE_PPWI];
   float r20[BUDE_PPWI], r21[BUDE_PPWI], r22[BUDE_PPWI], tx[BUDE_PPWI], ty[BUDE_PPWI], tz[BUDE_PPWI];
   float etot[BUDE_PPWI];
-  BUDE_UNROLL
+  BUDE_POSE_LOOP
   for (int l = 0; l < BUDE_PPWI; l++) {
     const int64_t p = first + l * wg;
     const float a = KK_AT(args->pose[0], float, p), b = KK_AT(args->pose[1], float, p);
@@ -40,7 +50,7 @@ BUDE_KERNEL(BUDE_NAME(BUDE_PPWI)) {
 
     /* where this ligand atom sits in each pose */
     float lx[BUDE_PPWI], ly[BUDE_PPWI], lz[BUDE_PPWI];
-    BUDE_UNROLL
+    BUDE_POSE_LOOP
     for (int l = 0; l < BUDE_PPWI; l++) {
       lx[l] = tx[l] + la.x * r00[l] + la.y * r01[l] + la.z * r02[l];
       ly[l] = ty[l] + la.x * r10[l] + la.y * r11[l] + la.z * r12[l];
@@ -65,7 +75,7 @@ BUDE_KERNEL(BUDE_NAME(BUDE_PPWI)) {
       const float inv_dslv_range = 1.0f / dslv_range;
       const float q0 = pf.elsc * lf.elsc;
 
-      BUDE_UNROLL
+      BUDE_POSE_LOOP
       for (int l = 0; l < BUDE_PPWI; l++) {
         const float dx = lx[l] - pa.x, dy = ly[l] - pa.y, dz = lz[l] - pa.z;
         const float r = bude_sqrt(dx * dx + dy * dy + dz * dz);
@@ -83,6 +93,6 @@ BUDE_KERNEL(BUDE_NAME(BUDE_PPWI)) {
     }
   }
 
-  BUDE_UNROLL
+  BUDE_POSE_LOOP
   for (int l = 0; l < BUDE_PPWI; l++) KK_AT(args->energies, float, first + l * wg) = 0.5f * etot[l];
 }
