@@ -1,5 +1,6 @@
 /* examples/minibude/bude.c -- miniBUDE on kk: reads a BUDE deck, computes the fasten energy of every pose, times the kernel for each poses-per-work-item and work-group size asked for, and checks the energies against the deck's reference. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -293,8 +294,15 @@ int main(int argc, char **argv) {
     for (int iw = 0; iw < nwg; iw++) {
       const kk_kernel_t *k = fasten_kernel(ppwi[ip]);
       kk_team_policy_t pol = {sizeof pol, 0, wg[iw], 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
-      int team = wg[iw];
+      int team = wg[iw], most = 0;
       if (team == 0) CHECK(kk_team_size_recommended(k, &pol, &team));
+      CHECK(kk_team_size_max(k, &pol, &most));
+      if (team > most) { /* a sweep goes on past what this kernel cannot launch (registers, the device's limit) */
+        if (!csv)
+          printf("# ppwi %d, wgsize %d: the backend allows at most %d for this kernel: skipped\n", ppwi[ip], team,
+                 most);
+        continue;
+      }
       pol.team_size = team;
       if (nposes % ((int64_t)ppwi[ip] * team) != 0) {
         if (!csv)
@@ -330,7 +338,8 @@ int main(int argc, char **argv) {
       const double gflops = ops / (avg * 1e-3) / 1e9;
       const double gint = (double)nposes * (double)d.natlig * (double)d.natpro / (avg * 1e-3) / 1e9;
       printf(csv ? "%d,%d,%.4f,%.4f,%.3f,%.4f,%.6f,%s\n" : "%6d %6d %10.3f %10.3f %9.2f %14.3f %11.6f %s\n",
-             ppwi[ip], team, avg, mn, gflops, gint, maxdiff * 100.0, csv ? (valid ? "1" : "0") : (valid ? "yes" : "NO"));
+             ppwi[ip], team, avg, mn, gflops, gint, maxdiff * 100.0,
+             csv ? (valid ? "1" : "0") : (valid ? "yes" : "NO"));
       for (long r = 0; r < rows && r < nposes; r++)
         printf("#   energy[%ld] = %.2f (reference %.2f)\n", r, (double)e[r], (double)d.ref[r]);
       if (!valid) status = 1;
