@@ -1,0 +1,20 @@
+# examples/minibude/local.mk -- the miniBUDE mini-app (docs/apps.md): built with the tree, checked on every backend here by tests/minibude.sh.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+noinst_PROGRAMS += examples/minibude/minibude
+examples_minibude_minibude_SOURCES = examples/minibude/bude.c examples/minibude/bude.h
+examples_minibude_minibude_LDADD = examples/minibude/bude.kk.o libkk.la -lm
+EXTRA_examples_minibude_minibude_DEPENDENCIES = examples/minibude/bude.kk.o
+# -fno-math-errno -fno-trapping-math (host compiler only): sqrtf without errno and selects without
+# trap semantics, so that the host compiler vectorizes the pose loop (docs/apps.md)
+examples/minibude/bude.kk.o: examples/minibude/bude.kk.c examples/minibude/bude.h examples/minibude/bude_fasten.h $(KKCC_DEPS)
+	@$(MKDIR_P) $(@D)
+	$(KKCC_V)$(KKCC) $(AM_CFLAGS) $(CFLAGS) -fno-math-errno -fno-trapping-math -c $(srcdir)/examples/minibude/bude.kk.c -o $@
+CLEANFILES += examples/minibude/bude.kk.o
+EXTRA_DIST += examples/minibude/bude.kk.c examples/minibude/bude_fasten.h examples/minibude/Makefile \
+	examples/minibude/data/bm1-1k/README.md examples/minibude/data/bm1-1k/make-subset.sh \
+	examples/minibude/data/bm1-1k/protein.in examples/minibude/data/bm1-1k/ligand.in \
+	examples/minibude/data/bm1-1k/forcefield.in examples/minibude/data/bm1-1k/poses.in \
+	examples/minibude/data/bm1-1k/ref_energies.out
+dist_check_SCRIPTS += tests/minibude.sh
+TESTS += tests/minibude.sh
+EXTRA_DIST += bench/minibude.sh
