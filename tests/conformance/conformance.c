@@ -43,6 +43,8 @@ KK_DECLARE_KERNEL(prefix_max);
 KK_DECLARE_KERNEL(mix_layouts);
 KK_DECLARE_KERNEL(fill_rank);
 KK_DECLARE_KERNEL(set_scalar);
+KK_DECLARE_KERNEL(sub_check);
+KK_DECLARE_KERNEL(sub_write);
 
 #define SG_int8_t 1
 #define SG_uint8_t 0
@@ -1030,6 +1032,47 @@ START_TEST(deep_copy_between_layouts) {
 }
 END_TEST
 
+/* ---- subviews inside kernels ---------------------------------------------------------------- */
+
+START_TEST(subviews_in_kernels) {
+  const int64_t n0 = 7, n1 = 5, n2 = 3, ext[3] = {n0, n1, n2};
+  kk_view_t *h = view_n("h", KK_DOUBLE, 3, ext, KK_LAYOUT_RIGHT, kk_space_host());
+  check_or_fill(h, true);
+  kk_view_t *v[4] = {view_n("a3", KK_DOUBLE, 3, ext, KK_LAYOUT_DEFAULT, NULL),
+                     view_n("r3", KK_DOUBLE, 3, ext, KK_LAYOUT_RIGHT, NULL),
+                     view_n("l3", KK_DOUBLE, 3, ext, KK_LAYOUT_LEFT, NULL),
+                     view_n("s3", KK_DOUBLE, 3, ext, KK_LAYOUT_STRIDE, NULL)};
+  for (int k = 0; k < 4; k++)
+    OK(kk_deep_copy(v[k], h));
+  kk_view_t *bad = view1("bad", KK_INT64, n0), *hbad = host_of(bad);
+  kk_view_t *w = view2("w", n0, n1, KK_LAYOUT_DEFAULT), *wl = view2("wl", n0, n1, KK_LAYOUT_LEFT);
+  poison(bad);
+  struct sub_args a = {kk_view_bind(v[0]), kk_view_bind_right(v[1]), kk_view_bind_left(v[2]), kk_view_bind_strided(v[3]),
+                       kk_view_bind(bad), kk_view_bind(w), kk_view_bind_left(wl), n0, n1, n2};
+  OK(kk_parallel_for("sub_check", KK_RANGE(0, n0), KK_KERNEL(sub_check), KK_ARGS(a)));
+  download(hbad, bad);
+  for (int64_t i = 0; i < n0; i++)
+    ck_assert_msg(((int64_t *)kk_view_data(hbad))[i] == 0,
+                  "i = %lld: checks failed (bit 10 * view + check, kernels.kk.c sub_check): %#llx", (long long)i,
+                  (unsigned long long)((int64_t *)kk_view_data(hbad))[i]);
+  OK(kk_parallel_for("sub_write", KK_RANGE(0, n0), KK_KERNEL(sub_write), KK_ARGS(a)));
+  OK(kk_fence());
+  kk_view_t *hw = view_n("hw", KK_DOUBLE, 2, (int64_t[]){n0, n1}, KK_LAYOUT_RIGHT, kk_space_host());
+  kk_view_t *hwl = view_n("hwl", KK_DOUBLE, 2, (int64_t[]){n0, n1}, KK_LAYOUT_RIGHT, kk_space_host());
+  OK(kk_deep_copy(hw, w));
+  OK(kk_deep_copy(hwl, wl));
+  for (int64_t i = 0; i < n0; i++)
+    for (int64_t j = 0; j < n1; j++) {
+      ck_assert(((double *)kk_view_data(hw))[i * n1 + j] == (double)(i * 1000 + j));
+      ck_assert(((double *)kk_view_data(hwl))[i * n1 + j] == (double)(i * 1000 + j));
+    }
+  kk_view_release(hw), kk_view_release(hwl), kk_view_release(w), kk_view_release(wl);
+  kk_view_release(hbad), kk_view_release(bad), kk_view_release(h);
+  for (int k = 0; k < 4; k++)
+    kk_view_release(v[k]);
+}
+END_TEST
+
 START_TEST(resize_and_realloc) {
   kk_view_t *v = view2("rs", 4, 5, KK_LAYOUT_DEFAULT), *keep;
   fill2(v, 1.0);
@@ -1187,6 +1230,7 @@ static Suite *conformance_suite(void) {
   tcase_add_test(tc, subviews);
   tcase_add_test(tc, deep_copies_fills_mirrors);
   tcase_add_test(tc, deep_copy_between_layouts);
+  tcase_add_test(tc, subviews_in_kernels);
   tcase_add_test(tc, resize_and_realloc);
   suite_add_tcase(s, tc);
   conf_add_hier_tests(s);
