@@ -68,6 +68,21 @@ KK_TEAM_FOR(batched_matvec, struct batched_args, team) {
   }
 }
 
+/* the same through subviews: a plane of A and a row of x and y per team,
+ * against indexing the parents (above): zero cost is a ratio of 1 */
+KK_TEAM_FOR(batched_matvec_sub, struct batched_args, team) {
+  const int64_t b = KK_LEAGUE_RANK(team), m = args->m;
+  const kk_view_right A = KK_PLANE(args->a, b), x = KK_ROW(args->x, b), y = KK_ROW(args->y, b);
+  double *xs = KK_TEAM_SCRATCH(team, 0, double, m);
+  KK_TEAM_VECTOR_FOR(team, j, 0, m) { xs[j] = KK_AT(x, double, j); }
+  KK_TEAM_BARRIER(team);
+  KK_TEAM_THREAD_FOR(team, r, 0, m) {
+    double s;
+    KK_THREAD_VECTOR_REDUCE(team, c, 0, m, double, KK_SUM, s) { s += KK_AT(A, double, r, c) * xs[c]; }
+    KK_AT(y, double, r) = s;
+  }
+}
+
 #undef KK_VECTOR_UNROLL
 #define KK_VECTOR_UNROLL 1
 

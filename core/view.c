@@ -557,7 +557,7 @@ static kk_status_t for_each_run(int rank, const int64_t *ext, const int64_t *dst
   /* the inner dimension: where both have stride 1, preferring the last */
   int inner = -1;
   for (int d = rank - 1; d >= 0 && inner < 0; d--)
-    if (dstr[d] == 1 && sstr[d] == 1)
+    if (dstr[d] == 1 && sstr[d] == 1 && ext[d] > 1)
       inner = d;
   int64_t len = inner >= 0 ? ext[inner] : 1;
   int64_t idx[KK_MAX_RANK] = {0};
@@ -604,7 +604,138 @@ static bool same_shape(const kk_view_t *a, const kk_view_t *b) {
   return true;
 }
 
-/* Copies every element of c->src into c->dst (same shape and layout). */
+/* Copies every element from geometry (s, sstr) to (d, dstr), both in host
+ * memory, for extents ext: the inner loop runs along the destination's
+ * smallest stride, so that the writes are contiguous where the destination
+ * has a unit-stride dimension. */
+static void remap_host(int rank, const int64_t *ext, char *d, const int64_t *dstr, const char *s,
+                       const int64_t *sstr, size_t e) {
+  if (size_of(rank, ext) == 0)
+    return;
+  if (rank == 0) {
+    memcpy(d, s, e);
+    return;
+  }
+  int inner = rank - 1;
+  for (int k = rank - 1; k >= 0; k--)
+    if (dstr[k] < dstr[inner] && ext[k] > 1)
+      inner = k;
+  const int64_t n = ext[inner], ds = dstr[inner] * (int64_t)e, ss = sstr[inner] * (int64_t)e;
+  int64_t idx[KK_MAX_RANK] = {0};
+  for (;;) {
+    int64_t doff = 0, soff = 0;
+    for (int k = 0; k < rank; k++)
+      doff += idx[k] * dstr[k], soff += idx[k] * sstr[k];
+    char *dp = d + doff * (int64_t)e;
+    const char *sp = s + soff * (int64_t)e;
+    /* fixed sizes, so that the compiler moves whole elements */
+    switch (e) {
+    case 4:
+      for (int64_t i = 0; i < n; i++)
+        memcpy(dp + i * ds, sp + i * ss, 4);
+      break;
+    case 8:
+      for (int64_t i = 0; i < n; i++)
+        memcpy(dp + i * ds, sp + i * ss, 8);
+      break;
+    case 16:
+      for (int64_t i = 0; i < n; i++)
+        memcpy(dp + i * ds, sp + i * ss, 16);
+      break;
+    default:
+      for (int64_t i = 0; i < n; i++)
+        memcpy(dp + i * ds, sp + i * ss, e);
+    }
+    int k = rank - 1;
+    for (; k >= 0; k--) {
+      if (k == inner)
+        continue;
+      if (++idx[k] < ext[k])
+        break;
+      idx[k] = 0;
+    }
+    if (k < 0)
+      return;
+  }
+}
+
+/* Waits for what the copy must follow (and for what may still read a
+ * staging buffer): the instance, or with none every instance when a side
+ * belongs to a device backend. */
+static kk_status_t copy_fence(kk_instance_t *inst, const kk_view_t *dst, const kk_view_t *src) {
+  if (inst)
+    return kk_instance_fence(inst);
+  if (!(dst->space->backend->ops.flags & KK_PLUGIN_FLAG_HOST) || !(src->space->backend->ops.flags & KK_PLUGIN_FLAG_HOST))
+    return kk_fence();
+  return KK_OK;
+}
+
+/* A run from a host buffer in dst's geometry into dst. */
+typedef struct stage_ctx {
+  kk_view_t *dst;
+  const char *buf;
+} stage_ctx_t;
+
+static kk_status_t stage_run(void *p, int64_t doff, int64_t soff, int64_t n) {
+  stage_ctx_t *c = p;
+  size_t e = c->dst->elem_size;
+  return kk_space_copy(c->dst->space, (char *)c->dst->data + doff * (int64_t)e, NULL, c->buf + soff * (int64_t)e,
+                       (size_t)n * e, NULL);
+}
+
+/* A copy between views that share no unit-stride dimension (LayoutLeft into
+ * LayoutRight, a transpose-like strided view): element by element on the
+ * host where both sides are host-accessible; else staged through host
+ * buffers holding each side's span (one bulk copy in, a remap on the host,
+ * one bulk copy out, or one per contiguous run of a destination with gaps).
+ * Complete on return, also with an instance (which it fences). */
+static kk_status_t copy_remap(copy_ctx_t *c) {
+  kk_view_t *dst = c->dst, *src = c->src;
+  size_t e = dst->elem_size;
+  kk_status_t st = copy_fence(c->inst, dst, src);
+  if (st != KK_OK)
+    return st;
+  bool dhost = kk_space_host_accessible(dst->space), shost = kk_space_host_accessible(src->space);
+  if (dhost && shost) {
+    remap_host(dst->rank, dst->extent, dst->data, dst->stride, src->data, src->stride, e);
+    return KK_OK;
+  }
+  size_t sbytes = span_of(src->rank, src->extent, src->stride) * e;
+  size_t dbytes = span_of(dst->rank, dst->extent, dst->stride) * e;
+  size_t bytes = kk_view_size(dst) * e;
+  /* a side mostly made of gaps (a column of a large matrix) would stage far
+   * more than it copies: element runs then */
+  if ((!shost && sbytes / 4 > bytes + (64u << 10)) || (!dhost && dbytes / 4 > bytes + (64u << 10)))
+    return for_each_run(dst->rank, dst->extent, dst->stride, src->stride, copy_run, c);
+  char *sbuf = shost ? src->data : malloc(sbytes);
+  char *dbuf = dhost ? dst->data : malloc(dbytes);
+  if (!sbuf || !dbuf) {
+    st = kk__error(KK_ERROR_OUT_OF_MEMORY, "no host staging buffer of %zu bytes for a copy between layouts",
+                   !sbuf ? sbytes : dbytes);
+    goto fail_free_buffers;
+  }
+  if (!shost && (st = kk_space_copy(NULL, sbuf, src->space, src->data, sbytes, NULL)) != KK_OK)
+    goto fail_free_buffers;
+  remap_host(dst->rank, dst->extent, dbuf, dst->stride, sbuf, src->stride, e);
+  if (!dhost) {
+    if (dbytes == bytes) {
+      st = kk_space_copy(dst->space, dst->data, NULL, dbuf, dbytes, NULL);
+    } else {
+      /* a destination with gaps: only its elements, run by run */
+      stage_ctx_t runs = {dst, dbuf};
+      st = for_each_run(dst->rank, dst->extent, dst->stride, dst->stride, stage_run, &runs);
+    }
+  }
+fail_free_buffers:
+  if (!shost)
+    free(sbuf);
+  if (!dhost)
+    free(dbuf);
+  return st;
+}
+
+/* Copies every element of c->src into c->dst (same shape; any layouts and
+ * strides). */
 static kk_status_t copy_views(void *p) {
   copy_ctx_t *c = p;
   kk_view_t *dst = c->dst, *src = c->src;
@@ -612,14 +743,14 @@ static kk_status_t copy_views(void *p) {
   if (kk_view_span_is_contiguous(dst) && kk_view_span_is_contiguous(src) &&
       memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
     return copy_run(c, 0, 0, (int64_t)n);
-  return for_each_run(dst->rank, dst->extent, dst->stride, src->stride, copy_run, c);
-}
-
-/* Layouts match, treating unit-stride rank-1 views and rank 0 as layout-free. */
-static bool same_layout(const kk_view_t *a, const kk_view_t *b) {
-  if (a->layout == b->layout || a->rank == 0)
-    return true;
-  return a->rank == 1 && a->stride[0] == 1 && b->stride[0] == 1;
+  /* runs along a dimension of unit stride on both sides, when there is one
+   * (and always inside a graph capture, whose nodes are plain copies) */
+  bool common_unit = false;
+  for (int k = 0; k < dst->rank; k++)
+    common_unit |= dst->extent[k] > 1 && dst->stride[k] == 1 && src->stride[k] == 1;
+  if (common_unit || n <= 1 || (c->inst && kk__capturing(c->inst)))
+    return for_each_run(dst->rank, dst->extent, dst->stride, src->stride, copy_run, c);
+  return copy_remap(c);
 }
 
 /* A stale view or instance among a call's arguments: its error (else KK_OK). */
@@ -655,9 +786,6 @@ static kk_status_t deep_copy(const char *op, kk_instance_t *inst, kk_view_t *dst
     kk__str_free(&s);
     return st;
   }
-  if (!same_layout(dst, src))
-    return kk__error(KK_ERROR_INVALID_ARGUMENT, "%s: views '%s' (layout %s) and '%s' (layout %s) differ in layout",
-                     op, dst->label, layout_str(dst->layout), src->label, layout_str(src->layout));
   if (dst->data == src->data && memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
     return KK_OK;
   copy_ctx_t c = {dst, src, inst};

@@ -584,10 +584,16 @@ kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t 
 
 /* Copies src into dst: same element type (a copy never converts: int64
  * into double is refused, as Kokkos refuses it at compile time;
- * KK_TYPE_CUSTOM views need the same element size), rank, extents and
- * layout, else KK_ERROR_INVALID_ARGUMENT naming both views; any two spaces.
- * Complete on return.  With _async, ordered on `instance` and complete at
- * its next fence. */
+ * KK_TYPE_CUSTOM views need the same element size), rank and extents, else
+ * KK_ERROR_INVALID_ARGUMENT naming both views; any two spaces, any two
+ * layouts and strides (LayoutLeft into LayoutRight, a strided subview into
+ * either).  Views that share a unit-stride dimension copy run by run; views
+ * that do not (a transpose) copy element by element on the host when both
+ * are host-accessible, else through host staging buffers of each side's
+ * span (KK_ERROR_OUT_OF_MEMORY when there is no room for them).  Complete
+ * on return.  With _async, ordered on `instance` and complete at its next
+ * fence; a copy between layouts that stages fences the instance and is
+ * complete on return. */
 kk_status_t kk_deep_copy(kk_view_t *dst, kk_view_t *src);
 kk_status_t kk_deep_copy_async(kk_instance_t *instance, kk_view_t *dst, kk_view_t *src);
 

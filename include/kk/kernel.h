@@ -83,6 +83,19 @@
  * index inside its extent and T of the view's element size, and a failed
  * access stops the launch with an error naming it (docs/bounds-check.md);
  * the target spells the check (KK__BOUNDS_AT). */
+/* Kernel code is C++ on the GPU targets (also where their source is
+ * preprocessed as C for a runtime compiler: NVRTC, hipRTC), C on the host. */
+#if defined(__cplusplus) || defined(__OPENCL_CPP_VERSION__) || defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP) || \
+    defined(KK_TARGET_SPIRV)
+#define KK__CXX 1
+#endif
+/* The address of v's descriptor for the checked access, also when v is a
+ * value (a subview made in the kernel, KK_ROW and friends). */
+#ifdef KK__CXX
+#define KK__DESC_PTR(v) kk__desc_ptr((v).d)
+#else
+#define KK__DESC_PTR(v) ((const kk_view_desc_t *)(kk_view_desc_t[1]){(v).d})
+#endif
 #ifdef KK_BOUNDS_CHECK
 #define KK_AT(v, T, ...) (*(T *)KK__BOUNDS_AT(v, T, KK__NARG(__VA_ARGS__), __VA_ARGS__))
 #else
@@ -258,6 +271,167 @@
 #ifndef KK__FN
 #error "the target header must define KK__FN, the qualifiers of a helper callable from kernels"
 #endif
+
+/* ---- subviews inside a kernel ------------------------------------------------ */
+
+#ifdef KK__CXX
+KK__FN const kk_view_desc_t *kk__desc_ptr(const kk_view_desc_t &d) { return &d; }
+#endif
+
+/*
+ * A slice of a bound view, made inside a kernel body, as kk_view_subview
+ * makes it on the host (same extents, strides and layout rule), at no cost
+ * beyond the arithmetic of its data pointer: the result is a descriptor
+ * value whose type fixes its layout at compile time, so KK_AT on it indexes
+ * exactly as on the parent.
+ *
+ *   KK_ROW(v, i)      index i of the first dimension fixed: a row of a matrix,
+ *                     a plane of a rank-3 view (KK_PLANE is the same);
+ *                     rank - 1 dimensions
+ *   KK_COL(v, j)      index j of the last dimension fixed: a column;
+ *                     rank - 1 dimensions
+ *   KK_ROWS(v, b, e)  rows [b, e) of the first dimension; same rank and type
+ *
+ * v is a kk_view, kk_view_right, kk_view_left or kk_view_strided of rank >= 1
+ * (rank >= 2 for KK_ROW / KK_COL to leave a dimension).  The type of the
+ * result is KK_ROW_T(type of v), KK_COL_T(...) and the type of v for
+ * KK_ROWS:
+ *
+ *   parent            KK_ROW_T              KK_COL_T
+ *   kk_view_right     kk_view_right         kk_view_strided
+ *   kk_view_left      kk_view_strided       kk_view_left
+ *   kk_view_strided   kk_view_strided       kk_view_strided
+ *   kk_view           host: kk_view         host: kk_view_strided
+ *                     GPU:  kk_view_strided GPU:  kk_view
+ *
+ * (a row of a right view keeps its unit stride, a column of a left view
+ * too; the rest are strided).  Example, a row per team:
+ *
+ *   KK_ROW_T(kk_view) r = KK_ROW(args->a, KK_LEAGUE_RANK(team));
+ *   ... KK_AT(r, double, j) ...
+ *
+ * The slice index is not checked against the parent's extent, except under
+ * kkcc --bounds-check: then an index outside it gives a subview of extent 0
+ * in its first dimension (at the parent's first element), so that its first
+ * access fails and is reported, naming the parent view.
+ */
+#define KK_ROW_T(P) KK__CAT(kk__row_t_, P)
+#define KK_COL_T(P) KK__CAT(kk__col_t_, P)
+typedef kk_view_right kk__row_t_kk_view_right;
+typedef kk_view_strided kk__row_t_kk_view_left;
+typedef kk_view_strided kk__row_t_kk_view_strided;
+typedef kk_view_strided kk__col_t_kk_view_right;
+typedef kk_view_left kk__col_t_kk_view_left;
+typedef kk_view_strided kk__col_t_kk_view_strided;
+#if !defined(KK_TARGET_CUDA) && !defined(KK_TARGET_HIP) && !defined(KK_TARGET_SPIRV) /* default right */
+typedef kk_view kk__row_t_kk_view;
+typedef kk_view_strided kk__col_t_kk_view;
+#define KK__ROW_LAYOUT_DEFAULT KK_LAYOUT_RIGHT
+#define KK__COL_LAYOUT_DEFAULT KK_LAYOUT_STRIDE
+#else
+typedef kk_view_strided kk__row_t_kk_view;
+typedef kk_view kk__col_t_kk_view;
+#define KK__ROW_LAYOUT_DEFAULT KK_LAYOUT_STRIDE
+#define KK__COL_LAYOUT_DEFAULT KK_LAYOUT_LEFT
+#endif
+
+#ifdef KK_BOUNDS_CHECK
+#define KK__SLICE_GUARD(d, k, i) ((i) < 0 || (i) >= (d).extent[k])
+#else
+#define KK__SLICE_GUARD(d, k, i) 0
+#endif
+
+/* Dimension 0 fixed at index i; the dimensions shift down by one (a fixed
+ * count, so that the compiler keeps the descriptor in registers). */
+KK__FN kk_view_desc_t kk__desc_row(kk_view_desc_t d, int64_t i, int32_t layout) {
+  int bad = KK__SLICE_GUARD(d, 0, i); /* then the parent's data: the failure names the view */
+  d.data = (void *)((char *)d.data + (bad ? 0 : i) * d.stride[0] * (int64_t)d.elem_size);
+  for (int k = 0; k < KK_MAX_RANK - 1; k++) {
+    d.extent[k] = d.extent[k + 1];
+    d.stride[k] = d.stride[k + 1];
+  }
+  d.extent[KK_MAX_RANK - 1] = 1;
+  d.stride[KK_MAX_RANK - 1] = 0;
+  d.rank -= 1;
+  d.layout = layout;
+  if (bad)
+    d.extent[0] = 0;
+  return d;
+}
+
+/* The last dimension fixed at index j. */
+KK__FN kk_view_desc_t kk__desc_col(kk_view_desc_t d, int64_t j, int32_t layout) {
+  int last = d.rank - 1;
+  int bad = KK__SLICE_GUARD(d, last, j);
+  d.data = (void *)((char *)d.data + (bad ? 0 : j) * d.stride[last] * (int64_t)d.elem_size);
+  d.extent[last] = 1;
+  d.stride[last] = 0;
+  d.rank -= 1;
+  d.layout = layout;
+  if (bad)
+    d.extent[0] = 0;
+  return d;
+}
+
+/* Rows [b, e) of dimension 0. */
+KK__FN kk_view_desc_t kk__desc_rows(kk_view_desc_t d, int64_t b, int64_t e) {
+#ifdef KK_BOUNDS_CHECK
+  int bad = b < 0 || e < b || e > d.extent[0];
+#else
+  int bad = 0;
+#endif
+  d.data = (void *)((char *)d.data + (bad ? 0 : b) * d.stride[0] * (int64_t)d.elem_size);
+  d.extent[0] = bad ? 0 : e - b;
+  return d;
+}
+
+#define KK__SUB_FNS(P, LROW, LCOL)                                                  \
+  KK__FN KK_ROW_T(P) kk__row_##P(P v, int64_t i) {                                  \
+    KK_ROW_T(P) r;                                                                  \
+    r.d = kk__desc_row(v.d, i, LROW);                                               \
+    return r;                                                                       \
+  }                                                                                 \
+  KK__FN KK_COL_T(P) kk__col_##P(P v, int64_t j) {                                  \
+    KK_COL_T(P) r;                                                                  \
+    r.d = kk__desc_col(v.d, j, LCOL);                                               \
+    return r;                                                                       \
+  }                                                                                 \
+  KK__FN P kk__rows_##P(P v, int64_t b, int64_t e) {                                \
+    v.d = kk__desc_rows(v.d, b, e);                                                 \
+    return v;                                                                       \
+  }
+KK__SUB_FNS(kk_view, KK__ROW_LAYOUT_DEFAULT, KK__COL_LAYOUT_DEFAULT)
+KK__SUB_FNS(kk_view_right, KK_LAYOUT_RIGHT, KK_LAYOUT_STRIDE)
+KK__SUB_FNS(kk_view_left, KK_LAYOUT_STRIDE, KK_LAYOUT_LEFT)
+KK__SUB_FNS(kk_view_strided, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE)
+
+#ifdef KK__CXX
+/* C++ targets (CUDA, HIP, SPIR-V): overloads pick the parent's type */
+KK__FN KK_ROW_T(kk_view) kk__row(kk_view v, int64_t i) { return kk__row_kk_view(v, i); }
+KK__FN KK_ROW_T(kk_view_right) kk__row(kk_view_right v, int64_t i) { return kk__row_kk_view_right(v, i); }
+KK__FN KK_ROW_T(kk_view_left) kk__row(kk_view_left v, int64_t i) { return kk__row_kk_view_left(v, i); }
+KK__FN KK_ROW_T(kk_view_strided) kk__row(kk_view_strided v, int64_t i) { return kk__row_kk_view_strided(v, i); }
+KK__FN KK_COL_T(kk_view) kk__col(kk_view v, int64_t j) { return kk__col_kk_view(v, j); }
+KK__FN KK_COL_T(kk_view_right) kk__col(kk_view_right v, int64_t j) { return kk__col_kk_view_right(v, j); }
+KK__FN KK_COL_T(kk_view_left) kk__col(kk_view_left v, int64_t j) { return kk__col_kk_view_left(v, j); }
+KK__FN KK_COL_T(kk_view_strided) kk__col(kk_view_strided v, int64_t j) { return kk__col_kk_view_strided(v, j); }
+KK__FN kk_view kk__rows(kk_view v, int64_t b, int64_t e) { return kk__rows_kk_view(v, b, e); }
+KK__FN kk_view_right kk__rows(kk_view_right v, int64_t b, int64_t e) { return kk__rows_kk_view_right(v, b, e); }
+KK__FN kk_view_left kk__rows(kk_view_left v, int64_t b, int64_t e) { return kk__rows_kk_view_left(v, b, e); }
+KK__FN kk_view_strided kk__rows(kk_view_strided v, int64_t b, int64_t e) { return kk__rows_kk_view_strided(v, b, e); }
+#define KK_ROW(v, i) kk__row((v), (int64_t)(i))
+#define KK_COL(v, j) kk__col((v), (int64_t)(j))
+#define KK_ROWS(v, b, e) kk__rows((v), (int64_t)(b), (int64_t)(e))
+#else
+/* C (the host target): _Generic picks the parent's type */
+#define KK__SUB_PICK(kind, v)                                                                      \
+  _Generic((v), kk_view: kk__##kind##_kk_view, kk_view_right: kk__##kind##_kk_view_right,          \
+           kk_view_left: kk__##kind##_kk_view_left, kk_view_strided: kk__##kind##_kk_view_strided)
+#define KK_ROW(v, i) KK__SUB_PICK(row, v)((v), (int64_t)(i))
+#define KK_COL(v, j) KK__SUB_PICK(col, v)((v), (int64_t)(j))
+#define KK_ROWS(v, b, e) KK__SUB_PICK(rows, v)((v), (int64_t)(b), (int64_t)(e))
+#endif
+#define KK_PLANE(v, i) KK_ROW(v, i)
 #if defined(KK_BOUNDS_CHECK) && !defined(KK__BOUNDS_AT)
 #error "this target does not check bounds yet: kkcc --bounds-check defines KK_BOUNDS_CHECK only for targets whose recipe has \"bounds_check\": true"
 #endif

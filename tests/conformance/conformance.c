@@ -43,6 +43,8 @@ KK_DECLARE_KERNEL(prefix_max);
 KK_DECLARE_KERNEL(mix_layouts);
 KK_DECLARE_KERNEL(fill_rank);
 KK_DECLARE_KERNEL(set_scalar);
+KK_DECLARE_KERNEL(sub_check);
+KK_DECLARE_KERNEL(sub_write);
 
 #define SG_int8_t 1
 #define SG_uint8_t 0
@@ -885,9 +887,8 @@ START_TEST(deep_copies_fills_mirrors) {
   ck_assert_int_eq(kk_deep_copy(c, a), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "views 'c' and 'a' differ in shape: (9,6) x 8 bytes vs (9,7) x 8 bytes");
   kk_layout_t other = kk_view_layout(a) == KK_LAYOUT_RIGHT ? KK_LAYOUT_LEFT : KK_LAYOUT_RIGHT;
-  kk_view_t *d = view2("d", 9, 7, other);
-  ck_assert_int_eq(kk_deep_copy(d, a), KK_ERROR_INVALID_ARGUMENT);
-  ck_assert_contains(kk_last_error(), "differ in layout");
+  kk_view_t *d = view2("d", 9, 7, other); /* another layout: copied (deep_copy_between_layouts) */
+  OK(kk_deep_copy(d, a));
   /* asynchronous forms on an instance */
   kk_instance_t *inst = NULL;
   OK(kk_instance_create(NULL, &inst));
@@ -898,6 +899,177 @@ START_TEST(deep_copies_fills_mirrors) {
   OK(kk_instance_destroy(inst));
   kk_view_release(d), kk_view_release(c), kk_view_release(h16), kk_view_release(s16);
   kk_view_release(sa), kk_view_release(sb), kk_view_release(hb), kk_view_release(a), kk_view_release(b);
+}
+END_TEST
+
+/* ---- deep copies between layouts ---------------------------------------------------------- */
+
+/* A view of `rank` dimensions of `type` in `space` (NULL: the default space);
+ * KK_LAYOUT_STRIDE gets strides with gaps and no unit-stride dimension (odd
+ * dimensions first, each stride one more than compact). */
+static kk_view_t *view_n(const char *label, kk_type_t type, int rank, const int64_t *ext, kk_layout_t layout,
+                         kk_space_t *space) {
+  kk_view_spec_t s = KK_VIEW_SPEC_INIT;
+  s.label = label;
+  s.type = type;
+  s.rank = rank;
+  s.layout = layout;
+  s.space = space;
+  memcpy(s.extents, ext, (size_t)rank * sizeof *ext);
+  if (layout == KK_LAYOUT_STRIDE) {
+    int64_t cur = 2;
+    for (int pass = 1; pass >= 0; pass--)
+      for (int k = pass; k < rank; k += 2)
+        s.strides[k] = cur, cur = cur * ext[k] + 1;
+  }
+  kk_view_t *v = NULL;
+  OK(kk_view_create(&s, &v));
+  return v;
+}
+
+/* Element `code` in the view's type, at p. */
+static void put_code(void *p, kk_type_t t, int64_t code) {
+  switch (t) {
+  case KK_INT16: *(int16_t *)p = (int16_t)code; break;
+  case KK_INT32: *(int32_t *)p = (int32_t)code; break;
+  case KK_COMPLEX_DOUBLE: ((double *)p)[0] = (double)code, ((double *)p)[1] = -(double)code; break;
+  default: *(double *)p = (double)code;
+  }
+}
+
+static bool is_code(const void *p, kk_type_t t, int64_t code) {
+  switch (t) {
+  case KK_INT16: return *(const int16_t *)p == (int16_t)code;
+  case KK_INT32: return *(const int32_t *)p == (int32_t)code;
+  case KK_COMPLEX_DOUBLE: return ((const double *)p)[0] == (double)code && ((const double *)p)[1] == -(double)code;
+  default: return *(const double *)p == (double)code;
+  }
+}
+
+/* Fills every element of a host view with its code (1 + the index's position
+ * in row-major order), or counts the elements that differ from it. */
+static int check_or_fill(kk_view_t *h, bool fill) {
+  int rank = kk_view_rank(h);
+  size_t e = kk_view_elem_size(h);
+  int64_t idx[KK_MAX_RANK] = {0}, n = (int64_t)kk_view_size(h), bad = 0;
+  for (int64_t code = 1; code <= n; code++) {
+    int64_t off = 0;
+    for (int k = 0; k < rank; k++)
+      off += idx[k] * kk_view_stride(h, k);
+    char *p = (char *)kk_view_data(h) + off * (int64_t)e;
+    if (fill)
+      put_code(p, kk_view_type(h), code);
+    else if (!is_code(p, kk_view_type(h), code))
+      bad++;
+    for (int k = rank - 1; k >= 0 && ++idx[k] == kk_view_extent(h, k); k--)
+      idx[k] = 0;
+  }
+  return (int)bad;
+}
+
+START_TEST(deep_copy_between_layouts) {
+  const kk_type_t types[] = {KK_DOUBLE, KK_INT32, KK_COMPLEX_DOUBLE, KK_INT16};
+  kk_instance_t *inst = NULL;
+  OK(kk_instance_create(NULL, &inst));
+  for (int rank = 1; rank <= 8; rank++) {
+    int64_t ext[KK_MAX_RANK];
+    for (int k = 0; k < rank; k++)
+      ext[k] = rank == 1 ? 1000 : 2 + (k % 2);
+    kk_type_t t = types[rank % 4];
+    /* host right -> device left -> device strided -> device right -> host left and host strided */
+    kk_view_t *hr = view_n("hr", t, rank, ext, KK_LAYOUT_RIGHT, kk_space_host());
+    kk_view_t *dl = view_n("dl", t, rank, ext, KK_LAYOUT_LEFT, NULL);
+    kk_view_t *ds = view_n("ds", t, rank, ext, KK_LAYOUT_STRIDE, NULL);
+    kk_view_t *dr = view_n("dr", t, rank, ext, KK_LAYOUT_RIGHT, NULL);
+    kk_view_t *hl = view_n("hl", t, rank, ext, KK_LAYOUT_LEFT, kk_space_host());
+    kk_view_t *hs = view_n("hs", t, rank, ext, KK_LAYOUT_STRIDE, kk_space_host());
+    check_or_fill(hr, true);
+    poison(dl), poison(ds), poison(dr), poison(hl);
+    OK(kk_deep_copy(dl, hr));
+    OK(kk_deep_copy(ds, dl));
+    if (rank % 2)
+      OK(kk_deep_copy(dr, ds));
+    else
+      OK(kk_deep_copy_async(inst, dr, ds)), OK(kk_instance_fence(inst));
+    OK(kk_deep_copy(hl, dr));
+    OK(kk_deep_copy(hs, dr));
+    ck_assert_msg(check_or_fill(hl, false) == 0, "rank %d (%s): host left copy differs", rank, kk_type_name(t));
+    ck_assert_msg(check_or_fill(hs, false) == 0, "rank %d (%s): host strided copy differs", rank, kk_type_name(t));
+    /* the strided view's gaps (created zero) are untouched */
+    size_t e = kk_view_elem_size(hs), span = kk_view_span(hs), nonzero = 0;
+    const unsigned char *bytes = kk_view_data(hs);
+    for (size_t i = 0; i < span; i++) {
+      bool z = true;
+      for (size_t j = 0; j < e; j++)
+        z = z && bytes[i * e + j] == 0;
+      nonzero += !z;
+    }
+    ck_assert_msg(span > kk_view_size(hs) && nonzero == kk_view_size(hs),
+                  "rank %d: %zu nonzero elements in a span of %zu holding %zu", rank, nonzero, span, kk_view_size(hs));
+    kk_view_release(hr), kk_view_release(dl), kk_view_release(ds), kk_view_release(dr), kk_view_release(hl),
+        kk_view_release(hs);
+  }
+  /* a column of a right matrix into a vector and back into the other column */
+  kk_view_t *m = view2("m", 300, 2, KK_LAYOUT_RIGHT), *col = NULL, *col1 = NULL;
+  fill2(m, 1.0);
+  kk_view_t *vec = view_n("vec", KK_DOUBLE, 1, (int64_t[]){300}, KK_LAYOUT_RIGHT, NULL);
+  OK(kk_view_subview(m, (kk_slice_t[]){KK_ALL, KK_IDX(0)}, &col));
+  OK(kk_view_subview(m, (kk_slice_t[]){KK_ALL, KK_IDX(1)}, &col1));
+  OK(kk_deep_copy(vec, col));
+  OK(kk_deep_copy(col1, vec));
+  kk_view_t *hm = NULL;
+  OK(kk_view_create_mirror(m, &hm));
+  OK(kk_deep_copy(hm, m));
+  for (int64_t i = 0; i < 300; i++)
+    ck_assert(((double *)kk_view_data(hm))[i * 2 + 1] == 1.0 + (double)(i * 10));
+  kk_view_release(hm), kk_view_release(col), kk_view_release(col1), kk_view_release(vec), kk_view_release(m);
+  /* element types still have to agree */
+  kk_view_t *a = view2("a", 3, 4, KK_LAYOUT_LEFT), *b = view_n("b", KK_INT32, 2, (int64_t[]){3, 4}, KK_LAYOUT_RIGHT, NULL);
+  ck_assert_int_eq(kk_deep_copy(b, a), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "differ in element type");
+  kk_view_release(a), kk_view_release(b);
+  OK(kk_instance_destroy(inst));
+}
+END_TEST
+
+/* ---- subviews inside kernels ---------------------------------------------------------------- */
+
+START_TEST(subviews_in_kernels) {
+  const int64_t n0 = 7, n1 = 5, n2 = 3, ext[3] = {n0, n1, n2};
+  kk_view_t *h = view_n("h", KK_DOUBLE, 3, ext, KK_LAYOUT_RIGHT, kk_space_host());
+  check_or_fill(h, true);
+  kk_view_t *v[4] = {view_n("a3", KK_DOUBLE, 3, ext, KK_LAYOUT_DEFAULT, NULL),
+                     view_n("r3", KK_DOUBLE, 3, ext, KK_LAYOUT_RIGHT, NULL),
+                     view_n("l3", KK_DOUBLE, 3, ext, KK_LAYOUT_LEFT, NULL),
+                     view_n("s3", KK_DOUBLE, 3, ext, KK_LAYOUT_STRIDE, NULL)};
+  for (int k = 0; k < 4; k++)
+    OK(kk_deep_copy(v[k], h));
+  kk_view_t *bad = view1("bad", KK_INT64, n0), *hbad = host_of(bad);
+  kk_view_t *w = view2("w", n0, n1, KK_LAYOUT_DEFAULT), *wl = view2("wl", n0, n1, KK_LAYOUT_LEFT);
+  poison(bad);
+  struct sub_args a = {kk_view_bind(v[0]), kk_view_bind_right(v[1]), kk_view_bind_left(v[2]), kk_view_bind_strided(v[3]),
+                       kk_view_bind(bad), kk_view_bind(w), kk_view_bind_left(wl), n0, n1, n2};
+  OK(kk_parallel_for("sub_check", KK_RANGE(0, n0), KK_KERNEL(sub_check), KK_ARGS(a)));
+  download(hbad, bad);
+  for (int64_t i = 0; i < n0; i++)
+    ck_assert_msg(((int64_t *)kk_view_data(hbad))[i] == 0,
+                  "i = %lld: checks failed (bit 10 * view + check, kernels.kk.c sub_check): %#llx", (long long)i,
+                  (unsigned long long)((int64_t *)kk_view_data(hbad))[i]);
+  OK(kk_parallel_for("sub_write", KK_RANGE(0, n0), KK_KERNEL(sub_write), KK_ARGS(a)));
+  OK(kk_fence());
+  kk_view_t *hw = view_n("hw", KK_DOUBLE, 2, (int64_t[]){n0, n1}, KK_LAYOUT_RIGHT, kk_space_host());
+  kk_view_t *hwl = view_n("hwl", KK_DOUBLE, 2, (int64_t[]){n0, n1}, KK_LAYOUT_RIGHT, kk_space_host());
+  OK(kk_deep_copy(hw, w));
+  OK(kk_deep_copy(hwl, wl));
+  for (int64_t i = 0; i < n0; i++)
+    for (int64_t j = 0; j < n1; j++) {
+      ck_assert(((double *)kk_view_data(hw))[i * n1 + j] == (double)(i * 1000 + j));
+      ck_assert(((double *)kk_view_data(hwl))[i * n1 + j] == (double)(i * 1000 + j));
+    }
+  kk_view_release(hw), kk_view_release(hwl), kk_view_release(w), kk_view_release(wl);
+  kk_view_release(hbad), kk_view_release(bad), kk_view_release(h);
+  for (int k = 0; k < 4; k++)
+    kk_view_release(v[k]);
 }
 END_TEST
 
@@ -1101,6 +1273,8 @@ static Suite *conformance_suite(void) {
   tcase_add_test(tc, view_allocation_failure_names_label_size_space);
   tcase_add_test(tc, subviews);
   tcase_add_test(tc, deep_copies_fills_mirrors);
+  tcase_add_test(tc, deep_copy_between_layouts);
+  tcase_add_test(tc, subviews_in_kernels);
   tcase_add_test(tc, resize_and_realloc);
   suite_add_tcase(s, tc);
   conf_add_hier_tests(s);

@@ -52,3 +52,15 @@ struct atomic_args {
 struct rec16 { int64_t count; double sum; int32_t tag; int32_t pad; };
 struct scatter_args { kk_scatter s; kk_view idx; int64_t n; int cplx; };
 struct flag_args { kk_view flags; int me; int64_t spins; kk_view ok; };
+
+/* ---- subviews inside kernels ---- */
+struct sub_args {
+  kk_view a3;          /* n0 x n1 x n2 doubles, default layout */
+  kk_view_right r3;    /* the same values, right layout */
+  kk_view_left l3;     /* left layout */
+  kk_view_strided s3;  /* strided, with gaps */
+  kk_view bad;         /* int64 per i: mismatches seen */
+  kk_view w;           /* n0 x n1 doubles, default layout: written through rows */
+  kk_view_left wl;     /* n0 x n1 doubles, left: written through columns */
+  int64_t n0, n1, n2;
+};

@@ -212,3 +212,48 @@ KK_FOR(fill_rank, struct rank_args, i) {
 
 /* rank 0: the single element */
 KK_FOR(set_scalar, struct one_view, i) { KK_AT0(args->v, double) = 42.0 + (double)i; }
+
+/* ---- subviews inside kernels ---------------------------------------------------------------- */
+
+#define SUB_BAD(vi, c, cond) (bad |= (int64_t)((cond) != 0) << ((vi) * 10 + (c)))
+#define SUB_CHECK_ONE(V, vi)                                                                                  \
+  do {                                                                                                        \
+    SUB_BAD(vi, 0, KK_EXTENT(KK_PLANE(V, i), 0) != n1 || KK_EXTENT(KK_PLANE(V, i), 1) != n2);                 \
+    SUB_BAD(vi, 1, KK_EXTENT(KK_COL(V, 0), 0) != args->n0 || KK_EXTENT(KK_COL(V, 0), 1) != n1);               \
+    SUB_BAD(vi, 2, KK_EXTENT(KK_ROWS(V, i, args->n0), 0) != args->n0 - i);                                    \
+    for (int64_t j = 0; j < n1; j++)                                                                          \
+      for (int64_t k = 0; k < n2; k++) {                                                                      \
+        double want = KK_AT(V, double, i, j, k);                                                              \
+        SUB_BAD(vi, 3, want != (double)(1 + (i * n1 + j) * n2 + k));                                          \
+        SUB_BAD(vi, 4, KK_AT(KK_PLANE(V, i), double, j, k) != want);                                          \
+        SUB_BAD(vi, 5, KK_AT(KK_ROW(KK_PLANE(V, i), j), double, k) != want);                                  \
+        SUB_BAD(vi, 6, KK_AT(KK_COL(KK_PLANE(V, i), k), double, j) != want);                                  \
+        SUB_BAD(vi, 7, KK_AT(KK_COL(V, k), double, i, j) != want);                                            \
+        SUB_BAD(vi, 8, KK_AT(KK_ROWS(V, i, args->n0), double, 0, j, k) != want);                              \
+        SUB_BAD(vi, 9, KK_AT(KK_ROW(KK_ROWS(V, i, i + 1), 0), double, j, k) != want);                         \
+      }                                                                                                       \
+  } while (0)
+
+/* every element reached through a slice agrees with the parent's, for each
+ * descriptor type: bit 10 * view + check set for each check that failed */
+KK_FOR(sub_check, struct sub_args, i) {
+  const int64_t n1 = args->n1, n2 = args->n2;
+  int64_t bad = 0;
+  SUB_CHECK_ONE(args->a3, 0);
+  SUB_CHECK_ONE(args->r3, 1);
+  SUB_CHECK_ONE(args->l3, 2);
+  SUB_CHECK_ONE(args->s3, 3);
+  KK_AT(args->bad, int64_t, i) = bad;
+}
+
+/* writes through a row of a default-layout view and a column of a left one */
+KK_FOR(sub_write, struct sub_args, i) {
+  KK_ROW_T(kk_view) r = KK_ROW(args->w, i);
+  for (int64_t j = 0; j < KK_EXTENT(r, 0); j++)
+    KK_AT(r, double, j) = (double)(i * 1000 + j);
+  if (i < args->n1) {
+    KK_COL_T(kk_view_left) c = KK_COL(args->wl, i);
+    for (int64_t j = 0; j < KK_EXTENT(c, 0); j++)
+      KK_AT(c, double, j) = (double)(j * 1000 + i);
+  }
+}

@@ -48,3 +48,9 @@ KK_FOR(bc_scatter, struct bc_args, i) { KK_SCATTER_ADD(args->s, double, 1.0, i +
 /* an access in a helper function, outside any kernel body */
 KK__FN double bc_get(kk_view v, int64_t i) { return KK_AT(v, double, i); }
 KK_REDUCE(bc_helper, struct bc_args, double, KK_SUM, i, acc) { *acc += bc_get(args->v1, i + args->shift); }
+
+/* an access through a row taken in the kernel (KK_ROW): a row index outside
+ * the parent gives an empty row, whose first access fails */
+KK_REDUCE(bc_row, struct bc_args, double, KK_SUM, i, acc) {
+  *acc += KK_AT(KK_ROW(args->v2, i + args->shift), double, args->extra);
+}

@@ -28,6 +28,7 @@ KK_DECLARE_KERNEL(bc_md3);
 KK_DECLARE_KERNEL(bc_team);
 KK_DECLARE_KERNEL(bc_scatter);
 KK_DECLARE_KERNEL(bc_helper);
+KK_DECLARE_KERNEL(bc_row);
 
 #define OK(call) ck_assert_msg((call) == KK_OK, "%s failed: %s", #call, kk_last_error())
 
@@ -381,6 +382,15 @@ START_TEST(bounds_reduce_rank_type_scan_md) {
   a = bc(10, 0);
   EXPECT_BOUNDS(kk_parallel_reduce("helper", KK_RANGE(0, 1), KK_KERNEL(bc_helper), KK_ARGS(a), KK_RESULT(s)),
                 "(kernel 'bc_helper')", "index (10) is outside its extents (10)");
+  /* through a row made in the kernel: the row's index, then the column's */
+  a = bc(3, 0);
+  EXPECT_BOUNDS(kk_parallel_reduce("row", KK_RANGE(0, 1), KK_KERNEL(bc_row), KK_ARGS(a), KK_RESULT(s)),
+                "(kernel 'bc_row')", "view 'm': index (0) is outside its extents (0)");
+  a = bc(0, 5);
+  EXPECT_BOUNDS(kk_parallel_reduce("col", KK_RANGE(0, 1), KK_KERNEL(bc_row), KK_ARGS(a), KK_RESULT(s)),
+                "(kernel 'bc_row')", "view 'm': index (5) is outside its extents (5)");
+  a = bc(0, 4);
+  OK(kk_parallel_reduce("row-ok", KK_RANGE(0, 3), KK_KERNEL(bc_row), KK_ARGS(a), KK_RESULT(s)));
 }
 END_TEST
 

@@ -113,7 +113,7 @@ static inline int kk__bounds_ok(const kk_view_desc_t *d, uint32_t esize, int n, 
 
 #define KK__I64(unused, x) (int64_t)(x),
 #define KK__BOUNDS_AT(v, T, N, ...)                                                                             \
-  kk__bounds_at(&(v).d, KK__LAYOUT_OF(v), (uint32_t)sizeof(T), N,                                               \
+  kk__bounds_at(KK__DESC_PTR(v), KK__LAYOUT_OF(v), (uint32_t)sizeof(T), N,                                               \
                 (const int64_t[]){KK__FOREACH(KK__I64, ~, __VA_ARGS__)}, __FILE__, __LINE__)
 #define KK__BOUNDS_SCATTER(sv, T, ...)                                                                          \
   if (!kk__bounds_ok(&(sv).d, (uint32_t)sizeof(T), KK__NARG(__VA_ARGS__),                                       \

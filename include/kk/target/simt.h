@@ -177,7 +177,7 @@ template <class T, class... I> KK__FN bool kk__bc_scatter_ok(const kk_view_desc_
   }
   return true;
 }
-#define KK__BOUNDS_AT(v, T, N, ...) kk__bc_at<T>(&(v).d, KK__LAYOUT_OF(v), __FILE__, __LINE__, __VA_ARGS__)
+#define KK__BOUNDS_AT(v, T, N, ...) kk__bc_at<T>(KK__DESC_PTR(v), KK__LAYOUT_OF(v), __FILE__, __LINE__, __VA_ARGS__)
 #else
 #define KK__BC_WHILE(c) c
 #define KK__BC_TEAM_STOP(stmt) stmt

@@ -520,7 +520,7 @@ template <class T, class... I> KK__INL bool kk__bc_scatter_ok(const kk_view_desc
   }
   return true;
 }
-#define KK__BOUNDS_AT(v, T, N, ...) kk__bc_at<T>(&(v).d, KK__LAYOUT_OF(v), __FILE__, __LINE__, __VA_ARGS__)
+#define KK__BOUNDS_AT(v, T, N, ...) kk__bc_at<T>(KK__DESC_PTR(v), KK__LAYOUT_OF(v), __FILE__, __LINE__, __VA_ARGS__)
 /* ScatterView contributions check their indices first (a failed one adds nothing). */
 #undef KK_SCATTER_ADD
 #undef KK_SCATTER_MIN
