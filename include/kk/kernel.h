@@ -75,14 +75,6 @@
            KK__T(d, 1, b) + KK__T(d, 2, c) + KK__T(d, 3, e) + KK__T(d, 4, f) + KK__T(d, 5, g) + KK__T(d, 6, h), \
            7, j)
 
-/* The element of view descriptor `v` (any of kk_view, kk_view_left,
- * kk_view_right, kk_view_strided) at the given 1 to 8 indices, as an lvalue of
- * type T.  T must be the view's element type.  No bounds check, unless the
- * kernel file is built with kkcc --bounds-check (KK_BOUNDS_CHECK): then every
- * access checks that it has an index for each dimension of the view, each
- * index inside its extent and T of the view's element size, and a failed
- * access stops the launch with an error naming it (docs/bounds-check.md);
- * the target spells the check (KK__BOUNDS_AT). */
 /* Kernel code is C++ on the GPU targets (also where their source is
  * preprocessed as C for a runtime compiler: NVRTC, hipRTC), C on the host. */
 #if defined(__cplusplus) || defined(__OPENCL_CPP_VERSION__) || defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP) || \
@@ -96,6 +88,14 @@
 #else
 #define KK__DESC_PTR(v) ((const kk_view_desc_t *)(kk_view_desc_t[1]){(v).d})
 #endif
+/* The element of view descriptor `v` (any of kk_view, kk_view_left,
+ * kk_view_right, kk_view_strided) at the given 1 to 8 indices, as an lvalue of
+ * type T.  T must be the view's element type.  No bounds check, unless the
+ * kernel file is built with kkcc --bounds-check (KK_BOUNDS_CHECK): then every
+ * access checks that it has an index for each dimension of the view, each
+ * index inside its extent and T of the view's element size, and a failed
+ * access stops the launch with an error naming it (docs/bounds-check.md);
+ * the target spells the check (KK__BOUNDS_AT). */
 #ifdef KK_BOUNDS_CHECK
 #define KK_AT(v, T, ...) (*(T *)KK__BOUNDS_AT(v, T, KK__NARG(__VA_ARGS__), __VA_ARGS__))
 #else
@@ -431,6 +431,7 @@ KK__FN kk_view_strided kk__rows(kk_view_strided v, int64_t b, int64_t e) { retur
 #define KK_COL(v, j) KK__SUB_PICK(col, v)((v), (int64_t)(j))
 #define KK_ROWS(v, b, e) KK__SUB_PICK(rows, v)((v), (int64_t)(b), (int64_t)(e))
 #endif
+/* A plane of a rank-3 view: KK_ROW of it (index i of the first dimension fixed). */
 #define KK_PLANE(v, i) KK_ROW(v, i)
 #if defined(KK_BOUNDS_CHECK) && !defined(KK__BOUNDS_AT)
 #error "this target does not check bounds yet: kkcc --bounds-check defines KK_BOUNDS_CHECK only for targets whose recipe has \"bounds_check\": true"
