@@ -21,7 +21,12 @@ run() { # name timeout command...: runs it, logs to $OUT/name.log, notes the res
   local name=$1 t=$2
   shift 2
   echo "== $(date -u +%H:%M:%S) $name"
-  timeout -k 10 "$t" "$@" >"$OUT/$name.log" 2>&1
+  # a step written as a shell function runs in a bash of its own (timeout runs programs only)
+  if declare -F "$1" >/dev/null; then
+    timeout -k 10 "$t" bash -c "$(declare -f skip_unless "$1"); $1" >"$OUT/$name.log" 2>&1
+  else
+    timeout -k 10 "$t" "$@" >"$OUT/$name.log" 2>&1
+  fi
   local r=$?
   tail -n 25 "$OUT/$name.log"
   case $r in
@@ -30,6 +35,7 @@ run() { # name timeout command...: runs it, logs to $OUT/name.log, notes the res
   *) say "$name: FAIL (rc=$r, log $OUT/$name.log)"; status=1 ;;
   esac
 }
+export PY S B
 say "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1); $($PY --version 2>&1)"
 export KK_LIBRARY=$B/.libs/libkk.so KK_TEST_MODULE=$B/python/tests/kk_test_module.so
 export PYTHONPATH=$S/python${PYTHONPATH:+:$PYTHONPATH} PYTHONDONTWRITEBYTECODE=1 OMP_WAIT_POLICY=passive
