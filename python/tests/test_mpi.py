@@ -11,6 +11,7 @@ if os.environ.get("KK_TEST_MPI") != "1":
 MPI = pytest.importorskip("mpi4py.MPI")
 
 import kk  # noqa: E402
+from kkhelp import to_dev, to_host  # noqa: E402
 
 DEVICE = os.environ.get("KK_TEST_DEVICE", "serial")
 
@@ -44,11 +45,11 @@ def test_allreduce_value(comm):
 
 
 def test_sendrecv_ring_of_kk_views(comm):
-    v = kk.View(4, "int32", label="halo")
-    np.asarray(v)[:] = comm.rank
+    # views of the default space (device memory on a GPU backend), filled and read through host copies
+    v = to_dev(np.full(4, comm.rank, dtype=np.int32), label="halo")
     r = kk.View(4, "int32", label="recv")
     comm.sendrecv(v, (comm.rank + 1) % comm.size, r, (comm.rank - 1) % comm.size)
-    assert (np.asarray(r) == (comm.rank - 1) % comm.size).all()
+    assert (to_host(r) == (comm.rank - 1) % comm.size).all()
 
 
 def test_bcast_and_allgather(comm):
