@@ -51,6 +51,9 @@ lj             force style (lj or eam)
 2.5 0.30       force cutoff and neighbor skin
 0              thermo calculation every this many steps (0 = start,end)
 IN
+# "0" divides by zero in miniMD's integrator wherever it counts thermo steps (integrate.cpp): the run's
+# length gives the same two thermo points, the first and the last step
+sed -i "s/^0 \( *thermo calculation\)/$steps\1/" "$tmp/in.lj"
 
 printf '%-6s %-9s %-22s %14s %8s %14s\n' cells atoms code atom-steps/s "vs mini" "last U"
 for s in $sizes; do
