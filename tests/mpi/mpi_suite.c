@@ -1063,16 +1063,26 @@ static void collective_check(void) {
   }
 
   /* a view of one double on some ranks and a value on another agree: the
-   * same MPI_Allreduce of one double */
+   * same MPI_Allreduce of one double -- on the MPI paths.  On the NCCL path
+   * the value (host memory) and the device view would take different
+   * libraries, and the check refuses the mix on every rank, naming the
+   * path, before anything is sent */
   kk_view_t *v1 = make("check_one", KK_DOUBLE, 1, &one, KK_LAYOUT_DEFAULT, NULL);
   fill_contrib(v1, 2.0);
+  const int v1_nccl = on_nccl(v1);
   double two = 2.0, sum = 0;
   if (g_rank == 0)
-    OK(kk_mpi_allreduce_value(g_c, KK_DOUBLE, KK_SUM, &two, &sum));
+    st = kk_mpi_allreduce_value(g_c, KK_DOUBLE, KK_SUM, &two, &sum);
   else
-    OK(kk_mpi_allreduce(g_c, NULL, NULL, v1, KK_SUM));
+    st = kk_mpi_allreduce(g_c, NULL, NULL, v1, KK_SUM);
   calls++;
-  if (g_rank == 0)
+  if (v1_nccl && g_size >= 2)
+    CHECK(st == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "the ranks disagree on the path (NCCL or MPI)"),
+          "a value on one rank and a device view on another on the NCCL path: %s: %s", kk_status_name(st),
+          kk_last_error());
+  else
+    CHECK(st == KK_OK, "value and view allreduce: %s: %s", kk_status_name(st), kk_last_error());
+  if (g_rank == 0 && st == KK_OK)
     CHECK(sum == 2.0 * g_size, "value and view allreduce: %g, want %g", sum, 2.0 * g_size);
   /* and after every refusal the communicator still works */
   fill_contrib(d, -1);
