@@ -167,7 +167,7 @@ static void open_cuda(void) {
 static void load_once(void) {
   mpi_nccl_lib_t *L = &g_lib;
   const char *setting = getenv("KK_NCCL_LIBRARY");
-  char why[600] = "";
+  char why[460] = ""; /* two of them and the text around fit L->why (1024) */
   if (setting && *setting) {
     L->setting = "KK_NCCL_LIBRARY";
     if (try_open(setting, why, sizeof why) == 0) {
@@ -177,7 +177,7 @@ static void load_once(void) {
       snprintf(L->why, sizeof L->why, "KK_NCCL_LIBRARY=%s: %s", setting, why);
   } else {
     L->setting = "search";
-    char why2[600] = "";
+    char why2[460] = "";
     if (try_open("libnccl.so.2", why, sizeof why) == 0) {
       snprintf(L->path, sizeof L->path, "libnccl.so.2");
       L->found = 1;
