@@ -29,7 +29,7 @@ esac
 KK_LIBRARY="$top_builddir/.libs/libkk.so"
 asan=$(ldd "$KK_LIBRARY" 2>/dev/null | awk '/libasan/ {print $3; exit}')
 if [ -n "$asan" ]; then  # a sanitizer build: as tests/python.sh
-  LD_PRELOAD="$asan${LD_PRELOAD:+ $LD_PRELOAD}"; ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+  LD_PRELOAD="$asan${LD_PRELOAD:+ $LD_PRELOAD}"; ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
   export LD_PRELOAD ASAN_OPTIONS
 fi
 PYTHONPATH="$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH}"

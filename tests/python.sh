@@ -17,7 +17,7 @@ KK_LIBRARY="$top_builddir/.libs/libkk.so"; export KK_LIBRARY
 # instrumented: preload the runtime and leave leak checking to the C tests (CPython keeps its objects).
 asan=$(ldd "$KK_LIBRARY" 2>/dev/null | awk '/libasan/ {print $3; exit}')
 if [ -n "$asan" ]; then
-  LD_PRELOAD="$asan${LD_PRELOAD:+ $LD_PRELOAD}"; ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+  LD_PRELOAD="$asan${LD_PRELOAD:+ $LD_PRELOAD}"; ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
   export LD_PRELOAD ASAN_OPTIONS
 fi
 KK_TEST_MODULE="$top_builddir/python/tests/kk_test_module.so"; export KK_TEST_MODULE

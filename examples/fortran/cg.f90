@@ -76,6 +76,7 @@ program cg
   call kk_view_release(dx)
   call kk_crs_destroy(A)
   call kk_finalize()
+  deallocate (rp, ci, vals, xs, b, x)  ! a main program's arrays are not freed at its end
   if (conv /= 1 .or. err > 1e-4) error stop 1
 
 contains
