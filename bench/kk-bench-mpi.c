@@ -13,8 +13,10 @@
 #endif
 
 static int g_rank, g_size;
+#ifdef KK_BENCH_CUDA
 /* The native CUDA side exchanges with NCCL (as kk does where kk_mpi_nccl() says so), else with MPI. */
 static int g_native_nccl;
+#endif
 
 #define CHECK(call)                                                         \
   do {                                                                      \
