@@ -19,6 +19,7 @@ import json
 import os
 import sys
 
+CAP = 3.0  # the charts' axis ends here; larger ratios are written as numbers
 BEGIN, END = "<!-- bench-current:begin -->", "<!-- bench-current:end -->"
 COLORS = {"serial": "#8c8c8c", "threads": "#4c72b0", "openmp": "#55a868", "cuda": "#76b900", "hip": "#c44e52",
           "opencl": "#8172b2", "levelzero": "#0071c5"}
@@ -76,14 +77,21 @@ def draw(d, path):
     labels = ["%s %s (%s)" % (r["case"], r["size"], r["backend"]) for r in rows]
     values = [speed(r) for r in rows]
     fig, ax = plt.subplots(figsize=(8, 0.28 * len(rows) + 1.2))
-    ax.barh(range(len(rows)), values, color=[COLORS.get(r["backend"], "#999999") for r in rows])
+    # the axis stops at CAP: a ratio far above it (a 1-element launch that kk runs on the calling
+    # thread where the native side opens a parallel region) would squash every other bar; such a
+    # bar is drawn to the edge with its value written beside it
+    cap = CAP if max(values) > CAP else max(1.5, max(values) * 1.05)
+    ax.barh(range(len(rows)), [min(v, cap) for v in values], color=[COLORS.get(r["backend"], "#999999") for r in rows])
+    for i, v in enumerate(values):
+        if v > cap:
+            ax.text(cap * 0.98, i, "%.3g x" % v, va="center", ha="right", fontsize=7, color="white")
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel("kk speed / native speed (above 1: kk faster)")
     ax.set_title("%s, %s" % (d["machine"], d["date"]), fontsize=10)
-    ax.set_xlim(0, max(1.5, max(values) * 1.05))
+    ax.set_xlim(0, cap)
     fig.tight_layout()
     fig.savefig(path, format="svg", metadata={"Date": None, "Creator": "bench/plot-bench.py"})
     plt.close(fig)
