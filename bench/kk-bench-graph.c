@@ -171,6 +171,7 @@ typedef struct cg {
   kk_view_t *x, *r, *p, *Ap, *rr, *rrn, *pap, *alpha, *beta;
   struct tspmv_args sa;
   kk_team_policy_t tp;
+  int fused; /* the ratios inside the vector updates (GPUs), or a 1-element kernel each (CPUs) */
 } cg_t;
 
 /* One iteration with its scalars in views: nothing waits for the host, so
@@ -180,18 +181,29 @@ static void cg_iteration(cg_t *c) {
   CHECK(kk_parallel_for_team("spmv", &c->tp, KK_KERNEL(team_spmv), KK_ARGS(c->sa)));
   struct vec_args pap = {0, kk_view_bind(c->p), kk_view_bind(c->Ap)};
   CHECK(kk_parallel_reduce_view("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(pap), c->pap));
-  struct ratio_args ra = {kk_view_bind(c->alpha), kk_view_bind(c->rr), kk_view_bind(c->pap)};
-  CHECK(kk_parallel_for("alpha", KK_RANGE(0, 1), KK_KERNEL(graph_ratio), KK_ARGS(ra)));
-  struct svec_args ux = {kk_view_bind(c->alpha), 1.0, kk_view_bind(c->p), kk_view_bind(c->x)};
-  CHECK(kk_parallel_for("axpy", KK_RANGE(0, N), KK_KERNEL(graph_axpy_v), KK_ARGS(ux)));
-  struct svec_args ur = {kk_view_bind(c->alpha), -1.0, kk_view_bind(c->Ap), kk_view_bind(c->r)};
-  CHECK(kk_parallel_for("axpy", KK_RANGE(0, N), KK_KERNEL(graph_axpy_v), KK_ARGS(ur)));
-  struct vec_args rrv = {0, kk_view_bind(c->r), kk_view_bind(c->r)};
-  CHECK(kk_parallel_reduce_view("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(rrv), c->rrn));
-  struct ratio_args rb = {kk_view_bind(c->beta), kk_view_bind(c->rrn), kk_view_bind(c->rr)};
-  CHECK(kk_parallel_for("beta", KK_RANGE(0, 1), KK_KERNEL(graph_ratio), KK_ARGS(rb)));
-  struct svec_args up = {kk_view_bind(c->beta), 1.0, kk_view_bind(c->r), kk_view_bind(c->p)};
-  CHECK(kk_parallel_for("xpay", KK_RANGE(0, N), KK_KERNEL(graph_xpay_v), KK_ARGS(up)));
+  if (c->fused) {
+    struct rvec_args ux = {kk_view_bind(c->rr), kk_view_bind(c->pap), 1.0, kk_view_bind(c->p), kk_view_bind(c->x)};
+    CHECK(kk_parallel_for("axpy", KK_RANGE(0, N), KK_KERNEL(graph_axpy_ratio), KK_ARGS(ux)));
+    struct rvec_args ur = {kk_view_bind(c->rr), kk_view_bind(c->pap), -1.0, kk_view_bind(c->Ap), kk_view_bind(c->r)};
+    CHECK(kk_parallel_for("axpy", KK_RANGE(0, N), KK_KERNEL(graph_axpy_ratio), KK_ARGS(ur)));
+    struct vec_args rrv = {0, kk_view_bind(c->r), kk_view_bind(c->r)};
+    CHECK(kk_parallel_reduce_view("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(rrv), c->rrn));
+    struct rvec_args up = {kk_view_bind(c->rrn), kk_view_bind(c->rr), 1.0, kk_view_bind(c->r), kk_view_bind(c->p)};
+    CHECK(kk_parallel_for("xpay", KK_RANGE(0, N), KK_KERNEL(graph_xpay_ratio), KK_ARGS(up)));
+  } else {
+    struct ratio_args ra = {kk_view_bind(c->alpha), kk_view_bind(c->rr), kk_view_bind(c->pap)};
+    CHECK(kk_parallel_for("alpha", KK_RANGE(0, 1), KK_KERNEL(graph_ratio), KK_ARGS(ra)));
+    struct svec_args ux = {kk_view_bind(c->alpha), 1.0, kk_view_bind(c->p), kk_view_bind(c->x)};
+    CHECK(kk_parallel_for("axpy", KK_RANGE(0, N), KK_KERNEL(graph_axpy_v), KK_ARGS(ux)));
+    struct svec_args ur = {kk_view_bind(c->alpha), -1.0, kk_view_bind(c->Ap), kk_view_bind(c->r)};
+    CHECK(kk_parallel_for("axpy", KK_RANGE(0, N), KK_KERNEL(graph_axpy_v), KK_ARGS(ur)));
+    struct vec_args rrv = {0, kk_view_bind(c->r), kk_view_bind(c->r)};
+    CHECK(kk_parallel_reduce_view("dot", KK_RANGE(0, N), KK_KERNEL(cg_dot2), KK_ARGS(rrv), c->rrn));
+    struct ratio_args rb = {kk_view_bind(c->beta), kk_view_bind(c->rrn), kk_view_bind(c->rr)};
+    CHECK(kk_parallel_for("beta", KK_RANGE(0, 1), KK_KERNEL(graph_ratio), KK_ARGS(rb)));
+    struct svec_args up = {kk_view_bind(c->beta), 1.0, kk_view_bind(c->r), kk_view_bind(c->p)};
+    CHECK(kk_parallel_for("xpay", KK_RANGE(0, N), KK_KERNEL(graph_xpay_v), KK_ARGS(up)));
+  }
   CHECK(kk_deep_copy_async(kk_instance_default(), c->rr, c->rrn));
 }
 
@@ -238,6 +250,7 @@ static void bench_cg_graph(const char *backend, int nt, int64_t n, int iters, in
   cg_t c;
   memset(&c, 0, sizeof c);
   c.N = N;
+  c.fused = ON_GPU(backend);
   c.x = vec("x", N), c.r = vec("r", N), c.p = vec("p", N), c.Ap = vec("Ap", N);
   c.rr = scalar("rr"), c.rrn = scalar("rr_new"), c.pap = scalar("pAp"), c.alpha = scalar("alpha");
   c.beta = scalar("beta");

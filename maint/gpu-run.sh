@@ -40,7 +40,7 @@ build() {
   ./configure -q --enable-cuda=yes --enable-mpi=auto --enable-hip=no --enable-levelzero=no --enable-opencl=no \
     --with-host-arch="${KK_HOST_ARCH:-native}" \
     --with-cuda-archs="${KK_CUDA_ARCHS:-sm_90}" >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; return 1; }
-  grep -E '^configure: +(cuda|openmp|threads|mpi|kk-kernels)' "$OUT/configure.log"
+  grep -E '^configure: +(cuda|openmp|threads|mpi|kk-kernels|python|fortran)' "$OUT/configure.log"
   step "build"
   make -j"$(nproc)" >"$OUT/make.log" 2>&1 || { tail -60 "$OUT/make.log"; return 1; }
   local progs="tests/conformance/conformance tests/conformance/conformance-jit tests/check_tools tests/check_interop"
