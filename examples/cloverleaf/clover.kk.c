@@ -184,7 +184,7 @@ KK_MD_FOR2(clover_cell_flux, struct clover_cell_args, k, j) {
     downwind = i;
     dif = donor;
   } else {
-    upwind = cl_min(i + 1, (int64_t)args->n + 2);
+    upwind = cl_min(i + 1, (int64_t)args->n + 3); /* the outermost halo cell */
     donor = i;
     downwind = i - 1;
     dif = upwind;
