@@ -9,7 +9,7 @@ examples/cloverleaf/clover.kk.o: examples/cloverleaf/clover.kk.c examples/clover
 	@$(MKDIR_P) $(@D)
 	$(KKCC_V)$(KKCC) $(AM_CFLAGS) $(CFLAGS) -fno-math-errno -c $(srcdir)/examples/cloverleaf/clover.kk.c -o $@
 CLEANFILES += examples/cloverleaf/clover.kk.o
-EXTRA_DIST += examples/cloverleaf/clover.kk.c examples/cloverleaf/Makefile
+EXTRA_DIST += examples/cloverleaf/clover.kk.c examples/cloverleaf/Makefile examples/cloverleaf/data/mix.in maint/gpu-cloverleaf.sh
 if KK_BUILD_MPI
 noinst_PROGRAMS += examples/cloverleaf/cloverleaf-mpi
 examples_cloverleaf_cloverleaf_mpi_SOURCES = examples/cloverleaf/clover.c examples/cloverleaf/clover.h
