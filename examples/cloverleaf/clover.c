@@ -397,24 +397,30 @@ static kk_view_t *slab(struct chunk *c, int fld, int face, int recv, int depth) 
   return *s;
 }
 
+/* One axis at a time (x, then y over the x halos just received); the
+ * receives, then the sends, of every field on both faces as one batch each,
+ * so that a GPU backend is fenced once per batch, not once per message. */
 static void exchange(struct chunk *c, const int *fields, int nf, int depth) {
   for (int axis = 0; axis < 2; axis++) {
+    kk_view_t *views[2][2 * NHALO];
+    int peers[2][2 * NHALO], tags[2][2 * NHALO], n = 0;
     kk_mpi_request_t *req[4 * NHALO];
-    int nr = 0;
     for (int side = 0; side < 2; side++) {
       const int face = 2 * axis + side;
       if (c->neighbour[face] < 0) continue;
-      for (int i = 0; i < nf; i++)
-        CHECK(kk_mpi_irecv(c->comm, NULL, slab(c, fields[i], face, 1, depth), c->neighbour[face], 8 * fields[i] + (face ^ 1),
-                           &req[nr++]));
+      for (int i = 0; i < nf; i++) {
+        views[0][n] = slab(c, fields[i], face, 1, depth);
+        views[1][n] = slab(c, fields[i], face, 0, depth);
+        peers[0][n] = peers[1][n] = c->neighbour[face];
+        tags[0][n] = 8 * fields[i] + (face ^ 1); /* what the neighbour sends through its opposite face */
+        tags[1][n] = 8 * fields[i] + face;
+        n++;
+      }
     }
-    for (int side = 0; side < 2; side++) {
-      const int face = 2 * axis + side;
-      if (c->neighbour[face] < 0) continue;
-      for (int i = 0; i < nf; i++)
-        CHECK(kk_mpi_isend(c->comm, NULL, slab(c, fields[i], face, 0, depth), c->neighbour[face], 8 * fields[i] + face, &req[nr++]));
-    }
-    if (nr) CHECK(kk_mpi_waitall(nr, req, NULL));
+    if (!n) continue;
+    CHECK(kk_mpi_irecv_batch(c->comm, NULL, n, views[0], peers[0], tags[0], req));
+    CHECK(kk_mpi_isend_batch(c->comm, NULL, n, views[1], peers[1], tags[1], req + n));
+    CHECK(kk_mpi_waitall(2 * n, req, NULL));
   }
 }
 #endif
