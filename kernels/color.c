@@ -70,38 +70,38 @@ kk_status_t kkk_color(const kkk_call_t *c, const kk_crs_t *A, kk_color_algorithm
     }
     if (st == KK_OK)
       st = kkk_for(c, KK_KERNEL(kkk_col_rowof), &a, sizeof a, n);
+    if (st == KK_OK)
+      st = kk_deep_copy_fill_async(c->inst, lose, &zero32);
+    a.seed = 0x9e3779b9u; /* one priority per vertex for all rounds (Jones-Plassmann) */
     for (int64_t round = 0; st == KK_OK && left > 0; round++) {
-      if (round > n + 64) {
+      if (round > n + 64 * (n + 1)) {
         st = too_many_rounds(c, A);
         break;
       }
-      a.seed = (uint32_t)round * 0x9e3779b9u;
       st = kkk_for(c, KK_KERNEL(kkk_col_eforbid), &a, sizeof a, nnz);
       if (st == KK_OK)
-        st = kkk_for(c, KK_KERNEL(kkk_col_epick), &a, sizeof a, n);
-      if (st == KK_OK)
-        st = kkk_for(c, KK_KERNEL(kkk_col_econflict), &a, sizeof a, nnz);
-      if (st == KK_OK)
-        st = kkk_reduce(c, KK_KERNEL(kkk_col_efinish), &a, sizeof a, n, &left, sizeof left);
+        st = kkk_reduce(c, KK_KERNEL(kkk_col_epick), &a, sizeof a, n, &left, sizeof left);
     }
   } else {
     if (st == KK_OK)
-      st = kkk_work_view(c->op, "colors2", sp, KK_INT32, n, &out);
+      st = kkk_work_view(c->op, "losers", sp, KK_INT32, n, &out);
+    if (st == KK_OK)
+      st = kk_deep_copy_fill_async(c->inst, tent, &zero32);
+    a.color = kkk_desc(color);
+    a.tent = kkk_desc(tent);
+    a.color_out = kkk_desc(out);
     for (int64_t round = 0; st == KK_OK && left > 0; round++) {
-      if (round > n + 64) {
+      if (round > n + 64 || round >= INT32_MAX - 1) {
         st = too_many_rounds(c, A);
         break;
       }
       a.seed = (uint32_t)round * 0x9e3779b9u;
-      a.color = kkk_desc(color);
-      a.tent = kkk_desc(tent);
-      a.color_out = kkk_desc(out);
+      a.tag = (int32_t)round + 1;
       st = kkk_for(c, KK_KERNEL(kkk_col_pick), &a, sizeof a, n);
       if (st == KK_OK)
         st = kkk_reduce(c, KK_KERNEL(kkk_col_resolve), &a, sizeof a, n, &left, sizeof left);
-      kk_view_t *t = color; /* the new colors are the next round's */
-      color = out;
-      out = t;
+      if (st == KK_OK && left > 0)
+        st = kkk_for(c, KK_KERNEL(kkk_col_reset), &a, sizeof a, n);
     }
   }
   int32_t most = 0;

@@ -39,58 +39,64 @@ KK__FN int32_t kkk_first_clear(uint64_t f) {
       used |= (uint64_t)1 << (c_ - base);                                    \
   } while (0)
 
-/* Each uncolored vertex's tentative color: the smallest that no colored
- * vertex within distance `dist` (1 or 2) has, 64 colors at a time. */
+/* Each uncolored vertex takes the smallest color that no vertex within
+ * distance `dist` (1 or 2) has, 64 colors at a time, reading and writing
+ * the colors in place (atomic loads and stores: the picks of this round
+ * that other threads made already are seen, as in Kokkos Kernels' VB
+ * algorithm; on one thread this is the greedy coloring), and marks itself
+ * as picked in round `tag` (tent). */
 KK_FOR(kkk_col_pick, struct kkk_color_args, i) {
-  const int32_t *color = KK_DATA(args->color, int32_t);
-  int32_t *tent = KK_DATA(args->tent, int32_t);
-  if (color[i] != 0) {
-    tent[i] = color[i];
-  } else {
+  int32_t *color = KK_DATA(args->color, int32_t);
+  if (color[i] == 0) {
     for (int32_t base = 1;; base += 64) {
       uint64_t used = 0;
       for (int64_t p = RP(i); p < RP(i + 1); p++) {
         const int64_t j = CI(p);
         if (j != i)
-          KKK_MARK(color[j]);
+          KKK_MARK(kk_atomic_load(&color[j]));
         if (args->dist == 2)
           for (int64_t q = RP(j); q < RP(j + 1); q++)
             if (CI(q) != i)
-              KKK_MARK(color[CI(q)]);
+              KKK_MARK(kk_atomic_load(&color[CI(q)]));
       }
       if (used != ~(uint64_t)0) {
-        tent[i] = base + kkk_first_clear(used);
+        kk_atomic_store(&color[i], base + kkk_first_clear(used));
         break;
       }
     }
+    KK_DATA(args->tent, int32_t)[i] = args->tag;
   }
 }
 
-/* Keeps a tentative color unless a vertex of higher priority within
- * distance `dist` picked the same one in this round; counts the vertices
- * left uncolored. */
+/* A vertex picked in this round loses its color when a vertex within
+ * distance `dist` picked the same one in this round and has the higher
+ * priority (color_out: 1 for the losers, 0 else); counts the losers. */
 KK_REDUCE(kkk_col_resolve, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
   const int32_t *color = KK_DATA(args->color, int32_t), *tent = KK_DATA(args->tent, int32_t);
-  int32_t *out = KK_DATA(args->color_out, int32_t);
-  if (color[i] != 0) {
-    out[i] = color[i];
-  } else {
-    const int32_t t = tent[i];
-    int lose = 0;
+  const int32_t tag = args->tag;
+  int lose = 0;
+  if (tent[i] == tag) {
+    const int32_t t = color[i];
     for (int64_t p = RP(i); p < RP(i + 1) && !lose; p++) {
       const int64_t j = CI(p);
-      if (j != i && color[j] == 0 && tent[j] == t && kkk_beats(j, i, args->seed))
+      if (j != i && tent[j] == tag && color[j] == t && kkk_beats(j, i, args->seed))
         lose = 1;
       if (args->dist == 2)
         for (int64_t q = RP(j); q < RP(j + 1) && !lose; q++) {
           const int64_t k = CI(q);
-          if (k != i && color[k] == 0 && tent[k] == t && kkk_beats(k, i, args->seed))
+          if (k != i && tent[k] == tag && color[k] == t && kkk_beats(k, i, args->seed))
             lose = 1;
         }
     }
-    out[i] = lose ? 0 : t;
-    *acc += lose;
   }
+  KK_DATA(args->color_out, int32_t)[i] = lose;
+  *acc += lose;
+}
+
+/* The losers are uncolored again. */
+KK_FOR(kkk_col_reset, struct kkk_color_args, i) {
+  if (KK_DATA(args->color_out, int32_t)[i])
+    KK_DATA(args->color, int32_t)[i] = 0;
 }
 
 /* ---- edge-based distance-1 coloring ------------------------------------------------ */
@@ -101,53 +107,43 @@ KK_FOR(kkk_col_rowof, struct kkk_color_args, i) {
     KK_DATA(args->row_of, int32_t)[p] = (int32_t)i;
 }
 
-/* Entry (i, j): j's color is forbidden for uncolored i (within i's window). */
+/* Entry (i, j) of an uncolored i: j's color is forbidden for i (within
+ * i's window), and an uncolored j of higher priority makes i wait (lose):
+ * the Jones-Plassmann rule, so that neighbours never pick in the same
+ * round and no conflict can arise. */
 KK_FOR(kkk_col_eforbid, struct kkk_color_args, p) {
   const int64_t i = KK_DATA(args->row_of, int32_t)[p], j = CI(p);
   const int32_t *color = KK_DATA(args->color, int32_t);
   if (i != j && color[i] == 0) {
     const int32_t c = color[j], base = KK_DATA(args->base, int32_t)[i];
-    if (c >= base && c < base + 64)
+    if (c == 0) {
+      if (kkk_beats(j, i, args->seed))
+        kk_atomic_or(&KK_DATA(args->lose, int32_t)[i], 1);
+    } else if (c >= base && c < base + 64) {
       kk_atomic_or(&KK_DATA(args->forbid, uint64_t)[i], (uint64_t)1 << (c - base));
-  }
-}
-
-/* An uncolored vertex picks the first free color of its window, or moves
- * the window on when all 64 are taken (tent 0: no pick this round). */
-KK_FOR(kkk_col_epick, struct kkk_color_args, i) {
-  if (KK_DATA(args->color, int32_t)[i] == 0) {
-    uint64_t *forbid = KK_DATA(args->forbid, uint64_t);
-    int32_t *base = KK_DATA(args->base, int32_t);
-    const uint64_t f = forbid[i];
-    if (f == ~(uint64_t)0) {
-      base[i] += 64;
-      KK_DATA(args->tent, int32_t)[i] = 0;
-    } else {
-      KK_DATA(args->tent, int32_t)[i] = base[i] + kkk_first_clear(f);
     }
-    forbid[i] = 0;
-    KK_DATA(args->lose, int32_t)[i] = 0;
   }
 }
 
-/* Entry (i, j): both picked the same color this round and j has the
- * higher priority: i loses. */
-KK_FOR(kkk_col_econflict, struct kkk_color_args, p) {
-  const int64_t i = KK_DATA(args->row_of, int32_t)[p], j = CI(p);
-  const int32_t *color = KK_DATA(args->color, int32_t), *tent = KK_DATA(args->tent, int32_t);
-  if (i != j && color[i] == 0 && color[j] == 0 && tent[i] != 0 && tent[j] == tent[i] && kkk_beats(j, i, args->seed))
-    kk_atomic_or(&KK_DATA(args->lose, int32_t)[i], 1);
-}
-
-/* Winners keep their color; counts the vertices left uncolored. */
-KK_REDUCE(kkk_col_efinish, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
+/* An uncolored vertex that no uncolored neighbour outranks takes the first
+ * free color of its window, or moves the window on when all 64 are taken;
+ * counts the vertices left uncolored. */
+KK_REDUCE(kkk_col_epick, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
   int32_t *color = KK_DATA(args->color, int32_t);
   if (color[i] == 0) {
-    const int32_t t = KK_DATA(args->tent, int32_t)[i];
-    if (t != 0 && KK_DATA(args->lose, int32_t)[i] == 0)
-      color[i] = t;
-    else
+    uint64_t *forbid = KK_DATA(args->forbid, uint64_t);
+    int32_t *base = KK_DATA(args->base, int32_t), *lose = KK_DATA(args->lose, int32_t);
+    const uint64_t f = forbid[i];
+    if (lose[i]) {
       *acc += 1;
+    } else if (f == ~(uint64_t)0) {
+      base[i] += 64;
+      *acc += 1;
+    } else {
+      color[i] = base[i] + kkk_first_clear(f);
+    }
+    forbid[i] = 0;
+    lose[i] = 0;
   }
 }
 

@@ -18,15 +18,18 @@
  * when it fits in `cap` slots, else at gofs(i) in the global tables (the
  * two-level accumulator of Kokkos Kernels).  sg_size fixes both per row,
  * sg_count counts each row's distinct columns (the symbolic phase),
- * sg_offsets turns the counts into C's row offsets, sg_fill (typed) fills
- * C's columns and values (the numeric phase), sorted by column with
- * KKK_SG_SORT.
+ * sg_offsets turns the counts into C's row offsets, then sg_size again
+ * sizes the numeric phase's tables from the counts (twice C's row, not
+ * twice its terms: the 27-point matrix squared has 729 terms a row for 125
+ * columns), and sg_fill (typed) fills C's columns and values (the numeric
+ * phase), sorted by column with KKK_SG_SORT.
  */
 #define KKK_SG_AB 1u
 #define KKK_SG_AROW 2u
 #define KKK_SG_BROW 4u
 #define KKK_SG_DINV 8u
 #define KKK_SG_SORT 16u
+#define KKK_SG_FROMCNT 32u /* sg_size: size the tables from cnt (the numeric phase's) */
 
 struct kkk_sg_args {
   kk_view_strided arp, aci, av;  /* A: row offsets (int64), columns (int32), values */
@@ -47,22 +50,26 @@ struct kkk_sg_args {
 /*
  * Graph kernels on a CRS pattern (row offsets int64, columns int32; the
  * diagonal is ignored).  Colors are int32 from 1; 0 means uncolored.
- * Distance-1 vertex-based: col_pick gives each uncolored vertex the
- * smallest color that no colored neighbour has (tent), col_resolve keeps it
- * unless a neighbour of higher priority picked the same color in the same
- * round (color_out: the new colors; the reduction counts the uncolored).
- * Edge-based: the same rounds with the work over entries: col_eforbid marks
- * each vertex's forbidden colors in a 64-color window (base) by atomic or,
- * col_epick picks or moves the window on, col_econflict marks the loser of
- * each conflicting entry.  Distance 2: col_pick/col_resolve with `dist` 2.
+ * Distance-1 vertex-based (and distance 2, `dist` 2): col_pick gives each
+ * uncolored vertex, in place, the smallest color no neighbour has and
+ * marks it with the round's tag (tent), col_resolve finds the vertices of
+ * this round that share a color with a neighbour of this round of higher
+ * priority (color_out 1; the reduction counts them), col_reset uncolors
+ * them.  Edge-based (Jones-Plassmann, for graphs whose degrees differ
+ * much): col_eforbid, over entries, marks each uncolored vertex's
+ * forbidden colors in a 64-color window (base) and whether an uncolored
+ * neighbour outranks it (lose), by atomic or; col_epick colors the vertices
+ * no neighbour outranks (or moves their window on) and counts the rest.
  */
 struct kkk_color_args {
   kk_view_strided rp, ci;
   kk_view_strided color, tent, color_out;
-  kk_view_strided forbid, base, row_of, lose;  /* edge-based */
+  kk_view_strided forbid, base, row_of, lose;  /* edge-based (tent unused) */
   int64_t n, nnz;
   int32_t dist;
+  int32_t tag;     /* col_pick/col_resolve: the round, from 1 */
   uint32_t seed;
+  uint32_t pad;
 };
 
 /*
@@ -115,11 +122,10 @@ KKK_DECL4(sg_fill);
 /* color.kk.c */
 KK_DECLARE_KERNEL(kkk_col_pick);
 KK_DECLARE_KERNEL(kkk_col_resolve);
+KK_DECLARE_KERNEL(kkk_col_reset);
 KK_DECLARE_KERNEL(kkk_col_rowof);
 KK_DECLARE_KERNEL(kkk_col_eforbid);
 KK_DECLARE_KERNEL(kkk_col_epick);
-KK_DECLARE_KERNEL(kkk_col_econflict);
-KK_DECLARE_KERNEL(kkk_col_efinish);
 KK_DECLARE_KERNEL(kkk_mis_init);
 KK_DECLARE_KERNEL(kkk_mis_max1);
 KK_DECLARE_KERNEL(kkk_mis_max2);

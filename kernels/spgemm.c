@@ -19,7 +19,7 @@ struct kk_spgemm_handle {
   int64_t annz, bnnz, nnz;   /* the inputs' entries the symbolic phase saw; C's */
   int64_t *rp;               /* C's row offsets (host copy, m + 1) */
   kk_view_t *tsz, *gofs;     /* per row: table slots, global offset or -1 */
-  kk_view_t *gkeys, *gvals;  /* the global tables (gvals made by the first numeric phase) */
+  kk_view_t *gkeys, *gvals;  /* the numeric phase's global tables (made by its first call) */
   int64_t gtotal;
   int64_t cap, rows_per_team;
   int32_t team_size;
@@ -226,12 +226,19 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
     if (st == KK_OK)
       st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &h->nnz,
                             sizeof h->nnz);
+    /* the numeric phase's tables: from the counts, in the same views; the
+     * symbolic phase's global keys go (the numeric phase makes its own) */
+    if (st == KK_OK) {
+      a.flags |= KKK_SG_FROMCNT;
+      st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_size), &a, sizeof a, &h->gtotal,
+                            sizeof h->gtotal);
+    }
     if (st == KK_OK)
       st = kk_instance_fence(c.inst);
+    kk_view_release(h->gkeys);
+    h->gkeys = NULL;
     if (st == KK_OK)
       st = kk_space_copy(NULL, h->rp, h->space, kk_view_data(crp), sizeof(int64_t) * (size_t)(am + 1), NULL);
-  } else if (st == KK_OK) {
-    st = kkk_work_view(op, "keys", h->space, KK_INT32, 0, &h->gkeys);
   }
   kk_view_release(cnt);
   kk_view_release(crp);
@@ -300,9 +307,14 @@ static kk_status_t numeric(int kind, const char *op, kk_instance_t *inst, kk_spg
                      "(pass NULL in *C for a new one)", op, kkk_crs_label(*C));
   }
   if (!h->gvals) {
-    st = kkk_work_view(op, "values", h->space, h->type, h->gtotal, &h->gvals);
-    if (st != KK_OK)
+    st = kkk_work_view(op, "keys", h->space, KK_INT32, h->gtotal, &h->gkeys);
+    if (st == KK_OK)
+      st = kkk_work_view(op, "values", h->space, h->type, h->gtotal, &h->gvals);
+    if (st != KK_OK) {
+      kk_view_release(h->gkeys);
+      h->gkeys = NULL;
       return st;
+    }
   }
   kk_crs_t *out = *C;
   if (!out) {

@@ -31,17 +31,20 @@ KK__FN int64_t kkk_hslot(int32_t *keys, int64_t mask, int32_t c, int *fresh) {
   return -1;
 }
 
-/* Per row: the upper bound of its entries (its terms), its table's size (a
- * power of two at least twice that, at least 8), and where the table lives:
+/* Per row: the upper bound of its entries (its terms; with KKK_SG_FROMCNT
+ * the symbolic phase's count of them), its table's size (a power of two
+ * at least twice that, at least 8), and where the table lives:
  * scratch (gofs -1) when it fits in cap slots, else at an offset in the
  * global tables (the scan's total is their size). */
 KK_SCAN(kkk_sg_size, struct kkk_sg_args, int64_t, i, part, final) {
   int64_t ub = 0;
-  if (args->flags & KKK_SG_AROW)
+  if (args->flags & KKK_SG_FROMCNT)
+    ub = KK_DATA(args->cnt, int64_t)[i];
+  else if (args->flags & KKK_SG_AROW)
     ub += ARP(i + 1) - ARP(i);
-  if (args->flags & KKK_SG_BROW)
+  if ((args->flags & (KKK_SG_BROW | KKK_SG_FROMCNT)) == KKK_SG_BROW)
     ub += BRP(i + 1) - BRP(i);
-  if (args->flags & KKK_SG_AB) {
+  if ((args->flags & (KKK_SG_AB | KKK_SG_FROMCNT)) == KKK_SG_AB) {
     const int32_t *aci = KK_DATA(args->aci, int32_t);
     for (int64_t p = ARP(i); p < ARP(i + 1); p++)
       ub += BRP(aci[p] + 1) - BRP(aci[p]);

@@ -109,20 +109,23 @@ void kk_sparse_spgemm_destroy(kk_spgemm_handle_t *handle);
 
 /* The coloring algorithms of kk_sparse_color. */
 typedef enum kk_color_algorithm {
-  KK_COLOR_VB = 0,     /* distance 1, vertex-based: a thread per vertex (Deveci et al., IPDPS 2016) */
-  KK_COLOR_EB = 1,     /* distance 1, edge-based: the work of each round over entries (rows of very
-                          different lengths) */
-  KK_COLOR_D2 = 2,     /* distance 2: no two vertices with a common neighbour share a color */
+  KK_COLOR_VB = 0,     /* distance 1, vertex-based: a thread per vertex, speculative, in place (Deveci et al.,
+                          IPDPS 2016): close to the serial greedy coloring's colors */
+  KK_COLOR_EB = 1,     /* distance 1, edge-based: the work of each round over entries (graphs whose degrees
+                          differ much); Jones-Plassmann rounds, the colors of greedy in a random order */
+  KK_COLOR_D2 = 2,     /* distance 2: no two vertices with a common neighbour share a color (as VB) */
   KK__COLOR_PIN = 0x7fffffff
 } kk_color_algorithm_t;
 
 /* Colors the graph of A: *colors (a new KK_INT32 view of A's rows) gets
- * each vertex's color, 1 .. *ncolors (may be NULL).  Speculative and
- * iterative: in each round the uncolored vertices take the smallest color
- * that their colored neighbours (within distance 2 for KK_COLOR_D2) do not
- * have, and of two neighbours that picked the same color the one of lower
- * random priority tries again.  The coloring depends only on A's structure
- * (not on the backend or the thread count). */
+ * each vertex's color, 1 .. *ncolors (may be NULL).  VB and D2: in rounds,
+ * each uncolored vertex takes the smallest color that its neighbours
+ * (within distance 2 for KK_COLOR_D2) have not, reading the colors other
+ * threads are writing; of two neighbours that took the same color in a
+ * round, the one of lower random priority tries again.  The result is
+ * always a valid coloring; on parallel backends which one may vary from
+ * run to run (as in Kokkos Kernels); on one thread it is the greedy
+ * coloring in row order.  EB depends only on the structure. */
 kk_status_t kk_sparse_color(kk_instance_t *instance, const kk_crs_t *A, kk_color_algorithm_t algorithm,
                             kk_view_t **colors, int32_t *ncolors);
 
