@@ -16,7 +16,9 @@
  * A row's table has a power of two slots, at least twice the row's upper
  * bound of entries (its terms); it lives in the thread's level-0 scratch
  * when it fits in `cap` slots, else at gofs(i) in the global tables (the
- * two-level accumulator of Kokkos Kernels).  sg_size fixes both per row,
+ * two-level accumulator of Kokkos Kernels).  On GPUs a team takes a row
+ * (sg_count_team, sg_fill_team): its table in team scratch, filled by the
+ * team's threads with compare-exchange.  sg_size fixes both per row,
  * sg_count counts each row's distinct columns (the symbolic phase),
  * sg_offsets turns the counts into C's row offsets, then sg_size again
  * sizes the numeric phase's tables from the counts (twice C's row, not
@@ -117,8 +119,10 @@ struct kkk_gs_args {
 /* spgemm.kk.c */
 KK_DECLARE_KERNEL(kkk_sg_size);
 KK_DECLARE_KERNEL(kkk_sg_count);
+KK_DECLARE_KERNEL(kkk_sg_count_team);
 KK_DECLARE_KERNEL(kkk_sg_offsets);
 KKK_DECL4(sg_fill);
+KKK_DECL4(sg_fill_team);
 /* color.kk.c */
 KK_DECLARE_KERNEL(kkk_col_pick);
 KK_DECLARE_KERNEL(kkk_col_resolve);

@@ -5,7 +5,7 @@
 
 #include "sparse_ops_internal.h"
 
-static const kk_kernel_t *const k_fill[4] = KKK_K4(sg_fill);
+static const kk_kernel_t *const k_fill[4] = KKK_K4(sg_fill), *const k_fill_team[4] = KKK_K4(sg_fill_team);
 
 enum { KIND_PRODUCT = 0, KIND_JACOBI = 1, KIND_ADD = 2 };
 static const char *const kind_name[] = {"kk_sparse_spgemm_symbolic", "kk_sparse_spgemm_symbolic (KK_SPGEMM_JACOBI)",
@@ -21,7 +21,7 @@ struct kk_spgemm_handle {
   kk_view_t *tsz, *gofs;     /* per row: table slots, global offset or -1 */
   kk_view_t *gkeys, *gvals;  /* the numeric phase's global tables (made by its first call) */
   int64_t gtotal;
-  int64_t cap, rows_per_team;
+  int64_t cap, cap_sym, rows_per_team;
   int32_t team_size;
   int host;
   const kk_crs_t *made;      /* the C the numeric phase made */
@@ -84,37 +84,46 @@ kk_status_t kkk_begin_crs(kkk_call_t *c, const char *op, kk_instance_t *inst, co
 
 /* ---- the launch ------------------------------------------------------------------------ */
 
-/* Team shape and scratch table slots per thread: host backends a thread
- * per team taking 64 rows, tables of up to 4096 slots; GPUs 32 threads of
- * one lane, a row each, the level-0 scratch shared among them (a power of
- * two of slots each). */
+/* The launch shape and the scratch tables' slots.  Host backends: a
+ * thread per team taking 64 rows, a row at a time, tables of up to 4096
+ * slots in the thread's scratch.  GPUs: a team of 32 threads per row, the
+ * row's table in team scratch (the whole level-0 scratch: 2048 slots of
+ * keys and double values on 48 KiB; the symbolic phase, keys only, 8192),
+ * so that a row of the 27-point matrix squared (729 terms, 125 columns)
+ * stays in scratch in both phases.  cap_sym: the symbolic phase's. */
 static void shape(const kkk_call_t *c, kk_spgemm_handle_t *h) {
-  const size_t slot = sizeof(int32_t) + kkk_elem_size(h->type);
   h->host = c->host;
   if (c->host) {
     h->team_size = 1;
     h->rows_per_team = 64;
-    h->cap = 4096;
-  } else {
-    h->team_size = 32;
-    h->rows_per_team = 32;
-    const size_t per = kkk_scratch_max(c) / (size_t)h->team_size;
-    int64_t cap = 0;
-    for (int64_t s = 8; s <= 4096 && (size_t)s * slot + 64 <= per; s *= 2)
-      cap = s;
-    h->cap = cap;
+    h->cap = h->cap_sym = 4096;
+    return;
   }
+  h->team_size = 32;
+  h->rows_per_team = 1;
+  const size_t have = kkk_scratch_max(c), es = kkk_elem_size(h->type);
+  h->cap = h->cap_sym = 0;
+  for (int64_t s = 8; s <= 8192 && kk_scratch_size(4, s) + kk_scratch_size(es, s) <= have; s *= 2)
+    h->cap = s;
+  for (int64_t s = 8; s <= 16384 && kk_scratch_size(4, s) <= have; s *= 2)
+    h->cap_sym = s;
 }
 
+/* Runs the count kernel (with_values 0) or the fill kernel `k` (host) /
+ * `kteam` (GPUs) with the scratch tables of a->cap slots. */
 static kk_status_t launch(const kkk_call_t *c, const kk_spgemm_handle_t *h, const kk_kernel_t *k,
-                          const struct kkk_sg_args *a, int with_values) {
+                          const kk_kernel_t *kteam, const struct kkk_sg_args *a, int with_values) {
   kk_team_policy_t p = {sizeof p, 0, h->team_size, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
-  if (h->cap > 0)
-    p.scratch_thread[0] = kk_scratch_size(sizeof(int32_t), h->cap) +
-                          (with_values ? kk_scratch_size(kkk_elem_size(h->type), h->cap) : 0);
+  const uint64_t bytes = a->cap > 0 ? kk_scratch_size(sizeof(int32_t), a->cap) +
+                                          (with_values ? kk_scratch_size(kkk_elem_size(h->type), a->cap) : 0)
+                                    : 0;
   if (c->host) {
+    p.scratch_thread[0] = bytes;
     p.schedule = KK_SCHEDULE_DYNAMIC;
     p.chunk = 1;
+  } else {
+    p.scratch_team[0] = bytes;
+    k = kteam;
   }
   p.league_size = (h->m + h->rows_per_team - 1) / h->rows_per_team;
   return kk_parallel_for_team(c->op, &p, k, a, sizeof *a);
@@ -213,15 +222,17 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
   struct kkk_sg_args a;
   if (st == KK_OK && am > 0) {
     base_args(&a, h, A, B);
+    a.cap = h->cap_sym;
     st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_size), &a, sizeof a, &h->gtotal,
                           sizeof h->gtotal);
     if (st == KK_OK)
       st = kkk_work_view(op, "keys", h->space, KK_INT32, h->gtotal, &h->gkeys);
     if (st == KK_OK) {
       base_args(&a, h, A, B);
+      a.cap = h->cap_sym;
       a.cnt = kkk_desc(cnt);
       a.crp = kkk_desc(crp);
-      st = launch(&c, h, KK_KERNEL(kkk_sg_count), &a, 0);
+      st = launch(&c, h, KK_KERNEL(kkk_sg_count), KK_KERNEL(kkk_sg_count_team), &a, 0);
     }
     if (st == KK_OK)
       st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &h->nnz,
@@ -230,6 +241,7 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
      * symbolic phase's global keys go (the numeric phase makes its own) */
     if (st == KK_OK) {
       a.flags |= KKK_SG_FROMCNT;
+      a.cap = h->cap;
       st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_size), &a, sizeof a, &h->gtotal,
                             sizeof h->gtotal);
     }
@@ -332,7 +344,7 @@ static kk_status_t numeric(int kind, const char *op, kk_instance_t *inst, kk_spg
   a.cci = kkk_desc(kk_crs_col_idx(out));
   a.cv = kkk_desc(kk_crs_values(out));
   if (h->m > 0)
-    st = launch(&c, h, k_fill[c.t], &a, 1);
+    st = launch(&c, h, k_fill[c.t], k_fill_team[c.t], &a, 1);
   if (st != KK_OK) {
     if (!*C)
       kk_crs_destroy(out);

@@ -106,6 +106,58 @@ KK_SCAN(kkk_sg_offsets, struct kkk_sg_args, int64_t, i, part, final) {
   }
 }
 
+/* kkk_hslot for a table that the team's threads fill at once: claims a
+ * slot by compare-exchange.  Returns the slot (-1: the table is full),
+ * *fresh 1 when this call claimed it. */
+KK__FN int64_t kkk_hslot_atomic(int32_t *keys, int64_t mask, int32_t c, int *fresh) {
+  int64_t h = (int64_t)(((uint32_t)c * 2654435761u) & (uint32_t)mask);
+  *fresh = 0;
+  for (int64_t n = 0; n <= mask; n++) {
+    const int32_t k = kk_atomic_load(&keys[h]);
+    if (k == c)
+      return h;
+    if (k < 0) {
+      const int32_t old = kk_atomic_compare_exchange(&keys[h], (int32_t)-1, c);
+      if (old == -1) {
+        *fresh = 1;
+        return h;
+      }
+      if (old == c)
+        return h;
+    }
+    h = (h + 1) & mask;
+  }
+  return -1;
+}
+
+/* The symbolic phase on GPUs: a team per row, the row's table in team
+ * scratch (cap slots) or in the global table, filled by all the team's
+ * threads (A's entries dealt among them), then its keys counted. */
+KK_TEAM_FOR(kkk_sg_count_team, struct kkk_sg_args, team) {
+  int32_t *skeys = args->cap > 0 ? KK_TEAM_SCRATCH(team, 0, int32_t, args->cap) : (int32_t *)0;
+  const int64_t i = KK_LEAGUE_RANK(team);
+  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
+  const int64_t ts = KK_DATA(args->tsz, int64_t)[i], go = KK_DATA(args->gofs, int64_t)[i], mask = ts - 1;
+  int32_t *keys = go >= 0 ? KK_DATA(args->gkeys, int32_t) + go : skeys;
+  KK_TEAM_THREAD_FOR(team, s, 0, ts) { keys[s] = -1; }
+  KK_TEAM_BARRIER(team);
+  int fresh = 0;
+  if (args->flags & KKK_SG_AROW)
+    KK_TEAM_THREAD_FOR(team, p, ARP(i), ARP(i + 1)) { kkk_hslot_atomic(keys, mask, aci[p], &fresh); }
+  if (args->flags & KKK_SG_BROW)
+    KK_TEAM_THREAD_FOR(team, q, BRP(i), BRP(i + 1)) { kkk_hslot_atomic(keys, mask, bci[q], &fresh); }
+  if (args->flags & KKK_SG_AB)
+    KK_TEAM_THREAD_FOR(team, p, ARP(i), ARP(i + 1)) {
+      const int32_t k = aci[p];
+      for (int64_t q = BRP(k); q < BRP(k + 1); q++)
+        kkk_hslot_atomic(keys, mask, bci[q], &fresh);
+    }
+  KK_TEAM_BARRIER(team);
+  int64_t n;
+  KK_TEAM_THREAD_REDUCE(team, s, 0, ts, int64_t, KK_SUM, n) { n += keys[s] >= 0; }
+  KK_SINGLE_TEAM(team) { KK_DATA(args->cnt, int64_t)[i] = n; }
+}
+
 #undef ARP
 #undef BRP
 
