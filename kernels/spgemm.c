@@ -254,8 +254,6 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
   }
   kk_view_release(cnt);
   kk_view_release(crp);
-  if (st == KK_OK && h->nnz > INT32_MAX * (int64_t)64)
-    st = kkk_err(KK_ERROR_LIMIT, "%s: the result has %lld entries", op, (long long)h->nnz);
   if (st != KK_OK) {
     kk_sparse_spgemm_destroy(h);
     return st;
