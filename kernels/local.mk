@@ -145,7 +145,7 @@ kernels/color.kk.o: kernels/sparse_ops_args.h
 kernels/gs.kk.o: $(KERNELS_TMPL) kernels/sparse_ops_args.h kernels/gs_tmpl.h
 if KK_BUILD_KERNELS
 kkinclude_HEADERS += include/kk/sparse_ops.h
-libkk_kernels_la_SOURCES += kernels/sparse_ops_args.h kernels/spgemm.c kernels/color.c kernels/gs.c
+libkk_kernels_la_SOURCES += kernels/sparse_ops_args.h kernels/sparse_ops_internal.h kernels/spgemm.c kernels/color.c kernels/gs.c
 endif
 
 # their tests: the suite on serial (the binary itself, watched by CI's valgrind run), threads, openmp, opencl (PoCL)
