@@ -19,12 +19,63 @@ static kk_status_t begin_graph(kkk_call_t *c, const char *op, kk_instance_t *ins
   return KK_OK;
 }
 
-/* A bound on the rounds: each round colors (or decides) at least the
- * vertex of highest priority among those left, so n + 64 rounds always
- * suffice; a loop past it means the structure is not symmetric. */
+/* A guard on the rounds: each round colors (or decides) at least the
+ * vertex of highest priority among those left (the graphs here are
+ * symmetric: kkk_sym_graph), so n + 64 rounds always suffice (edge-based:
+ * a window move counts as progress); past that the call stops instead of
+ * looping. */
 static kk_status_t too_many_rounds(const kkk_call_t *c, const kk_crs_t *A) {
-  return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: no progress after %lld rounds on '%s': is its structure symmetric?",
-                 c->op, (long long)kk_crs_rows(A) + 64, kkk_crs_label(A));
+  return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: no progress after %lld rounds on '%s'", c->op,
+                 (long long)kk_crs_rows(A) + 64, kkk_crs_label(A));
+}
+
+kk_status_t kkk_sym_graph(const kkk_call_t *c, const kk_crs_t *A, const kk_crs_t **G, kk_crs_t **made) {
+  const int64_t n = kk_crs_rows(A), nnz = kk_crs_nnz(A);
+  *G = A;
+  *made = NULL;
+  struct kkk_color_args a;
+  memset(&a, 0, sizeof a);
+  a.rp = kkk_desc(kk_crs_row_ptr(A));
+  a.ci = kkk_desc(kk_crs_col_idx(A));
+  a.n = n;
+  int64_t missing = 0;
+  kk_status_t st = kkk_reduce(c, KK_KERNEL(kkk_col_symcheck), &a, sizeof a, n, &missing, sizeof missing);
+  if (st != KK_OK || missing == 0)
+    return st;
+  /* A + A^T's structure, built on the host (once per call: graph kernels
+   * and Gauss-Seidel's setup are synchronous anyway) */
+  int64_t *rp = malloc(sizeof(int64_t) * (size_t)(n + 1));
+  int32_t *ci = malloc(sizeof(int32_t) * (size_t)(nnz > 0 ? nnz : 1));
+  int64_t *ri = malloc(sizeof(int64_t) * (size_t)(2 * nnz + 1)), *cj = malloc(sizeof(int64_t) * (size_t)(2 * nnz + 1));
+  double *v = calloc((size_t)(2 * nnz + 1), sizeof(double));
+  if (!rp || !ci || !ri || !cj || !v)
+    st = kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->op);
+  kk_space_t *sp = kk_crs_space(A);
+  if (st == KK_OK)
+    st = kk_space_copy(NULL, rp, sp, kk_view_data(kk_crs_row_ptr(A)), sizeof(int64_t) * (size_t)(n + 1), NULL);
+  if (st == KK_OK && nnz > 0)
+    st = kk_space_copy(NULL, ci, sp, kk_view_data(kk_crs_col_idx(A)), sizeof(int32_t) * (size_t)nnz, NULL);
+  int64_t k = 0;
+  for (int64_t i = 0; st == KK_OK && i < n; i++)
+    for (int64_t p = rp[i]; p < rp[i + 1]; p++)
+      if (ci[p] != i) {
+        ri[k] = i;
+        cj[k++] = ci[p];
+        ri[k] = ci[p];
+        cj[k++] = i;
+      }
+  char label[160];
+  snprintf(label, sizeof label, "%s+transpose", kkk_crs_label(A));
+  if (st == KK_OK)
+    st = kk_crs_create_coo(sp, label, KK_DOUBLE, n, n, k, KK_INT64, ri, cj, v, made);
+  free(rp);
+  free(ci);
+  free(ri);
+  free(cj);
+  free(v);
+  if (st == KK_OK)
+    *G = *made;
+  return st;
 }
 
 kk_status_t kkk_color(const kkk_call_t *c, const kk_crs_t *A, kk_color_algorithm_t alg, kk_view_t **colors,
@@ -140,7 +191,13 @@ kk_status_t kk_sparse_color(kk_instance_t *instance, const kk_crs_t *A, kk_color
   if ((unsigned)algorithm > (unsigned)KK_COLOR_D2)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT,
                    "kk_sparse_color: algorithm %d is not KK_COLOR_VB, KK_COLOR_EB or KK_COLOR_D2", (int)algorithm);
-  return kkk_color(&c, A, algorithm, colors, ncolors);
+  const kk_crs_t *G = NULL;
+  kk_crs_t *made = NULL;
+  st = kkk_sym_graph(&c, A, &G, &made);
+  if (st == KK_OK)
+    st = kkk_color(&c, G, algorithm, colors, ncolors);
+  kk_crs_destroy(made);
+  return st;
 }
 
 /* ---- MIS-2 ------------------------------------------------------------------------------- */
@@ -210,7 +267,12 @@ kk_status_t kk_sparse_mis2(kk_instance_t *instance, const kk_crs_t *A, kk_view_t
   *set = NULL;
   kk_view_t *state = NULL, *list = NULL;
   int64_t k = 0;
-  st = mis2_states(&c, A, &state);
+  const kk_crs_t *G = NULL;
+  kk_crs_t *made = NULL;
+  st = kkk_sym_graph(&c, A, &G, &made);
+  if (st == KK_OK)
+    st = mis2_states(&c, G, &state);
+  A = G;
   if (st == KK_OK)
     st = mis2_list(&c, A, state, NULL, NULL, &k);
   if (st == KK_OK)
@@ -220,6 +282,7 @@ kk_status_t kk_sparse_mis2(kk_instance_t *instance, const kk_crs_t *A, kk_view_t
   if (st == KK_OK)
     st = kk_instance_fence(c.inst);
   kk_view_release(state);
+  kk_crs_destroy(made);
   if (st != KK_OK) {
     kk_view_release(list);
     return st;
@@ -240,7 +303,12 @@ kk_status_t kk_sparse_mis2_aggregate(kk_instance_t *instance, const kk_crs_t *A,
   const int64_t n = kk_crs_rows(A);
   kk_view_t *state = NULL, *label = NULL, *label2 = NULL;
   int64_t k = 0;
-  st = mis2_states(&c, A, &state);
+  const kk_crs_t *G = NULL;
+  kk_crs_t *made = NULL;
+  st = kkk_sym_graph(&c, A, &G, &made);
+  if (st == KK_OK)
+    st = mis2_states(&c, G, &state);
+  A = G;
   if (st == KK_OK)
     st = kkk_work_view(c.op, "labels", kk_crs_space(A), KK_INT32, n, &label);
   if (st == KK_OK)
@@ -263,6 +331,7 @@ kk_status_t kk_sparse_mis2_aggregate(kk_instance_t *instance, const kk_crs_t *A,
     st = kk_instance_fence(c.inst);
   kk_view_release(state);
   kk_view_release(label2);
+  kk_crs_destroy(made);
   if (st != KK_OK) {
     kk_view_release(label);
     return st;

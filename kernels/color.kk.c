@@ -99,6 +99,18 @@ KK_FOR(kkk_col_reset, struct kkk_color_args, i) {
     KK_DATA(args->color, int32_t)[i] = 0;
 }
 
+/* Counts the entries (i, j), j != i, whose mirror (j, i) is missing: the
+ * structure is symmetric when there are none. */
+KK_REDUCE(kkk_col_symcheck, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
+  for (int64_t p = RP(i); p < RP(i + 1); p++) {
+    const int64_t j = CI(p);
+    int found = j == i;
+    for (int64_t q = RP(j); q < RP(j + 1) && !found; q++)
+      found = CI(q) == i;
+    *acc += !found;
+  }
+}
+
 /* ---- edge-based distance-1 coloring ------------------------------------------------ */
 
 /* The row of every entry. */

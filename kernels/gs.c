@@ -100,7 +100,12 @@ kk_status_t kk_sparse_gs_create(kk_instance_t *instance, const kk_crs_t *A, cons
   if (st == KK_OK && opt.algorithm == KK_GS_MULTICOLOR) {
     kk_view_t *colors = NULL;
     int32_t nc = 0, *hc = NULL, *hr = NULL;
-    st = kkk_color(&c, A, KK_COLOR_VB, &colors, &nc);
+    const kk_crs_t *G = NULL;
+    kk_crs_t *made = NULL;
+    st = kkk_sym_graph(&c, A, &G, &made);
+    if (st == KK_OK)
+      st = kkk_color(&c, G, KK_COLOR_VB, &colors, &nc);
+    kk_crs_destroy(made);
     if (st == KK_OK) {
       hc = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
       hr = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));

@@ -128,6 +128,7 @@ KK_DECLARE_KERNEL(kkk_col_pick);
 KK_DECLARE_KERNEL(kkk_col_resolve);
 KK_DECLARE_KERNEL(kkk_col_reset);
 KK_DECLARE_KERNEL(kkk_col_rowof);
+KK_DECLARE_KERNEL(kkk_col_symcheck);
 KK_DECLARE_KERNEL(kkk_col_eforbid);
 KK_DECLARE_KERNEL(kkk_col_epick);
 KK_DECLARE_KERNEL(kkk_mis_init);

@@ -18,6 +18,11 @@ kk_status_t kkk_work_view(const char *op, const char *what, kk_space_t *space, k
 kk_status_t kkk_begin_crs(kkk_call_t *c, const char *op, kk_instance_t *inst, const kk_crs_t *A, const kk_crs_t *B,
                           int nextra, kk_view_t *const *extra, const char *const *extra_names);
 
+/* The graph of A's structure, symmetric: A itself (*G = A, nothing to
+ * free) when its structure is symmetric, else the structure of A + A^T in
+ * a new matrix (*made, to destroy). */
+kk_status_t kkk_sym_graph(const kkk_call_t *c, const kk_crs_t *A, const kk_crs_t **G, kk_crs_t **made);
+
 /* Colors the graph of A (kk_sparse_color's work on a checked call): the
  * colors in a new view, their count. */
 kk_status_t kkk_color(const kkk_call_t *c, const kk_crs_t *A, kk_color_algorithm_t alg, kk_view_t **colors,

@@ -98,13 +98,13 @@ void kk_sparse_spgemm_destroy(kk_spgemm_handle_t *handle);
  * Graph kernels on a CRS pattern
  *
  * The graph is the matrix's structure: vertex i is adjacent to the columns
- * of row i (A square; its values are not read; diagonal entries are
- * ignored).  The structure must be symmetric (j in row i exactly when i is
- * in row j), as for Kokkos Kernels' graph kernels; for a nonsymmetric
- * matrix pass the structure of A + A^T (kk_sparse_spadd with A's
- * transpose).  Results are int32 views in A's space, made by the call.
- * Synchronous (each round of these algorithms asks the device how many
- * vertices are left).
+ * of row i and to the rows that have i as a column (A square; its values
+ * are not read; diagonal entries are ignored).  A structure that is not
+ * symmetric is made so first (the structure of A + A^T, built once per
+ * call on the host; a check on the device finds whether it is needed).
+ * Results are int32 views in A's space, made by the call.  Synchronous
+ * (each round of these algorithms asks the device how many vertices are
+ * left).
  * ======================================================================== */
 
 /* The coloring algorithms of kk_sparse_color. */
@@ -178,9 +178,9 @@ typedef struct kk_gs_options {
 /* The initializer of a kk_gs_options_t: multicolor, omega 1, one inner sweep. */
 #define KK_GS_OPTIONS_INIT {sizeof(kk_gs_options_t), KK_GS_MULTICOLOR, 1.0, 1}
 
-/* The symbolic phase: a handle for A (square, structurally symmetric for
- * KK_GS_MULTICOLOR: its rows are colored so that rows of one color can be
- * relaxed at once) that also holds A's inverse diagonal (the numeric phase,
+/* The symbolic phase: a handle for A (square; for KK_GS_MULTICOLOR the
+ * rows are colored, on the structure of A + A^T, so that rows of one color
+ * can be relaxed at once) that also holds A's inverse diagonal (the numeric phase,
  * done here too).  A must have a nonzero diagonal (the sum of a row's
  * diagonal entries); else KK_ERROR_INVALID_ARGUMENT.  options NULL: the
  * defaults.  Synchronous. */

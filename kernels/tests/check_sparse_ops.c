@@ -464,6 +464,29 @@ static hmat_t hgraph(int64_t n, int64_t deg) {
   return m;
 }
 
+/* The structure of m + m^T (m square), as hgraph makes them. */
+static hmat_t hsym(const hmat_t *m) {
+  const int64_t n = m->rows;
+  char *adj = calloc((size_t)(n * n) + 1, 1);
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t p = m->rp[i]; p < m->rp[i + 1]; p++)
+      adj[i * n + m->ci[p]] = adj[m->ci[p] * n + i] = 1;
+  hmat_t g = {n, n, 0, calloc((size_t)n + 1, sizeof(int64_t)), NULL, NULL};
+  for (int64_t i = 0; i < n * n; i++)
+    g.nnz += adj[i];
+  g.ci = malloc(sizeof(int32_t) * (size_t)(g.nnz + 1));
+  g.v = calloc((size_t)g.nnz + 1, sizeof(cplx));
+  int64_t p = 0;
+  for (int64_t i = 0; i < n; i++) {
+    for (int64_t j = 0; j < n; j++)
+      if (adj[i * n + j])
+        g.ci[p++] = (int32_t)j;
+    g.rp[i + 1] = p;
+  }
+  free(adj);
+  return g;
+}
+
 static int32_t *download_i32(kk_view_t *v, int64_t n) {
   OK(kk_fence());
   ck_assert_int_eq(kk_view_extent(v, 0), n);
@@ -495,9 +518,14 @@ START_TEST(coloring_is_valid) {
   const kk_color_algorithm_t alg = algs[_i];
   const int d = alg == KK_COLOR_D2 ? 2 : 1;
   for (size_t s = 0; s < sizeof k_graph_sizes / sizeof k_graph_sizes[0]; s++) {
+   for (int nonsym = 0; nonsym < 2; nonsym++) {
     const int64_t n = k_graph_sizes[s];
-    hmat_t g = hgraph(n, 4);
-    kk_crs_t *G = upload(KK_DOUBLE, &g, "G");
+    /* nonsym: a random square matrix whose structure is not symmetric; the
+     * coloring is of its symmetric closure (g, checked), the device gets
+     * the matrix itself */
+    hmat_t m = nonsym ? hrandom(KK_DOUBLE, n, n, 0.05, n > 2 ? 1 : -1) : hgraph(n, 4);
+    hmat_t g = nonsym ? hsym(&m) : m;
+    kk_crs_t *G = upload(KK_DOUBLE, &m, "G");
     kk_view_t *colors = NULL;
     int32_t nc = -1;
     OK(kk_sparse_color(NULL, G, alg, &colors, &nc));
@@ -519,26 +547,31 @@ START_TEST(coloring_is_valid) {
     free(c);
     kk_view_release(colors);
     kk_crs_destroy(G);
+    if (nonsym)
+      hfree(&m);
     hfree(&g);
+   }
   }
 }
 END_TEST
 
 START_TEST(mis2_is_valid) {
   for (size_t s = 0; s < sizeof k_graph_sizes / sizeof k_graph_sizes[0]; s++) {
+   for (int nonsym = 0; nonsym < 2; nonsym++) {
     const int64_t n = k_graph_sizes[s];
-    hmat_t g = hgraph(n, 3);
-    kk_crs_t *G = upload(KK_DOUBLE, &g, "G");
+    hmat_t m = nonsym ? hrandom(KK_DOUBLE, n, n, 0.03, n > 2 ? 1 : -1) : hgraph(n, 3);
+    hmat_t g = nonsym ? hsym(&m) : m;
+    kk_crs_t *G = upload(KK_DOUBLE, &m, "G");
     kk_view_t *set = NULL;
     int64_t k = -1;
     OK(kk_sparse_mis2(NULL, G, &set, &k));
-    int32_t *m = download_i32(set, k);
+    int32_t *ms = download_i32(set, k);
     char *in = calloc((size_t)n + 1, 1);
     for (int64_t a = 0; a < k; a++) {
-      ck_assert(m[a] >= 0 && m[a] < n);
+      ck_assert(ms[a] >= 0 && ms[a] < n);
       if (a > 0)
-        ck_assert_msg(m[a - 1] < m[a], "the set is not in increasing order");
-      in[m[a]] = 1;
+        ck_assert_msg(ms[a - 1] < ms[a], "the set is not in increasing order");
+      in[ms[a]] = 1;
     }
     for (int64_t i = 0; i < n; i++) {
       int covered = in[i];
@@ -558,16 +591,19 @@ START_TEST(mis2_is_valid) {
     int32_t *l = download_i32(labels, n);
     for (int64_t i = 0; i < n; i++) {
       ck_assert_msg(l[i] >= 0 && l[i] < na, "vertex %lld has aggregate %d of %lld", (long long)i, l[i], (long long)na);
-      ck_assert_msg(m[l[i]] == i || near(&g, i, m[l[i]], 2), "vertex %lld is far from its root %d", (long long)i,
-                    m[l[i]]);
+      ck_assert_msg(ms[l[i]] == i || near(&g, i, ms[l[i]], 2), "vertex %lld is far from its root %d", (long long)i,
+                    ms[l[i]]);
     }
     free(l);
     kk_view_release(labels);
     free(in);
-    free(m);
+    free(ms);
     kk_view_release(set);
     kk_crs_destroy(G);
+    if (nonsym)
+      hfree(&m);
     hfree(&g);
+   }
   }
 }
 END_TEST
