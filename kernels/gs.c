@@ -18,6 +18,7 @@ struct kk_gs_handle {
   int64_t *cstart;       /* multicolor: color k's rows are rows[cstart[k], cstart[k + 1]) */
   int32_t ncolors;
   kk_view_t *r, *z, *z2; /* two-stage: residual and inner iterates */
+  const kk_crs_t *A;     /* the matrix (the caller's: it outlives the handle's use) */
 };
 
 void kk_sparse_gs_destroy(kk_gs_handle_t *h) {
@@ -94,6 +95,7 @@ kk_status_t kk_sparse_gs_create(kk_instance_t *instance, const kk_crs_t *A, cons
   h->space = kk_crs_space(A);
   h->n = n;
   h->nnz = kk_crs_nnz(A);
+  h->A = A;
   st = kkk_work_view(op, "dinv", h->space, c.type, n, &h->dinv);
   if (st == KK_OK)
     st = numeric(&c, h, A);
@@ -163,6 +165,8 @@ kk_status_t kk_sparse_gs_numeric(kk_instance_t *instance, kk_gs_handle_t *handle
     st = check_matrix(&c, handle, A);
   if (st == KK_OK)
     st = numeric(&c, handle, A);
+  if (st == KK_OK)
+    handle->A = A;
   return st;
 }
 
@@ -204,12 +208,13 @@ static kk_status_t ts_sweep(const kkk_call_t *c, const kk_gs_handle_t *h, struct
   return st;
 }
 
-kk_status_t kk_sparse_gs_apply(kk_instance_t *instance, kk_gs_handle_t *handle, const kk_crs_t *A, kk_view_t *x,
-                               kk_view_t *b, int sweeps, kk_gs_direction_t dir) {
+kk_status_t kk_sparse_gs_apply(kk_instance_t *instance, kk_gs_handle_t *handle, kk_view_t *x, kk_view_t *b,
+                               int sweeps, kk_gs_direction_t dir) {
   static const char *const names[] = {"x", "b"};
   kk_view_t *const v[] = {x, b};
-  if (!x || !b)
-    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_gs_apply: %s is NULL", !x ? "x" : "b");
+  if (!handle || !x || !b)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sparse_gs_apply: %s is NULL", !handle ? "handle" : !x ? "x" : "b");
+  const kk_crs_t *A = handle->A;
   kkk_call_t c;
   kk_status_t st = kkk_begin_crs(&c, "kk_sparse_gs_apply", instance, A, NULL, 2, v, names);
   if (st == KK_OK)

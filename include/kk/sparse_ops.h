@@ -187,16 +187,21 @@ typedef struct kk_gs_options {
 kk_status_t kk_sparse_gs_create(kk_instance_t *instance, const kk_crs_t *A, const kk_gs_options_t *options,
                                 kk_gs_handle_t **handle);
 
-/* The numeric phase again after A's values changed (same structure). */
+/* The numeric phase again after A's values changed, or for another matrix
+ * A of the same structure (shape and entries; it becomes the handle's
+ * matrix). */
 kk_status_t kk_sparse_gs_numeric(kk_instance_t *instance, kk_gs_handle_t *handle, const kk_crs_t *A);
 
-/* `sweeps` Gauss-Seidel sweeps (each in direction dir) on A x = b, x
- * holding the initial guess on entry and the result on return; x and b
- * vectors of A's rows and type.  As a preconditioner z = M^-1 r: set z to
- * zero, then apply with b = r (one symmetric sweep makes M symmetric for a
- * symmetric A).  A is the matrix the handle was made for.  Asynchronous. */
-kk_status_t kk_sparse_gs_apply(kk_instance_t *instance, kk_gs_handle_t *handle, const kk_crs_t *A, kk_view_t *x,
-                               kk_view_t *b, int sweeps, kk_gs_direction_t dir);
+/* `sweeps` Gauss-Seidel sweeps (each in direction dir) on A x = b, A the
+ * handle's matrix (the one given to kk_sparse_gs_create or, later, to
+ * kk_sparse_gs_numeric: the handle borrows it, so it must live while the
+ * handle is applied), x holding the initial guess on entry and the result
+ * on return; x and b vectors of A's rows and type.  As a preconditioner
+ * z = M^-1 r (the Krylov solvers' use): set z to zero, then apply with
+ * b = r, one sweep (KK_GS_SYMMETRIC makes M symmetric for a symmetric A).
+ * Allocates nothing.  Asynchronous. */
+kk_status_t kk_sparse_gs_apply(kk_instance_t *instance, kk_gs_handle_t *handle, kk_view_t *x, kk_view_t *b,
+                               int sweeps, kk_gs_direction_t dir);
 
 /* The number of colors of a multicolor handle (0 for two-stage, NULL). */
 int32_t kk_sparse_gs_colors(const kk_gs_handle_t *handle);
