@@ -118,6 +118,7 @@ struct kkk_gs_args {
 
 /* spgemm.kk.c */
 KK_DECLARE_KERNEL(kkk_sg_size);
+KK_DECLARE_KERNEL(kkk_sg_maxub);
 KK_DECLARE_KERNEL(kkk_sg_count);
 KK_DECLARE_KERNEL(kkk_sg_count_team);
 KK_DECLARE_KERNEL(kkk_sg_offsets);

@@ -87,10 +87,11 @@ kk_status_t kkk_begin_crs(kkk_call_t *c, const char *op, kk_instance_t *inst, co
 /* The launch shape and the scratch tables' slots.  Host backends: a
  * thread per team taking 64 rows, a row at a time, tables of up to 4096
  * slots in the thread's scratch.  GPUs: a team of 32 threads per row, the
- * row's table in team scratch (the whole level-0 scratch: 2048 slots of
- * keys and double values on 48 KiB; the symbolic phase, keys only, 8192),
- * so that a row of the 27-point matrix squared (729 terms, 125 columns)
- * stays in scratch in both phases.  cap_sym: the symbolic phase's. */
+ * row's table in team scratch, at most 48 KiB of it (2048 slots of keys
+ * and double values; the symbolic phase, keys only, 8192), so that a row
+ * of the 27-point matrix squared (729 terms, 125 columns) stays in scratch
+ * in both phases; each phase then asks for what its largest row needs
+ * (fit_cap).  cap_sym: the symbolic phase's. */
 static void shape(const kkk_call_t *c, kk_spgemm_handle_t *h) {
   h->host = c->host;
   if (c->host) {
@@ -101,12 +102,23 @@ static void shape(const kkk_call_t *c, kk_spgemm_handle_t *h) {
   }
   h->team_size = 32;
   h->rows_per_team = 1;
-  const size_t have = kkk_scratch_max(c), es = kkk_elem_size(h->type);
+  const size_t max = kkk_scratch_max(c), es = kkk_elem_size(h->type);
+  const size_t have = max < 48 * 1024 ? max : 48 * 1024;
   h->cap = h->cap_sym = 0;
   for (int64_t s = 8; s <= 8192 && kk_scratch_size(4, s) + kk_scratch_size(es, s) <= have; s *= 2)
     h->cap = s;
   for (int64_t s = 8; s <= 16384 && kk_scratch_size(4, s) <= have; s *= 2)
     h->cap_sym = s;
+}
+
+/* The scratch table slots a launch asks for: the smallest power of two
+ * (at least 8) that holds the largest row's table (twice its upper bound
+ * ub), at most cap. */
+static int64_t fit_cap(int64_t cap, int64_t ub) {
+  int64_t ts = 8;
+  while (ts < 2 * ub && ts < cap)
+    ts *= 2;
+  return ts < cap ? ts : cap;
 }
 
 /* Runs the count kernel (with_values 0) or the fill kernel `k` (host) /
@@ -220,6 +232,14 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
   if (st == KK_OK)
     st = kkk_work_view(op, "row_ptr", h->space, KK_INT64, am + 1, &crp);
   struct kkk_sg_args a;
+  if (st == KK_OK && am > 0 && !c.host) {
+    /* GPUs: the team scratch only as large as the largest row's table
+     * needs (a smaller request leaves room for more teams per SM) */
+    int64_t maxub = 0;
+    base_args(&a, h, A, B);
+    st = kkk_reduce(&c, KK_KERNEL(kkk_sg_maxub), &a, sizeof a, am, &maxub, sizeof maxub);
+    h->cap_sym = fit_cap(h->cap_sym, maxub);
+  }
   if (st == KK_OK && am > 0) {
     base_args(&a, h, A, B);
     a.cap = h->cap_sym;
@@ -239,6 +259,12 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
                             sizeof h->nnz);
     /* the numeric phase's tables: from the counts, in the same views; the
      * symbolic phase's global keys go (the numeric phase makes its own) */
+    if (st == KK_OK && !c.host) {
+      int64_t maxcnt = 0;
+      a.flags |= KKK_SG_FROMCNT;
+      st = kkk_reduce(&c, KK_KERNEL(kkk_sg_maxub), &a, sizeof a, am, &maxcnt, sizeof maxcnt);
+      h->cap = fit_cap(h->cap, maxcnt);
+    }
     if (st == KK_OK) {
       a.flags |= KKK_SG_FROMCNT;
       a.cap = h->cap;

@@ -31,24 +31,38 @@ KK__FN int64_t kkk_hslot(int32_t *keys, int64_t mask, int32_t c, int *fresh) {
   return -1;
 }
 
+/* Row i's upper bound of entries: its terms (with KKK_SG_FROMCNT the
+ * symbolic phase's count of its columns). */
+KK__FN int64_t kkk_sg_ub(const struct kkk_sg_args *args, int64_t i) {
+  int64_t ub = 0;
+  if (args->flags & KKK_SG_FROMCNT)
+    return KK_DATA(args->cnt, int64_t)[i];
+  if (args->flags & KKK_SG_AROW)
+    ub += ARP(i + 1) - ARP(i);
+  if (args->flags & KKK_SG_BROW)
+    ub += BRP(i + 1) - BRP(i);
+  if (args->flags & KKK_SG_AB) {
+    const int32_t *aci = KK_DATA(args->aci, int32_t);
+    for (int64_t p = ARP(i); p < ARP(i + 1); p++)
+      ub += BRP(aci[p] + 1) - BRP(aci[p]);
+  }
+  return ub;
+}
+
+/* The largest upper bound of a row (GPUs size the team scratch by it). */
+KK_REDUCE(kkk_sg_maxub, struct kkk_sg_args, int64_t, KK_MAX, i, acc) {
+  const int64_t ub = kkk_sg_ub(args, i);
+  if (ub > *acc)
+    *acc = ub;
+}
+
 /* Per row: the upper bound of its entries (its terms; with KKK_SG_FROMCNT
  * the symbolic phase's count of them), its table's size (a power of two
  * at least twice that, at least 8), and where the table lives:
  * scratch (gofs -1) when it fits in cap slots, else at an offset in the
  * global tables (the scan's total is their size). */
 KK_SCAN(kkk_sg_size, struct kkk_sg_args, int64_t, i, part, final) {
-  int64_t ub = 0;
-  if (args->flags & KKK_SG_FROMCNT)
-    ub = KK_DATA(args->cnt, int64_t)[i];
-  else if (args->flags & KKK_SG_AROW)
-    ub += ARP(i + 1) - ARP(i);
-  if ((args->flags & (KKK_SG_BROW | KKK_SG_FROMCNT)) == KKK_SG_BROW)
-    ub += BRP(i + 1) - BRP(i);
-  if ((args->flags & (KKK_SG_AB | KKK_SG_FROMCNT)) == KKK_SG_AB) {
-    const int32_t *aci = KK_DATA(args->aci, int32_t);
-    for (int64_t p = ARP(i); p < ARP(i + 1); p++)
-      ub += BRP(aci[p] + 1) - BRP(aci[p]);
-  }
+  const int64_t ub = kkk_sg_ub(args, i);
   int64_t ts = 8;
   while (ts < 2 * ub)
     ts *= 2;
