@@ -228,7 +228,8 @@ static int64_t cut_tiles(const int64_t *rp, int64_t rows, int64_t *t) {
 }
 
 /* Copies host arrays (row offsets int64, columns int32, values) into A's
- * views, and makes the tiles view from the row offsets. */
+ * views, and makes the tiles view from the row offsets.  ci and vals NULL:
+ * those views are left as they are (kkk_crs_make). */
 static kk_status_t upload(const char *op, kk_crs_t *A, const int64_t *rp, const int32_t *ci, const void *vals) {
   const size_t es = kkk_elem_size(A->type);
   A->max_row = 0;
@@ -247,9 +248,9 @@ static kk_status_t upload(const char *op, kk_crs_t *A, const int64_t *rp, const 
   free(tiles);
   if (st == KK_OK)
     st = kk_space_copy(A->space, kk_view_data(A->row_ptr), NULL, rp, sizeof(int64_t) * (size_t)(A->rows + 1), NULL);
-  if (st == KK_OK && A->nnz > 0)
+  if (st == KK_OK && A->nnz > 0 && ci)
     st = kk_space_copy(A->space, kk_view_data(A->col_idx), NULL, ci, sizeof(int32_t) * (size_t)A->nnz, NULL);
-  if (st == KK_OK && A->nnz > 0)
+  if (st == KK_OK && A->nnz > 0 && vals)
     st = kk_space_copy(A->space, kk_view_data(A->vals), NULL, vals, es * (size_t)A->nnz, NULL);
   if (st != KK_OK)
     return kkk_err(st, "%s: '%s': copying the arrays: %s", op, A->label, kk_last_error());
@@ -446,6 +447,21 @@ kk_status_t kk_crs_copy(kk_space_t *space, const kk_crs_t *src, kk_crs_t **out) 
   if (st != KK_OK) {
     kk_crs_destroy(A);
     return kkk_err(st, "%s: '%s' into space %s: %s", op, src->label, kk_space_name(space), kk_last_error());
+  }
+  *out = A;
+  return KK_OK;
+}
+
+kk_status_t kkk_crs_make(const char *op, kk_space_t *space, const char *label, kk_type_t type, int64_t rows,
+                         int64_t cols, const int64_t *rp, kk_crs_t **out) {
+  kk_crs_t *A = NULL;
+  *out = NULL;
+  kk_status_t st = alloc_crs(op, space, label, type, rows, cols, rp[rows], &A);
+  if (st == KK_OK)
+    st = upload(op, A, rp, NULL, NULL);
+  if (st != KK_OK) {
+    kk_crs_destroy(A);
+    return st;
   }
   *out = A;
   return KK_OK;

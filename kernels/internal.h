@@ -268,6 +268,12 @@ kk_view_t *kkk_crs_tiles(const kk_crs_t *A, int64_t *ntiles);
  * it (cusparse); the caller serializes access to the slot. */
 void **kkk_crs_tpl_cache(const kk_crs_t *A, void (*free_fn)(void *));
 
+/* A new matrix in `space` with the row offsets rp (host, rows + 1) and its
+ * column and value views allocated but not set (a kernel fills them):
+ * the results of SpGEMM and SpAdd. */
+kk_status_t kkk_crs_make(const char *op, kk_space_t *space, const char *label, kk_type_t type, int64_t rows,
+                         int64_t cols, const int64_t *rp, kk_crs_t **out);
+
 /* Offers a call to the vendor libraries: 1 when one ran it (*st its
  * status), 0 when kk's own kernel must run. */
 int kkk_tpl_try(const kkk_tpl_call_t *t, kk_status_t *st);

@@ -136,3 +136,50 @@ noinst_PROGRAMS += examples/poisson/poisson
 examples_poisson_poisson_SOURCES = examples/poisson/poisson.c
 examples_poisson_poisson_LDADD = libkk-kernels.la libkk.la
 endif
+
+# ---- SpGEMM, SpAdd, graph kernels (coloring, MIS-2) and Gauss-Seidel (<kk/sparse_ops.h>) ----
+KERNELS_KK_OBJS += kernels/spgemm.kk.o kernels/color.kk.o kernels/gs.kk.o
+EXTRA_DIST += kernels/spgemm.kk.c kernels/spgemm_tmpl.h kernels/color.kk.c kernels/gs.kk.c kernels/gs_tmpl.h
+kernels/spgemm.kk.o: $(KERNELS_TMPL) kernels/sparse_ops_args.h kernels/spgemm_tmpl.h
+kernels/color.kk.o: kernels/sparse_ops_args.h
+kernels/gs.kk.o: $(KERNELS_TMPL) kernels/sparse_ops_args.h kernels/gs_tmpl.h
+if KK_BUILD_KERNELS
+kkinclude_HEADERS += include/kk/sparse_ops.h
+libkk_kernels_la_SOURCES += kernels/sparse_ops_args.h kernels/sparse_ops_internal.h kernels/spgemm.c kernels/color.c kernels/gs.c
+endif
+
+# their tests: the suite on serial (the binary itself, watched by CI's valgrind run), threads, openmp, opencl (PoCL)
+dist_check_SCRIPTS += kernels/tests/sparse-ops-threads.sh kernels/tests/sparse-ops-openmp.sh kernels/tests/sparse-ops-opencl.sh
+if KK_BUILD_KERNELS
+if KK_HAVE_CHECK
+check_PROGRAMS += kernels/tests/check_sparse_ops
+kernels_tests_check_sparse_ops_SOURCES = kernels/tests/check_sparse_ops.c tests/testutil.h
+kernels_tests_check_sparse_ops_CPPFLAGS = $(TEST_CPPFLAGS)
+kernels_tests_check_sparse_ops_CFLAGS = $(TEST_CFLAGS)
+kernels_tests_check_sparse_ops_LDADD = libkk-kernels.la libkk.la $(CHECK_LIBS) -lm
+TESTS += kernels/tests/check_sparse_ops kernels/tests/sparse-ops-threads.sh kernels/tests/sparse-ops-openmp.sh \
+	kernels/tests/sparse-ops-opencl.sh
+endif
+endif
+
+# ---- bench/kk-bench-sparse-ops: SpGEMM, SpAdd, coloring, MIS-2 against native versions (OpenMP; cuSPARSE on cuda) ----
+EXTRA_DIST += bench/sparse_ops_native_cuda.cu bench/kk-bench-sparse-ops.sh
+if KK_BUILD_KERNELS
+noinst_PROGRAMS += bench/kk-bench-sparse-ops
+bench_kk_bench_sparse_ops_SOURCES = bench/kk-bench-sparse-ops.c bench/sparse_ops_native_cuda.h
+bench_kk_bench_sparse_ops_CPPFLAGS = $(AM_CPPFLAGS) $(BENCH_SPARSE_OPS_CUDA_CPPFLAGS)
+bench_kk_bench_sparse_ops_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+bench_kk_bench_sparse_ops_LDFLAGS = $(OPENMP_CFLAGS)
+bench_kk_bench_sparse_ops_LDADD = libkk-kernels.la libkk.la -lm
+if KK_BUILD_CUDA
+BENCH_SPARSE_OPS_CUDA_CPPFLAGS = -DKK_BENCH_CUDA
+bench_kk_bench_sparse_ops_LDADD += bench/sparse_ops_native_cuda.o -L$(CUDA_LIBDIR) -lcusparse -lcudart -lstdc++
+bench_kk_bench_sparse_ops_LDFLAGS += -Wl,-rpath,$(CUDA_LIBDIR)
+EXTRA_bench_kk_bench_sparse_ops_DEPENDENCIES = bench/sparse_ops_native_cuda.o
+bench/sparse_ops_native_cuda.o: bench/sparse_ops_native_cuda.cu bench/sparse_ops_native_cuda.h
+	$(AM_V_GEN)$(NVCC) -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -c $(srcdir)/bench/sparse_ops_native_cuda.cu -o $@
+CLEANFILES += bench/sparse_ops_native_cuda.o
+else
+BENCH_SPARSE_OPS_CUDA_CPPFLAGS =
+endif
+endif

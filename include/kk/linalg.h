@@ -387,4 +387,6 @@ kk_status_t kk_kernels_print_report(FILE *out, int json);
 }
 #endif
 
+#include <kk/sparse_ops.h>
+
 #endif /* KK_LINALG_H */

@@ -1,0 +1,29 @@
+#!/bin/bash
+# bench/kk-bench-sparse-ops.sh -- the GPU run of SpGEMM, SpAdd, coloring, MIS-2 and Gauss-Seidel on a CUDA machine, from a built tree
+# (configure with cuda on, `make`): the conformance suite on cuda, then kk-bench-sparse-ops on cuda (kk against
+# cusparseSpGEMM) and on openmp (kk against an OpenMP native version, 16 threads).  Every step is bounded by a timeout;
+# logs go to $OUT, and the last lines print a summary.
+#   usage: bench/kk-bench-sparse-ops.sh        (from the built tree; OUT defaults to /tmp/kk-sparse-ops-run)
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+set -u -o pipefail
+OUT=${OUT:-/tmp/kk-sparse-ops-run}
+mkdir -p "$OUT"
+T0=$(date +%s)
+step() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - T0)) s) $*"; }
+export KOKKOS_PLUGIN_PATH=$PWD/plugins/.libs
+step "build what the run needs"
+make -j16 kernels/tests/check_sparse_ops bench/kk-bench-sparse-ops >"$OUT/make.log" 2>&1 || { tail -30 "$OUT/make.log"; exit 1; }
+step "check_sparse_ops cuda"
+CK_FORK=no timeout 300 kernels/tests/check_sparse_ops cuda >"$OUT/sparse-ops-cuda.log" 2>&1
+SUITE_RC=$?
+tail -8 "$OUT/sparse-ops-cuda.log"
+step "kk-bench-sparse-ops cuda --full"
+timeout 300 bench/kk-bench-sparse-ops --kokkos-device=cuda --full --reps=5 2>&1 | tee "$OUT/bench-cuda.txt"
+BENCH_CUDA_RC=$?
+step "kk-bench-sparse-ops openmp --full (16 threads)"
+OMP_NUM_THREADS=16 OMP_PROC_BIND=spread OMP_PLACES=cores timeout 300 bench/kk-bench-sparse-ops --kokkos-device=openmp \
+  --full --reps=3 2>&1 | tee "$OUT/bench-openmp.txt"
+BENCH_OMP_RC=$?
+step "summary"
+echo "check_sparse_ops cuda: rc=$SUITE_RC ($(grep -o '[0-9]*%: Checks: [0-9]*, Failures: [0-9]*, Errors: [0-9]*' "$OUT/sparse-ops-cuda.log" | tail -1))"
+echo "kk-bench-sparse-ops cuda: rc=$BENCH_CUDA_RC; openmp: rc=$BENCH_OMP_RC (tables above; speed = native time / kk time)"

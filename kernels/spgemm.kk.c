@@ -1,0 +1,216 @@
+/* kernels/spgemm.kk.c -- SpGEMM, its Jacobi-fused form and SpAdd: table sizes, symbolic counts, row offsets, and the numeric fill for the four element types. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include <kk/kernel.h>
+
+#include "args.h"
+#include "scalar.h"
+#include "sparse_ops_args.h"
+
+#define ARP(i) KK_DATA(args->arp, int64_t)[i]
+#define BRP(i) KK_DATA(args->brp, int64_t)[i]
+
+/* The slot of column c in a table of mask + 1 slots (keys -1 when empty):
+ * claimed for c if c is not there yet (*fresh 1); -1 when the table is
+ * full (a pattern other than the one the table was sized for). */
+KK__FN int64_t kkk_hslot(int32_t *keys, int64_t mask, int32_t c, int *fresh) {
+  int64_t h = (int64_t)(((uint32_t)c * 2654435761u) & (uint32_t)mask);
+  for (int64_t n = 0; n <= mask; n++) {
+    const int32_t k = keys[h];
+    if (k == c) {
+      *fresh = 0;
+      return h;
+    }
+    if (k < 0) {
+      keys[h] = c;
+      *fresh = 1;
+      return h;
+    }
+    h = (h + 1) & mask;
+  }
+  *fresh = 0;
+  return -1;
+}
+
+/* Row i's upper bound of entries: its terms (with KKK_SG_FROMCNT the
+ * symbolic phase's count of its columns). */
+KK__FN int64_t kkk_sg_ub(const struct kkk_sg_args *args, int64_t i) {
+  int64_t ub = 0;
+  if (args->flags & KKK_SG_FROMCNT)
+    return KK_DATA(args->cnt, int64_t)[i];
+  if (args->flags & KKK_SG_AROW)
+    ub += ARP(i + 1) - ARP(i);
+  if (args->flags & KKK_SG_BROW)
+    ub += BRP(i + 1) - BRP(i);
+  if (args->flags & KKK_SG_AB) {
+    const int32_t *aci = KK_DATA(args->aci, int32_t);
+    for (int64_t p = ARP(i); p < ARP(i + 1); p++)
+      ub += BRP(aci[p] + 1) - BRP(aci[p]);
+  }
+  return ub;
+}
+
+/* The largest upper bound of a row (GPUs size the team scratch by it). */
+KK_REDUCE(kkk_sg_maxub, struct kkk_sg_args, int64_t, KK_MAX, i, acc) {
+  const int64_t ub = kkk_sg_ub(args, i);
+  if (ub > *acc)
+    *acc = ub;
+}
+
+/* Per row: the upper bound of its entries (its terms; with KKK_SG_FROMCNT
+ * the symbolic phase's count of them), its table's size (a power of two
+ * at least twice that, at least 8), and where the table lives:
+ * scratch (gofs -1) when it fits in cap slots, else at an offset in the
+ * global tables (the scan's total is their size). */
+KK_SCAN(kkk_sg_size, struct kkk_sg_args, int64_t, i, part, final) {
+  const int64_t ub = kkk_sg_ub(args, i);
+  int64_t ts = 8;
+  while (ts < 2 * ub)
+    ts *= 2;
+  const int spill = ts > args->cap; /* ("global" is an OpenCL C keyword) */
+  if (final) {
+    KK_DATA(args->tsz, int64_t)[i] = ts;
+    KK_DATA(args->gofs, int64_t)[i] = spill ? *part : -1;
+  }
+  if (spill)
+    *part += ts;
+}
+
+/* The symbolic phase: distinct columns of each row of C. */
+KK_TEAM_FOR(kkk_sg_count, struct kkk_sg_args, team) {
+  int32_t *skeys = args->cap > 0 ? KK_THREAD_SCRATCH(team, 0, int32_t, args->cap) : (int32_t *)0;
+  const int64_t r0 = KK_LEAGUE_RANK(team) * args->rows_per_team;
+  const int64_t r1 = r0 + args->rows_per_team < args->rows ? r0 + args->rows_per_team : args->rows;
+  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
+  KK_TEAM_THREAD_FOR(team, i, r0, r1) {
+    const int64_t ts = KK_DATA(args->tsz, int64_t)[i], go = KK_DATA(args->gofs, int64_t)[i], mask = ts - 1;
+    int32_t *keys = go >= 0 ? KK_DATA(args->gkeys, int32_t) + go : skeys;
+    for (int64_t s = 0; s < ts; s++)
+      keys[s] = -1;
+    int64_t n = 0;
+    int fresh = 0;
+    if (args->flags & KKK_SG_AROW)
+      for (int64_t p = ARP(i); p < ARP(i + 1); p++) {
+        kkk_hslot(keys, mask, aci[p], &fresh);
+        n += fresh;
+      }
+    if (args->flags & KKK_SG_BROW)
+      for (int64_t q = BRP(i); q < BRP(i + 1); q++) {
+        kkk_hslot(keys, mask, bci[q], &fresh);
+        n += fresh;
+      }
+    if (args->flags & KKK_SG_AB)
+      for (int64_t p = ARP(i); p < ARP(i + 1); p++) {
+        const int32_t k = aci[p];
+        for (int64_t q = BRP(k); q < BRP(k + 1); q++) {
+          kkk_hslot(keys, mask, bci[q], &fresh);
+          n += fresh;
+        }
+      }
+    KK_DATA(args->cnt, int64_t)[i] = n;
+  }
+}
+
+/* C's row offsets from the counts (crp has rows + 1 elements). */
+KK_SCAN(kkk_sg_offsets, struct kkk_sg_args, int64_t, i, part, final) {
+  *part += KK_DATA(args->cnt, int64_t)[i];
+  if (final) {
+    KK_DATA(args->crp, int64_t)[i + 1] = *part;
+    if (i == 0)
+      KK_DATA(args->crp, int64_t)[0] = 0;
+  }
+}
+
+/* kkk_hslot for a table that the team's threads fill at once: claims a
+ * slot by compare-exchange.  Returns the slot (-1: the table is full),
+ * *fresh 1 when this call claimed it. */
+KK__FN int64_t kkk_hslot_atomic(int32_t *keys, int64_t mask, int32_t c, int *fresh) {
+  int64_t h = (int64_t)(((uint32_t)c * 2654435761u) & (uint32_t)mask);
+  *fresh = 0;
+  for (int64_t n = 0; n <= mask; n++) {
+    const int32_t k = kk_atomic_load(&keys[h]);
+    if (k == c)
+      return h;
+    if (k < 0) {
+      const int32_t old = kk_atomic_compare_exchange(&keys[h], (int32_t)-1, c);
+      if (old == -1) {
+        *fresh = 1;
+        return h;
+      }
+      if (old == c)
+        return h;
+    }
+    h = (h + 1) & mask;
+  }
+  return -1;
+}
+
+/* The symbolic phase on GPUs: a team per row, the row's table in team
+ * scratch (cap slots) or in the global table, filled by all the team's
+ * threads (A's entries dealt among them), then its keys counted. */
+KK_TEAM_FOR(kkk_sg_count_team, struct kkk_sg_args, team) {
+  int32_t *skeys = args->cap > 0 ? KK_TEAM_SCRATCH(team, 0, int32_t, args->cap) : (int32_t *)0;
+  const int64_t i = KK_LEAGUE_RANK(team);
+  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
+  const int64_t ts = KK_DATA(args->tsz, int64_t)[i], go = KK_DATA(args->gofs, int64_t)[i], mask = ts - 1;
+  int32_t *keys = go >= 0 ? KK_DATA(args->gkeys, int32_t) + go : skeys;
+  KK_TEAM_THREAD_FOR(team, s, 0, ts) { keys[s] = -1; }
+  KK_TEAM_BARRIER(team);
+  int fresh = 0;
+  if (args->flags & KKK_SG_AROW)
+    KK_TEAM_THREAD_FOR(team, p, ARP(i), ARP(i + 1)) { kkk_hslot_atomic(keys, mask, aci[p], &fresh); }
+  if (args->flags & KKK_SG_BROW)
+    KK_TEAM_THREAD_FOR(team, q, BRP(i), BRP(i + 1)) { kkk_hslot_atomic(keys, mask, bci[q], &fresh); }
+  if (args->flags & KKK_SG_AB)
+    KK_TEAM_THREAD_FOR(team, p, ARP(i), ARP(i + 1)) {
+      const int32_t k = aci[p];
+      for (int64_t q = BRP(k); q < BRP(k + 1); q++)
+        kkk_hslot_atomic(keys, mask, bci[q], &fresh);
+    }
+  KK_TEAM_BARRIER(team);
+  int64_t n;
+  KK_TEAM_THREAD_REDUCE(team, s, 0, ts, int64_t, KK_SUM, n) { n += keys[s] >= 0; }
+  KK_SINGLE_TEAM(team) { KK_DATA(args->cnt, int64_t)[i] = n; }
+}
+
+#undef ARP
+#undef BRP
+
+#define SFX s
+#define SC float
+#define RT float
+#define CPLX 0
+#include "spgemm_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX
+
+#define SFX d
+#define SC double
+#define RT double
+#define CPLX 0
+#include "spgemm_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX
+
+#define SFX c
+#define SC kk_complex_float
+#define RT float
+#define CPLX 1
+#include "spgemm_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX
+
+#define SFX z
+#define SC kk_complex_double
+#define RT double
+#define CPLX 1
+#include "spgemm_tmpl.h"
+#undef SFX
+#undef SC
+#undef RT
+#undef CPLX

@@ -1,0 +1,158 @@
+/* kernels/spgemm_tmpl.h -- the numeric phase of SpGEMM / Jacobi SpGEMM / SpAdd for one element type (included by spgemm.kk.c). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+
+/* Adds v to column c's value in the table (keys, vals). */
+#define KKK_SG_PUT(c, v)                                                     \
+  do {                                                                       \
+    int fresh_;                                                              \
+    const int64_t s_ = kkk_hslot(keys, mask, (c), &fresh_);                  \
+    if (s_ >= 0)                                                             \
+      vals[s_] = fresh_ ? (v) : S(add)(vals[s_], (v));                       \
+  } while (0)
+
+/* The numeric phase: row i of C accumulated in its table, then its
+ * columns and values stored from crp(i) on (at most crp(i+1) - crp(i) of
+ * them), sorted by column with KKK_SG_SORT (a Shell sort: rows are short,
+ * and it needs no memory of its own). */
+KKK_TEAM_FOR(KN(sg_fill), struct kkk_sg_args, team) {
+  int32_t *skeys = args->cap > 0 ? KK_THREAD_SCRATCH(team, 0, int32_t, args->cap) : (int32_t *)0;
+  SC *svals = args->cap > 0 ? KK_THREAD_SCRATCH(team, 0, SC, args->cap) : (SC *)0;
+  const int64_t r0 = KK_LEAGUE_RANK(team) * args->rows_per_team;
+  const int64_t r1 = r0 + args->rows_per_team < args->rows ? r0 + args->rows_per_team : args->rows;
+  const int64_t *arp = KK_DATA(args->arp, int64_t), *brp = KK_DATA(args->brp, int64_t);
+  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
+  const SC *av = KK_DATA(args->av, SC), *bv = KK_DATA(args->bv, SC);
+  const SC fa = S(from)(args->fa), fb = S(from)(args->fb);
+  int32_t *cci = KK_DATA(args->cci, int32_t);
+  SC *cv = KK_DATA(args->cv, SC);
+  KK_TEAM_THREAD_FOR(team, i, r0, r1) {
+    const int64_t ts = KK_DATA(args->tsz, int64_t)[i], go = KK_DATA(args->gofs, int64_t)[i], mask = ts - 1;
+    int32_t *keys = go >= 0 ? KK_DATA(args->gkeys, int32_t) + go : skeys;
+    SC *vals = go >= 0 ? KK_DATA(args->gvals, SC) + go : svals;
+    for (int64_t s = 0; s < ts; s++)
+      keys[s] = -1;
+    if (args->flags & KKK_SG_AROW)
+      for (int64_t p = arp[i]; p < arp[i + 1]; p++)
+        KKK_SG_PUT(aci[p], S(mul)(fa, av[p]));
+    if (args->flags & KKK_SG_BROW)
+      for (int64_t q = brp[i]; q < brp[i + 1]; q++)
+        KKK_SG_PUT(bci[q], S(mul)(fb, bv[q]));
+    if (args->flags & KKK_SG_AB) {
+      SC f = fa;
+      if (args->flags & KKK_SG_DINV)
+        f = S(mul)(fa, KK_AT(args->dinv, SC, i));
+      for (int64_t p = arp[i]; p < arp[i + 1]; p++) {
+        const int32_t k = aci[p];
+        const SC t = S(mul)(f, av[p]);
+        for (int64_t q = brp[k]; q < brp[k + 1]; q++)
+          KKK_SG_PUT(bci[q], S(mul)(t, bv[q]));
+      }
+    }
+    const int64_t o0 = KK_DATA(args->crp, int64_t)[i], o1 = KK_DATA(args->crp, int64_t)[i + 1];
+    int64_t o = o0;
+    for (int64_t s = 0; s < ts && o < o1; s++)
+      if (keys[s] >= 0) {
+        cci[o] = keys[s];
+        cv[o] = vals[s];
+        o++;
+      }
+    if (args->flags & KKK_SG_SORT) {
+      const int64_t len = o - o0;
+      int64_t gap = 1;
+      while (gap < len / 3)
+        gap = 3 * gap + 1;
+      for (; gap > 0; gap /= 3)
+        for (int64_t u = o0 + gap; u < o; u++) {
+          const int32_t kc = cci[u];
+          const SC kv = cv[u];
+          int64_t w = u;
+          for (; w - gap >= o0 && cci[w - gap] > kc; w -= gap) {
+            cci[w] = cci[w - gap];
+            cv[w] = cv[w - gap];
+          }
+          cci[w] = kc;
+          cv[w] = kv;
+        }
+    }
+  }
+}
+#undef KKK_SG_PUT
+
+/* The numeric phase on GPUs: a team per row (as sg_count_team), values
+ * added atomically, then the row's entries stored in slot order (a team
+ * scan gives each its place) and, with KKK_SG_SORT, sorted by one thread. */
+KKK_TEAM_FOR(KN(sg_fill_team), struct kkk_sg_args, team) {
+  int32_t *skeys = args->cap > 0 ? KK_TEAM_SCRATCH(team, 0, int32_t, args->cap) : (int32_t *)0;
+  SC *svals = args->cap > 0 ? KK_TEAM_SCRATCH(team, 0, SC, args->cap) : (SC *)0;
+  const int64_t i = KK_LEAGUE_RANK(team);
+  const int64_t *arp = KK_DATA(args->arp, int64_t), *brp = KK_DATA(args->brp, int64_t);
+  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
+  const SC *av = KK_DATA(args->av, SC), *bv = KK_DATA(args->bv, SC);
+  const SC fa = S(from)(args->fa), fb = S(from)(args->fb);
+  int32_t *cci = KK_DATA(args->cci, int32_t);
+  SC *cv = KK_DATA(args->cv, SC);
+  const int64_t ts = KK_DATA(args->tsz, int64_t)[i], go = KK_DATA(args->gofs, int64_t)[i], mask = ts - 1;
+  int32_t *keys = go >= 0 ? KK_DATA(args->gkeys, int32_t) + go : skeys;
+  SC *vals = go >= 0 ? KK_DATA(args->gvals, SC) + go : svals;
+  KK_TEAM_THREAD_FOR(team, s, 0, ts) {
+    keys[s] = -1;
+    vals[s] = S(zero)();
+  }
+  KK_TEAM_BARRIER(team);
+  int fresh = 0;
+  int64_t slot;
+  if (args->flags & KKK_SG_AROW)
+    KK_TEAM_THREAD_FOR(team, p, arp[i], arp[i + 1]) {
+      if ((slot = kkk_hslot_atomic(keys, mask, aci[p], &fresh)) >= 0)
+        kk_atomic_add(&vals[slot], S(mul)(fa, av[p]));
+    }
+  if (args->flags & KKK_SG_BROW)
+    KK_TEAM_THREAD_FOR(team, q, brp[i], brp[i + 1]) {
+      if ((slot = kkk_hslot_atomic(keys, mask, bci[q], &fresh)) >= 0)
+        kk_atomic_add(&vals[slot], S(mul)(fb, bv[q]));
+    }
+  if (args->flags & KKK_SG_AB) {
+    SC f = fa;
+    if (args->flags & KKK_SG_DINV)
+      f = S(mul)(fa, KK_AT(args->dinv, SC, i));
+    KK_TEAM_THREAD_FOR(team, p, arp[i], arp[i + 1]) {
+      const int32_t k = aci[p];
+      const SC t = S(mul)(f, av[p]);
+      for (int64_t q = brp[k]; q < brp[k + 1]; q++)
+        if ((slot = kkk_hslot_atomic(keys, mask, bci[q], &fresh)) >= 0)
+          kk_atomic_add(&vals[slot], S(mul)(t, bv[q]));
+    }
+  }
+  KK_TEAM_BARRIER(team);
+  const int64_t o0 = KK_DATA(args->crp, int64_t)[i], o1 = KK_DATA(args->crp, int64_t)[i + 1];
+  int64_t part;
+  KK_TEAM_THREAD_SCAN(team, s, 0, ts, int64_t, part, final) {
+    const int in = keys[s] >= 0;
+    if (final && in && o0 + part < o1) {
+      cci[o0 + part] = keys[s];
+      cv[o0 + part] = vals[s];
+    }
+    part += in;
+  }
+  if (args->flags & KKK_SG_SORT) {
+    KK_TEAM_BARRIER(team);
+    KK_SINGLE_TEAM(team) {
+      const int64_t len = o1 - o0;
+      int64_t gap = 1;
+      while (gap < len / 3)
+        gap = 3 * gap + 1;
+      for (; gap > 0; gap /= 3)
+        for (int64_t u = o0 + gap; u < o1; u++) {
+          const int32_t kc = cci[u];
+          const SC kv = cv[u];
+          int64_t w = u;
+          for (; w - gap >= o0 && cci[w - gap] > kc; w -= gap) {
+            cci[w] = cci[w - gap];
+            cv[w] = cv[w - gap];
+          }
+          cci[w] = kc;
+          cv[w] = kv;
+        }
+    }
+  }
+}

@@ -1,0 +1,764 @@
+/* kernels/tests/check_sparse_ops.c -- SpGEMM, SpAdd, coloring, MIS-2 and Gauss-Seidel of kk-kernels against a plain C reference, on one backend. */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include <complex.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kk/linalg.h>
+
+#include "../../tests/testutil.h"
+
+/*
+ * Usage: check_sparse_ops BACKEND.  Random sparse matrices (several shapes
+ * and densities, empty rows, repeated entries, rows long enough for the
+ * global accumulator, 1 x 1 and 0 x 0) are multiplied and added on the
+ * backend and compared entry by entry with a reference in double complex:
+ * the result must hold exactly the columns the reference's structure has
+ * (the union of the terms' columns, a term that cancels included), each
+ * once, sorted when asked, with values within a tolerance of the type.
+ * Colorings, MIS-2 sets and aggregates are checked for validity, not
+ * against fixed answers; Gauss-Seidel must reduce the residual.
+ */
+
+typedef double complex cplx;
+
+static const char *g_backend = "serial";
+static char *g_plugin_path;
+/* under valgrind (CI sets KK_TEST_UNDER_VALGRIND=1) the largest shape is left out */
+static int g_small;
+static const kk_type_t k_types[4] = {KK_FLOAT, KK_DOUBLE, KK_COMPLEX_FLOAT, KK_COMPLEX_DOUBLE};
+
+#define OK(call) ck_assert_msg((call) == KK_OK, "%s failed: %s", #call, kk_last_error())
+
+static void setup(void) {
+  tu_clear_env();
+  kk_settings_t s = KK_SETTINGS_INIT;
+  s.device = g_backend;
+  s.plugin_path = g_plugin_path;
+  s.disable_warnings = 1;
+  ck_assert_msg(kk_initialize_with_settings(&s) == KK_OK, "initializing %s: %s", g_backend, kk_last_error());
+}
+
+static void teardown(void) { kk_finalize(); }
+
+static uint64_t g_rng = 88172645463325252ull;
+static double rnd(void) { /* [-1, 1) */
+  g_rng ^= g_rng << 13;
+  g_rng ^= g_rng >> 7;
+  g_rng ^= g_rng << 17;
+  return (double)(g_rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+static int64_t rndi(int64_t n) { return n > 0 ? (int64_t)((rnd() + 1.0) * 0.5 * (double)n) % n : 0; }
+static int is_cplx(kk_type_t t) { return t == KK_COMPLEX_FLOAT || t == KK_COMPLEX_DOUBLE; }
+static size_t esize(kk_type_t t) { return t == KK_FLOAT ? 4 : t == KK_DOUBLE || t == KK_COMPLEX_FLOAT ? 8 : 16; }
+static double eps(kk_type_t t) { return t == KK_FLOAT || t == KK_COMPLEX_FLOAT ? 1.2e-7 : 2.3e-16; }
+
+/* A host matrix: CSR with values in double complex (and in the type's bytes). */
+typedef struct hmat {
+  int64_t rows, cols, nnz;
+  int64_t *rp;
+  int32_t *ci;
+  cplx *v;
+} hmat_t;
+
+static void hfree(hmat_t *m) {
+  free(m->rp);
+  free(m->ci);
+  free(m->v);
+  memset(m, 0, sizeof *m);
+}
+
+/* rows x cols, each row with about density * cols entries (some rows
+ * empty, some repeated columns); `long_row` >= 0: that row full and then
+ * some (repeated). */
+static hmat_t hrandom(kk_type_t t, int64_t rows, int64_t cols, double density, int64_t long_row) {
+  hmat_t m = {rows, cols, 0, calloc((size_t)rows + 1, sizeof(int64_t)), NULL, NULL};
+  int64_t cap = 16;
+  m.ci = malloc(sizeof(int32_t) * (size_t)cap);
+  m.v = malloc(sizeof(cplx) * (size_t)cap);
+  for (int64_t i = 0; i < rows; i++) {
+    int64_t len = cols > 0 && rndi(5) != 0 ? rndi((int64_t)(2.0 * density * (double)cols) + 1) : 0;
+    if (i == long_row)
+      len = cols + cols / 2;
+    for (int64_t k = 0; k < len; k++) {
+      if (m.nnz == cap) {
+        cap *= 2;
+        m.ci = realloc(m.ci, sizeof(int32_t) * (size_t)cap);
+        m.v = realloc(m.v, sizeof(cplx) * (size_t)cap);
+      }
+      m.ci[m.nnz] = (int32_t)(i == long_row && k < cols ? k : rndi(cols));
+      /* repeats: now and then the previous column again */
+      if (k > 0 && rndi(8) == 0)
+        m.ci[m.nnz] = m.ci[m.nnz - 1];
+      m.v[m.nnz] = is_cplx(t) ? rnd() + I * rnd() : rnd();
+      m.nnz++;
+    }
+    m.rp[i + 1] = m.nnz;
+  }
+  return m;
+}
+
+static void to_type(kk_type_t t, const cplx *v, int64_t n, void *out) {
+  for (int64_t k = 0; k < n; k++) {
+    if (t == KK_FLOAT)
+      ((float *)out)[k] = (float)creal(v[k]);
+    else if (t == KK_DOUBLE)
+      ((double *)out)[k] = creal(v[k]);
+    else if (t == KK_COMPLEX_FLOAT) {
+      ((float *)out)[2 * k] = (float)creal(v[k]);
+      ((float *)out)[2 * k + 1] = (float)cimag(v[k]);
+    } else {
+      ((double *)out)[2 * k] = creal(v[k]);
+      ((double *)out)[2 * k + 1] = cimag(v[k]);
+    }
+  }
+}
+static cplx from_type(kk_type_t t, const void *p, int64_t k) {
+  if (t == KK_FLOAT)
+    return ((const float *)p)[k];
+  if (t == KK_DOUBLE)
+    return ((const double *)p)[k];
+  if (t == KK_COMPLEX_FLOAT)
+    return ((const float *)p)[2 * k] + I * ((const float *)p)[2 * k + 1];
+  return ((const double *)p)[2 * k] + I * ((const double *)p)[2 * k + 1];
+}
+
+/* The values rounded to the type, as the device sees them. */
+static void round_to(kk_type_t t, hmat_t *m) {
+  void *b = malloc(esize(t) * (size_t)(m->nnz + 1));
+  to_type(t, m->v, m->nnz, b);
+  for (int64_t k = 0; k < m->nnz; k++)
+    m->v[k] = from_type(t, b, k);
+  free(b);
+}
+
+static kk_crs_t *upload(kk_type_t t, const hmat_t *m, const char *label) {
+  void *b = malloc(esize(t) * (size_t)(m->nnz + 1));
+  to_type(t, m->v, m->nnz, b);
+  kk_crs_t *A = NULL;
+  OK(kk_crs_create_csr(NULL, label, t, m->rows, m->cols, KK_INT64, m->rp, KK_INT32, m->ci, b, &A));
+  free(b);
+  return A;
+}
+
+/* A device matrix back on the host. */
+static hmat_t download(const kk_crs_t *C) {
+  OK(kk_fence());
+  const kk_type_t t = kk_crs_type(C);
+  hmat_t m = {kk_crs_rows(C), kk_crs_cols(C), kk_crs_nnz(C), NULL, NULL, NULL};
+  m.rp = malloc(sizeof(int64_t) * (size_t)(m.rows + 1));
+  m.ci = malloc(sizeof(int32_t) * (size_t)(m.nnz + 1));
+  m.v = malloc(sizeof(cplx) * (size_t)(m.nnz + 1));
+  void *b = malloc(esize(t) * (size_t)(m.nnz + 1));
+  kk_space_t *sp = kk_crs_space(C);
+  OK(kk_space_copy(NULL, m.rp, sp, kk_view_data(kk_crs_row_ptr(C)), sizeof(int64_t) * (size_t)(m.rows + 1), NULL));
+  if (m.nnz > 0) {
+    OK(kk_space_copy(NULL, m.ci, sp, kk_view_data(kk_crs_col_idx(C)), sizeof(int32_t) * (size_t)m.nnz, NULL));
+    OK(kk_space_copy(NULL, b, sp, kk_view_data(kk_crs_values(C)), esize(t) * (size_t)m.nnz, NULL));
+  }
+  for (int64_t k = 0; k < m.nnz; k++)
+    m.v[k] = from_type(t, b, k);
+  free(b);
+  return m;
+}
+
+/* Reference row accumulator: dense over the columns. */
+typedef struct acc {
+  int64_t n;
+  cplx *val;
+  double *mag;  /* sum of |terms| */
+  int *has;
+} acc_t;
+
+/* Compares C with the reference rows made by `row(i, acc)`. */
+static void compare(const char *what, kk_type_t t, const hmat_t *C, int sorted,
+                    void (*row)(int64_t i, acc_t *a, const void *ctx), const void *ctx, int64_t terms) {
+  acc_t a = {C->cols, calloc((size_t)C->cols + 1, sizeof(cplx)), calloc((size_t)C->cols + 1, sizeof(double)),
+             calloc((size_t)C->cols + 1, sizeof(int))};
+  int *seen = calloc((size_t)C->cols + 1, sizeof(int));
+  for (int64_t i = 0; i < C->rows; i++) {
+    memset(a.val, 0, sizeof(cplx) * (size_t)C->cols);
+    memset(a.mag, 0, sizeof(double) * (size_t)C->cols);
+    memset(a.has, 0, sizeof(int) * (size_t)C->cols);
+    row(i, &a, ctx);
+    int64_t want = 0;
+    for (int64_t j = 0; j < C->cols; j++)
+      want += a.has[j];
+    ck_assert_msg(C->rp[i + 1] - C->rp[i] == want, "%s (%s): row %lld has %lld entries, the reference %lld", what,
+                  kk_type_name(t), (long long)i, (long long)(C->rp[i + 1] - C->rp[i]), (long long)want);
+    for (int64_t p = C->rp[i]; p < C->rp[i + 1]; p++) {
+      const int32_t j = C->ci[p];
+      ck_assert_msg(j >= 0 && j < C->cols && a.has[j] && !seen[j], "%s (%s): row %lld: column %d %s", what,
+                    kk_type_name(t), (long long)i, j,
+                    j < 0 || j >= C->cols ? "out of range" : seen[j] ? "twice" : "not in the reference");
+      seen[j] = 1;
+      if (sorted && p > C->rp[i])
+        ck_assert_msg(C->ci[p - 1] < j, "%s (%s): row %lld not sorted", what, kk_type_name(t), (long long)i);
+      const double tol = (double)(terms + 8) * eps(t) * (a.mag[j] + 1e-300) * 4;
+      ck_assert_msg(cabs(C->v[p] - a.val[j]) <= tol, "%s (%s): C(%lld, %d) = %g%+gi, reference %g%+gi", what,
+                    kk_type_name(t), (long long)i, j, creal(C->v[p]), cimag(C->v[p]), creal(a.val[j]),
+                    cimag(a.val[j]));
+    }
+    for (int64_t p = C->rp[i]; p < C->rp[i + 1]; p++)
+      seen[C->ci[p]] = 0;
+  }
+  free(seen);
+  free(a.val);
+  free(a.mag);
+  free(a.has);
+}
+
+/* ---- SpGEMM ----------------------------------------------------------------------------- */
+
+typedef struct prod_ctx {
+  const hmat_t *A, *B;
+  const cplx *dinv;  /* Jacobi: C = B - w D^-1 A B */
+  cplx omega;
+  cplx a, b;         /* SpAdd: a A + b B */
+} prod_ctx_t;
+
+static void prod_row(int64_t i, acc_t *acc, const void *vctx) {
+  const prod_ctx_t *x = vctx;
+  const cplx f = x->dinv ? -x->omega * x->dinv[i] : 1.0;
+  if (x->dinv)
+    for (int64_t q = x->B->rp[i]; q < x->B->rp[i + 1]; q++) {
+      const int32_t j = x->B->ci[q];
+      acc->val[j] += x->B->v[q];
+      acc->mag[j] += cabs(x->B->v[q]);
+      acc->has[j] = 1;
+    }
+  for (int64_t p = x->A->rp[i]; p < x->A->rp[i + 1]; p++) {
+    const int32_t k = x->A->ci[p];
+    for (int64_t q = x->B->rp[k]; q < x->B->rp[k + 1]; q++) {
+      const int32_t j = x->B->ci[q];
+      const cplx term = f * x->A->v[p] * x->B->v[q];
+      acc->val[j] += term;
+      acc->mag[j] += cabs(f) * cabs(x->A->v[p]) * cabs(x->B->v[q]);
+      acc->has[j] = 1;
+    }
+  }
+}
+
+static void add_row(int64_t i, acc_t *acc, const void *vctx) {
+  const prod_ctx_t *x = vctx;
+  for (int w = 0; w < 2; w++) {
+    const hmat_t *M = w ? x->B : x->A;
+    const cplx s = w ? x->b : x->a;
+    for (int64_t p = M->rp[i]; p < M->rp[i + 1]; p++) {
+      acc->val[M->ci[p]] += s * M->v[p];
+      acc->mag[M->ci[p]] += cabs(s * M->v[p]);
+      acc->has[M->ci[p]] = 1;
+    }
+  }
+}
+
+/* shapes: m, k, n, density of A, of B, A's long row (-1: none) */
+static const struct {
+  int64_t m, k, n;
+  double da, db;
+  int64_t long_row;
+} k_shapes[] = {
+    {0, 0, 0, 0.0, 0.0, -1},   {1, 1, 1, 1.0, 1.0, -1},     {5, 7, 3, 0.4, 0.5, -1},   {40, 30, 50, 0.05, 0.1, -1},
+    {40, 30, 50, 0.3, 0.3, -1}, {30, 30, 30, 0.0, 0.2, -1},   {3, 0, 4, 0.5, 0.5, -1},   {7, 5, 0, 0.5, 0.5, -1},
+    /* a row whose terms overflow the scratch tables of host backends (the global level) */
+    {300, 300, 300, 0.02, 0.05, 7},
+    /* a row of some 20000 columns from 2 10^5 terms: beyond every backend's scratch in both phases */
+    {50, 400, 20000, 0.02, 0.02, 3},
+};
+#define NSHAPES (sizeof k_shapes / sizeof k_shapes[0] - (g_small ? 1 : 0))
+
+START_TEST(spgemm_against_reference) {
+  const kk_type_t t = k_types[_i];
+  for (size_t s = 0; s < NSHAPES; s++)
+    for (int sorted = 0; sorted < 2; sorted++) {
+      hmat_t A = hrandom(t, k_shapes[s].m, k_shapes[s].k, k_shapes[s].da, k_shapes[s].long_row);
+      hmat_t B = hrandom(t, k_shapes[s].k, k_shapes[s].n, k_shapes[s].db, -1);
+      round_to(t, &A);
+      round_to(t, &B);
+      kk_crs_t *dA = upload(t, &A, "A"), *dB = upload(t, &B, "B"), *dC = NULL;
+      kk_spgemm_handle_t *h = NULL;
+      int64_t nnz = -1;
+      OK(kk_sparse_spgemm_symbolic(NULL, dA, dB, sorted ? KK_SPARSE_SORTED : 0, &h, &nnz));
+      OK(kk_sparse_spgemm_numeric(NULL, h, dA, dB, &dC));
+      ck_assert_int_eq(kk_crs_nnz(dC), nnz);
+      ck_assert_int_eq(kk_crs_rows(dC), A.rows);
+      ck_assert_int_eq(kk_crs_cols(dC), B.cols);
+      hmat_t C = download(dC);
+      prod_ctx_t ctx = {&A, &B, NULL, 0, 0, 0};
+      char what[64];
+      snprintf(what, sizeof what, "spgemm shape %zu%s", s, sorted ? " sorted" : "");
+      compare(what, t, &C, sorted, prod_row, &ctx, A.rows > 0 ? A.nnz : 0);
+      hfree(&C);
+      /* numeric again with new values (the structure kept), into the same C */
+      for (int64_t p = 0; p < A.nnz; p++)
+        A.v[p] = is_cplx(t) ? rnd() + I * rnd() : rnd();
+      round_to(t, &A);
+      void *b = malloc(esize(t) * (size_t)(A.nnz + 1));
+      to_type(t, A.v, A.nnz, b);
+      if (A.nnz > 0)
+        OK(kk_space_copy(kk_crs_space(dA), kk_view_data(kk_crs_values(dA)), NULL, b, esize(t) * (size_t)A.nnz, NULL));
+      free(b);
+      kk_crs_t *same = dC;
+      OK(kk_sparse_spgemm_numeric(NULL, h, dA, dB, &dC));
+      ck_assert_ptr_eq(dC, same);
+      C = download(dC);
+      compare(what, t, &C, sorted, prod_row, &ctx, A.rows > 0 ? A.nnz : 0);
+      hfree(&C);
+      kk_sparse_spgemm_destroy(h);
+      kk_crs_destroy(dC);
+      kk_crs_destroy(dA);
+      kk_crs_destroy(dB);
+      hfree(&A);
+      hfree(&B);
+    }
+}
+END_TEST
+
+START_TEST(spgemm_jacobi) {
+  const kk_type_t t = k_types[_i];
+  for (int64_t n = 0; n <= 60; n += 30) {
+    hmat_t A = hrandom(t, n, n, 0.1, n > 0 ? 3 : -1), B = hrandom(t, n, n / 2 + 1, 0.2, -1);
+    round_to(t, &A);
+    round_to(t, &B);
+    cplx *dinv = malloc(sizeof(cplx) * (size_t)(n + 1));
+    for (int64_t i = 0; i < n; i++)
+      dinv[i] = is_cplx(t) ? rnd() + I * rnd() : rnd();
+    hmat_t dh = {n, 1, n, NULL, NULL, dinv};
+    round_to(t, &dh);
+    void *b = malloc(esize(t) * (size_t)(n + 1));
+    to_type(t, dinv, n, b);
+    kk_view_t *dv = NULL;
+    OK(kk_view_alloc(&dv, "dinv", t, 1, &n));
+    if (n > 0)
+      OK(kk_space_copy(kk_view_space(dv), kk_view_data(dv), NULL, b, esize(t) * (size_t)n, NULL));
+    free(b);
+    kk_crs_t *dA = upload(t, &A, "A"), *dB = upload(t, &B, "B"), *dC = NULL;
+    kk_spgemm_handle_t *h = NULL;
+    OK(kk_sparse_spgemm_symbolic(NULL, dA, dB, KK_SPGEMM_JACOBI | KK_SPARSE_SORTED, &h, NULL));
+    const double w = 2.0 / 3.0;
+    OK(kk_sparse_spgemm_jacobi_numeric(NULL, h, KK_REAL(w), dv, dA, dB, &dC));
+    hmat_t C = download(dC);
+    prod_ctx_t ctx = {&A, &B, dinv, w, 0, 0};
+    compare("jacobi spgemm", t, &C, 1, prod_row, &ctx, A.nnz + 1);
+    /* the handle is for the Jacobi form only */
+    kk_crs_t *C2 = NULL;
+    ck_assert_int_eq(kk_sparse_spgemm_numeric(NULL, h, dA, dB, &C2), KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_null(C2);
+    hfree(&C);
+    kk_sparse_spgemm_destroy(h);
+    kk_crs_destroy(dC);
+    kk_crs_destroy(dA);
+    kk_crs_destroy(dB);
+    kk_view_release(dv);
+    free(dinv);
+    dh.v = NULL;
+    hfree(&A);
+    hfree(&B);
+  }
+}
+END_TEST
+
+START_TEST(spadd_against_reference) {
+  const kk_type_t t = k_types[_i];
+  const cplx sa = is_cplx(t) ? 0.5 - 0.25 * I : 0.5, sb = -1.5;
+  for (size_t s = 0; s < NSHAPES; s++)
+    for (int sorted = 0; sorted < 2; sorted++) {
+      hmat_t A = hrandom(t, k_shapes[s].m, k_shapes[s].n, k_shapes[s].da, k_shapes[s].long_row);
+      hmat_t B = hrandom(t, k_shapes[s].m, k_shapes[s].n, k_shapes[s].db, -1);
+      round_to(t, &A);
+      round_to(t, &B);
+      kk_crs_t *dA = upload(t, &A, "A"), *dB = upload(t, &B, "B"), *dC = NULL;
+      kk_spgemm_handle_t *h = NULL;
+      int64_t nnz = -1;
+      OK(kk_sparse_spadd_symbolic(NULL, dA, dB, sorted ? KK_SPARSE_SORTED : 0, &h, &nnz));
+      OK(kk_sparse_spadd_numeric(NULL, h, KK_COMPLEX(creal(sa), cimag(sa)), dA, KK_REAL(creal(sb)), dB, &dC));
+      ck_assert_int_eq(kk_crs_nnz(dC), nnz);
+      hmat_t C = download(dC);
+      prod_ctx_t ctx = {&A, &B, NULL, 0, sa, sb};
+      char what[64];
+      snprintf(what, sizeof what, "spadd shape %zu%s", s, sorted ? " sorted" : "");
+      compare(what, t, &C, sorted, add_row, &ctx, 16);
+      hfree(&C);
+      kk_sparse_spgemm_destroy(h);
+      kk_crs_destroy(dC);
+      kk_crs_destroy(dA);
+      kk_crs_destroy(dB);
+      hfree(&A);
+      hfree(&B);
+    }
+}
+END_TEST
+
+START_TEST(mismatched_shapes_refused) {
+  hmat_t A = hrandom(KK_DOUBLE, 4, 5, 0.5, -1), B = hrandom(KK_DOUBLE, 4, 5, 0.5, -1);
+  kk_crs_t *dA = upload(KK_DOUBLE, &A, "Am"), *dB = upload(KK_DOUBLE, &B, "Bm"), *dC = NULL;
+  kk_spgemm_handle_t *h = (kk_spgemm_handle_t *)0x1;
+  ck_assert_int_eq(kk_sparse_spgemm_symbolic(NULL, dA, dB, 0, &h, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(h);
+  ck_assert_contains(kk_last_error(), "A 'Am' is 4 x 5 but B 'Bm' is 4 x 5; A B needs A's columns equal to B's rows");
+  ck_assert_int_eq(kk_sparse_spgemm(NULL, dA, dB, 0, &dC), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(dC);
+  /* SpAdd of the same shapes is fine, of different ones refused */
+  OK(kk_sparse_spadd_symbolic(NULL, dA, dB, 0, &h, NULL));
+  kk_sparse_spgemm_destroy(h);
+  hmat_t B2 = hrandom(KK_DOUBLE, 5, 4, 0.5, -1);
+  kk_crs_t *dB2 = upload(KK_DOUBLE, &B2, "B2");
+  ck_assert_int_eq(kk_sparse_spadd_symbolic(NULL, dA, dB2, 0, &h, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "a sum needs equal shapes");
+  /* a handle used with other matrices, or for the other operation */
+  OK(kk_sparse_spgemm_symbolic(NULL, dA, dB2, 0, &h, NULL));
+  ck_assert_int_eq(kk_sparse_spgemm_numeric(NULL, h, dB2, dA, &dC), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "are not the matrices of the symbolic phase");
+  ck_assert_int_eq(kk_sparse_spadd_numeric(NULL, h, KK_REAL(1), dA, KK_REAL(1), dB2, &dC), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(dC);
+  kk_sparse_spgemm_destroy(h);
+  /* Jacobi needs A square; a float B with a double A is refused */
+  ck_assert_int_eq(kk_sparse_spgemm_symbolic(NULL, dA, dB2, KK_SPGEMM_JACOBI, &h, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "needs A square");
+  ck_assert_ptr_null(h);
+  kk_crs_t *dF = upload(KK_FLOAT, &B2, "F");
+  ck_assert_int_eq(kk_sparse_spgemm_symbolic(NULL, dA, dF, 0, &h, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "expected double");
+  ck_assert_int_eq(kk_sparse_spgemm_symbolic(NULL, dA, dB2, 0x40, &h, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "unknown bits");
+  ck_assert_int_eq(kk_sparse_spgemm_symbolic(NULL, NULL, dB2, 0, &h, NULL), KK_ERROR_INVALID_ARGUMENT);
+  kk_crs_destroy(dF);
+  kk_crs_destroy(dB2);
+  kk_crs_destroy(dA);
+  kk_crs_destroy(dB);
+  hfree(&A);
+  hfree(&B);
+  hfree(&B2);
+}
+END_TEST
+
+/* ---- graphs ------------------------------------------------------------------------------ */
+
+/* A random symmetric structure of n vertices, about deg neighbours each,
+ * some vertices isolated, some with self loops, a few hubs. */
+static hmat_t hgraph(int64_t n, int64_t deg) {
+  char *adj = calloc((size_t)(n * n) + 1, 1);
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t d = rndi(6) == 0 ? 0 : i % 97 == 5 ? n / 2 : rndi(2 * deg + 1);
+    for (int64_t k = 0; k < d; k++) {
+      const int64_t j = rndi(n);
+      adj[i * n + j] = adj[j * n + i] = 1;
+    }
+  }
+  hmat_t m = {n, n, 0, calloc((size_t)n + 1, sizeof(int64_t)), NULL, NULL};
+  for (int64_t i = 0; i < n * n; i++)
+    m.nnz += adj[i];
+  m.ci = malloc(sizeof(int32_t) * (size_t)(m.nnz + 1));
+  m.v = calloc((size_t)m.nnz + 1, sizeof(cplx));
+  int64_t p = 0;
+  for (int64_t i = 0; i < n; i++) {
+    for (int64_t j = n - 1; j >= 0; j--) /* unsorted rows */
+      if (adj[i * n + j])
+        m.ci[p++] = (int32_t)j;
+    m.rp[i + 1] = p;
+  }
+  free(adj);
+  return m;
+}
+
+/* The structure of m + m^T (m square), as hgraph makes them. */
+static hmat_t hsym(const hmat_t *m) {
+  const int64_t n = m->rows;
+  char *adj = calloc((size_t)(n * n) + 1, 1);
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t p = m->rp[i]; p < m->rp[i + 1]; p++)
+      adj[i * n + m->ci[p]] = adj[m->ci[p] * n + i] = 1;
+  hmat_t g = {n, n, 0, calloc((size_t)n + 1, sizeof(int64_t)), NULL, NULL};
+  for (int64_t i = 0; i < n * n; i++)
+    g.nnz += adj[i];
+  g.ci = malloc(sizeof(int32_t) * (size_t)(g.nnz + 1));
+  g.v = calloc((size_t)g.nnz + 1, sizeof(cplx));
+  int64_t p = 0;
+  for (int64_t i = 0; i < n; i++) {
+    for (int64_t j = 0; j < n; j++)
+      if (adj[i * n + j])
+        g.ci[p++] = (int32_t)j;
+    g.rp[i + 1] = p;
+  }
+  free(adj);
+  return g;
+}
+
+static int32_t *download_i32(kk_view_t *v, int64_t n) {
+  OK(kk_fence());
+  ck_assert_int_eq(kk_view_extent(v, 0), n);
+  ck_assert_int_eq(kk_view_type(v), KK_INT32);
+  int32_t *h = malloc(sizeof(int32_t) * (size_t)(n + 1));
+  if (n > 0)
+    OK(kk_space_copy(NULL, h, kk_view_space(v), kk_view_data(v), sizeof(int32_t) * (size_t)n, NULL));
+  return h;
+}
+
+/* 1 when i and j (i != j) are within distance d (1 or 2) */
+static int near(const hmat_t *g, int64_t i, int64_t j, int d) {
+  for (int64_t p = g->rp[i]; p < g->rp[i + 1]; p++) {
+    const int64_t k = g->ci[p];
+    if (k == j)
+      return 1;
+    if (d == 2 && k != i)
+      for (int64_t q = g->rp[k]; q < g->rp[k + 1]; q++)
+        if (g->ci[q] == j)
+          return 1;
+  }
+  return 0;
+}
+
+static const int64_t k_graph_sizes[] = {0, 1, 2, 17, 300};
+
+START_TEST(coloring_is_valid) {
+  static const kk_color_algorithm_t algs[] = {KK_COLOR_VB, KK_COLOR_EB, KK_COLOR_D2};
+  const kk_color_algorithm_t alg = algs[_i];
+  const int d = alg == KK_COLOR_D2 ? 2 : 1;
+  for (size_t s = 0; s < sizeof k_graph_sizes / sizeof k_graph_sizes[0]; s++) {
+   for (int nonsym = 0; nonsym < 2; nonsym++) {
+    const int64_t n = k_graph_sizes[s];
+    /* nonsym: a random square matrix whose structure is not symmetric; the
+     * coloring is of its symmetric closure (g, checked), the device gets
+     * the matrix itself */
+    hmat_t m = nonsym ? hrandom(KK_DOUBLE, n, n, 0.05, n > 2 ? 1 : -1) : hgraph(n, 4);
+    hmat_t g = nonsym ? hsym(&m) : m;
+    kk_crs_t *G = upload(KK_DOUBLE, &m, "G");
+    kk_view_t *colors = NULL;
+    int32_t nc = -1;
+    OK(kk_sparse_color(NULL, G, alg, &colors, &nc));
+    int32_t *c = download_i32(colors, n);
+    int32_t most = 0;
+    int64_t maxdeg = 0;
+    for (int64_t i = 0; i < n; i++) {
+      ck_assert_msg(c[i] >= 1, "algorithm %d, n %lld: vertex %lld uncolored", (int)alg, (long long)n, (long long)i);
+      most = c[i] > most ? c[i] : most;
+      maxdeg = g.rp[i + 1] - g.rp[i] > maxdeg ? g.rp[i + 1] - g.rp[i] : maxdeg;
+      for (int64_t j = 0; j < n; j++)
+        if (j != i && c[j] == c[i])
+          ck_assert_msg(!near(&g, i, j, d), "algorithm %d, n %lld: vertices %lld and %lld (distance <= %d) share "
+                        "color %d", (int)alg, (long long)n, (long long)i, (long long)j, d, c[i]);
+    }
+    ck_assert_int_eq(nc, most);
+    if (d == 1) /* greedy from the smallest free color: at most the largest degree + 1 */
+      ck_assert_int_le(nc, maxdeg + 1);
+    free(c);
+    kk_view_release(colors);
+    kk_crs_destroy(G);
+    if (nonsym)
+      hfree(&m);
+    hfree(&g);
+   }
+  }
+}
+END_TEST
+
+START_TEST(mis2_is_valid) {
+  for (size_t s = 0; s < sizeof k_graph_sizes / sizeof k_graph_sizes[0]; s++) {
+   for (int nonsym = 0; nonsym < 2; nonsym++) {
+    const int64_t n = k_graph_sizes[s];
+    hmat_t m = nonsym ? hrandom(KK_DOUBLE, n, n, 0.03, n > 2 ? 1 : -1) : hgraph(n, 3);
+    hmat_t g = nonsym ? hsym(&m) : m;
+    kk_crs_t *G = upload(KK_DOUBLE, &m, "G");
+    kk_view_t *set = NULL;
+    int64_t k = -1;
+    OK(kk_sparse_mis2(NULL, G, &set, &k));
+    int32_t *ms = download_i32(set, k);
+    char *in = calloc((size_t)n + 1, 1);
+    for (int64_t a = 0; a < k; a++) {
+      ck_assert(ms[a] >= 0 && ms[a] < n);
+      if (a > 0)
+        ck_assert_msg(ms[a - 1] < ms[a], "the set is not in increasing order");
+      in[ms[a]] = 1;
+    }
+    for (int64_t i = 0; i < n; i++) {
+      int covered = in[i];
+      for (int64_t j = 0; j < n; j++)
+        if (j != i && in[j] && near(&g, i, j, 2)) {
+          ck_assert_msg(!in[i], "n %lld: %lld and %lld are both in the set within distance 2", (long long)n,
+                        (long long)i, (long long)j);
+          covered = 1;
+        }
+      ck_assert_msg(covered, "n %lld: vertex %lld could join the set (not maximal)", (long long)n, (long long)i);
+    }
+    /* aggregation: every vertex in an aggregate 0 .. k - 1, whose root is within distance 2 */
+    kk_view_t *labels = NULL;
+    int64_t na = -1;
+    OK(kk_sparse_mis2_aggregate(NULL, G, &labels, &na));
+    ck_assert_int_eq(na, k); /* the same set: the algorithm depends only on the structure */
+    int32_t *l = download_i32(labels, n);
+    for (int64_t i = 0; i < n; i++) {
+      ck_assert_msg(l[i] >= 0 && l[i] < na, "vertex %lld has aggregate %d of %lld", (long long)i, l[i], (long long)na);
+      ck_assert_msg(ms[l[i]] == i || near(&g, i, ms[l[i]], 2), "vertex %lld is far from its root %d", (long long)i,
+                    ms[l[i]]);
+    }
+    free(l);
+    kk_view_release(labels);
+    free(in);
+    free(ms);
+    kk_view_release(set);
+    kk_crs_destroy(G);
+    if (nonsym)
+      hfree(&m);
+    hfree(&g);
+   }
+  }
+}
+END_TEST
+
+/* ---- Gauss-Seidel ------------------------------------------------------------------------ */
+
+/* The 2-D 5-point Laplacian on an n x n grid, rows in a scrambled column order. */
+static hmat_t laplace2d(int64_t n) {
+  const int64_t N = n * n;
+  hmat_t m = {N, N, 0, calloc((size_t)N + 1, sizeof(int64_t)), malloc(sizeof(int32_t) * (size_t)(5 * N + 1)),
+              malloc(sizeof(cplx) * (size_t)(5 * N + 1))};
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++) {
+      const int64_t r = i * n + j;
+      const int64_t nb[4][2] = {{i, j + 1}, {i + 1, j}, {i - 1, j}, {i, j - 1}};
+      for (int k = 0; k < 4; k++)
+        if (nb[k][0] >= 0 && nb[k][0] < n && nb[k][1] >= 0 && nb[k][1] < n) {
+          m.ci[m.nnz] = (int32_t)(nb[k][0] * n + nb[k][1]);
+          m.v[m.nnz++] = -1.0;
+        }
+      m.ci[m.nnz] = (int32_t)r;
+      m.v[m.nnz++] = 4.0;
+      m.rp[r + 1] = m.nnz;
+    }
+  return m;
+}
+
+static double resid(kk_type_t t, const hmat_t *A, const void *x, const void *b) {
+  double s = 0;
+  for (int64_t i = 0; i < A->rows; i++) {
+    cplx r = from_type(t, b, i);
+    for (int64_t p = A->rp[i]; p < A->rp[i + 1]; p++)
+      r -= A->v[p] * from_type(t, x, A->ci[p]);
+    s += cabs(r) * cabs(r);
+  }
+  return sqrt(s);
+}
+
+START_TEST(gs_reduces_residual) {
+  const kk_type_t t = k_types[(_i / 2) % 4];
+  const kk_gs_algorithm_t alg = _i % 2 ? KK_GS_TWO_STAGE : KK_GS_MULTICOLOR;
+  const int64_t g = 12, n = g * g;
+  hmat_t A = laplace2d(g);
+  if (_i >= 8) {
+    /* a structure that is not symmetric: some entries below the diagonal dropped (still diagonally dominant) */
+    int64_t q = 0;
+    for (int64_t i = 0, p0 = 0; i < n; i++) {
+      const int64_t p1 = A.rp[i + 1];
+      for (int64_t p = p0; p < p1; p++)
+        if (!(A.ci[p] < i && (i + A.ci[p]) % 3 == 0)) {
+          A.ci[q] = A.ci[p];
+          A.v[q++] = A.v[p];
+        }
+      p0 = p1;
+      A.rp[i + 1] = q;
+    }
+    A.nnz = q;
+  }
+  kk_crs_t *dA = upload(t, &A, "L");
+  cplx *hb = malloc(sizeof(cplx) * (size_t)n);
+  for (int64_t i = 0; i < n; i++)
+    hb[i] = is_cplx(t) ? rnd() + I * rnd() : rnd();
+  void *b = malloc(esize(t) * (size_t)n), *x = calloc((size_t)n, esize(t));
+  to_type(t, hb, n, b);
+  kk_view_t *db = NULL, *dx = NULL;
+  OK(kk_view_alloc(&db, "b", t, 1, &n));
+  OK(kk_view_alloc(&dx, "x", t, 1, &n));
+  OK(kk_space_copy(kk_view_space(db), kk_view_data(db), NULL, b, esize(t) * (size_t)n, NULL));
+  kk_gs_options_t opt = KK_GS_OPTIONS_INIT;
+  opt.algorithm = alg;
+  kk_gs_handle_t *h = NULL;
+  OK(kk_sparse_gs_create(NULL, dA, &opt, &h));
+  if (alg == KK_GS_MULTICOLOR)
+    ck_assert_int_ge(kk_sparse_gs_colors(h), 2); /* a Laplacian has neighbours */
+  const double r0 = resid(t, &A, x, b);
+  static const kk_gs_direction_t dirs[] = {KK_GS_FORWARD, KK_GS_BACKWARD, KK_GS_SYMMETRIC};
+  double prev = r0;
+  for (int d = 0; d < 3; d++) {
+    OK(kk_sparse_gs_apply(NULL, h, dx, db, 5, dirs[d]));
+    OK(kk_fence());
+    OK(kk_space_copy(NULL, x, kk_view_space(dx), kk_view_data(dx), esize(t) * (size_t)n, NULL));
+    const double r = resid(t, &A, x, b);
+    ck_assert_msg(r < 0.9 * prev, "%s, algorithm %d, direction %d: residual %g after %g", kk_type_name(t), (int)alg,
+                  d, r, prev);
+    prev = r;
+  }
+  ck_assert_msg(prev < 0.5 * r0, "residual %g of %g", prev, r0);
+  /* zero sweeps change nothing; bad arguments are refused */
+  OK(kk_sparse_gs_apply(NULL, h, dx, db, 0, KK_GS_FORWARD));
+  ck_assert_int_eq(kk_sparse_gs_apply(NULL, h, dx, db, -1, KK_GS_FORWARD), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_sparse_gs_apply(NULL, h, dx, db, 1, (kk_gs_direction_t)7), KK_ERROR_INVALID_ARGUMENT);
+  kk_view_t *short_x = NULL;
+  const int64_t n1 = n - 1;
+  OK(kk_view_alloc(&short_x, "short", t, 1, &n1));
+  ck_assert_int_eq(kk_sparse_gs_apply(NULL, h, short_x, db, 1, KK_GS_FORWARD), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "expected 144 (the rows of A)");
+  kk_view_release(short_x);
+  /* the numeric phase again with scaled values: still a solver */
+  OK(kk_sparse_gs_numeric(NULL, h, dA));
+  kk_sparse_gs_destroy(h);
+  kk_view_release(db);
+  kk_view_release(dx);
+  kk_crs_destroy(dA);
+  free(b);
+  free(x);
+  free(hb);
+  hfree(&A);
+}
+END_TEST
+
+START_TEST(gs_needs_diagonal) {
+  const int64_t rp[] = {0, 1, 2}, ci[] = {1, 0};
+  const double v[] = {1, 1};
+  kk_crs_t *A = NULL;
+  OK(kk_crs_create_csr(NULL, "offdiag", KK_DOUBLE, 2, 2, KK_INT64, rp, KK_INT64, ci, v, &A));
+  kk_gs_handle_t *h = (kk_gs_handle_t *)0x1;
+  ck_assert_int_eq(kk_sparse_gs_create(NULL, A, NULL, &h), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(h);
+  ck_assert_contains(kk_last_error(), "2 row(s) of A 'offdiag' have none");
+  kk_gs_options_t opt = KK_GS_OPTIONS_INIT;
+  opt.omega = 2.5;
+  ck_assert_int_eq(kk_sparse_gs_create(NULL, A, &opt, &h), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "omega 2.5 is outside (0, 2)");
+  kk_crs_destroy(A);
+}
+END_TEST
+
+static Suite *ops_suite(void) {
+  Suite *s = suite_create(g_backend);
+  TCase *tc = tcase_create("sparse_ops");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_set_timeout(tc, 900);
+  tcase_add_loop_test(tc, spgemm_against_reference, 0, 4);
+  tcase_add_loop_test(tc, spgemm_jacobi, 0, 4);
+  tcase_add_loop_test(tc, spadd_against_reference, 0, 4);
+  tcase_add_test(tc, mismatched_shapes_refused);
+  tcase_add_loop_test(tc, coloring_is_valid, 0, 3);
+  tcase_add_test(tc, mis2_is_valid);
+  tcase_add_loop_test(tc, gs_reduces_residual, 0, 16);
+  tcase_add_test(tc, gs_needs_diagonal);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1)
+    g_backend = argv[1];
+  g_small = getenv("KK_TEST_UNDER_VALGRIND") != NULL;
+  if (getenv("KOKKOS_PLUGIN_PATH"))
+    g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH"));
+  tu_clear_env();
+  int probe = tu_probe_backend(g_backend, g_plugin_path);
+  if (probe != 0)
+    return probe;
+  int rc = tu_run(ops_suite());
+  free(g_plugin_path);
+  return rc;
+}
