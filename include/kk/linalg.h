@@ -387,4 +387,6 @@ kk_status_t kk_kernels_print_report(FILE *out, int json);
 }
 #endif
 
+#include <kk/solvers.h> /* sparse triangular solves, ILU(k), preconditioned GMRES and CG */
+
 #endif /* KK_LINALG_H */
