@@ -14,9 +14,10 @@
  *   (kk's flags too: --kokkos-device=cuda ...).
  * Matrices: the 27-point Laplacian of an N^3 grid (default 24; 100 for the
  * figures in docs) and R generated irregular rows (default 20000; 10^6 for
- * the figures): rows of 4 to about 1000 entries, mostly short, columns
- * near the diagonal and far from it, off-diagonal values negative and the
- * diagonal dominant (an M-matrix: ILU(0) exists).  For each matrix:
+ * the figures): rows of 4 to 2000 entries, about 16 on average, drawn as
+ * kk-bench-kernels draws its irregular SpMV matrix, columns uniform,
+ * off-diagonal values negative and the diagonal dominant (an M-matrix:
+ * ILU(0) exists).  For each matrix:
  *   - ILU(0): symbolic and numeric time (numeric: best of K);
  *   - SpTRSV with the ILU(0) factors, lower (unit) and upper: kk's own
  *     kernel (vendor libraries off) and the vendor path (on cuda,
@@ -88,15 +89,17 @@ static host_csr_t lap27(int64_t N) {
 }
 
 static host_csr_t irregular(int64_t n) {
+  /* row lengths as kk-bench-kernels' irregular matrix draws them (heavy
+   * tailed, 4 to 2000 entries, about 16 on average), columns uniform */
   host_csr_t h = {n, 0, malloc(sizeof(int64_t) * (size_t)(n + 1)), NULL, NULL};
   int64_t cap = 0;
   int *len = malloc(sizeof(int) * (size_t)n);
   for (int64_t i = 0; i < n; i++) {
-    const double u = urand();
-    len[i] = 4 + (int)(996.0 * u * u * u * u * u * u * u * u); /* mostly short, a few near 1000 */
-    if (len[i] > n)
-      len[i] = (int)n;
-    cap += len[i];
+    const double u = urand() + 1e-9;
+    int64_t l = (int64_t)(4.0 / pow(u, 0.8));
+    l = l > 2000 ? 2000 : l;
+    len[i] = (int)(l < n ? l : n);
+    cap += len[i] + 1;
   }
   h.ci = malloc(sizeof(int32_t) * (size_t)cap);
   h.v = malloc(sizeof(double) * (size_t)cap);
@@ -105,28 +108,23 @@ static host_csr_t irregular(int64_t n) {
     int32_t *row = h.ci + h.nnz;
     int k = 0;
     row[k++] = (int32_t)i;
-    while (k < len[i]) {
-      /* half near the diagonal, half anywhere */
-      int64_t j = urand() < 0.5 ? i + (int64_t)((urand() - 0.5) * 64) : (int64_t)(urand() * (double)n);
-      if (j < 0 || j >= n)
-        continue;
-      int dup = 0;
-      for (int q = 0; q < k && !dup; q++)
-        dup = row[q] == j;
-      if (!dup)
-        row[k++] = (int32_t)j;
-    }
+    for (int q = 1; q < len[i]; q++)
+      row[k++] = (int32_t)(urand() * (double)n);
     qsort(row, (size_t)k, sizeof *row, cmp_i32);
-    double off = 0;
+    int m = 0; /* unique columns */
     for (int q = 0; q < k; q++)
+      if (m == 0 || row[q] != row[m - 1])
+        row[m++] = row[q];
+    double off = 0;
+    for (int q = 0; q < m; q++)
       if (row[q] != i) {
         h.v[h.nnz + q] = -urand();
         off -= h.v[h.nnz + q];
       }
-    for (int q = 0; q < k; q++)
+    for (int q = 0; q < m; q++)
       if (row[q] == i)
         h.v[h.nnz + q] = off + 1.0;
-    h.nnz += k;
+    h.nnz += m;
   }
   h.rp[n] = h.nnz;
   free(len);

@@ -21,6 +21,11 @@ struct kk_spiluk {
   int factored;          /* a numeric phase succeeded */
 };
 
+static int cmp_i32(const void *a, const void *b) {
+  const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
 /* The level-k pattern of row after row (Saad, Iterative Methods, alg.
  * 10.5: a fill entry's level is lev(i, k) + lev(k, j) + 1 for each k < i of
  * the row, kept when at most `level`).  A row is built in a sorted linked
@@ -33,15 +38,16 @@ static kk_status_t fill_pattern(const char *op, const int64_t *arp, const int32_
   int32_t *ci = malloc(sizeof(int32_t) * (size_t)cap), *lv = malloc(sizeof(int32_t) * (size_t)cap);
   int64_t *diag = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
   int32_t *next = malloc(sizeof(int32_t) * (size_t)(n + 1)), *lev = malloc(sizeof(int32_t) * (size_t)(n + 1));
-  kk_status_t st = rp && ci && lv && diag && next && lev ? KK_OK : KK_ERROR_OUT_OF_MEMORY;
+  int32_t *tmp = malloc(sizeof(int32_t) * (size_t)(n + 1));
+  kk_status_t st = rp && ci && lv && diag && next && lev && tmp ? KK_OK : KK_ERROR_OUT_OF_MEMORY;
   const int32_t END = (int32_t)n; /* the list's end (and its head's slot: next[n] is the first column) */
   for (int64_t j = 0; st == KK_OK && j < n; j++)
     lev[j] = -1; /* not in the row */
   if (st == KK_OK)
     rp[0] = 0;
   for (int64_t i = 0; st == KK_OK && i < n; i++) {
-    /* A's row i and the diagonal, in a sorted list */
-    next[END] = END;
+    /* A's row i and the diagonal, unique (lev marks them), sorted, then
+     * linked in order: O(len log len) however long the row */
     int64_t len = 0;
     const int64_t p1 = arp[i + 1];
     for (int64_t p = arp[i]; p <= p1; p++) {
@@ -49,13 +55,12 @@ static kk_status_t fill_pattern(const char *op, const int64_t *arp, const int32_
       if (lev[j] >= 0)
         continue;
       lev[j] = 0;
-      int32_t prev = END;
-      while (next[prev] != END && next[prev] < j)
-        prev = next[prev];
-      next[j] = next[prev];
-      next[prev] = j;
-      len++;
+      tmp[len++] = j;
     }
+    qsort(tmp, (size_t)len, sizeof *tmp, cmp_i32);
+    next[END] = len > 0 ? tmp[0] : END;
+    for (int64_t q = 0; q < len; q++)
+      next[tmp[q]] = q + 1 < len ? tmp[q + 1] : END;
     /* eliminate with rows k < i in increasing order: fill enters after k */
     for (int32_t k = next[END]; level > 0 && k < i; k = next[k]) {
       const int32_t lik = lev[k];
@@ -102,6 +107,7 @@ static kk_status_t fill_pattern(const char *op, const int64_t *arp, const int32_
   }
   free(next);
   free(lev);
+  free(tmp);
   free(diag);
   if (st != KK_OK) {
     free(rp), free(ci), free(lv);

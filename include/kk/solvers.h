@@ -50,6 +50,7 @@ extern "C" {
  * loaded (KK_KERNELS_CUSPARSE), the solve goes to cusparseSpSV instead.
  * ======================================================================== */
 
+/* A triangular-solve handle: the level sets of one triangle of a matrix.  Opaque. */
 typedef struct kk_sptrsv kk_sptrsv_t;
 
 /* The symbolic phase: reads A's structure (and, for KK_DIAG_NONUNIT, its
@@ -86,6 +87,7 @@ void kk_sptrsv_destroy(kk_sptrsv_t *h);
  * U on and above it, columns sorted in each row.
  * ======================================================================== */
 
+/* An ILU(k) handle: the fill pattern, the factors and their solves.  Opaque. */
 typedef struct kk_spiluk kk_spiluk_t;
 
 /* The symbolic phase: the fill pattern of level `level` (>= 0) of square A,
@@ -127,6 +129,7 @@ void kk_spiluk_destroy(kk_spiluk_t *h);
  * It may run asynchronously on the instance.
  * ======================================================================== */
 
+/* A preconditioner: z = M^-1 r by apply(data, instance, r, z). */
 typedef struct kk_precond {
   size_t struct_size;   /* sizeof(kk_precond_t) */
   kk_status_t (*apply)(void *data, kk_instance_t *instance, kk_view_t *r, kk_view_t *z);
@@ -177,6 +180,7 @@ typedef struct kk_gmres_options {
   double tolerance;     /* stop when ||b - A x|| <= tolerance ||b||; default 1e-10 */
 } kk_gmres_options_t;
 
+/* The initializer of a kk_gmres_options_t: 1000 iterations, restart 30, tolerance 1e-10. */
 #define KK_GMRES_OPTIONS_INIT {sizeof(kk_gmres_options_t), 1000, 30, 1e-10}
 
 /* Restarted GMRES(m) with right preconditioning (A M^-1 u = b, x = M^-1 u:

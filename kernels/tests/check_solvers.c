@@ -464,6 +464,7 @@ START_TEST(spiluk_refuses_bad_input) {
   OK(kk_spiluk_numeric(NULL, F, B));
   kk_view_t *r3 = vec(KK_DOUBLE, 3, NULL);
   ck_assert_int_eq(kk_spiluk_apply(NULL, F, r3, z), KK_ERROR_INVALID_ARGUMENT);
+  kk_spiluk_destroy(F);
   ck_assert_int_eq(kk_spiluk_symbolic(B, -1, &F), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_ptr_null(F);
   kk_view_release(r), kk_view_release(z), kk_view_release(r3);
