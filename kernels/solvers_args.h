@@ -11,6 +11,8 @@
  * int64, columns int32); order int32. */
 struct kkk_sptrsv_args {
   kk_view_strided row_ptr, col_idx, vals, order, b, x;
+  int64_t begin, end;      /* sptrsv_team: the level's range of order */
+  int64_t rows_per_team;   /* sptrsv_team: rows a team takes (one per team thread) */
   int32_t lower;  /* 1: the strict lower triangle is the off-diagonal part read; 0: the strict upper */
   int32_t unit;   /* 1: the diagonal is one (not read) */
 };
@@ -35,6 +37,7 @@ struct kkk_ilu_args {
 
 /* sptrsv.kk.c */
 KKK_SOLVERS_DECL4(sptrsv);
+KKK_SOLVERS_DECL4(sptrsv_team);
 /* ilu.kk.c */
 KKK_SOLVERS_DECL4(ilu_load);
 KKK_SOLVERS_DECL4(ilu_row);

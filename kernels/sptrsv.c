@@ -6,7 +6,7 @@
 
 #include "solvers_internal.h"
 
-static const kk_kernel_t *const k_sptrsv[4] = KKK_K4(sptrsv);
+static const kk_kernel_t *const k_sptrsv[4] = KKK_K4(sptrsv), *const k_sptrsv_team[4] = KKK_K4(sptrsv_team);
 
 struct kk_sptrsv {
   const kk_crs_t *A;    /* borrowed */
@@ -227,9 +227,29 @@ kk_status_t kkk_sptrsv_run(const kkk_call_t *c, kk_sptrsv_t *h, kk_view_t *b, kk
     if (kkk_tpl_try(&t, &st))
       return st;
   }
+  if (c->host) {
+    /* a row per iteration: the host kernel's loop over the row is short and sequential */
+    for (int64_t l = 0; l < h->nlev; l++) {
+      kk_status_t st = kk_parallel_for(c->op, KK_RANGE_ON(c->inst, h->lvl[l], h->lvl[l + 1]), k_sptrsv[c->t], &s,
+                                       sizeof s);
+      if (st != KK_OK)
+        return st;
+    }
+    return KK_OK;
+  }
+  /* GPUs: the SpMV's shape for rows of the triangle's average length (about half the matrix's entries) */
+  kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
+  int64_t long_row = 0;
+  kkk_spmv_shape(h->rows, (h->nnz + h->rows) / 2, &p.team_size, &p.vector_length, &s.rows_per_team, &long_row);
+  /* teams of about 64 lanes, a row per thread: a level is often a few
+   * thousand rows, and small teams spread them over more multiprocessors */
+  p.team_size = 64 / p.vector_length > 0 ? 64 / p.vector_length : 1;
+  s.rows_per_team = p.team_size;
   for (int64_t l = 0; l < h->nlev; l++) {
-    kk_status_t st = kk_parallel_for(c->op, KK_RANGE_ON(c->inst, h->lvl[l], h->lvl[l + 1]), k_sptrsv[c->t], &s,
-                                     sizeof s);
+    s.begin = h->lvl[l];
+    s.end = h->lvl[l + 1];
+    p.league_size = (s.end - s.begin + s.rows_per_team - 1) / s.rows_per_team;
+    kk_status_t st = kk_parallel_for_team(c->op, &p, k_sptrsv_team[c->t], &s, sizeof s);
     if (st != KK_OK)
       return st;
   }
