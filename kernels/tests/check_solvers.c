@@ -686,6 +686,35 @@ START_TEST(krylov_refuses_bad_input) {
 }
 END_TEST
 
+/* Handles kept past kk_finalize are refused in the next initialization,
+ * and destroying them then frees their records (valgrind watches). */
+START_TEST(handles_outlive_finalize) {
+  hcsr_t h = convdiff(4, 1.0);
+  kk_crs_t *A = to_crs(KK_DOUBLE, &h, "old");
+  kk_sptrsv_t *S = NULL;
+  kk_spiluk_t *F = NULL;
+  kk_precond_t M = KK_PRECOND_INIT;
+  OK(kk_sptrsv_symbolic(A, KK_LOWER, KK_DIAG_NONUNIT, &S));
+  OK(kk_spiluk_symbolic(A, 1, &F));
+  OK(kk_spiluk_numeric(NULL, F, A));
+  OK(kk_precond_jacobi(NULL, A, &M));
+  kk_finalize();
+  setup();
+  kk_view_t *b = vec(KK_DOUBLE, 16, NULL), *x = vec(KK_DOUBLE, 16, NULL);
+  ck_assert_int_eq(kk_sptrsv_solve(NULL, S, b, x), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_contains(kk_last_error(), "before kk_finalize");
+  ck_assert_int_eq(kk_spiluk_apply(NULL, F, b, x), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(kk_spiluk_numeric(NULL, F, A), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(M.apply(M.data, NULL, b, x), KK_ERROR_NOT_INITIALIZED);
+  kk_view_release(b), kk_view_release(x);
+  kk_precond_release(&M);
+  kk_spiluk_destroy(F);
+  kk_sptrsv_destroy(S);
+  kk_crs_destroy(A);
+  hcsr_free(&h);
+}
+END_TEST
+
 static Suite *solvers_suite(void) {
   Suite *s = suite_create(g_backend);
   TCase *tc = tcase_create("solvers");
@@ -698,6 +727,7 @@ static Suite *solvers_suite(void) {
   tcase_add_test(tc, gmres_nonsymmetric);
   tcase_add_test(tc, pcg_preconditioners);
   tcase_add_test(tc, krylov_refuses_bad_input);
+  tcase_add_test(tc, handles_outlive_finalize);
   suite_add_tcase(s, tc);
   return s;
 }
