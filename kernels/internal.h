@@ -146,7 +146,8 @@ typedef enum kkk_tpl_op {
   KKK_TPL_IAMAX,   /* result = first index of max |re| + |im| (int64_t) */
   KKK_TPL_GEMV,    /* y = a op(A) x + b y */
   KKK_TPL_GEMM,    /* C = a op(A) op(B) + b C */
-  KKK_TPL_SPMV     /* y = a op(crs) x + b y (x, y vectors) */
+  KKK_TPL_SPMV,    /* y = a op(crs) x + b y (x, y vectors) */
+  KKK_TPL_SPSV     /* y = T^-1 x, T a triangle of crs (uplo, unit), state in *cache (sptrsv.c) */
 } kkk_tpl_op_t;
 
 /* A vector: n elements `inc` apart (inc >= 0, in elements). */
@@ -170,8 +171,17 @@ typedef struct kkk_tpl_call {
   kkk_tvec_t x, y;
   kk_op_t op_a, op_b;
   kkk_tmat_t A, B, C;
-  const kk_crs_t *crs;  /* SpMV's matrix */
+  const kk_crs_t *crs;  /* SpMV's and SpSV's matrix */
   void *result;
+  /* SpSV: the triangle (uplo 0 lower, 1 upper; unit diagonal), and the
+   * slot of the triangular-solve handle where the library keeps its state
+   * (*cache_free set by the library frees it when the handle goes);
+   * values_gen changes when the matrix's values were changed by kk (a new
+   * ILU(k) factorization): the library's analysis must then be redone */
+  int uplo, unit;
+  void **cache;
+  void (**cache_free)(void *);
+  uint64_t values_gen;
 } kkk_tpl_call_t;
 
 /* A vendor library: one file defines one of these. */

@@ -6,21 +6,23 @@
 # library through a libtool object file (.lo) that names it as its own PIC
 # object.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-KERNELS_KK_OBJS = kernels/blas1.kk.o kernels/blas2.kk.o kernels/batched.kk.o kernels/sparse.kk.o
+KERNELS_KK_OBJS = kernels/blas1.kk.o kernels/blas2.kk.o kernels/batched.kk.o kernels/sparse.kk.o \
+	kernels/sptrsv.kk.o kernels/ilu.kk.o
 KERNELS_KK_LOS = $(KERNELS_KK_OBJS:.kk.o=.kk.lo)
 KERNELS_TMPL = kernels/args.h kernels/scalar.h
 
 EXTRA_DIST += kernels/blas1.kk.c kernels/blas1_tmpl.h kernels/blas2.kk.c kernels/blas2_tmpl.h kernels/batched.kk.c \
-	kernels/batched_tmpl.h kernels/sparse.kk.c kernels/sparse_tmpl.h kernels/kk-kernels.pc.in
+	kernels/batched_tmpl.h kernels/sparse.kk.c kernels/sparse_tmpl.h kernels/kk-kernels.pc.in \
+	kernels/sptrsv.kk.c kernels/sptrsv_tmpl.h kernels/ilu.kk.c kernels/ilu_tmpl.h kernels/solvers_args.h
 CLEANFILES += $(KERNELS_KK_OBJS) $(KERNELS_KK_LOS)
 
 if KK_BUILD_KERNELS
 lib_LTLIBRARIES += libkk-kernels.la
-kkinclude_HEADERS += include/kk/linalg.h include/kk/kernels.h
+kkinclude_HEADERS += include/kk/linalg.h include/kk/kernels.h include/kk/solvers.h
 pkgconfig_DATA += kernels/kk-kernels.pc
 libkk_kernels_la_SOURCES = kernels/internal.h kernels/affinity.h kernels/args.h kernels/scalar.h kernels/common.c kernels/blas1.c kernels/blas2.c \
 	kernels/batched.c kernels/crs.c kernels/sparse.c kernels/tpl.c kernels/tpl_cblas.c kernels/tpl_cublas.c \
-	kernels/tpl_cusparse.c
+	kernels/tpl_cusparse.c kernels/solvers_args.h kernels/solvers_internal.h kernels/sptrsv.c kernels/ilu.c kernels/krylov.c
 libkk_kernels_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 # (both branches: a per-target CPPFLAGS set in one branch only leaves the
 # other without AM_CPPFLAGS, and a build without CUDA without kk's headers)
@@ -31,7 +33,7 @@ libkk_kernels_la_CPPFLAGS = $(AM_CPPFLAGS)
 endif
 libkk_kernels_la_LIBADD = $(KERNELS_KK_LOS) libkk.la -lm $(LIBS)
 libkk_kernels_la_LDFLAGS = -version-info $(KK_KERNELS_LT_VERSION) -no-undefined $(PTHREAD_CFLAGS) \
-	-export-symbols-regex '^kk_(blas|batched|sparse|crs|kernels)_'
+	-export-symbols-regex '^kk_(blas|batched|sparse|crs|kernels|sptrsv|spiluk|precond)_'
 EXTRA_libkk_kernels_la_DEPENDENCIES = $(KERNELS_KK_LOS)
 endif
 
@@ -44,6 +46,8 @@ kernels/%.kk.lo: kernels/%.kk.o
 kernels/blas2.kk.o: $(KERNELS_TMPL) kernels/blas2_tmpl.h
 kernels/batched.kk.o: $(KERNELS_TMPL) kernels/batched_tmpl.h
 kernels/sparse.kk.o: $(KERNELS_TMPL) kernels/sparse_tmpl.h
+kernels/sptrsv.kk.o: kernels/scalar.h kernels/solvers_args.h kernels/sptrsv_tmpl.h
+kernels/ilu.kk.o: kernels/scalar.h kernels/solvers_args.h kernels/ilu_tmpl.h
 
 # ---- tests: the suite once per host backend and on opencl (PoCL); serial runs
 # the binary itself, so that the valgrind run of CI watches it ----
@@ -59,6 +63,21 @@ kernels_tests_check_kernels_CFLAGS = $(TEST_CFLAGS)
 kernels_tests_check_kernels_LDADD = libkk-kernels.la libkk.la $(CHECK_LIBS) -lm
 TESTS += kernels/tests/check_kernels kernels/tests/kernels-threads.sh kernels/tests/kernels-openmp.sh \
 	kernels/tests/kernels-opencl.sh kernels/tests/kernels-kk-info.sh
+endif
+endif
+
+# SpTRSV, ILU(k), the preconditioners and the Krylov solvers: serial in the
+# binary itself (under CI's valgrind run), the other backends by script
+dist_check_SCRIPTS += kernels/tests/solvers-threads.sh kernels/tests/solvers-openmp.sh kernels/tests/solvers-opencl.sh
+if KK_BUILD_KERNELS
+if KK_HAVE_CHECK
+check_PROGRAMS += kernels/tests/check_solvers
+kernels_tests_check_solvers_SOURCES = kernels/tests/check_solvers.c tests/testutil.h
+kernels_tests_check_solvers_CPPFLAGS = $(TEST_CPPFLAGS)
+kernels_tests_check_solvers_CFLAGS = $(TEST_CFLAGS)
+kernels_tests_check_solvers_LDADD = libkk-kernels.la libkk.la $(CHECK_LIBS) -lm
+TESTS += kernels/tests/check_solvers kernels/tests/solvers-threads.sh kernels/tests/solvers-openmp.sh \
+	kernels/tests/solvers-opencl.sh
 endif
 endif
 
@@ -182,4 +201,21 @@ CLEANFILES += bench/sparse_ops_native_cuda.o
 else
 BENCH_SPARSE_OPS_CUDA_CPPFLAGS =
 endif
+# ---- examples/solvers: 3-D Poisson and convection-diffusion with CG and
+# GMRES (Jacobi, ILU(k)) from plain C; its Makefile builds it against an
+# installed kk ----
+EXTRA_DIST += examples/solvers/Makefile
+dist_check_SCRIPTS += kernels/tests/solvers-example.sh
+noinst_PROGRAMS += examples/solvers/solvers
+examples_solvers_solvers_SOURCES = examples/solvers/solvers.c
+examples_solvers_solvers_LDADD = libkk-kernels.la libkk.la -lm
+TESTS += kernels/tests/solvers-example.sh
+
+# ---- bench/kk-bench-solvers: SpTRSV against cusparseSpSV (cuda) or a serial C
+# loop (host), GMRES/CG with ILU(0); bench/solvers-gpu.sh runs it and the
+# solver suite on a CUDA machine ----
+EXTRA_DIST += bench/solvers-gpu.sh
+noinst_PROGRAMS += bench/kk-bench-solvers
+bench_kk_bench_solvers_SOURCES = bench/kk-bench-solvers.c
+bench_kk_bench_solvers_LDADD = libkk-kernels.la libkk.la -lm
 endif

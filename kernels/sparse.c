@@ -3,11 +3,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "solvers_internal.h"
 
 static const kk_kernel_t *const k_spmv[4] = KKK_K4(spmv), *const k_spmvt[4] = KKK_K4(spmvt);
 static const kk_kernel_t *const k_spmv_vec[4] = KKK_K4(spmv_vec), *const k_spmv_merge[4] = KKK_K4(spmv_merge);
-static const kk_kernel_t *const k_jacobi[4] = KKK_K4(jacobi);
 
 static kk_complex_double cd(kk_scalar_t s) { return kk_cdouble(s.re, s.im); }
 static int is_zero(kk_scalar_t s) { return s.re == 0.0 && s.im == 0.0; }
@@ -153,22 +152,8 @@ kk_status_t kk_sparse_spmv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, c
 
 /* ---- CG ---------------------------------------------------------------------------- */
 
-static kk_scalar_t sdiv(kk_scalar_t a, kk_scalar_t b) {
-  const double d = b.re * b.re + b.im * b.im;
-  return KK_COMPLEX((a.re * b.re + a.im * b.im) / d, (a.im * b.re - a.re * b.im) / d);
-}
-
-static kk_status_t work_vector(const kkk_call_t *c, kk_view_t *like, const char *label, kk_view_t **out) {
-  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
-  spec.label = label;
-  spec.type = c->type;
-  spec.rank = 1;
-  spec.extents[0] = kk_view_extent(like, 0);
-  spec.layout = KK_LAYOUT_RIGHT;
-  spec.space = kk_view_space(like);
-  return kk_view_create(&spec, out);
-}
-
+/* kk_sparse_cg is kk_sparse_pcg (krylov.c) with the preconditioner its
+ * options name: Jacobi or none. */
 kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *b, kk_view_t *x,
                          const kk_cg_options_t *options, kk_cg_result_t *result) {
   static const char *const names[] = {"b", "x", "A's values", "A's row offsets", "A's column indices"};
@@ -212,105 +197,11 @@ kk_status_t kk_sparse_cg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *
     st = kkk_check_extent(&c, x, "x", 0, n, "the rows of A");
   if (st != KK_OK)
     return st;
-  kk_cg_result_t res = {sizeof res, 0, 0.0, 0};
-  const kk_scalar_t one = KK_REAL(1), zero = KK_REAL(0), mone = KK_REAL(-1);
-  kk_view_t *r = NULL, *z = NULL, *p = NULL, *Ap = NULL, *d = NULL;
-  double bnorm = 0, rnorm = 0;
-  st = kkk_nrm2(&c, b, &bnorm);
+  kk_precond_t M = KK_PRECOND_INIT;
+  if (opt.preconditioner == KK_CG_JACOBI)
+    st = kkk_jacobi_make(&c, "kk_sparse_cg", A, &M);
   if (st == KK_OK)
-    st = work_vector(&c, x, "kk_sparse_cg.r", &r);
-  if (st == KK_OK)
-    st = work_vector(&c, x, "kk_sparse_cg.p", &p);
-  if (st == KK_OK)
-    st = work_vector(&c, x, "kk_sparse_cg.Ap", &Ap);
-  if (st == KK_OK && opt.preconditioner == KK_CG_JACOBI) {
-    st = work_vector(&c, x, "kk_sparse_cg.z", &z);
-    if (st == KK_OK)
-      st = work_vector(&c, x, "kk_sparse_cg.dinv", &d);
-    if (st == KK_OK) {
-      struct kkk_diag_args da = {kkk_desc(kk_crs_row_ptr(A)), kkk_desc(kk_crs_col_idx(A)), kkk_desc(kk_crs_values(A)),
-                                 kkk_desc(d), n};
-      int64_t zeros = 0;
-      st = kkk_reduce(&c, k_jacobi[c.t], &da, sizeof da, n, &zeros, sizeof zeros);
-      if (st == KK_OK && zeros > 0)
-        st = kkk_err(KK_ERROR_INVALID_ARGUMENT,
-                     "kk_sparse_cg: the Jacobi preconditioner needs a nonzero diagonal; %lld row(s) of A have none",
-                     (long long)zeros);
-    }
-  } else {
-    z = r; /* no preconditioner: z is r itself */
-  }
-  if (st != KK_OK)
-    goto done;
-  if (bnorm == 0.0) { /* b = 0: x = 0 */
-    st = kkk_scal(&c, x, zero, x);
-    res.converged = 1;
-    goto done;
-  }
-  /* r = b - A x */
-  st = kkk_axpby(&c, one, b, zero, r);
-  if (st == KK_OK)
-    st = kkk_spmv(&c, KK_OP_N, mone, A, x, one, r);
-  if (st == KK_OK)
-    st = kkk_nrm2(&c, r, &rnorm);
-  if (st != KK_OK)
-    goto done;
-  res.residual = rnorm / bnorm;
-  if (res.residual <= opt.tolerance) {
-    res.converged = 1;
-    goto done;
-  }
-  kk_scalar_t rz;
-  if (z != r)
-    st = kkk_emul(&c, d, r, z);
-  if (st == KK_OK)
-    st = kkk_axpby(&c, one, z, zero, p);
-  if (st == KK_OK)
-    st = kkk_dot(&c, r, z, &rz);
-  for (int it = 1; st == KK_OK && it <= opt.max_iterations; it++) {
-    kk_scalar_t pAp, rz_new;
-    st = kkk_spmv(&c, KK_OP_N, one, A, p, zero, Ap);
-    if (st == KK_OK)
-      st = kkk_dot(&c, p, Ap, &pAp);
-    if (st != KK_OK)
-      break;
-    const kk_scalar_t alpha = sdiv(rz, pAp), malpha = KK_COMPLEX(-alpha.re, -alpha.im);
-    st = kkk_axpby(&c, alpha, p, one, x);
-    if (st == KK_OK)
-      st = kkk_axpby(&c, malpha, Ap, one, r);
-    if (st == KK_OK)
-      st = kkk_nrm2(&c, r, &rnorm);
-    if (st != KK_OK)
-      break;
-    res.iterations = it;
-    res.residual = rnorm / bnorm;
-    if (res.residual <= opt.tolerance) {
-      res.converged = 1;
-      break;
-    }
-    if (z != r)
-      st = kkk_emul(&c, d, r, z);
-    if (st == KK_OK)
-      st = kkk_dot(&c, r, z, &rz_new);
-    if (st != KK_OK)
-      break;
-    const kk_scalar_t beta = sdiv(rz_new, rz);
-    rz = rz_new;
-    st = kkk_axpby(&c, one, z, beta, p);
-  }
-done:
-  if (st == KK_OK)
-    st = kk_instance_fence(c.inst);
-  if (z != r)
-    kk_view_release(z);
-  kk_view_release(r);
-  kk_view_release(p);
-  kk_view_release(Ap);
-  kk_view_release(d);
-  if (result && st == KK_OK) {
-    const size_t size = result->struct_size;
-    *result = res;
-    result->struct_size = size;
-  }
+    st = kkk_pcg(&c, A, b, x, &opt, M.apply ? &M : NULL, result);
+  kk_precond_release(&M);
   return st;
 }

@@ -355,6 +355,7 @@ int kkk_tpl_vectors_ok(const kkk_tpl_call_t *t) {
   case KKK_TPL_GEMM:
     return 1;
   case KKK_TPL_SPMV:
+  case KKK_TPL_SPSV:
     break;
   }
   return 0;

@@ -144,7 +144,7 @@ static void threads_for_call(void) {
 
 static int cblas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   const kkk_call_t *c = t->c;
-  if (!c->host || t->op == KKK_TPL_SPMV) /* no sparse BLAS in a CBLAS */
+  if (!c->host || t->op == KKK_TPL_SPMV || t->op == KKK_TPL_SPSV) /* no sparse BLAS in a CBLAS */
     return 0;
   if (t->op != KKK_TPL_GEMM && kk_num_threads() > 1) /* memory-bound: kk's threads (above) */
     return 0;
@@ -262,6 +262,7 @@ static int cblas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
     break;
   }
   case KKK_TPL_SPMV:
+  case KKK_TPL_SPSV:
     break;
   }
   *st = KK_OK;

@@ -104,7 +104,7 @@ static kk_status_t cublas_status(const kkk_call_t *c, const char *fn, int s) {
 
 static int cublas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
   const kkk_call_t *c = t->c;
-  if (c->host || t->op == KKK_TPL_SPMV)
+  if (c->host || t->op == KKK_TPL_SPMV || t->op == KKK_TPL_SPSV)
     return 0;
   kk_native_queue_t q;
   if (kkk_native_queue(c, &q) != KK_NATIVE_CUDA)
@@ -208,6 +208,7 @@ static int cublas_call(const kkk_tpl_call_t *t, kk_status_t *st) {
     }
     case KKK_TPL_AXPBY: /* declined above */
     case KKK_TPL_SPMV:
+    case KKK_TPL_SPSV:
       break;
     }
   }

@@ -388,5 +388,6 @@ kk_status_t kk_kernels_print_report(FILE *out, int json);
 #endif
 
 #include <kk/sparse_ops.h>
+#include <kk/solvers.h> /* sparse triangular solves, ILU(k), preconditioned GMRES and CG */
 
 #endif /* KK_LINALG_H */

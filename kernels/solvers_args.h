@@ -1,0 +1,45 @@
+/* kernels/solvers_args.h -- the argument structs of the SpTRSV and ILU(k) kernels, shared by their kernel files and host code (every target compiles this). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef KKK_SOLVERS_ARGS_H
+#define KKK_SOLVERS_ARGS_H
+
+#include <kk.h>
+
+/* One level of a triangular solve: the rows order[k] for k in the launch's
+ * range, each x(i) = (b(i) - sum of the triangle's entries times x) / the
+ * diagonal (1 when unit).  CRS arrays as kk_crs_t keeps them (row offsets
+ * int64, columns int32); order int32. */
+struct kkk_sptrsv_args {
+  kk_view_strided row_ptr, col_idx, vals, order, b, x;
+  int64_t begin, end;      /* sptrsv_team: the level's range of order */
+  int64_t rows_per_team;   /* sptrsv_team: rows a team takes (one per team thread) */
+  int32_t lower;  /* 1: the strict lower triangle is the off-diagonal part read; 0: the strict upper */
+  int32_t unit;   /* 1: the diagonal is one (not read) */
+};
+
+/* ILU(k) numeric phase over the factors' pattern LU (row offsets int64,
+ * columns int32 sorted within rows, diag the position of each row's
+ * diagonal): ilu_load copies A's values into it (amap: where A's entry p
+ * goes), ilu_row factors the rows order[k] of the launch's range (one
+ * level), noting the smallest row with a zero pivot in pivot[0] (int64,
+ * started at rows). */
+struct kkk_ilu_args {
+  kk_view_strided a_row_ptr, a_vals, amap;
+  kk_view_strided row_ptr, col_idx, diag, vals, order, pivot;
+  int64_t rows;
+};
+
+#define KKK_SOLVERS_DECL4(op)        \
+  KK_DECLARE_KERNEL(kkk_##op##_s);   \
+  KK_DECLARE_KERNEL(kkk_##op##_d);   \
+  KK_DECLARE_KERNEL(kkk_##op##_c);   \
+  KK_DECLARE_KERNEL(kkk_##op##_z)
+
+/* sptrsv.kk.c */
+KKK_SOLVERS_DECL4(sptrsv);
+KKK_SOLVERS_DECL4(sptrsv_team);
+/* ilu.kk.c */
+KKK_SOLVERS_DECL4(ilu_load);
+KKK_SOLVERS_DECL4(ilu_row);
+
+#endif

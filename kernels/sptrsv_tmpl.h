@@ -1,0 +1,83 @@
+/* kernels/sptrsv_tmpl.h -- the level-set sparse triangular solve for one element type (included by sptrsv.kk.c). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+
+/* Row i = order[k] of one level: its unknowns come from rows of earlier
+ * levels (earlier launches), so a level's rows run in any order.  x may be
+ * b: b(i) is read before x(i) is written, and no other row of the level
+ * reads x(i).  The row's entries are read whole; those of the other
+ * triangle are skipped, so the CRS matrix may hold both factors. */
+KKK_FOR(KN(sptrsv), struct kkk_sptrsv_args, k) {
+  const int64_t *restrict rp = KK_DATA(args->row_ptr, int64_t);
+  const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);
+  const SC *restrict av = KK_DATA(args->vals, SC);
+  const int64_t i = KK_AT(args->order, int32_t, k);
+  const int lower = args->lower;
+  SC s = KK_AT(args->b, SC, i), d = S(zero)();
+  for (int64_t p = rp[i]; p < rp[i + 1]; p++) {
+    const int64_t j = ci[p];
+    if (lower ? j < i : j > i)
+      s = S(sub)(s, S(mul)(av[p], KK_AT(args->x, SC, j)));
+    else if (j == i)
+      d = S(add)(d, av[p]);
+  }
+  if (!args->unit) /* (no ?: on structs: the SPIR-V target's address spaces differ) */
+    s = S(div)(s, d);
+  KK_AT(args->x, SC, i) = s;
+}
+
+#if CPLX
+KKK_REDUCER_INIT(KN(svsum), SC, v) { *v = S(zero)(); }
+KKK_REDUCER_JOIN(KN(svsum), SC, d, s) { *d = S(add)(*d, *s); }
+#endif
+
+/* The same on GPUs: a level's rows [begin, end) of order dealt to teams,
+ * rows_per_team each, a row per team thread and its entries over the
+ * thread's vector lanes (adjacent lanes read adjacent entries), as the GPU
+ * SpMV does; the diagonal is a second reduction over the row (its lines
+ * are in cache by then). */
+KKK_TEAM_FOR(KN(sptrsv_team), struct kkk_sptrsv_args, team) {
+  const int64_t *restrict rp = KK_DATA(args->row_ptr, int64_t);
+  const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);
+  const SC *restrict av = KK_DATA(args->vals, SC);
+  const int32_t *restrict order = KK_DATA(args->order, int32_t);
+  const int64_t k0 = args->begin + KK_LEAGUE_RANK(team) * args->rows_per_team;
+  const int64_t k1 = k0 + args->rows_per_team < args->end ? k0 + args->rows_per_team : args->end;
+  const int lower = args->lower, unit = args->unit;
+  KK_TEAM_THREAD_FOR(team, k, k0, k1) {
+    const int64_t i = order[k], p0 = rp[i], p1 = rp[i + 1];
+    SC s, d;
+#if CPLX
+    KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(svsum), s) {
+      const int64_t j = ci[p];
+      if (lower ? j < i : j > i)
+        s = S(fma)(av[p], KK_AT(args->x, SC, j), s);
+    }
+    d = S(zero)();
+    if (!unit) {
+      KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(svsum), d) {
+        if (ci[p] == i)
+          d = S(add)(d, av[p]);
+      }
+    }
+#else
+    KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) {
+      const int64_t j = ci[p];
+      if (lower ? j < i : j > i)
+        s += av[p] * KK_AT(args->x, SC, j);
+    }
+    d = (RT)1;
+    if (!unit) {
+      KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, d) {
+        if (ci[p] == i)
+          d += av[p];
+      }
+    }
+#endif
+    KK_SINGLE_THREAD(team) {
+      SC r = S(sub)(KK_AT(args->b, SC, i), s);
+      if (!unit)
+        r = S(div)(r, d);
+      KK_AT(args->x, SC, i) = r;
+    }
+  }
+}
