@@ -45,6 +45,8 @@ KK_DECLARE_KERNEL(fill_rank);
 KK_DECLARE_KERNEL(set_scalar);
 KK_DECLARE_KERNEL(sub_check);
 KK_DECLARE_KERNEL(sub_write);
+KK_DECLARE_KERNEL(trait_atomic);
+KK_DECLARE_KERNEL(trait_gather);
 
 #define SG_int8_t 1
 #define SG_uint8_t 0
@@ -1073,6 +1075,47 @@ START_TEST(subviews_in_kernels) {
 }
 END_TEST
 
+/* ---- memory traits ----------------------------------------------------------------------- */
+
+START_TEST(memory_traits) {
+  const int64_t n = 1 << 20; /* many threads on every backend, all on the same few elements */
+  kk_view_t *ci = view1("ci64", KK_INT64, 3);
+  kk_view_t *cf = view_n("cf64", KK_DOUBLE, 2, (int64_t[]){1, 2}, KK_LAYOUT_RIGHT, NULL);
+  kk_view_t *cul = view_n("cu32l", KK_UINT32, 1, (int64_t[]){2}, KK_LAYOUT_LEFT, NULL);
+  kk_view_t *src = view1("src", KK_DOUBLE, n), *idx = view1("idx", KK_INT64, n), *dst = view1("dst", KK_DOUBLE, n);
+  const int64_t zero = 0;
+  OK(kk_deep_copy_fill(ci, &zero));
+  OK(kk_deep_copy_fill(cf, &zero));
+  OK(kk_deep_copy_fill(cul, &zero));
+  kk_view_t *hs = host_of(src), *hi = host_of(idx), *hd = host_of(dst);
+  for (int64_t i = 0; i < n; i++) {
+    ((double *)kk_view_data(hs))[i] = (double)i + 0.5;
+    ((int64_t *)kk_view_data(hi))[i] = (i * 7919) % n; /* 7919 is prime: a permutation */
+  }
+  upload(src, hs), upload(idx, hi);
+  poison(dst);
+  struct trait_args a = {KK_TRAIT_ATOMIC(kk_view_bind(ci)), KK_TRAIT_ATOMIC(kk_view_bind_right(cf)),
+                         KK_TRAIT_ATOMIC(kk_view_bind_left(cul)), KK_TRAIT_RANDOM_ACCESS(kk_view_bind(src)),
+                         KK_TRAIT_RANDOM_ACCESS(kk_view_bind_strided(idx)), KK_TRAIT_RESTRICT(kk_view_bind(dst)), n};
+  OK(kk_parallel_for("trait_atomic", KK_RANGE(0, n), KK_KERNEL(trait_atomic), KK_ARGS(a)));
+  OK(kk_parallel_for("trait_gather", KK_RANGE(0, n), KK_KERNEL(trait_gather), KK_ARGS(a)));
+  kk_view_t *hci = host_of(ci), *hcf = host_of(cf), *hcu = host_of(cul);
+  download(hci, ci), download(hcf, cf), download(hcu, cul), download(hd, dst);
+  for (int k = 0; k < 3; k++)
+    ck_assert_int_eq(((int64_t *)kk_view_data(hci))[k], n / 3 + (k < n % 3));
+  ck_assert(((double *)kk_view_data(hcf))[0] == (double)(n / 8 * 28));
+  ck_assert(((double *)kk_view_data(hcf))[1] == -(double)n);
+  ck_assert_uint_eq(((uint32_t *)kk_view_data(hcu))[0], (uint32_t)n);
+  ck_assert_uint_eq(((uint32_t *)kk_view_data(hcu))[1], 0xffffffffu);
+  for (int64_t i = 0; i < n; i++)
+    ck_assert(((double *)kk_view_data(hd))[i] == (double)((i * 7919) % n) + 0.5);
+  kk_view_release(hci), kk_view_release(hcf), kk_view_release(hcu);
+  kk_view_release(hs), kk_view_release(hi), kk_view_release(hd);
+  kk_view_release(ci), kk_view_release(cf), kk_view_release(cul);
+  kk_view_release(src), kk_view_release(idx), kk_view_release(dst);
+}
+END_TEST
+
 START_TEST(resize_and_realloc) {
   kk_view_t *v = view2("rs", 4, 5, KK_LAYOUT_DEFAULT), *keep;
   fill2(v, 1.0);
@@ -1275,6 +1318,7 @@ static Suite *conformance_suite(void) {
   tcase_add_test(tc, deep_copies_fills_mirrors);
   tcase_add_test(tc, deep_copy_between_layouts);
   tcase_add_test(tc, subviews_in_kernels);
+  tcase_add_test(tc, memory_traits);
   tcase_add_test(tc, resize_and_realloc);
   suite_add_tcase(s, tc);
   conf_add_hier_tests(s);

@@ -64,3 +64,15 @@ struct sub_args {
   kk_view_left wl;     /* n0 x n1 doubles, left: written through columns */
   int64_t n0, n1, n2;
 };
+
+/* ---- memory traits ---- */
+struct trait_args {
+  kk_view_atomic ci64;          /* 3 int64 counters: += 1 from every index */
+  kk_view_right_atomic cf64;    /* 1 x 2 doubles: += small integers (exact), -= on the second */
+  kk_view_left_atomic cu32;     /* 2 uint32: ++ and |= */
+  kk_view_random_access src;    /* n doubles, read only */
+  kk_view_strided_random_access idx; /* n int64: a permutation, read only */
+  kk_view_restrict dst;         /* n doubles: dst[i] = src[idx[i]] */
+  int64_t n;
+};
+

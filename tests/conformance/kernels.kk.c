@@ -257,3 +257,19 @@ KK_FOR(sub_write, struct sub_args, i) {
       KK_AT(c, double, j) = (double)(j * 1000 + i);
   }
 }
+
+/* ---- memory traits ------------------------------------------------------------------------ */
+/* every index updates a few shared elements: only exact under the atomic trait */
+KK_FOR(trait_atomic, struct trait_args, i) {
+  KK_AT(args->ci64, int64_t, i % 3) += 1;
+  KK_AT(args->cf64, double, 0, 0) += (double)(i & 7);
+  KK_AT(args->cf64, double, 0, 1) -= 1.0;
+  KK_AT(args->cu32, uint32_t, 0)++;
+  KK_AT(args->cu32, uint32_t, 1) |= (uint32_t)1 << (i & 31);
+}
+
+/* a gather through random-access views into a restrict one */
+KK_FOR(trait_gather, struct trait_args, i) {
+  KK_AT(args->dst, double, i) = KK_AT(args->src, double, KK_AT(args->idx, int64_t, i));
+}
+
