@@ -76,3 +76,14 @@ struct trait_args {
   int64_t n;
 };
 
+/* ---- SIMD types ---- */
+/* segment s of every view holds indices [off[s], off[s] + s), s = 0 .. nseg - 1, with gaps between */
+struct simd_args {
+  kk_view xd, yd, xf, yf, xi, yi, xl, yl; /* double, float, int32, int64: input, output */
+  kk_view gidx;                           /* int64: gather indices into xd / xl (any index of them) */
+  kk_view gidx32;                         /* int32: the same into xf / xi */
+  kk_view off;                            /* int64, nseg + 1 */
+  kk_view red;                            /* double, nseg x 6: horizontal sums, minima, maxima, lane counts */
+  kk_view width;                          /* int32, 4: the widths of double, float, int32, int64 */
+  int64_t nseg;
+};
