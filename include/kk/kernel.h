@@ -106,6 +106,10 @@
 #endif
 /* The element of a rank-0 view. */
 #define KK_AT0(v, T) KK__TACC(v, T, (T *)(v).d.data)
+#define KK_AT1(v, T, i0) KK_AT(v, T, i0)
+#define KK_AT2(v, T, i0, i1) KK_AT(v, T, i0, i1)
+#define KK_AT3(v, T, i0, i1, i2) KK_AT(v, T, i0, i1, i2)
+#define KK_AT4(v, T, i0, i1, i2, i3) KK_AT(v, T, i0, i1, i2, i3)
 /* The access to the element at T *p of view v, as v's memory trait
  * (kernel_abi.h) spells it: for a view without a trait simply *p.  C (the
  * host target) picks the pointer's qualifiers with _Generic on the trait;
@@ -118,10 +122,6 @@
   (*_Generic((char(*)[KK__TRAIT_OF(v) + 1])0, char(*)[1]: (T *)(p), char(*)[2]: (_Atomic T *)(p),           \
              char(*)[3]: (const T *restrict)(p), char(*)[4]: (T *restrict)(p)))
 #endif
-#define KK_AT1(v, T, i0) KK_AT(v, T, i0)
-#define KK_AT2(v, T, i0, i1) KK_AT(v, T, i0, i1)
-#define KK_AT3(v, T, i0, i1, i2) KK_AT(v, T, i0, i1, i2)
-#define KK_AT4(v, T, i0, i1, i2, i3) KK_AT(v, T, i0, i1, i2, i3)
 /* Extent and stride (in elements) of dimension k; the data pointer. */
 #define KK_EXTENT(v, k) ((v).d.extent[k])
 #define KK_STRIDE(v, k) ((v).d.stride[k])

@@ -59,9 +59,13 @@
 /* ==== GPU targets: one lane ===================================================================== */
 /* The lanes of kk_simd_S: a compile-time constant. */
 #define KK_SIMD_WIDTH(S) 1
+/* One double (a thread is the lane). */
 typedef double kk_simd_double;
+/* One float. */
 typedef float kk_simd_float;
+/* One int32_t. */
 typedef int32_t kk_simd_int32;
+/* One int64_t. */
 typedef int64_t kk_simd_int64;
 #if defined(KK_TARGET_SPIRV)
 #define KK__SIMD_MATH(f, ff, x) f(x)
@@ -153,10 +157,47 @@ KK__SIMD_FLOATING(float, float, f)
 #endif
 /* The lanes of kk_simd_S: a compile-time constant. */
 #define KK_SIMD_WIDTH(S) ((int)(KK_SIMD_BYTES / sizeof(KK__SIMD_ET_##S)))
+/* Initializers of every lane (a broadcast the compiler sees as one), per
+ * element size: 8-byte lanes (double, int64) and 4-byte lanes (float, int32). */
+#define KK__REP2(x) x, x
+#define KK__REP4(x) KK__REP2(x), KK__REP2(x)
+#define KK__REP8(x) KK__REP4(x), KK__REP4(x)
+#define KK__REP16(x) KK__REP8(x), KK__REP8(x)
+#if KK_SIMD_BYTES == 64
+#define KK__REP_8B(x) KK__REP8(x)
+#define KK__REP_4B(x) KK__REP16(x)
+#define KK__IOTA_8B 0, 1, 2, 3, 4, 5, 6, 7
+#define KK__IOTA_4B 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+#elif KK_SIMD_BYTES == 32
+#define KK__REP_8B(x) KK__REP4(x)
+#define KK__REP_4B(x) KK__REP8(x)
+#define KK__IOTA_8B 0, 1, 2, 3
+#define KK__IOTA_4B 0, 1, 2, 3, 4, 5, 6, 7
+#else
+#define KK__REP_8B(x) KK__REP2(x)
+#define KK__REP_4B(x) KK__REP4(x)
+#define KK__IOTA_8B 0, 1
+#define KK__IOTA_4B 0, 1, 2, 3
+#endif
+/* all / any of a mask (lanes 0 or -1): the sign bits at once where x86 has them */
+#if defined(__AVX512F__)
+#define KK__MASK_BITS(m) ((int)_mm512_test_epi32_mask((__m512i)(m), (__m512i)(m)))
+#define KK__MASK_ALL 0xFFFF
+#elif defined(__AVX__)
+#define KK__MASK_BITS(m) _mm256_movemask_ps((__m256)(m))
+#define KK__MASK_ALL 0xFF
+#elif defined(__SSE2__)
+#define KK__MASK_BITS(m) _mm_movemask_epi8((__m128i)(m))
+#define KK__MASK_ALL 0xFFFF
+#endif
 
+/* KK_SIMD_WIDTH(double) doubles. */
 typedef double kk_simd_double __attribute__((vector_size(KK_SIMD_BYTES)));
+/* KK_SIMD_WIDTH(float) floats. */
 typedef float kk_simd_float __attribute__((vector_size(KK_SIMD_BYTES)));
+/* KK_SIMD_WIDTH(int32) int32_t. */
 typedef int32_t kk_simd_int32 __attribute__((vector_size(KK_SIMD_BYTES)));
+/* KK_SIMD_WIDTH(int64) int64_t. */
 typedef int64_t kk_simd_int64 __attribute__((vector_size(KK_SIMD_BYTES)));
 /* unaligned flavours, for loads and stores through a T-aligned pointer */
 typedef double kk__simd_double_u __attribute__((vector_size(KK_SIMD_BYTES), aligned(sizeof(double))));
@@ -165,21 +206,17 @@ typedef int32_t kk__simd_int32_u __attribute__((vector_size(KK_SIMD_BYTES), alig
 typedef int64_t kk__simd_int64_u __attribute__((vector_size(KK_SIMD_BYTES), aligned(sizeof(int64_t))));
 
 /* S: suffix, T: element, M: mask (integer lanes of T's size), I: gather index */
-#define KK__SIMD_COMMON(S, T, M, I)                                                                          \
+#define KK__SIMD_COMMON(S, T, M, I, REP, IOTA)                                                               \
   typedef M kk_simd_mask_##S;                                                                               \
   typedef I kk_simd_##S##_index;                                                                            \
   enum { kk__simd_w_##S = (int)(KK_SIMD_BYTES / sizeof(T)) };                                               \
   KK__FN kk_simd_##S kk_simd_##S##_set1(T x) {                                                              \
-    kk_simd_##S r = {0};                                                                                    \
-    for (int k = 0; k < kk__simd_w_##S; k++)                                                                \
-      r[k] = x;                                                                                             \
+    const kk_simd_##S r = {REP(x)};                                                                         \
     return r;                                                                                               \
   }                                                                                                         \
   KK__FN kk_simd_##S kk_simd_##S##_zero(void) { return kk_simd_##S##_set1((T)0); }                          \
   KK__FN kk_simd_##S kk_simd_##S##_iota(void) {                                                             \
-    kk_simd_##S r = {0};                                                                                    \
-    for (int k = 0; k < kk__simd_w_##S; k++)                                                                \
-      r[k] = (T)k;                                                                                          \
+    const kk_simd_##S r = {IOTA};                                                                           \
     return r;                                                                                               \
   }                                                                                                         \
   KK__FN T kk_simd_##S##_get(kk_simd_##S v, int k) { return v[k]; }                                         \
@@ -187,18 +224,8 @@ typedef int64_t kk__simd_int64_u __attribute__((vector_size(KK_SIMD_BYTES), alig
   KK__FN kk_simd_##S kk_simd_##S##_loadu(const T *p) { return *(const kk__simd_##S##_u *)p; }               \
   KK__FN void kk_simd_##S##_store(T *p, kk_simd_##S v) { *(kk_simd_##S *)p = v; }                           \
   KK__FN void kk_simd_##S##_storeu(T *p, kk_simd_##S v) { *(kk__simd_##S##_u *)p = v; }                     \
-  KK__FN int kk_simd_##S##_all(M m) {                                                                       \
-    int r = 1;                                                                                              \
-    for (int k = 0; k < kk__simd_w_##S; k++)                                                                \
-      r &= m[k] != 0;                                                                                       \
-    return r;                                                                                               \
-  }                                                                                                         \
-  KK__FN int kk_simd_##S##_any(M m) {                                                                       \
-    int r = 0;                                                                                              \
-    for (int k = 0; k < kk__simd_w_##S; k++)                                                                \
-      r |= m[k] != 0;                                                                                       \
-    return r;                                                                                               \
-  }                                                                                                         \
+  KK__FN int kk_simd_##S##_all(M m) { return KK__MASK_ALLOF(m, kk__simd_w_##S); }                        \
+  KK__FN int kk_simd_##S##_any(M m) { return KK__MASK_ANYOF(m, kk__simd_w_##S); }                        \
   KK__FN int kk_simd_##S##_count(M m) {                                                                     \
     int r = 0;                                                                                              \
     for (int k = 0; k < kk__simd_w_##S; k++)                                                                \
@@ -273,10 +300,8 @@ typedef int64_t kk__simd_int64_u __attribute__((vector_size(KK_SIMD_BYTES), alig
     return r;                                                                                               \
   }                                                                                                         \
   KK__FN M kk_simd_##S##_mask_first(int64_t n) {                                                            \
-    M r = {0};                                                                                              \
-    for (int k = 0; k < kk__simd_w_##S; k++)                                                                \
-      r[k] = k < n ? -1 : 0;                                                                                \
-    return r;                                                                                               \
+    const M io = {IOTA};                                                                                    \
+    return (M)(io < (int)(n < 0 ? 0 : n < kk__simd_w_##S ? n : kk__simd_w_##S));                            \
   }
 
 /* lane by lane through the C library: the same accuracy as the scalar function */
@@ -301,10 +326,29 @@ typedef int64_t kk__simd_int64_u __attribute__((vector_size(KK_SIMD_BYTES), alig
     return r;                                                                                               \
   }
 
-KK__SIMD_COMMON(double, double, kk_simd_int64, kk_simd_int64)
-KK__SIMD_COMMON(float, float, kk_simd_int32, kk_simd_int32)
-KK__SIMD_COMMON(int32, int32_t, kk_simd_int32, kk_simd_int32)
-KK__SIMD_COMMON(int64, int64_t, kk_simd_int64, kk_simd_int64)
+#ifdef KK__MASK_BITS
+#define KK__MASK_ALLOF(m, w) (KK__MASK_BITS(m) == KK__MASK_ALL)
+#define KK__MASK_ANYOF(m, w) (KK__MASK_BITS(m) != 0)
+#else
+#define KK__MASK_ALLOF(m, w) kk__mask_all((const int64_t *)&(m), (int)sizeof(m) / 8)
+#define KK__MASK_ANYOF(m, w) (!kk__mask_none((const int64_t *)&(m), (int)sizeof(m) / 8))
+static inline int kk__mask_all(const int64_t *w, int n) {
+  int r = 1;
+  for (int k = 0; k < n; k++)
+    r &= w[k] == -1;
+  return r;
+}
+static inline int kk__mask_none(const int64_t *w, int n) {
+  int r = 1;
+  for (int k = 0; k < n; k++)
+    r &= w[k] == 0;
+  return r;
+}
+#endif
+KK__SIMD_COMMON(double, double, kk_simd_int64, kk_simd_int64, KK__REP_8B, KK__IOTA_8B)
+KK__SIMD_COMMON(float, float, kk_simd_int32, kk_simd_int32, KK__REP_4B, KK__IOTA_4B)
+KK__SIMD_COMMON(int32, int32_t, kk_simd_int32, kk_simd_int32, KK__REP_4B, KK__IOTA_4B)
+KK__SIMD_COMMON(int64, int64_t, kk_simd_int64, kk_simd_int64, KK__REP_8B, KK__IOTA_8B)
 KK__SIMD_FLOATING(double)
 KK__SIMD_FLOATING(float)
 
@@ -324,18 +368,22 @@ KK__SIMD_FLOATING(float)
 #endif
 
 #ifdef KK__SIMD_OP
+/* The square root of every lane (the instruction: correctly rounded). */
 KK__FN kk_simd_double kk_simd_double_sqrt(kk_simd_double a) {
   return (kk_simd_double)KK__SIMD_OP(sqrt, pd)((KK__SIMD_VD)a);
 }
+/* The square root of every lane. */
 KK__FN kk_simd_float kk_simd_float_sqrt(kk_simd_float a) { return (kk_simd_float)KK__SIMD_OP(sqrt, ps)((KK__SIMD_VF)a); }
 #else
 KK__SIMD_LANES1(double, sqrt)
 KK__SIMD_LANES1(float, sqrt)
 #endif
 #if defined(KK__SIMD_OP) && (defined(__FMA__) || defined(__AVX512F__))
+/* a * b + c, rounded once (the FMA instruction). */
 KK__FN kk_simd_double kk_simd_double_fma(kk_simd_double a, kk_simd_double b, kk_simd_double c) {
   return (kk_simd_double)KK__SIMD_OP(fmadd, pd)((KK__SIMD_VD)a, (KK__SIMD_VD)b, (KK__SIMD_VD)c);
 }
+/* a * b + c, rounded once (the FMA instruction). */
 KK__FN kk_simd_float kk_simd_float_fma(kk_simd_float a, kk_simd_float b, kk_simd_float c) {
   return (kk_simd_float)KK__SIMD_OP(fmadd, ps)((KK__SIMD_VF)a, (KK__SIMD_VF)b, (KK__SIMD_VF)c);
 }
@@ -343,6 +391,7 @@ KK__FN kk_simd_float kk_simd_float_fma(kk_simd_float a, kk_simd_float b, kk_simd
 /* no FMA instruction: multiply, then add (two roundings); a lane-wise fma()
  * would call the C library's software fma, many times slower */
 KK__FN kk_simd_double kk_simd_double_fma(kk_simd_double a, kk_simd_double b, kk_simd_double c) { return a * b + c; }
+/* a * b + c: a multiply, then an add (no FMA instruction). */
 KK__FN kk_simd_float kk_simd_float_fma(kk_simd_float a, kk_simd_float b, kk_simd_float c) { return a * b + c; }
 #endif
 #endif /* host */
