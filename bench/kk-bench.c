@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "kk-bench-graph.h"
 #include "kk-bench-hier.h"
+#include "kk-bench-klang.h"
 #include "bench_common.h"
 #ifdef KK_BENCH_CUDA
 #include "native_cuda.h"
@@ -408,6 +409,7 @@ int main(int argc, char **argv) {
         bench_latency_cuda(b);
       bench_hier(b, nt, g_reps, cases, quick);
       bench_graph(b, nt, g_reps, cases, quick);
+      bench_klang(b, nt, g_reps, cases, quick);
       kk_finalize();
       continue;
     }
@@ -422,6 +424,7 @@ int main(int argc, char **argv) {
       bench_latency(b, nt);
     bench_hier(b, nt, g_reps, cases, quick);
     bench_graph(b, nt, g_reps, cases, quick);
+    bench_klang(b, nt, g_reps, cases, quick);
     kk_finalize();
   }
   free(blist);

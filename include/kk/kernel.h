@@ -54,7 +54,9 @@
 /* ---- views ---------------------------------------------------------------- */
 
 /* The layout a descriptor type stands for (a compile-time constant). */
-#define KK__LAYOUT_OF(v) ((int)sizeof((v).kk__tag) == 1 ? KK__DEFAULT_LAYOUT : (int)sizeof((v).kk__tag) - 1)
+/* (the tag's size is 1..4 for the plain types, plus 4 per memory trait) */
+#define KK__LAYOUT_OF(v) \
+  ((int)(sizeof((v).kk__tag) - 1) % 4 == 0 ? KK__DEFAULT_LAYOUT : (int)(sizeof((v).kk__tag) - 1) % 4)
 #define KK__T(d, k, i) ((int64_t)(i) * (d).stride[k])
 /* offset = first + middle + last; which of first/last has stride 1 depends on the layout */
 #define KK__OFFX(v, d, a, mid, lk, z)                                                   \
@@ -97,17 +99,29 @@
  * access stops the launch with an error naming it (docs/bounds-check.md);
  * the target spells the check (KK__BOUNDS_AT). */
 #ifdef KK_BOUNDS_CHECK
-#define KK_AT(v, T, ...) (*(T *)KK__BOUNDS_AT(v, T, KK__NARG(__VA_ARGS__), __VA_ARGS__))
+#define KK_AT(v, T, ...) KK__TACC(v, T, (T *)KK__BOUNDS_AT(v, T, KK__NARG(__VA_ARGS__), __VA_ARGS__))
 #else
 #define KK_AT(v, T, ...) \
-  (((T *)(v).d.data)[KK__CAT(KK__OFF, KK__NARG(__VA_ARGS__))(v, (v).d, __VA_ARGS__)])
+  KK__TACC(v, T, (T *)(v).d.data + KK__CAT(KK__OFF, KK__NARG(__VA_ARGS__))(v, (v).d, __VA_ARGS__))
 #endif
 /* The element of a rank-0 view. */
-#define KK_AT0(v, T) (*(T *)(v).d.data)
+#define KK_AT0(v, T) KK__TACC(v, T, (T *)(v).d.data)
 #define KK_AT1(v, T, i0) KK_AT(v, T, i0)
 #define KK_AT2(v, T, i0, i1) KK_AT(v, T, i0, i1)
 #define KK_AT3(v, T, i0, i1, i2) KK_AT(v, T, i0, i1, i2)
 #define KK_AT4(v, T, i0, i1, i2, i3) KK_AT(v, T, i0, i1, i2, i3)
+/* The access to the element at T *p of view v, as v's memory trait
+ * (kernel_abi.h) spells it: for a view without a trait simply *p.  C (the
+ * host target) picks the pointer's qualifiers with _Generic on the trait;
+ * the C++ targets pick a kk__tacc specialization (after the target header,
+ * below), which returns a reference, an atomic reference or a value. */
+#ifdef KK__CXX
+#define KK__TACC(v, T, p) kk__tacc<KK__TRAIT_OF(v)>::at((p))
+#else
+#define KK__TACC(v, T, p)                                                                                  \
+  (*_Generic((char(*)[KK__TRAIT_OF(v) + 1])0, char(*)[1]: (T *)(p), char(*)[2]: (_Atomic T *)(p),           \
+             char(*)[3]: (const T *restrict)(p), char(*)[4]: (T *restrict)(p)))
+#endif
 /* Extent and stride (in elements) of dimension k; the data pointer. */
 #define KK_EXTENT(v, k) ((v).d.extent[k])
 #define KK_STRIDE(v, k) ((v).d.stride[k])
@@ -270,6 +284,95 @@
 
 #ifndef KK__FN
 #error "the target header must define KK__FN, the qualifiers of a helper callable from kernels"
+#endif
+
+/* ---- memory traits on the C++ targets (KK__TACC) ------------------------------------ */
+
+#ifdef KK__CXX
+#ifdef KK_TARGET_SPIRV
+#define KK__ATNULL (kk__thread_t)0, /* scalar atomics do not use the launch record */
+#define KK__MFN __attribute__((always_inline))
+#else
+#define KK__ATNULL
+#define KK__MFN __device__ __forceinline__
+#endif
+/* T without its address space: on SPIR-V a pointer's pointee type is
+ * __generic T, which a parameter or a return value may not be. */
+template <class T> struct kk__noas { typedef T type; };
+#ifdef KK_TARGET_SPIRV
+template <class T> struct kk__noas<__generic T> { typedef T type; };
+template <class T> struct kk__noas<__global T> { typedef T type; };
+template <class T> struct kk__noas<__local T> { typedef T type; };
+template <class T> struct kk__noas<__private T> { typedef T type; };
+#endif
+template <int N> struct kk__uint_of;
+template <> struct kk__uint_of<4> { typedef uint32_t type; };
+template <> struct kk__uint_of<8> { typedef uint64_t type; };
+
+/* An element of an atomic view (KK_AT on a *_atomic descriptor): reading it
+ * is a relaxed atomic load, `=` an atomic exchange, the compound assignments
+ * one atomic update each (they return the new value, ++/-- after the fact
+ * the old one). */
+template <class T> struct kk__atomic_ref {
+  typedef typename kk__noas<T>::type V;
+  typedef typename kk__uint_of<sizeof(V)>::type U; /* 32- and 64-bit elements only */
+  T *p;
+  KK__MFN operator V() const { return *(volatile T *)p; }
+  KK__MFN V operator=(V v) const {
+    (void)kk__aexchange(KK__ATNULL (U *)p, kk__bits<V, U>(v));
+    return v;
+  }
+  KK__MFN V operator=(const kk__atomic_ref &o) const { return *this = (V)o; }
+  KK__MFN V operator+=(V v) const { return kk__afetch_add(KK__ATNULL p, v) + v; }
+  KK__MFN V operator-=(V v) const { return kk__afetch_sub(KK__ATNULL p, v) - v; }
+  KK__MFN V operator&=(V v) const { return kk__afetch_and(KK__ATNULL p, v) & v; }
+  KK__MFN V operator|=(V v) const { return kk__afetch_or(KK__ATNULL p, v) | v; }
+  KK__MFN V operator^=(V v) const { return kk__afetch_xor(KK__ATNULL p, v) ^ v; }
+  KK__MFN V operator++() const { return kk__afetch_add(KK__ATNULL p, (V)1) + (V)1; }
+  KK__MFN V operator--() const { return kk__afetch_sub(KK__ATNULL p, (V)1) - (V)1; }
+  KK__MFN V operator++(int) const { return kk__afetch_add(KK__ATNULL p, (V)1); }
+  KK__MFN V operator--(int) const { return kk__afetch_sub(KK__ATNULL p, (V)1); }
+};
+
+/* A read through the read-only data path: __ldg on CUDA (the non-coherent
+ * texture path), a load through a const restrict pointer elsewhere. */
+template <class T> KK__FN typename kk__noas<T>::type kk__ldg(const T *restrict p) { return *p; }
+#if defined(KK_TARGET_CUDA)
+#define KK__LDG(T) \
+  KK__FN T kk__ldg(const T *restrict p) { return __ldg(p); }
+KK__LDG(float)
+KK__LDG(double)
+KK__LDG(int)
+KK__LDG(unsigned int)
+KK__LDG(long)
+KK__LDG(unsigned long)
+KK__LDG(long long)
+KK__LDG(unsigned long long)
+KK__LDG(short)
+KK__LDG(unsigned short)
+KK__LDG(signed char)
+KK__LDG(unsigned char)
+#undef KK__LDG
+#endif
+
+/* KK__TACC per trait (kernel_abi.h's KK__TRAIT_OF). */
+template <int TR> struct kk__tacc;
+template <> struct kk__tacc<0> {
+  template <class T> static KK__MFN T &at(T *p) { return *p; }
+};
+template <> struct kk__tacc<1> {
+  template <class T> static KK__MFN kk__atomic_ref<T> at(T *p) {
+    kk__atomic_ref<T> r;
+    r.p = p;
+    return r;
+  }
+};
+template <> struct kk__tacc<2> {
+  template <class T> static KK__MFN typename kk__noas<T>::type at(T *p) { return kk__ldg((const T *)p); }
+};
+template <> struct kk__tacc<3> {
+  template <class T> static KK__MFN T &at(T *restrict p) { return *p; }
+};
 #endif
 
 /* ---- subviews inside a kernel ------------------------------------------------ */

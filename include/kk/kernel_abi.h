@@ -117,6 +117,73 @@ typedef struct kk_view_left { kk_view_desc_t d; char kk__tag[3]; } kk_view_left;
 /* A view parameter of any strides (subviews, KK_LAYOUT_STRIDE). */
 typedef struct kk_view_strided { kk_view_desc_t d; char kk__tag[4]; } kk_view_strided;
 
+/* ---------------------------------------------------------------------------
+ * Memory traits: a view parameter whose type also fixes how KK_AT accesses
+ * it (docs/kernel-language.md, "memory traits").  Each of the four layout
+ * types above has three trait variants, with the layout's rules:
+ *
+ *   <type>_atomic         every KK_AT on it is an atomic access: a read is an
+ *                         atomic load, `=` an atomic store, `+=` `-=` `++`
+ *                         `--` (and `&=` `|=` `^=` on integers) one atomic
+ *                         update; 32- and 64-bit integers, float and double
+ *   <type>_random_access  read-only: KK_AT reads through the read-only data
+ *                         path (__ldg on CUDA, a `const restrict` pointer on
+ *                         the other targets); a write does not compile
+ *   <type>_restrict       KK_AT goes through a `restrict` pointer: the kernel
+ *                         promises that no other view it writes or reads
+ *                         overlaps this one
+ *
+ * Host code binds the plain type (kk_view_bind and friends, which check the
+ * layout) and gives it the trait with KK_TRAIT_ATOMIC(), KK_TRAIT_RANDOM_ACCESS()
+ * or KK_TRAIT_RESTRICT(); kernel code can do the same with a view it holds.
+ * The tag's size encodes layout and trait: (trait * 4) + (layout type's size).
+ * ------------------------------------------------------------------------ */
+#define KK__TRAIT_TYPES(L, N)                                                                \
+  typedef struct L##_atomic { kk_view_desc_t d; char kk__tag[N + 4]; } L##_atomic;           \
+  typedef struct L##_random_access { kk_view_desc_t d; char kk__tag[N + 8]; } L##_random_access; \
+  typedef struct L##_restrict { kk_view_desc_t d; char kk__tag[N + 12]; } L##_restrict;
+KK__TRAIT_TYPES(kk_view, 1)
+KK__TRAIT_TYPES(kk_view_right, 2)
+KK__TRAIT_TYPES(kk_view_left, 3)
+KK__TRAIT_TYPES(kk_view_strided, 4)
+
+/* The trait of a view parameter type: 0 none, 1 atomic, 2 random access,
+ * 3 restrict (a compile-time constant). */
+#define KK__TRAIT_OF(v) ((int)(sizeof((v).kk__tag) - 1) / 4)
+
+/* Converters from a plain descriptor to its trait variants. */
+#define KK__TRAIT_CONV(L, TR)                                                  \
+  static inline KK__HOST_DEVICE L##_##TR kk__##TR##_##L(L v) {                 \
+    L##_##TR r;                                                                \
+    r.d = v.d;                                                                 \
+    return r;                                                                  \
+  }
+#define KK__TRAIT_CONVS(L) KK__TRAIT_CONV(L, atomic) KK__TRAIT_CONV(L, random_access) KK__TRAIT_CONV(L, restrict)
+KK__TRAIT_CONVS(kk_view)
+KK__TRAIT_CONVS(kk_view_right)
+KK__TRAIT_CONVS(kk_view_left)
+KK__TRAIT_CONVS(kk_view_strided)
+#if defined(__cplusplus) || defined(__OPENCL_CPP_VERSION__)
+#define KK__TRAIT_OVL(L, TR) \
+  static inline KK__HOST_DEVICE L##_##TR kk__##TR(L v) { return kk__##TR##_##L(v); }
+#define KK__TRAIT_OVLS(TR) \
+  KK__TRAIT_OVL(kk_view, TR) KK__TRAIT_OVL(kk_view_right, TR) KK__TRAIT_OVL(kk_view_left, TR) KK__TRAIT_OVL(kk_view_strided, TR)
+KK__TRAIT_OVLS(atomic)
+KK__TRAIT_OVLS(random_access)
+KK__TRAIT_OVLS(restrict)
+#define KK__TRAIT_PICK(TR, v) kk__##TR(v)
+#else
+#define KK__TRAIT_PICK(TR, v)                                                                          \
+  _Generic((v), kk_view: kk__##TR##_kk_view, kk_view_right: kk__##TR##_kk_view_right,                  \
+           kk_view_left: kk__##TR##_kk_view_left, kk_view_strided: kk__##TR##_kk_view_strided)(v)
+#endif
+/* The descriptor v (kk_view, kk_view_right, kk_view_left or kk_view_strided,
+ * as kk_view_bind and friends give it) with a memory trait: the result's type
+ * is v's type with _atomic, _random_access or _restrict appended. */
+#define KK_TRAIT_ATOMIC(v) KK__TRAIT_PICK(atomic, v)
+#define KK_TRAIT_RANDOM_ACCESS(v) KK__TRAIT_PICK(random_access, v)
+#define KK_TRAIT_RESTRICT(v) KK__TRAIT_PICK(restrict, v)
+
 /* A ScatterView as a kernel sees it (KK_SCATTER_ADD and friends): the
  * target's descriptor and, in duplicated mode, one private copy per thread. */
 typedef struct kk_scatter {

@@ -45,6 +45,9 @@ KK_DECLARE_KERNEL(fill_rank);
 KK_DECLARE_KERNEL(set_scalar);
 KK_DECLARE_KERNEL(sub_check);
 KK_DECLARE_KERNEL(sub_write);
+KK_DECLARE_KERNEL(trait_atomic);
+KK_DECLARE_KERNEL(trait_gather);
+KK_DECLARE_KERNEL(simd_segments);
 
 #define SG_int8_t 1
 #define SG_uint8_t 0
@@ -1073,6 +1076,160 @@ START_TEST(subviews_in_kernels) {
 }
 END_TEST
 
+/* ---- memory traits ----------------------------------------------------------------------- */
+
+START_TEST(memory_traits) {
+  const int64_t n = 1 << 20; /* many threads on every backend, all on the same few elements */
+  kk_view_t *ci = view1("ci64", KK_INT64, 3);
+  kk_view_t *cf = view_n("cf64", KK_DOUBLE, 2, (int64_t[]){1, 2}, KK_LAYOUT_RIGHT, NULL);
+  kk_view_t *cul = view_n("cu32l", KK_UINT32, 1, (int64_t[]){2}, KK_LAYOUT_LEFT, NULL);
+  kk_view_t *src = view1("src", KK_DOUBLE, n), *idx = view1("idx", KK_INT64, n), *dst = view1("dst", KK_DOUBLE, n);
+  const int64_t zero = 0;
+  OK(kk_deep_copy_fill(ci, &zero));
+  OK(kk_deep_copy_fill(cf, &zero));
+  OK(kk_deep_copy_fill(cul, &zero));
+  kk_view_t *hs = host_of(src), *hi = host_of(idx), *hd = host_of(dst);
+  for (int64_t i = 0; i < n; i++) {
+    ((double *)kk_view_data(hs))[i] = (double)i + 0.5;
+    ((int64_t *)kk_view_data(hi))[i] = (i * 7919) % n; /* 7919 is prime: a permutation */
+  }
+  upload(src, hs), upload(idx, hi);
+  poison(dst);
+  struct trait_args a = {KK_TRAIT_ATOMIC(kk_view_bind(ci)), KK_TRAIT_ATOMIC(kk_view_bind_right(cf)),
+                         KK_TRAIT_ATOMIC(kk_view_bind_left(cul)), KK_TRAIT_RANDOM_ACCESS(kk_view_bind(src)),
+                         KK_TRAIT_RANDOM_ACCESS(kk_view_bind_strided(idx)), KK_TRAIT_RESTRICT(kk_view_bind(dst)), n};
+  OK(kk_parallel_for("trait_atomic", KK_RANGE(0, n), KK_KERNEL(trait_atomic), KK_ARGS(a)));
+  OK(kk_parallel_for("trait_gather", KK_RANGE(0, n), KK_KERNEL(trait_gather), KK_ARGS(a)));
+  kk_view_t *hci = host_of(ci), *hcf = host_of(cf), *hcu = host_of(cul);
+  download(hci, ci), download(hcf, cf), download(hcu, cul), download(hd, dst);
+  for (int k = 0; k < 3; k++)
+    ck_assert_int_eq(((int64_t *)kk_view_data(hci))[k], n / 3 + (k < n % 3));
+  ck_assert(((double *)kk_view_data(hcf))[0] == (double)(n / 8 * 28));
+  ck_assert(((double *)kk_view_data(hcf))[1] == -(double)n);
+  ck_assert_uint_eq(((uint32_t *)kk_view_data(hcu))[0], (uint32_t)n);
+  ck_assert_uint_eq(((uint32_t *)kk_view_data(hcu))[1], 0xffffffffu);
+  for (int64_t i = 0; i < n; i++)
+    ck_assert(((double *)kk_view_data(hd))[i] == (double)((i * 7919) % n) + 0.5);
+  kk_view_release(hci), kk_view_release(hcf), kk_view_release(hcu);
+  kk_view_release(hs), kk_view_release(hi), kk_view_release(hd);
+  kk_view_release(ci), kk_view_release(cf), kk_view_release(cul);
+  kk_view_release(src), kk_view_release(idx), kk_view_release(dst);
+}
+END_TEST
+
+/* ---- SIMD types -------------------------------------------------------------------------------- */
+
+/* what kernels.kk.c's simd_segments computes per element, in scalars */
+static double simd_d(double x, double g) {
+  double y = x > 0 ? sqrt(x) : -x;
+  y = y * 2.0 + (x * 0.5 + 1.0);
+  y = (y > fabs(x) ? y : fabs(x)) + (g < 3.0 ? g : 3.0);
+  y = y / 4.0 - g * 0.25;
+  return y + exp(x * 0.125) + log(fabs(x) + 1.0) + sin(x) * cos(x) + pow(fabs(x) + 1.0, x * 0.25);
+}
+static float simd_f(float x, float g) {
+  float y = x <= 0 ? -x : sqrtf(x);
+  return y * x + g + expf(x * 0.125f) + logf(fabsf(x) + 1.0f) + sinf(x) - cosf(x) + powf(fabsf(x) + 1.0f, 0.5f);
+}
+static int32_t simd_i(int32_t x, int32_t g) {
+  int32_t y = (x < 5 && x != -3 ? x * 3 + 7 : x - 2) + (x < 0 ? -x : x) * 100;
+  y = y + (g > x ? g : x) * 10000 - (g < x ? g : x) + (x == g ? 1000000 : 0);
+  return y + (x >= 0 ? 7 : 0);
+}
+static int64_t simd_l(int64_t x, int64_t g) { return x * 1000003 + g - (x > g ? x : g) / 3; }
+
+static bool close_to(double got, double want, double rel) {
+  return fabs(got - want) <= rel * (fabs(want) > 1 ? fabs(want) : 1);
+}
+
+/* segments of every length 0 .. 19 (0, 1, width - 1, width + 1 for every
+ * width up to 16), each after a gap of 16 untouched elements */
+START_TEST(simd_types) {
+  enum { NSEG = 20, GAP = 16 };
+  int64_t off[NSEG + 1], n = 0;
+  for (int s = 0; s <= NSEG; s++)
+    off[s] = n + GAP, n = off[s] + s;
+  kk_view_t *v[8], *h[8];
+  const kk_type_t ty[8] = {KK_DOUBLE, KK_DOUBLE, KK_FLOAT, KK_FLOAT, KK_INT32, KK_INT32, KK_INT64, KK_INT64};
+  for (int k = 0; k < 8; k++)
+    v[k] = view1("simd", ty[k], n), h[k] = host_of(v[k]);
+  kk_view_t *gi = view1("gidx", KK_INT64, n), *gi32 = view1("gidx32", KK_INT32, n), *vo = view1("off", KK_INT64, NSEG + 1);
+  kk_view_t *red = view2("red", NSEG, 6, KK_LAYOUT_DEFAULT), *w = view1("width", KK_INT32, 4);
+  kk_view_t *hgi = host_of(gi), *hgi32 = host_of(gi32), *hvo = host_of(vo);
+  double *xd = kk_view_data(h[0]);
+  float *xf = kk_view_data(h[2]);
+  int32_t *xi = kk_view_data(h[4]);
+  int64_t *xl = kk_view_data(h[6]);
+  for (int64_t i = 0; i < n; i++) {
+    xd[i] = (double)((i * 37) % 23) - 11.5 + (double)i / 64;
+    xf[i] = (float)((i * 13) % 17) - 8.25f;
+    xi[i] = (int32_t)((i * 29) % 21) - 10;
+    xl[i] = (i * 7919) % 1000 - 500;
+    ((int64_t *)kk_view_data(hgi))[i] = (i * 31) % n;
+    ((int32_t *)kk_view_data(hgi32))[i] = (int32_t)((i * 17 + 3) % n);
+  }
+  memcpy(kk_view_data(hvo), off, sizeof off);
+  for (int k = 0; k < 8; k += 2)
+    upload(v[k], h[k]);
+  for (int k = 1; k < 8; k += 2)
+    poison(v[k]);
+  upload(gi, hgi), upload(gi32, hgi32), upload(vo, hvo);
+  struct simd_args a = {kk_view_bind(v[0]), kk_view_bind(v[1]), kk_view_bind(v[2]), kk_view_bind(v[3]),
+                        kk_view_bind(v[4]), kk_view_bind(v[5]), kk_view_bind(v[6]), kk_view_bind(v[7]),
+                        kk_view_bind(gi),   kk_view_bind(gi32), kk_view_bind(vo),   kk_view_bind(red),
+                        kk_view_bind(w),    NSEG};
+  OK(kk_parallel_for("simd_segments", KK_RANGE(0, NSEG), KK_KERNEL(simd_segments), KK_ARGS(a)));
+  kk_view_t *hred = view_n("hred", KK_DOUBLE, 2, (int64_t[]){NSEG, 6}, KK_LAYOUT_RIGHT, kk_space_host());
+  kk_view_t *hw = host_of(w);
+  for (int k = 1; k < 8; k += 2)
+    download(h[k], v[k]);
+  download(hw, w);
+  OK(kk_deep_copy(hred, red));
+  const int32_t *wd = kk_view_data(hw);
+  const bool gpu = strcmp(kk_backend_host(), g_backend) != 0;
+  for (int k = 0; k < 4; k++) /* widths: 1 on the devices, the vector's lanes on the host */
+    ck_assert_msg(gpu ? wd[k] == 1 : (wd[k] >= (k == 0 || k == 3 ? 2 : 4) && wd[k] <= 16), "width %d: %d", k, wd[k]);
+  ck_assert_int_eq(wd[0], wd[3]);
+  ck_assert_int_eq(wd[1], wd[2]);
+  const double *yd = kk_view_data(h[1]), *rd = kk_view_data(hred);
+  const float *yf = kk_view_data(h[3]);
+  const int32_t *yi = kk_view_data(h[5]), *g32 = kk_view_data(hgi32);
+  const int64_t *yl = kk_view_data(h[7]), *g64 = kk_view_data(hgi);
+  uint64_t poisoned;
+  memset(&poisoned, 0xA5, sizeof poisoned);
+  for (int s = 0; s < NSEG; s++) {
+    double sum = 0, mn = 1e300, mx = -1e300, fsum = 0;
+    int64_t lsum = 0;
+    for (int64_t i = off[s] - GAP; i < off[s]; i++) /* the gap before the segment: untouched */
+      ck_assert_msg(memcmp(&yd[i], &poisoned, 8) == 0 && memcmp(&yf[i], &poisoned, 4) == 0 &&
+                        memcmp(&yi[i], &poisoned, 4) == 0 && memcmp(&yl[i], &poisoned, 8) == 0,
+                    "segment %d: index %lld outside it was written", s, (long long)i);
+    for (int64_t i = off[s]; i < off[s] + s; i++) {
+      double wantd = simd_d(xd[i], xd[g64[i]]);
+      ck_assert_msg(close_to(yd[i], wantd, 1e-12), "double, segment %d, i %lld: %.17g, want %.17g", s, (long long)i,
+                    yd[i], wantd);
+      float wantf = simd_f(xf[i], xf[g32[i]]);
+      ck_assert_msg(close_to(yf[i], wantf, 1e-5), "float, segment %d, i %lld: %.9g, want %.9g", s, (long long)i,
+                    (double)yf[i], (double)wantf);
+      ck_assert_int_eq(yi[i], simd_i(xi[i], xi[g32[i]]));
+      ck_assert_int_eq(yl[i], simd_l(xl[i], xl[g64[i]]));
+      sum += yd[i], fsum += yf[i], lsum += yl[i];
+      mn = yd[i] < mn ? yd[i] : mn, mx = yd[i] > mx ? yd[i] : mx;
+    }
+    ck_assert_msg(close_to(rd[s * 6 + 0], sum, 1e-12), "segment %d: hsum %.17g, want %.17g", s, rd[s * 6], sum);
+    ck_assert_msg(rd[s * 6 + 1] == mn && rd[s * 6 + 2] == mx, "segment %d: hmin %.17g hmax %.17g, want %.17g %.17g", s,
+                  rd[s * 6 + 1], rd[s * 6 + 2], mn, mx);
+    ck_assert_msg(rd[s * 6 + 3] == s + (s % wd[0] ? 0.5 : 0), "segment %d: lanes %g (width %d)", s, rd[s * 6 + 3], wd[0]);
+    ck_assert(close_to(rd[s * 6 + 4], fsum, 1e-5));
+    ck_assert(rd[s * 6 + 5] == (double)lsum);
+  }
+  for (int k = 0; k < 8; k++)
+    kk_view_release(h[k]), kk_view_release(v[k]);
+  kk_view_release(gi), kk_view_release(gi32), kk_view_release(vo), kk_view_release(red), kk_view_release(w);
+  kk_view_release(hgi), kk_view_release(hgi32), kk_view_release(hvo), kk_view_release(hred), kk_view_release(hw);
+}
+END_TEST
+
 START_TEST(resize_and_realloc) {
   kk_view_t *v = view2("rs", 4, 5, KK_LAYOUT_DEFAULT), *keep;
   fill2(v, 1.0);
@@ -1275,6 +1432,8 @@ static Suite *conformance_suite(void) {
   tcase_add_test(tc, deep_copies_fills_mirrors);
   tcase_add_test(tc, deep_copy_between_layouts);
   tcase_add_test(tc, subviews_in_kernels);
+  tcase_add_test(tc, memory_traits);
+  tcase_add_test(tc, simd_types);
   tcase_add_test(tc, resize_and_realloc);
   suite_add_tcase(s, tc);
   conf_add_hier_tests(s);

@@ -64,3 +64,26 @@ struct sub_args {
   kk_view_left wl;     /* n0 x n1 doubles, left: written through columns */
   int64_t n0, n1, n2;
 };
+
+/* ---- memory traits ---- */
+struct trait_args {
+  kk_view_atomic ci64;          /* 3 int64 counters: += 1 from every index */
+  kk_view_right_atomic cf64;    /* 1 x 2 doubles: += small integers (exact), -= on the second */
+  kk_view_left_atomic cu32;     /* 2 uint32: ++ and |= */
+  kk_view_random_access src;    /* n doubles, read only */
+  kk_view_strided_random_access idx; /* n int64: a permutation, read only */
+  kk_view_restrict dst;         /* n doubles: dst[i] = src[idx[i]] */
+  int64_t n;
+};
+
+/* ---- SIMD types ---- */
+/* segment s of every view holds indices [off[s], off[s] + s), s = 0 .. nseg - 1, with gaps between */
+struct simd_args {
+  kk_view xd, yd, xf, yf, xi, yi, xl, yl; /* double, float, int32, int64: input, output */
+  kk_view gidx;                           /* int64: gather indices into xd / xl (any index of them) */
+  kk_view gidx32;                         /* int32: the same into xf / xi */
+  kk_view off;                            /* int64, nseg + 1 */
+  kk_view red;                            /* double, nseg x 6: horizontal sums, minima, maxima, lane counts */
+  kk_view width;                          /* int32, 4: the widths of double, float, int32, int64 */
+  int64_t nseg;
+};

@@ -257,3 +257,89 @@ KK_FOR(sub_write, struct sub_args, i) {
       KK_AT(c, double, j) = (double)(j * 1000 + i);
   }
 }
+
+/* ---- memory traits ------------------------------------------------------------------------ */
+/* every index updates a few shared elements: only exact under the atomic trait */
+KK_FOR(trait_atomic, struct trait_args, i) {
+  KK_AT(args->ci64, int64_t, i % 3) += 1;
+  KK_AT(args->cf64, double, 0, 0) += (double)(i & 7);
+  KK_AT(args->cf64, double, 0, 1) -= 1.0;
+  KK_AT(args->cu32, uint32_t, 0)++;
+  KK_AT(args->cu32, uint32_t, 1) |= (uint32_t)1 << (i & 31);
+}
+
+/* a gather through random-access views into a restrict one */
+KK_FOR(trait_gather, struct trait_args, i) {
+  KK_AT(args->dst, double, i) = KK_AT(args->src, double, KK_AT(args->idx, int64_t, i));
+}
+
+/* ---- SIMD types --------------------------------------------------------------------------- */
+#include <kk/simd.h>
+
+/* one segment per index, in width steps with a masked tail: conformance.c's
+ * simd_* functions compute the same per element */
+KK_FOR(simd_segments, struct simd_args, s) {
+  const int64_t b = KK_AT(args->off, int64_t, s), e = b + s;
+  if (s == 0) {
+    KK_AT(args->width, int32_t, 0) = KK_SIMD_WIDTH(double);
+    KK_AT(args->width, int32_t, 1) = KK_SIMD_WIDTH(float);
+    KK_AT(args->width, int32_t, 2) = KK_SIMD_WIDTH(int32);
+    KK_AT(args->width, int32_t, 3) = KK_SIMD_WIDTH(int64);
+  }
+  double sum = 0, mn = 1e300, mx = -1e300, lanes = 0;
+  float fsum = 0;
+  int64_t lsum = 0;
+  KK_SIMD_LOOP(double, i, m, b, e) {
+    kk_simd_double x = KK_SIMD_LOAD_AT_MASKED(double, args->xd, i, m);
+    kk_simd_int64 gi = KK_SIMD_LOAD_AT_MASKED(int64, args->gidx, i, m);
+    kk_simd_double g = kk_simd_double_gather(KK_DATA(args->xd, double), gi);
+    kk_simd_mask_double p = kk_simd_double_gt(x, kk_simd_double_zero());
+    kk_simd_double y = kk_simd_double_where(p, kk_simd_double_sqrt(x), kk_simd_double_neg(x));
+    y = kk_simd_double_fma(y, kk_simd_double_set1(2.0), x * 0.5 + 1.0);
+    y = kk_simd_double_max(y, kk_simd_double_abs(x)) + kk_simd_double_min(g, kk_simd_double_set1(3.0));
+    y = y / kk_simd_double_set1(4.0) - g * 0.25;
+    y = y + kk_simd_double_exp(x * 0.125) + kk_simd_double_log(kk_simd_double_abs(x) + 1.0) +
+        kk_simd_double_sin(x) * kk_simd_double_cos(x) + kk_simd_double_pow(kk_simd_double_abs(x) + 1.0, x * 0.25);
+    KK_SIMD_STORE_AT_MASKED(double, args->yd, i, y, m);
+    sum += kk_simd_double_hsum(kk_simd_double_where(m, y, kk_simd_double_zero()));
+    const double smn = kk_simd_double_hmin(kk_simd_double_where(m, y, kk_simd_double_set1(mn)));
+    const double smx = kk_simd_double_hmax(kk_simd_double_where(m, y, kk_simd_double_set1(mx)));
+    mn = smn < mn ? smn : mn;
+    mx = smx > mx ? smx : mx;
+    lanes += kk_simd_double_count(m) + (kk_simd_double_any(m) ? 0 : 1000) + (kk_simd_double_all(m) ? 0 : 0.5);
+  }
+  KK_SIMD_LOOP(float, i, m, b, e) {
+    kk_simd_float x = KK_SIMD_LOAD_AT_MASKED(float, args->xf, i, m);
+    kk_simd_int32 gi = KK_SIMD_LOAD_AT_MASKED(int32, args->gidx32, i, m);
+    kk_simd_float g = kk_simd_float_gather(KK_DATA(args->xf, float), gi);
+    kk_simd_float y = kk_simd_float_where(kk_simd_float_le(x, kk_simd_float_zero()), -x, kk_simd_float_sqrt(x));
+    y = kk_simd_float_fma(y, x, g) + kk_simd_float_exp(x * 0.125f) + kk_simd_float_log(kk_simd_float_abs(x) + 1.0f) +
+        kk_simd_float_sin(x) - kk_simd_float_cos(x) + kk_simd_float_pow(kk_simd_float_abs(x) + 1.0f, kk_simd_float_set1(0.5f));
+    KK_SIMD_STORE_AT_MASKED(float, args->yf, i, y, m);
+    fsum += kk_simd_float_hsum(kk_simd_float_where(m, y, kk_simd_float_zero()));
+  }
+  KK_SIMD_LOOP(int32, i, m, b, e) {
+    kk_simd_int32 x = KK_SIMD_LOAD_AT_MASKED(int32, args->xi, i, m);
+    kk_simd_int32 gi = KK_SIMD_LOAD_AT_MASKED(int32, args->gidx32, i, m);
+    kk_simd_int32 g = kk_simd_int32_gather(KK_DATA(args->xi, int32_t), gi);
+    kk_simd_mask_int32 small = kk_simd_int32_lt(x, kk_simd_int32_set1(5)) & kk_simd_int32_ne(x, kk_simd_int32_set1(-3));
+    kk_simd_int32 y = kk_simd_int32_where(small, x * 3 + 7, x - 2) + kk_simd_int32_abs(x) * 100;
+    y = y + kk_simd_int32_max(g, x) * 10000 - kk_simd_int32_min(g, x) + (kk_simd_int32_eq(x, g) & 1000000);
+    y = y + (kk_simd_int32_ge(x, kk_simd_int32_zero()) & 7) + (kk_simd_int32_iota() & 0);
+    KK_SIMD_STORE_AT_MASKED(int32, args->yi, i, y, m);
+  }
+  KK_SIMD_LOOP(int64, i, m, b, e) {
+    kk_simd_int64 x = KK_SIMD_LOAD_AT_MASKED(int64, args->xl, i, m);
+    kk_simd_int64 gi = KK_SIMD_LOAD_AT_MASKED(int64, args->gidx, i, m);
+    kk_simd_int64 g = kk_simd_int64_gather(KK_DATA(args->xl, int64_t), gi);
+    kk_simd_int64 y = x * (int64_t)1000003 + g - kk_simd_int64_max(x, g) / 3;
+    KK_SIMD_STORE_AT_MASKED(int64, args->yl, i, y, m);
+    lsum += kk_simd_int64_hsum(kk_simd_int64_where(m, y, kk_simd_int64_zero()));
+  }
+  KK_AT(args->red, double, s, 0) = sum;
+  KK_AT(args->red, double, s, 1) = mn;
+  KK_AT(args->red, double, s, 2) = mx;
+  KK_AT(args->red, double, s, 3) = lanes;
+  KK_AT(args->red, double, s, 4) = (double)fsum;
+  KK_AT(args->red, double, s, 5) = (double)lsum;
+}

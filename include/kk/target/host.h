@@ -51,6 +51,42 @@
 
 typedef const kk_host_thread_t *kk__thread_t;
 
+#if defined(__GNUC__) && !defined(__clang__)
+#include <fenv.h>
+#include <float.h>
+/* GCC turns a compound assignment to an _Atomic floating-point lvalue (KK_AT
+ * on a view with the atomic memory trait) into a compare-and-swap loop that
+ * ends with a call to libatomic's __atomic_feraiseexcept, to raise the
+ * floating-point exceptions of the step that succeeded.  A weak, hidden
+ * copy in every kernel object spares programs the -latomic link; where
+ * libatomic is linked too, either copy does the same. */
+void __atomic_feraiseexcept(int e);
+__attribute__((weak, visibility("hidden"))) void __atomic_feraiseexcept(int e) {
+  volatile double x = 0.0, zero = 0.0, one = 1.0, three = 3.0, big = DBL_MAX, tiny = DBL_MIN;
+#ifdef FE_INVALID
+  if (e & FE_INVALID)
+    x = zero / zero;
+#endif
+#ifdef FE_DIVBYZERO
+  if (e & FE_DIVBYZERO)
+    x = one / zero;
+#endif
+#ifdef FE_OVERFLOW
+  if (e & FE_OVERFLOW)
+    x = big * big;
+#endif
+#ifdef FE_UNDERFLOW
+  if (e & FE_UNDERFLOW)
+    x = tiny * tiny;
+#endif
+#ifdef FE_INEXACT
+  if (e & FE_INEXACT)
+    x = one / three;
+#endif
+  (void)x;
+}
+#endif
+
 /* A chunk function's copy of its thread context: a local that no store in
  * the body can alias, so the compiler keeps what the body reads of it (the
  * thread id of a ScatterView access) in registers. */
