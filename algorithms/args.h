@@ -82,11 +82,29 @@ struct kka_hsort_args {
 #define KKA_GPU_IT_2 16
 #define KKA_GPU_IT_4 16
 #define KKA_GPU_IT_8 8
-/* look-back words: a flag in the top two bits, a count below */
+/* CUDA: pass teams resident per SM (launch bounds: the registers per
+ * thread), keys alone and key-value pairs */
+#define KKA_GPU_TEAMS_KEYS 4
+#define KKA_GPU_TEAMS_PAIRS 3
+/* the byte offsets of a pass team's scratch (sort_pass_tmpl.h) for tiles
+ * of `tile` keys and buffers of `bufw` bytes per key */
+#define KKA_GS_WC 0
+#define KKA_GS_TDS (KKA_GPU_NWMAX * KKA_RADIX * 4)
+#define KKA_GS_GS (KKA_GS_TDS + ((KKA_RADIX + 1) * 4 + 15) / 16 * 16)
+#define KKA_GS_MISC (KKA_GS_GS + KKA_RADIX * 8)
+#define KKA_GS_DIG (KKA_GS_MISC + KKA_GPU_MISC * 4)
+#define KKA_GS_KBUF(tile) (KKA_GS_DIG + ((tile) + 15) / 16 * 16)
+#define KKA_GS_BYTES(tile, bufw) (KKA_GS_KBUF(tile) + (tile) * (bufw))
+/* look-back words, one array for every pass of a sort (zeroed once): a
+ * flag in the top two bits, the pass's epoch (1 + its number) in the six
+ * below, a count in the rest; a word of another epoch is one this pass has
+ * not written yet */
 #define KKA_ST_AGG (1ul << 62)
 #define KKA_ST_INCL (2ul << 62)
-#define KKA_ST_FLAGS (3ul << 62)
-#define KKA_ST_VALUE ((1ul << 62) - 1)
+#define KKA_ST_EPOCH_SHIFT 56
+#define KKA_ST_EPOCH(e) ((uint64_t)(e) << KKA_ST_EPOCH_SHIFT)
+#define KKA_ST_EPOCH_OF(x) ((int)(((x) >> KKA_ST_EPOCH_SHIFT) & 63u))
+#define KKA_ST_VALUE ((1ul << KKA_ST_EPOCH_SHIFT) - 1)
 
 /* the histogram of every pass's digits: hist[pass * 256 + digit]; each team
  * counts keys [l * per, (l + 1) * per) */
@@ -96,7 +114,9 @@ struct kka_ghist_args {
   int64_t n, per;
   int32_t kind, desc;
 };
-/* each pass's histogram into its digits' exclusive starts, in place */
+/* each pass's histogram into its digits' exclusive starts, in place: a
+ * team of KKA_GSCAN_TS threads per pass */
+#define KKA_GSCAN_TS 32
 struct kka_gscan_args {
   uint64_t *hist;
 };
@@ -104,10 +124,11 @@ struct kka_gsort_args {
   const void *kin, *vin;
   void *kout, *vout;
   const int64_t *offsets;               /* this pass's digit starts */
-  uint64_t *status, *status_next;       /* look-back words [tile][digit]; the next pass's, zeroed here */
+  uint64_t *status;                     /* look-back words [tile][digit] */
   uint32_t *counter;                    /* this pass's tile counter */
   int64_t n;
-  int32_t shift, kind, desc, pad;
+  int32_t shift, kind, desc;
+  int32_t epoch;                        /* this pass's in the look-back words */
 };
 
 /* ---- standard algorithms (std_tmpl.h; kk__alg_args: in, in2, out, n, cap, flags) ------------------ */

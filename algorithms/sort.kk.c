@@ -131,13 +131,17 @@ KK_FOR(kka_seq_i64, struct kka_copy_args, j) { KK_AT(args->dst, int64_t, j) = j;
 
 /* ---- GPU radix sort: histograms, their scan, the passes (sort_pass_tmpl.h) ----------------------- */
 
-/* each pass's counts into exclusive starts, in place (one iteration per pass) */
-KK_FOR(kka_gscan, struct kka_gscan_args, p) {
-  uint64_t run = 0;
-  for (int d = 0; d < KKA_RADIX; d++) {
-    const uint64_t c = args->hist[p * KKA_RADIX + d];
-    args->hist[p * KKA_RADIX + d] = run;
-    run += c;
+/* each pass's counts into exclusive starts, in place (a team per pass: a
+ * thread's run of digits, the runs joined by the team scan; the loads in
+ * parallel, where one thread's loop waited for each load and store) */
+KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
+  uint64_t *h = args->hist + KK_LEAGUE_RANK(team) * KKA_RADIX;
+  uint64_t part;
+  KK_TEAM_THREAD_SCAN(team, d, 0, KKA_RADIX, uint64_t, part, final) {
+    const uint64_t c = h[d];
+    if (final)
+      h[d] = part;
+    part += c;
   }
 }
 

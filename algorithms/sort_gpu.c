@@ -24,14 +24,12 @@ static int items(int ksize) {
 static uint64_t pass_scratch(int ksize, int vsize) {
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize);
   const size_t bufw = (size_t)(vsize > ksize ? vsize : ksize);
-  return kk_scratch_size(4, KKA_GPU_NWMAX * KKA_RADIX) + kk_scratch_size(4, KKA_RADIX + 1) +
-         kk_scratch_size(8, KKA_RADIX) + kk_scratch_size(4, KKA_GPU_MISC) + kk_scratch_size(1, tile) +
-         kk_scratch_size((size_t)ksize, tile * (int64_t)bufw / ksize);
+  return kk_scratch_size(1, KKA_GS_BYTES(tile, (int64_t)bufw));
 }
 
 size_t kka_radix_gpu_state_bytes(int64_t n, int ksize) {
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
-  return (size_t)ksize * KKA_RADIX * 8 + 64 + 2 * (size_t)ntiles * KKA_RADIX * 8;
+  return (size_t)ksize * KKA_RADIX * 8 + 64 + (size_t)ntiles * KKA_RADIX * 8;
 }
 
 kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int64_t n, int ksize, int vsize, int kind,
@@ -52,16 +50,17 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
     return kka_err(KK_ERROR_LIMIT, "%s: the radix sort needs %llu bytes of team scratch, backend %s allows %llu", c->op,
                    (unsigned long long)scratch, kk_instance_backend(c->inst),
                    (unsigned long long)kka_scratch_max(c));
-  /* one allocation: histograms (become digit starts), tile counters, two
-   * arrays of look-back words */
+  /* one allocation, zeroed: histograms (become digit starts), tile
+   * counters, the look-back words (each pass writes its epoch in them, so
+   * that no pass clears them for the next) */
   const size_t hist_b = (size_t)passes * KKA_RADIX * 8, cnt_b = 64, st_b = (size_t)ntiles * KKA_RADIX * 8;
-  char *mem = kka_tmp(c, "radix sort state", hist_b + cnt_b + 2 * st_b);
+  char *mem = kka_tmp(c, "radix sort state", hist_b + cnt_b + st_b);
   if (!mem)
     return kk_last_status();
   uint64_t *hist = (uint64_t *)mem;
   uint32_t *counters = (uint32_t *)(mem + hist_b);
-  uint64_t *status[2] = {(uint64_t *)(mem + hist_b + cnt_b), (uint64_t *)(mem + hist_b + cnt_b + st_b)};
-  kk_status_t st = kka_zero(c, mem, hist_b + cnt_b + st_b); /* histograms, counters, the first pass's words */
+  uint64_t *status = (uint64_t *)(mem + hist_b + cnt_b);
+  kk_status_t st = kka_zero(c, mem, hist_b + cnt_b + st_b);
 
   /* the histogram: each team a contiguous share, about as many teams as run at once */
   if (st == KK_OK) {
@@ -84,7 +83,7 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
   }
   if (st == KK_OK) {
     struct kka_gscan_args s = {hist};
-    st = kka_for(c, KK_KERNEL(kka_gscan), &s, sizeof s, passes);
+    st = kka_team(c, KK_KERNEL(kka_gscan), &s, sizeof s, passes, KKA_GSCAN_TS, 0);
   }
   for (int p = 0; p < passes && st == KK_OK; p++) {
     struct kka_gsort_args a;
@@ -94,8 +93,8 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
     a.vin = vals[*cur];
     a.vout = vals[!*cur];
     a.offsets = (const int64_t *)hist + p * KKA_RADIX;
-    a.status = status[p & 1];
-    a.status_next = p + 1 < passes ? status[!(p & 1)] : NULL;
+    a.status = status;
+    a.epoch = p + 1;
     a.counter = counters + p;
     a.n = n;
     a.shift = p * KKA_RADIX_BITS;

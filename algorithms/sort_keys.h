@@ -23,11 +23,25 @@
       t = kind == KKA_KEY_SIGNED ? (T)(x ^ (T)SIGN) : x;                                                        \
     }                                                                                                           \
     return desc ? (T)~t : t;                                                                                    \
+  }                                                                                                             \
+  KK__FN T kka_ordm_##U(T x, T xm, T fm) {                                                                      \
+    const T neg = (T)((T)0 - (T)(x >> (sizeof(T) * 8 - 1)));                                                    \
+    const T t = (T)(x ^ xm ^ (T)(neg & fm & (T)~(T)SIGN));                                                      \
+    return (fm && (T)(x & (T)~(T)SIGN) > (T)(EXP)) ? (T)~(T)0 : t;                                              \
   }
 KKA_ORD(u8, uint8_t, 0x80u, 0xFFu)
 KKA_ORD(u16, uint16_t, 0x8000u, 0xFFFFu)
 KKA_ORD(u32, uint32_t, 0x80000000u, 0x7F800000u)
 KKA_ORD(u64, uint64_t, 0x8000000000000000ul, 0x7FF0000000000000ul)
+
+/* The same number without a branch on kind and desc, for loops over many
+ * keys of one kind: kka_ordm_<U>(x, xm, fm) with the masks KKA_ORD_XM and
+ * KKA_ORD_FM of the kind and order (the sign bit flipped for signed and
+ * floating-point keys, every bit of negative floating-point keys and of
+ * every key of a descending sort). */
+#define KKA_ORD_FM(T, kind) ((kind) == KKA_KEY_FLOAT ? (T)~(T)0 : (T)0)
+#define KKA_ORD_XM(T, kind, desc)                                                                               \
+  (T)(((kind) == KKA_KEY_UNSIGNED ? (T)0 : (T)((T)1 << (sizeof(T) * 8 - 1))) ^ ((desc) ? (T)~(T)0 : (T)0))
 
 /* the digit of an ordered key at bit `sh` */
 #define KKA_DIGIT(U, t, sh) ((int)(((t) >> (sh)) & (KKA_RADIX - 1)))
@@ -55,6 +69,13 @@ KK__FN kk__lanes_t kka_match(int valid, unsigned d) {
   }
   return m;
 }
+/* A look-back word (sort_pass_tmpl.h): flag and count in one 64-bit word,
+ * written and read whole, so the loads need no fence (one each would cost
+ * more than the load); volatile, so they go past this SM's L1 to where the
+ * other blocks' stores are, as the targets' own scan look-back reads its
+ * status words. */
+KK__FN uint64_t kka_word_load(const uint64_t *p) { return *(const volatile uint64_t *)p; }
+KK__FN void kka_word_store(uint64_t *p, uint64_t v) { *(volatile uint64_t *)p = v; }
 #else
 #define KKA_SIMT 0
 #endif

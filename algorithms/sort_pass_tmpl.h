@@ -25,6 +25,7 @@
 
 #define KKA_TILE (KKA_GPU_TS * IT)
 #define KKA_ORDF KKA_CAT(kka_ord_, ORD)
+#define KKA_ORDMF KKA_CAT(kka_ordm_, ORD)
 
 #ifdef HIST
 /* Counts every digit of every pass in one read of the keys: each team its
@@ -51,17 +52,27 @@ KKA_TEAM_FOR(HIST, struct kka_ghist_args, team) {
 }
 #endif
 
+/* teams resident per multiprocessor the pass is compiled for (registers
+ * per thread: 64 for 4 of 256 threads) */
+#undef KK_TEAM_BOUNDS
+#ifdef VAL_NONE
+#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU_TS, KKA_GPU_TEAMS_KEYS)
+#else
+#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU_TS, KKA_GPU_TEAMS_PAIRS)
+#endif
 KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   const int t = (int)KK_TEAM_RANK(team);
-  /* scratch: per-warp digit counters, the tile's digit starts (and its
-   * length at [256]), the digits' global starts, team words, the digits of
-   * the sorted tile, the tile's keys (then values) */
-  uint32_t *wc = KK_TEAM_SCRATCH(team, 0, uint32_t, KKA_GPU_NWMAX * KKA_RADIX);
-  uint32_t *tds = KK_TEAM_SCRATCH(team, 0, uint32_t, KKA_RADIX + 1);
-  int64_t *gs = KK_TEAM_SCRATCH(team, 0, int64_t, KKA_RADIX);
-  uint32_t *misc = KK_TEAM_SCRATCH(team, 0, uint32_t, KKA_GPU_MISC);
-  uint8_t *dig = KK_TEAM_SCRATCH(team, 0, uint8_t, KKA_TILE);
-  KEY_T *kbuf = KK_TEAM_SCRATCH(team, 0, KEY_T, KKA_TILE * BUFW / sizeof(KEY_T));
+  /* scratch (one block at constant offsets: one base register): per-warp
+   * digit counters, the tile's digit starts (and its length at [256]), the
+   * digits' global starts, team words, the digits of the sorted tile, the
+   * tile's keys (then values) */
+  unsigned char *sm = KK_TEAM_SCRATCH(team, 0, unsigned char, KKA_GS_BYTES(KKA_TILE, BUFW));
+  uint32_t *const wc = (uint32_t *)(sm + KKA_GS_WC);
+  uint32_t *const tds = (uint32_t *)(sm + KKA_GS_TDS);
+  int64_t *const gs = (int64_t *)(sm + KKA_GS_GS);
+  uint32_t *const misc = (uint32_t *)(sm + KKA_GS_MISC);
+  uint8_t *const dig = sm + KKA_GS_DIG;
+  KEY_T *const kbuf = (KEY_T *)(sm + KKA_GS_KBUF(KKA_TILE));
 #ifndef VAL_NONE
   VAL_T *vbuf = (VAL_T *)kbuf;
 #endif
@@ -69,19 +80,25 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   /* the tile: the next number of the counter */
   if (t == 0)
     misc[0] = kk_atomic_fetch_add(args->counter, 1u);
+#if KKA_SIMT
+  for (int e = t; e < KKA_GPU_NWMAX * KKA_RADIX; e += KKA_GPU_TS)
+    wc[e] = 0u;
+#endif
   KK_TEAM_BARRIER(team);
   const int64_t tile = (int64_t)misc[0];
   const int64_t first = tile * KKA_TILE;
   const int nvalid = args->n - first < KKA_TILE ? (int)(args->n - first) : KKA_TILE;
-  const int kind = args->kind, desc = args->desc, sh = args->shift;
-  const KEY_T *kin = (const KEY_T *)args->kin;
+  const int sh = args->shift;
+  const KEY_T xm = KKA_ORD_XM(KEY_T, args->kind, args->desc), fm = KKA_ORD_FM(KEY_T, args->kind);
+  const KEY_T *kin = (const KEY_T *)args->kin + first;
   KEY_T *kout = (KEY_T *)args->kout;
 #ifndef VAL_NONE
-  const VAL_T *vin = (const VAL_T *)args->vin;
+  const VAL_T *vin = (const VAL_T *)args->vin + first;
   VAL_T *vout = (VAL_T *)args->vout;
-  VAL_T V[IT];
 #endif
   KEY_T K[IT];
+  /* a key's digit (bits 16 and up) and its rank (below): first in its
+   * warp, then in the tile */
   uint32_t R[IT];
 
 #if KKA_SIMT
@@ -89,26 +106,30 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
    * its lane l the items l, l + WS, ... of that: loads coalesce, and the
    * warp's item k comes before its item k + 1 */
   const int ws = KKA_WS, lane = t % ws, w = t / ws;
-  for (int e = t; e < KKA_GPU_NWMAX * KKA_RADIX; e += KKA_GPU_TS)
-    wc[e] = 0u;
+  const int wbase = w * ws * IT + lane;
+  if (nvalid == KKA_TILE) { /* every tile but the last: no test per key */
 #pragma unroll
-  for (int k = 0; k < IT; k++) {
-    const int s = w * ws * IT + k * ws + lane;
-    if (s < nvalid) {
-      K[k] = kin[first + s];
-#ifndef VAL_NONE
-      V[k] = vin[first + s];
-#endif
+    for (int k = 0; k < IT; k++) {
+      K[k] = kin[wbase + k * ws];
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < IT; k++) {
+      const int s = wbase + k * ws;
+      if (s < nvalid)
+        K[k] = kin[s];
     }
   }
-  KK_TEAM_BARRIER(team);
-  /* each warp ranks its keys item by item: peers by ballots, a counter per digit */
+#pragma unroll
+  for (int k = 0; k < IT; k++)
+    R[k] = wbase + k * ws < nvalid ? (uint32_t)KKA_DIGIT(ORD, KKA_ORDMF(K[k], xm, fm), sh) : 0u;
+  /* each warp ranks its keys item by item: peers by ballots, a counter per
+   * digit (a warp's own counters: no barrier before) */
   uint32_t *mywc = wc + w * KKA_RADIX;
 #pragma unroll
   for (int k = 0; k < IT; k++) {
-    const int s = w * ws * IT + k * ws + lane;
-    const int valid = s < nvalid;
-    const int d = valid ? KKA_DIGIT(ORD, KKA_ORDF(K[k], kind, desc), sh) : 0;
+    const int valid = wbase + k * ws < nvalid;
+    const int d = (int)R[k];
     const kk__lanes_t peers = kka_match(valid, (unsigned)d);
     const uint32_t below = kka_popc(peers & kka_lanes_below(lane)), count = kka_popc(peers);
     const uint32_t base = valid ? mywc[d] : 0u;
@@ -116,49 +137,116 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
     if (valid && below == count - 1u)
       mywc[d] = base + count; /* the last of the peers */
     kk__warp_sync();
-    R[k] = base + below;
+    R[k] = ((uint32_t)d << 16) | (base + below);
   }
   KK_TEAM_BARRIER(team);
   /* thread t owns digit t: its count in each warp becomes the warps'
    * exclusive prefix, its tile count goes into a block scan */
+  uint32_t tcount;
   {
     uint32_t run = 0;
-    for (int ww = 0; ww < KKA_GPU_TS / ws; ww++) {
+#pragma unroll
+    for (int ww = 0; ww < KKA_GPU_TS / KKA_WS; ww++) {
       const uint32_t c = wc[ww * KKA_RADIX + t];
       wc[ww * KKA_RADIX + t] = run;
       run += c;
     }
+    tcount = run;
     uint32_t excl;
     const uint32_t incl = kk__warp_scan<uint32_t, kk__bjoin<KK_SUM, uint32_t> >(run, (unsigned)lane, &excl);
     if (lane == ws - 1)
       misc[2 + w] = incl;
     KK_TEAM_BARRIER(team);
     uint32_t before = 0;
-    for (int ww = 0; ww < w; ww++)
-      before += misc[2 + ww];
+#pragma unroll
+    for (int ww = 0; ww < KKA_GPU_TS / KKA_WS; ww++)
+      before += ww < w ? misc[2 + ww] : 0u;
     tds[t] = before + excl;
-    if (t == 0)
-      tds[KKA_RADIX] = (uint32_t)nvalid;
   }
+  /* this tile's count of digit t, for the tiles after it, as early as it is known */
+  const int ep = args->epoch;
+  uint64_t *const st = args->status + tile * KKA_RADIX + t;
+  kka_word_store(st, (tile == 0 ? KKA_ST_INCL : KKA_ST_AGG) | KKA_ST_EPOCH(ep) | (uint64_t)tcount);
   KK_TEAM_BARRIER(team);
+  /* the keys sorted by digit into scratch (and their digits), while the
+   * tiles before publish */
 #pragma unroll
   for (int k = 0; k < IT; k++) {
-    const int s = w * ws * IT + k * ws + lane;
-    if (s < nvalid) {
-      const int d = KKA_DIGIT(ORD, KKA_ORDF(K[k], kind, desc), sh);
-      R[k] += tds[d] + wc[w * KKA_RADIX + d];
+    if (nvalid == KKA_TILE || wbase + k * ws < nvalid) {
+      const int d = (int)(R[k] >> 16);
+      R[k] = (R[k] & 0xFFFFu) + tds[d] + wc[w * KKA_RADIX + d];
+      kbuf[R[k]] = K[k];
+      dig[R[k]] = (uint8_t)d;
     }
   }
-#define KKA_POS(k) (w * ws * IT + (k) * ws + lane)
+  /* look back for digit t's count in the tiles before (one 64-bit word of
+   * flag and count each: loads past L1, no fence) */
+  {
+    const int d = t;
+    uint64_t prefix = 0;
+    if (tile > 0) {
+      for (int64_t j = tile - 1; j >= 0; j--) {
+        uint64_t x;
+        do
+          x = kka_word_load(args->status + j * KKA_RADIX + d);
+        while (KKA_ST_EPOCH_OF(x) != ep);
+        prefix += x & KKA_ST_VALUE;
+        if (x & KKA_ST_INCL)
+          break;
+      }
+      kka_word_store(st, KKA_ST_INCL | KKA_ST_EPOCH(ep) | (prefix + tcount));
+    }
+    gs[d] = args->offsets[d] + (int64_t)prefix - (int64_t)tds[d];
+  }
+  KK_TEAM_BARRIER(team);
+  /* to their places: runs of one digit are consecutive addresses */
+  if (nvalid == KKA_TILE) {
+#pragma unroll 4
+    for (int k = 0; k < IT; k++) {
+      const int s = k * KKA_GPU_TS + t;
+      kout[gs[dig[s]] + s] = kbuf[s];
+    }
+  } else {
+    for (int s = t; s < nvalid; s += KKA_GPU_TS)
+      kout[gs[dig[s]] + s] = kbuf[s];
+  }
+#ifndef VAL_NONE
+  /* the values only now (registers for the ranking): loads from the same
+   * places as the keys', into the same places in scratch */
+  VAL_T V[IT];
+#pragma unroll
+  for (int k = 0; k < IT; k++)
+    if (nvalid == KKA_TILE || wbase + k * ws < nvalid)
+      V[k] = vin[wbase + k * ws];
+  KK_TEAM_BARRIER(team);
+#pragma unroll
+  for (int k = 0; k < IT; k++)
+    if (nvalid == KKA_TILE || wbase + k * ws < nvalid)
+      vbuf[R[k]] = V[k];
+  KK_TEAM_BARRIER(team);
+  if (nvalid == KKA_TILE) {
+#pragma unroll 4
+    for (int k = 0; k < IT; k++) {
+      const int s = k * KKA_GPU_TS + t;
+      vout[gs[dig[s]] + s] = vbuf[s];
+    }
+  } else {
+    for (int s = t; s < nvalid; s += KKA_GPU_TS)
+      vout[gs[dig[s]] + s] = vbuf[s];
+  }
+#endif
 #else
   /* one work-item ranks the tile: blocked items, the keys in order in kbuf */
   uint16_t *rank = (uint16_t *)wc; /* KKA_TILE <= 2 * KKA_GPU_NWMAX * KKA_RADIX */
+#ifndef VAL_NONE
+  VAL_T V[IT];
+#endif
   for (int k = 0; k < IT; k++) {
     const int s = t * IT + k;
     if (s < nvalid) {
-      K[k] = kin[first + s];
+      K[k] = kin[s];
 #ifndef VAL_NONE
-      V[k] = vin[first + s];
+      V[k] = vin[s];
 #endif
       kbuf[s] = K[k];
     }
@@ -169,7 +257,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
     for (int d = 0; d < KKA_RADIX; d++)
       cnt[d] = 0u;
     for (int s = 0; s < nvalid; s++)
-      cnt[KKA_DIGIT(ORD, KKA_ORDF(kbuf[s], kind, desc), sh)]++;
+      cnt[KKA_DIGIT(ORD, KKA_ORDMF(kbuf[s], xm, fm), sh)]++;
     uint32_t run = 0;
     for (int d = 0; d < KKA_RADIX; d++) {
       tds[d] = run;
@@ -178,38 +266,36 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
     }
     tds[KKA_RADIX] = (uint32_t)nvalid;
     for (int s = 0; s < nvalid; s++)
-      rank[s] = cnt[KKA_DIGIT(ORD, KKA_ORDF(kbuf[s], kind, desc), sh)]++;
+      rank[s] = cnt[KKA_DIGIT(ORD, KKA_ORDMF(kbuf[s], xm, fm), sh)]++;
   }
   KK_TEAM_BARRIER(team);
   for (int k = 0; k < IT; k++)
     R[k] = t * IT + k < nvalid ? rank[t * IT + k] : 0u;
   KK_TEAM_BARRIER(team);
 #define KKA_POS(k) (t * IT + (k))
-#endif
 
   /* publish this tile's count of each digit, look back for the tiles before */
   for (int d = t; d < KKA_RADIX; d += (int)KK_TEAM_SIZE(team)) {
     const uint64_t count = (uint64_t)(tds[d + 1] - tds[d]);
     uint64_t *st = args->status + tile * KKA_RADIX + d;
     uint64_t prefix = 0;
+    const uint64_t ep = KKA_ST_EPOCH(args->epoch);
     if (tile == 0) {
-      kk_atomic_store(st, KKA_ST_INCL | count);
+      kk_atomic_store(st, KKA_ST_INCL | ep | count);
     } else {
-      kk_atomic_store(st, KKA_ST_AGG | count);
+      kk_atomic_store(st, KKA_ST_AGG | ep | count);
       for (int64_t j = tile - 1; j >= 0; j--) {
         uint64_t x;
         do
           x = kk_atomic_load(args->status + j * KKA_RADIX + d);
-        while (!(x & KKA_ST_FLAGS));
+        while (KKA_ST_EPOCH_OF(x) != args->epoch);
         prefix += x & KKA_ST_VALUE;
         if (x & KKA_ST_INCL)
           break;
       }
-      kk_atomic_store(st, KKA_ST_INCL | (prefix + count));
+      kk_atomic_store(st, KKA_ST_INCL | ep | (prefix + count));
     }
     gs[d] = args->offsets[d] + (int64_t)prefix - (int64_t)tds[d];
-    if (args->status_next)
-      args->status_next[tile * KKA_RADIX + d] = 0u; /* the next pass's words of this tile */
   }
   KK_TEAM_BARRIER(team);
 
@@ -221,7 +307,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   KK_TEAM_BARRIER(team);
   for (int s = t; s < nvalid; s += (int)KK_TEAM_SIZE(team)) {
     const KEY_T x = kbuf[s];
-    const int d = KKA_DIGIT(ORD, KKA_ORDF(x, kind, desc), sh);
+    const int d = KKA_DIGIT(ORD, KKA_ORDMF(x, xm, fm), sh);
     kout[gs[d] + s] = x;
     dig[s] = (uint8_t)d;
   }
@@ -237,7 +323,11 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   (void)dig;
 #endif
 #undef KKA_POS
+#endif
 }
 
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS
 #undef KKA_TILE
 #undef KKA_ORDF
+#undef KKA_ORDMF

@@ -28,6 +28,8 @@ KK_DECLARE_KERNEL(atomics_f32);
 KK_DECLARE_KERNEL(atomics_f64);
 KK_DECLARE_KERNEL(atomics_complex);
 KK_DECLARE_KERNEL(team_vector_unrolled);
+KK_DECLARE_KERNEL(team_total_bounded);
+KK_DECLARE_KERNEL(team_rows_bounded);
 KK_DECLARE_KERNEL(team_custom_reduce);
 KK_DECLARE_KERNEL(scatter_sum_i32);
 KK_DECLARE_KERNEL(scatter_sum_f64);
@@ -456,6 +458,64 @@ START_TEST(team_vector_unroll) {
                     ref);
     }
     kk_view_release(hy);
+  }
+  kk_view_release(hA), kk_view_release(A), kk_view_release(y);
+}
+END_TEST
+
+/* Team kernels compiled with launch bounds of 64 threads (KK_TEAM_BOUNDS):
+ * on CUDA and HIP the kernel's limit is 64 threads a team, which
+ * kk_team_size_max answers and a launch of more is refused for; elsewhere
+ * the hint changes nothing; at every size allowed the sums are right. */
+START_TEST(team_launch_bounds) {
+  const int64_t rows = 9, cols = 70;
+  int64_t e2[2] = {rows, cols};
+  kk_view_t *A = viewn("A", KK_DOUBLE, 2, e2), *hA = host_of(A), *y = viewn("y", KK_DOUBLE, 1, &rows);
+  double ref = 0, rowref[9];
+  for (int64_t i = 0; i < rows; i++) {
+    rowref[i] = 0;
+    for (int64_t j = 0; j < cols; j++) {
+      const double v = aval(i, j);
+      ((double *)kk_view_data(hA))[i * kk_view_stride(hA, 0) + j * kk_view_stride(hA, 1)] = v;
+      rowref[i] += v;
+      ref += v;
+    }
+  }
+  upload(A, hA);
+  struct team_args a;
+  memset(&a, 0, sizeof a);
+  a.a = kk_view_bind(A), a.y = kk_view_bind(y), a.cols = cols;
+  kk_team_policy_t p = {sizeof p, rows, KK_AUTO, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+  int maxts = 0;
+  OK(kk_team_size_max(KK_KERNEL(team_total_bounded), &p, &maxts));
+  ck_assert_int_ge(maxts, 1);
+  const char *b = kk_backend_default();
+  const int simt = strcmp(b, "cuda") == 0 || strcmp(b, "hip") == 0;
+  if (simt)
+    ck_assert_msg(maxts <= 64, "%s: team size max %d of a kernel bounded to 64 threads", b, maxts);
+  const int sizes[3] = {1, maxts < 64 ? maxts : 64, KK_AUTO};
+  for (int k = 0; k < 3; k++) {
+    double s = 0;
+    int ts = sizes[k];
+    p.team_size = ts;
+    OK(kk_parallel_reduce_team("bounded", &p, KK_KERNEL(team_total_bounded), KK_ARGS(a), KK_RESULT(s)));
+    if (ts == KK_AUTO)
+      continue; /* the size chosen is the backend's: the row sums below check that launch */
+    ck_assert_msg(s == ref + (double)(rows * ts), "team size %d: %g, expected %g", ts, s, ref + (double)(rows * ts));
+    double zero = 0;
+    OK(kk_deep_copy_fill(y, &zero));
+    OK(kk_parallel_for_team("bounded rows", &p, KK_KERNEL(team_rows_bounded), KK_ARGS(a)));
+    kk_view_t *hy = host_of(y);
+    download(hy, y);
+    for (int64_t i = 0; i < rows; i++)
+      ck_assert_msg(((double *)kk_view_data(hy))[i] == rowref[i], "team size %d: row %lld", ts, (long long)i);
+    kk_view_release(hy);
+  }
+  if (simt) { /* one past the bound is refused before launch */
+    p.team_size = 65;
+    double s = 0;
+    ck_assert_int_eq(kk_parallel_reduce_team("too big", &p, KK_KERNEL(team_total_bounded), KK_ARGS(a), KK_RESULT(s)),
+                     KK_ERROR_LIMIT);
   }
   kk_view_release(hA), kk_view_release(A), kk_view_release(y);
 }
@@ -1047,6 +1107,7 @@ void conf_add_hier_tests(Suite *s) {
   tcase_add_test(tc, team_size_per_instance);
   tcase_add_test(tc, team_scratch_views_both_levels);
   tcase_add_test(tc, team_vector_unroll);
+  tcase_add_test(tc, team_launch_bounds);
   tcase_add_test(tc, team_custom_nested_reduce);
   tcase_add_test(tc, team_scratch_limits);
   tcase_add_test(tc, team_reduce);

@@ -264,6 +264,25 @@ KK_TEAM_FOR(team_vector_unrolled, struct team_args, team) {
 #undef KK_VECTOR_UNROLL
 #define KK_VECTOR_UNROLL 1
 
+/* ---- launch bounds (KK_TEAM_BOUNDS, a GPU tuning hint): team_total's sum at most 64 threads a team ---- */
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(64, 2)
+KK_TEAM_REDUCE(team_total_bounded, struct team_args, double, KK_SUM, team, acc) {
+  const int64_t r = KK_LEAGUE_RANK(team);
+  double row;
+  KK_TEAM_THREAD_REDUCE(team, j, 0, args->cols, double, KK_SUM, row) { row += KK_AT(args->a, double, r, j); }
+  KK_SINGLE_TEAM(team) { *acc += row; }
+  *acc += 1.0; /* and one per thread */
+}
+KK_TEAM_FOR(team_rows_bounded, struct team_args, team) {
+  const int64_t r = KK_LEAGUE_RANK(team);
+  double row;
+  KK_TEAM_THREAD_REDUCE(team, j, 0, args->cols, double, KK_SUM, row) { row += KK_AT(args->a, double, r, j); }
+  KK_SINGLE_TEAM(team) { KK_AT(args->y, double, r) = row; }
+}
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS
+
 /* ---- ScatterView --------------------------------------------------------------------------------- */
 KK_FOR(scatter_sum_i32, struct scatter_args, i) { KK_SCATTER_ADD(args->s, int32_t, (int32_t)(1 + i % 3), KK_AT(args->idx, int32_t, i)); }
 KK_FOR(scatter_sum_f64, struct scatter_args, i) { KK_SCATTER_ADD(args->s, double, 0.25 * (double)(1 + i % 3), KK_AT(args->idx, int32_t, i)); }

@@ -117,14 +117,14 @@ KK__BUILTIN_REDUCERS(KK__DEF_BJOIN)
 
 #define KK_TEAM_FOR(NAME, ARGS_T, TEAM)                                                                         \
   KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, );                                                    \
-  KK__KERNEL(, kk_k_##NAME, ARGS_T) KK__LEAGUE_LOOP(kk__body_##NAME(kk__ap, &kk__t, KK__CTX)) }                 \
+  KK__KERNEL(KK_TEAM_BOUNDS, kk_k_##NAME, ARGS_T) KK__LEAGUE_LOOP(kk__body_##NAME(kk__ap, &kk__t, KK__CTX)) }   \
   KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, )
 
 /* Team reductions: the acc of vector lane 0 of every thread of every team. */
 #define KK_TEAM_REDUCE(NAME, ARGS_T, T, R, TEAM, ACC)                                                           \
   KK__RED1(NAME, T, R, KK__VT_##R(T))                                                                           \
   KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, KK__VT_##R(T) *const ACC KK__UNUSED, );                \
-  KK__KERNEL(, kk_k_##NAME, ARGS_T) KK__VT_##R(T) kk__acc;                                                      \
+  KK__KERNEL(KK_TEAM_BOUNDS, kk_k_##NAME, ARGS_T) KK__VT_##R(T) kk__acc;                                        \
   kk__red_##NAME::init(&kk__acc);                                                                               \
   KK__LEAGUE_LOOP(kk__body_##NAME(kk__ap, &kk__t, &kk__acc, KK__CTX))                                           \
   KK__FINISH(KK__VT_##R(T), NAME, 2);                                                                           \

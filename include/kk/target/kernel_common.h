@@ -19,6 +19,25 @@
   KK__REDUCERS_INT(D, int64_t) KK__REDUCERS_INT(D, uint64_t) KK__REDUCERS_ALL(D, float)                         \
   KK__REDUCERS_LOC(D, float) KK__REDUCERS_ALL(D, double) KK__REDUCERS_LOC(D, double)
 
+/* ==== tuning hint: the launch bounds of team kernels ========================================= */
+/* KK_TEAM_BOUNDS, as defined where a team kernel (KK_TEAM_FOR,
+ * KK_TEAM_REDUCE) is written, default empty; a kernel file may set it to
+ * KK_LAUNCH_BOUNDS(threads, teams): a promise that the kernel's teams have at
+ * most `threads` threads, and a wish for `teams` of them resident per
+ * multiprocessor.  CUDA: __launch_bounds__(threads, teams), which caps the
+ * registers per thread; HIP: __launch_bounds__(threads); host and SPIR-V:
+ * nothing.  A tuning hint like KK_VECTOR_UNROLL (docs/kernel-language.md). */
+#ifndef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS
+#endif
+#if defined(KK_TARGET_CUDA)
+#define KK_LAUNCH_BOUNDS(THREADS, TEAMS) __launch_bounds__(THREADS, TEAMS)
+#elif defined(KK_TARGET_HIP)
+#define KK_LAUNCH_BOUNDS(THREADS, TEAMS) __launch_bounds__(THREADS)
+#else
+#define KK_LAUNCH_BOUNDS(THREADS, TEAMS)
+#endif
+
 /* ==== MDRange: an index parameter per name; the ranks' entry macros ========================== */
 #define KK__MD_PARAMS(...) KK__FOREACH(KK__MD_PARAM, ~, __VA_ARGS__)
 #define KK__MD_PARAM(unused, i) const int64_t i KK__UNUSED,
