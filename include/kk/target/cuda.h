@@ -82,6 +82,8 @@ static __device__ __forceinline__ void kk__desc_store(ulonglong2 *p, unsigned lo
 #else
 #define KK__MD_BOUNDS __launch_bounds__(256, 6)
 #endif
+/* KK_TEAM_FOR_BOUNDS: at most n threads per block */
+#define KK__TEAM_BOUNDS(n) __launch_bounds__(n)
 
 /* Integer atomics: CUDA's take int, unsigned and the long long types; long
  * and unsigned long go through the 64-bit ones (add and the bit operations

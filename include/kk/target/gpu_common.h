@@ -120,6 +120,15 @@ KK__BUILTIN_REDUCERS(KK__DEF_BJOIN)
   KK__KERNEL(, kk_k_##NAME, ARGS_T) KK__LEAGUE_LOOP(kk__body_##NAME(kk__ap, &kk__t, KK__CTX)) }                 \
   KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, )
 
+/* A team kernel that is never launched with more than MAXT threads (team
+ * size x vector length) per team: the compiler may give each thread the
+ * registers of MAXT threads per block (__launch_bounds__(MAXT) on CUDA and
+ * HIP; SPIR-V has no such bound), and a launch with more is refused. */
+#define KK_TEAM_FOR_BOUNDS(NAME, ARGS_T, TEAM, MAXT)                                                            \
+  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, );                                                    \
+  KK__KERNEL(KK__TEAM_BOUNDS(MAXT), kk_k_##NAME, ARGS_T) KK__LEAGUE_LOOP(kk__body_##NAME(kk__ap, &kk__t, KK__CTX)) } \
+  KK__BODY(NAME, ARGS_T, kk_team *const TEAM KK__UNUSED, )
+
 /* Team reductions: the acc of vector lane 0 of every thread of every team. */
 #define KK_TEAM_REDUCE(NAME, ARGS_T, T, R, TEAM, ACC)                                                           \
   KK__RED1(NAME, T, R, KK__VT_##R(T))                                                                           \

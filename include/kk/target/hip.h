@@ -67,6 +67,7 @@ static __device__ __forceinline__ void kk__flag_store(unsigned long long *p, uns
  * bound back). */
 #define KK__SCAN_BOUNDS __launch_bounds__(256)
 #define KK__MD_BOUNDS __launch_bounds__(256)
+#define KK__TEAM_BOUNDS(n) __launch_bounds__(n) /* KK_TEAM_FOR_BOUNDS */
 /* HIP-Clang does not unroll a team-thread loop (its stride, the team size,
  * is not a constant): asking would only warn */
 #define KK__THREAD_UNROLL 1

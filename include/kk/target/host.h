@@ -431,6 +431,10 @@ static inline kk__thread_t kk__stack_scratch(kk__thread_t th, kk_host_thread_t *
   static inline void kk__body_##NAME(const ARGS_T *const args KK__UNUSED, kk_team *const TEAM KK__UNUSED,   \
                                      kk__thread_t kk__th KK__UNUSED)
 
+/* KK_TEAM_FOR_BOUNDS(name, args type, team, max threads) { body }: the
+ * bound matters to GPU compilers only */
+#define KK_TEAM_FOR_BOUNDS(NAME, ARGS_T, TEAM, MAXT) KK_TEAM_FOR(NAME, ARGS_T, TEAM)
+
 /* KK_TEAM_REDUCE(name, args type, T, R, team, acc) { body }: every thread of
  * every team has its own *acc; all are combined with R. */
 #define KK_TEAM_REDUCE(NAME, ARGS_T, T, R, TEAM, ACC)                                                       \

@@ -291,6 +291,7 @@ typedef uint64_t kk__failed_t;
 #define KK__CAPTURE =
 #define KK__LAMBDA __attribute__((always_inline))
 #define KK__MD_BOUNDS
+#define KK__TEAM_BOUNDS(n) /* KK_TEAM_FOR_BOUNDS: no bound to give */
 #define KK__MD_DIRECT(NAME, ARGS_T, RANK)
 /* A kernel: its launch record and argument struct from the slot. */
 #define KK__KERNEL(BOUNDS, NAME, ARGS_T)                                                                        \
