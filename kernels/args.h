@@ -39,6 +39,26 @@
  * double: KKK_GEMM_TILE_Z), with A's and B's tiles staged in scratch */
 #define KKK_GEMM_TILE 32
 #define KKK_GEMM_TILE_Z 16
+/* gemm_rb, the register-blocked gemm of real types (kernels/gemm_tmpl.h).
+ * GPUs: a team of KKK_GEMM_GPU_THREADS threads (vector length 1) per
+ * KKK_GEMM_GPU_T x KKK_GEMM_GPU_T tile of C, each thread 8 x 8 elements of
+ * it, op(A) and op(B) staged KKK_GEMM_GPU_K values of k at a time (16 x 16
+ * threads x 8 x 8 = 128 x 128: the sizes are tied).  Host targets: a
+ * league rank per mr x nc block of C (mr at most KKK_GEMM_H_MR_RANK rows,
+ * nc at most KKK_GEMM_H_NC columns), op(B) packed once per slice of
+ * KKK_GEMM_H_KC values of k for all the rank's rows, op(A) per
+ * KKK_GEMM_H_MC rows of it, panels of
+ * KKK_GEMM_H_MR rows (MC is a multiple of it) and NR columns (two vector
+ * registers: at most 32 floats with AVX-512). */
+#define KKK_GEMM_GPU_THREADS 256
+#define KKK_GEMM_GPU_T 128
+#define KKK_GEMM_GPU_K 8
+#define KKK_GEMM_H_MR 6 /* the micro-kernel is written for 6 rows */
+#define KKK_GEMM_H_MC 96
+#define KKK_GEMM_H_MR_RANK (8 * KKK_GEMM_H_MC)
+#define KKK_GEMM_H_KC 256
+#define KKK_GEMM_H_NC 256
+#define KKK_GEMM_H_NR_MAX 32
 
 /* batched gemm on GPUs: rows of C each lane keeps in registers when C has
  * a warp's worth of columns */
@@ -113,6 +133,8 @@ struct kkk_gemm_args {
   kk_complex_double a, b;
   int64_t m, n, k;
   int64_t tiles_n;  /* tiles along n */
+  int64_t mr, nc;   /* gemm_rb on host targets: rows (a multiple of KKK_GEMM_H_MC) and columns (a multiple
+                       of KKK_GEMM_H_NR_MAX, at most KKK_GEMM_H_NC) of C per league rank */
   uint32_t flags;
   uint32_t pad;
 };
@@ -189,6 +211,8 @@ KKK_DECL4(gemv_rows);
 KKK_DECL4(gemv_cols);
 KKK_DECL4(gemv_split);
 KKK_DECL4(gemm);
+KK_DECLARE_KERNEL(kkk_gemm_rb_s);
+KK_DECLARE_KERNEL(kkk_gemm_rb_d);
 /* batched.kk.c */
 KKK_DECL4(bgemm);
 KKK_DECL4(bgemm_p);

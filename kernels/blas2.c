@@ -7,6 +7,7 @@
 static const kk_kernel_t *const k_gemv_rows[4] = KKK_K4(gemv_rows), *const k_gemv_cols[4] = KKK_K4(gemv_cols);
 static const kk_kernel_t *const k_gemv_split[4] = KKK_K4(gemv_split);
 static const kk_kernel_t *const k_gemm[4] = KKK_K4(gemm);
+static const kk_kernel_t *const k_gemm_rb[2] = {KK_KERNEL(kkk_gemm_rb_s), KK_KERNEL(kkk_gemm_rb_d)};
 
 static kk_complex_double cd(kk_scalar_t s) { return kk_cdouble(s.re, s.im); }
 static int is_zero(kk_scalar_t s) { return s.re == 0.0 && s.im == 0.0; }
@@ -159,6 +160,44 @@ kk_status_t kk_blas_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b, kk
       return st;
   }
   const int cplx = kkk_is_complex(c.type);
+  g.a = cd(a);
+  g.b = cd(b);
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  if (!cplx) {
+    /* real types: the register-blocked kernel (gemm_tmpl.h) */
+    g.flags = (is_zero(a) ? KKK_A_ZERO : 0) | (is_zero(b) ? KKK_B_ZERO : 0);
+    const size_t es = kkk_elem_size(c.type);
+    kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c.inst};
+    if (c.host) {
+      /* blocks of mr x nc, mr (then nc) narrowed until every thread has
+       * about four, so that smaller products use every thread: op(B) is
+       * packed once per block and slice of k, so the tall blocks of large
+       * products pack it least */
+      const int64_t want = 4 * (int64_t)kk_num_threads();
+      g.mr = KKK_GEMM_H_MR_RANK;
+      g.nc = KKK_GEMM_H_NC;
+      while (g.mr > KKK_GEMM_H_MC && ((m + g.mr - 1) / g.mr) * ((n + g.nc - 1) / g.nc) < want)
+        g.mr -= KKK_GEMM_H_MC;
+      while (g.nc > KKK_GEMM_H_NR_MAX && ((m + g.mr - 1) / g.mr) * ((n + g.nc - 1) / g.nc) < want)
+        g.nc -= KKK_GEMM_H_NR_MAX;
+      g.tiles_n = (n + g.nc - 1) / g.nc;
+      p.league_size = ((m + g.mr - 1) / g.mr) * g.tiles_n;
+      p.scratch_team[1] = kk_scratch_size(es, KKK_GEMM_H_MC * KKK_GEMM_H_KC) +
+                          kk_scratch_size(es, KKK_GEMM_H_KC * KKK_GEMM_H_NC);
+      return kk_parallel_for_team(c.op, &p, k_gemm_rb[c.t], &g, sizeof g);
+    }
+    p.team_size = KKK_GEMM_GPU_THREADS;
+    p.scratch_team[0] = 2 * kk_scratch_size(es, 2 * KKK_GEMM_GPU_K * (KKK_GEMM_GPU_T + 16 / es));
+    int most = 0;
+    if (kk_team_size_max(k_gemm_rb[c.t], &p, &most) == KK_OK && most >= KKK_GEMM_GPU_THREADS) {
+      g.tiles_n = (n + KKK_GEMM_GPU_T - 1) / KKK_GEMM_GPU_T;
+      p.league_size = ((m + KKK_GEMM_GPU_T - 1) / KKK_GEMM_GPU_T) * g.tiles_n;
+      return kk_parallel_for_team(c.op, &p, k_gemm_rb[c.t], &g, sizeof g);
+    }
+    /* a device whose teams cannot be that large takes the portable tiles below */
+  }
   const int64_t tile = c.type == KK_COMPLEX_DOUBLE ? KKK_GEMM_TILE_Z : KKK_GEMM_TILE;
   g.a = cd(a);
   g.b = cd(b);

@@ -231,3 +231,7 @@ KKK_TEAM_FOR(KN(gemm), struct kkk_gemm_args, team) {
     KK_AT(args->C, SC, i0 + ii, j0 + jj) = r;
   }
 }
+
+#if !CPLX
+#include "gemm_tmpl.h"
+#endif

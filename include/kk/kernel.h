@@ -127,6 +127,12 @@
 #define KK_STRIDE(v, k) ((v).d.stride[k])
 #define KK_DATA(v, T) ((T *)(v).d.data)
 
+/* KK_ALIGNED(n): a type (or variable) aligned to n bytes, n a power of two
+ * up to 16 -- a struct of 16 bytes so aligned is one 16-byte load or store
+ * on every target (vector loads of scratch, docs/kernel-language.md):
+ *   typedef struct KK_ALIGNED(16) { double v[2]; } my_double2; */
+#define KK_ALIGNED(n) __attribute__((aligned(n)))
+
 /* ---- reducers ---------------------------------------------------------------- */
 
 /* Scalar types a reducer accepts, with their type code and limits. */

@@ -647,6 +647,88 @@ START_TEST(gemm) {
 }
 END_TEST
 
+/* kk's own gemm at the sizes where its blocking has edges: 1, 7, 33, 129
+ * (past a GPU tile of 128 by one), k past a host slice of 256 (C added to
+ * across slices), each op of each operand, every layout of each operand;
+ * beta 0 with C full of NaN (C not read), alpha 0 with A and B full of
+ * NaN (neither read: C = beta C).  Real types take the register-blocked
+ * kernel (gemm_rb), complex ones the tiles; both are checked. */
+START_TEST(gemm_blocked) {
+  use_tpl(0);
+  static const int64_t sizes[][3] = {{1, 1, 1}, {7, 33, 129}, {129, 7, 33}, {33, 129, 7}, {129, 129, 300}, {130, 97, 1}};
+  const int nz = g_small ? 2 : 6;
+  for (int ti = 0; ti < 4; ti++) {
+    const kk_type_t T = k_types[ti];
+    for (int zi = 0; zi < nz; zi++)
+      for (int oa = 0; oa < 3; oa++)
+        for (int ob = 0; ob < 3; ob++)
+          for (int kind = 0; kind < K_NKINDS; kind++) {
+            const int64_t m = sizes[zi][0], n = sizes[zi][1], k = sizes[zi][2];
+            if ((ti >= 2 || zi == 4) && (oa == KK_OP_C || ob == KK_OP_C) && kind > 0)
+              continue; /* the complex and largest products: op C in one layout */
+            const int variant = (int)((zi + oa + 2 * ob + kind) % 4); /* 0: beta 0, 1: alpha 0, else both random */
+            tv_t A = oa == KK_OP_N ? tv2(T, m, k, kind) : tv2(T, k, m, kind);
+            tv_t B = ob == KK_OP_N ? tv2(T, k, n, (kind + 1 + zi) % K_NKINDS) : tv2(T, n, k, (kind + 1 + zi) % K_NKINDS);
+            tv_t C = tv2(T, m, n, (kind + 2 + oa) % K_NKINDS);
+            tv_fill(&A);
+            tv_fill(&B);
+            tv_fill(&C);
+            cplx *c0 = malloc(sizeof(cplx) * (size_t)(m * n + 1));
+            for (int64_t i = 0; i < m; i++)
+              for (int64_t j = 0; j < n; j++)
+                c0[i * n + j] = tv_get(&C, i, j, 0);
+            if (variant == 0) {
+              for (int64_t i = 0; i < m; i++)
+                for (int64_t j = 0; j < n; j++)
+                  tv_set(&C, i, j, 0, NAN);
+              tv_upload(&C);
+            }
+            const cplx a = variant == 1 ? 0 : as_type(T, rndc(T)), b = variant == 0 ? 0 : as_type(T, rndc(T));
+            cplx *s = malloc(sizeof(cplx) * (size_t)(m * n + 1));
+            double *mag = malloc(sizeof(double) * (size_t)(m * n + 1));
+            for (int64_t i = 0; i < m; i++)
+              for (int64_t j = 0; j < n; j++) {
+                s[i * n + j] = 0;
+                mag[i * n + j] = 0;
+                for (int64_t l = 0; l < k; l++) {
+                  const cplx p = opel(&A, (kk_op_t)oa, i, l, 0) * opel(&B, (kk_op_t)ob, l, j, 0);
+                  s[i * n + j] += p;
+                  mag[i * n + j] += cabs(p);
+                }
+              }
+            if (variant == 1) {
+              for (int64_t i = 0; i < A.ext[0]; i++)
+                for (int64_t j = 0; j < A.ext[1]; j++)
+                  tv_set(&A, i, j, 0, NAN);
+              for (int64_t i = 0; i < B.ext[0]; i++)
+                for (int64_t j = 0; j < B.ext[1]; j++)
+                  tv_set(&B, i, j, 0, NAN);
+              tv_upload(&A);
+              tv_upload(&B);
+            }
+            OK(kk_blas_gemm(NULL, (kk_op_t)oa, (kk_op_t)ob, sc(a), A.v, B.v, sc(b), C.v));
+            tv_download(&C);
+            for (int64_t i = 0; i < m; i++)
+              for (int64_t j = 0; j < n; j++) {
+                const cplx c = variant == 0 ? 0 : c0[i * n + j];
+                const cplx ref = (variant == 1 ? 0 : a * s[i * n + j]) + b * c;
+                expect_close(T, tv_get(&C, i, j, 0), ref, (variant == 1 ? 0 : cabs(a) * mag[i * n + j]) + cabs(b * c),
+                             k + 2,
+                             WHAT("gemm %s ops %d%d kinds %s %lldx%lldx%lld a%s b%s (%lld,%lld)", kk_type_name(T), oa,
+                                  ob, k_kind_names[kind], (long long)m, (long long)n, (long long)k,
+                                  variant == 1 ? " 0" : "", variant == 0 ? " 0" : "", (long long)i, (long long)j));
+              }
+            free(s);
+            free(mag);
+            free(c0);
+            tv_free(&A);
+            tv_free(&B);
+            tv_free(&C);
+          }
+  }
+}
+END_TEST
+
 /* ---- batched -------------------------------------------------------------------------------- */
 
 static const int64_t k_batches[] = {0, 1, 7};
@@ -1587,6 +1669,7 @@ static Suite *kernels_suite(void) {
   tcase_add_loop_test(tc, blas1_reductions, 0, 2);
   tcase_add_loop_test(tc, gemv, 0, 2);
   tcase_add_loop_test(tc, gemm, 0, 2);
+  tcase_add_test(tc, gemm_blocked);
   tcase_add_loop_test(tc, batched_gemm_gemv, 0, 1);
   tcase_add_test(tc, batched_gemm_beyond_scratch);
   tcase_add_loop_test(tc, batched_trsm, 0, 1);

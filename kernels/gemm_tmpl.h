@@ -1,0 +1,346 @@
+/* kernels/gemm_tmpl.h -- the register-blocked gemm of real types (included by blas2_tmpl.h once per real type). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+
+/*
+ * C = a op(A) op(B) + b C, C = m x n, k inner, written once for every
+ * target; the GPU and host forms differ in how they block (args.h has the
+ * sizes, docs/kernels.md the reasons).
+ *
+ * GPUs (gemm_rb launched with KKK_GEMM_GPU_THREADS threads, vector length
+ * 1): a team per KKK_GEMM_GPU_T x KKK_GEMM_GPU_T tile of C; each thread
+ * keeps 8 x 8 elements of C in registers (rows 4 tx .. 4 tx + 3 and 64 + 4
+ * tx .., columns likewise from ty, tx = rank % 16, ty = rank / 16) over
+ * the whole k loop.  op(A)'s T x 8 and op(B)'s 8 x T slices of each k step
+ * go through team scratch, double buffered: a thread loads its part of the
+ * next step into registers before it computes this one, and stores it into
+ * the other buffer after, so one barrier per step suffices.  A thread reads
+ * its 8 + 8 operands of a k from scratch as 16-byte vectors (KK_ALIGNED);
+ * the scratch rows are padded by 16 bytes so that the stores of a
+ * transposed stage fall in distinct banks.
+ *
+ * Host targets (league rank = an args->mr x args->nc block of C, team
+ * size 1): for each KKK_GEMM_H_KC slice of k, op(B)'s slice is packed
+ * into team scratch (level 1) as panels of NR columns, then for each
+ * KKK_GEMM_H_MC rows op(A)'s block as panels of MR rows (zero padded),
+ * and a micro-kernel computes MR x NR of C in
+ * registers from a panel of each: loops of constant length that the
+ * compiler unrolls and vectorizes (NR is two vector registers of the
+ * target's widest vectors, MR = 6 rows: 12 accumulators, the most that
+ * leave room for the operands in 16 registers).
+ */
+
+#if KKK_HOST
+#if defined(__AVX512F__)
+#define GH_VB 64
+#elif defined(__AVX__)
+#define GH_VB 32
+#else
+#define GH_VB 16
+#endif
+#define GH_MR KKK_GEMM_H_MR
+#define GH_NR (2 * GH_VB / (int)sizeof(SC))
+
+/* d[0 .. NR) = s[0 .. NR) */
+KK__FN void KN(gemm_copy)(SC *restrict d, const SC *restrict s) {
+#if defined(__GNUC__)
+  __builtin_memcpy(d, s, sizeof(SC) * GH_NR);
+#else
+  for (int q = 0; q < GH_NR; q++)
+    d[q] = s[q];
+#endif
+}
+
+/* c = the MR x NR product of a packed A panel (a[k MR + r]) and B panel
+ * (b[k NR + q]).  GCC's own vectorizer, given these loops over scalars,
+ * vectorized across the rows with permutes in the k loop (gcc 12); the
+ * GNU vector types say which way: each row of c is two vectors, each
+ * a(r, k) is broadcast against b's two. */
+#if defined(__GNUC__)
+typedef SC KN(gemm_vh) __attribute__((vector_size(GH_VB)));
+/* the accumulators are twelve named variables, not an array: gcc 12,
+ * inlining an array form into the kernel, interchanged the loops and kept
+ * the accumulators in memory */
+KK__FN void KN(gemm_micro)(int kb, const SC *restrict a, const SC *restrict b, SC *restrict c) {
+  const KN(gemm_vh) z = {0};
+  KN(gemm_vh) c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z, c40 = z, c41 = z, c50 = z,
+              c51 = z;
+  for (int kk = 0; kk < kb; kk++, a += GH_MR, b += GH_NR) {
+    KN(gemm_vh) b0, b1;
+    __builtin_memcpy(&b0, b, GH_VB);
+    __builtin_memcpy(&b1, b + GH_NR / 2, GH_VB);
+    c00 += a[0] * b0;
+    c01 += a[0] * b1;
+    c10 += a[1] * b0;
+    c11 += a[1] * b1;
+    c20 += a[2] * b0;
+    c21 += a[2] * b1;
+    c30 += a[3] * b0;
+    c31 += a[3] * b1;
+    c40 += a[4] * b0;
+    c41 += a[4] * b1;
+    c50 += a[5] * b0;
+    c51 += a[5] * b1;
+  }
+  const KN(gemm_vh) all[12] = {c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51};
+  __builtin_memcpy(c, all, sizeof all);
+}
+#else
+KK__FN void KN(gemm_micro)(int kb, const SC *restrict a, const SC *restrict b, SC *restrict c) {
+  SC acc[GH_MR][GH_NR];
+  for (int r = 0; r < GH_MR; r++)
+    for (int q = 0; q < GH_NR; q++)
+      acc[r][q] = (SC)0;
+  for (int kk = 0; kk < kb; kk++)
+    for (int r = 0; r < GH_MR; r++)
+      for (int q = 0; q < GH_NR; q++)
+        acc[r][q] += a[kk * GH_MR + r] * b[kk * GH_NR + q];
+  for (int r = 0; r < GH_MR; r++)
+    for (int q = 0; q < GH_NR; q++)
+      c[r * GH_NR + q] = acc[r][q];
+}
+#endif
+#else
+typedef struct KK_ALIGNED(16) {
+  SC v[16 / sizeof(SC)];
+} KN(gemm_v16);
+#define GV (16 / (int)sizeof(SC))              /* elements per 16-byte vector */
+#define GG KKK_GEMM_GPU_T                      /* C tile edge */
+#define GKS KKK_GEMM_GPU_K                     /* k per stage */
+#define GP (KKK_GEMM_GPU_T + GV)               /* a stage's padded row */
+#define GL (GG * GKS / KKK_GEMM_GPU_THREADS)   /* elements of A (and of B) a thread loads per stage */
+/* the k steps of a stage unrolled: all 8 on CUDA (232 registers for
+ * double on sm_90, no spills); 2 on HIP, where unrolling all 8 hoisted
+ * their scratch reads into 256 VGPRs + 256 AGPRs and spilled 26 (gfx90a),
+ * and 2 took 250 VGPRs, no spills, 2 waves per SIMD */
+#if defined(KK_TARGET_HIP)
+#define GKU _Pragma("unroll 2")
+#else
+#define GKU _Pragma("unroll")
+#endif
+#endif
+
+/* launched with KKK_GEMM_GPU_THREADS threads a team, one team per multiprocessor (232 registers) */
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKK_GEMM_GPU_THREADS, 1)
+KKK_TEAM_FOR(KN(gemm_rb), struct kkk_gemm_args, team) {
+  const SC a = S(from)(args->a), b = S(from)(args->b);
+  const int bzero = (args->flags & KKK_B_ZERO) != 0;
+  const int64_t m = args->m, n = args->n, kend = (args->flags & KKK_A_ZERO) ? 0 : args->k;
+  const int64_t t = KK_LEAGUE_RANK(team);
+  const int64_t as0 = KK_STRIDE(args->A, 0), as1 = KK_STRIDE(args->A, 1);
+  const int64_t bs0 = KK_STRIDE(args->B, 0), bs1 = KK_STRIDE(args->B, 1);
+  const SC *const Ad = KK_DATA(args->A, SC), *const Bd = KK_DATA(args->B, SC);
+#if KKK_HOST
+  const int64_t cs0 = KK_STRIDE(args->C, 0), cs1 = KK_STRIDE(args->C, 1);
+  const int64_t nc = args->nc, mr = args->mr;
+  const int64_t i0 = (t / args->tiles_n) * mr, j0 = (t % args->tiles_n) * nc;
+  const int64_t mrank = m - i0 < mr ? m - i0 : mr;
+  const int nb = n - j0 < nc ? (int)(n - j0) : (int)nc;
+  SC *const Ap = KK_TEAM_SCRATCH(team, 1, SC, KKK_GEMM_H_MC * KKK_GEMM_H_KC);
+  SC *const Bp = KK_TEAM_SCRATCH(team, 1, SC, KKK_GEMM_H_KC * KKK_GEMM_H_NC);
+  if (kend == 0) { /* C = b C */
+    for (int64_t i = 0; i < mrank; i++)
+      for (int j = 0; j < nb; j++) {
+        SC *cp = &KK_AT(args->C, SC, i0 + i, j0 + j);
+        *cp = bzero ? (SC)0 : b * *cp;
+      }
+    return;
+  }
+  const int np = (nb + GH_NR - 1) / GH_NR;
+  for (int64_t k0 = 0; k0 < kend; k0 += KKK_GEMM_H_KC) {
+    const int kb = kend - k0 < KKK_GEMM_H_KC ? (int)(kend - k0) : KKK_GEMM_H_KC;
+    const int first = k0 == 0;
+    /* op(B)'s slice as np panels of NR columns, each k's NR values
+     * together: packed once per slice for all the rank's rows */
+    for (int jp = 0; jp < np; jp++) {
+      SC *const pb = Bp + (int64_t)jp * kb * GH_NR;
+      const int jn = nb - jp * GH_NR < GH_NR ? nb - jp * GH_NR : GH_NR;
+      for (int kk = 0; kk < kb; kk++) {
+        const SC *src = Bd + (k0 + kk) * bs0 + (j0 + jp * GH_NR) * bs1;
+        SC *dst = pb + kk * GH_NR;
+        if (jn == GH_NR && bs1 == 1) {
+          KN(gemm_copy)(dst, src);
+        } else {
+          for (int q = 0; q < GH_NR; q++)
+            dst[q] = q < jn ? src[q * bs1] : (SC)0;
+        }
+      }
+    }
+    for (int64_t ib = i0; ib < i0 + mrank; ib += KKK_GEMM_H_MC) {
+      const int mb = i0 + mrank - ib < KKK_GEMM_H_MC ? (int)(i0 + mrank - ib) : KKK_GEMM_H_MC;
+      const int mp = (mb + GH_MR - 1) / GH_MR;
+      /* op(A)'s block as mp panels of MR rows, each k's MR values together */
+      for (int ip = 0; ip < mp; ip++) {
+        SC *const pa = Ap + (int64_t)ip * kb * GH_MR;
+        const int in = mb - ip * GH_MR < GH_MR ? mb - ip * GH_MR : GH_MR;
+        const SC *src = Ad + (ib + ip * GH_MR) * as0 + k0 * as1;
+        if (as0 == 1 && in == GH_MR) { /* the panel's rows are contiguous */
+          for (int kk = 0; kk < kb; kk++)
+            for (int r = 0; r < GH_MR; r++)
+              pa[kk * GH_MR + r] = src[kk * as1 + r];
+        } else if (as1 == 1 && in == GH_MR) { /* six rows read side by side, the panel written in order */
+          for (int kk = 0; kk < kb; kk++)
+            for (int r = 0; r < GH_MR; r++)
+              pa[kk * GH_MR + r] = src[r * as0 + kk];
+        } else {
+          for (int r = 0; r < GH_MR; r++)
+            if (r < in) {
+              for (int kk = 0; kk < kb; kk++)
+                pa[kk * GH_MR + r] = src[r * as0 + kk * as1];
+            } else {
+              for (int kk = 0; kk < kb; kk++)
+                pa[kk * GH_MR + r] = (SC)0;
+            }
+        }
+      }
+      for (int jp = 0; jp < np; jp++) {
+        const int jn = nb - jp * GH_NR < GH_NR ? nb - jp * GH_NR : GH_NR;
+        for (int ip = 0; ip < mp; ip++) {
+          const int in = mb - ip * GH_MR < GH_MR ? mb - ip * GH_MR : GH_MR;
+          SC c[GH_MR * GH_NR];
+          SC *const c0 = &KK_AT(args->C, SC, ib + ip * GH_MR, j0 + jp * GH_NR);
+#if defined(__GNUC__)
+          /* C's tile is read after the micro-kernel: its lines on their way meanwhile */
+          if (cs1 == 1 && !(first && bzero))
+            for (int r = 0; r < in; r++) {
+              __builtin_prefetch(c0 + r * cs0, 1);
+              __builtin_prefetch(c0 + r * cs0 + jn - 1, 1);
+            }
+#endif
+          KN(gemm_micro)(kb, Ap + (int64_t)ip * kb * GH_MR, Bp + (int64_t)jp * kb * GH_NR, c);
+          if (cs1 == 1 && jn == GH_NR) { /* rows of C contiguous: vector loops */
+            for (int r = 0; r < in; r++) {
+              SC *restrict cr = c0 + r * cs0;
+              const SC *restrict vr = c + r * GH_NR;
+              if (!first)
+                for (int q = 0; q < GH_NR; q++)
+                  cr[q] += a * vr[q];
+              else if (bzero)
+                for (int q = 0; q < GH_NR; q++)
+                  cr[q] = a * vr[q];
+              else
+                for (int q = 0; q < GH_NR; q++)
+                  cr[q] = a * vr[q] + b * cr[q];
+            }
+          } else {
+            for (int r = 0; r < in; r++)
+              for (int q = 0; q < jn; q++) {
+                SC *cp = c0 + r * cs0 + q * cs1;
+                const SC v = a * c[r * GH_NR + q];
+                *cp = first ? (bzero ? v : v + b * *cp) : v + *cp;
+              }
+          }
+        }
+      }
+    }
+  }
+#else
+  const int tid = (int)KK_TEAM_RANK(team), tx = tid & 15, ty = tid >> 4;
+  const int64_t i0 = (t / args->tiles_n) * GG, j0 = (t % args->tiles_n) * GG;
+  SC *const As = KK_TEAM_SCRATCH(team, 0, SC, 2 * GKS * GP);
+  SC *const Bs = KK_TEAM_SCRATCH(team, 0, SC, 2 * GKS * GP);
+  /* which element of each stage this thread loads: consecutive threads
+   * along the operand's unit-stride dimension */
+  const int a_ifast = as0 == 1, b_kfast = bs0 == 1;
+  int aoff[GL], boff[GL];     /* scratch offsets within a buffer */
+  int ak[GL], bk[GL];         /* k within a stage */
+  int64_t ag[GL], bg[GL];     /* global offsets at k = 0 (row or column 0 where it is past the end) */
+  unsigned aok = 0, bok = 0;  /* bit u: the row (column) of element u is inside C */
+  _Pragma("unroll") for (int u = 0; u < GL; u++) {
+    const int e = tid + u * KKK_GEMM_GPU_THREADS;
+    const int ii = a_ifast ? e % GG : e / GKS, ka = a_ifast ? e / GG : e % GKS;
+    const int jj = b_kfast ? e / GKS : e % GG, kb = b_kfast ? e % GKS : e / GG;
+    aoff[u] = ka * GP + ii;
+    boff[u] = kb * GP + jj;
+    ak[u] = ka;
+    bk[u] = kb;
+    aok |= (i0 + ii < m ? 1u : 0u) << u;
+    bok |= (j0 + jj < n ? 1u : 0u) << u;
+    ag[u] = (i0 + ii < m ? i0 + ii : 0) * as0 + ka * as1;
+    bg[u] = kb * bs0 + (j0 + jj < n ? j0 + jj : 0) * bs1;
+  }
+  SC acc[8][8];
+  for (int r = 0; r < 8; r++)
+    for (int q = 0; q < 8; q++)
+      acc[r][q] = (SC)0;
+  SC ra[GL], rb[GL];
+#define KKK_GEMM_STAGE_LOAD(k0_)                                                                  \
+  _Pragma("unroll") for (int u = 0; u < GL; u++) {                                                \
+    ra[u] = (aok >> u & 1u) && (k0_) + ak[u] < kend ? Ad[ag[u] + (k0_) * as1] : (SC)0;            \
+    rb[u] = (bok >> u & 1u) && (k0_) + bk[u] < kend ? Bd[bg[u] + (k0_) * bs0] : (SC)0;            \
+  }
+#define KKK_GEMM_STAGE_STORE(buf_)                                                                \
+  _Pragma("unroll") for (int u = 0; u < GL; u++) {                                                                  \
+    As[(buf_) * GKS * GP + aoff[u]] = ra[u];                                                      \
+    Bs[(buf_) * GKS * GP + boff[u]] = rb[u];                                                      \
+  }
+  if (kend > 0) {
+    KKK_GEMM_STAGE_LOAD(0)
+    KKK_GEMM_STAGE_STORE(0)
+  }
+  KK_TEAM_BARRIER(team);
+  int cur = 0;
+  for (int64_t k0 = 0; k0 < kend; k0 += GKS) {
+    const int more = k0 + GKS < kend;
+    if (more) {
+      KKK_GEMM_STAGE_LOAD(k0 + GKS)
+    }
+    const SC *const as = As + cur * GKS * GP, *const bs = Bs + cur * GKS * GP;
+    GKU for (int kk = 0; kk < GKS; kk++) {
+      SC af[8], bf[8];
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int u = 0; u < 4; u += GV) {
+          const KN(gemm_v16) va = *(const KN(gemm_v16) *)(as + kk * GP + h * (GG / 2) + tx * 4 + u);
+          const KN(gemm_v16) vb = *(const KN(gemm_v16) *)(bs + kk * GP + h * (GG / 2) + ty * 4 + u);
+#pragma unroll
+          for (int w = 0; w < GV; w++) {
+            af[h * 4 + u + w] = va.v[w];
+            bf[h * 4 + u + w] = vb.v[w];
+          }
+        }
+#pragma unroll
+      for (int r = 0; r < 8; r++)
+#pragma unroll
+        for (int q = 0; q < 8; q++)
+          acc[r][q] += af[r] * bf[q];
+    }
+    if (more) {
+      KKK_GEMM_STAGE_STORE(cur ^ 1)
+    }
+    KK_TEAM_BARRIER(team);
+    cur ^= 1;
+  }
+#undef KKK_GEMM_STAGE_LOAD
+#undef KKK_GEMM_STAGE_STORE
+  for (int r = 0; r < 8; r++) {
+    const int64_t i = i0 + (r >> 2) * (GG / 2) + tx * 4 + (r & 3);
+    if (i >= m)
+      continue;
+    for (int q = 0; q < 8; q++) {
+      const int64_t j = j0 + (q >> 2) * (GG / 2) + ty * 4 + (q & 3);
+      if (j < n) {
+        SC *cp = &KK_AT(args->C, SC, i, j);
+        const SC v = a * acc[r][q];
+        *cp = bzero ? v : v + b * *cp;
+      }
+    }
+  }
+#endif
+}
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS
+
+#if KKK_HOST
+#undef GH_VB
+#undef GH_MR
+#undef GH_NR
+#else
+#undef GV
+#undef GG
+#undef GKS
+#undef GP
+#undef GL
+#undef GKU
+#endif
