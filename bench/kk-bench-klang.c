@@ -189,11 +189,12 @@ NB_CASE(double, double, KK_DOUBLE)
 NB_CASE(float, float, KK_FLOAT)
 
 void bench_klang(const char *backend, int nt, int reps, const char *cases, int quick) {
+  /* reps 0: kk-bench's defaults (--reps not given), 10 gathers */
   if (bench_wants(cases, "gather"))
-    bench_gather(backend, reps, quick);
+    bench_gather(backend, reps > 0 ? reps : 10, quick);
   if (bench_wants(cases, "nbody")) {
     /* O(n^2): a few repetitions are enough */
-    const int r = reps < 2 ? reps : 2;
+    const int r = reps > 0 && reps < 2 ? reps : 2;
     bench_nbody_double(backend, nt, r, quick);
     bench_nbody_float(backend, nt, r, quick);
   }
