@@ -748,11 +748,12 @@ START_TEST(handles_outlive_finalize) {
   kk_crs_t *A = to_crs(KK_DOUBLE, &h, "old");
   kk_sptrsv_t *S = NULL;
   kk_spiluk_t *F = NULL;
-  kk_precond_t M = KK_PRECOND_INIT;
+  kk_precond_t M = KK_PRECOND_INIT, G = KK_PRECOND_INIT;
   OK(kk_sptrsv_symbolic(A, KK_LOWER, KK_DIAG_NONUNIT, &S));
   OK(kk_spiluk_symbolic(A, 1, &F));
   OK(kk_spiluk_numeric(NULL, F, A));
   OK(kk_precond_jacobi(NULL, A, &M));
+  OK(kk_precond_gs(NULL, A, NULL, 1, &G));
   kk_finalize();
   setup();
   kk_view_t *b = vec(KK_DOUBLE, 16, NULL), *x = vec(KK_DOUBLE, 16, NULL);
@@ -761,8 +762,10 @@ START_TEST(handles_outlive_finalize) {
   ck_assert_int_eq(kk_spiluk_apply(NULL, F, b, x), KK_ERROR_NOT_INITIALIZED);
   ck_assert_int_eq(kk_spiluk_numeric(NULL, F, A), KK_ERROR_NOT_INITIALIZED);
   ck_assert_int_eq(M.apply(M.data, NULL, b, x), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(G.apply(G.data, NULL, b, x), KK_ERROR_NOT_INITIALIZED);
   kk_view_release(b), kk_view_release(x);
   kk_precond_release(&M);
+  kk_precond_release(&G);
   kk_spiluk_destroy(F);
   kk_sptrsv_destroy(S);
   kk_crs_destroy(A);
