@@ -1,4 +1,4 @@
-/* kernels/krylov.c -- preconditioners (Jacobi, ILU(k), the caller's) and the Krylov solvers on CRS matrices: preconditioned CG and restarted GMRES(m). */
+/* kernels/krylov.c -- preconditioners (Jacobi, ILU(k), Gauss-Seidel, the caller's) and the Krylov solvers on CRS matrices: preconditioned CG and restarted GMRES(m). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdlib.h>
@@ -93,6 +93,48 @@ kk_status_t kk_precond_iluk(kk_spiluk_t *h, kk_precond_t *out) {
   if (!out || !h)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_precond_iluk: %s is NULL", !out ? "out" : "the handle");
   *out = (kk_precond_t){sizeof *out, iluk_apply, h, NULL, "iluk"};
+  return KK_OK;
+}
+
+/* Gauss-Seidel: a handle of its own (borrowing A) and the symmetric sweeps per apply */
+struct gs_precond {
+  kk_gs_handle_t *h;
+  int sweeps;
+};
+
+static kk_status_t gs_apply(void *data, kk_instance_t *inst, kk_view_t *r, kk_view_t *z) {
+  struct gs_precond *g = data;
+  /* z = 0 exactly (a zero factor writes zeros, whatever z held), then the sweeps with b = r */
+  kk_status_t st = kk_blas_scal(inst, z, KK_REAL(0), z);
+  if (st == KK_OK)
+    st = kk_sparse_gs_apply(inst, g->h, z, r, g->sweeps, KK_GS_SYMMETRIC);
+  return st;
+}
+
+static void gs_free(void *data) {
+  struct gs_precond *g = data;
+  kk_sparse_gs_destroy(g->h);
+  free(g);
+}
+
+kk_status_t kk_precond_gs(kk_instance_t *instance, const kk_crs_t *A, const kk_gs_options_t *options, int sweeps,
+                          kk_precond_t *out) {
+  static const char *op = "kk_precond_gs";
+  if (!out)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: out is NULL", op);
+  if (sweeps < 1)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: sweeps %d is not >= 1", op, sweeps);
+  struct gs_precond *g = calloc(1, sizeof *g);
+  if (!g)
+    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", op);
+  g->sweeps = sweeps;
+  /* checks A (square, a nonzero diagonal) and the options, and names the failure */
+  kk_status_t st = kk_sparse_gs_create(instance, A, options, &g->h);
+  if (st != KK_OK) {
+    free(g);
+    return st;
+  }
+  *out = (kk_precond_t){sizeof *out, gs_apply, g, gs_free, "gs"};
   return KK_OK;
 }
 

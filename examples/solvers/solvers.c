@@ -1,4 +1,4 @@
-/* examples/solvers/solvers.c -- the 3-D Poisson problem and a nonsymmetric 3-D convection-diffusion problem solved with libkk-kernels' preconditioned CG and GMRES (Jacobi, ILU(k)), printing iterations, residual and time. */
+/* examples/solvers/solvers.c -- the 3-D Poisson problem and a nonsymmetric 3-D convection-diffusion problem solved with libkk-kernels' preconditioned CG and GMRES (Jacobi, symmetric Gauss-Seidel, ILU(k)), printing iterations, residual and time. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -73,8 +73,8 @@ static double residual(const kk_crs_t *A, kk_view_t *b, kk_view_t *x) {
   return nr / nb;
 }
 
-enum { PRE_NONE, PRE_JACOBI, PRE_ILU0, PRE_ILU1 };
-static const char *const pre_names[] = {"none", "jacobi", "ilu(0)", "ilu(1)"};
+enum { PRE_NONE, PRE_JACOBI, PRE_GS, PRE_ILU0, PRE_ILU1 };
+static const char *const pre_names[] = {"none", "jacobi", "gs", "ilu(0)", "ilu(1)"};
 
 /* Solves A x = 1 with `solver` ("cg" or "gmres") and preconditioner `pre`;
  * prints a line; returns 0 when it converged to tol. */
@@ -90,6 +90,8 @@ static int solve(const char *problem, const kk_crs_t *A, const char *solver, int
   double t0 = now();
   if (pre == PRE_JACOBI)
     CHECK(kk_precond_jacobi(NULL, A, &M));
+  if (pre == PRE_GS) /* multicolor Gauss-Seidel, one symmetric sweep (forward then backward) per apply */
+    CHECK(kk_precond_gs(NULL, A, NULL, 1, &M));
   if (pre == PRE_ILU0 || pre == PRE_ILU1) {
     CHECK(kk_spiluk_symbolic(A, pre == PRE_ILU0 ? 0 : 1, &F));
     CHECK(kk_spiluk_numeric(NULL, F, A));

@@ -17,7 +17,8 @@
  *   kk_spiluk_t   the fill pattern of ILU(k) and the factors' values;
  *                 applies z = (L U)^-1 r with two triangular solves
  *   kk_precond_t  a preconditioner as the Krylov solvers see it: a struct
- *                 with an apply callback (Jacobi, ILU(k), or the caller's)
+ *                 with an apply callback (Jacobi, ILU(k), Gauss-Seidel, or
+ *                 the caller's)
  *
  * A handle records the matrix it was made for and borrows it: the matrix
  * must outlive the handle.  Handles are not thread-safe: calls with one
@@ -121,8 +122,8 @@ void kk_spiluk_destroy(kk_spiluk_t *h);
 /* ===========================================================================
  * Preconditioners
  *
- * What the Krylov solvers below call: z = M^-1 r.  kk makes Jacobi and
- * ILU(k) ones; any other (a Gauss-Seidel sweep, a multigrid cycle) is a
+ * What the Krylov solvers below call: z = M^-1 r.  kk makes Jacobi,
+ * ILU(k) and Gauss-Seidel ones; any other (a multigrid cycle) is a
  * kk_precond_t the caller fills: `apply` gets `data`, the solver's
  * instance, r and z (vectors of the matrix's type and rows, in the space
  * of the solver's b; z never r) and must return KK_OK or an error status.
@@ -151,6 +152,22 @@ kk_status_t kk_precond_jacobi(kk_instance_t *instance, const kk_crs_t *A, kk_pre
  * the preconditioner, and a new kk_spiluk_numeric on h changes it). */
 kk_status_t kk_precond_iluk(kk_spiluk_t *h, kk_precond_t *out);
 
+/* Gauss-Seidel: z = M^-1 r by setting z to zero and then `sweeps` (>= 1)
+ * symmetric sweeps (kk_sparse_gs_apply with b = r, KK_GS_SYMMETRIC: a
+ * forward then a backward sweep, so that M is symmetric for a symmetric A
+ * and PCG may use it; with omega, symmetric SOR).  options as for
+ * kk_sparse_gs_create (NULL: the defaults): the algorithm (KK_GS_MULTICOLOR
+ * or KK_GS_TWO_STAGE), the damping omega and the two-stage inner sweeps.
+ * The Gauss-Seidel handle (the coloring, the inverse diagonal) is made now
+ * and owned by *out: release it with kk_precond_release.  It borrows A: A
+ * must outlive the preconditioner, and after A's values change make the
+ * preconditioner again (the inverse diagonal is A's at this call).  A
+ * matrix that is not square or lacks a nonzero diagonal, bad options and
+ * sweeps < 1 are refused with KK_ERROR_INVALID_ARGUMENT.  Synchronous (the apply is
+ * asynchronous on the solver's instance). */
+kk_status_t kk_precond_gs(kk_instance_t *instance, const kk_crs_t *A, const kk_gs_options_t *options, int sweeps,
+                          kk_precond_t *out);
+
 /* Calls M->destroy(M->data) when set and empties *M.  NULL is ignored. */
 void kk_precond_release(kk_precond_t *M);
 
@@ -165,8 +182,8 @@ void kk_precond_release(kk_precond_t *M);
  * ======================================================================== */
 
 /* Preconditioned conjugate gradients for Hermitian positive definite A,
- * with M (which should be Hermitian positive definite too: Jacobi, or
- * ILU(k) of a matrix for which L U stays close to symmetric).  options as
+ * with M (which should be Hermitian positive definite too: Jacobi,
+ * symmetric Gauss-Seidel (kk_precond_gs), or ILU(k) of a matrix for which L U stays close to symmetric).  options as
  * for kk_sparse_cg (options->preconditioner is not read: M decides);
  * kk_sparse_cg is this routine with M Jacobi or none. */
 kk_status_t kk_sparse_pcg(kk_instance_t *instance, const kk_crs_t *A, kk_view_t *b, kk_view_t *x,

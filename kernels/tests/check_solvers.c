@@ -528,9 +528,9 @@ START_TEST(gmres_nonsymmetric) {
     cplx *b = malloc(sizeof(cplx) * (size_t)n);
     for (int64_t i = 0; i < n; i++)
       b[i] = 1 + 0.5 * rnd();
-    int iters[5] = {0};
-    for (int pre = 0; pre < 5; pre++) {
-      /* 0 none, 1 Jacobi, 2 ILU(0), 3 ILU(1), 4 the caller's */
+    int iters[7] = {0};
+    for (int pre = 0; pre < 7; pre++) {
+      /* 0 none, 1 Jacobi, 2 ILU(0), 3 ILU(1), 4 the caller's, 5 multicolor Gauss-Seidel, 6 two-stage (damped) */
       kk_precond_t M = KK_PRECOND_INIT;
       kk_spiluk_t *F = NULL;
       my_pre_t mine = {KK_PRECOND_INIT, 0};
@@ -545,6 +545,16 @@ START_TEST(gmres_nonsymmetric) {
         OK(kk_precond_jacobi(NULL, A, &mine.jac));
         M.apply = my_apply;
         M.data = &mine;
+      }
+      if (pre == 5)
+        OK(kk_precond_gs(NULL, A, NULL, 1, &M));
+      if (pre == 6) {
+        kk_gs_options_t go = KK_GS_OPTIONS_INIT;
+        go.algorithm = KK_GS_TWO_STAGE;
+        go.omega = 0.9;
+        go.inner_sweeps = 2;
+        OK(kk_precond_gs(NULL, A, &go, 2, &M));
+        ck_assert_str_eq(M.name, "gs");
       }
       for (int restart = 0; restart < 2; restart++) {
         kk_view_t *vb = vec(t, n, b), *vx = vec(t, n, NULL);
@@ -584,6 +594,11 @@ START_TEST(gmres_nonsymmetric) {
     ck_assert_int_le(iters[3], iters[2] + 1);
     /* the caller's Jacobi is kk's (a sum's order may differ between runs on threads: one iteration either way) */
     ck_assert_int_le(abs(iters[4] - iters[1]), 1);
+    /* symmetric Gauss-Seidel, either algorithm, beats no preconditioner and Jacobi */
+    ck_assert_msg(iters[5] < iters[0] && iters[5] < iters[1], "%s: gs %d iterations, none %d, jacobi %d",
+                  kk_type_name(t), iters[5], iters[0], iters[1]);
+    ck_assert_msg(iters[6] < iters[0] && iters[6] < iters[1], "%s: two-stage gs %d iterations, none %d, jacobi %d",
+                  kk_type_name(t), iters[6], iters[0], iters[1]);
     /* an iteration limit is honoured and reported as not converged */
     kk_view_t *vb = vec(t, n, b), *vx = vec(t, n, NULL);
     kk_gmres_options_t opt = KK_GMRES_OPTIONS_INIT;
@@ -613,12 +628,24 @@ START_TEST(pcg_preconditioners) {
     cplx *b = malloc(sizeof(cplx) * (size_t)n);
     for (int64_t i = 0; i < n; i++)
       b[i] = rndv(t);
-    int iters[3] = {0};
-    for (int pre = 0; pre < 3; pre++) {
+    int iters[6] = {0};
+    for (int pre = 0; pre < 6; pre++) {
+      /* 0 none, 1 Jacobi, 2 ILU(0), 3 multicolor symmetric Gauss-Seidel, 4 two-stage, 5 SSOR (omega 1.5), 2 sweeps */
       kk_precond_t M = KK_PRECOND_INIT;
       kk_spiluk_t *F = NULL;
+      kk_gs_options_t go = KK_GS_OPTIONS_INIT;
       if (pre == 1)
         OK(kk_precond_jacobi(NULL, A, &M));
+      if (pre == 3)
+        OK(kk_precond_gs(NULL, A, &go, 1, &M));
+      if (pre == 4) {
+        go.algorithm = KK_GS_TWO_STAGE;
+        OK(kk_precond_gs(NULL, A, &go, 1, &M));
+      }
+      if (pre == 5) {
+        go.omega = 1.5;
+        OK(kk_precond_gs(NULL, A, &go, 2, &M));
+      }
       if (pre == 2) {
         OK(kk_spiluk_symbolic(A, 0, &F));
         OK(kk_spiluk_numeric(NULL, F, A));
@@ -647,6 +674,9 @@ START_TEST(pcg_preconditioners) {
       kk_spiluk_destroy(F);
     }
     ck_assert_int_lt(iters[2], iters[0]);
+    for (int pre = 3; pre < 6; pre++)
+      ck_assert_msg(iters[pre] < iters[0] && iters[pre] < iters[1], "%s: gs %d: %d iterations, none %d, jacobi %d",
+                    kk_type_name(t), pre, iters[pre], iters[0], iters[1]);
     free(b);
     kk_crs_destroy(A);
     hcsr_free(&h);
@@ -678,6 +708,31 @@ START_TEST(krylov_refuses_bad_input) {
   ck_assert_int_eq(kk_precond_jacobi(NULL, R, &M), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq(kk_sparse_gmres(NULL, R, b, x, NULL, NULL, NULL), KK_ERROR_INVALID_ARGUMENT);
   ck_assert_contains(kk_last_error(), "not square");
+  /* the Gauss-Seidel preconditioner refuses bad arguments and leaves *out alone */
+  M.name = "untouched";
+  ck_assert_int_eq(kk_precond_gs(NULL, R, NULL, 1, &M), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_precond_gs(NULL, NULL, NULL, 1, &M), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_precond_gs(NULL, A, NULL, 0, &M), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "sweeps 0");
+  ck_assert_int_eq(kk_precond_gs(NULL, A, NULL, 1, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "out is NULL");
+  kk_gs_options_t go = KK_GS_OPTIONS_INIT;
+  go.omega = 2.5;
+  ck_assert_int_eq(kk_precond_gs(NULL, A, &go, 1, &M), KK_ERROR_INVALID_ARGUMENT);
+  go = (kk_gs_options_t)KK_GS_OPTIONS_INIT;
+  go.algorithm = (kk_gs_algorithm_t)7;
+  ck_assert_int_eq(kk_precond_gs(NULL, A, &go, 1, &M), KK_ERROR_INVALID_ARGUMENT);
+  hcsr_t nd = random_matrix(KK_DOUBLE, 5, 5, 2, 0, 0); /* no diagonal */
+  kk_crs_t *ND = to_crs(KK_DOUBLE, &nd, "nodiag");
+  ck_assert_int_eq(kk_precond_gs(NULL, ND, NULL, 1, &M), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(M.name, "untouched");
+  ck_assert_ptr_null(M.apply);
+  kk_crs_destroy(ND);
+  hcsr_free(&nd);
+  /* its apply refuses a z of the wrong length */
+  OK(kk_precond_gs(NULL, A, NULL, 1, &M));
+  ck_assert_int_eq(M.apply(M.data, NULL, b, x8), KK_ERROR_INVALID_ARGUMENT);
+  kk_precond_release(&M);
   kk_crs_destroy(R);
   hcsr_free(&r);
   kk_view_release(b), kk_view_release(x), kk_view_release(x8), kk_view_release(bz), kk_view_release(xz);
@@ -693,11 +748,12 @@ START_TEST(handles_outlive_finalize) {
   kk_crs_t *A = to_crs(KK_DOUBLE, &h, "old");
   kk_sptrsv_t *S = NULL;
   kk_spiluk_t *F = NULL;
-  kk_precond_t M = KK_PRECOND_INIT;
+  kk_precond_t M = KK_PRECOND_INIT, G = KK_PRECOND_INIT;
   OK(kk_sptrsv_symbolic(A, KK_LOWER, KK_DIAG_NONUNIT, &S));
   OK(kk_spiluk_symbolic(A, 1, &F));
   OK(kk_spiluk_numeric(NULL, F, A));
   OK(kk_precond_jacobi(NULL, A, &M));
+  OK(kk_precond_gs(NULL, A, NULL, 1, &G));
   kk_finalize();
   setup();
   kk_view_t *b = vec(KK_DOUBLE, 16, NULL), *x = vec(KK_DOUBLE, 16, NULL);
@@ -706,8 +762,10 @@ START_TEST(handles_outlive_finalize) {
   ck_assert_int_eq(kk_spiluk_apply(NULL, F, b, x), KK_ERROR_NOT_INITIALIZED);
   ck_assert_int_eq(kk_spiluk_numeric(NULL, F, A), KK_ERROR_NOT_INITIALIZED);
   ck_assert_int_eq(M.apply(M.data, NULL, b, x), KK_ERROR_NOT_INITIALIZED);
+  ck_assert_int_eq(G.apply(G.data, NULL, b, x), KK_ERROR_NOT_INITIALIZED);
   kk_view_release(b), kk_view_release(x);
   kk_precond_release(&M);
+  kk_precond_release(&G);
   kk_spiluk_destroy(F);
   kk_sptrsv_destroy(S);
   kk_crs_destroy(A);

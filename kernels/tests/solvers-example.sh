@@ -1,5 +1,5 @@
 #!/bin/sh
-# kernels/tests/solvers-example.sh -- examples/solvers (3-D Poisson and convection-diffusion with CG and GMRES, Jacobi and ILU(k)) converges on a small grid on every available host backend (no timing is judged).
+# kernels/tests/solvers-example.sh -- examples/solvers (3-D Poisson and convection-diffusion with CG and GMRES, Jacobi, Gauss-Seidel and ILU(k)) converges on a small grid on every available host backend (no timing is judged).
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
