@@ -5,45 +5,9 @@
 #include "args.h"
 #include "scalar.h"
 
-#define SFX s
-#define SC float
-#define RT float
-#define CPLX 0
-#include "blas1_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
-
-#define SFX d
-#define SC double
-#define RT double
-#define CPLX 0
-#include "blas1_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
-
-#define SFX c
-#define SC kk_complex_float
-#define RT float
-#define CPLX 1
-#include "blas1_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
-
-#define SFX z
-#define SC kk_complex_double
-#define RT double
-#define CPLX 1
-#include "blas1_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
+#define KKK_TMPL "blas1_tmpl.h"
+#include "each_type.h"
+#undef KKK_TMPL
 
 /* nrm2 into a view: the sum of squares, then its square root in place */
 KK_FOR(kkk_sqrt_s, struct kkk_sqrt_args, i) { KK_AT(args->r, float, i) = kks_sqrt_s(KK_AT(args->r, float, i)); }

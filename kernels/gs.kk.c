@@ -6,42 +6,6 @@
 #include "scalar.h"
 #include "sparse_ops_args.h"
 
-#define SFX s
-#define SC float
-#define RT float
-#define CPLX 0
-#include "gs_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
-
-#define SFX d
-#define SC double
-#define RT double
-#define CPLX 0
-#include "gs_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
-
-#define SFX c
-#define SC kk_complex_float
-#define RT float
-#define CPLX 1
-#include "gs_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
-
-#define SFX z
-#define SC kk_complex_double
-#define RT double
-#define CPLX 1
-#include "gs_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
+#define KKK_TMPL "gs_tmpl.h"
+#include "each_type.h"
+#undef KKK_TMPL

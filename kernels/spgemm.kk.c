@@ -175,42 +175,6 @@ KK_TEAM_FOR(kkk_sg_count_team, struct kkk_sg_args, team) {
 #undef ARP
 #undef BRP
 
-#define SFX s
-#define SC float
-#define RT float
-#define CPLX 0
-#include "spgemm_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
-
-#define SFX d
-#define SC double
-#define RT double
-#define CPLX 0
-#include "spgemm_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
-
-#define SFX c
-#define SC kk_complex_float
-#define RT float
-#define CPLX 1
-#include "spgemm_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
-
-#define SFX z
-#define SC kk_complex_double
-#define RT double
-#define CPLX 1
-#include "spgemm_tmpl.h"
-#undef SFX
-#undef SC
-#undef RT
-#undef CPLX
+#define KKK_TMPL "spgemm_tmpl.h"
+#include "each_type.h"
+#undef KKK_TMPL
