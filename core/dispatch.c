@@ -4,6 +4,7 @@
 
 #include "capture.h"
 #include "launch.h"
+#include "status.h"
 
 /* A launch on an instance that is capturing a graph is recorded, not run. */
 static inline kk_status_t run(const char *op, const kk__launch_t *L) {
@@ -73,6 +74,41 @@ kk_status_t kk_parallel_reduce_team(const char *label, const kk_team_policy_t *p
   kk_status_t st = kk__launch_build(&L, "kk_parallel_reduce_team", KK__CALL_REDUCE_TEAM, label, policy, kernel, args,
                                     args_size, result, result_size);
   return KK__LIKELY(st == KK_OK) ? run("kk_parallel_reduce_team", &L) : st;
+}
+
+/* kk_call_kind_t to the core's call (kk_call_t has no reduce_view: its
+ * result is a view, not host memory). */
+static const kk__call_t call_of[] = {
+    [KK_CALL_FOR] = KK__CALL_FOR,
+    [KK_CALL_REDUCE] = KK__CALL_REDUCE,
+    [KK_CALL_SCAN] = KK__CALL_SCAN,
+    [KK_CALL_FOR_MD] = KK__CALL_FOR_MD,
+    [KK_CALL_REDUCE_MD] = KK__CALL_REDUCE_MD,
+    [KK_CALL_FOR_TEAM] = KK__CALL_FOR_TEAM,
+    [KK_CALL_REDUCE_TEAM] = KK__CALL_REDUCE_TEAM,
+};
+
+static KK__NOINLINE kk_status_t call_refused(const kk_call_t *c) {
+  if (!c)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_parallel_call: call is NULL");
+  if (c->struct_size < sizeof *c)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_parallel_call: struct_size is %zu, a kk_call_t has at least %zu bytes (set it to "
+                     "sizeof(kk_call_t))",
+                     c->struct_size, sizeof *c);
+  return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_parallel_call '%s': unknown call kind %d (KK_CALL_FOR .. %d)",
+                   c->label ? c->label : "", (int)c->kind, (int)KK_CALL_REDUCE_TEAM);
+}
+
+kk_status_t kk_parallel_call(const kk_call_t *c) {
+  if (KK__UNLIKELY(!c || c->struct_size < sizeof *c || (uint32_t)c->kind - 1u >= (uint32_t)KK_CALL_REDUCE_TEAM))
+    return call_refused(c);
+  const kk__call_t call = call_of[c->kind];
+  const char *op = kk__call_name(call);
+  kk__launch_t L;
+  kk_status_t st = kk__launch_build(&L, op, call, c->label, c->policy, c->kernel, c->args, c->args_size, c->result,
+                                    c->result_size);
+  return KK__LIKELY(st == KK_OK) ? run(op, &L) : st;
 }
 
 kk_status_t kk_team_size_max(const kk_kernel_t *kernel, const kk_team_policy_t *policy, int *out) {

@@ -692,6 +692,43 @@ kk_status_t kk_parallel_reduce_view(const char *label, const kk_range_policy_t *
 kk_status_t kk_parallel_scan(const char *label, const kk_range_policy_t *policy, const kk_kernel_t *kernel,
                              const void *args, size_t args_size, void *total, size_t total_size);
 
+/* Which kk_parallel_* call a kk_call_t stands for (kk_parallel_call). */
+typedef enum kk_call_kind {
+  KK_CALL_FOR = 1,          /* kk_parallel_for: a kk_range_policy_t */
+  KK_CALL_REDUCE = 2,       /* kk_parallel_reduce: a kk_range_policy_t, a host result */
+  KK_CALL_SCAN = 3,         /* kk_parallel_scan: a kk_range_policy_t, a host total or none */
+  KK_CALL_FOR_MD = 4,       /* kk_parallel_for_md: a kk_md_policy_t */
+  KK_CALL_REDUCE_MD = 5,    /* kk_parallel_reduce_md: a kk_md_policy_t, a host result */
+  KK_CALL_FOR_TEAM = 6,     /* kk_parallel_for_team: a kk_team_policy_t */
+  KK_CALL_REDUCE_TEAM = 7,  /* kk_parallel_reduce_team: a kk_team_policy_t, a host result */
+  KK__CALL_KIND_PIN = 0x7fffffff
+} kk_call_kind_t;
+
+/* One launch as one struct: the parameters of the kk_parallel_* call that
+ * `kind` names.  For bindings and code generators that prepare a launch once
+ * and start it many times, changing only what changes (the policy pointer,
+ * a scalar in the argument struct): a foreign-function call then passes one
+ * pointer instead of seven arguments.  Members may only be appended;
+ * struct_size says how many the caller knows. */
+typedef struct kk_call {
+  size_t struct_size;        /* sizeof(kk_call_t) */
+  kk_call_kind_t kind;
+  const char *label;         /* NULL: the kernel's name */
+  const void *policy;        /* the policy of the type `kind` takes */
+  const kk_kernel_t *kernel;
+  const void *args;          /* the argument struct, args_size bytes, copied before the call returns */
+  size_t args_size;
+  void *result;              /* reductions: the host result; scans: the total or NULL; otherwise NULL */
+  size_t result_size;
+} kk_call_t;
+
+/* Starts the launch `call` describes, exactly as the kk_parallel_* call its
+ * kind names would (same checks, errors naming that call, same ordering and
+ * synchronisation, graph capture, tools).  NULL, a struct_size smaller than
+ * the first kk_call_t or an unknown kind: KK_ERROR_INVALID_ARGUMENT.
+ * Thread-safe; `call` is only read. */
+kk_status_t kk_parallel_call(const kk_call_t *call);
+
 /* ===========================================================================
  * MDRange and team dispatch (docs/kernel-language.md, docs/parallel.md)
  * ======================================================================== */

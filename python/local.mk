@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 EXTRA_DIST += python/setup.py python/tests/kkhelp.py python/tests/test_kk.py python/tests/test_linalg.py python/tests/test_mpi.py \
 	python/tests/saxpy.kk.c tests/python.sh tests/python-mpi.sh examples/python/cg.py \
-	bench/python-launch.py maint/gpu-python-fortran.sh
+	bench/python-launch.py maint/gpu-python-fortran.sh maint/gpu-lat.sh bench/launch-params.cu
 if KK_BUILD_PYTHON
 kkpythondir = $(pythondir)/kk
 kkpython_PYTHON = python/kk/__init__.py python/kk/_lib.py python/kk/_kernels.py python/kk/_dlpack.py \

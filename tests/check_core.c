@@ -494,6 +494,45 @@ START_TEST(large_reducer_allocates_once) {
 }
 END_TEST
 
+/* kk_parallel_call is the kk_parallel_* call its kind names: the same
+ * launch, the same checks and messages; a call it cannot read is refused. */
+START_TEST(call_struct_is_the_named_call) {
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  int64_t n = 0;
+  struct count_args ca = {&n};
+  kk_call_t c = {sizeof c, KK_CALL_FOR, "count", KK_RANGE(3, 10), &count_kernel, &ca, sizeof ca, NULL, 0};
+  ck_assert_int_eq(kk_parallel_call(&c), KK_OK);
+  ck_assert_int_eq(kk_fence(), KK_OK);
+  ck_assert_int_eq(n, 7);
+  struct hist h;
+  memset(&h, 0xff, sizeof h);
+  kk_call_t r = {sizeof r, KK_CALL_REDUCE, NULL, KK_RANGE(0, 130), &hist_kernel, &ca, sizeof ca, &h, sizeof h};
+  ck_assert_int_eq(kk_parallel_call(&r), KK_OK);
+  ck_assert_int_eq(h.bin[0], 3);
+  ck_assert_int_eq(h.bin[2], 2);
+  /* the reduce call's checks, named as kk_parallel_reduce names them */
+  r.result_size = 8;
+  ck_assert_int_eq(kk_parallel_call(&r), KK_ERROR_KERNEL_MISMATCH);
+  ck_assert_str_eq(kk_last_error(), "kk_parallel_reduce 'hist': kernel 'hist' reduces a 512-byte value, the result has "
+                                    "8 bytes");
+  c.kind = KK_CALL_SCAN; /* a for kernel is not a scan kernel */
+  ck_assert_int_eq(kk_parallel_call(&c), KK_ERROR_KERNEL_MISMATCH);
+  ck_assert_ptr_nonnull(strstr(kk_last_error(), "kk_parallel_scan 'count': kernel 'count' is a for (KK_FOR) kernel"));
+  c.kind = (kk_call_kind_t)0;
+  ck_assert_int_eq(kk_parallel_call(&c), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_str_eq(kk_last_error(), "kk_parallel_call 'count': unknown call kind 0 (KK_CALL_FOR .. 7)");
+  c.kind = (kk_call_kind_t)8;
+  ck_assert_int_eq(kk_parallel_call(&c), KK_ERROR_INVALID_ARGUMENT);
+  c.kind = KK_CALL_FOR;
+  c.struct_size = sizeof c - 1;
+  ck_assert_int_eq(kk_parallel_call(&c), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_nonnull(strstr(kk_last_error(), "struct_size"));
+  ck_assert_int_eq(kk_parallel_call(NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(n, 7); /* nothing refused ran */
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+}
+END_TEST
+
 /* What a program may still hold when it calls kk_finalize. */
 typedef struct held {
   kk_view_t *v, *sub, *mirror, *wrapped;
@@ -722,6 +761,7 @@ static Suite *core_suite(void) {
   suite_add_tcase(s, tc);
   tc = tcase_create("launches");
   tcase_add_test(tc, large_reducer_allocates_once);
+  tcase_add_test(tc, call_struct_is_the_named_call);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -171,11 +171,12 @@ class View:
     "left"/"F".  The memory is zeroed.  A view of a host-accessible space is a NumPy array without a copy
     (np.asarray(v)); every view speaks DLPack (cupy/torch/numpy .from_dlpack(v), kk.from_dlpack(x))."""
 
-    __slots__ = ("_h", "_owner", "_init_id", "__weakref__")
+    __slots__ = ("_h", "_owner", "_init_id", "_descs", "__weakref__")
 
     def __init__(self, shape, dtype="float64", space=None, layout="default", label="", _handle=None, _owner=None):
         self._owner = _owner
         self._h = None
+        self._descs = None  # kernel-argument descriptors bound so far, by kind (kk._kernels: a view never changes)
         if _handle is not None:
             self._h = _handle
             self._init_id = _c.kk_initialization_id()

@@ -2,6 +2,8 @@
 """Kernel modules built by kkcc -shared: loading, argument packing against kk_module_args, launches."""
 import ctypes
 import os
+import struct
+import weakref
 
 from . import _lib as _c
 from . import Error, View, _check, _b, _s, _need_init
@@ -9,15 +11,16 @@ from . import Error, View, _check, _b, _s, _need_init
 _modules = []
 
 KIND_FOR, KIND_REDUCE, KIND_SCAN, KIND_MD_FOR, KIND_MD_REDUCE = 1, 2, 3, 4, 5
+# kernel kind -> kk_call_kind_t (kk_parallel_call)
+_CALL_KINDS = {KIND_FOR: 1, KIND_REDUCE: 2, KIND_SCAN: 3, KIND_MD_FOR: 4, KIND_MD_REDUCE: 5}
 _KIND_NAMES = {1: "for", 2: "reduce", 3: "scan", 4: "MDRange for", 5: "MDRange reduce", 6: "team for",
                7: "team reduce"}
 _ARG_KINDS = {0: "bytes", 1: "int", 2: "unsigned int", 3: "float", 4: "bool", 5: "kk_view", 6: "kk_view_right",
               7: "kk_view_left", 8: "kk_view_strided", 9: "kk_scatter", 10: "complex"}
 _INTS = {(1, 1): ctypes.c_int8, (1, 2): ctypes.c_int16, (1, 4): ctypes.c_int32, (1, 8): ctypes.c_int64,
          (2, 1): ctypes.c_uint8, (2, 2): ctypes.c_uint16, (2, 4): ctypes.c_uint32, (2, 8): ctypes.c_uint64}
+_MISSING = object()
 _BINDS = {5: _c.kk_view_bind, 6: _c.kk_view_bind_right, 7: _c.kk_view_bind_left, 8: _c.kk_view_bind_strided}
-# NumPy type of a reducer part (kk_type_t)
-_NP = {1: "i1", 2: "u1", 3: "i2", 4: "u2", 5: "i4", 6: "u4", 7: "i8", 8: "u8", 9: "f4", 10: "f8"}
 
 
 class RangePolicy:
@@ -61,6 +64,10 @@ class Kernel:
         self.name = _s(k.contents.name)
         self.kind = k.contents.kind
         self.args_size = k.contents.args_size
+        self._dec = None   # the reducer's decoder, made at the first reduction
+        self._plan = None  # how to pack the arguments (_make_plan), made at the first call
+        self._r = None     # the reducer's table (ctypes), read at the first reduction
+        self._kp = ctypes.cast(k, ctypes.c_void_p)
 
     @property
     def fields(self):
@@ -72,7 +79,66 @@ class Kernel:
     def __repr__(self):
         return "<kk kernel %s (%s) of %s>" % (self.name, _KIND_NAMES.get(self.kind, self.kind), self._module.path)
 
+    def _make_plan(self):
+        """How to pack each member in the common case, made once per kernel: (name, how, packer, offset,
+        a, b), how 0 an integer in [a, b], 1 a float, 2 a view (a: its size); None when a member has
+        another kind (every call then takes _pack_checked)."""
+        plan = []
+        for name, kind, off, size in self._meta[1]:
+            if kind in (1, 2) and (kind, size) in _INTS:
+                bits = 8 * size
+                lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if kind == 1 else (0, (1 << bits) - 1)
+                fmt = {1: "b", 2: "h", 4: "i", 8: "q"}[size]
+                plan.append((name, 0, struct.Struct("=" + (fmt if kind == 1 else fmt.upper())).pack_into, off, lo, hi))
+            elif kind == 3 and size in (4, 8):
+                plan.append((name, 1, struct.Struct("=f" if size == 4 else "=d").pack_into, off, None, None))
+            elif kind in _BINDS:
+                plan.append((name, 2, _BINDS[kind], off, size, kind))
+            else:
+                return None
+        return plan
+
     def _pack(self, args):
+        """The argument struct from keyword arguments, and the views it refers to.  Arguments of the
+        expected Python types take the kernel's plan; anything else (and every error) takes _pack_checked,
+        which converts, checks and explains."""
+        plan = self._plan
+        if plan is None and self._meta is not None:
+            plan = self._plan = self._make_plan() or False
+        if not plan or len(args) != len(plan):
+            return self._pack_checked(args)
+        buf = (ctypes.c_char * max(self.args_size, 1))()
+        mv = memoryview(buf).cast("B")  # (ctypes.memmove and slices of buf cost 1-17 us each, this 0.1)
+        keep = []
+        for name, how, f, off, a, b in plan:
+            v = args.get(name, _MISSING)
+            c = v.__class__
+            if how == 0:
+                if c is not int or not a <= v <= b:
+                    return self._pack_checked(args)
+                f(mv, off, v)
+            elif how == 1:
+                if c is not float and c is not int:
+                    return self._pack_checked(args)
+                f(mv, off, v)
+            else:
+                if c is not View:
+                    return self._pack_checked(args)
+                h = v._alive()
+                dd = v._descs
+                d = dd.get(b) if dd is not None else None
+                if d is None:
+                    desc = f(h)
+                    d = ctypes.string_at(ctypes.addressof(desc), a)
+                    if desc.d.data:  # bound; an empty descriptor is a refusal, which the launch reports
+                        if dd is None:
+                            dd = v._descs = {}
+                        dd[b] = d
+                mv[off:off + a] = d
+                keep.append(v)
+        return buf, keep
+
+    def _pack_checked(self, args):
         if self._meta is None:
             raise Error(-13, "kernel %s: its module records no argument struct (rebuild it with this kk's "
                              "kkcc -shared; docs/kkcc.md)" % self.name)
@@ -135,7 +201,7 @@ class Kernel:
     def __call__(self, policy, label=None, **args):
         buf, keep = self._pack(args)
         lbl = _b(label if label is not None else self.name)
-        k = ctypes.cast(self._k, ctypes.c_void_p)
+        k = self._kp
         if isinstance(policy, int):
             policy = RangePolicy(policy)
         pol = policy.ref
@@ -148,7 +214,9 @@ class Kernel:
             _check(_c.kk_parallel_for_md(lbl, pol, k, buf, self.args_size), "kernel " + self.name)
             return None
         if self.kind in (KIND_REDUCE, KIND_SCAN, KIND_MD_REDUCE):
-            r = self._k.contents.reducer.contents
+            r = self._r
+            if r is None:
+                r = self._r = self._k.contents.reducer.contents
             out = (ctypes.c_char * r.value_size)()
             if self.kind == KIND_REDUCE:
                 _need_range(self, policy)
@@ -160,7 +228,9 @@ class Kernel:
                 _need_md(self, policy)
                 _check(_c.kk_parallel_reduce_md(lbl, pol, k, buf, self.args_size, out, r.value_size), "kernel " + self.name)
             del keep
-            return _decode(r, bytes(out))
+            if self._dec is None:
+                self._dec = _decoder(r)
+            return self._dec(out)
         raise Error(-10, "kernel %s: %s kernels cannot be launched from Python yet" % (self.name, _KIND_NAMES.get(self.kind)))
 
 
@@ -168,43 +238,66 @@ class Launch:
     """A kernel with its arguments packed (Kernel.bind): launch(policy) runs it; reduce and scan kernels
     return their value as Kernel calls do."""
 
-    __slots__ = ("_kern", "_buf", "_keep", "_lbl", "_kp", "_size", "_fn", "_out", "_outsize", "_reducer", "_want")
+    __slots__ = ("_kern", "_buf", "_keep", "_lbl", "_call", "_ref", "_fn", "_pol", "_out", "_dec", "_reducer",
+                 "_want", "__weakref__")
 
+    # A launch is one kk_call_t (kk_parallel_call), filled here once: a launch passes ctypes one pointer
+    # that is already a ctypes argument, so ctypes converts nothing, and only a new policy object is
+    # written into it.  Checks are libkk's: a module unloaded since sets the kernel to NULL (Module.unload),
+    # which libkk refuses, and the failure path names the unloaded module.
     def __init__(self, kern, label, args):
         self._kern = kern
         self._buf, self._keep = kern._pack(args)
-        # every argument as a ctypes object, for the functions without argtypes (_lib.raw)
-        self._lbl = ctypes.c_char_p(_b(label if label is not None else kern.name))
-        self._kp = ctypes.cast(kern._k, ctypes.c_void_p)
-        self._size = ctypes.c_size_t(kern.args_size)
         kind = kern.kind
-        self._want = MDRangePolicy if kind in (KIND_MD_FOR, KIND_MD_REDUCE) else RangePolicy
-        r = _c.raw
-        self._fn = {KIND_FOR: r.kk_parallel_for, KIND_MD_FOR: r.kk_parallel_for_md, KIND_REDUCE: r.kk_parallel_reduce,
-                    KIND_SCAN: r.kk_parallel_scan, KIND_MD_REDUCE: r.kk_parallel_reduce_md}.get(kind)
-        if self._fn is None:
+        ck = _CALL_KINDS.get(kind)
+        if ck is None:
             raise Error(-10, "kernel %s: %s kernels cannot be launched from Python yet" % (kern.name, _KIND_NAMES.get(kind)))
+        self._want = MDRangePolicy if kind in (KIND_MD_FOR, KIND_MD_REDUCE) else RangePolicy
         self._reducer = kern._k.contents.reducer.contents if kind in (KIND_REDUCE, KIND_SCAN, KIND_MD_REDUCE) else None
         self._out = (ctypes.c_char * self._reducer.value_size)() if self._reducer is not None else None
-        self._outsize = ctypes.c_size_t(self._reducer.value_size) if self._reducer is not None else None
+        self._dec = _decoder(self._reducer) if self._reducer is not None else None
+        self._lbl = _b(label if label is not None else kern.name)   # kept alive: the call points at it
+        c = self._call = _c.CallC()
+        c.struct_size = ctypes.sizeof(_c.CallC)
+        c.kind = ck
+        c.label = self._lbl
+        c.kernel = ctypes.cast(kern._k, ctypes.c_void_p).value
+        c.args = ctypes.addressof(self._buf)
+        c.args_size = kern.args_size
+        if self._out is not None:
+            c.result = ctypes.addressof(self._out)
+            c.result_size = self._reducer.value_size
+        self._ref = ctypes.byref(c)
+        self._fn = _c.raw.kk_parallel_call
+        self._pol = None
+        kern._module._launches.add(self)
 
-    def __call__(self, policy):
+    def _policy(self, policy):
         if policy.__class__ is not self._want:
             if isinstance(policy, int) and self._want is RangePolicy:
                 policy = RangePolicy(policy)
             else:
                 raise TypeError("kernel %s needs a kk.%s" % (self._kern.name, self._want.__name__))
+        self._call.policy = ctypes.addressof(policy.c)
+        self._pol = policy   # keeps the policy's struct alive while the call points at it
+
+    def _failed(self, st):
         if not self._kern._module._h:
             raise Error(-3, "kernel %s: its module was unloaded (kk.finalize unloads every module)" % self._kern.name)
-        if self._out is None:
-            st = self._fn(self._lbl, policy.ref, self._kp, self._buf, self._size)
-            if st:
-                _check(st, "kernel " + self._kern.name)
-            return None
-        st = self._fn(self._lbl, policy.ref, self._kp, self._buf, self._size, self._out, self._outsize)
+        _check(st, "kernel " + self._kern.name)
+
+    def _unloaded(self):
+        self._call.kernel = None
+
+    def __call__(self, policy):
+        if policy is not self._pol:
+            self._policy(policy)
+        st = self._fn(self._ref)
         if st:
-            _check(st, "kernel " + self._kern.name)
-        return _decode(self._reducer, bytes(self._out))
+            self._failed(st)
+        if self._out is None:
+            return None
+        return self._dec(self._out)
 
 
 def _need_range(kern, policy):
@@ -217,32 +310,39 @@ def _need_md(kern, policy):
         raise TypeError("kernel %s is an MDRange kernel: it needs a kk.MDRangePolicy" % kern.name)
 
 
-def _decode(r, raw):
-    import numpy as np
-    vals = []
+# struct format of a reducer part's element (kk_type_t)
+_FMT = {1: "b", 2: "B", 3: "h", 4: "H", 5: "i", 6: "I", 7: "q", 8: "Q", 9: "f", 10: "d"}
+
+
+def _decoder(r):
+    """A function from a reducer's value bytes (any buffer) to what Python gets: a scalar, or a tuple for
+    MINLOC-style reducers and several reducers.  Made once per kernel: a launch only unpacks."""
+    parts = []
     for i in range(r.count):
         p = r.part[i]
-        chunk = raw[p.offset:p.offset + p.size]
-        t = _NP.get(p.type)
-        if t is None:
-            vals.append(chunk)
-            continue
-        es = np.dtype(t).itemsize
-        if p.op in (6, 7):      # MINLOC / MAXLOC: {val, loc}
-            loc_off = p.size - 8
-            vals.append((np.frombuffer(chunk[:es], t)[0].item(), int(np.frombuffer(chunk[loc_off:], "i8")[0])))
-        elif p.op == 5:         # MINMAX
-            a = np.frombuffer(chunk[:2 * es], t)
-            vals.append((a[0].item(), a[1].item()))
-        elif p.op == 8:         # MINMAXLOC
-            a = np.frombuffer(chunk[:2 * es], t)
-            locs = np.frombuffer(chunk[p.size - 16:], "i8")
-            vals.append((a[0].item(), a[1].item(), int(locs[0]), int(locs[1])))
-        elif p.op in (9, 10):   # LAND / LOR
-            vals.append(bool(np.frombuffer(chunk[:es], t)[0]))
+        off, size, op, f = p.offset, p.size, p.op, _FMT.get(p.type)
+        if f is None:       # a custom reducer's value: its bytes
+            parts.append(lambda raw, off=off, size=size: bytes(raw[off:off + size]))
+        elif op in (6, 7):  # MINLOC / MAXLOC: {val, loc}
+            sv, sl = struct.Struct("=" + f), struct.Struct("=q")
+            parts.append(lambda raw, off=off, loc=off + size - 8, sv=sv, sl=sl:
+                         (sv.unpack_from(raw, off)[0], sl.unpack_from(raw, loc)[0]))
+        elif op == 5:       # MINMAX
+            s2 = struct.Struct("=2" + f)
+            parts.append(lambda raw, off=off, s2=s2: s2.unpack_from(raw, off))
+        elif op == 8:       # MINMAXLOC
+            s2, sl = struct.Struct("=2" + f), struct.Struct("=2q")
+            parts.append(lambda raw, off=off, loc=off + size - 16, s2=s2, sl=sl:
+                         s2.unpack_from(raw, off) + sl.unpack_from(raw, loc))
+        elif op in (9, 10): # LAND / LOR
+            sv = struct.Struct("=" + f)
+            parts.append(lambda raw, off=off, sv=sv: bool(sv.unpack_from(raw, off)[0]))
         else:
-            vals.append(np.frombuffer(chunk[:es], t)[0].item())
-    return vals[0] if len(vals) == 1 else tuple(vals)
+            sv = struct.Struct("=" + f)
+            parts.append(lambda raw, off=off, sv=sv: sv.unpack_from(raw, off)[0])
+    if len(parts) == 1:
+        return parts[0]
+    return lambda raw: tuple(d(raw) for d in parts)
 
 
 class Module:
@@ -257,6 +357,7 @@ class Module:
         self._h = h.value
         self._dl = ctypes.CDLL(self.path)   # the same object; for its kk_module_args table
         self._meta = {}
+        self._launches = weakref.WeakSet()   # its kernels' kk.Launch objects, cut off at unload
         try:
             ma = _c.ModuleArgs.in_dll(self._dl, "kk_module_args")
             if ma.abi_version >> 16 == 1:
@@ -296,6 +397,9 @@ class Module:
     def unload(self):
         if self._h:
             h, self._h = self._h, None
+            for launch in list(self._launches):
+                launch._unloaded()
+            self._launches.clear()
             self._kernels.clear()
             if self in _modules:
                 _modules.remove(self)

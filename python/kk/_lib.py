@@ -43,7 +43,8 @@ lib, path = _load()
 # the same library again, its functions without argtypes: for the prepared launch path (kk.Launch),
 # whose arguments are ctypes objects already, so ctypes converts nothing
 raw = ctypes.CDLL(path, handle=lib._handle)
-for _n in ("kk_parallel_for", "kk_parallel_reduce", "kk_parallel_scan", "kk_parallel_for_md", "kk_parallel_reduce_md"):
+for _n in ("kk_parallel_for", "kk_parallel_reduce", "kk_parallel_scan", "kk_parallel_for_md", "kk_parallel_reduce_md",
+           "kk_parallel_call"):
     getattr(raw, _n).restype = ctypes.c_int
 
 
@@ -95,6 +96,13 @@ class RangePolicyC(ctypes.Structure):
 class MDPolicyC(ctypes.Structure):
     _fields_ = [("struct_size", c_size_t), ("rank", c_int32), ("outer", c_int), ("inner", c_int),
                 ("begin", c_int64 * 6), ("end", c_int64 * 6), ("tile", c_int64 * 6), ("instance", c_void_p)]
+
+
+class CallC(ctypes.Structure):
+    """kk_call_t: one launch as one struct (kk_parallel_call)."""
+    _fields_ = [("struct_size", c_size_t), ("kind", c_int), ("label", c_char_p), ("policy", c_void_p),
+                ("kernel", c_void_p), ("args", c_void_p), ("args_size", c_size_t), ("result", c_void_p),
+                ("result_size", c_size_t)]
 
 
 class NativeQueue(ctypes.Structure):

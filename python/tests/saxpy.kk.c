@@ -17,3 +17,9 @@ KK_REDUCE(imin, struct minloc_args, double, KK_MINLOC, i, acc) {
     acc->loc = i;
   }
 }
+struct ints_args { kk_view v; };
+KK_REDUCE(mm, struct ints_args, int32_t, KK_MINMAX, i, acc) { KK_MINMAX_UPDATE(acc, KK_AT1(args->v, int32_t, i)); }
+KK_REDUCE(mmloc, struct ints_args, float, KK_MINMAXLOC, i, acc) {
+  KK_MINMAXLOC_UPDATE(acc, (float)KK_AT1(args->v, int32_t, i), i);
+}
+KK_REDUCE(anyneg, struct ints_args, int32_t, KK_LOR, i, acc) { *acc = *acc || KK_AT1(args->v, int32_t, i) < 0; }

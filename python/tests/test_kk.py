@@ -96,7 +96,7 @@ def test_instances_fences_regions():
 class TestModule:
     def test_fields_recorded(self):
         mod = kk.load(MODULE)
-        assert sorted(mod.kernels) == ["dot", "imin", "saxpy"]
+        assert sorted(mod.kernels) == ["anyneg", "dot", "imin", "mm", "mmloc", "saxpy"]
         assert [f[:2] for f in mod.saxpy.fields] == [("a", "float"), ("x", "kk_view"), ("y", "kk_view"), ("n", "int")]
 
     def test_saxpy_and_reductions(self):
@@ -125,6 +125,41 @@ class TestModule:
         assert dot(kk.RangePolicy(n)) == float((np.arange(n) ** 2).sum())
         with pytest.raises(TypeError, match="RangePolicy"):
             launch(kk.MDRangePolicy((0, 0), (2, 2)))
+
+    def test_prepared_launch_policies(self):
+        # a kk.Launch keeps its call and writes only a new policy into it: each launch runs its own range
+        mod = kk.load(MODULE)
+        n = 8
+        x, y = to_dev(np.ones(n), "x"), to_dev(np.zeros(n), "y")
+        launch = mod.saxpy.bind(a=1.0, x=x, y=y, n=n)
+        p = kk.RangePolicy(0, 2)
+        launch(p)
+        launch(p)
+        launch(kk.RangePolicy(2, 5))
+        launch(7)
+        assert np.array_equal(to_host(y), [3, 3, 2, 2, 2, 1, 1, 0])
+        dot = mod.dot.bind(x=x, y=y)
+        assert dot(kk.RangePolicy(0, 2)) == 6.0 and dot(kk.RangePolicy(2, 8)) == 8.0 and dot(p) == 6.0
+
+    def test_reducer_values(self):
+        # every reducer's value comes back as the Python value the kernel call documents
+        mod = kk.load(MODULE)
+        v = to_dev(np.array([3, -7, 9, 9, -7, 2], dtype=np.int32), "v")
+        w = to_dev(np.array([1, 2], dtype=np.int32), "w")
+        for f in (lambda k, **a: getattr(mod, k)(kk.RangePolicy(6), **a),
+                  lambda k, **a: getattr(mod, k).bind(**a)(kk.RangePolicy(6))):
+            assert f("mm", v=v) == (-7, 9)
+            assert f("mmloc", v=v) == (-7.0, 9.0, 1, 2)
+            assert f("anyneg", v=v) is True
+        assert mod.anyneg(kk.RangePolicy(2), v=w) is False
+
+    def test_launch_after_unload(self):
+        mod = kk.load(MODULE)
+        x = to_dev(np.ones(4), "x")
+        launch = mod.saxpy.bind(a=1.0, x=x, y=x, n=4)
+        mod.unload()
+        with pytest.raises(kk.Error, match="unloaded"):
+            launch(kk.RangePolicy(4))
 
     def test_arguments_checked(self):
         mod = kk.load(MODULE)
