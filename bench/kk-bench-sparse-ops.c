@@ -1,4 +1,4 @@
-/* bench/kk-bench-sparse-ops.c -- SpGEMM, SpAdd, coloring and MIS-2 of kk-kernels against hand-written native versions (OpenMP, serial greedy coloring; cuSPARSE on cuda) in the same run. */
+/* bench/kk-bench-sparse-ops.c -- SpGEMM, SpAdd, coloring and MIS-2 of kk-kernels against hand-written native versions (OpenMP, serial greedy coloring; cuSPARSE on cuda) and SuiteSparse:GraphBLAS (host) in the same run. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +10,8 @@
 #endif
 
 #include <kk/linalg.h>
+
+#include "sparse_ops_graphblas.h"
 #ifdef KK_BENCH_CUDA
 #include "sparse_ops_native_cuda.h"
 #endif
@@ -28,6 +30,11 @@
  *   spadd     C = A + B of two irregular matrices of one shape: kk numeric
  *             against an OpenMP dense-accumulator sum (host backends); on
  *             cuda no native side (cuSPARSE's csrgeam2 is not called here).
+ *   On host backends both products are also timed with SuiteSparse:
+ *   GraphBLAS (GrB_mxm on the plus-times semiring, GrB_Matrix_eWiseAdd with
+ *   plus; a new C each time, finished with GrB_Matrix_wait) on kk's thread
+ *   count, where a libgraphblas is found at run time (dlopen; the row says
+ *   why not otherwise).
  *   color     distance-1 coloring of the 27-point matrix (VB, EB) and
  *             distance-2 (D2): colors and time against a serial greedy
  *             coloring in natural order (host).
@@ -259,6 +266,18 @@ static void bench_product(const char *kcase, const char *size, const csr_t *A, c
   snprintf(note, sizeof note, "nnz(C) %lld %s", (long long)nnz, native_name);
   row(kcase, size, "symbolic+numeric ms", best_all, best_native, note);
   row(kcase, size, "numeric (reused) ms", best_num, best_native, "");
+  if (host) {
+    char why[256] = "";
+    int64_t grb_nnz = -1;
+    const double t = kkb_graphblas_product(A->rows, A->cols, B->cols, A->rp, A->ci, A->v, B->rp, B->ci, B->v, add,
+                                           kk_num_threads(), g_reps, &grb_nnz, why, (int)sizeof why);
+    if (t > 0 && grb_nnz != nnz)
+      fprintf(stderr, "kk-bench-sparse-ops: %s %s: kk's C has %lld entries, GraphBLAS's %lld\n", kcase, size,
+              (long long)nnz, (long long)grb_nnz);
+    snprintf(note, sizeof note, t > 0 ? "vs GraphBLAS %s" : "%s", t > 0 ? (add ? "GrB_eWiseAdd" : "GrB_mxm") : why);
+    row(kcase, size, "symbolic+numeric ms", best_all, t > 0 ? t : 0, note);
+    row(kcase, size, "numeric (reused) ms", best_num, t > 0 ? t : 0, "");
+  }
   kk_crs_destroy(C);
   kk_crs_destroy(dA);
   kk_crs_destroy(dB);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench/kk-bench-sparse-ops.sh -- the GPU run of SpGEMM, SpAdd, coloring, MIS-2 and Gauss-Seidel on a CUDA machine, from a built tree
 # (configure with cuda on, `make`): the conformance suite on cuda, then kk-bench-sparse-ops on cuda (kk against
-# cusparseSpGEMM) and on openmp (kk against an OpenMP native version, 16 threads).  Every step is bounded by a timeout;
+# cusparseSpGEMM) and on openmp (kk against an OpenMP native version and, where a libgraphblas is found at run time,
+# SuiteSparse:GraphBLAS, 16 threads).  Every step is bounded by a timeout;
 # logs go to $OUT, and the last lines print a summary.
 #   usage: bench/kk-bench-sparse-ops.sh        (from the built tree; OUT defaults to /tmp/kk-sparse-ops-run)
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

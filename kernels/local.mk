@@ -181,15 +181,17 @@ TESTS += kernels/tests/check_sparse_ops kernels/tests/sparse-ops-threads.sh kern
 endif
 endif
 
-# ---- bench/kk-bench-sparse-ops: SpGEMM, SpAdd, coloring, MIS-2 against native versions (OpenMP; cuSPARSE on cuda) ----
+# ---- bench/kk-bench-sparse-ops: SpGEMM, SpAdd, coloring, MIS-2 against native versions (OpenMP; cuSPARSE on cuda;
+# SuiteSparse:GraphBLAS on the host, opened at run time) ----
 EXTRA_DIST += bench/sparse_ops_native_cuda.cu bench/kk-bench-sparse-ops.sh
 if KK_BUILD_KERNELS
 noinst_PROGRAMS += bench/kk-bench-sparse-ops
-bench_kk_bench_sparse_ops_SOURCES = bench/kk-bench-sparse-ops.c bench/sparse_ops_native_cuda.h
+bench_kk_bench_sparse_ops_SOURCES = bench/kk-bench-sparse-ops.c bench/sparse_ops_native_cuda.h \
+	bench/sparse_ops_graphblas.c bench/sparse_ops_graphblas.h
 bench_kk_bench_sparse_ops_CPPFLAGS = $(AM_CPPFLAGS) $(BENCH_SPARSE_OPS_CUDA_CPPFLAGS)
 bench_kk_bench_sparse_ops_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 bench_kk_bench_sparse_ops_LDFLAGS = $(OPENMP_CFLAGS)
-bench_kk_bench_sparse_ops_LDADD = libkk-kernels.la libkk.la -lm
+bench_kk_bench_sparse_ops_LDADD = libkk-kernels.la libkk.la -ldl -lm
 if KK_BUILD_CUDA
 BENCH_SPARSE_OPS_CUDA_CPPFLAGS = -DKK_BENCH_CUDA
 bench_kk_bench_sparse_ops_LDADD += bench/sparse_ops_native_cuda.o -L$(CUDA_LIBDIR) -lcusparse -lcudart -lstdc++
