@@ -54,7 +54,7 @@ if [ ! -f "$S/.kk-patched" ]; then
     cp -R "$KOKKOS" "$S"
   else
     mkdir -p "$S"
-    git --git-dir="$(git -C "$KOKKOS" rev-parse --git-dir 2>/dev/null || echo "$KOKKOS")" archive "$VERSION" | tar -x -C "$S"
+    git --git-dir="$(git -C "$KOKKOS" rev-parse --absolute-git-dir 2>/dev/null || echo "$KOKKOS")" archive "$VERSION" | tar -x -C "$S"
   fi
   grep -q "Kokkos_VERSION_MINOR 6)" "$S/CMakeLists.txt" && grep -q "Kokkos_VERSION_PATCH 1)" "$S/CMakeLists.txt" ||
     { say "$KOKKOS is not Kokkos $VERSION"; exit 1; }
