@@ -86,7 +86,7 @@ bench cloverleaf openmp 110
 # on the host, poses per work-item 4..128 for every version alike, to fit the call (HOST_PPWI=all: the whole sweep)
 bench minibude openmp 160 PPWI="${HOST_PPWI:-4,8,16,32,64,128}"
 
-# 4. PHI over the two platforms of this machine (the four-platform PHI needs phi-local.csv too)
+# 3. PHI over the two platforms of this machine (the four-platform PHI needs phi-local.csv too)
 sum "== PHI rows: $PHI_CSV"
 python3 bench/pp-phi.py --platforms="$PHI_GPU,$PHI_HOST" "$PHI_CSV" 2>&1 | tee -a "$OUT/summary.txt"
 sum "== done in $(($(date +%s) - T0)) s, status $status"
