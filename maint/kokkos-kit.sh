@@ -7,7 +7,8 @@
 #   MINIBUDE_DIR    a copy of https://github.com/UoB-HPC/miniBUDE (its kokkos model)
 #   KIT             where everything goes (default /work/kokkos-kit): src/, build/, kokkos-openmp/, kokkos-cuda/
 #                   (the two Kokkos installs), bin/ (the four programs) and kokkos-apps.txz (bin/ plus a README)
-# Environment: CUDA (default /usr/local/cuda), JOBS (default 2), NICE (default 10).
+# Environment: CUDA (default /usr/local/cuda), JOBS (default 2), NICE (default 10); CLOVERLEAF_COMMIT and
+# MINIBUDE_COMMIT name the upstream commits in the kit's README where the copies are not git checkouts.
 # Every step that has its result already is skipped, so the script can be run again after a failure.
 #
 # Kokkos 4.6.01 is the newest release; it does not compile with CUDA 13 as it is (CUDA 13 changed the
@@ -123,7 +124,7 @@ done
 # 5. the archive the GPU machine gets
 commit() { git -C "$1" rev-parse --short HEAD 2>/dev/null || echo "unknown"; }
 cat >"$KIT/README" <<EOF
-Upstream Kokkos versions of CloverLeaf ($(commit "$CL")) and miniBUDE ($(commit "$BUDE")), built $(date -u +%FT%TZ)
+Upstream Kokkos versions of CloverLeaf (${CLOVERLEAF_COMMIT:-$(commit "$CL")}) and miniBUDE (${MINIBUDE_COMMIT:-$(commit "$BUDE")}), built $(date -u +%FT%TZ)
 by kk's maint/kokkos-kit.sh against Kokkos $VERSION (patched for CUDA 13: maint/kokkos-patches/),
 $(g++ --version | head -1), $(nvcc --version | tail -1).
   bin/kokkos-cloverleaf-omp   Kokkos OpenMP (baseline x86-64, no -march)
