@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/cloverleaf.sh -- a CloverLeaf deck (default clover_bm16_short) on kk and on the upstream OpenMP (and CUDA, where nvcc and a GPU are; Kokkos, where a Kokkos source is given) versions, built here in a scratch folder and run in one call; prints one table of wall clocks, the reference check of each run and the kk/upstream ratios (no timing is judged anywhere).
+# bench/cloverleaf.sh -- a CloverLeaf deck (default clover_bm16_short) on kk and on the upstream OpenMP (and CUDA, where nvcc and a GPU are; Kokkos, built from a source or prebuilt) versions, built here in a scratch folder and run in one call; prints one table of wall clocks, the reference check of each run and the ratios to kk, and optionally the rows bench/pp-phi.py reads (no timing is judged anywhere).
 #
 # usage: bench/cloverleaf.sh UPSTREAM_DIR [KK_BUILDDIR]
 #   UPSTREAM_DIR  a checkout (or an unpacked archive) of https://github.com/UoB-HPC/CloverLeaf: its CMakeLists.txt,
@@ -14,9 +14,17 @@
 #              so that both sides target the same CPU)
 #   KOKKOS_SRC a Kokkos source tree: also build the upstream Kokkos version (OpenMP, and CUDA where it is run)
 #              and run it (optional; Kokkos' own build takes minutes)
+#   KOKKOS_BIN a folder of prebuilt upstream Kokkos versions instead (maint/kokkos-kit.sh makes them):
+#              kokkos-cloverleaf-omp runs on openmp, kokkos-cloverleaf-cuda on cuda
+#   BUILD_ONLY yes: build the upstream versions and stop (a later call reuses them; maint/gpu-apps-kokkos.sh
+#              builds both applications at once that way, then runs them one after the other)
+#   PHI_CSV    append each version's best wall clock per platform to this CSV file (bench/pp-phi.py's input),
+#              naming the platforms PHI_HOST (openmp; default host<cores>), PHI_GPU (cuda; default gpu),
+#              PHI_OPENCL (opencl; default pocl)
 #   TIMEOUT    seconds allowed to each build and each run (default 600)
 #   ROUNDS     rounds of both sides, the side going first alternating; each side's best is kept (default 2)
-#   PLATFORMS  which of openmp, cuda to run (default: both, cuda where it is usable)
+#   PLATFORMS  which of openmp, cuda, opencl to run (default "openmp cuda", cuda where it is usable); opencl runs
+#              kk's opencl backend (PoCL on a CPU) alone: the upstream has no OpenCL version
 # Both sides print their wall clock of the time steps (upstream: "Wall clock", kk: "wall clock"), which
 # include the field summaries every summary_frequency steps, and check the deck's test problem against
 # the upstream's reference kinetic energy (0.001%).  Threads: OMP_NUM_THREADS (default: every core) for
@@ -39,6 +47,8 @@ esac
 clover="$kk/examples/cloverleaf/cloverleaf"
 [ -x "$clover" ] || { echo "no $clover: build kk first (make)"; exit 2; }
 [ -f "$deck" ] || { echo "no deck $deck"; exit 2; }
+# a build tree's plugins, unless a plugin path is set (an installed kk finds its own)
+if [ -z "${KOKKOS_PLUGIN_PATH:-}" ] && [ -d "$kk/plugins/.libs" ]; then export KOKKOS_PLUGIN_PATH="$kk/plugins/.libs"; fi
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
 if [ -z "${UP_FLAGS+x}" ]; then
@@ -85,6 +95,7 @@ declare -A kkres
 status=0
 run_pair() { # platform kk-device upstream-binary [upstream-label]
   local plat=$1 dev=$2 ubin=$3 label=${4:-upstream} u="" k="" r side v
+  [ -n "${BUILD_ONLY:-}" ] && return 0
   for r in $(seq 1 "$ROUNDS"); do
     for side in $( ((r % 2)) && echo "up kk" || echo "kk up"); do
       if [ $side = up ] && [ -n "$ubin" ]; then
@@ -105,6 +116,17 @@ run_pair() { # platform kk-device upstream-binary [upstream-label]
   case "$u $k" in *FAILED*) status=1 ;; esac
 }
 
+# a prebuilt upstream Kokkos binary of KOKKOS_BIN into kbin, when there is one; a host version's -avx512
+# build (x86-64-v4) where the host builds are for this CPU (UP_FLAGS) and the CPU has AVX-512
+kokkos_bin() {
+  [ -n "${KOKKOS_BIN:-}" ] || return 1
+  kbin="$KOKKOS_BIN/$1"
+  if [ -n "$UP_FLAGS" ] && [ -x "$kbin-avx512" ] && grep -qw avx512f /proc/cpuinfo; then kbin="$kbin-avx512"; fi
+  [ -x "$kbin" ] && { echo "kokkos: $kbin"; return 0; }
+  echo "no $kbin: the Kokkos version is skipped"
+  status=1
+  return 1
+}
 cuda_ok=0
 if command -v nvcc >/dev/null && "$kk/tools/kk-info/kk-info" --kokkos-device=cuda >/dev/null 2>&1; then cuda_ok=1; fi
 for plat in $PLATFORMS; do
@@ -115,7 +137,9 @@ for plat in $PLATFORMS; do
       else
         status=1
       fi
-      if [ -n "${KOKKOS_SRC:-}" ]; then
+      if kokkos_bin kokkos-cloverleaf-omp; then
+        run_pair openmp "" "$kbin" kokkos
+      elif [ -n "${KOKKOS_SRC:-}" ]; then
         if build_up kokkos "$OUT/up-kokkos-omp" -DKOKKOS_IN_TREE="$KOKKOS_SRC" -DKokkos_ENABLE_OPENMP=ON \
           ${UP_FLAGS:+-DCXX_EXTRA_FLAGS="$UP_FLAGS"}; then
           run_pair openmp "" "$OUT/up-kokkos-omp/kokkos-cloverleaf" kokkos
@@ -134,7 +158,9 @@ for plat in $PLATFORMS; do
       else
         status=1
       fi
-      if [ -n "${KOKKOS_SRC:-}" ]; then
+      if kokkos_bin kokkos-cloverleaf-cuda; then
+        run_pair cuda "" "$kbin" kokkos
+      elif [ -n "${KOKKOS_SRC:-}" ]; then
         if build_up kokkos "$OUT/up-kokkos-cuda" -DKOKKOS_IN_TREE="$KOKKOS_SRC" -DKokkos_ENABLE_CUDA=ON \
           -DKokkos_ARCH_HOPPER90=ON -DCMAKE_CXX_COMPILER="$KOKKOS_SRC/bin/nvcc_wrapper"; then
           run_pair cuda "" "$OUT/up-kokkos-cuda/kokkos-cloverleaf" kokkos
@@ -143,30 +169,51 @@ for plat in $PLATFORMS; do
         fi
       fi
       ;;
+    opencl)
+      if "$kk/tools/kk-info/kk-info" --kokkos-device=opencl >/dev/null 2>&1; then
+        run_pair opencl opencl ""
+      else
+        echo "opencl: kk's opencl backend has no device here: skipped"
+      fi
+      ;;
     *) echo "unknown platform $plat"; status=2 ;;
   esac
 done
 
+if [ -n "${BUILD_ONLY:-}" ]; then echo "BUILD_ONLY: the upstream builds are in $OUT (status $status)"; exit $status; fi
 cells=$(awk -F'[= ]+' '/x_cells/ { x = $NF } /y_cells/ { y = $NF } END { print x * y }' "$deck")
 steps=$(sed -n 's/^ *end_step *=* *\([0-9]*\).*/\1/p' "$deck" | tail -1)
-printf '\n%-8s %-9s %10s %12s %8s %9s\n' platform version wall_s ns/cell/step check kk/up
+# the upstream label of a row as a version name: the model (omp, cuda) or kokkos
+vname() { if [ "$2" = upstream ]; then case $1 in openmp) echo omp ;; *) echo "$1" ;; esac; else echo "$2"; fi; }
+pname() { case $1 in openmp) echo "${PHI_HOST:-host$(nproc)}" ;; cuda) echo "${PHI_GPU:-gpu}" ;; opencl) echo "${PHI_OPENCL:-pocl}" ;; *) echo "$1" ;; esac; }
+if [ -n "${PHI_CSV:-}" ] && [ ! -s "$PHI_CSV" ]; then echo "app,platform,version,metric,value,check" >"$PHI_CSV"; fi
+phi_row() { # platform version "seconds check" (empty: did not run)
+  [ -n "${PHI_CSV:-}" ] || return 0
+  if [ -n "$3" ]; then echo "cloverleaf,$(pname "$1"),$2,time_s,${3%% *},${3##* }"; else echo "cloverleaf,$(pname "$1"),$2,time_s,-,"; fi >>"$PHI_CSV"
+}
+line() { # platform version "seconds check" kk-result
+  local t c ratio=""
+  [ -n "$3" ] || { printf '%-8s %-9s %10s\n' "$1" "$2" "-"; return; }
+  read -r t c <<<"$3"
+  if [ "$2" != kk ] && [ -n "$4" ]; then ratio=$(awk -v a="$t" -v b="${4%% *}" 'BEGIN { printf "%.3f", a / b }'); fi
+  awk -v plat="$1" -v side="$2" -v t="$t" -v c="$c" -v cells="$cells" -v steps="${steps:-0}" -v ratio="$ratio" 'BEGIN {
+    g = (cells > 0 && steps > 0) ? t * 1e9 / (cells * steps) : 0
+    printf "%-8s %-9s %10.3f %12.3f %8s %9s\n", plat, side, t, g, c, ratio }'
+}
+printf '\n%-8s %-9s %10s %12s %8s %9s\n' platform version wall_s ns/cell/step check vs-kk
+done_plats=" "
 for r in "${rows[@]}"; do
   IFS='|' read -r plat label u k <<<"$r"
-  for side in "$label" kk; do
-    [ "$side" = kk ] && v=$k || v=$u
-    [ "$side" = kk ] && [ "$label" != upstream ] && continue # kk's row is printed with the upstream pair
-    [ -n "$v" ] || { printf '%-8s %-9s %10s\n' "$plat" "$side" "-"; continue; }
-    read -r t c <<<"$v"
-    ratio=""
-    if [ "$side" = kk ] && [ -n "$u" ]; then ratio=$(awk -v a="${u%% *}" -v b="$t" 'BEGIN { printf "%.3f", a / b }'); fi
-    # a Kokkos row: kk's time on this platform against it
-    if [ "$side" != kk ] && [ "$side" != upstream ] && [ -n "${kkres[$plat]:-}" ]; then
-      ratio=$(awk -v a="$t" -v b="${kkres[$plat]%% *}" 'BEGIN { printf "kk %.3f", a / b }')
-    fi
-    awk -v plat="$plat" -v side="$side" -v t="$t" -v c="$c" -v cells="$cells" -v steps="${steps:-0}" -v ratio="$ratio" 'BEGIN {
-      g = (cells > 0 && steps > 0) ? t * 1e9 / (cells * steps) : 0
-      printf "%-8s %-9s %10.3f %12.3f %8s %9s\n", plat, side, t, g, c, ratio }'
-  done
+  kr=${kkres[$plat]:-}
+  case $done_plats in *" $plat "*) ;; *)
+    done_plats="$done_plats$plat "
+    line "$plat" kk "$kr" ""
+    phi_row "$plat" kk "$kr" ;;
+  esac
+  [ -z "$u" ] && [ "$label" = upstream ] && [ "$plat" = opencl ] && continue # no upstream OpenCL version
+  line "$plat" "$(vname "$plat" "$label")" "$u" "$kr"
+  phi_row "$plat" "$(vname "$plat" "$label")" "$u"
 done
-echo "(kk/up: upstream wall clock / kk wall clock (on a Kokkos row: its wall clock / kk's), the best of $ROUNDS rounds each; ns/cell/step assumes the deck's end_step is reached; logs in $OUT)"
+echo "(vs-kk: that version's wall clock / kk's, above 1 where kk is faster; the best of $ROUNDS rounds each;"
+echo " ns/cell/step assumes the deck's end_step is reached; logs in $OUT${PHI_CSV:+; PHI rows in $PHI_CSV})"
 exit $status

@@ -20,3 +20,7 @@ endif
 dist_check_SCRIPTS += tests/cloverleaf.sh
 TESTS += tests/cloverleaf.sh
 EXTRA_DIST += bench/cloverleaf.sh
+# the upstream Kokkos versions' kit (built without a GPU) and the runs that compare all versions and give PHI
+EXTRA_DIST += maint/kokkos-kit.sh maint/kokkos-patches/kokkos-4.6.01-cuda13.patch \
+	maint/kokkos-patches/kokkos-4.6.01-cudart-static.patch maint/kokkos-patches/kokkos-4.6.01-nvcc-wrapper-sm90.patch \
+	maint/gpu-apps-kokkos.sh maint/apps-kokkos-local.sh
