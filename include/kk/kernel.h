@@ -549,15 +549,21 @@ KK__SUB_OVL(kk_view_strided)
   _Generic((v), kk_view: kk__##kind##_kk_view, kk_view_right: kk__##kind##_kk_view_right,          \
            kk_view_left: kk__##kind##_kk_view_left, kk_view_strided: kk__##kind##_kk_view_strided)
 #endif
+/* Index i of the first dimension of v fixed: a KK_ROW_T of rank - 1. */
 #define KK_ROW(v, i) KK__SUB_FN(row, v)((v), (int64_t)(i), 0)
+/* Index j of the last dimension of v fixed: a KK_COL_T of rank - 1. */
 #define KK_COL(v, j) KK__SUB_FN(col, v)((v), (int64_t)(j), 0)
+/* Rows [b, e) of the first dimension of v: the same rank and type. */
 #define KK_ROWS(v, b, e) KK__SUB_FN(rows, v)((v), (int64_t)(b), (int64_t)(e), 0)
-/* The same slices of a view of element type T (the T of KK_AT on it): the
- * data pointer moves by index * stride * sizeof(T), a compile-time constant,
- * where the untyped forms read the element size from the descriptor. */
+/* KK_ROW of a view of element type T (the T of KK_AT on it): the data
+ * pointer moves by i * stride * sizeof(T), a compile-time constant, where the
+ * untyped form reads the element size from the descriptor. */
 #define KK_ROW_OF(v, T, i) KK__SUB_FN(row, v)((v), (int64_t)(i), (int64_t)sizeof(T))
+/* KK_COL of a view of element type T (see KK_ROW_OF). */
 #define KK_COL_OF(v, T, j) KK__SUB_FN(col, v)((v), (int64_t)(j), (int64_t)sizeof(T))
+/* KK_ROWS of a view of element type T (see KK_ROW_OF). */
 #define KK_ROWS_OF(v, T, b, e) KK__SUB_FN(rows, v)((v), (int64_t)(b), (int64_t)(e), (int64_t)sizeof(T))
+/* KK_PLANE of a view of element type T (see KK_ROW_OF). */
 #define KK_PLANE_OF(v, T, i) KK_ROW_OF(v, T, i)
 /* A plane of a rank-3 view: KK_ROW of it (index i of the first dimension fixed). */
 #define KK_PLANE(v, i) KK_ROW(v, i)
