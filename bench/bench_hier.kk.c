@@ -69,10 +69,12 @@ KK_TEAM_FOR(batched_matvec, struct batched_args, team) {
 }
 
 /* the same through subviews: a plane of A and a row of x and y per team,
- * against indexing the parents (above): zero cost is a ratio of 1 */
+ * against indexing the parents (above): zero cost is a ratio of 1; the typed
+ * slices (KK_PLANE_OF) move the pointer by a compile-time element size */
 KK_TEAM_FOR(batched_matvec_sub, struct batched_args, team) {
   const int64_t b = KK_LEAGUE_RANK(team), m = args->m;
-  const kk_view_right A = KK_PLANE(args->a, b), x = KK_ROW(args->x, b), y = KK_ROW(args->y, b);
+  const kk_view_right A = KK_PLANE_OF(args->a, double, b), x = KK_ROW_OF(args->x, double, b),
+                      y = KK_ROW_OF(args->y, double, b);
   double *xs = KK_TEAM_SCRATCH(team, 0, double, m);
   KK_TEAM_VECTOR_FOR(team, j, 0, m) { xs[j] = KK_AT(x, double, j); }
   KK_TEAM_BARRIER(team);

@@ -162,6 +162,9 @@ static int64_t simd_width(kk_type_t t) {
     snprintf(size, sizeof size, "2^%d", quick ? 12 : 16);                                                      \
     bench_record("nbody " #S " simd/scalar", backend, size, inter / ts, inter / tc, "Ginter/s", 0);            \
     if (strcmp(kk_backend_host(), backend) == 0 && NB_HAVE_NATIVE) {                                           \
+      if (w != NB_WIDTH_##S) /* the same vectors on both sides, or the row compares two widths */             \
+        fprintf(stderr, "kk-bench: nbody " #S ": kk SIMD width %d, intrinsics width %d\n", (int)w,           \
+                NB_WIDTH_##S);                                                                                 \
       double ts2;                                                                                              \
       T *ax = malloc(sizeof(T) * (size_t)n * 3);                                                               \
       DUEL(reps, ts2, tn,                                                                                      \
@@ -179,19 +182,114 @@ static int64_t simd_width(kk_type_t t) {
       kk_view_release(v[k]);                                                                                   \
   }
 #ifdef NB_OP
+#define NB_WIDTH_double NB_W_D
+#define NB_WIDTH_float NB_W_F
 #define NB_HAVE_NATIVE 1
 #define NB_CALL_NATIVE(S, ...) native_nbody_##S(__VA_ARGS__)
 #else
+#define NB_WIDTH_double 0
+#define NB_WIDTH_float 0
 #define NB_HAVE_NATIVE 0
 #define NB_CALL_NATIVE(S, ...) (void)0
 #endif
 NB_CASE(double, double, KK_DOUBLE)
 NB_CASE(float, float, KK_FLOAT)
 
+/* ---- deep copy between layouts against a hand-written tiled transpose ------------------------- */
+
+#ifdef KK_BENCH_CUDA
+#include "native_cuda.h"
+#else
+#define ncu_transpose(...) -1.0
+#endif
+
+/* An n x n view of doubles of `layout` in the default space. */
+static kk_view_t *square(const char *label, int64_t n, kk_layout_t layout) {
+  kk_view_spec_t s = KK_VIEW_SPEC_INIT;
+  s.label = label;
+  s.type = KK_DOUBLE;
+  s.rank = 2;
+  s.extents[0] = s.extents[1] = n;
+  s.layout = layout;
+  kk_view_t *v = NULL;
+  CHECK(kk_view_create(&s, &v));
+  return v;
+}
+
+/* dst(i, j) at i + j n (LayoutLeft) from src(i, j) at i n + j (LayoutRight): 32 x 32 tiles, so that
+ * both sides' cache lines are used whole while the tile is in L1 */
+static void native_transpose(double *dst, const double *src, int64_t n, int nthreads) {
+  enum { TB = 32 };
+#pragma omp parallel for num_threads(nthreads) schedule(static) collapse(2)
+  for (int64_t jb = 0; jb < n; jb += TB)
+    for (int64_t ib = 0; ib < n; ib += TB)
+      for (int64_t j = jb; j < jb + TB && j < n; j++)
+        for (int64_t i = ib; i < ib + TB && i < n; i++)
+          dst[i + j * n] = src[i * n + j];
+}
+
+/* kk_deep_copy from a LayoutRight into a LayoutLeft view of the same n x n
+ * doubles (a transpose in memory) against the hand-written transpose: on the
+ * host backends OpenMP over the same threads, on cuda shared-memory tiles.
+ * GB/s counting one read and one write of every element. */
+static void bench_transpose(const char *backend, int nt, int reps, int quick) {
+  const int64_t n = quick ? (int64_t)1 << 11 : (int64_t)1 << 13;
+  kk_view_t *src = square("src_right", n, KK_LAYOUT_RIGHT), *dst = square("dst_left", n, KK_LAYOUT_LEFT);
+  kk_view_t *hs = host_of(src);
+  double *p = kk_view_data(hs);
+  for (int64_t k = 0; k < n * n; k++)
+    p[k] = (double)k;
+  to_device(src, hs);
+  double tk, tn = 1e30;
+  if (ON_GPU(backend)) {
+    tk = 1e30;
+    for (int r = 0; r < reps; r++) {
+      const double t0 = bench_now();
+      CHECK(kk_deep_copy(dst, src));
+      CHECK(kk_fence());
+      const double t = bench_now() - t0;
+      tk = t < tk ? t : tk;
+    }
+    tn = ncu_transpose(n, reps);
+  } else {
+    double *nd = malloc(sizeof(double) * (size_t)(n * n));
+    if (!nd) {
+      fprintf(stderr, "kk-bench: out of memory\n");
+      exit(1);
+    }
+    DUEL(reps, tk, tn, CHECK(kk_deep_copy(dst, src)); CHECK(kk_fence()), native_transpose(nd, p, n, nt));
+    for (int64_t k = 0; k < n * n; k += n + 1) /* the diagonal and its neighbours */
+      if (nd[k] != p[k] || (k + 1 < n * n && nd[k + 1] != p[(k + 1) % n * n + (k + 1) / n])) {
+        fprintf(stderr, "kk-bench: the hand-written transpose is wrong at %lld\n", (long long)k);
+        exit(1);
+      }
+    free(nd);
+  }
+  /* kk's result, checked: dst(i, j) = i n + j */
+  kk_view_t *hd = host_of(dst);
+  if (hd != dst)
+    CHECK(kk_deep_copy(hd, dst));
+  CHECK(kk_fence());
+  const double *q = kk_view_data(hd);
+  for (int64_t e = 0; e < n * n; e += 7919)
+    if (q[e] != (double)((e % n) * n + e / n)) {
+      fprintf(stderr, "kk-bench: kk_deep_copy between layouts is wrong at %lld\n", (long long)e);
+      exit(1);
+    }
+  char size[32];
+  snprintf(size, sizeof size, "2^%d x 2^%d", quick ? 11 : 13, quick ? 11 : 13);
+  const double bytes = 2.0 * 8 * (double)n * (double)n;
+  bench_record("deep_copy right->left / transpose", backend, size, bytes / tk * 1e-9,
+               tn > 0 ? bytes / tn * 1e-9 : 0, "GB/s", 0);
+  kk_view_release(hd), kk_view_release(hs), kk_view_release(src), kk_view_release(dst);
+}
+
 void bench_klang(const char *backend, int nt, int reps, const char *cases, int quick) {
   /* reps 0: kk-bench's defaults (--reps not given), 10 gathers */
   if (bench_wants(cases, "gather"))
     bench_gather(backend, reps > 0 ? reps : 10, quick);
+  if (bench_wants(cases, "transpose"))
+    bench_transpose(backend, nt, reps > 0 ? reps : 5, quick);
   if (bench_wants(cases, "nbody")) {
     /* O(n^2): a few repetitions are enough */
     const int r = reps > 0 && reps < 2 ? reps : 2;

@@ -351,7 +351,7 @@ static void bench_latency(const char *backend, int nt) {
 
 static void usage(void) {
   fprintf(stderr, "usage: kk-bench [--backends=serial,threads,openmp,cuda] [--cases=all|stream,latency,tensor,atomics,"
-                  "minsum,batched,cg,graph,cggraph] [--sizes=24,26] [--reps=N] [--quick] [--json] [--kokkos-*...]\n");
+                  "minsum,batched,cg,graph,cggraph,gather,nbody,transpose] [--sizes=24,26] [--reps=N] [--quick] [--json] [--kokkos-*...]\n");
 }
 
 int main(int argc, char **argv) {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/klang-gpu.sh -- the memory-trait, SIMD and in-kernel subview checks and benchmarks on a CUDA machine, from a built tree: the conformance suite on cuda (and the host backends), kk-bench's gather, nbody and batched cases on cuda and on the host.
+# bench/klang-gpu.sh -- the memory-trait, SIMD, in-kernel subview and layout-copy checks and benchmarks on a CUDA machine, from a built tree: the conformance suite on cuda (and the host backends), kk-bench's gather, nbody, batched and transpose cases on cuda and on the host.
 #
 # usage: bench/klang-gpu.sh BUILDDIR
 #   BUILDDIR  a tree built with ./configure --enable-cuda=yes (e.g. maint/gpu-run.sh build's
@@ -28,9 +28,21 @@ note() { # name rc
     note "conformance $be" $?
     grep -E "^[0-9]+%|memory_traits|simd_types|subviews_in_kernels" "$OUT/conformance-$be.log" | head -5
   done
-  timeout 900 bench/kk-bench --backends=cuda,threads --cases=gather,nbody,batched > "$OUT/bench.log" 2>&1
-  note "kk-bench gather,nbody,batched (cuda, threads)" $?
-  grep -E "gather|nbody|matvec" "$OUT/bench.log"
+  timeout 900 bench/kk-bench --backends=cuda,threads --cases=gather,nbody,batched,transpose > "$OUT/bench.log" 2>&1
+  note "kk-bench gather,nbody,batched,transpose (cuda, threads)" $?
+  grep -E "gather|nbody|matvec|deep_copy" "$OUT/bench.log"
+  # the subview row again, three times: its spread says what a difference means
+  for k in 1 2 3; do
+    timeout 300 bench/kk-bench --backends=cuda --cases=batched > "$OUT/bench-matvec-$k.log" 2>&1
+    note "kk-bench batched (cuda), run $k" $?
+    grep -E "matvec sub/parent" "$OUT/bench-matvec-$k.log"
+  done
+  # the host SIMD rows on every core, three times (OpenMP threads spread over the cores)
+  for k in 1 2 3; do
+    OMP_PROC_BIND=spread timeout 600 bench/kk-bench --backends=openmp --cases=nbody > "$OUT/bench-nbody-$k.log" 2>&1
+    note "kk-bench nbody (openmp), run $k" $?
+    grep -E "nbody" "$OUT/bench-nbody-$k.log"
+  done
   OMP_NUM_THREADS=1 timeout 900 bench/kk-bench --backends=serial --cases=nbody > "$OUT/bench-serial.log" 2>&1
   note "kk-bench nbody (serial: one core)" $?
   grep -E "nbody" "$OUT/bench-serial.log"

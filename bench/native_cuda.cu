@@ -351,6 +351,58 @@ extern "C" double ncu_batched(int64_t nb, int64_t m, int reps) {
   return t;
 }
 
+namespace {
+
+__global__ void iota_d(double *a, int64_t n) {
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    a[i] = (double)i;
+}
+
+// one 32 x 32 tile per block of 32 x 8 threads: rows of src read along j, written along i into dst's columns
+__global__ void transpose_tile(double *dst, const double *src, int64_t n) {
+  __shared__ double t[32][33];
+  const int64_t i0 = (int64_t)blockIdx.y * 32, j0 = (int64_t)blockIdx.x * 32;
+  for (int k = threadIdx.y; k < 32; k += 8) {
+    const int64_t i = i0 + k, j = j0 + threadIdx.x;
+    if (i < n && j < n)
+      t[k][threadIdx.x] = src[i * n + j];
+  }
+  __syncthreads();
+  for (int k = threadIdx.y; k < 32; k += 8) {
+    const int64_t i = i0 + threadIdx.x, j = j0 + k;
+    if (i < n && j < n)
+      dst[i + j * n] = t[threadIdx.x][k];
+  }
+}
+
+__global__ void transpose_check(const double *dst, int64_t n, unsigned *bad) {
+  int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < n * n && dst[e] != (double)((e % n) * n + e / n))
+    atomicAdd(bad, 1u);
+}
+
+} // namespace
+
+extern "C" double ncu_transpose(int64_t n, int reps) {
+  double *src, *dst;
+  unsigned *bad, hbad = 0;
+  if (!OK(cudaMalloc(&src, n * n * 8)) || !OK(cudaMalloc(&dst, n * n * 8)) || !OK(cudaMalloc(&bad, 4)))
+    return -1;
+  iota_d<<<blocks_for(n * n, 256), 256>>>(src, n * n);
+  cudaMemset(bad, 0, 4);
+  const dim3 grid((unsigned)((n + 31) / 32), (unsigned)((n + 31) / 32)), block(32, 8);
+  double t = best_of(reps, [&] { transpose_tile<<<grid, block>>>(dst, src, n); });
+  transpose_check<<<blocks_for(n * n, 256), 256>>>(dst, n, bad);
+  cudaMemcpy(&hbad, bad, 4, cudaMemcpyDeviceToHost);
+  if (hbad) {
+    fprintf(stderr, "ncu_transpose: %u elements wrong\n", hbad);
+    t = -1;
+  }
+  cudaFree(src), cudaFree(dst), cudaFree(bad);
+  return t;
+}
+
 extern "C" double ncu_cg(const int64_t *row_ptr, const int32_t *cols, const double *vals, int64_t n, int iters,
                          double *rr_out) {
   const int64_t nnz = row_ptr[n];

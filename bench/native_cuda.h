@@ -40,6 +40,10 @@ double ncu_min_sum(const double *x, int64_t n, int reps, double *mn, double *sum
 /* nb batched m x m matrix-vector products y_b = A_b x_b, A = 0.5, x = 1, one block per batch with A_b's rows
  * staged through shared memory. */
 double ncu_batched(int64_t nb, int64_t m, int reps);
+/* The transpose of an n x n matrix of doubles stored LayoutRight (src(i, j) at i n + j, src = i n + j) into
+ * LayoutLeft (dst(i, j) at i + j n), hand-written: 32 x 32 tiles through shared memory (padded to 33 columns), reads
+ * and writes coalesced; a check of every element after the timed runs (-1 on a mismatch). */
+double ncu_transpose(int64_t n, int reps);
 /* `iters` CG iterations on the CSR matrix (row_ptr, cols, vals) of n rows from b = 1, x = 0, one warp per row in
  * SpMV; the final r.r in *rr.  Seconds for the whole solve. */
 double ncu_cg(const int64_t *row_ptr, const int32_t *cols, const double *vals, int64_t n, int iters, double *rr);

@@ -401,6 +401,15 @@ KK__FN const kk_view_desc_t *kk__desc_ptr(const kk_view_desc_t &d) { return &d; 
  *                     rank - 1 dimensions
  *   KK_ROWS(v, b, e)  rows [b, e) of the first dimension; same rank and type
  *
+ * and the typed forms KK_ROW_OF(v, T, i), KK_PLANE_OF(v, T, i),
+ * KK_COL_OF(v, T, j), KK_ROWS_OF(v, T, b, e), T the element type of v (the T
+ * KK_AT takes): the same slices, whose data pointer moves by a compile-time
+ * multiple of sizeof(T), where the untyped forms multiply by the element size
+ * the descriptor carries, read at run time (on a GPU, a parameter load and a
+ * 64-bit multiply per slice; use the typed forms in hot kernels).  Under
+ * kkcc --bounds-check a T of another size than the view's element gives a
+ * slice of extent 0, as an index outside does.
+ *
  * v is a kk_view, kk_view_right, kk_view_left or kk_view_strided of rank >= 1
  * (rank >= 2 for KK_ROW / KK_COL to leave a dimension).  The type of the
  * result is KK_ROW_T(type of v), KK_COL_T(...) and the type of v for
@@ -446,15 +455,24 @@ typedef kk_view kk__col_t_kk_view;
 
 #ifdef KK_BOUNDS_CHECK
 #define KK__SLICE_GUARD(d, k, i) ((i) < 0 || (i) >= (d).extent[k])
+/* a typed slice whose T is not the view's element type: a bad slice too (the
+ * pointer is then the parent's, scaled by the view's own element size) */
+#define KK__SLICE_ESIZE(d, es) ((es) != 0 && (es) != (int64_t)(d).elem_size)
+#define KK__SLICE_SCALE(d, es) ((int64_t)(d).elem_size)
 #else
 #define KK__SLICE_GUARD(d, k, i) 0
+#define KK__SLICE_ESIZE(d, es) 0
+/* es: sizeof(T) of a typed slice, a compile-time constant that folds into the
+ * pointer arithmetic; 0: the descriptor's element size, read at run time */
+#define KK__SLICE_SCALE(d, es) ((es) != 0 ? (es) : (int64_t)(d).elem_size)
 #endif
 
 /* Dimension 0 fixed at index i; the dimensions shift down by one (a fixed
- * count, so that the compiler keeps the descriptor in registers). */
-KK__FN kk_view_desc_t kk__desc_row(kk_view_desc_t d, int64_t i, int32_t layout) {
-  int bad = KK__SLICE_GUARD(d, 0, i); /* then the parent's data: the failure names the view */
-  d.data = (void *)((char *)d.data + (bad ? 0 : i) * d.stride[0] * (int64_t)d.elem_size);
+ * count, so that the compiler keeps the descriptor in registers).  es: see
+ * KK__SLICE_SCALE. */
+KK__FN kk_view_desc_t kk__desc_row(kk_view_desc_t d, int64_t i, int32_t layout, int64_t es) {
+  int bad = KK__SLICE_GUARD(d, 0, i) || KK__SLICE_ESIZE(d, es); /* then the parent's data: the failure names the view */
+  d.data = (void *)((char *)d.data + (bad ? 0 : i) * d.stride[0] * KK__SLICE_SCALE(d, es));
   for (int k = 0; k < KK_MAX_RANK - 1; k++) {
     d.extent[k] = d.extent[k + 1];
     d.stride[k] = d.stride[k + 1];
@@ -469,10 +487,10 @@ KK__FN kk_view_desc_t kk__desc_row(kk_view_desc_t d, int64_t i, int32_t layout) 
 }
 
 /* The last dimension fixed at index j. */
-KK__FN kk_view_desc_t kk__desc_col(kk_view_desc_t d, int64_t j, int32_t layout) {
+KK__FN kk_view_desc_t kk__desc_col(kk_view_desc_t d, int64_t j, int32_t layout, int64_t es) {
   int last = d.rank - 1;
-  int bad = KK__SLICE_GUARD(d, last, j);
-  d.data = (void *)((char *)d.data + (bad ? 0 : j) * d.stride[last] * (int64_t)d.elem_size);
+  int bad = KK__SLICE_GUARD(d, last, j) || KK__SLICE_ESIZE(d, es);
+  d.data = (void *)((char *)d.data + (bad ? 0 : j) * d.stride[last] * KK__SLICE_SCALE(d, es));
   d.extent[last] = 1;
   d.stride[last] = 0;
   d.rank -= 1;
@@ -483,30 +501,30 @@ KK__FN kk_view_desc_t kk__desc_col(kk_view_desc_t d, int64_t j, int32_t layout) 
 }
 
 /* Rows [b, e) of dimension 0. */
-KK__FN kk_view_desc_t kk__desc_rows(kk_view_desc_t d, int64_t b, int64_t e) {
+KK__FN kk_view_desc_t kk__desc_rows(kk_view_desc_t d, int64_t b, int64_t e, int64_t es) {
 #ifdef KK_BOUNDS_CHECK
-  int bad = b < 0 || e < b || e > d.extent[0];
+  int bad = b < 0 || e < b || e > d.extent[0] || KK__SLICE_ESIZE(d, es);
 #else
   int bad = 0;
 #endif
-  d.data = (void *)((char *)d.data + (bad ? 0 : b) * d.stride[0] * (int64_t)d.elem_size);
+  d.data = (void *)((char *)d.data + (bad ? 0 : b) * d.stride[0] * KK__SLICE_SCALE(d, es));
   d.extent[0] = bad ? 0 : e - b;
   return d;
 }
 
 #define KK__SUB_FNS(P, LROW, LCOL)                                                  \
-  KK__FN KK_ROW_T(P) kk__row_##P(P v, int64_t i) {                                  \
+  KK__FN KK_ROW_T(P) kk__row_##P(P v, int64_t i, int64_t es) {                      \
     KK_ROW_T(P) r;                                                                  \
-    r.d = kk__desc_row(v.d, i, LROW);                                               \
+    r.d = kk__desc_row(v.d, i, LROW, es);                                           \
     return r;                                                                       \
   }                                                                                 \
-  KK__FN KK_COL_T(P) kk__col_##P(P v, int64_t j) {                                  \
+  KK__FN KK_COL_T(P) kk__col_##P(P v, int64_t j, int64_t es) {                      \
     KK_COL_T(P) r;                                                                  \
-    r.d = kk__desc_col(v.d, j, LCOL);                                               \
+    r.d = kk__desc_col(v.d, j, LCOL, es);                                           \
     return r;                                                                       \
   }                                                                                 \
-  KK__FN P kk__rows_##P(P v, int64_t b, int64_t e) {                                \
-    v.d = kk__desc_rows(v.d, b, e);                                                 \
+  KK__FN P kk__rows_##P(P v, int64_t b, int64_t e, int64_t es) {                    \
+    v.d = kk__desc_rows(v.d, b, e, es);                                             \
     return v;                                                                       \
   }
 KK__SUB_FNS(kk_view, KK__ROW_LAYOUT_DEFAULT, KK__COL_LAYOUT_DEFAULT)
@@ -516,30 +534,37 @@ KK__SUB_FNS(kk_view_strided, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE)
 
 #ifdef KK__CXX
 /* C++ targets (CUDA, HIP, SPIR-V): overloads pick the parent's type */
-KK__FN KK_ROW_T(kk_view) kk__row(kk_view v, int64_t i) { return kk__row_kk_view(v, i); }
-KK__FN KK_ROW_T(kk_view_right) kk__row(kk_view_right v, int64_t i) { return kk__row_kk_view_right(v, i); }
-KK__FN KK_ROW_T(kk_view_left) kk__row(kk_view_left v, int64_t i) { return kk__row_kk_view_left(v, i); }
-KK__FN KK_ROW_T(kk_view_strided) kk__row(kk_view_strided v, int64_t i) { return kk__row_kk_view_strided(v, i); }
-KK__FN KK_COL_T(kk_view) kk__col(kk_view v, int64_t j) { return kk__col_kk_view(v, j); }
-KK__FN KK_COL_T(kk_view_right) kk__col(kk_view_right v, int64_t j) { return kk__col_kk_view_right(v, j); }
-KK__FN KK_COL_T(kk_view_left) kk__col(kk_view_left v, int64_t j) { return kk__col_kk_view_left(v, j); }
-KK__FN KK_COL_T(kk_view_strided) kk__col(kk_view_strided v, int64_t j) { return kk__col_kk_view_strided(v, j); }
-KK__FN kk_view kk__rows(kk_view v, int64_t b, int64_t e) { return kk__rows_kk_view(v, b, e); }
-KK__FN kk_view_right kk__rows(kk_view_right v, int64_t b, int64_t e) { return kk__rows_kk_view_right(v, b, e); }
-KK__FN kk_view_left kk__rows(kk_view_left v, int64_t b, int64_t e) { return kk__rows_kk_view_left(v, b, e); }
-KK__FN kk_view_strided kk__rows(kk_view_strided v, int64_t b, int64_t e) { return kk__rows_kk_view_strided(v, b, e); }
-#define KK_ROW(v, i) kk__row((v), (int64_t)(i))
-#define KK_COL(v, j) kk__col((v), (int64_t)(j))
-#define KK_ROWS(v, b, e) kk__rows((v), (int64_t)(b), (int64_t)(e))
+#define KK__SUB_OVL(P)                                                                                        \
+  KK__FN KK_ROW_T(P) kk__row(P v, int64_t i, int64_t es) { return kk__row_##P(v, i, es); }                    \
+  KK__FN KK_COL_T(P) kk__col(P v, int64_t j, int64_t es) { return kk__col_##P(v, j, es); }                    \
+  KK__FN P kk__rows(P v, int64_t b, int64_t e, int64_t es) { return kk__rows_##P(v, b, e, es); }
+KK__SUB_OVL(kk_view)
+KK__SUB_OVL(kk_view_right)
+KK__SUB_OVL(kk_view_left)
+KK__SUB_OVL(kk_view_strided)
+#define KK__SUB_FN(kind, v) kk__##kind
 #else
 /* C (the host target): _Generic picks the parent's type */
-#define KK__SUB_PICK(kind, v)                                                                      \
+#define KK__SUB_FN(kind, v)                                                                        \
   _Generic((v), kk_view: kk__##kind##_kk_view, kk_view_right: kk__##kind##_kk_view_right,          \
            kk_view_left: kk__##kind##_kk_view_left, kk_view_strided: kk__##kind##_kk_view_strided)
-#define KK_ROW(v, i) KK__SUB_PICK(row, v)((v), (int64_t)(i))
-#define KK_COL(v, j) KK__SUB_PICK(col, v)((v), (int64_t)(j))
-#define KK_ROWS(v, b, e) KK__SUB_PICK(rows, v)((v), (int64_t)(b), (int64_t)(e))
 #endif
+/* Index i of the first dimension of v fixed: a KK_ROW_T of rank - 1. */
+#define KK_ROW(v, i) KK__SUB_FN(row, v)((v), (int64_t)(i), 0)
+/* Index j of the last dimension of v fixed: a KK_COL_T of rank - 1. */
+#define KK_COL(v, j) KK__SUB_FN(col, v)((v), (int64_t)(j), 0)
+/* Rows [b, e) of the first dimension of v: the same rank and type. */
+#define KK_ROWS(v, b, e) KK__SUB_FN(rows, v)((v), (int64_t)(b), (int64_t)(e), 0)
+/* KK_ROW of a view of element type T (the T of KK_AT on it): the data
+ * pointer moves by i * stride * sizeof(T), a compile-time constant, where the
+ * untyped form reads the element size from the descriptor. */
+#define KK_ROW_OF(v, T, i) KK__SUB_FN(row, v)((v), (int64_t)(i), (int64_t)sizeof(T))
+/* KK_COL of a view of element type T (see KK_ROW_OF). */
+#define KK_COL_OF(v, T, j) KK__SUB_FN(col, v)((v), (int64_t)(j), (int64_t)sizeof(T))
+/* KK_ROWS of a view of element type T (see KK_ROW_OF). */
+#define KK_ROWS_OF(v, T, b, e) KK__SUB_FN(rows, v)((v), (int64_t)(b), (int64_t)(e), (int64_t)sizeof(T))
+/* KK_PLANE of a view of element type T (see KK_ROW_OF). */
+#define KK_PLANE_OF(v, T, i) KK_ROW_OF(v, T, i)
 /* A plane of a rank-3 view: KK_ROW of it (index i of the first dimension fixed). */
 #define KK_PLANE(v, i) KK_ROW(v, i)
 #if defined(KK_BOUNDS_CHECK) && !defined(KK__BOUNDS_AT)

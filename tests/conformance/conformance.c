@@ -1049,14 +1049,17 @@ START_TEST(subviews_in_kernels) {
     OK(kk_deep_copy(v[k], h));
   kk_view_t *bad = view1("bad", KK_INT64, n0), *hbad = host_of(bad);
   kk_view_t *w = view2("w", n0, n1, KK_LAYOUT_DEFAULT), *wl = view2("wl", n0, n1, KK_LAYOUT_LEFT);
+  kk_view_t *w32 = view_n("w32", KK_INT32, 2, (int64_t[]){n0, n1}, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *w32l = view_n("w32l", KK_FLOAT, 2, (int64_t[]){n0, n1}, KK_LAYOUT_LEFT, NULL);
   poison(bad);
-  struct sub_args a = {kk_view_bind(v[0]), kk_view_bind_right(v[1]), kk_view_bind_left(v[2]), kk_view_bind_strided(v[3]),
-                       kk_view_bind(bad), kk_view_bind(w), kk_view_bind_left(wl), n0, n1, n2};
+  struct sub_args a = {kk_view_bind(v[0]),   kk_view_bind_right(v[1]), kk_view_bind_left(v[2]),
+                       kk_view_bind_strided(v[3]), kk_view_bind(bad), kk_view_bind(w),
+                       kk_view_bind_left(wl), n0, n1, n2, kk_view_bind(w32), kk_view_bind_left(w32l)};
   OK(kk_parallel_for("sub_check", KK_RANGE(0, n0), KK_KERNEL(sub_check), KK_ARGS(a)));
   download(hbad, bad);
   for (int64_t i = 0; i < n0; i++)
     ck_assert_msg(((int64_t *)kk_view_data(hbad))[i] == 0,
-                  "i = %lld: checks failed (bit 10 * view + check, kernels.kk.c sub_check): %#llx", (long long)i,
+                  "i = %lld: checks failed (bit 10 * view + check, typed 40 + 5 * view + check, kernels.kk.c sub_check): %#llx", (long long)i,
                   (unsigned long long)((int64_t *)kk_view_data(hbad))[i]);
   OK(kk_parallel_for("sub_write", KK_RANGE(0, n0), KK_KERNEL(sub_write), KK_ARGS(a)));
   OK(kk_fence());
@@ -1069,6 +1072,17 @@ START_TEST(subviews_in_kernels) {
       ck_assert(((double *)kk_view_data(hw))[i * n1 + j] == (double)(i * 1000 + j));
       ck_assert(((double *)kk_view_data(hwl))[i * n1 + j] == (double)(i * 1000 + j));
     }
+  /* the typed slices of 4-byte views */
+  kk_view_t *h32 = view_n("h32", KK_INT32, 2, (int64_t[]){n0, n1}, KK_LAYOUT_RIGHT, kk_space_host());
+  kk_view_t *h32l = view_n("h32l", KK_FLOAT, 2, (int64_t[]){n0, n1}, KK_LAYOUT_RIGHT, kk_space_host());
+  OK(kk_deep_copy(h32, w32));
+  OK(kk_deep_copy(h32l, w32l));
+  for (int64_t i = 0; i < n0; i++)
+    for (int64_t j = 0; j < n1; j++) {
+      ck_assert_int_eq(((int32_t *)kk_view_data(h32))[i * n1 + j], (int32_t)(i * 1000 + j));
+      ck_assert(((float *)kk_view_data(h32l))[i * n1 + j] == (float)(i * 1000 + j));
+    }
+  kk_view_release(h32), kk_view_release(h32l), kk_view_release(w32), kk_view_release(w32l);
   kk_view_release(hw), kk_view_release(hwl), kk_view_release(w), kk_view_release(wl);
   kk_view_release(hbad), kk_view_release(bad), kk_view_release(h);
   for (int k = 0; k < 4; k++)

@@ -63,6 +63,8 @@ struct sub_args {
   kk_view w;           /* n0 x n1 doubles, default layout: written through rows */
   kk_view_left wl;     /* n0 x n1 doubles, left: written through columns */
   int64_t n0, n1, n2;
+  kk_view w32;         /* n0 x n1 int32, default layout: written through typed rows */
+  kk_view_left w32l;   /* n0 x n1 float, left: written through typed columns */
 };
 
 /* ---- memory traits ---- */

@@ -231,8 +231,15 @@ KK_FOR(set_scalar, struct one_view, i) { KK_AT0(args->v, double) = 42.0 + (doubl
         SUB_BAD(vi, 7, KK_AT(KK_COL(V, k), double, i, j) != want);                                            \
         SUB_BAD(vi, 8, KK_AT(KK_ROWS(V, i, args->n0), double, 0, j, k) != want);                              \
         SUB_BAD(vi, 9, KK_AT(KK_ROW(KK_ROWS(V, i, i + 1), 0), double, j, k) != want);                         \
+        SUB_BAD_OF(vi, 0, KK_AT(KK_PLANE_OF(V, double, i), double, j, k) != want);                            \
+        SUB_BAD_OF(vi, 1, KK_AT(KK_ROW_OF(KK_PLANE_OF(V, double, i), double, j), double, k) != want);         \
+        SUB_BAD_OF(vi, 2, KK_AT(KK_COL_OF(KK_PLANE_OF(V, double, i), double, k), double, j) != want);         \
+        SUB_BAD_OF(vi, 3, KK_AT(KK_COL_OF(V, double, k), double, i, j) != want);                              \
+        SUB_BAD_OF(vi, 4, KK_AT(KK_ROWS_OF(V, double, i, args->n0), double, 0, j, k) != want);                \
       }                                                                                                       \
   } while (0)
+/* the typed slices (KK_ROW_OF, ...): bits 40 + 5 * view + check */
+#define SUB_BAD_OF(vi, c, cond) (bad |= (int64_t)((cond) != 0) << (40 + (vi) * 5 + (c)))
 
 /* every element reached through a slice agrees with the parent's, for each
  * descriptor type: bit 10 * view + check set for each check that failed */
@@ -255,6 +262,15 @@ KK_FOR(sub_write, struct sub_args, i) {
     KK_COL_T(kk_view_left) c = KK_COL(args->wl, i);
     for (int64_t j = 0; j < KK_EXTENT(c, 0); j++)
       KK_AT(c, double, j) = (double)(j * 1000 + i);
+  }
+  /* typed slices of 4-byte elements: the pointer moves by sizeof(T) */
+  KK_ROW_T(kk_view) r32 = KK_ROW_OF(args->w32, int32_t, i);
+  for (int64_t j = 0; j < KK_EXTENT(r32, 0); j++)
+    KK_AT(r32, int32_t, j) = (int32_t)(i * 1000 + j);
+  if (i < args->n1) {
+    KK_COL_T(kk_view_left) c32 = KK_COL_OF(args->w32l, float, i);
+    for (int64_t j = 0; j < KK_EXTENT(c32, 0); j++)
+      KK_AT(c32, float, j) = (float)(j * 1000 + i);
   }
 }
 

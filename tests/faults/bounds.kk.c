@@ -54,3 +54,11 @@ KK_REDUCE(bc_helper, struct bc_args, double, KK_SUM, i, acc) { *acc += bc_get(ar
 KK_REDUCE(bc_row, struct bc_args, double, KK_SUM, i, acc) {
   *acc += KK_AT(KK_ROW(args->v2, i + args->shift), double, args->extra);
 }
+/* the same through a typed row (KK_ROW_OF), and through one typed with an
+ * element of the wrong size (float on a view of doubles): an empty row */
+KK_REDUCE(bc_row_of, struct bc_args, double, KK_SUM, i, acc) {
+  *acc += KK_AT(KK_ROW_OF(args->v2, double, i + args->shift), double, args->extra);
+}
+KK_REDUCE(bc_row_of_wrong, struct bc_args, double, KK_SUM, i, acc) {
+  *acc += KK_AT(KK_ROW_OF(args->v2, float, i + args->shift), double, args->extra);
+}

@@ -29,6 +29,8 @@ KK_DECLARE_KERNEL(bc_team);
 KK_DECLARE_KERNEL(bc_scatter);
 KK_DECLARE_KERNEL(bc_helper);
 KK_DECLARE_KERNEL(bc_row);
+KK_DECLARE_KERNEL(bc_row_of);
+KK_DECLARE_KERNEL(bc_row_of_wrong);
 
 #define OK(call) ck_assert_msg((call) == KK_OK, "%s failed: %s", #call, kk_last_error())
 
@@ -391,6 +393,15 @@ START_TEST(bounds_reduce_rank_type_scan_md) {
                 "(kernel 'bc_row')", "view 'm': index (5) is outside its extents (5)");
   a = bc(0, 4);
   OK(kk_parallel_reduce("row-ok", KK_RANGE(0, 3), KK_KERNEL(bc_row), KK_ARGS(a), KK_RESULT(s)));
+  /* typed rows: the same checks, and a row typed with another element size is empty */
+  a = bc(3, 0);
+  EXPECT_BOUNDS(kk_parallel_reduce("row-of", KK_RANGE(0, 1), KK_KERNEL(bc_row_of), KK_ARGS(a), KK_RESULT(s)),
+                "(kernel 'bc_row_of')", "view 'm': index (0) is outside its extents (0)");
+  a = bc(0, 4);
+  OK(kk_parallel_reduce("row-of-ok", KK_RANGE(0, 3), KK_KERNEL(bc_row_of), KK_ARGS(a), KK_RESULT(s)));
+  a = bc(0, 1);
+  EXPECT_BOUNDS(kk_parallel_reduce("row-of-float", KK_RANGE(0, 1), KK_KERNEL(bc_row_of_wrong), KK_ARGS(a), KK_RESULT(s)),
+                "(kernel 'bc_row_of_wrong')", "view 'm': index (1) is outside its extents (0)");
 }
 END_TEST
 
