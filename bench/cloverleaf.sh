@@ -116,19 +116,7 @@ run_pair() { # platform kk-device upstream-binary [upstream-label]
   case "$u $k" in *FAILED*) status=1 ;; esac
 }
 
-# a prebuilt upstream Kokkos binary of KOKKOS_BIN into kbin, when there is one; a host version's -avx512
-# build (x86-64-v4) where the host builds are for this CPU (UP_FLAGS) and the CPU has AVX-512
-kokkos_bin() {
-  [ -n "${KOKKOS_BIN:-}" ] || return 1
-  kbin="$KOKKOS_BIN/$1"
-  if [ -n "$UP_FLAGS" ] && [ -x "$kbin-avx512" ] && grep -qw avx512f /proc/cpuinfo; then kbin="$kbin-avx512"; fi
-  [ -x "$kbin" ] && { echo "kokkos: $kbin"; return 0; }
-  echo "no $kbin: the Kokkos version is skipped"
-  status=1
-  return 1
-}
-cuda_ok=0
-if command -v nvcc >/dev/null && "$kk/tools/kk-info/kk-info" --kokkos-device=cuda >/dev/null 2>&1; then cuda_ok=1; fi
+. "$(dirname "$0")/apps-common.sh"   # kokkos_bin, cuda_ok
 for plat in $PLATFORMS; do
   case $plat in
     openmp)

@@ -19,7 +19,7 @@ EXTRA_examples_cloverleaf_cloverleaf_mpi_DEPENDENCIES = examples/cloverleaf/clov
 endif
 dist_check_SCRIPTS += tests/cloverleaf.sh
 TESTS += tests/cloverleaf.sh
-EXTRA_DIST += bench/cloverleaf.sh
+EXTRA_DIST += bench/cloverleaf.sh bench/apps-common.sh
 # the upstream Kokkos versions' kit (built without a GPU) and the runs that compare all versions and give PHI
 EXTRA_DIST += maint/kokkos-kit.sh maint/kokkos-patches/kokkos-4.6.01-cuda13.patch \
 	maint/kokkos-patches/kokkos-4.6.01-cudart-static.patch maint/kokkos-patches/kokkos-4.6.01-nvcc-wrapper-sm90.patch \
