@@ -274,8 +274,9 @@ static void bench_product(const char *kcase, const char *size, const csr_t *A, c
     if (t > 0 && grb_nnz != nnz)
       fprintf(stderr, "kk-bench-sparse-ops: %s %s: kk's C has %lld entries, GraphBLAS's %lld\n", kcase, size,
               (long long)nnz, (long long)grb_nnz);
-    snprintf(note, sizeof note, t > 0 ? "vs GraphBLAS %s" : "%s", t > 0 ? (add ? "GrB_eWiseAdd" : "GrB_mxm") : why);
-    row(kcase, size, "symbolic+numeric ms", best_all, t > 0 ? t : 0, note);
+    char gnote[sizeof why + 16];
+    snprintf(gnote, sizeof gnote, t > 0 ? "vs GraphBLAS %s" : "%s", t > 0 ? (add ? "GrB_eWiseAdd" : "GrB_mxm") : why);
+    row(kcase, size, "symbolic+numeric ms", best_all, t > 0 ? t : 0, gnote);
     row(kcase, size, "numeric (reused) ms", best_num, t > 0 ? t : 0, "");
   }
   kk_crs_destroy(C);
