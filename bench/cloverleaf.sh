@@ -173,8 +173,7 @@ cells=$(awk -F'[= ]+' '/x_cells/ { x = $NF } /y_cells/ { y = $NF } END { print x
 steps=$(sed -n 's/^ *end_step *=* *\([0-9]*\).*/\1/p' "$deck" | tail -1)
 # the upstream label of a row as a version name: the model (omp, cuda) or kokkos
 vname() { if [ "$2" = upstream ]; then case $1 in openmp) echo omp ;; *) echo "$1" ;; esac; else echo "$2"; fi; }
-pname() { case $1 in openmp) echo "${PHI_HOST:-host$(nproc)}" ;; cuda) echo "${PHI_GPU:-gpu}" ;; opencl) echo "${PHI_OPENCL:-pocl}" ;; *) echo "$1" ;; esac; }
-if [ -n "${PHI_CSV:-}" ] && [ ! -s "$PHI_CSV" ]; then echo "app,platform,version,metric,value,check" >"$PHI_CSV"; fi
+phi_start   # pname; PHI_CSV's header (apps-common.sh)
 phi_row() { # platform version "seconds check" (empty: did not run)
   [ -n "${PHI_CSV:-}" ] || return 0
   if [ -n "$3" ]; then echo "cloverleaf,$(pname "$1"),$2,time_s,${3%% *},${3##* }"; else echo "cloverleaf,$(pname "$1"),$2,time_s,-,"; fi >>"$PHI_CSV"

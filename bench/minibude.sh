@@ -181,8 +181,7 @@ nposes=$(($(wc -c <"$deck/poses.in") / 24))
 [ "$NPOSES" -gt 0 ] && nposes=$NPOSES
 # the upstream label of a row as a version name: the model (omp, cuda, ocl) or kokkos
 vname() { if [ "$2" = upstream ]; then case $1 in openmp) echo omp ;; opencl) echo ocl ;; *) echo "$1" ;; esac; else echo "$2"; fi; }
-pname() { case $1 in openmp) echo "${PHI_HOST:-host$(nproc)}" ;; cuda) echo "${PHI_GPU:-gpu}" ;; opencl) echo "${PHI_OPENCL:-pocl}" ;; *) echo "$1" ;; esac; }
-if [ -n "${PHI_CSV:-}" ] && [ ! -s "$PHI_CSV" ]; then echo "app,platform,version,metric,value,check" >"$PHI_CSV"; fi
+phi_start   # pname; PHI_CSV's header (apps-common.sh)
 phi_row() { # platform version "ppwi wgsize avg_ms" (empty: did not run)
   [ -n "${PHI_CSV:-}" ] || return 0
   if [ -n "$3" ]; then echo "minibude,$(pname "$1"),$2,ms,${3##* },PASSED"; else echo "minibude,$(pname "$1"),$2,ms,-,"; fi >>"$PHI_CSV"
