@@ -147,6 +147,137 @@ KKA_SCAN(KN(compact), struct kka_cmp_args, int64_t, i, part, fin) {
     *part += 1;
   }
 }
+/* GPUs: the compaction in one pass (copy_if, remove_if with a built-in
+ * predicate).  Each team takes the next tile (numbers from an atomic
+ * counter, so every tile a team waits for belongs to a team that runs),
+ * counts the tile's kept elements, publishes the count and looks back over
+ * the tiles before it for theirs (decoupled look-back, one thread: a
+ * 64-bit word per tile, flag and count), then writes its kept elements in
+ * order from there; the last tile stores the total.  The elements are read
+ * once, into registers, and each is compared once.  SIMT targets: warp w
+ * holds its part of the tile warp-striped (coalesced loads), and a ballot
+ * per item gives a kept element its place among the warp's (each store
+ * instruction writes consecutive places); other targets (SPIR-V): thread t
+ * a run of KKA_SEL_IT consecutive elements, the runs' counts scanned by
+ * one work-item. */
+#if KKA_SIMT
+#define KKA_SEL_LOAD(p) kka_word_load(p)
+#define KKA_SEL_STORE(p, v) kka_word_store(p, v)
+#else
+#define KKA_SEL_LOAD(p) kk_atomic_load(p)
+#define KKA_SEL_STORE(p, v) kk_atomic_store(p, v)
+#endif
+KKA_TEAM_FOR(KN(select), struct kka_cmp_args, team) {
+  const int t = (int)KK_TEAM_RANK(team);
+  int64_t *const sm = KK_TEAM_SCRATCH(team, 0, int64_t, KKA_SEL_WORDS);
+  if (t == 0)
+    sm[0] = (int64_t)kk_atomic_fetch_add(args->counter, 1u);
+  KK_TEAM_BARRIER(team);
+  const int64_t tile = sm[0];
+  const int64_t first = tile * (KKA_SEL_TS * KKA_SEL_IT), left = args->h.n - first;
+  const int nvalid = left < KKA_SEL_TS * KKA_SEL_IT ? (int)left : KKA_SEL_TS * KKA_SEL_IT;
+  T x[KKA_SEL_IT];
+  uint32_t fl = 0; /* bit k: item k is kept */
+#if KKA_SIMT
+  const int ws = KKA_WS, lane = t % ws, w = t / ws;
+  const int wbase = w * ws * KKA_SEL_IT + lane; /* warp w: [w * ws * IT, (w + 1) * ws * IT) of the tile */
+  int64_t kept = 0;
+#pragma unroll
+  for (int k = 0; k < KKA_SEL_IT; k++) {
+    const int s = wbase + k * ws;
+    if (s < nvalid) {
+      x[k] = X(first + s);
+      fl |= (uint32_t)(KN(cmp)(x[k], args) != 0) << k;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < KKA_SEL_IT; k++)
+    kept += kka_popc(kk__ballot(((fl >> k) & 1u) != 0));
+  if (lane == 0)
+    sm[2 + w] = kept;
+  KK_TEAM_BARRIER(team);
+  int64_t before = 0, agg = 0; /* the kept elements of the warps before this one's, of the tile */
+#pragma unroll
+  for (int u = 0; u < KKA_SEL_TS / KKA_WS; u++) {
+    const int64_t c = sm[2 + u];
+    before += u < w ? c : 0;
+    agg += c;
+  }
+#else
+  int64_t kept = 0;
+  for (int k = 0; k < KKA_SEL_IT; k++) {
+    const int s = t * KKA_SEL_IT + k;
+    if (s < nvalid) {
+      x[k] = X(first + s);
+      if (KN(cmp)(x[k], args)) {
+        fl |= 1u << k;
+        kept++;
+      }
+    }
+  }
+  sm[2 + t] = kept;
+  KK_TEAM_BARRIER(team);
+  if (t == 0) { /* the runs' counts into their exclusive prefixes, the tile's count in sm[1] */
+    int64_t run = 0;
+    for (int u = 0; u < KKA_SEL_TS; u++) {
+      const int64_t c = sm[2 + u];
+      sm[2 + u] = run;
+      run += c;
+    }
+    sm[1] = run;
+  }
+  KK_TEAM_BARRIER(team);
+  const int64_t before = sm[2 + t], agg = sm[1];
+  KK_TEAM_BARRIER(team); /* sm[1] is the tile's prefix next */
+#endif
+  if (t == 0) {
+    uint64_t *const st = args->status + tile;
+    int64_t prefix = 0;
+    if (tile == 0) {
+      KKA_SEL_STORE(st, KKA_ST_INCL | (uint64_t)agg);
+    } else {
+      KKA_SEL_STORE(st, KKA_ST_AGG | (uint64_t)agg);
+      for (int64_t j = tile - 1; j >= 0; j--) {
+        uint64_t v;
+        do
+          v = KKA_SEL_LOAD(args->status + j);
+        while (!(v & (KKA_ST_AGG | KKA_ST_INCL)));
+        prefix += (int64_t)(v & KKA_ST_VALUE);
+        if (v & KKA_ST_INCL)
+          break;
+      }
+      KKA_SEL_STORE(st, KKA_ST_INCL | (uint64_t)(prefix + agg));
+    }
+    sm[1] = prefix;
+    if (first + nvalid == args->h.n)
+      *args->total = prefix + agg;
+  }
+  KK_TEAM_BARRIER(team);
+  int64_t pos = sm[1] + before;
+#if KKA_SIMT
+#pragma unroll
+  for (int k = 0; k < KKA_SEL_IT; k++) {
+    const int f = (int)((fl >> k) & 1u);
+    const kk__lanes_t m = kk__ballot(f != 0);
+    if (f) {
+      const int64_t at = pos + kka_popc(m & kka_lanes_below(lane));
+      if (at < args->h.cap)
+        Y(at) = x[k];
+    }
+    pos += kka_popc(m);
+  }
+#else
+  for (int k = 0; k < KKA_SEL_IT; k++) {
+    if ((fl >> k) & 1u) {
+      if (pos < args->h.cap)
+        Y(pos) = x[k];
+      pos++;
+    }
+  }
+#endif
+}
+#undef KKA_SEL_LOAD
+#undef KKA_SEL_STORE
 /* unique: the first of each run of equal elements */
 KKA_SCAN(KN(unique), struct kka_red_args, int64_t, i, part, fin) {
   const T x = X(i);
