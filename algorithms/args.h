@@ -81,7 +81,7 @@ struct kka_hsort_args {
 #define KKA_GPU_IT_1 16
 #define KKA_GPU_IT_2 16
 #define KKA_GPU_IT_4 16
-#define KKA_GPU_IT_8 8
+#define KKA_GPU_IT_8 12
 /* CUDA: pass teams resident per SM (launch bounds: the registers per
  * thread), keys alone and key-value pairs */
 #define KKA_GPU_TEAMS_KEYS 4

@@ -789,7 +789,8 @@ static void sort_case(kk_type_t t, int in, int64_t n, int by_key, int strided, i
   free(idx);
 }
 
-static const int64_t k_sizes[] = {0, 1, 2, 3, 31, 33, 255, 257, 4095, 4097, 16383, 16385, 65537, 262143};
+/* around the GPU radix sort's tiles: 4096 keys of 1, 2 or 4 bytes, 3072 of 8 */
+static const int64_t k_sizes[] = {0, 1, 2, 3, 31, 33, 255, 257, 3073, 4095, 4097, 6143, 16383, 16385, 65537, 262143};
 #define NSIZES (sizeof k_sizes / sizeof *k_sizes)
 
 /* every type, input and size (2^k +- 1 around the tile sizes of both
