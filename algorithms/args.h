@@ -144,18 +144,7 @@ struct kka_cmp_args {
   kk__alg_args h;
   uint64_t vbits;
   int32_t lt, eq, gt, inv;
-  /* the GPU compaction (std_tmpl.h's select): its tile counter, a
-   * look-back word per tile (zeroed), where the last tile puts the count */
-  uint32_t *counter;
-  uint64_t *status;
-  int64_t *total;
 };
-/* GPUs compact (copy_if, remove_if) in one pass: teams of KKA_SEL_TS take
- * tiles of KKA_SEL_TS * KKA_SEL_IT elements; KKA_SEL_WORDS 64-bit words of
- * team scratch (the tile, its prefix, a count per warp or per thread). */
-#define KKA_SEL_TS 256
-#define KKA_SEL_IT 16
-#define KKA_SEL_WORDS (2 + KKA_SEL_TS)
 /* Host backends count a built-in predicate's matches KKA_HOST_CB elements
  * per iteration, a plain loop per comparison (no masks per element); GPUs
  * one element per iteration. */

@@ -1,4 +1,4 @@
-/* algorithms/kernel_util.h -- what kk-algorithms' kernel files share: name pasting, kernel macros that expand their names first, element addresses of views of any rank, SIMT warp primitives. */
+/* algorithms/kernel_util.h -- what kk-algorithms' kernel files share: name pasting, kernel macros that expand their names first, element addresses of views of any rank. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KKA_KERNEL_UTIL_H
 #define KKA_KERNEL_UTIL_H
@@ -30,29 +30,5 @@ KK__FN void *kka_elem(const kk_view_desc_t *d, int64_t i, int contig) {
   }
   return (char *)d->data + off * (int64_t)d->elem_size;
 }
-
-/* SIMT GPUs (CUDA, HIP): the warp primitives the radix sort's ranking and
- * the compaction's counts use (the target's kk__ballot over the whole warp,
- * popcounts of lane masks), and look-back words between teams.  The one
- * place in kk-algorithms that knows the SIMT targets' warp primitives. */
-#if defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP)
-#define KKA_SIMT 1
-#define KKA_WS KK__WARP
-#if defined(KK_TARGET_CUDA)
-KK__FN uint32_t kka_popc(kk__lanes_t m) { return (uint32_t)__popc(m); }
-#else
-KK__FN uint32_t kka_popc(kk__lanes_t m) { return (uint32_t)__popcll(m); }
-#endif
-KK__FN kk__lanes_t kka_lanes_below(int lane) { return ((kk__lanes_t)1 << lane) - 1; }
-/* A look-back word (sort_pass_tmpl.h, the compaction in std_tmpl.h): flag
- * and count in one 64-bit word, written and read whole, so the loads need
- * no fence (one each would cost more than the load); volatile, so they go
- * past this SM's L1 to where the other blocks' stores are, as the targets'
- * own scan look-back reads its status words. */
-KK__FN uint64_t kka_word_load(const uint64_t *p) { return *(const volatile uint64_t *)p; }
-KK__FN void kka_word_store(uint64_t *p, uint64_t v) { *(volatile uint64_t *)p = v; }
-#else
-#define KKA_SIMT 0
-#endif
 
 #endif

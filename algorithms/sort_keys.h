@@ -48,8 +48,18 @@ KKA_ORD(u64, uint64_t, 0x8000000000000000ul, 0x7FF0000000000000ul)
 
 /* SIMT GPUs rank a tile's keys a warp at a time (sort_pass_tmpl.h): the
  * lanes of the warp whose digit equals this lane's, found with eight ballots
- * (the target's kk__ballot over the whole warp, as CUB's MatchAny). */
-#if KKA_SIMT
+ * (the target's kk__ballot over the whole warp, as CUB's MatchAny), and
+ * popcounts of lane masks.  Only the radix sort uses these, through this
+ * header: the one place that knows the SIMT target's warp primitives. */
+#if defined(KK_TARGET_CUDA) || defined(KK_TARGET_HIP)
+#define KKA_SIMT 1
+#define KKA_WS KK__WARP
+#if defined(KK_TARGET_CUDA)
+KK__FN uint32_t kka_popc(kk__lanes_t m) { return (uint32_t)__popc(m); }
+#else
+KK__FN uint32_t kka_popc(kk__lanes_t m) { return (uint32_t)__popcll(m); }
+#endif
+KK__FN kk__lanes_t kka_lanes_below(int lane) { return ((kk__lanes_t)1 << lane) - 1; }
 KK__FN kk__lanes_t kka_match(int valid, unsigned d) {
   kk__lanes_t m = kk__ballot(valid != 0);
 #pragma unroll
@@ -59,6 +69,15 @@ KK__FN kk__lanes_t kka_match(int valid, unsigned d) {
   }
   return m;
 }
+/* A look-back word (sort_pass_tmpl.h): flag and count in one 64-bit word,
+ * written and read whole, so the loads need no fence (one each would cost
+ * more than the load); volatile, so they go past this SM's L1 to where the
+ * other blocks' stores are, as the targets' own scan look-back reads its
+ * status words. */
+KK__FN uint64_t kka_word_load(const uint64_t *p) { return *(const volatile uint64_t *)p; }
+KK__FN void kka_word_store(uint64_t *p, uint64_t v) { *(volatile uint64_t *)p = v; }
+#else
+#define KKA_SIMT 0
 #endif
 
 #endif

@@ -18,7 +18,6 @@ KKA_TABLE(minmaxel)
 KKA_TABLE(count)
 KKA_TABLE(find)
 KKA_TABLE(compact)
-KKA_TABLE(select)
 KKA_TABLE(unique)
 KKA_TABLE(sum)
 KKA_TABLE(prod)
@@ -128,7 +127,6 @@ typedef struct pred_launch {
   _Alignas(16) unsigned char buf[2048];
   size_t size;
   const kk_kernel_t *count, *find, *compact;
-  const kk_kernel_t *select; /* the GPU compaction (built-in comparisons) */
 } pred_launch_t;
 
 static kk_status_t pred_prepare(const kka_call_t *c, kk_view_t *view, kk_pred_t p, kk__alg_args h, int negate,
@@ -158,7 +156,6 @@ static kk_status_t pred_prepare(const kka_call_t *c, kk_view_t *view, kk_pred_t 
     L->count = count_k[t];
     L->find = find_k[t];
     L->compact = compact_k[t];
-    L->select = select_k[t];
     return KK_OK;
   }
   const kk_predicate_t *d = p.custom;
@@ -178,7 +175,6 @@ static kk_status_t pred_prepare(const kka_call_t *c, kk_view_t *view, kk_pred_t 
   L->count = d->count;
   L->find = d->find;
   L->compact = d->compact;
-  L->select = NULL;
   return KK_OK;
 }
 
@@ -250,31 +246,6 @@ kk_status_t kk_find_if(kk_instance_t *instance, kk_view_t *view, kk_pred_t pred,
   return KK_OK;
 }
 
-/* The one-pass compaction of a GPU backend (std_tmpl.h's select): a tile
- * counter, the count's word and a look-back word per tile, zeroed, in one
- * temporary; synchronous, as the count goes to the host. */
-static kk_status_t select_gpu(const kka_call_t *c, pred_launch_t *L, int64_t n, int64_t *count) {
-  if (n == 0)
-    return KK_OK;
-  const int64_t tile = (int64_t)KKA_SEL_TS * KKA_SEL_IT, ntiles = (n + tile - 1) / tile;
-  const size_t bytes = 64 + (size_t)ntiles * 8;
-  char *mem = kka_tmp(c, "compaction state", bytes);
-  if (!mem)
-    return kk_last_status();
-  struct kka_cmp_args a;
-  memcpy(&a, L->buf, sizeof a);
-  a.counter = (uint32_t *)mem;
-  a.total = (int64_t *)(mem + 8);
-  a.status = (uint64_t *)(mem + 64);
-  kk_status_t st = kka_zero(c, mem, bytes);
-  if (st == KK_OK)
-    st = kka_team(c, L->select, &a, sizeof a, ntiles, KKA_SEL_TS, kk_scratch_size(8, KKA_SEL_WORDS));
-  if (st == KK_OK)
-    st = kka_to_host(c, count, a.total, sizeof *count);
-  kka_tmp_free(c, mem);
-  return st;
-}
-
 /* Compaction of src into dst (capacity its extent) with the predicate (or
  * its negation); *count the number kept. */
 static kk_status_t compact(const kka_call_t *c, kk_view_t *src, kk_view_t *dst, kk_pred_t p, int negate, int64_t *count) {
@@ -283,8 +254,6 @@ static kk_status_t compact(const kka_call_t *c, kk_view_t *src, kk_view_t *dst, 
   if (st != KK_OK)
     return st;
   *count = 0;
-  if (!c->host && L.select)
-    return select_gpu(c, &L, len(src), count);
   return kka_scan(c, L.compact, L.buf, L.size, len(src), count, sizeof *count);
 }
 
