@@ -81,20 +81,23 @@ struct kka_hsort_args {
 #define KKA_GPU_IT_1 16
 #define KKA_GPU_IT_2 16
 #define KKA_GPU_IT_4 16
-#define KKA_GPU_IT_8 8
+#define KKA_GPU_IT_8 12
 /* CUDA: pass teams resident per SM (launch bounds: the registers per
  * thread), keys alone and key-value pairs */
 #define KKA_GPU_TEAMS_KEYS 4
 #define KKA_GPU_TEAMS_PAIRS 3
+/* the histogram kernel: keys each thread loads before it counts them */
+#define KKA_HIST_UNROLL 8
 /* the byte offsets of a pass team's scratch (sort_pass_tmpl.h) for tiles
- * of `tile` keys and buffers of `bufw` bytes per key */
+ * of `tile` keys of `ksize` bytes and values of `vsize` (0: none) */
 #define KKA_GS_WC 0
 #define KKA_GS_TDS (KKA_GPU_NWMAX * KKA_RADIX * 4)
 #define KKA_GS_GS (KKA_GS_TDS + ((KKA_RADIX + 1) * 4 + 15) / 16 * 16)
 #define KKA_GS_MISC (KKA_GS_GS + KKA_RADIX * 8)
 #define KKA_GS_DIG (KKA_GS_MISC + KKA_GPU_MISC * 4)
 #define KKA_GS_KBUF(tile) (KKA_GS_DIG + ((tile) + 15) / 16 * 16)
-#define KKA_GS_BYTES(tile, bufw) (KKA_GS_KBUF(tile) + (tile) * (bufw))
+#define KKA_GS_VBUF(tile, ksize) (KKA_GS_KBUF(tile) + ((tile) * (ksize) + 15) / 16 * 16)
+#define KKA_GS_BYTES(tile, ksize, vsize) (KKA_GS_VBUF(tile, ksize) + (tile) * (vsize))
 /* look-back words, one array for every pass of a sort (zeroed once): a
  * flag in the top two bits, the pass's epoch (1 + its number) in the six
  * below, a count in the rest; a word of another epoch is one this pass has

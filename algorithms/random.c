@@ -12,6 +12,7 @@ KK_DECLARE_KERNEL(kka_rseed_philox);
 KK_DECLARE_KERNEL(kka_rfill_xs64);
 KK_DECLARE_KERNEL(kka_rfill_xs1024);
 KK_DECLARE_KERNEL(kka_rfill_philox);
+KK_DECLARE_KERNEL(kka_rfill_philox_v);
 
 struct kk_random_pool_obj {
   kk_random_kind_t kind;
@@ -245,6 +246,21 @@ static kk_status_t fill(const char *op, kk_instance_t *instance, kk_view_t *view
     args.per = per;
     args.offset = pool->fill_block;
     pool->fill_block += (uint64_t)blocks;
+    /* whole blocks of a contiguous, 16-byte aligned view of uniform numbers
+     * of 4 or 8 bytes: one 16-byte store each; the rest (a last partial
+     * block, other views) element by element */
+    const int vec_type = t == KK_DOUBLE || t == KK_FLOAT || t == KK_INT32 || t == KK_UINT32 || t == KK_INT64 ||
+                         t == KK_UINT64;
+    const int64_t whole = n / per;
+    if (args.contig && !normal && vec_type && (uintptr_t)args.v.d.data % 16 == 0 && whole > 0) {
+      kk_status_t st = kka_for(&c, KK_KERNEL(kka_rfill_philox_v), &args, sizeof args, whole);
+      if (st != KK_OK || whole == blocks)
+        return st;
+      args.v.d.data = (char *)args.v.d.data + whole * per * (int64_t)kka_tsize(t);
+      args.n = n - whole * per;
+      args.offset += (uint64_t)whole;
+      return kka_for(&c, KK_KERNEL(kka_rfill_philox), &args, sizeof args, 1);
+    }
     return kka_for(&c, KK_KERNEL(kka_rfill_philox), &args, sizeof args, blocks);
   }
   const int64_t ns = pool->d.num_states;

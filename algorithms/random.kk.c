@@ -166,6 +166,67 @@ KK_FOR(kka_rfill_xs1024, struct kka_rfill_args, s) {
   args->p.states[16 * ns + s] = (uint64_t)g.p;
 }
 
+/* Philox, a contiguous view 16-byte aligned, uniform numbers, every block
+ * whole (the host launches the last partial block through kka_rfill_philox):
+ * iteration j is block offset + j, its elements [j * per, j * per + per)
+ * one 16-byte store (neighbouring iterations write neighbouring 16 bytes),
+ * the type's conversion chosen once per launch.  The numbers are those of
+ * kka_rfill_philox, bit for bit. */
+typedef struct KK_ALIGNED(16) kka_v16 {
+  uint64_t w[2];
+} kka_v16;
+typedef struct KK_ALIGNED(16) kka_d2 {
+  double v[2];
+} kka_d2;
+typedef struct KK_ALIGNED(16) kka_f4 {
+  float v[4];
+} kka_f4;
+typedef struct KK_ALIGNED(16) kka_u4 {
+  uint32_t v[4];
+} kka_u4;
+KK_FOR(kka_rfill_philox_v, struct kka_rfill_args, j) {
+  uint32_t c[4] = {(uint32_t)(args->offset + (uint64_t)j), (uint32_t)((args->offset + (uint64_t)j) >> 32),
+                   (uint32_t)KKA_PHILOX_FILL_STREAM, (uint32_t)(KKA_PHILOX_FILL_STREAM >> 32)};
+  kk__philox4x32(c, (uint32_t)args->p.seed, (uint32_t)(args->p.seed >> 32));
+  const uint64_t w0 = (uint64_t)c[0] | (uint64_t)c[1] << 32, w1 = (uint64_t)c[2] | (uint64_t)c[3] << 32;
+  switch (args->type) {
+  case KK_DOUBLE: {
+    kka_d2 o;
+    o.v[0] = kka_dbl_of(w0, args->a, args->b);
+    o.v[1] = kka_dbl_of(w1, args->a, args->b);
+    ((kka_d2 *)args->v.d.data)[j] = o;
+    break;
+  }
+  case KK_FLOAT: {
+    const float a = (float)args->a, b = (float)args->b;
+    kka_f4 o;
+    for (int k = 0; k < 4; k++) {
+      const uint64_t h = (uint64_t)c[k];
+      o.v[k] = kka_flt_of(h << 32 | h, a, b);
+    }
+    ((kka_f4 *)args->v.d.data)[j] = o;
+    break;
+  }
+  case KK_INT64:
+  case KK_UINT64: {
+    kka_v16 o;
+    o.w[0] = kka_int_of(w0, args->ilo, args->irange);
+    o.w[1] = kka_int_of(w1, args->ilo, args->irange);
+    ((kka_v16 *)args->v.d.data)[j] = o;
+    break;
+  }
+  default: { /* KK_INT32, KK_UINT32 */
+    kka_u4 o;
+    for (int k = 0; k < 4; k++) {
+      const uint64_t h = (uint64_t)c[k];
+      o.v[k] = (uint32_t)kka_int_of(h << 32 | h, args->ilo, args->irange);
+    }
+    ((kka_u4 *)args->v.d.data)[j] = o;
+    break;
+  }
+  }
+}
+
 /* Philox: iteration j is counter block offset + j of the fill stream, which
  * gives elements [j * per, j * per + per) (per: 2 for 8-byte types and
  * normal doubles, 4 otherwise). */

@@ -152,26 +152,20 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #define IT KKA_GPU_IT_1
 #define HIST kka_ghist_1
 #define VAL_NONE
-#define BUFW 1
 #define PASS kka_gpass_1_0
 #include "sort_pass_tmpl.h"
 #undef HIST
 #undef VAL_NONE
-#undef BUFW
 #undef PASS
 #define VAL_T uint32_t
-#define BUFW 4
 #define PASS kka_gpass_1_4
 #include "sort_pass_tmpl.h"
 #undef VAL_T
-#undef BUFW
 #undef PASS
 #define VAL_T uint64_t
-#define BUFW 8
 #define PASS kka_gpass_1_8
 #include "sort_pass_tmpl.h"
 #undef VAL_T
-#undef BUFW
 #undef PASS
 #undef KEY_T
 #undef ORD
@@ -182,26 +176,20 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #define IT KKA_GPU_IT_2
 #define HIST kka_ghist_2
 #define VAL_NONE
-#define BUFW 2
 #define PASS kka_gpass_2_0
 #include "sort_pass_tmpl.h"
 #undef HIST
 #undef VAL_NONE
-#undef BUFW
 #undef PASS
 #define VAL_T uint32_t
-#define BUFW 4
 #define PASS kka_gpass_2_4
 #include "sort_pass_tmpl.h"
 #undef VAL_T
-#undef BUFW
 #undef PASS
 #define VAL_T uint64_t
-#define BUFW 8
 #define PASS kka_gpass_2_8
 #include "sort_pass_tmpl.h"
 #undef VAL_T
-#undef BUFW
 #undef PASS
 #undef KEY_T
 #undef ORD
@@ -212,26 +200,20 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #define IT KKA_GPU_IT_4
 #define HIST kka_ghist_4
 #define VAL_NONE
-#define BUFW 4
 #define PASS kka_gpass_4_0
 #include "sort_pass_tmpl.h"
 #undef HIST
 #undef VAL_NONE
-#undef BUFW
 #undef PASS
 #define VAL_T uint32_t
-#define BUFW 4
 #define PASS kka_gpass_4_4
 #include "sort_pass_tmpl.h"
 #undef VAL_T
-#undef BUFW
 #undef PASS
 #define VAL_T uint64_t
-#define BUFW 8
 #define PASS kka_gpass_4_8
 #include "sort_pass_tmpl.h"
 #undef VAL_T
-#undef BUFW
 #undef PASS
 #undef KEY_T
 #undef ORD
@@ -242,26 +224,20 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #define IT KKA_GPU_IT_8
 #define HIST kka_ghist_8
 #define VAL_NONE
-#define BUFW 8
 #define PASS kka_gpass_8_0
 #include "sort_pass_tmpl.h"
 #undef HIST
 #undef VAL_NONE
-#undef BUFW
 #undef PASS
 #define VAL_T uint32_t
-#define BUFW 8
 #define PASS kka_gpass_8_4
 #include "sort_pass_tmpl.h"
 #undef VAL_T
-#undef BUFW
 #undef PASS
 #define VAL_T uint64_t
-#define BUFW 8
 #define PASS kka_gpass_8_8
 #include "sort_pass_tmpl.h"
 #undef VAL_T
-#undef BUFW
 #undef PASS
 #undef KEY_T
 #undef ORD

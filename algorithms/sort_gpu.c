@@ -23,8 +23,7 @@ static int items(int ksize) {
 /* Level-0 scratch of a pass team, as sort_pass_tmpl.h takes it. */
 static uint64_t pass_scratch(int ksize, int vsize) {
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize);
-  const size_t bufw = (size_t)(vsize > ksize ? vsize : ksize);
-  return kk_scratch_size(1, KKA_GS_BYTES(tile, (int64_t)bufw));
+  return kk_scratch_size(1, KKA_GS_BYTES(tile, (int64_t)ksize, (int64_t)vsize));
 }
 
 size_t kka_radix_gpu_state_bytes(int64_t n, int ksize) {

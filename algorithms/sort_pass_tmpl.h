@@ -24,12 +24,19 @@
  */
 
 #define KKA_TILE (KKA_GPU_TS * IT)
+#ifdef VAL_NONE
+#define KKA_VSZ 0
+#else
+#define KKA_VSZ ((int)sizeof(VAL_T))
+#endif
 #define KKA_ORDF KKA_CAT(kka_ord_, ORD)
 #define KKA_ORDMF KKA_CAT(kka_ordm_, ORD)
 
 #ifdef HIST
 /* Counts every digit of every pass in one read of the keys: each team its
- * contiguous share, in team scratch, then into the global counts. */
+ * contiguous share, in team scratch, then into the global counts.  A
+ * thread loads KKA_HIST_UNROLL keys before it counts any (that many loads
+ * in flight, where one at a time left the loop waiting on each). */
 KKA_TEAM_FOR(HIST, struct kka_ghist_args, team) {
   const int64_t t = KK_TEAM_RANK(team), ts = KK_TEAM_SIZE(team);
   const int np = (int)sizeof(KEY_T);
@@ -40,8 +47,20 @@ KKA_TEAM_FOR(HIST, struct kka_ghist_args, team) {
   const KEY_T *keys = (const KEY_T *)args->kin;
   const int64_t lo = KK_LEAGUE_RANK(team) * args->per;
   const int64_t hi = lo + args->per < args->n ? lo + args->per : args->n;
-  for (int64_t i = lo + t; i < hi; i += ts) {
-    const KEY_T o = KKA_ORDF(keys[i], args->kind, args->desc);
+  const KEY_T xm = KKA_ORD_XM(KEY_T, args->kind, args->desc), fm = KKA_ORD_FM(KEY_T, args->kind);
+  int64_t i = lo + t;
+  for (; i + (KKA_HIST_UNROLL - 1) * ts < hi; i += KKA_HIST_UNROLL * ts) {
+    KEY_T k[KKA_HIST_UNROLL]; /* constant trip counts: unrolled */
+    for (int u = 0; u < KKA_HIST_UNROLL; u++)
+      k[u] = keys[i + u * ts];
+    for (int u = 0; u < KKA_HIST_UNROLL; u++) {
+      const KEY_T o = KKA_ORDMF(k[u], xm, fm);
+      for (int p = 0; p < np; p++)
+        kk_atomic_add(&cnt[p * KKA_RADIX + KKA_DIGIT(ORD, o, p * KKA_RADIX_BITS)], 1u);
+    }
+  }
+  for (; i < hi; i += ts) {
+    const KEY_T o = KKA_ORDMF(keys[i], xm, fm);
     for (int p = 0; p < np; p++)
       kk_atomic_add(&cnt[p * KKA_RADIX + KKA_DIGIT(ORD, o, p * KKA_RADIX_BITS)], 1u);
   }
@@ -65,8 +84,8 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   /* scratch (one block at constant offsets: one base register): per-warp
    * digit counters, the tile's digit starts (and its length at [256]), the
    * digits' global starts, team words, the digits of the sorted tile, the
-   * tile's keys (then values) */
-  unsigned char *sm = KK_TEAM_SCRATCH(team, 0, unsigned char, KKA_GS_BYTES(KKA_TILE, BUFW));
+   * tile's keys, its values */
+  unsigned char *sm = KK_TEAM_SCRATCH(team, 0, unsigned char, KKA_GS_BYTES(KKA_TILE, (int)sizeof(KEY_T), KKA_VSZ));
   uint32_t *const wc = (uint32_t *)(sm + KKA_GS_WC);
   uint32_t *const tds = (uint32_t *)(sm + KKA_GS_TDS);
   int64_t *const gs = (int64_t *)(sm + KKA_GS_GS);
@@ -74,7 +93,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   uint8_t *const dig = sm + KKA_GS_DIG;
   KEY_T *const kbuf = (KEY_T *)(sm + KKA_GS_KBUF(KKA_TILE));
 #ifndef VAL_NONE
-  VAL_T *vbuf = (VAL_T *)kbuf;
+  VAL_T *const vbuf = (VAL_T *)(sm + KKA_GS_VBUF(KKA_TILE, (int)sizeof(KEY_T)));
 #endif
 
   /* the tile: the next number of the counter */
@@ -169,7 +188,9 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   kka_word_store(st, (tile == 0 ? KKA_ST_INCL : KKA_ST_AGG) | KKA_ST_EPOCH(ep) | (uint64_t)tcount);
   KK_TEAM_BARRIER(team);
   /* the keys sorted by digit into scratch (and their digits), while the
-   * tiles before publish */
+   * tiles before publish; the values (loaded only now, when the ranking's
+   * registers are free: from the same places as the keys) into the same
+   * places of their own buffer, so that one loop writes both out */
 #pragma unroll
   for (int k = 0; k < IT; k++) {
     if (nvalid == KKA_TILE || wbase + k * ws < nvalid) {
@@ -179,6 +200,12 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
       dig[R[k]] = (uint8_t)d;
     }
   }
+#ifndef VAL_NONE
+#pragma unroll
+  for (int k = 0; k < IT; k++)
+    if (nvalid == KKA_TILE || wbase + k * ws < nvalid)
+      vbuf[R[k]] = vin[wbase + k * ws];
+#endif
   /* look back for digit t's count in the tiles before (one 64-bit word of
    * flag and count each: loads past L1, no fence) */
   {
@@ -199,42 +226,27 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
     gs[d] = args->offsets[d] + (int64_t)prefix - (int64_t)tds[d];
   }
   KK_TEAM_BARRIER(team);
-  /* to their places: runs of one digit are consecutive addresses */
+  /* to their places: runs of one digit are consecutive addresses (a
+   * value goes where its key goes) */
   if (nvalid == KKA_TILE) {
 #pragma unroll 4
     for (int k = 0; k < IT; k++) {
       const int s = k * KKA_GPU_TS + t;
-      kout[gs[dig[s]] + s] = kbuf[s];
-    }
-  } else {
-    for (int s = t; s < nvalid; s += KKA_GPU_TS)
-      kout[gs[dig[s]] + s] = kbuf[s];
-  }
+      const int64_t at = gs[dig[s]] + s;
+      kout[at] = kbuf[s];
 #ifndef VAL_NONE
-  /* the values only now (registers for the ranking): loads from the same
-   * places as the keys', into the same places in scratch */
-  VAL_T V[IT];
-#pragma unroll
-  for (int k = 0; k < IT; k++)
-    if (nvalid == KKA_TILE || wbase + k * ws < nvalid)
-      V[k] = vin[wbase + k * ws];
-  KK_TEAM_BARRIER(team);
-#pragma unroll
-  for (int k = 0; k < IT; k++)
-    if (nvalid == KKA_TILE || wbase + k * ws < nvalid)
-      vbuf[R[k]] = V[k];
-  KK_TEAM_BARRIER(team);
-  if (nvalid == KKA_TILE) {
-#pragma unroll 4
-    for (int k = 0; k < IT; k++) {
-      const int s = k * KKA_GPU_TS + t;
-      vout[gs[dig[s]] + s] = vbuf[s];
+      vout[at] = vbuf[s];
+#endif
     }
   } else {
-    for (int s = t; s < nvalid; s += KKA_GPU_TS)
-      vout[gs[dig[s]] + s] = vbuf[s];
-  }
+    for (int s = t; s < nvalid; s += KKA_GPU_TS) {
+      const int64_t at = gs[dig[s]] + s;
+      kout[at] = kbuf[s];
+#ifndef VAL_NONE
+      vout[at] = vbuf[s];
 #endif
+    }
+  }
 #else
   /* one work-item ranks the tile: blocked items, the keys in order in kbuf */
   uint16_t *rank = (uint16_t *)wc; /* KKA_TILE <= 2 * KKA_GPU_NWMAX * KKA_RADIX */
@@ -299,29 +311,25 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   }
   KK_TEAM_BARRIER(team);
 
-  /* keys sorted by digit in scratch, then to their places (runs of one digit
-   * are consecutive addresses) */
+  /* keys (and values) sorted by digit in scratch, then to their places
+   * (runs of one digit are consecutive addresses) */
   for (int k = 0; k < IT; k++)
-    if (KKA_POS(k) < nvalid)
+    if (KKA_POS(k) < nvalid) {
       kbuf[R[k]] = K[k];
+#ifndef VAL_NONE
+      vbuf[R[k]] = V[k];
+#endif
+    }
   KK_TEAM_BARRIER(team);
   for (int s = t; s < nvalid; s += (int)KK_TEAM_SIZE(team)) {
     const KEY_T x = kbuf[s];
-    const int d = KKA_DIGIT(ORD, KKA_ORDMF(x, xm, fm), sh);
-    kout[gs[d] + s] = x;
-    dig[s] = (uint8_t)d;
-  }
+    const int64_t at = gs[KKA_DIGIT(ORD, KKA_ORDMF(x, xm, fm), sh)] + s;
+    kout[at] = x;
 #ifndef VAL_NONE
-  KK_TEAM_BARRIER(team);
-  for (int k = 0; k < IT; k++)
-    if (KKA_POS(k) < nvalid)
-      vbuf[R[k]] = V[k];
-  KK_TEAM_BARRIER(team);
-  for (int s = t; s < nvalid; s += (int)KK_TEAM_SIZE(team))
-    vout[gs[dig[s]] + s] = vbuf[s];
-#else
-  (void)dig;
+    vout[at] = vbuf[s];
 #endif
+  }
+  (void)dig;
 #undef KKA_POS
 #endif
 }
@@ -329,5 +337,6 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
 #undef KK_TEAM_BOUNDS
 #define KK_TEAM_BOUNDS
 #undef KKA_TILE
+#undef KKA_VSZ
 #undef KKA_ORDF
 #undef KKA_ORDMF

@@ -1,10 +1,12 @@
 #!/bin/bash
-# bench/kk-bench-sort-run.sh -- the GPU radix sort and copy_if on a CUDA machine, in one bounded call: kk-algorithms' suite on the cuda backend, then kk-bench-algorithms' sort and copy_if rows against CUB three times, then a summary of the kk/CUB ratios.
+# bench/kk-bench-sort-run.sh -- the GPU radix sort, copy_if and the random fills on a CUDA machine, in one bounded call: kk-algorithms' suite on the cuda backend, then kk-bench-algorithms' sort, copy_if and fill rows against CUB and cuRAND three times, then a summary of the kk/native ratios.
 #
 # usage: bench/kk-bench-sort-run.sh [BUILDDIR]
 # BUILDDIR (default .) is a build tree with the cuda plugin, kk-algorithms
 # and bench/kk-bench-algorithms built.  KK_SORT_RUN_TIMEOUT bounds each run
-# (seconds, default 300); OUT (default /tmp/kk-sort-run) gets the logs.  With
+# (seconds, default 300); OUT (default /tmp/kk-sort-run) gets the logs;
+# KK_SORT_RUN_ROWS picks other rows (default: the four sorts, copy_if and
+# fill, whose Philox row is against cuRAND's Philox).  With
 # ncu on the PATH and KK_SORT_RUN_NCU=1 it also profiles one sort_u32 run
 # (the sections of docs/algorithms.md's profile) into OUT/ncu.txt.  The exit
 # status says whether the suite passed and every run completed; no timing
@@ -14,7 +16,7 @@ set -u -o pipefail
 B=$(cd "${1:-.}" && pwd) || exit 2
 OUT=${OUT:-/tmp/kk-sort-run}
 T=${KK_SORT_RUN_TIMEOUT:-300}
-ROWS=sort_u32,sort_i64,pairs_u32,pairs_i64,copy_if
+ROWS=${KK_SORT_RUN_ROWS:-sort_u32,sort_i64,pairs_u32,pairs_i64,copy_if,fill}
 mkdir -p "$OUT"
 cd "$B" || exit 2
 status=0
@@ -43,9 +45,9 @@ if [ "${KK_SORT_RUN_NCU:-0}" = 1 ] && command -v ncu >/dev/null 2>&1; then
     head -24
 fi
 
-step "summary: each run's rows (kk / CUB)"
+step "summary: each run's rows (kk / native: CUB, cuRAND)"
 for i in 1 2 3; do
   echo "-- run $i"
-  grep -E "sort_u32|sort_i64|pairs_u32|pairs_i64|copy_if" "$OUT/bench$i.txt"
+  grep -E "sort_u32|sort_i64|pairs_u32|pairs_i64|copy_if|fill" "$OUT/bench$i.txt"
 done
 exit $status

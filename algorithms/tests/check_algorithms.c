@@ -336,6 +336,79 @@ START_TEST(random_fill_matches_reference) {
 }
 END_TEST
 
+/* Philox fills of every type that goes 16 bytes at a time (float, 32- and
+ * 64-bit integers, in a range and whole), bit for bit against the
+ * reference: aligned views of a length that leaves a partial last block,
+ * and a view one element into its parent (not 16-byte aligned), which
+ * must give the numbers of the same counter blocks. */
+static uint64_t ref_philox_word(uint64_t block, int k, int per) {
+  uint64_t w[2];
+  ref_philox(block, 0xFFFFFFFFFFFFFFFFull, 777, w);
+  if (per == 2)
+    return w[k];
+  const uint64_t h = (uint32_t)(w[k >> 1] >> (32 * (k & 1)));
+  return h << 32 | h;
+}
+START_TEST(random_philox_fill_types) {
+  const kk_type_t types[5] = {KK_FLOAT, KK_INT32, KK_UINT32, KK_INT64, KK_UINT64};
+  const double lo[5] = {0.0, -1000.0, 0.0, -5.0, 0.0}, hi[5] = {1.0, 1000.0, 0.0, 1e12, 0.0};
+  const int64_t n = 4099; /* 1024 whole blocks of 4 and 3 elements, or 2049 of 2 and 1 */
+  for (int t = 0; t < 5; t++) {
+    const size_t es = types[t] == KK_INT64 || types[t] == KK_UINT64 ? 8 : 4;
+    const int per = es == 8 ? 2 : 4;
+    for (int shifted = 0; shifted < 2; shifted++) {
+      kk_view_t *parent, *v;
+      kk_view_spec_t s = KK_VIEW_SPEC_INIT;
+      s.label = "philox fill";
+      s.type = types[t];
+      s.rank = 1;
+      s.extents[0] = n + 1;
+      OK(kk_view_create(&s, &parent));
+      kk_slice_t sl[1] = {KK_SPAN(shifted, shifted + n)};
+      OK(kk_view_subview(parent, sl, &v));
+      kk_random_pool_t *pool;
+      OK(kk_random_pool_create(NULL, KK_RANDOM_PHILOX, 777, 0, &pool));
+      OK(kk_fill_random(NULL, v, pool, lo[t], hi[t])); /* blocks 0 .. */
+      kk_view_t *m;
+      OK(kk_view_create_mirror(parent, &m));
+      OK(kk_fence());
+      OK(kk_deep_copy(m, parent));
+      const unsigned char *h = (const unsigned char *)kk_view_data(m) + (size_t)shifted * es;
+      for (int64_t i = 0; i < n; i++) {
+        const uint64_t r = ref_philox_word((uint64_t)(i / per), (int)(i % per), per);
+        uint64_t want = 0, got = 0;
+        switch (types[t]) {
+        case KK_FLOAT: {
+          const float f = (float)(uint32_t)(r >> 40) * 0x1.0p-24f; /* [0, 1): exact */
+          memcpy(&want, &f, 4);
+          break;
+        }
+        case KK_INT32:
+          want = (uint32_t)(int32_t)(-1000 + (int64_t)(((r >> 32) * 2000u) >> 32));
+          break;
+        case KK_UINT32:
+          want = (uint32_t)r;
+          break;
+        case KK_INT64:
+          want = (uint64_t)(-5 + (int64_t)(r % 1000000000005ull));
+          break;
+        default:
+          want = r;
+          break;
+        }
+        memcpy(&got, h + (size_t)i * es, es);
+        EXPECT(got == want, "type %s%s: element %lld is 0x%llx, expected 0x%llx", kk_type_name(types[t]),
+               shifted ? " (unaligned view)" : "", (long long)i, (unsigned long long)got, (unsigned long long)want);
+      }
+      kk_view_release(m);
+      kk_random_pool_destroy(pool);
+      kk_view_release(v);
+      kk_view_release(parent);
+    }
+  }
+}
+END_TEST
+
 /* Chi-square of `bins` equal bins over the expected counts; the test
  * passes below the 1 - 1e-6 quantile (Wilson-Hilferty), so a correct
  * generator fails about once in a million seeds -- and these are fixed. */
@@ -716,7 +789,8 @@ static void sort_case(kk_type_t t, int in, int64_t n, int by_key, int strided, i
   free(idx);
 }
 
-static const int64_t k_sizes[] = {0, 1, 2, 3, 31, 33, 255, 257, 4095, 4097, 16383, 16385, 65537, 262143};
+/* around the GPU radix sort's tiles: 4096 keys of 1, 2 or 4 bytes, 3072 of 8 */
+static const int64_t k_sizes[] = {0, 1, 2, 3, 31, 33, 255, 257, 3073, 4095, 4097, 6143, 16383, 16385, 65537, 262143};
 #define NSIZES (sizeof k_sizes / sizeof *k_sizes)
 
 /* every type, input and size (2^k +- 1 around the tile sizes of both
@@ -1766,6 +1840,7 @@ static Suite *algorithms_suite(void) {
   Suite *s = suite_create(g_backend);
   TCase *tc = tcase(s, "random");
   tcase_add_test(tc, random_fill_matches_reference);
+  tcase_add_test(tc, random_philox_fill_types);
   tcase_add_test(tc, random_distributions);
   tcase_add_test(tc, random_acquire_in_kernels);
   tcase_add_test(tc, random_philox_streams);
