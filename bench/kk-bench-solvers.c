@@ -20,7 +20,10 @@
  * ILU(0) exists).  For each matrix:
  *   - ILU(0): symbolic and numeric time (numeric: best of K);
  *   - SpTRSV with the ILU(0) factors, lower (unit) and upper: kk's own
- *     kernel (vendor libraries off) and the vendor path (on cuda,
+ *     kernel (vendor libraries off; the backend's default algorithm, then
+ *     the other one of KK_SPTRSV_LEVELS / KK_SPTRSV_SYNCFREE, each x
+ *     compared with a serial solve's: a difference over 1e-8 of the
+ *     largest |x| stops the bench with an error) and the vendor path (on cuda,
  *     cusparseSpSV through kk-kernels; where none serves, the row says so),
  *     best of K each, and on host backends a serial C loop over the same
  *     arrays; the ratio column is kk's speed over the other's (time other /

@@ -1,11 +1,12 @@
 #!/bin/bash
 # bench/sparse-gpu.sh -- one command for the GPU checks and benches of kk-kernels' SpGEMM (rows binned by size) and SpTRSV (sync-free) against cuSPARSE, from a built tree (configure with cuda on, `make`): check_sparse_ops and check_solvers on cuda (the latter with cuSPARSE off, so kk's own kernels run, and on), then kk-bench-sparse-ops --full on cuda (SpGEMM against cusparseSpGEMM) and kk-bench-solvers on cuda (SpTRSV on the ILU(0) factors against cusparseSpSV; it stops with an error when kk's x differs from a serial solve's).  Every step is bounded by a timeout; logs go to $OUT; the last lines are a summary.
-#   usage: bench/sparse-gpu.sh [LAPLACIAN_N [IRREGULAR_ROWS]]   (defaults 100 and 200000; run from the build tree)
+#   usage: bench/sparse-gpu.sh [LAPLACIAN_N [IRREGULAR_ROWS]]   (defaults 64 and 200000, the sizes of the last figures in
+#   docs/benchmarks.md; 100 1000000 for the full problem; run from the build tree)
 #   OUT: where the logs go (default /tmp/kk-sparse-gpu)
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u -o pipefail
 OUT=${OUT:-/tmp/kk-sparse-gpu}
-N=${1:-100}
+N=${1:-64}
 R=${2:-200000}
 mkdir -p "$OUT"
 export KOKKOS_PLUGIN_PATH=${KOKKOS_PLUGIN_PATH:-$PWD/plugins/.libs}
