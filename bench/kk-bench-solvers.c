@@ -20,7 +20,10 @@
  * ILU(0) exists).  For each matrix:
  *   - ILU(0): symbolic and numeric time (numeric: best of K);
  *   - SpTRSV with the ILU(0) factors, lower (unit) and upper: kk's own
- *     kernel (vendor libraries off) and the vendor path (on cuda,
+ *     kernel (vendor libraries off; the backend's default algorithm, then
+ *     the other one of KK_SPTRSV_LEVELS / KK_SPTRSV_SYNCFREE, each x
+ *     compared with a serial solve's: a difference over 1e-8 of the
+ *     largest |x| stops the bench with an error) and the vendor path (on cuda,
  *     cusparseSpSV through kk-kernels; where none serves, the row says so),
  *     best of K each, and on host backends a serial C loop over the same
  *     arrays; the ratio column is kk's speed over the other's (time other /
@@ -192,6 +195,25 @@ static double time_native(const int64_t *rp, const int32_t *ci, const double *v,
   return best;
 }
 
+/* The largest difference between kk's x and a serial C solve's, relative
+ * to the largest |x|. */
+static double max_diff(const int64_t *rp, const int32_t *ci, const double *v, int64_t n, int lower, const double *b,
+                       double *hx, kk_view_t *x) {
+  double *kx = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1)), d = 0, big = 1e-300;
+  CHECK(kk_fence());
+  CHECK(kk_space_copy(NULL, kx, kk_view_space(x), kk_view_data(x), sizeof(double) * (size_t)n, NULL));
+  const int reps = g_reps;
+  g_reps = 1;
+  time_native(rp, ci, v, n, lower, b, hx);
+  g_reps = reps;
+  for (int64_t i = 0; i < n; i++) {
+    d = fmax(d, fabs(kx[i] - hx[i]));
+    big = fmax(big, fabs(hx[i]));
+  }
+  free(kx);
+  return d / big;
+}
+
 static double true_residual(const kk_crs_t *A, kk_view_t *b, kk_view_t *x) {
   const int64_t n = kk_crs_rows(A);
   kk_view_t *r;
@@ -250,7 +272,20 @@ static void bench_matrix(const char *name, host_csr_t *h, double tol, int spd) {
     CHECK(kk_sptrsv_symbolic(LU, lower ? KK_LOWER : KK_UPPER, lower ? KK_DIAG_UNIT : KK_DIAG_NONUNIT, &S));
     CHECK(kk_kernels_set_tpl(NULL, "none"));
     const double t_kk = time_solve(S, b, x);
-    snprintf(buf, sizeof buf, "kk %.3f ms (%lld levels)", 1e3 * t_kk, (long long)kk_sptrsv_levels(S));
+    const double err = max_diff(rp, ci, v, n, lower, hb, hx, x);
+    /* the other algorithm of kk's own kernel, for comparison */
+    const int sf = !host; /* KK_SPTRSV_AUTO: sync-free on device backends, levels on host ones */
+    CHECK(kk_sptrsv_set_algorithm(S, sf ? KK_SPTRSV_LEVELS : KK_SPTRSV_SYNCFREE));
+    const double t_other = time_solve(S, b, x);
+    const double err2 = max_diff(rp, ci, v, n, lower, hb, hx, x);
+    snprintf(buf, sizeof buf, "kk %.3f ms (%s; %s %.3f ms; %lld levels; x off by %.1e, %.1e)", 1e3 * t_kk,
+             sf ? "sync-free" : "levels", sf ? "levels" : "sync-free", 1e3 * t_other,
+             (long long)kk_sptrsv_levels(S), err, err2);
+    if (!(err < 1e-8 && err2 < 1e-8)) {
+      fprintf(stderr, "kk-bench-solvers: %s %s: kk's x differs from a serial solve's by %g / %g\n", name, tri, err,
+              err2);
+      exit(1);
+    }
     row(name, tri, buf);
     kk_sptrsv_destroy(S);
     CHECK(kk_sptrsv_symbolic(LU, lower ? KK_LOWER : KK_UPPER, lower ? KK_DIAG_UNIT : KK_DIAG_NONUNIT, &S));

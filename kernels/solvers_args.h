@@ -8,11 +8,18 @@
 /* One level of a triangular solve: the rows order[k] for k in the launch's
  * range, each x(i) = (b(i) - sum of the triangle's entries times x) / the
  * diagonal (1 when unit).  CRS arrays as kk_crs_t keeps them (row offsets
- * int64, columns int32); order int32. */
+ * int64, columns int32); order int32.  sptrsv_sf solves every level in one
+ * launch: ready (int32, a flag per row: the row is solved when it reads
+ * gen), ctr (int64, one element: the tickets drawn so far, 0 between
+ * solves), nteams the league size. */
 struct kkk_sptrsv_args {
   kk_view_strided row_ptr, col_idx, vals, order, b, x;
-  int64_t begin, end;      /* sptrsv_team: the level's range of order */
-  int64_t rows_per_team;   /* sptrsv_team: rows a team takes (one per team thread) */
+  kk_view_strided ready, ctr;  /* sptrsv_sf */
+  int64_t begin, end;      /* sptrsv_team: the level's range of order (sptrsv_sf: 0 and the rows) */
+  int64_t rows_per_team;   /* sptrsv_team: rows a team takes (one per team thread); sptrsv_sf: per ticket */
+  int64_t nteams;          /* sptrsv_sf: the league size */
+  int32_t gen;             /* sptrsv_sf: this solve's flag value (never 0) */
+  int32_t pad;
   int32_t lower;  /* 1: the strict lower triangle is the off-diagonal part read; 0: the strict upper */
   int32_t unit;   /* 1: the diagonal is one (not read) */
 };
@@ -38,6 +45,7 @@ struct kkk_ilu_args {
 /* sptrsv.kk.c */
 KKK_SOLVERS_DECL4(sptrsv);
 KKK_SOLVERS_DECL4(sptrsv_team);
+KKK_SOLVERS_DECL4(sptrsv_sf);
 /* ilu.kk.c */
 KKK_SOLVERS_DECL4(ilu_load);
 KKK_SOLVERS_DECL4(ilu_row);

@@ -16,9 +16,12 @@
  * A row's table has a power of two slots, at least twice the row's upper
  * bound of entries (its terms); it lives in the thread's level-0 scratch
  * when it fits in `cap` slots, else at gofs(i) in the global tables (the
- * two-level accumulator of Kokkos Kernels).  On GPUs a team takes a row
- * (sg_count_team, sg_fill_team): its table in team scratch, filled by the
- * team's threads with compare-exchange.  sg_size fixes both per row,
+ * two-level accumulator of Kokkos Kernels).  On GPUs the rows are binned
+ * by their table's size (below): short rows a team thread each (sg_count,
+ * sg_fill, as on the host), longer ones a team each (sg_count_team,
+ * sg_fill_team): the table in team scratch (or the global tables), filled
+ * by the team's threads (A's entries) and their lanes (B's rows) with
+ * compare-exchange.  sg_size fixes both per row,
  * sg_count counts each row's distinct columns (the symbolic phase),
  * sg_offsets turns the counts into C's row offsets, then sg_size again
  * sizes the numeric phase's tables from the counts (twice C's row, not
@@ -32,6 +35,21 @@
 #define KKK_SG_DINV 8u
 #define KKK_SG_SORT 16u
 #define KKK_SG_FROMCNT 32u /* sg_size: size the tables from cnt (the numeric phase's) */
+#define KKK_SG_LIST 64u    /* the launch's rows are list[list_off + r] for r in [0, rows) (GPUs: one bin) */
+
+/*
+ * GPUs bin the rows by their table's size (Kokkos Kernels' choice of the
+ * work unit by row size): sg_hist counts the rows of each bin in bcnt (16
+ * int64, zero before and after), sg_place writes each row into its bin's
+ * part of list (int32, rows elements) from boff[bin] on, counting bcnt
+ * back down to zero.  Bin 0: tables of at most KKK_SG_THREAD_SLOTS slots (a
+ * team thread per row, its table in thread scratch); bin b in 1..14: tables
+ * of exactly KKK_SG_THREAD_SLOTS << b slots that fit in `cap` (a team per
+ * row, its table in team scratch); bin 15: tables over cap (a team per row,
+ * its table in the global tables).
+ */
+#define KKK_SG_NBIN 16
+#define KKK_SG_THREAD_SLOTS 32
 
 struct kkk_sg_args {
   kk_view_strided arp, aci, av;  /* A: row offsets (int64), columns (int32), values */
@@ -41,10 +59,13 @@ struct kkk_sg_args {
   kk_view_strided gkeys, gvals;  /* global tables: int32 keys, values */
   kk_view_strided cnt;           /* sg_count: distinct columns per row (int64) */
   kk_view_strided crp, cci, cv;  /* C */
+  kk_view_strided list, bcnt;    /* GPUs: the rows in bin order (int32); rows per bin (int64, KKK_SG_NBIN) */
   kk_complex_double fa, fb;
   int64_t rows;
   int64_t rows_per_team;
-  int64_t cap;                   /* table slots per thread in scratch (a power of two; 0: none) */
+  int64_t cap;                   /* table slots in scratch (a power of two; 0: none); sg_size: the most that fit */
+  int64_t list_off;              /* KKK_SG_LIST: this bin's first element of list */
+  int64_t boff[KKK_SG_NBIN];     /* sg_place: where each bin starts in list */
   uint32_t flags;
   uint32_t pad;
 };
@@ -118,10 +139,11 @@ struct kkk_gs_args {
 
 /* spgemm.kk.c */
 KK_DECLARE_KERNEL(kkk_sg_size);
-KK_DECLARE_KERNEL(kkk_sg_maxub);
 KK_DECLARE_KERNEL(kkk_sg_count);
 KK_DECLARE_KERNEL(kkk_sg_count_team);
 KK_DECLARE_KERNEL(kkk_sg_offsets);
+KK_DECLARE_KERNEL(kkk_sg_hist);
+KK_DECLARE_KERNEL(kkk_sg_place);
 KKK_DECL4(sg_fill);
 KKK_DECL4(sg_fill_team);
 /* color.kk.c */

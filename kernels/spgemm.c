@@ -23,7 +23,10 @@ struct kk_spgemm_handle {
   int64_t gtotal;
   int64_t cap, cap_sym, rows_per_team;
   int32_t team_size;
+  int32_t vlen;              /* GPUs: lanes per team thread of the team bins (from B's average row) */
   int host;
+  kk_view_t *list, *bcnt;    /* GPUs: the rows by bin (the numeric phase's after the symbolic phase), bin counts */
+  int64_t boff[KKK_SG_NBIN + 1]; /* GPUs: where the numeric phase's bins start in list */
   const kk_crs_t *made;      /* the C the numeric phase made */
 };
 
@@ -86,13 +89,12 @@ kk_status_t kkk_begin_crs(kkk_call_t *c, const char *op, kk_instance_t *inst, co
 
 /* The launch shape and the scratch tables' slots.  Host backends: a
  * thread per team taking 64 rows, a row at a time, tables of up to 4096
- * slots in the thread's scratch.  GPUs: a team of 32 threads per row, the
- * row's table in team scratch, at most 48 KiB of it (2048 slots of keys
- * and double values; the symbolic phase, keys only, 8192), so that a row
- * of the 27-point matrix squared (729 terms, 125 columns) stays in scratch
- * in both phases; each phase then asks for what its largest row needs
- * (fit_cap).  cap_sym: the symbolic phase's. */
-static void shape(const kkk_call_t *c, kk_spgemm_handle_t *h) {
+ * slots in the thread's scratch.  GPUs: the rows binned by table size
+ * (launch_bins), tables in scratch up to 48 KiB (2048 slots of keys and
+ * double values; the symbolic phase, keys only, 8192), so that a row of
+ * the 27-point matrix squared (729 terms, 125 columns) stays in scratch in
+ * both phases.  cap_sym: the symbolic phase's. */
+static void shape(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_crs_t *B) {
   h->host = c->host;
   if (c->host) {
     h->team_size = 1;
@@ -102,6 +104,12 @@ static void shape(const kkk_call_t *c, kk_spgemm_handle_t *h) {
   }
   h->team_size = 32;
   h->rows_per_team = 1;
+  /* lanes over B's rows: doubled while a lane would take more than 4
+   * entries of B's average row, up to 32 */
+  const int64_t bm = kk_crs_rows(B), bavg = bm > 0 ? (kk_crs_nnz(B) + bm - 1) / bm : 1;
+  h->vlen = 1;
+  while (h->vlen < 32 && 4 * (int64_t)h->vlen < bavg)
+    h->vlen *= 2;
   const size_t max = kkk_scratch_max(c), es = kkk_elem_size(h->type);
   const size_t have = max < 48 * 1024 ? max : 48 * 1024;
   h->cap = h->cap_sym = 0;
@@ -111,34 +119,103 @@ static void shape(const kkk_call_t *c, kk_spgemm_handle_t *h) {
     h->cap_sym = s;
 }
 
-/* The scratch table slots a launch asks for: the smallest power of two
- * (at least 8) that holds the largest row's table (twice its upper bound
- * ub), at most cap. */
-static int64_t fit_cap(int64_t cap, int64_t ub) {
-  int64_t ts = 8;
-  while (ts < 2 * ub && ts < cap)
-    ts *= 2;
-  return ts < cap ? ts : cap;
-}
-
-/* Runs the count kernel (with_values 0) or the fill kernel `k` (host) /
- * `kteam` (GPUs) with the scratch tables of a->cap slots. */
+/* Host backends: runs the count kernel (with_values 0) or the fill kernel
+ * k, a team thread per row, with the scratch tables of a->cap slots. */
 static kk_status_t launch(const kkk_call_t *c, const kk_spgemm_handle_t *h, const kk_kernel_t *k,
-                          const kk_kernel_t *kteam, const struct kkk_sg_args *a, int with_values) {
-  kk_team_policy_t p = {sizeof p, 0, h->team_size, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
-  const uint64_t bytes = a->cap > 0 ? kk_scratch_size(sizeof(int32_t), a->cap) +
-                                          (with_values ? kk_scratch_size(kkk_elem_size(h->type), a->cap) : 0)
-                                    : 0;
-  if (c->host) {
-    p.scratch_thread[0] = bytes;
-    p.schedule = KK_SCHEDULE_DYNAMIC;
-    p.chunk = 1;
-  } else {
-    p.scratch_team[0] = bytes;
-    k = kteam;
-  }
+                          const struct kkk_sg_args *a, int with_values) {
+  kk_team_policy_t p = {sizeof p, 0, h->team_size, 1, {0, 0}, {0, 0}, 1, KK_SCHEDULE_DYNAMIC, c->inst};
+  p.scratch_thread[0] = a->cap > 0 ? kk_scratch_size(sizeof(int32_t), a->cap) +
+                                         (with_values ? kk_scratch_size(kkk_elem_size(h->type), a->cap) : 0)
+                                   : 0;
   p.league_size = (h->m + h->rows_per_team - 1) / h->rows_per_team;
   return kk_parallel_for_team(c->op, &p, k, a, sizeof *a);
+}
+
+/* GPUs: sorts the rows into bins by their tables' sizes (tsz, as sg_size
+ * left it for tables of up to a->cap slots in scratch): list holds bin 0's
+ * rows, then bin 1's, ...; off[b] is where bin b starts (off[KKK_SG_NBIN]
+ * the rows).  One fence: the bins' counts come to the host.  Teams of 128
+ * threads take 2048 rows each, counting in team scratch. */
+static kk_status_t bin_rows(const kkk_call_t *c, kk_spgemm_handle_t *h, const struct kkk_sg_args *a0,
+                            int64_t *off) {
+  struct kkk_sg_args a = *a0;
+  a.list = kkk_desc(h->list);
+  a.bcnt = kkk_desc(h->bcnt);
+  int64_t cnt[KKK_SG_NBIN];
+  kk_team_policy_t p = {sizeof p, 0, 128, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
+  a.rows = h->m;
+  a.rows_per_team = 2048;
+  p.league_size = (h->m + a.rows_per_team - 1) / a.rows_per_team;
+  p.scratch_team[0] = kk_scratch_size(sizeof(int32_t), KKK_SG_NBIN) + kk_scratch_size(sizeof(int64_t), KKK_SG_NBIN);
+  kk_status_t st = kk_parallel_for_team(c->op, &p, KK_KERNEL(kkk_sg_hist), &a, sizeof a);
+  if (st == KK_OK)
+    st = kk_instance_fence(c->inst);
+  if (st == KK_OK)
+    st = kk_space_copy(NULL, cnt, h->space, kk_view_data(h->bcnt), sizeof cnt, NULL);
+  if (st != KK_OK)
+    return st;
+  off[0] = 0;
+  for (int b = 0; b < KKK_SG_NBIN; b++)
+    off[b + 1] = off[b] + cnt[b];
+  memcpy(a.boff, off, sizeof a.boff);
+  return kk_parallel_for_team(c->op, &p, KK_KERNEL(kkk_sg_place), &a, sizeof a);
+}
+
+/* GPUs: a launch per non-empty bin (Kokkos Kernels' work units by row
+ * size).  Bin 0 (tables of at most KKK_SG_THREAD_SLOTS slots): a row per
+ * team thread, 64 threads a team, one lane each, the table in thread
+ * scratch (384 bytes with double values): a short row keeps one lane
+ * busy rather than idling a warp.  Bins 1-14 (tables of 32 << b slots, in
+ * scratch): a team per row, 32 to 256 lanes (a quarter of the table's
+ * slots), vlen lanes per thread, the team scratch just the bin's table.
+ * Bin 15 (over cap): a team of 256 lanes per row, the table in the global
+ * tables. */
+static kk_status_t launch_bins(const kkk_call_t *c, const kk_spgemm_handle_t *h, const kk_kernel_t *kthr,
+                               const kk_kernel_t *kteam, const struct kkk_sg_args *a0, int with_values,
+                               const int64_t *off) {
+  const size_t es = with_values ? kkk_elem_size(h->type) : 0;
+  /* OpenCL: teams of 32 work-items of one lane in every team bin (an
+   * OpenCL implementation may compile a kernel once per work-group size;
+   * PoCL does, and a CPU gains nothing from wider teams or lanes) */
+  const char *be = kk_instance_backend(c->inst);
+  const int gpu = be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0);
+  for (int b = 0; b < KKK_SG_NBIN; b++) {
+    const int64_t n = off[b + 1] - off[b];
+    if (n == 0)
+      continue;
+    struct kkk_sg_args a = *a0;
+    a.list = kkk_desc(h->list);
+    a.flags |= KKK_SG_LIST;
+    a.list_off = off[b];
+    a.rows = n;
+    kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
+    const kk_kernel_t *k = kteam;
+    if (b == 0) {
+      k = kthr;
+      p.team_size = 64;
+      a.rows_per_team = p.team_size;
+      a.cap = KKK_SG_THREAD_SLOTS;
+      p.scratch_thread[0] = kk_scratch_size(sizeof(int32_t), a.cap) + (es ? kk_scratch_size(es, a.cap) : 0);
+      p.league_size = (n + a.rows_per_team - 1) / a.rows_per_team;
+    } else {
+      int64_t lanes = 256;
+      if (b < KKK_SG_NBIN - 1) {
+        a.cap = (int64_t)KKK_SG_THREAD_SLOTS << b;
+        p.scratch_team[0] = kk_scratch_size(sizeof(int32_t), a.cap) + (es ? kk_scratch_size(es, a.cap) : 0);
+        lanes = a.cap / 4 < 32 ? 32 : a.cap / 4 > 256 ? 256 : a.cap / 4;
+      } else {
+        a.cap = 0;
+      }
+      p.vector_length = gpu ? h->vlen : 1;
+      p.team_size = gpu ? (int32_t)(lanes / h->vlen > 0 ? lanes / h->vlen : 1) : 32;
+      a.rows_per_team = 1;
+      p.league_size = n;
+    }
+    kk_status_t st = kk_parallel_for_team(c->op, &p, k, &a, sizeof a);
+    if (st != KK_OK)
+      return st;
+  }
+  return KK_OK;
 }
 
 static void base_args(struct kkk_sg_args *a, const kk_spgemm_handle_t *h, const kk_crs_t *A, const kk_crs_t *B) {
@@ -172,6 +249,8 @@ void kk_sparse_spgemm_destroy(kk_spgemm_handle_t *h) {
   kk_view_release(h->gofs);
   kk_view_release(h->gkeys);
   kk_view_release(h->gvals);
+  kk_view_release(h->list);
+  kk_view_release(h->bcnt);
   free(h->rp);
   free(h);
 }
@@ -222,7 +301,7 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
   h->k = ak;
   h->annz = kk_crs_nnz(A);
   h->bnnz = kk_crs_nnz(B);
-  shape(&c, h);
+  shape(&c, h, B);
   kk_view_t *cnt = NULL, *crp = NULL;
   st = kkk_work_view(op, "table_size", h->space, KK_INT64, am, &h->tsz);
   if (st == KK_OK)
@@ -231,15 +310,23 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
     st = kkk_work_view(op, "row_count", h->space, KK_INT64, am, &cnt);
   if (st == KK_OK)
     st = kkk_work_view(op, "row_ptr", h->space, KK_INT64, am + 1, &crp);
-  struct kkk_sg_args a;
-  if (st == KK_OK && am > 0 && !c.host) {
-    /* GPUs: the team scratch only as large as the largest row's table
-     * needs (a smaller request leaves room for more teams per SM) */
-    int64_t maxub = 0;
-    base_args(&a, h, A, B);
-    st = kkk_reduce(&c, KK_KERNEL(kkk_sg_maxub), &a, sizeof a, am, &maxub, sizeof maxub);
-    h->cap_sym = fit_cap(h->cap_sym, maxub);
+  if (st == KK_OK && !c.host && am > 0) {
+    st = kkk_work_view(op, "bin_list", h->space, KK_INT32, am, &h->list);
+    if (st == KK_OK) {
+      /* zeroed: bin_rows counts up from zero and back down to it */
+      kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+      spec.label = "kk_sparse_spgemm.bin_count";
+      spec.type = KK_INT64;
+      spec.rank = 1;
+      spec.extents[0] = KKK_SG_NBIN;
+      spec.layout = KK_LAYOUT_RIGHT;
+      spec.space = h->space;
+      st = kk_view_create(&spec, &h->bcnt);
+      if (st != KK_OK)
+        st = kkk_err(st, "%s: work array bin_count: %s", op, kk_last_error());
+    }
   }
+  struct kkk_sg_args a;
   if (st == KK_OK && am > 0) {
     base_args(&a, h, A, B);
     a.cap = h->cap_sym;
@@ -252,25 +339,29 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
       a.cap = h->cap_sym;
       a.cnt = kkk_desc(cnt);
       a.crp = kkk_desc(crp);
-      st = launch(&c, h, KK_KERNEL(kkk_sg_count), KK_KERNEL(kkk_sg_count_team), &a, 0);
+      if (c.host) {
+        st = launch(&c, h, KK_KERNEL(kkk_sg_count), &a, 0);
+      } else {
+        int64_t off[KKK_SG_NBIN + 1];
+        st = bin_rows(&c, h, &a, off);
+        if (st == KK_OK)
+          st = launch_bins(&c, h, KK_KERNEL(kkk_sg_count), KK_KERNEL(kkk_sg_count_team), &a, 0, off);
+      }
     }
     if (st == KK_OK)
       st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &h->nnz,
                             sizeof h->nnz);
-    /* the numeric phase's tables: from the counts, in the same views; the
-     * symbolic phase's global keys go (the numeric phase makes its own) */
-    if (st == KK_OK && !c.host) {
-      int64_t maxcnt = 0;
-      a.flags |= KKK_SG_FROMCNT;
-      st = kkk_reduce(&c, KK_KERNEL(kkk_sg_maxub), &a, sizeof a, am, &maxcnt, sizeof maxcnt);
-      h->cap = fit_cap(h->cap, maxcnt);
-    }
+    /* the numeric phase's tables: from the counts, in the same views (and
+     * on GPUs its bins); the symbolic phase's global keys go (the numeric
+     * phase makes its own) */
     if (st == KK_OK) {
       a.flags |= KKK_SG_FROMCNT;
       a.cap = h->cap;
       st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_size), &a, sizeof a, &h->gtotal,
                             sizeof h->gtotal);
     }
+    if (st == KK_OK && !c.host)
+      st = bin_rows(&c, h, &a, h->boff);
     if (st == KK_OK)
       st = kk_instance_fence(c.inst);
     kk_view_release(h->gkeys);
@@ -368,7 +459,8 @@ static kk_status_t numeric(int kind, const char *op, kk_instance_t *inst, kk_spg
   a.cci = kkk_desc(kk_crs_col_idx(out));
   a.cv = kkk_desc(kk_crs_values(out));
   if (h->m > 0)
-    st = launch(&c, h, k_fill[c.t], k_fill_team[c.t], &a, 1);
+    st = c.host ? launch(&c, h, k_fill[c.t], &a, 1)
+                : launch_bins(&c, h, k_fill[c.t], k_fill_team[c.t], &a, 1, h->boff);
   if (st != KK_OK) {
     if (!*C)
       kk_crs_destroy(out);

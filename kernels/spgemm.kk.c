@@ -49,13 +49,6 @@ KK__FN int64_t kkk_sg_ub(const struct kkk_sg_args *args, int64_t i) {
   return ub;
 }
 
-/* The largest upper bound of a row (GPUs size the team scratch by it). */
-KK_REDUCE(kkk_sg_maxub, struct kkk_sg_args, int64_t, KK_MAX, i, acc) {
-  const int64_t ub = kkk_sg_ub(args, i);
-  if (ub > *acc)
-    *acc = ub;
-}
-
 /* Per row: the upper bound of its entries (its terms; with KKK_SG_FROMCNT
  * the symbolic phase's count of them), its table's size (a power of two
  * at least twice that, at least 8), and where the table lives:
@@ -75,13 +68,76 @@ KK_SCAN(kkk_sg_size, struct kkk_sg_args, int64_t, i, part, final) {
     *part += ts;
 }
 
-/* The symbolic phase: distinct columns of each row of C. */
+/* The bin of a row whose table has ts slots (see sparse_ops_args.h). */
+KK__FN int kkk_sg_binof(int64_t ts, int64_t cap) {
+  if (ts <= KKK_SG_THREAD_SLOTS)
+    return 0;
+  if (ts > cap)
+    return KKK_SG_NBIN - 1;
+  int b = 0;
+  while (((int64_t)KKK_SG_THREAD_SLOTS << b) < ts && b < KKK_SG_NBIN - 2)
+    b++;
+  return b;
+}
+
+/* The bins' counts (bcnt += each bin's rows), and then the rows placed in
+ * list by bin (bcnt counted back down to zero): rows_per_team rows a team,
+ * counted in team scratch first, so that global memory sees one atomic
+ * per bin and team. */
+KK_TEAM_FOR(kkk_sg_hist, struct kkk_sg_args, team) {
+  int32_t *loc = KK_TEAM_SCRATCH(team, 0, int32_t, KKK_SG_NBIN);
+  const int64_t r0 = KK_LEAGUE_RANK(team) * args->rows_per_team;
+  const int64_t r1 = r0 + args->rows_per_team < args->rows ? r0 + args->rows_per_team : args->rows;
+  KK_TEAM_VECTOR_FOR(team, b, 0, KKK_SG_NBIN) { loc[b] = 0; }
+  KK_TEAM_BARRIER(team);
+  KK_TEAM_VECTOR_FOR(team, i, r0, r1) {
+    kk_atomic_inc(&loc[kkk_sg_binof(KK_DATA(args->tsz, int64_t)[i], args->cap)]);
+  }
+  KK_TEAM_BARRIER(team);
+  KK_TEAM_VECTOR_FOR(team, b, 0, KKK_SG_NBIN) {
+    if (loc[b] > 0)
+      kk_atomic_add(&KK_DATA(args->bcnt, int64_t)[b], (int64_t)loc[b]);
+  }
+}
+
+KK_TEAM_FOR(kkk_sg_place, struct kkk_sg_args, team) {
+  int32_t *loc = KK_TEAM_SCRATCH(team, 0, int32_t, KKK_SG_NBIN);
+  int64_t *base = KK_TEAM_SCRATCH(team, 0, int64_t, KKK_SG_NBIN);
+  const int64_t r0 = KK_LEAGUE_RANK(team) * args->rows_per_team;
+  const int64_t r1 = r0 + args->rows_per_team < args->rows ? r0 + args->rows_per_team : args->rows;
+  KK_TEAM_VECTOR_FOR(team, b, 0, KKK_SG_NBIN) { loc[b] = 0; }
+  KK_TEAM_BARRIER(team);
+  KK_TEAM_VECTOR_FOR(team, i, r0, r1) {
+    kk_atomic_inc(&loc[kkk_sg_binof(KK_DATA(args->tsz, int64_t)[i], args->cap)]);
+  }
+  KK_TEAM_BARRIER(team);
+  KK_TEAM_VECTOR_FOR(team, b, 0, KKK_SG_NBIN) {
+    /* this team's part of bin b: the loc[b] places below what is left */
+    if (loc[b] > 0)
+      base[b] = args->boff[b] + kk_atomic_fetch_sub(&KK_DATA(args->bcnt, int64_t)[b], (int64_t)loc[b]) - loc[b];
+  }
+  KK_TEAM_BARRIER(team);
+  int32_t *list = KK_DATA(args->list, int32_t);
+  KK_TEAM_VECTOR_FOR(team, i, r0, r1) {
+    const int b = kkk_sg_binof(KK_DATA(args->tsz, int64_t)[i], args->cap);
+    list[base[b] + kk_atomic_fetch_sub(&loc[b], (int32_t)1) - 1] = (int32_t)i;
+  }
+}
+
+/* The row of C that position r of a launch takes. */
+KK__FN int64_t kkk_sg_row(const struct kkk_sg_args *args, int64_t r) {
+  return (args->flags & KKK_SG_LIST) ? (int64_t)KK_DATA(args->list, int32_t)[args->list_off + r] : r;
+}
+
+/* The symbolic phase: distinct columns of each row of C, a row per team
+ * thread (host backends: every row; GPUs: bin 0). */
 KK_TEAM_FOR(kkk_sg_count, struct kkk_sg_args, team) {
   int32_t *skeys = args->cap > 0 ? KK_THREAD_SCRATCH(team, 0, int32_t, args->cap) : (int32_t *)0;
   const int64_t r0 = KK_LEAGUE_RANK(team) * args->rows_per_team;
   const int64_t r1 = r0 + args->rows_per_team < args->rows ? r0 + args->rows_per_team : args->rows;
   const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
-  KK_TEAM_THREAD_FOR(team, i, r0, r1) {
+  KK_TEAM_THREAD_FOR(team, r, r0, r1) {
+    const int64_t i = kkk_sg_row(args, r);
     const int64_t ts = KK_DATA(args->tsz, int64_t)[i], go = KK_DATA(args->gofs, int64_t)[i], mask = ts - 1;
     int32_t *keys = go >= 0 ? KK_DATA(args->gkeys, int32_t) + go : skeys;
     for (int64_t s = 0; s < ts; s++)
@@ -144,31 +200,31 @@ KK__FN int64_t kkk_hslot_atomic(int32_t *keys, int64_t mask, int32_t c, int *fre
   return -1;
 }
 
-/* The symbolic phase on GPUs: a team per row, the row's table in team
- * scratch (cap slots) or in the global table, filled by all the team's
- * threads (A's entries dealt among them), then its keys counted. */
+/* The symbolic phase on GPUs for rows of bins 1 and up: a team per row,
+ * the row's table in team scratch (cap slots) or in the global table,
+ * filled by all the team's threads (A's entries dealt among them, the
+ * entries of B's row over each thread's lanes), then its keys counted. */
 KK_TEAM_FOR(kkk_sg_count_team, struct kkk_sg_args, team) {
   int32_t *skeys = args->cap > 0 ? KK_TEAM_SCRATCH(team, 0, int32_t, args->cap) : (int32_t *)0;
-  const int64_t i = KK_LEAGUE_RANK(team);
+  const int64_t i = kkk_sg_row(args, KK_LEAGUE_RANK(team));
   const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
   const int64_t ts = KK_DATA(args->tsz, int64_t)[i], go = KK_DATA(args->gofs, int64_t)[i], mask = ts - 1;
   int32_t *keys = go >= 0 ? KK_DATA(args->gkeys, int32_t) + go : skeys;
-  KK_TEAM_THREAD_FOR(team, s, 0, ts) { keys[s] = -1; }
+  KK_TEAM_VECTOR_FOR(team, s, 0, ts) { keys[s] = -1; }
   KK_TEAM_BARRIER(team);
   int fresh = 0;
   if (args->flags & KKK_SG_AROW)
-    KK_TEAM_THREAD_FOR(team, p, ARP(i), ARP(i + 1)) { kkk_hslot_atomic(keys, mask, aci[p], &fresh); }
+    KK_TEAM_VECTOR_FOR(team, p, ARP(i), ARP(i + 1)) { kkk_hslot_atomic(keys, mask, aci[p], &fresh); }
   if (args->flags & KKK_SG_BROW)
-    KK_TEAM_THREAD_FOR(team, q, BRP(i), BRP(i + 1)) { kkk_hslot_atomic(keys, mask, bci[q], &fresh); }
+    KK_TEAM_VECTOR_FOR(team, q, BRP(i), BRP(i + 1)) { kkk_hslot_atomic(keys, mask, bci[q], &fresh); }
   if (args->flags & KKK_SG_AB)
     KK_TEAM_THREAD_FOR(team, p, ARP(i), ARP(i + 1)) {
       const int32_t k = aci[p];
-      for (int64_t q = BRP(k); q < BRP(k + 1); q++)
-        kkk_hslot_atomic(keys, mask, bci[q], &fresh);
+      KK_THREAD_VECTOR_FOR(team, q, BRP(k), BRP(k + 1)) { kkk_hslot_atomic(keys, mask, bci[q], &fresh); }
     }
   KK_TEAM_BARRIER(team);
   int64_t n;
-  KK_TEAM_THREAD_REDUCE(team, s, 0, ts, int64_t, KK_SUM, n) { n += keys[s] >= 0; }
+  KK_TEAM_VECTOR_REDUCE(team, s, 0, ts, int64_t, KK_SUM, n) { n += keys[s] >= 0; }
   KK_SINGLE_TEAM(team) { KK_DATA(args->cnt, int64_t)[i] = n; }
 }
 

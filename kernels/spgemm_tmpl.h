@@ -13,7 +13,8 @@
 /* The numeric phase: row i of C accumulated in its table, then its
  * columns and values stored from crp(i) on (at most crp(i+1) - crp(i) of
  * them), sorted by column with KKK_SG_SORT (a Shell sort: rows are short,
- * and it needs no memory of its own). */
+ * and it needs no memory of its own).  A row per team thread: every row on
+ * host backends, bin 0 on GPUs. */
 KKK_TEAM_FOR(KN(sg_fill), struct kkk_sg_args, team) {
   int32_t *skeys = args->cap > 0 ? KK_THREAD_SCRATCH(team, 0, int32_t, args->cap) : (int32_t *)0;
   SC *svals = args->cap > 0 ? KK_THREAD_SCRATCH(team, 0, SC, args->cap) : (SC *)0;
@@ -25,7 +26,8 @@ KKK_TEAM_FOR(KN(sg_fill), struct kkk_sg_args, team) {
   const SC fa = S(from)(args->fa), fb = S(from)(args->fb);
   int32_t *cci = KK_DATA(args->cci, int32_t);
   SC *cv = KK_DATA(args->cv, SC);
-  KK_TEAM_THREAD_FOR(team, i, r0, r1) {
+  KK_TEAM_THREAD_FOR(team, r, r0, r1) {
+    const int64_t i = kkk_sg_row(args, r);
     const int64_t ts = KK_DATA(args->tsz, int64_t)[i], go = KK_DATA(args->gofs, int64_t)[i], mask = ts - 1;
     int32_t *keys = go >= 0 ? KK_DATA(args->gkeys, int32_t) + go : skeys;
     SC *vals = go >= 0 ? KK_DATA(args->gvals, SC) + go : svals;
@@ -78,13 +80,15 @@ KKK_TEAM_FOR(KN(sg_fill), struct kkk_sg_args, team) {
 }
 #undef KKK_SG_PUT
 
-/* The numeric phase on GPUs: a team per row (as sg_count_team), values
- * added atomically, then the row's entries stored in slot order (a team
- * scan gives each its place) and, with KKK_SG_SORT, sorted by one thread. */
+/* The numeric phase on GPUs, bins 1 and up: a team per row (as
+ * sg_count_team: A's entries over the threads, B's row over each thread's
+ * lanes), values added atomically, then the row's entries stored in slot
+ * order (a team scan gives each its place) and, with KKK_SG_SORT, sorted
+ * by one thread. */
 KKK_TEAM_FOR(KN(sg_fill_team), struct kkk_sg_args, team) {
   int32_t *skeys = args->cap > 0 ? KK_TEAM_SCRATCH(team, 0, int32_t, args->cap) : (int32_t *)0;
   SC *svals = args->cap > 0 ? KK_TEAM_SCRATCH(team, 0, SC, args->cap) : (SC *)0;
-  const int64_t i = KK_LEAGUE_RANK(team);
+  const int64_t i = kkk_sg_row(args, KK_LEAGUE_RANK(team));
   const int64_t *arp = KK_DATA(args->arp, int64_t), *brp = KK_DATA(args->brp, int64_t);
   const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
   const SC *av = KK_DATA(args->av, SC), *bv = KK_DATA(args->bv, SC);
@@ -94,21 +98,22 @@ KKK_TEAM_FOR(KN(sg_fill_team), struct kkk_sg_args, team) {
   const int64_t ts = KK_DATA(args->tsz, int64_t)[i], go = KK_DATA(args->gofs, int64_t)[i], mask = ts - 1;
   int32_t *keys = go >= 0 ? KK_DATA(args->gkeys, int32_t) + go : skeys;
   SC *vals = go >= 0 ? KK_DATA(args->gvals, SC) + go : svals;
-  KK_TEAM_THREAD_FOR(team, s, 0, ts) {
+  KK_TEAM_VECTOR_FOR(team, s, 0, ts) {
     keys[s] = -1;
     vals[s] = S(zero)();
   }
   KK_TEAM_BARRIER(team);
   int fresh = 0;
-  int64_t slot;
   if (args->flags & KKK_SG_AROW)
-    KK_TEAM_THREAD_FOR(team, p, arp[i], arp[i + 1]) {
-      if ((slot = kkk_hslot_atomic(keys, mask, aci[p], &fresh)) >= 0)
+    KK_TEAM_VECTOR_FOR(team, p, arp[i], arp[i + 1]) {
+      const int64_t slot = kkk_hslot_atomic(keys, mask, aci[p], &fresh);
+      if (slot >= 0)
         kk_atomic_add(&vals[slot], S(mul)(fa, av[p]));
     }
   if (args->flags & KKK_SG_BROW)
-    KK_TEAM_THREAD_FOR(team, q, brp[i], brp[i + 1]) {
-      if ((slot = kkk_hslot_atomic(keys, mask, bci[q], &fresh)) >= 0)
+    KK_TEAM_VECTOR_FOR(team, q, brp[i], brp[i + 1]) {
+      const int64_t slot = kkk_hslot_atomic(keys, mask, bci[q], &fresh);
+      if (slot >= 0)
         kk_atomic_add(&vals[slot], S(mul)(fb, bv[q]));
     }
   if (args->flags & KKK_SG_AB) {
@@ -118,9 +123,11 @@ KKK_TEAM_FOR(KN(sg_fill_team), struct kkk_sg_args, team) {
     KK_TEAM_THREAD_FOR(team, p, arp[i], arp[i + 1]) {
       const int32_t k = aci[p];
       const SC t = S(mul)(f, av[p]);
-      for (int64_t q = brp[k]; q < brp[k + 1]; q++)
-        if ((slot = kkk_hslot_atomic(keys, mask, bci[q], &fresh)) >= 0)
+      KK_THREAD_VECTOR_FOR(team, q, brp[k], brp[k + 1]) {
+        const int64_t slot = kkk_hslot_atomic(keys, mask, bci[q], &fresh);
+        if (slot >= 0)
           kk_atomic_add(&vals[slot], S(mul)(t, bv[q]));
+      }
     }
   }
   KK_TEAM_BARRIER(team);

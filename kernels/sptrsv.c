@@ -1,4 +1,4 @@
-/* kernels/sptrsv.c -- sparse triangular solves on CRS matrices: level sets computed on the host (symbolic), one launch per level (numeric). */
+/* kernels/sptrsv.c -- sparse triangular solves on CRS matrices: level sets computed on the host (symbolic); the numeric phase one launch per level or one sync-free launch for all of them. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +6,8 @@
 
 #include "solvers_internal.h"
 
-static const kk_kernel_t *const k_sptrsv[4] = KKK_K4(sptrsv), *const k_sptrsv_team[4] = KKK_K4(sptrsv_team);
+static const kk_kernel_t *const k_sptrsv[4] = KKK_K4(sptrsv), *const k_sptrsv_team[4] = KKK_K4(sptrsv_team),
+                         *const k_sptrsv_sf[4] = KKK_K4(sptrsv_sf);
 
 struct kk_sptrsv {
   const kk_crs_t *A;    /* borrowed */
@@ -20,6 +21,10 @@ struct kk_sptrsv {
   uint64_t gen;         /* bumped when kk changes the values (kkk_sptrsv_values_changed) */
   void *tpl_cache;      /* a vendor library's state for this handle */
   void (*tpl_cache_free)(void *);
+  kk_sptrsv_algo_t algo;
+  kk_view_t *ready, *ctr; /* the sync-free solve's row flags and ticket counter (made by its first solve) */
+  int32_t sf_gen;       /* the flag value of the last sync-free solve */
+  int sf_dirty;         /* a sync-free launch failed: the counter may not be 0 */
 };
 
 kk_status_t kkk_crs_host(const char *op, const kk_crs_t *A, int64_t **rp, int32_t **ci, void **vals) {
@@ -206,6 +211,77 @@ kk_status_t kk_sptrsv_symbolic(const kk_crs_t *A, kk_uplo_t uplo, kk_diag_t diag
   return st;
 }
 
+/* The sync-free solve: one launch.  GPUs: teams of warps (a warp per team
+ * thread, so that the team's threads may wait on each other) on CUDA and
+ * HIP, of one thread elsewhere (an OpenCL work-group's work-items may run
+ * one after the other, and one must never wait on another); a ticket
+ * takes two rows per team thread (fewer tickets, so less contention on the
+ * counter, while rows next to each other in order are mostly of one level
+ * and independent).  Host backends (when asked for): 64 rows per ticket. */
+static kk_status_t run_syncfree(const kkk_call_t *c, kk_sptrsv_t *h, struct kkk_sptrsv_args *s) {
+  kk_status_t st = KK_OK;
+  if (!h->ready) {
+    char label[256];
+    kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+    spec.label = label;
+    spec.rank = 1;
+    spec.layout = KK_LAYOUT_RIGHT;
+    spec.space = kk_crs_space(h->A);
+    snprintf(label, sizeof label, "%s.sptrsv_ready", kkk_crs_label(h->A));
+    spec.type = KK_INT32;
+    spec.extents[0] = h->rows;
+    st = kk_view_create(&spec, &h->ready);
+    if (st == KK_OK) {
+      snprintf(label, sizeof label, "%s.sptrsv_tickets", kkk_crs_label(h->A));
+      spec.type = KK_INT64;
+      spec.extents[0] = 1;
+      st = kk_view_create(&spec, &h->ctr);
+    }
+    if (st != KK_OK) {
+      kk_view_release(h->ready);
+      h->ready = NULL;
+      return kkk_err(st, "%s: matrix '%s': the sync-free solve's flags: %s", c->op, kkk_crs_label(h->A),
+                     kk_last_error());
+    }
+    h->sf_gen = 0;
+  }
+  if (h->sf_dirty) {
+    const int64_t zero = 0;
+    st = kk_deep_copy_fill_async(c->inst, h->ctr, &zero);
+    if (st != KK_OK)
+      return st;
+    h->sf_dirty = 0;
+  }
+  if (h->sf_gen == INT32_MAX) { /* flags of old solves could read as this one's: clear them */
+    const int32_t zero = 0;
+    st = kk_deep_copy_fill_async(c->inst, h->ready, &zero);
+    if (st != KK_OK)
+      return st;
+    h->sf_gen = 0;
+  }
+  s->gen = ++h->sf_gen;
+  s->ready = kkk_desc(h->ready);
+  s->ctr = kkk_desc(h->ctr);
+  s->begin = 0;
+  s->end = h->rows;
+  kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
+  if (c->host) {
+    s->rows_per_team = 64;
+  } else {
+    const char *be = kk_instance_backend(c->inst);
+    const int warps = be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0);
+    p.vector_length = KK_AUTO; /* the device's warp */
+    p.team_size = warps ? 4 : 1;
+    s->rows_per_team = 2 * (int64_t)p.team_size;
+  }
+  p.league_size = (h->rows + s->rows_per_team - 1) / s->rows_per_team;
+  s->nteams = p.league_size;
+  st = kk_parallel_for_team(c->op, &p, k_sptrsv_sf[c->t], s, sizeof *s);
+  if (st != KK_OK)
+    h->sf_dirty = 1;
+  return st;
+}
+
 kk_status_t kkk_sptrsv_run(const kkk_call_t *c, kk_sptrsv_t *h, kk_view_t *b, kk_view_t *x) {
   struct kkk_sptrsv_args s;
   memset(&s, 0, sizeof s);
@@ -227,6 +303,8 @@ kk_status_t kkk_sptrsv_run(const kkk_call_t *c, kk_sptrsv_t *h, kk_view_t *b, kk
     if (kkk_tpl_try(&t, &st))
       return st;
   }
+  if (h->rows > 0 && (h->algo == KK_SPTRSV_SYNCFREE || (h->algo == KK_SPTRSV_AUTO && !c->host)))
+    return run_syncfree(c, h, &s);
   if (c->host) {
     /* a row per iteration: the host kernel's loop over the row is short and sequential */
     for (int64_t l = 0; l < h->nlev; l++) {
@@ -285,6 +363,19 @@ kk_status_t kk_sptrsv_solve(kk_instance_t *instance, kk_sptrsv_t *h, kk_view_t *
 
 int64_t kk_sptrsv_levels(const kk_sptrsv_t *h) { return h ? h->nlev : 0; }
 
+kk_status_t kk_sptrsv_set_algorithm(kk_sptrsv_t *h, kk_sptrsv_algo_t algo) {
+  if (!h)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT, "kk_sptrsv_set_algorithm: the handle is NULL");
+  if (algo != KK_SPTRSV_AUTO && algo != KK_SPTRSV_LEVELS && algo != KK_SPTRSV_SYNCFREE)
+    return kkk_err(KK_ERROR_INVALID_ARGUMENT,
+                   "kk_sptrsv_set_algorithm: algorithm %d is none of KK_SPTRSV_AUTO, KK_SPTRSV_LEVELS, "
+                   "KK_SPTRSV_SYNCFREE", (int)algo);
+  h->algo = algo;
+  return KK_OK;
+}
+
+kk_sptrsv_algo_t kk_sptrsv_algorithm(const kk_sptrsv_t *h) { return h ? h->algo : KK_SPTRSV_AUTO; }
+
 void kkk_sptrsv_levels_of(const kk_sptrsv_t *h, const int64_t **lvl, kk_view_t **order) {
   *lvl = h->lvl;
   *order = h->order;
@@ -298,6 +389,8 @@ void kk_sptrsv_destroy(kk_sptrsv_t *h) {
   if (h->tpl_cache && h->tpl_cache_free)
     h->tpl_cache_free(h->tpl_cache);
   kk_view_release(h->order);
+  kk_view_release(h->ready);
+  kk_view_release(h->ctr);
   free(h->lvl);
   free(h);
 }

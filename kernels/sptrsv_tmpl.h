@@ -81,3 +81,80 @@ KKK_TEAM_FOR(KN(sptrsv_team), struct kkk_sptrsv_args, team) {
     }
   }
 }
+
+/* The sync-free solve (Liu et al.'s, with the rows in level order): one
+ * launch for all levels.  A team takes a ticket (the launch's counter,
+ * fetch-and-add: tickets go out in the order teams start, so a team waits
+ * only on teams that have started and hold their multiprocessor or host
+ * thread) and with it rows [t R, t R + R) of order, R = rows_per_team;
+ * team thread q takes rows q, q + T, ... of them, one after the other, its
+ * lanes over the row's entries.  Each entry of the triangle waits until
+ * its row's flag reads `gen` (acquire), the row's x is stored, then its own
+ * flag (release).  Rows of one team thread run in order and each thread
+ * waits only on earlier rows, so nothing waits on itself; team threads of
+ * one team may wait on each other only where each is its own warp (the
+ * host code gives a team more than one thread only on CUDA and HIP).  The
+ * team that draws the last ticket takes the tickets back (subtracts the
+ * league size), so the counter reads 0 for the next solve. */
+KKK_TEAM_FOR(KN(sptrsv_sf), struct kkk_sptrsv_args, team) {
+  const int64_t *restrict rp = KK_DATA(args->row_ptr, int64_t);
+  const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);
+  const SC *restrict av = KK_DATA(args->vals, SC);
+  const int32_t *restrict order = KK_DATA(args->order, int32_t);
+  int32_t *ready = KK_DATA(args->ready, int32_t);
+  const int32_t gen = args->gen;
+  const int lower = args->lower, unit = args->unit;
+  int64_t t;
+  KK_SINGLE_TEAM_BROADCAST(team, t) {
+    int64_t *ctr = KK_DATA(args->ctr, int64_t);
+    t = kk_atomic_fetch_add(ctr, (int64_t)1);
+    if (t == args->nteams - 1)
+      kk_atomic_sub(ctr, args->nteams);
+  }
+  const int64_t k0 = t * args->rows_per_team;
+  const int64_t k1 = k0 + args->rows_per_team < args->end ? k0 + args->rows_per_team : args->end;
+  for (int64_t k = k0 + KK_TEAM_RANK(team); k < k1; k += KK_TEAM_SIZE(team)) {
+    const int64_t i = order[k], p0 = rp[i], p1 = rp[i + 1];
+    SC s, d;
+#if CPLX
+    KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(svsum), s) {
+      const int64_t j = ci[p];
+      if (lower ? j < i : j > i) {
+        while (kk_atomic_load(&ready[j]) != gen)
+          ;
+        s = S(fma)(av[p], KK_AT(args->x, SC, j), s);
+      }
+    }
+    d = S(zero)();
+    if (!unit) {
+      KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(svsum), d) {
+        if (ci[p] == i)
+          d = S(add)(d, av[p]);
+      }
+    }
+#else
+    KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) {
+      const int64_t j = ci[p];
+      if (lower ? j < i : j > i) {
+        while (kk_atomic_load(&ready[j]) != gen)
+          ;
+        s += av[p] * KK_AT(args->x, SC, j);
+      }
+    }
+    d = (RT)1;
+    if (!unit) {
+      KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, d) {
+        if (ci[p] == i)
+          d += av[p];
+      }
+    }
+#endif
+    KK_SINGLE_THREAD(team) {
+      SC r = S(sub)(KK_AT(args->b, SC, i), s);
+      if (!unit)
+        r = S(div)(r, d);
+      KK_AT(args->x, SC, i) = r;
+      kk_atomic_store(&ready[i], gen);
+    }
+  }
+}

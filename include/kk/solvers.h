@@ -45,10 +45,13 @@ extern "C" {
  * of a square CRS matrix A, its diagonal included (KK_DIAG_NONUNIT: the sum
  * of a row's diagonal entries) or taken as ones (KK_DIAG_UNIT: diagonal
  * entries are not read).  The other triangle is not read, so one matrix can
- * hold both factors of an LU factorization.  Rows are solved in level sets
- * (rows whose unknowns depend only on rows of earlier levels), one launch
- * per level, the rows of a level in parallel.  On cuda, where cuSPARSE is
- * loaded (KK_KERNELS_CUSPARSE), the solve goes to cusparseSpSV instead.
+ * hold both factors of an LU factorization.  The symbolic phase sorts the
+ * rows into level sets (rows whose unknowns depend only on rows of earlier
+ * levels); the solve runs them one launch per level (KK_SPTRSV_LEVELS) or
+ * in one sync-free launch (KK_SPTRSV_SYNCFREE: each row waits on a flag per
+ * row it depends on, the rows taken in level order), see
+ * kk_sptrsv_set_algorithm.  On cuda, where cuSPARSE is loaded
+ * (KK_KERNELS_CUSPARSE), the solve goes to cusparseSpSV instead.
  * ======================================================================== */
 
 /* A triangular-solve handle: the level sets of one triangle of a matrix.  Opaque. */
@@ -70,8 +73,28 @@ kk_status_t kk_sptrsv_symbolic(const kk_crs_t *A, kk_uplo_t uplo, kk_diag_t diag
  * the backend owning A's space.  Asynchronous. */
 kk_status_t kk_sptrsv_solve(kk_instance_t *instance, kk_sptrsv_t *h, kk_view_t *b, kk_view_t *x);
 
-/* Number of level sets (launches per solve); 0 for NULL. */
+/* Number of level sets (launches per solve with KK_SPTRSV_LEVELS); 0 for NULL. */
 int64_t kk_sptrsv_levels(const kk_sptrsv_t *h);
+
+/* How kk's own kernel solves (when no vendor library takes the solve). */
+typedef enum kk_sptrsv_algo {
+  KK_SPTRSV_AUTO = 0,     /* the default: KK_SPTRSV_SYNCFREE on device backends, KK_SPTRSV_LEVELS on host ones */
+  KK_SPTRSV_LEVELS = 1,   /* a launch per level set, the level's rows in parallel */
+  KK_SPTRSV_SYNCFREE = 2  /* one launch; each row waits until the rows it reads are solved (spins on a flag
+                           * per row; teams take rows in level order, so a wait is only ever on a team that
+                           * already runs).  Best where there are many levels: the launches cost more than
+                           * the levels' work.  On host backends it keeps every thread of the launch busy
+                           * waiting while it runs. */
+} kk_sptrsv_algo_t;
+
+/* Chooses the algorithm of the handle's later solves.  The sync-free
+ * solve's flags (4 bytes a row, in A's space) are made by its first solve
+ * and kept in the handle.  KK_ERROR_INVALID_ARGUMENT: h NULL or algo none
+ * of the above.  Not thread-safe (as every call with the handle). */
+kk_status_t kk_sptrsv_set_algorithm(kk_sptrsv_t *h, kk_sptrsv_algo_t algo);
+
+/* The handle's algorithm as set (KK_SPTRSV_AUTO for NULL). */
+kk_sptrsv_algo_t kk_sptrsv_algorithm(const kk_sptrsv_t *h);
 
 /* Frees the handle (not the matrix).  NULL is ignored. */
 void kk_sptrsv_destroy(kk_sptrsv_t *h);

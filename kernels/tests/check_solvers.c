@@ -266,6 +266,124 @@ START_TEST(sptrsv_against_reference) {
 }
 END_TEST
 
+/* x = T^-1 b by sparse substitution over h (duplicates summed as they come). */
+static void ref_trsv_sparse(const hcsr_t *h, int lower, int unit, const cplx *b, cplx *x) {
+  for (int64_t s = 0; s < h->n; s++) {
+    const int64_t i = lower ? s : h->n - 1 - s;
+    cplx v = b[i], d = 0;
+    for (int64_t p = h->rp[i]; p < h->rp[i + 1]; p++) {
+      const int64_t j = h->ci[p];
+      if (lower ? j < i : j > i)
+        v -= h->v[p] * x[j];
+      else if (j == i)
+        d += h->v[p];
+    }
+    x[i] = unit ? v : v / d;
+  }
+}
+
+/* Both algorithms on matrices made to stress them: a chain (every row
+ * depends on the one before: as many levels as rows, each a row; every
+ * 64th row slow to solve, so that the next row, often another team's,
+ * reads it while it is being solved unless it waits), rows far
+ * longer than a warp (every 97th row reads every row on its side of the
+ * diagonal: a long row waits on many flags) amid short random ones, and a
+ * random matrix of a few dozen levels; each solve repeated (the sync-free
+ * flags of one solve must not pass for the next's) and in place. */
+START_TEST(sptrsv_algorithms) {
+  const int64_t n = g_small ? 700 : 3000;
+  for (int shape = 0; shape < 3; shape++)
+    for (int ti = 0; ti < 4; ti++) {
+      const kk_type_t t = k_types[ti];
+      hcsr_t h;
+      if (shape == 2) {
+        h = random_matrix(t, n, n, 4, 1, 0);
+      } else {
+        const int64_t heavy = 20000; /* zeros a slow row of the chain carries, on each side */
+        int64_t cap = 3 * n + 1 + (n / 64 + 1) * 2 * heavy;
+        if (shape == 1)
+          cap += (n / 97 + 1) * n + 8 * n;
+        h = (hcsr_t){n, n, 0, calloc((size_t)n + 1, sizeof(int64_t)), malloc(sizeof(int64_t) * (size_t)cap),
+                     malloc(sizeof(cplx) * (size_t)cap)};
+        for (int64_t i = 0; i < n; i++) {
+          if (shape == 0) {
+            for (int64_t j = i - 1; j <= i + 1; j++)
+              if (j >= 0 && j < n) {
+                h.ci[h.nnz] = j;
+                h.v[h.nnz++] = j == i ? 4.0 + rndv(t) * 0.5 : -1.0 + rndv(t) * 0.25;
+              }
+            /* every 64th row slow (zeros on both sides, which change nothing): the rows after it,
+             * another team's or thread's under most partitions, must wait for it */
+            if (i % 64 == 63 && i + 1 < n)
+              for (int64_t q = 0; q < 2 * heavy; q++) {
+                h.ci[h.nnz] = q % 2 ? i + 1 : i - 1;
+                h.v[h.nnz++] = 0.0;
+              }
+          } else if (i % 97 == 5) {
+            for (int64_t j = 0; j < n; j++) {
+              h.ci[h.nnz] = j;
+              h.v[h.nnz++] = j == i ? 3.0 : rndv(t) / (double)n;
+            }
+          } else {
+            for (int q = 0; q < 4; q++) {
+              h.ci[h.nnz] = (int64_t)((rnd() + 1) * 0.5 * (double)n) % n;
+              h.v[h.nnz] = h.ci[h.nnz] == i ? 0.0 : rndv(t) / 9.0;
+              h.nnz++;
+            }
+            h.ci[h.nnz] = i;
+            h.v[h.nnz++] = 2.0 + rndv(t) * 0.25;
+          }
+          h.rp[i + 1] = h.nnz;
+        }
+        for (int64_t p = 0; p < h.nnz; p++) { /* rounded to the type */
+          unsigned char buf[16];
+          put(t, buf, 0, h.v[p]);
+          h.v[p] = get(t, buf, 0);
+        }
+      }
+      kk_crs_t *A = to_crs(t, &h, "T");
+      cplx *b = malloc(sizeof(cplx) * (size_t)n), *xr = malloc(sizeof(cplx) * (size_t)n);
+      for (int64_t i = 0; i < n; i++)
+        b[i] = rndv(t);
+      for (int lower = 0; lower < 2; lower++)
+        for (int unit = 0; unit < 2; unit++) {
+          if (shape == 0 && unit)
+            continue; /* a unit chain's x grows as 1, 2, 3, ... times b */
+          ref_trsv_sparse(&h, lower, unit, b, xr);
+          double scale = 1;
+          for (int64_t i = 0; i < n; i++)
+            scale = fmax(scale, cabs(xr[i]));
+          kk_sptrsv_t *S = NULL;
+          OK(kk_sptrsv_symbolic(A, lower ? KK_LOWER : KK_UPPER, unit ? KK_DIAG_UNIT : KK_DIAG_NONUNIT, &S));
+          if (shape == 0)
+            ck_assert_int_eq(kk_sptrsv_levels(S), n);
+          for (int algo = KK_SPTRSV_LEVELS; algo <= KK_SPTRSV_SYNCFREE; algo++) {
+            OK(kk_sptrsv_set_algorithm(S, (kk_sptrsv_algo_t)algo));
+            ck_assert_int_eq(kk_sptrsv_algorithm(S), algo);
+            for (int rep = 0; rep < 3; rep++) {
+              const int inplace = rep == 2;
+              kk_view_t *vb = vec(t, n, b), *vx = vec(t, n, NULL);
+              OK(kk_sptrsv_solve(NULL, S, vb, inplace ? vb : vx));
+              cplx *x = fetch(t, inplace ? vb : vx);
+              for (int64_t i = 0; i < n; i++)
+                ck_assert_msg(cabs(x[i] - xr[i]) <= 1e2 * sqrt((double)n) * eps_of(t) * scale,
+                              "%s shape %d lower %d unit %d algo %d rep %d: x[%lld] = %g%+gi, want %g%+gi",
+                              kk_type_name(t), shape, lower, unit, algo, rep, (long long)i, creal(x[i]),
+                              cimag(x[i]), creal(xr[i]), cimag(xr[i]));
+              free(x);
+              kk_view_release(vb);
+              kk_view_release(vx);
+            }
+          }
+          kk_sptrsv_destroy(S);
+        }
+      free(b), free(xr);
+      kk_crs_destroy(A);
+      hcsr_free(&h);
+    }
+}
+END_TEST
+
 START_TEST(sptrsv_refuses_bad_input) {
   /* a zero diagonal: singular, refused by name and row; fine with a unit diagonal */
   const int64_t rp[] = {0, 1, 3, 4}, ci[] = {0, 0, 1, 2};
@@ -311,6 +429,11 @@ START_TEST(sptrsv_refuses_bad_input) {
   free(x);
   kk_view_release(m31);
   kk_view_release(b3), kk_view_release(b4), kk_view_release(f3), kk_view_release(x3);
+  ck_assert_int_eq(kk_sptrsv_set_algorithm(S, (kk_sptrsv_algo_t)3), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_sptrsv_set_algorithm");
+  ck_assert_int_eq(kk_sptrsv_algorithm(S), KK_SPTRSV_AUTO);
+  ck_assert_int_eq(kk_sptrsv_set_algorithm(NULL, KK_SPTRSV_LEVELS), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq(kk_sptrsv_algorithm(NULL), KK_SPTRSV_AUTO);
   kk_sptrsv_destroy(S);
   kk_sptrsv_destroy(NULL);
   kk_crs_destroy(A), kk_crs_destroy(B), kk_crs_destroy(R);
@@ -779,6 +902,7 @@ static Suite *solvers_suite(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, sptrsv_against_reference);
+  tcase_add_test(tc, sptrsv_algorithms);
   tcase_add_test(tc, sptrsv_refuses_bad_input);
   tcase_add_test(tc, spiluk_against_reference);
   tcase_add_test(tc, spiluk_refuses_bad_input);

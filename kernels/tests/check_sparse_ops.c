@@ -83,6 +83,8 @@ static hmat_t hrandom(kk_type_t t, int64_t rows, int64_t cols, double density, i
     int64_t len = cols > 0 && rndi(5) != 0 ? rndi((int64_t)(2.0 * density * (double)cols) + 1) : 0;
     if (i == long_row)
       len = cols + cols / 2;
+    if (long_row == -2) /* a ladder: rows of 1, 2, 4, ... 8192 entries, over and over */
+      len = (int64_t)1 << (i % 14) < cols ? (int64_t)1 << (i % 14) : cols;
     for (int64_t k = 0; k < len; k++) {
       if (m.nnz == cap) {
         cap *= 2;
@@ -255,7 +257,8 @@ static void add_row(int64_t i, acc_t *acc, const void *vctx) {
   }
 }
 
-/* shapes: m, k, n, density of A, of B, A's long row (-1: none) */
+/* shapes: m, k, n, density of A, of B, A's long row (-1: none; -2: every
+ * row a ladder step, its length doubling from 1 to 8192) */
 static const struct {
   int64_t m, k, n;
   double da, db;
@@ -265,6 +268,9 @@ static const struct {
     {40, 30, 50, 0.3, 0.3, -1}, {30, 30, 30, 0.0, 0.2, -1},   {3, 0, 4, 0.5, 0.5, -1},   {7, 5, 0, 0.5, 0.5, -1},
     /* a row whose terms overflow the scratch tables of host backends (the global level) */
     {300, 300, 300, 0.02, 0.05, 7},
+    /* rows in every bin of the GPU kernels (tables of 8 slots to beyond the scratch: a row per thread, a team per
+     * row with its table in scratch, the global tables) and of the host's two levels */
+    {56, 4000, 30000, 0.0, 0.00017, -2},
     /* a row of some 20000 columns from 2 10^5 terms: beyond every backend's scratch in both phases */
     {50, 400, 20000, 0.02, 0.02, 3},
 };
