@@ -26,6 +26,8 @@ KK_DECLARE_KERNEL(red_sum);
 KK_DECLARE_KERNEL(red_min_sum);
 KK_DECLARE_KERNEL(batched_matvec);
 KK_DECLARE_KERNEL(batched_matvec_sub);
+KK_DECLARE_KERNEL(batched_matvec_b);
+KK_DECLARE_KERNEL(batched_matvec_sub_b);
 KK_DECLARE_KERNEL(team_spmv);
 KK_DECLARE_KERNEL(cg_axpy);
 KK_DECLARE_KERNEL(cg_xpay);

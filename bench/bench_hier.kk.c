@@ -56,34 +56,50 @@ KK_REDUCE_N(red_min_sum, struct minsum_args, struct minsum_val, i, acc, (KK_MIN,
  * two columns per lane per step on GPUs (each lane has m / 32 of them) */
 #undef KK_VECTOR_UNROLL
 #define KK_VECTOR_UNROLL 2
-KK_TEAM_FOR(batched_matvec, struct batched_args, team) {
-  const int64_t b = KK_LEAGUE_RANK(team), m = args->m;
-  double *xs = KK_TEAM_SCRATCH(team, 0, double, m);
-  KK_TEAM_VECTOR_FOR(team, j, 0, m) { xs[j] = KK_AT(args->x, double, b, j); }
-  KK_TEAM_BARRIER(team);
-  KK_TEAM_THREAD_FOR(team, r, 0, m) {
-    double s;
-    KK_THREAD_VECTOR_REDUCE(team, c, 0, m, double, KK_SUM, s) { s += KK_AT(args->a, double, b, r, c) * xs[c]; }
-    KK_AT(args->y, double, b, r) = s;
+#define BATCHED_MATVEC(NAME)                                                                                     \
+  KK_TEAM_FOR(NAME, struct batched_args, team) {                                                                 \
+    const int64_t b = KK_LEAGUE_RANK(team), m = args->m;                                                         \
+    double *xs = KK_TEAM_SCRATCH(team, 0, double, m);                                                            \
+    KK_TEAM_VECTOR_FOR(team, j, 0, m) { xs[j] = KK_AT(args->x, double, b, j); }                                  \
+    KK_TEAM_BARRIER(team);                                                                                       \
+    KK_TEAM_THREAD_FOR(team, r, 0, m) {                                                                          \
+      double s;                                                                                                  \
+      KK_THREAD_VECTOR_REDUCE(team, c, 0, m, double, KK_SUM, s) { s += KK_AT(args->a, double, b, r, c) * xs[c]; } \
+      KK_AT(args->y, double, b, r) = s;                                                                          \
+    }                                                                                                            \
   }
-}
 
 /* the same through subviews: a plane of A and a row of x and y per team,
  * against indexing the parents (above): zero cost is a ratio of 1; the typed
  * slices (KK_PLANE_OF) move the pointer by a compile-time element size */
-KK_TEAM_FOR(batched_matvec_sub, struct batched_args, team) {
-  const int64_t b = KK_LEAGUE_RANK(team), m = args->m;
-  const kk_view_right A = KK_PLANE_OF(args->a, double, b), x = KK_ROW_OF(args->x, double, b),
-                      y = KK_ROW_OF(args->y, double, b);
-  double *xs = KK_TEAM_SCRATCH(team, 0, double, m);
-  KK_TEAM_VECTOR_FOR(team, j, 0, m) { xs[j] = KK_AT(x, double, j); }
-  KK_TEAM_BARRIER(team);
-  KK_TEAM_THREAD_FOR(team, r, 0, m) {
-    double s;
-    KK_THREAD_VECTOR_REDUCE(team, c, 0, m, double, KK_SUM, s) { s += KK_AT(A, double, r, c) * xs[c]; }
-    KK_AT(y, double, r) = s;
+#define BATCHED_MATVEC_SUB(NAME)                                                                                 \
+  KK_TEAM_FOR(NAME, struct batched_args, team) {                                                                 \
+    const int64_t b = KK_LEAGUE_RANK(team), m = args->m;                                                         \
+    const kk_view_right A = KK_PLANE_OF(args->a, double, b), x = KK_ROW_OF(args->x, double, b),                  \
+                        y = KK_ROW_OF(args->y, double, b);                                                       \
+    double *xs = KK_TEAM_SCRATCH(team, 0, double, m);                                                            \
+    KK_TEAM_VECTOR_FOR(team, j, 0, m) { xs[j] = KK_AT(x, double, j); }                                           \
+    KK_TEAM_BARRIER(team);                                                                                       \
+    KK_TEAM_THREAD_FOR(team, r, 0, m) {                                                                          \
+      double s;                                                                                                  \
+      KK_THREAD_VECTOR_REDUCE(team, c, 0, m, double, KK_SUM, s) { s += KK_AT(A, double, r, c) * xs[c]; }         \
+      KK_AT(y, double, r) = s;                                                                                   \
+    }                                                                                                            \
   }
-}
+
+BATCHED_MATVEC(batched_matvec)
+BATCHED_MATVEC_SUB(batched_matvec_sub)
+
+/* both again with a register cap (teams of at most 256 threads, 8 resident
+ * per multiprocessor: 32 registers on sm_90): nvcc gives the slices' kernel
+ * 34 registers and the parent's 30 uncapped, which at kk's 256-thread teams
+ * is 6 teams per multiprocessor against 8; capped, 30 and 29, no spills */
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(256, 8)
+BATCHED_MATVEC(batched_matvec_b)
+BATCHED_MATVEC_SUB(batched_matvec_sub_b)
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS
 
 #undef KK_VECTOR_UNROLL
 #define KK_VECTOR_UNROLL 1

@@ -418,7 +418,7 @@ static void bench_batched(const char *backend, int nt, int reps) {
   /* On the host the sides take turns at allocating first (see bench_stream
    * in kk-bench.c), each keeping its best over both rounds. */
   const int rounds = ON_GPU(backend) ? 1 : 2, per_round = ON_GPU(backend) ? reps : (reps + 1) / 2;
-  double bk = 1e30, bn = 1e30, bsub = 1e30, bpar = 1e30;
+  double bk = 1e30, bn = 1e30, bsub = 1e30, bpar = 1e30, bsubb = 1e30, bparb = 1e30;
   for (int round = 0; round < rounds; round++) {
     kk_view_t *A = NULL, *x = NULL, *y = NULL;
     double *na = NULL, *nx = NULL, *ny = NULL;
@@ -466,6 +466,18 @@ static void bench_batched(const char *backend, int nt, int reps) {
                CHECK(kk_parallel_for_team("batched", &p, KK_KERNEL(batched_matvec), KK_ARGS(a)));
            CHECK(kk_fence()));
       bsub = fmin(bsub, ts / burst), bpar = fmin(bpar, tp / burst);
+      /* and both with the register cap of KK_LAUNCH_BOUNDS(256, 8) (bench_hier.kk.c): what the slices cost
+       * with the occupancy of the parent's kernel */
+      if (ON_GPU(backend)) {
+        DUEL(per_round, ts, tp,
+             for (int q_ = 0; q_ < burst; q_++)
+                 CHECK(kk_parallel_for_team("batched_sub_b", &p, KK_KERNEL(batched_matvec_sub_b), KK_ARGS(a)));
+             CHECK(kk_fence()),
+             for (int q_ = 0; q_ < burst; q_++)
+                 CHECK(kk_parallel_for_team("batched_b", &p, KK_KERNEL(batched_matvec_b), KK_ARGS(a)));
+             CHECK(kk_fence()));
+        bsubb = fmin(bsubb, ts / burst), bparb = fmin(bparb, tp / burst);
+      }
     }
     free(na), free(nx), free(ny);
     kk_view_release(A), kk_view_release(x), kk_view_release(y);
@@ -473,6 +485,8 @@ static void bench_batched(const char *backend, int nt, int reps) {
   bench_record("batched 64x64 matvec", backend, "4096", bytes / bk * 1e-9, bytes / bn * 1e-9, "GB/s", 0);
   /* the "native" column here is kk indexing the parent views */
   bench_record("matvec sub/parent", backend, "4096", bytes / bsub * 1e-9, bytes / bpar * 1e-9, "GB/s", 0);
+  if (ON_GPU(backend))
+    bench_record("matvec sub/parent capped", backend, "4096", bytes / bsubb * 1e-9, bytes / bparb * 1e-9, "GB/s", 0);
 }
 
 /* ---- Table 5: CG with the team SpMV --------------------------------------------------------- */
