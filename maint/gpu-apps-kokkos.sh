@@ -10,11 +10,12 @@
 #   OUT              logs, tables and phi-h200.csv (default /tmp/kk-gpu-apps-kokkos); summary.txt is the summary
 #   OMP_NUM_THREADS  host threads of every OpenMP run (default 16: the platform "h200-host16")
 #   PHI_HOST, PHI_GPU  the platform names written to the CSV (default h200-host<threads>, h200)
-#   DECK             CloverLeaf's deck (default bm16_short); ROUNDS (default 2); BUDE_ITERS (default 5)
+#   DECK             CloverLeaf's deck (default bm16_short); ROUNDS (default 1); BUDE_ITERS (default 5 on cuda, 3 on the host)
 # The upstream OpenMP and CUDA versions of both applications are built first, at once (at most 110 s);
 # then each benchmark runs alone on the machine, one platform at a time, bounded by timeout (CloverLeaf
-# 50 s on cuda and 110 s on the host, miniBUDE 90 s and 160 s): 520 s in all at the very most.  miniBUDE's
-# host sweep takes poses per work-item 4..128 (HOST_PPWI), to fit.  No timing is judged: the tables and PHI go to docs/benchmarks.md.  The 2-core and
+# 45 s on cuda and 130 s on the host, miniBUDE 120 s and 140 s; each run a third of its part): 545 s in all at
+# the very most.  On the H200's 16 cores one CloverLeaf run takes about 28 s and miniBUDE's kk sweep on cuda
+# about 20 s, so one round is what fits; miniBUDE's host sweep takes poses per work-item 8..64 (HOST_PPWI).  No timing is judged: the tables and PHI go to docs/benchmarks.md.  The 2-core and
 # PoCL platforms come from maint/apps-kokkos-local.sh on the development machine; then
 #   bench/pp-phi.py --platforms=h200,h200-host16,vm-2core,pocl phi-h200.csv phi-local.csv
 # Exit status 1 when a run failed its check or a part failed (the summary says which).
@@ -28,7 +29,7 @@ B=$(realpath "${4:-$(dirname "$0")/..}")
 OUT=${OUT:-/tmp/kk-gpu-apps-kokkos}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
 export PHI_HOST=${PHI_HOST:-h200-host$OMP_NUM_THREADS} PHI_GPU=${PHI_GPU:-h200}
-ROUNDS=${ROUNDS:-2}
+ROUNDS=${ROUNDS:-1}
 mkdir -p "$OUT"
 T0=$(date +%s)
 status=0
@@ -71,7 +72,7 @@ bench() { # app platform seconds [environment...]
   # each run's own limit: every run of the part together stays under the part's
   case $app in
     cloverleaf) env="DECK=${DECK:-bm16_short} TIMEOUT=$((secs / 3 / ROUNDS))" ;;
-    minibude) env="ITERS=${BUDE_ITERS:-5} TIMEOUT=$((secs / 3 / ROUNDS))" ;;
+    minibude) env="ITERS=${BUDE_ITERS:-$([ "$plat" = cuda ] && echo 5 || echo 3)} TIMEOUT=$((secs / 3 / ROUNDS))" ;;
   esac
   # shellcheck disable=SC2086 # the environment list
   env OUT="$OUT/$app" ROUNDS="$ROUNDS" PLATFORMS="$plat" $env "$@" timeout "$secs" bash "bench/$app.sh" \
@@ -80,11 +81,11 @@ bench() { # app platform seconds [environment...]
   sed -n '/^platform/,$p' "$OUT/$app-$plat.txt" | tee -a "$OUT/summary.txt"
   sum "   (+$(($(date +%s) - T0)) s)"
 }
-bench cloverleaf cuda 50
-bench minibude cuda 90
-bench cloverleaf openmp 110
-# on the host, poses per work-item 4..128 for every version alike, to fit the call (HOST_PPWI=all: the whole sweep)
-bench minibude openmp 160 PPWI="${HOST_PPWI:-4,8,16,32,64,128}"
+bench cloverleaf cuda 45
+bench minibude cuda 120
+bench cloverleaf openmp 130
+# on the host, poses per work-item 8..64 for every version alike, to fit the call (HOST_PPWI=all: the whole sweep)
+bench minibude openmp 140 PPWI="${HOST_PPWI:-8,16,32,64}"
 
 # 3. PHI over the two platforms of this machine (the four-platform PHI needs phi-local.csv too)
 sum "== PHI rows: $PHI_CSV"
