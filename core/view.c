@@ -631,6 +631,67 @@ static kk_status_t remap_on(kk__backend_t *b, kk_instance_t *inst, const kk_view
   return KK_OK;
 }
 
+/* b's mem_remap between geometry (dbuf, dst's strides) and (sbuf, src's
+ * strides), both in b's spaces (di, si >= 0); KK_ERROR_UNSUPPORTED as the
+ * plugin returns it, with no message (the caller then stages). */
+static kk_status_t device_remap_call(kk__backend_t *b, void *pinst, const kk_view_t *dst, void *dbuf, int32_t di,
+                                     const kk_view_t *src, const void *sbuf, int32_t si) {
+  kk_plugin_remap_t r = {.struct_size = sizeof r, .rank = dst->rank, .elem_size = dst->elem_size, .dst = dbuf,
+                         .dst_space = di, .src = sbuf, .src_space = si};
+  for (int d = 0; d < KK_MAX_RANK; d++) {
+    r.extent[d] = d < dst->rank ? dst->extent[d] : 1;
+    r.dst_stride[d] = d < dst->rank ? dst->stride[d] : 0;
+    r.src_stride[d] = d < src->rank ? src->stride[d] : 0;
+  }
+  kk_clear_error();
+  kk_status_t st = b->ops.mem_remap(b->ctx, pinst, &r);
+  if (st != KK_OK && st != KK_ERROR_UNSUPPORTED)
+    return kk__error(st, "copy between layouts from '%s' (%s) to '%s' (%s) on backend %s failed: %s", src->label,
+                     src->space->name, dst->label, dst->space->name, b->name,
+                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+  return st;
+}
+
+/* A copy between layouts that never passes through host memory as a remap:
+ * both sides in the spaces of device backend b, remapped there (on the
+ * instance when it is b's); or one side host memory, moved in one bulk
+ * transfer to or from a buffer in the device side's space (in the host
+ * side's geometry) and remapped on the device.  KK_ERROR_UNSUPPORTED (no
+ * message) when b cannot (its plugin has no device remap, the sides are of
+ * two device backends, the host side has gaps or is mostly gaps). */
+static kk_status_t device_remap(copy_ctx_t *c, kk__backend_t *b) {
+  kk_view_t *dst = c->dst, *src = c->src;
+  const size_t e = dst->elem_size;
+  int32_t di = kk__side_index(b, dst->space), si = kk__side_index(b, src->space);
+  if (di >= 0 && si >= 0) {
+    void *pinst = c->inst && c->inst->backend == b ? c->inst->plugin_inst : NULL;
+    kk_status_t st = device_remap_call(b, pinst, dst, dst->data, di, src, src->data, si);
+    return st == KK_OK && pinst ? kk_instance_fence(c->inst) : st;
+  }
+  if (di < -1 || si < -1 || (di < 0 && si < 0))
+    return KK_ERROR_UNSUPPORTED;
+  const bool to_device = di >= 0;
+  kk_view_t *host = to_device ? src : dst, *dev = to_device ? dst : src;
+  const size_t bytes = kk_view_size(dst) * e, hbytes = span_of(host->rank, host->extent, host->stride) * e;
+  /* a host destination with gaps would get the buffer's gaps; a host side
+   * mostly made of gaps would move far more than it copies */
+  if ((!to_device && hbytes != bytes) || hbytes / 4 > bytes + (64u << 10))
+    return KK_ERROR_UNSUPPORTED;
+  void *buf = NULL;
+  kk_status_t st = kk__space_alloc(dev->space, "kk_deep_copy remap buffer", hbytes, &buf);
+  if (st != KK_OK)
+    return KK_ERROR_UNSUPPORTED; /* then staged through the host */
+  if (to_device) {
+    if ((st = kk_space_copy(dev->space, buf, host->space, host->data, hbytes, NULL)) == KK_OK)
+      st = device_remap_call(b, NULL, dst, dst->data, di, src, buf, di);
+  } else {
+    if ((st = device_remap_call(b, NULL, dst, buf, si, src, src->data, si)) == KK_OK)
+      st = kk_space_copy(host->space, host->data, dev->space, buf, hbytes, NULL);
+  }
+  kk_status_t fst = kk__space_free(dev->space, buf);
+  return st != KK_OK ? st : fst;
+}
+
 /* Waits for what the copy must follow (and for what may still read a
  * staging buffer): the instance, or with none every instance when a side
  * belongs to a device backend. */
@@ -675,6 +736,14 @@ static kk_status_t copy_remap(copy_ctx_t *c) {
   if (dhost && shost)
     return remap_on(hb, c->inst, dst, dst->data, kk__side_index(hb, dst->space), src, src->data,
                     kk__side_index(hb, src->space));
+  /* a device backend that remaps in its own memory: no host staging */
+  kk__backend_t *gb = !dhost ? dst->space->backend : src->space->backend;
+  if (KK_PLUGIN_HAS(&gb->ops, mem_remap) && !(gb->ops.flags & KK_PLUGIN_FLAG_HOST)) {
+    st = device_remap(c, gb);
+    if (st != KK_ERROR_UNSUPPORTED)
+      return st;
+    kk_clear_error();
+  }
   size_t sbytes = span_of(src->rank, src->extent, src->stride) * e;
   size_t dbytes = span_of(dst->rank, dst->extent, dst->stride) * e;
   size_t bytes = kk_view_size(dst) * e;

@@ -781,6 +781,18 @@ kk_status_t kkg_mem_set(void *ctx, void *inst, void *dst, int32_t space, int val
   return kkg_mem_fill(ctx, inst, dst, space, &v, 1, bytes);
 }
 
+/* A copy between layouts in this backend's spaces, on the device when the vendor can (remap); else
+ * KK_ERROR_UNSUPPORTED without a message, and the core stages the copy through the host. */
+kk_status_t kkg_mem_remap(void *ctx, void *inst, const kk_plugin_remap_t *r) {
+  kkg_ctx_t *c = ctx;
+  if (!c->v->remap || r->dst_space < 0 || r->src_space < 0)
+    return KK_ERROR_UNSUPPORTED;
+  KKG_BIND(c);
+  kkg_inst_t *in = kkg_inst_of(c, inst);
+  kk_status_t st = c->v->remap(c, in, r);
+  return st != KK_OK || inst ? st : kkg_inst_sync(c, in);
+}
+
 /* ---- modules, kernels, launches -------------------------------------------------------------------- */
 
 kk_status_t kkg_module_load(void *ctx, const kk_module_t *m, const kk_image_t *image, void **pmod) {
