@@ -718,7 +718,8 @@ static kk_status_t stage_run(void *p, int64_t doff, int64_t soff, int64_t n) {
 
 /* A copy between views that share no unit-stride dimension (LayoutLeft into
  * LayoutRight, a transpose-like strided view): a tiled remap by a host
- * backend where both sides are host-accessible; else staged through host
+ * backend where both sides are host-accessible; else on the device when
+ * its backend remaps there (device_remap); else staged through host
  * buffers holding each side's span (one bulk copy in, the same remap on the
  * host, one bulk copy out, or one per contiguous run of a destination with
  * gaps).  Complete on return, also with an instance (which it fences first,
