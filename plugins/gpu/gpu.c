@@ -659,6 +659,8 @@ void kkg_finalize(void *ctx) {
     (void)kkg_bind(c); /* finalize may come from another thread than the initialization */
     if (v->device_sync)
       (void)v->device_sync(c);
+    if (v->remap_release)
+      v->remap_release(c);
     if (c->def) {
       inst_free(c, c->def);
       free(c->def);

@@ -279,6 +279,7 @@ typedef struct kkg_vendor {
    * the host); SIMT: kks_remap, with the image of gpu_remap.cu's kernels the vendor built (a fatbin) */
   kk_status_t (*remap)(kkg_ctx_t *c, kkg_inst_t *in, const kk_plugin_remap_t *r);
   const void *remap_image;
+  void (*remap_release)(kkg_ctx_t *c); /* unloads what remap loaded (at finalize, the device still open) */
 } kkg_vendor_t;
 
 struct kkg_ctx {
@@ -441,6 +442,7 @@ kk_status_t kks_queue_create(kkg_ctx_t *c, kkg_inst_t *in);
 /* A copy between layouts on in's queue with the kernels of vendor's remap_image (gpu_remap.cu):
  * KK_ERROR_UNSUPPORTED, quietly, when the vendor has no image. */
 kk_status_t kks_remap(kkg_ctx_t *c, kkg_inst_t *in, const kk_plugin_remap_t *r);
+void kks_remap_release(kkg_ctx_t *c);
 void kks_queue_destroy(kkg_ctx_t *c, kkg_inst_t *in);
 kk_status_t kks_queue_sync(kkg_ctx_t *c, kkg_inst_t *in);
 kk_status_t kks_queue_query(kkg_ctx_t *c, kkg_inst_t *in, bool *done);

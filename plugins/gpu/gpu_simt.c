@@ -116,6 +116,14 @@ static kk_status_t remap_function(kkg_ctx_t *c, int kind, int wl, void **fn) {
   return st;
 }
 
+void kks_remap_release(kkg_ctx_t *c) {
+  kks_ctx_t *s = kks(c);
+  if (s->remap_module)
+    (void)s->api.module_unload(s->remap_module);
+  s->remap_module = NULL;
+  memset(s->remap_fn, 0, sizeof s->remap_fn);
+}
+
 kk_status_t kks_remap(kkg_ctx_t *c, kkg_inst_t *in, const kk_plugin_remap_t *r) {
   if (!c->v->remap_image)
     return KK_ERROR_UNSUPPORTED;
