@@ -8,11 +8,14 @@ plugin_LTLIBRARIES += plugins/kk_cuda.la
 plugins_kk_cuda_la_SOURCES = plugins/cuda/cuda_plugin.c plugins/cuda/cuda_memory.c plugins/cuda/cuda_instance.c \
 	plugins/cuda/cuda_module.c plugins/cuda/cuda_jit.c plugins/cuda/cuda_internal.h plugins/cuda/cuda_driver.h \
 	plugins/cuda/cuda_error.h
-# the GPU layer's copy-between-layouts kernels, compiled by nvcc into a fatbin the plugin embeds
+# the GPU layer's copy-between-layouts kernels, compiled by nvcc into a fatbin the plugin embeds (a cubin
+# per configured architecture and the newest one's PTX, for later GPUs)
 nodist_plugins_kk_cuda_la_SOURCES = plugins/cuda/cuda_remap_image.c
 plugins/cuda/cuda_remap_image.c: $(srcdir)/plugins/gpu/gpu_remap.cu $(srcdir)/plugins/gpu/gpu_remap.h
-	$(AM_V_GEN)$(NVCC) -O3 $(NVCC_GENCODE) --fatbin -I$(srcdir)/plugins/gpu $(srcdir)/plugins/gpu/gpu_remap.cu \
-	  -o plugins/cuda/cuda_remap.fatbin && \
+	@$(MKDIR_P) plugins/cuda
+	$(AM_V_GEN)ptx=`echo "$(KK_CUDA_ARCHS)" | sed 's/.*,//; s/[^0-9]//g'` && \
+	$(NVCC) -O3 $(NVCC_GENCODE) -gencode=arch=compute_$$ptx,code=compute_$$ptx --fatbin -I$(srcdir)/plugins/gpu \
+	  $(srcdir)/plugins/gpu/gpu_remap.cu -o plugins/cuda/cuda_remap.fatbin && \
 	"`dirname "$(NVCC)"`/bin2c" --const --type longlong --name cuda_remap_image plugins/cuda/cuda_remap.fatbin > $@.tmp && \
 	mv $@.tmp $@
 CLEANFILES += plugins/cuda/cuda_remap_image.c plugins/cuda/cuda_remap.fatbin

@@ -328,6 +328,7 @@ typedef struct kks_ctx {
   char graphs[160];
   void *remap_module;               /* remap_image, loaded at the first kks_remap; its functions: */
   void *remap_fn[2][5];             /* [tile, any][word of 1, 2, 4, 8, 16 bytes] */
+  bool remap_failed;                /* the device could not load remap_image */
 } kks_ctx_t;
 
 /* ---- helpers for the vendor ------------------------------------------------------------------ */

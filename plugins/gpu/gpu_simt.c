@@ -95,13 +95,19 @@ static kk_status_t remap_function(kkg_ctx_t *c, int kind, int wl, void **fn) {
   kks_ctx_t *s = kks(c);
   kk_status_t st = KK_OK;
   pthread_mutex_lock(&remap_lock);
-  if (!s->remap_module) {
+  if (!s->remap_module && !s->remap_failed) {
+    /* an image the device cannot run (no cubin or PTX for it): the core
+     * stages these copies through the host instead, as without the image */
     const int code = s->api.module_load(&s->remap_module, c->v->remap_image);
     if (code != 0) {
       s->remap_module = NULL;
-      st = kkg_fail(c, code, "%s of the copy-between-layouts kernels", s->name[KKS_module_load]);
+      s->remap_failed = true;
+      c->hs->log(c->hs->core, KK_LOG_DEBUG, "%s of the copy-between-layouts kernels failed (%s): staged through the host",
+                 s->name[KKS_module_load], kkg_code_name(c, code));
     }
   }
+  if (!s->remap_module)
+    st = KK_ERROR_UNSUPPORTED;
   if (st == KK_OK && !s->remap_fn[kind][wl]) {
     char name[32];
     snprintf(name, sizeof name, "kk_remap_%s_%d", kind ? "any" : "tile", 1 << wl);
@@ -121,6 +127,7 @@ void kks_remap_release(kkg_ctx_t *c) {
   if (s->remap_module)
     (void)s->api.module_unload(s->remap_module);
   s->remap_module = NULL;
+  s->remap_failed = false;
   memset(s->remap_fn, 0, sizeof s->remap_fn);
 }
 

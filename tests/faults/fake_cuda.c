@@ -146,9 +146,27 @@ int cuStreamDestroy_v2(void *s) {
 int cuStreamSynchronize(void *s) { return (void)s, g_sticky; }
 int cuStreamQuery(void *s) { return (void)s, g_sticky; }
 int cuCtxSynchronize(void) { return g_sticky; }
+/* With KK_FAKE_CUDA_NO_REMAP set, the image of the GPU layer's
+ * copy-between-layouts kernels does not load, as on a GPU it has no code
+ * for: a fatbin (magic, version, header size, then its size) naming them. */
+static bool remap_image_refused(const void *image) {
+  const unsigned char *p = image;
+  uint32_t magic;
+  uint16_t header;
+  uint64_t size;
+  memcpy(&magic, p, 4), memcpy(&header, p + 6, 2), memcpy(&size, p + 8, 8);
+  if (!getenv("KK_FAKE_CUDA_NO_REMAP") || magic != 0xba55ed50u)
+    return false;
+  for (uint64_t i = 0; i + 9 <= header + size; i++)
+    if (memcmp(p + i, "kk_remap_", 9) == 0)
+      return true;
+  return false;
+}
+
 int cuModuleLoadData(void **m, const void *image) {
-  (void)image;
   STICKY();
+  if (remap_image_refused(image))
+    return 209; /* CUDA_ERROR_NO_BINARY_FOR_GPU */
   *m = &g_module;
   return 0;
 }
