@@ -605,51 +605,57 @@ static bool same_shape(const kk_view_t *a, const kk_view_t *b) {
   return true;
 }
 
-/* Copies every element of src (its data at sbuf) into dst (its data at
- * dbuf), both in memory backend b reaches (space indices di, si), through
- * b's mem_remap; a backend without one gets the tiled copy on the calling
- * thread, which needs both buffers in host memory (the caller makes sure). */
-static kk_status_t remap_on(kk__backend_t *b, kk_instance_t *inst, const kk_view_t *dst, void *dbuf, int32_t di,
-                            const kk_view_t *src, const void *sbuf, int32_t si) {
-  kk_plugin_remap_t r = {.struct_size = sizeof r, .rank = dst->rank, .elem_size = dst->elem_size, .dst = dbuf,
-                         .dst_space = di, .src = sbuf, .src_space = si};
+/* The description of a copy from src's geometry at sbuf (space index si of
+ * the backend that runs it) into dst's at dbuf (di). */
+static void remap_desc(kk_plugin_remap_t *r, const kk_view_t *dst, void *dbuf, int32_t di, const kk_view_t *src,
+                       const void *sbuf, int32_t si) {
+  *r = (kk_plugin_remap_t){.struct_size = sizeof *r, .rank = dst->rank, .elem_size = dst->elem_size, .dst = dbuf,
+                           .dst_space = di, .src = sbuf, .src_space = si};
   for (int d = 0; d < KK_MAX_RANK; d++) {
-    r.extent[d] = d < dst->rank ? dst->extent[d] : 1;
-    r.dst_stride[d] = d < dst->rank ? dst->stride[d] : 0;
-    r.src_stride[d] = d < src->rank ? src->stride[d] : 0;
+    r->extent[d] = d < dst->rank ? dst->extent[d] : 1;
+    r->dst_stride[d] = d < dst->rank ? dst->stride[d] : 0;
+    r->src_stride[d] = d < src->rank ? src->stride[d] : 0;
   }
-  if (!KK_PLUGIN_HAS(&b->ops, mem_remap)) {
-    kkh_remap(NULL, &r);
-    return KK_OK;
-  }
-  kk_clear_error();
-  kk_status_t st = b->ops.mem_remap(b->ctx, inst && inst->backend == b ? inst->plugin_inst : NULL, &r);
-  if (st != KK_OK)
-    return kk__error(st, "copy between layouts from '%s' (%s) to '%s' (%s) on backend %s failed: %s", src->label,
-                     src->space->name, dst->label, dst->space->name, b->name,
-                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
-  return KK_OK;
 }
 
-/* b's mem_remap between geometry (dbuf, dst's strides) and (sbuf, src's
- * strides), both in b's spaces (di, si >= 0); KK_ERROR_UNSUPPORTED as the
- * plugin returns it, with no message (the caller then stages). */
-static kk_status_t device_remap_call(kk__backend_t *b, void *pinst, const kk_view_t *dst, void *dbuf, int32_t di,
-                                     const kk_view_t *src, const void *sbuf, int32_t si) {
-  kk_plugin_remap_t r = {.struct_size = sizeof r, .rank = dst->rank, .elem_size = dst->elem_size, .dst = dbuf,
-                         .dst_space = di, .src = sbuf, .src_space = si};
-  for (int d = 0; d < KK_MAX_RANK; d++) {
-    r.extent[d] = d < dst->rank ? dst->extent[d] : 1;
-    r.dst_stride[d] = d < dst->rank ? dst->stride[d] : 0;
-    r.src_stride[d] = d < src->rank ? src->stride[d] : 0;
-  }
+/* b's mem_remap on plugin instance pinst (NULL: complete on return);
+ * KK_ERROR_UNSUPPORTED as the plugin returns it, without a message. */
+static kk_status_t plugin_remap(kk__backend_t *b, void *pinst, const kk_plugin_remap_t *r, const kk_view_t *dst,
+                                const kk_view_t *src) {
   kk_clear_error();
-  kk_status_t st = b->ops.mem_remap(b->ctx, pinst, &r);
+  kk_status_t st = b->ops.mem_remap(b->ctx, pinst, r);
   if (st != KK_OK && st != KK_ERROR_UNSUPPORTED)
     return kk__error(st, "copy between layouts from '%s' (%s) to '%s' (%s) on backend %s failed: %s", src->label,
                      src->space->name, dst->label, dst->space->name, b->name,
                      kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
   return st;
+}
+
+/* Copies every element of src (its data at sbuf) into dst (its data at
+ * dbuf), both in host memory, by host backend b (space indices di, si):
+ * its mem_remap, on its threads when large; a backend without one (or that
+ * declines) gets the tiled copy on the calling thread. */
+static kk_status_t remap_on(kk__backend_t *b, kk_instance_t *inst, const kk_view_t *dst, void *dbuf, int32_t di,
+                            const kk_view_t *src, const void *sbuf, int32_t si) {
+  kk_plugin_remap_t r;
+  remap_desc(&r, dst, dbuf, di, src, sbuf, si);
+  if (KK_PLUGIN_HAS(&b->ops, mem_remap)) {
+    kk_status_t st = plugin_remap(b, inst && inst->backend == b ? inst->plugin_inst : NULL, &r, dst, src);
+    if (st != KK_ERROR_UNSUPPORTED)
+      return st;
+    kk_clear_error();
+  }
+  kkh_remap(NULL, &r);
+  return KK_OK;
+}
+
+/* b's mem_remap between geometry (dbuf, dst's strides) and (sbuf, src's
+ * strides), both in b's spaces (di, si >= 0). */
+static kk_status_t device_remap_call(kk__backend_t *b, void *pinst, const kk_view_t *dst, void *dbuf, int32_t di,
+                                     const kk_view_t *src, const void *sbuf, int32_t si) {
+  kk_plugin_remap_t r;
+  remap_desc(&r, dst, dbuf, di, src, sbuf, si);
+  return plugin_remap(b, pinst, &r, dst, src);
 }
 
 /* A copy between layouts that never passes through host memory as a remap:
