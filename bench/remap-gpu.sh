@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/remap-gpu.sh -- the checks and benchmark of kk_deep_copy between layouts on a CUDA machine, from a built tree: the conformance suite's view cases (copies between layouts, element sizes 1-16, ranks 1-8, host <-> device) on cuda, and kk-bench's transpose row on cuda and openmp, three times each.
+# bench/remap-gpu.sh -- the checks and benchmark of kk_deep_copy between layouts on a CUDA machine, from a built tree: the conformance suite's copies between layouts (element sizes 1-16, ranks 1-8, odd and zero extents, host <-> device) and view cases on cuda, and kk-bench's transpose row on cuda and openmp, three times each.
 #
 # usage: bench/remap-gpu.sh BUILDDIR
 #   BUILDDIR  a tree built with ./configure --enable-cuda=yes and its check programs
@@ -23,10 +23,13 @@ note() { # name rc
     [ -x "$p" ] || { echo "   $p is not built: run make -j check TESTS= in $B first"; exit 1; }
   done
   export KOKKOS_PLUGIN_PATH="$B/plugins/.libs"
-  # the view cases: deep_copy_between_layouts, deep_copy_remap_tiles and the other copies
-  CK_RUN_CASE=views timeout 45 tests/conformance/conformance cuda > "$OUT/conformance-cuda.log" 2>&1
-  note "conformance cuda (views)" $?
-  grep -E "^[0-9]+%|deep_copy" "$OUT/conformance-cuda.log" | head -5
+  # the copies between layouts (remap: deep_copy_remap_tiles) and the view cases around them
+  # (views: deep_copy_between_layouts, deep_copies_fills_mirrors, ...)
+  for case in remap views; do
+    CK_RUN_CASE=$case timeout 30 tests/conformance/conformance cuda > "$OUT/conformance-cuda-$case.log" 2>&1
+    note "conformance cuda ($case)" $?
+    grep -E "^[0-9]+%|deep_copy" "$OUT/conformance-cuda-$case.log" | head -5
+  done
   # the transpose row: 2^13 x 2^13 doubles, kk_deep_copy right->left against a tiled transpose
   for k in 1 2 3; do
     for be in cuda openmp; do
