@@ -5,7 +5,7 @@
 #   BUILDDIR  a tree built with ./configure --enable-cuda=yes and its check programs
 #             (make -j check TESTS=, or maint/gpu-run.sh build); this script builds nothing
 #   OUT       where the logs go (default /tmp/kk-remap-gpu); summary.txt is the summary
-# At most 120 s in all: every step is bounded by timeout.  The exit status says whether every
+# At most 112 s in all: every step is bounded by timeout (20 s a conformance case, 12 s a bench run).  The exit status says whether every
 # check passed; the benchmark figures are printed, not judged (docs/benchmarks.md).
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u -o pipefail
@@ -26,14 +26,14 @@ note() { # name rc
   # the copies between layouts (remap: deep_copy_remap_tiles) and the view cases around them
   # (views: deep_copy_between_layouts, deep_copies_fills_mirrors, ...)
   for case in remap views; do
-    CK_RUN_CASE=$case timeout 30 tests/conformance/conformance cuda > "$OUT/conformance-cuda-$case.log" 2>&1
+    CK_RUN_CASE=$case timeout 20 tests/conformance/conformance cuda > "$OUT/conformance-cuda-$case.log" 2>&1
     note "conformance cuda ($case)" $?
     grep -E "^[0-9]+%|deep_copy" "$OUT/conformance-cuda-$case.log" | head -5
   done
   # the transpose row: 2^13 x 2^13 doubles, kk_deep_copy right->left against a tiled transpose
   for k in 1 2 3; do
     for be in cuda openmp; do
-      OMP_PROC_BIND=spread timeout 20 bench/kk-bench --backends=$be --cases=transpose > "$OUT/bench-$be-$k.log" 2>&1
+      OMP_PROC_BIND=spread timeout 12 bench/kk-bench --backends=$be --cases=transpose > "$OUT/bench-$be-$k.log" 2>&1
       note "kk-bench transpose ($be), run $k" $?
       grep -E "deep_copy" "$OUT/bench-$be-$k.log"
     done
