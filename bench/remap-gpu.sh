@@ -5,8 +5,9 @@
 #   BUILDDIR  a tree built with ./configure --enable-cuda=yes and its check programs
 #             (make -j check TESTS=, or maint/gpu-run.sh build); this script builds nothing
 #   OUT       where the logs go (default /tmp/kk-remap-gpu); summary.txt is the summary
-# At most 112 s in all: every step is bounded by timeout (20 s a conformance case, 12 s a bench run).  The exit status says whether every
-# check passed; the benchmark figures are printed, not judged (docs/benchmarks.md).
+# At most 112 s in all: every step is bounded by timeout (20 s a conformance case, 12 s a bench
+# run).  The exit status says whether every check passed; the benchmark figures are printed, not
+# judged (docs/benchmarks.md).
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u -o pipefail
 B=$(realpath "${1:?usage: remap-gpu.sh BUILDDIR}")
