@@ -9,6 +9,7 @@
 #include "host_common.h"
 #include "host_exec.h"
 #include "host_graph.h"
+#include "host_remap.h"
 #include "serial.h"
 
 /* An instance: a team of one (the calling thread) with its own cache of team
@@ -157,6 +158,13 @@ static kk_status_t serial_mem_fill(void *ctx, void *inst, void *dst, int32_t spa
   return KK_OK;
 }
 
+/* One thread: the tiled copy, on the calling thread. */
+static kk_status_t serial_mem_remap(void *ctx, void *inst, const kk_plugin_remap_t *r) {
+  (void)ctx, (void)inst;
+  kkh_remap(NULL, r);
+  return KK_OK;
+}
+
 static kk_status_t serial_instance_create(void *ctx, void **inst) {
   serial_ctx_t *c = ctx;
   serial_inst_t *si = malloc(sizeof *si);
@@ -212,6 +220,7 @@ static const kk_plugin_ops_t serial_ops = {
     .graph_launch = serial_graph_launch,
     .graph_update = serial_graph_update,
     .graph_destroy = serial_graph_destroy,
+    .mem_remap = serial_mem_remap,
 };
 
 const kk_plugin_ops_t *kk__serial_entry(uint32_t core_abi, const kk_host_services_t *hs) {

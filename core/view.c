@@ -8,6 +8,7 @@
 
 #include "capture.h"
 #include "handles.h"
+#include "host_remap.h"
 #include "space.h"
 #include "state.h"
 #include "status.h"
@@ -604,59 +605,97 @@ static bool same_shape(const kk_view_t *a, const kk_view_t *b) {
   return true;
 }
 
-/* Copies every element from geometry (s, sstr) to (d, dstr), both in host
- * memory, for extents ext: the inner loop runs along the destination's
- * smallest stride, so that the writes are contiguous where the destination
- * has a unit-stride dimension. */
-static void remap_host(int rank, const int64_t *ext, char *d, const int64_t *dstr, const char *s,
-                       const int64_t *sstr, size_t e) {
-  if (size_of(rank, ext) == 0)
-    return;
-  if (rank == 0) {
-    memcpy(d, s, e);
-    return;
+/* The description of a copy from src's geometry at sbuf (space index si of
+ * the backend that runs it) into dst's at dbuf (di). */
+static void remap_desc(kk_plugin_remap_t *r, const kk_view_t *dst, void *dbuf, int32_t di, const kk_view_t *src,
+                       const void *sbuf, int32_t si) {
+  *r = (kk_plugin_remap_t){.struct_size = sizeof *r, .rank = dst->rank, .elem_size = dst->elem_size, .dst = dbuf,
+                           .dst_space = di, .src = sbuf, .src_space = si};
+  for (int d = 0; d < KK_MAX_RANK; d++) {
+    r->extent[d] = d < dst->rank ? dst->extent[d] : 1;
+    r->dst_stride[d] = d < dst->rank ? dst->stride[d] : 0;
+    r->src_stride[d] = d < src->rank ? src->stride[d] : 0;
   }
-  int inner = rank - 1;
-  for (int k = rank - 1; k >= 0; k--)
-    if (dstr[k] < dstr[inner] && ext[k] > 1)
-      inner = k;
-  const int64_t n = ext[inner], ds = dstr[inner] * (int64_t)e, ss = sstr[inner] * (int64_t)e;
-  int64_t idx[KK_MAX_RANK] = {0};
-  for (;;) {
-    int64_t doff = 0, soff = 0;
-    for (int k = 0; k < rank; k++)
-      doff += idx[k] * dstr[k], soff += idx[k] * sstr[k];
-    char *dp = d + doff * (int64_t)e;
-    const char *sp = s + soff * (int64_t)e;
-    /* fixed sizes, so that the compiler moves whole elements */
-    switch (e) {
-    case 4:
-      for (int64_t i = 0; i < n; i++)
-        memcpy(dp + i * ds, sp + i * ss, 4);
-      break;
-    case 8:
-      for (int64_t i = 0; i < n; i++)
-        memcpy(dp + i * ds, sp + i * ss, 8);
-      break;
-    case 16:
-      for (int64_t i = 0; i < n; i++)
-        memcpy(dp + i * ds, sp + i * ss, 16);
-      break;
-    default:
-      for (int64_t i = 0; i < n; i++)
-        memcpy(dp + i * ds, sp + i * ss, e);
-    }
-    int k = rank - 1;
-    for (; k >= 0; k--) {
-      if (k == inner)
-        continue;
-      if (++idx[k] < ext[k])
-        break;
-      idx[k] = 0;
-    }
-    if (k < 0)
-      return;
+}
+
+/* b's mem_remap on plugin instance pinst (NULL: complete on return);
+ * KK_ERROR_UNSUPPORTED as the plugin returns it, without a message. */
+static kk_status_t plugin_remap(kk__backend_t *b, void *pinst, const kk_plugin_remap_t *r, const kk_view_t *dst,
+                                const kk_view_t *src) {
+  kk_clear_error();
+  kk_status_t st = b->ops.mem_remap(b->ctx, pinst, r);
+  if (st != KK_OK && st != KK_ERROR_UNSUPPORTED)
+    return kk__error(st, "copy between layouts from '%s' (%s) to '%s' (%s) on backend %s failed: %s", src->label,
+                     src->space->name, dst->label, dst->space->name, b->name,
+                     kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+  return st;
+}
+
+/* Copies every element of src (its data at sbuf) into dst (its data at
+ * dbuf), both in host memory, by host backend b (space indices di, si):
+ * its mem_remap, on its threads when large; a backend without one (or that
+ * declines) gets the tiled copy on the calling thread. */
+static kk_status_t remap_on(kk__backend_t *b, kk_instance_t *inst, const kk_view_t *dst, void *dbuf, int32_t di,
+                            const kk_view_t *src, const void *sbuf, int32_t si) {
+  kk_plugin_remap_t r;
+  remap_desc(&r, dst, dbuf, di, src, sbuf, si);
+  if (KK_PLUGIN_HAS(&b->ops, mem_remap)) {
+    kk_status_t st = plugin_remap(b, inst && inst->backend == b ? inst->plugin_inst : NULL, &r, dst, src);
+    if (st != KK_ERROR_UNSUPPORTED)
+      return st;
+    kk_clear_error();
   }
+  kkh_remap(NULL, &r);
+  return KK_OK;
+}
+
+/* b's mem_remap between geometry (dbuf, dst's strides) and (sbuf, src's
+ * strides), both in b's spaces (di, si >= 0). */
+static kk_status_t device_remap_call(kk__backend_t *b, void *pinst, const kk_view_t *dst, void *dbuf, int32_t di,
+                                     const kk_view_t *src, const void *sbuf, int32_t si) {
+  kk_plugin_remap_t r;
+  remap_desc(&r, dst, dbuf, di, src, sbuf, si);
+  return plugin_remap(b, pinst, &r, dst, src);
+}
+
+/* A copy between layouts that never passes through host memory as a remap:
+ * both sides in the spaces of device backend b, remapped there (on the
+ * instance when it is b's); or one side host memory, moved in one bulk
+ * transfer to or from a buffer in the device side's space (in the host
+ * side's geometry) and remapped on the device.  KK_ERROR_UNSUPPORTED (no
+ * message) when b cannot (its plugin has no device remap, the sides are of
+ * two device backends, the host side has gaps or is mostly gaps). */
+static kk_status_t device_remap(copy_ctx_t *c, kk__backend_t *b) {
+  kk_view_t *dst = c->dst, *src = c->src;
+  const size_t e = dst->elem_size;
+  int32_t di = kk__side_index(b, dst->space), si = kk__side_index(b, src->space);
+  if (di >= 0 && si >= 0) {
+    void *pinst = c->inst && c->inst->backend == b ? c->inst->plugin_inst : NULL;
+    kk_status_t st = device_remap_call(b, pinst, dst, dst->data, di, src, src->data, si);
+    return st == KK_OK && pinst ? kk_instance_fence(c->inst) : st;
+  }
+  if (di < -1 || si < -1 || (di < 0 && si < 0))
+    return KK_ERROR_UNSUPPORTED;
+  const bool to_device = di >= 0;
+  kk_view_t *host = to_device ? src : dst, *dev = to_device ? dst : src;
+  const size_t bytes = kk_view_size(dst) * e, hbytes = span_of(host->rank, host->extent, host->stride) * e;
+  /* a host destination with gaps would get the buffer's gaps; a host side
+   * mostly made of gaps would move far more than it copies */
+  if ((!to_device && hbytes != bytes) || hbytes / 4 > bytes + (64u << 10))
+    return KK_ERROR_UNSUPPORTED;
+  void *buf = NULL;
+  kk_status_t st = kk__space_alloc(dev->space, "kk_deep_copy remap buffer", hbytes, &buf);
+  if (st != KK_OK)
+    return KK_ERROR_UNSUPPORTED; /* then staged through the host */
+  if (to_device) {
+    if ((st = kk_space_copy(dev->space, buf, host->space, host->data, hbytes, NULL)) == KK_OK)
+      st = device_remap_call(b, NULL, dst, dst->data, di, src, buf, di);
+  } else {
+    if ((st = device_remap_call(b, NULL, dst, buf, si, src, src->data, si)) == KK_OK)
+      st = kk_space_copy(host->space, host->data, dev->space, buf, hbytes, NULL);
+  }
+  kk_status_t fst = kk__space_free(dev->space, buf);
+  return st != KK_OK ? st : fst;
 }
 
 /* Waits for what the copy must follow (and for what may still read a
@@ -684,11 +723,13 @@ static kk_status_t stage_run(void *p, int64_t doff, int64_t soff, int64_t n) {
 }
 
 /* A copy between views that share no unit-stride dimension (LayoutLeft into
- * LayoutRight, a transpose-like strided view): element by element on the
- * host where both sides are host-accessible; else staged through host
- * buffers holding each side's span (one bulk copy in, a remap on the host,
- * one bulk copy out, or one per contiguous run of a destination with gaps).
- * Complete on return, also with an instance (which it fences). */
+ * LayoutRight, a transpose-like strided view): a tiled remap by a host
+ * backend where both sides are host-accessible; else on the device when
+ * its backend remaps there (device_remap); else staged through host
+ * buffers holding each side's span (one bulk copy in, the same remap on the
+ * host, one bulk copy out, or one per contiguous run of a destination with
+ * gaps).  Complete on return, also with an instance (which it fences first,
+ * so that the copy follows the work queued on it). */
 static kk_status_t copy_remap(copy_ctx_t *c) {
   kk_view_t *dst = c->dst, *src = c->src;
   size_t e = dst->elem_size;
@@ -696,9 +737,19 @@ static kk_status_t copy_remap(copy_ctx_t *c) {
   if (st != KK_OK)
     return st;
   bool dhost = kk_space_host_accessible(dst->space), shost = kk_space_host_accessible(src->space);
-  if (dhost && shost) {
-    remap_host(dst->rank, dst->extent, dst->data, dst->stride, src->data, src->stride, e);
-    return KK_OK;
+  /* host memory is remapped by a host backend (on its threads when the copy
+   * is large): the instance's when it is one, else the active host backend */
+  kk__backend_t *hb = c->inst && (c->inst->backend->ops.flags & KK_PLUGIN_FLAG_HOST) ? c->inst->backend : kk__g.host;
+  if (dhost && shost)
+    return remap_on(hb, c->inst, dst, dst->data, kk__side_index(hb, dst->space), src, src->data,
+                    kk__side_index(hb, src->space));
+  /* a device backend that remaps in its own memory: no host staging */
+  kk__backend_t *gb = !dhost ? dst->space->backend : src->space->backend;
+  if (KK_PLUGIN_HAS(&gb->ops, mem_remap) && !(gb->ops.flags & KK_PLUGIN_FLAG_HOST)) {
+    st = device_remap(c, gb);
+    if (st != KK_ERROR_UNSUPPORTED)
+      return st;
+    kk_clear_error();
   }
   size_t sbytes = span_of(src->rank, src->extent, src->stride) * e;
   size_t dbytes = span_of(dst->rank, dst->extent, dst->stride) * e;
@@ -716,7 +767,9 @@ static kk_status_t copy_remap(copy_ctx_t *c) {
   }
   if (!shost && (st = kk_space_copy(NULL, sbuf, src->space, src->data, sbytes, NULL)) != KK_OK)
     goto fail_free_buffers;
-  remap_host(dst->rank, dst->extent, dbuf, dst->stride, sbuf, src->stride, e);
+  if ((st = remap_on(hb, c->inst, dst, dbuf, dhost ? kk__side_index(hb, dst->space) : KK_PLUGIN_HOST_MEMORY, src,
+                     sbuf, shost ? kk__side_index(hb, src->space) : KK_PLUGIN_HOST_MEMORY)) != KK_OK)
+    goto fail_free_buffers;
   if (!dhost) {
     if (dbytes == bytes) {
       st = kk_space_copy(dst->space, dst->data, NULL, dbuf, dbytes, NULL);

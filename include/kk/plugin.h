@@ -50,7 +50,7 @@ extern "C" {
  * another major is refused, minors only append (docs/plugin-abi.md).
  * MAKE builds a version, MAJOR_OF and MINOR_OF take one apart. */
 #define KK_PLUGIN_ABI_MAJOR 1
-#define KK_PLUGIN_ABI_MINOR 6
+#define KK_PLUGIN_ABI_MINOR 7
 #define KK_PLUGIN_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | (uint32_t)(minor)))
 #define KK_PLUGIN_ABI_VERSION KK_PLUGIN_ABI_MAKE(KK_PLUGIN_ABI_MAJOR, KK_PLUGIN_ABI_MINOR)
 #define KK_PLUGIN_ABI_MAJOR_OF(v) ((uint32_t)(v) >> 16)
@@ -195,6 +195,24 @@ typedef struct kk_plugin_space {
 /* Space index meaning "ordinary host memory not allocated by this plugin", for
  * mem_copy. */
 #define KK_PLUGIN_HOST_MEMORY (-1)
+
+/* A copy between two views of the same extents and element size whose
+ * layouts or strides differ (ABI 1.7, mem_remap): element i (a multi-index
+ * over `extent`) moves from src + sum(i[d] * src_stride[d]) * elem_size to
+ * dst + sum(i[d] * dst_stride[d]) * elem_size.  Strides are in elements
+ * (>= 0); no two elements of dst overlap, and dst does not overlap src. */
+typedef struct kk_plugin_remap {
+  uint32_t struct_size;   /* set by the core before the call */
+  int32_t rank;           /* 0 .. KK_MAX_RANK; extents past rank are 1 */
+  size_t elem_size;       /* bytes of one element (any size) */
+  int64_t extent[KK_MAX_RANK];
+  void *dst;
+  int32_t dst_space;      /* a space index of this plugin, or KK_PLUGIN_HOST_MEMORY */
+  int64_t dst_stride[KK_MAX_RANK];
+  const void *src;
+  int32_t src_space;      /* a space index of this plugin, or KK_PLUGIN_HOST_MEMORY */
+  int64_t src_stride[KK_MAX_RANK];
+} kk_plugin_remap_t;
 
 /* Plugin flags. */
 enum {
@@ -477,6 +495,18 @@ typedef struct kk_plugin_ops {
    * everything instance_create does except creating the queue, which
    * instance_destroy then leaves alone. */
   kk_status_t (*instance_create_native)(void *ctx, const kk_native_queue_t *q, void **inst);
+
+  /* ---- ABI 1.7: copies between layouts (optional) ---- */
+
+  /* Copies every element of r->src into r->dst, both in memory this plugin
+   * reaches (its spaces; KK_PLUGIN_HOST_MEMORY only for host plugins), as
+   * kk_plugin_remap_t describes: kk_deep_copy between LayoutLeft,
+   * LayoutRight and strided views that share no unit-stride dimension.
+   * inst NULL: complete on return; else ordered on inst and complete at its
+   * next fence.  r and what it points to stay valid only during the call.
+   * Without it the core copies on the calling thread (both sides host
+   * memory) or stages through host buffers. */
+  kk_status_t (*mem_remap)(void *ctx, void *inst, const kk_plugin_remap_t *r);
 } kk_plugin_ops_t;
 
 /* True when the (core's zeroed copy of the) table has `member`: the one gate

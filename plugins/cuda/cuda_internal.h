@@ -32,5 +32,7 @@ int cuda_set_smem(kkg_ctx_t *g, void *fn, int bytes);
 /* cuda_jit.c: compiles a module's embedded source with NVRTC for the open
  * device, through an on-disk cache; *image is malloc'ed. */
 kk_status_t cuda_jit(cuda_ctx_t *c, const kk_module_t *module, void **image, size_t *size);
+/* cuda_remap_image.c (generated): plugins/gpu/gpu_remap.cu as a fatbin for the configured architectures (8-byte words: the alignment a fatbin needs) */
+extern const unsigned long long cuda_remap_image[];
 
 #endif

@@ -133,7 +133,9 @@ KKG_SIMT_VENDOR(cuda, .code_type = "CUresult", .simt_syms = CUDA_SIMT_SYMS, .str
                 .smem_optin = true, .max_blocks = 2147483647ll, .fill_wide = cuda_fill_wide, .set_smem = cuda_set_smem,
                 .graph_syms = CUDA_GRAPH_SYMS, .capture_relaxed = CU_STREAM_CAPTURE_MODE_RELAXED,
                 .capture_set = CU_STREAM_SET_CAPTURE_DEPENDENCIES,
-                .native_kind = KK_NATIVE_CUDA, .native_context = cuda_native_context, .lost_codes = cuda_lost)
+                .native_kind = KK_NATIVE_CUDA, .native_context = cuda_native_context, .lost_codes = cuda_lost,
+                .remap = kks_remap, .remap_image = cuda_remap_image,
+                .remap_release = kks_remap_release)
 
 static const char *const cuda_image_formats[] = {"cuda-fatbin", NULL};
 

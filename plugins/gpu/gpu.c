@@ -659,6 +659,8 @@ void kkg_finalize(void *ctx) {
     (void)kkg_bind(c); /* finalize may come from another thread than the initialization */
     if (v->device_sync)
       (void)v->device_sync(c);
+    if (v->remap_release)
+      v->remap_release(c);
     if (c->def) {
       inst_free(c, c->def);
       free(c->def);
@@ -779,6 +781,18 @@ kk_status_t kkg_mem_fill(void *ctx, void *inst, void *dst, int32_t space, const 
 kk_status_t kkg_mem_set(void *ctx, void *inst, void *dst, int32_t space, int value, size_t bytes) {
   const unsigned char v = (unsigned char)value;
   return kkg_mem_fill(ctx, inst, dst, space, &v, 1, bytes);
+}
+
+/* A copy between layouts in this backend's spaces, on the device when the vendor can (remap); else
+ * KK_ERROR_UNSUPPORTED without a message, and the core stages the copy through the host. */
+kk_status_t kkg_mem_remap(void *ctx, void *inst, const kk_plugin_remap_t *r) {
+  kkg_ctx_t *c = ctx;
+  if (!c->v->remap || r->dst_space < 0 || r->src_space < 0)
+    return KK_ERROR_UNSUPPORTED;
+  KKG_BIND(c);
+  kkg_inst_t *in = kkg_inst_of(c, inst);
+  kk_status_t st = c->v->remap(c, in, r);
+  return st != KK_OK || inst ? st : kkg_inst_sync(c, in);
 }
 
 /* ---- modules, kernels, launches -------------------------------------------------------------------- */

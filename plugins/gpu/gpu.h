@@ -275,6 +275,11 @@ typedef struct kkg_vendor {
   /* the native codes after which the context is lost (a fault in a kernel, 0 last; NULL: none): every later
    * call fails, and the layer names the kernels that were in flight (kkg_fail) */
   const int64_t *lost_codes;
+  /* copies between layouts in device memory (plugin ABI 1.7 mem_remap; NULL: the core stages them through
+   * the host); SIMT: kks_remap, with the image of gpu_remap.cu's kernels the vendor built (a fatbin) */
+  kk_status_t (*remap)(kkg_ctx_t *c, kkg_inst_t *in, const kk_plugin_remap_t *r);
+  const void *remap_image;
+  void (*remap_release)(kkg_ctx_t *c); /* unloads what remap loaded (at finalize, the device still open) */
 } kkg_vendor_t;
 
 struct kkg_ctx {
@@ -321,6 +326,9 @@ typedef struct kks_ctx {
   char gsym[512];
   const char *gname[KKS_GRAPH_N];
   char graphs[160];
+  void *remap_module;               /* remap_image, loaded at the first kks_remap; its functions: */
+  void *remap_fn[2][5];             /* [tile, any][word of 1, 2, 4, 8, 16 bytes] */
+  bool remap_failed;                /* the device could not load remap_image */
 } kks_ctx_t;
 
 /* ---- helpers for the vendor ------------------------------------------------------------------ */
@@ -432,6 +440,10 @@ kk_status_t kks_free(kkg_ctx_t *c, int kind, void *p);
 kk_status_t kks_map(kkg_ctx_t *c, void *host, void **dev);
 kk_status_t kks_fill(kkg_ctx_t *c, kkg_inst_t *in, void *dst, const void *pattern, size_t psize, size_t count);
 kk_status_t kks_queue_create(kkg_ctx_t *c, kkg_inst_t *in);
+/* A copy between layouts on in's queue with the kernels of vendor's remap_image (gpu_remap.cu):
+ * KK_ERROR_UNSUPPORTED, quietly, when the vendor has no image. */
+kk_status_t kks_remap(kkg_ctx_t *c, kkg_inst_t *in, const kk_plugin_remap_t *r);
+void kks_remap_release(kkg_ctx_t *c);
 void kks_queue_destroy(kkg_ctx_t *c, kkg_inst_t *in);
 kk_status_t kks_queue_sync(kkg_ctx_t *c, kkg_inst_t *in);
 kk_status_t kks_queue_query(kkg_ctx_t *c, kkg_inst_t *in, bool *done);
@@ -503,6 +515,7 @@ kk_status_t kkg_mem_free(void *ctx, int32_t space, void *ptr);
 kk_status_t kkg_mem_copy(void *ctx, void *inst, void *dst, int32_t dst_space, const void *src, int32_t src_space,
                          size_t bytes);
 kk_status_t kkg_mem_set(void *ctx, void *inst, void *dst, int32_t space, int value, size_t bytes);
+kk_status_t kkg_mem_remap(void *ctx, void *inst, const kk_plugin_remap_t *r);
 kk_status_t kkg_mem_fill(void *ctx, void *inst, void *dst, int32_t space, const void *pattern, size_t psize,
                          size_t count);
 kk_status_t kkg_instance_create(void *ctx, void **inst);
@@ -536,6 +549,7 @@ const kk_plugin_ops_t *kkg_entry(uint32_t core_abi, const kk_host_services_t *hs
       .graph_create = kkg_graph_create, .graph_launch = kkg_graph_launch, .graph_update = kkg_graph_update,     \
       .graph_destroy = kkg_graph_destroy,                                                                       \
       .instance_native = kkg_instance_native, .instance_create_native = kkg_instance_create_native,             \
+      .mem_remap = kkg_mem_remap,                                                                               \
   };                                                                                                            \
   KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_##NAME##_entry(uint32_t core_abi, const kk_host_services_t *hs) { \
     return kkg_entry(core_abi, hs, &NAME##_ops);                                                                \

@@ -92,5 +92,7 @@ kk_status_t openmp_mem_copy(void *ctx, void *inst, void *dst, int32_t dst_space,
 kk_status_t openmp_mem_set(void *ctx, void *inst, void *dst, int32_t space, int value, size_t bytes);
 kk_status_t openmp_mem_fill(void *ctx, void *inst, void *dst, int32_t space, const void *pattern, size_t pattern_size,
                             size_t count);
+/* A copy between layouts (kkh_remap), in a parallel region when large. */
+kk_status_t openmp_mem_remap(void *ctx, void *inst, const kk_plugin_remap_t *r);
 
 #endif

@@ -133,6 +133,7 @@ static const kk_plugin_ops_t openmp_ops = {
     .graph_launch = openmp_graph_launch,
     .graph_update = openmp_graph_update,
     .graph_destroy = openmp_graph_destroy,
+    .mem_remap = openmp_mem_remap,
 };
 
 KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_openmp_entry(uint32_t core_abi, const kk_host_services_t *hs) {

@@ -6,6 +6,7 @@
 
 #include "host_common.h"
 #include "host_memops.h"
+#include "host_remap.h"
 #include "threads_internal.h"
 
 kk_status_t threads_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr) {
@@ -16,13 +17,17 @@ kk_status_t threads_mem_alloc(void *ctx, int32_t space, size_t bytes, void **ptr
 /* The pool that runs a memory operation on `inst`, claimed, or NULL when the
  * operation is small enough for the calling thread.  Work on an instance is
  * done when the call returns, which satisfies "complete at the next fence". */
-static kkh_exec_t *claim_for(threads_ctx_t *c, void *inst, size_t bytes, threads_pool_t **pool) {
+static kkh_exec_t *claim_min(threads_ctx_t *c, void *inst, size_t bytes, size_t min, threads_pool_t **pool) {
   threads_pool_t *p = threads_pool_of(c, inst);
   *pool = NULL;
-  if (!p || bytes < KKH_MEMOPS_PARALLEL_MIN || threads_pool_size(p) < 2)
+  if (!p || bytes < min || threads_pool_size(p) < 2)
     return NULL;
   *pool = p;
   return threads_pool_claim(p);
+}
+
+static kkh_exec_t *claim_for(threads_ctx_t *c, void *inst, size_t bytes, threads_pool_t **pool) {
+  return claim_min(c, inst, bytes, KKH_MEMOPS_PARALLEL_MIN, pool);
 }
 
 static void drop(threads_pool_t *pool) {
@@ -55,6 +60,17 @@ kk_status_t threads_mem_fill(void *ctx, void *inst, void *dst, int32_t space, co
   threads_pool_t *pool;
   kkh_exec_t *ex = claim_for(ctx, inst, count * pattern_size, &pool);
   kkh_memops_fill(ex, dst, pattern, pattern_size, count);
+  drop(pool);
+  return KK_OK;
+}
+
+kk_status_t threads_mem_remap(void *ctx, void *inst, const kk_plugin_remap_t *r) {
+  size_t bytes = r->elem_size;
+  for (int d = 0; d < r->rank; d++)
+    bytes *= (size_t)r->extent[d];
+  threads_pool_t *pool;
+  kkh_exec_t *ex = claim_min(ctx, inst, bytes, kkh_remap_parallel_min(), &pool);
+  kkh_remap(ex, r);
   drop(pool);
   return KK_OK;
 }

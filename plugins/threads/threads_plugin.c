@@ -124,6 +124,7 @@ static const kk_plugin_ops_t threads_ops = {
     .graph_launch = threads_graph_launch,
     .graph_update = threads_graph_update,
     .graph_destroy = threads_graph_destroy,
+    .mem_remap = threads_mem_remap,
 };
 
 KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_threads_entry(uint32_t core_abi, const kk_host_services_t *hs) {

@@ -1,11 +1,14 @@
 /* tests/faults/fake_cuda.c -- a fake libcuda for the device-fault test without a GPU: host memory, kernels that do nothing, and a kernel whose name contains "bad_write" leaving CUDA_ERROR_ILLEGAL_ADDRESS behind, sticky as the driver's. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <kk/target/gpu_launch.h>
+
+#include "gpu_remap.h"
 
 /*
  * Only what the cuda plugin resolves (plugins/cuda/cuda_driver.h), by the
@@ -143,9 +146,27 @@ int cuStreamDestroy_v2(void *s) {
 int cuStreamSynchronize(void *s) { return (void)s, g_sticky; }
 int cuStreamQuery(void *s) { return (void)s, g_sticky; }
 int cuCtxSynchronize(void) { return g_sticky; }
+/* With KK_FAKE_CUDA_NO_REMAP set, the image of the GPU layer's
+ * copy-between-layouts kernels does not load, as on a GPU it has no code
+ * for: a fatbin (magic, version, header size, then its size) naming them. */
+static bool remap_image_refused(const void *image) {
+  const unsigned char *p = image;
+  uint32_t magic;
+  uint16_t header;
+  uint64_t size;
+  memcpy(&magic, p, 4), memcpy(&header, p + 6, 2), memcpy(&size, p + 8, 8);
+  if (!getenv("KK_FAKE_CUDA_NO_REMAP") || magic != 0xba55ed50u)
+    return false;
+  for (uint64_t i = 0; i + 9 <= header + size; i++)
+    if (memcmp(p + i, "kk_remap_", 9) == 0)
+      return true;
+  return false;
+}
+
 int cuModuleLoadData(void **m, const void *image) {
-  (void)image;
   STICKY();
+  if (remap_image_refused(image))
+    return 209; /* CUDA_ERROR_NO_BINARY_FOR_GPU */
   *m = &g_module;
   return 0;
 }
@@ -197,10 +218,54 @@ int cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *fn, int threa
   *blocks = threads > 0 ? 2048 / threads : 1;
   return 0;
 }
+/* What the GPU layer's copy-between-layouts kernels (plugins/gpu/gpu_remap.cu)
+ * do, on the host, block by block and thread by thread as the kernels index
+ * (gx blocks striding over the items), so that remap-fake.sh checks the
+ * plugin's plan and the core's device path without a GPU; words of w bytes. */
+static void fake_remap(const char *name, const kkg_remap_args_t *a, unsigned gx, unsigned bx) {
+  const bool tile = strncmp(name, "kk_remap_tile_", 14) == 0;
+  const size_t w = (size_t)atoi(name + (tile ? 14 : 13));
+  unsigned char *d = a->dst;
+  const unsigned char *s = a->src;
+  for (unsigned blk = 0; blk < gx; blk++) {
+    if (tile) {
+      for (long long item = blk; item < a->items; item += gx) {
+        long long rest = item, doff = 0, soff = 0;
+        const long long ta = rest % a->tiles_a;
+        rest /= a->tiles_a;
+        const long long tb = rest % a->tiles_b;
+        rest /= a->tiles_b;
+        for (int k = a->nouter - 1; k >= 0; k--) {
+          const long long i = rest % a->ext[k];
+          rest /= a->ext[k];
+          doff += i * a->dstr[k], soff += i * a->sstr[k];
+        }
+        for (long long ia = ta * KKG_REMAP_TILE; ia < (ta + 1) * KKG_REMAP_TILE && ia < a->ea; ia++)
+          for (long long ib = tb * KKG_REMAP_TILE; ib < (tb + 1) * KKG_REMAP_TILE && ib < a->eb; ib++)
+            memcpy(d + (doff + ia * a->dsa + ib * a->dsb) * (long long)w,
+                   s + (soff + ia * a->ssa + ib * a->ssb) * (long long)w, w);
+      }
+    } else {
+      for (unsigned t = 0; t < bx; t++)
+        for (long long item = (long long)blk * bx + t; item < a->items; item += (long long)gx * bx) {
+          long long rest = item, doff = 0, soff = 0;
+          for (int k = a->nouter - 1; k >= 0; k--) {
+            const long long i = rest % a->ext[k];
+            rest /= a->ext[k];
+            doff += i * a->dstr[k], soff += i * a->sstr[k];
+          }
+          memcpy(d + doff * (long long)w, s + soff * (long long)w, w);
+        }
+    }
+  }
+}
+
 int cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                    unsigned smem, void *s, void **params, void **extra) {
   (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)smem, (void)s, (void)params, (void)extra;
   STICKY();
+  if (strncmp((const char *)fn, "kk_remap_", 9) == 0 && params)
+    fake_remap(fn, (const kkg_remap_args_t *)params[0], gx, bx);
   if (strstr((const char *)fn, "bad_write"))
     g_sticky = ILLEGAL_ADDRESS; /* seen by the next call, as a fault is after the launch returned */
   if (strcmp((const char *)fn, "kk_k_bc_for1") == 0 && params && g_bc_word && g_bc_record) {

@@ -53,7 +53,8 @@ FAULTS_KERNELS = tests/faults/kernels.kk.o tests/faults/bounds.kk.o
 tests_faults_faults_LDADD = $(FAULTS_KERNELS) libkk.la $(CHECK_LIBS) $(PTHREAD_CFLAGS)
 EXTRA_tests_faults_faults_DEPENDENCIES = $(FAULTS_KERNELS)
 FAULTS_TESTS = tests/faults/serial.sh tests/faults/threads.sh tests/faults/openmp.sh tests/faults/opencl.sh \
-	tests/faults/conformance-bounds.sh tests/faults/device-fault-fake.sh tests/faults/bounds-fake.sh
+	tests/faults/conformance-bounds.sh tests/faults/device-fault-fake.sh tests/faults/bounds-fake.sh \
+	tests/faults/remap-fake.sh
 TESTS += $(FAULTS_TESTS)
 
 # A fake libcuda whose 'bad_write' kernel leaves a sticky fault: device-fault-fake.sh runs
