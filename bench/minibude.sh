@@ -131,7 +131,12 @@ wgs=32,64,128,256,512,1024
 for plat in $PLATFORMS; do
   case $plat in
     openmp)
-      if build_up omp "$OUT/up-omp" ${UP_FLAGS:+-DCXX_EXTRA_FLAGS="$UP_FLAGS"}; then
+      # CMake's FindOpenMP may name the static libpthread.a (glibc >= 2.34 ships no libpthread.so), which a GCC
+      # whose lto-wrapper cannot run refuses to link: then once more with the shared libpthread.so.0
+      if build_up omp "$OUT/up-omp" ${UP_FLAGS:+-DCXX_EXTRA_FLAGS="$UP_FLAGS"} ||
+        { grep -q 'lto-wrapper' "$OUT/up-omp.log" && pth=$(ldconfig -p | awk '/libpthread\.so\.0 .*x86-64/ { print $NF; exit }') &&
+          [ -n "$pth" ] && echo "upstream omp: again with OpenMP_pthread_LIBRARY=$pth" && rm -rf "$OUT/up-omp" &&
+          build_up omp "$OUT/up-omp" ${UP_FLAGS:+-DCXX_EXTRA_FLAGS="$UP_FLAGS"} -DOpenMP_pthread_LIBRARY="$pth"; }; then
         run_pair openmp "$OUT/up-omp/omp-bude" "--ppwi $PPWI" openmp "-p $PPWI -w 1"
       else
         status=1
