@@ -6,6 +6,7 @@
 #include "sparse_ops_internal.h"
 
 static const kk_kernel_t *const k_fill[4] = KKK_K4(sg_fill), *const k_fill_team[4] = KKK_K4(sg_fill_team);
+static const kk_kernel_t *const k_merge[4] = KKK_K4(sa_fill);
 
 enum { KIND_PRODUCT = 0, KIND_JACOBI = 1, KIND_ADD = 2 };
 static const char *const kind_name[] = {"kk_sparse_spgemm_symbolic", "kk_sparse_spgemm_symbolic (KK_SPGEMM_JACOBI)",
@@ -24,6 +25,7 @@ struct kk_spgemm_handle {
   int64_t cap, cap_sym, rows_per_team;
   int32_t team_size;
   int host;
+  int merge;                 /* SpAdd of sorted rows: C's rows merged from A's and B's (no tables) */
   const kk_crs_t *made;      /* the C the numeric phase made */
 };
 
@@ -149,8 +151,10 @@ static void base_args(struct kkk_sg_args *a, const kk_spgemm_handle_t *h, const 
   a->brp = kkk_desc(kk_crs_row_ptr(B));
   a->bci = kkk_desc(kk_crs_col_idx(B));
   a->bv = kkk_desc(kk_crs_values(B));
-  a->tsz = kkk_desc(h->tsz);
-  a->gofs = kkk_desc(h->gofs);
+  if (h->tsz)
+    a->tsz = kkk_desc(h->tsz);
+  if (h->gofs)
+    a->gofs = kkk_desc(h->gofs);
   if (h->gkeys)
     a->gkeys = kkk_desc(h->gkeys);
   if (h->gvals)
@@ -224,15 +228,37 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
   h->bnnz = kk_crs_nnz(B);
   shape(&c, h);
   kk_view_t *cnt = NULL, *crp = NULL;
-  st = kkk_work_view(op, "table_size", h->space, KK_INT64, am, &h->tsz);
-  if (st == KK_OK)
-    st = kkk_work_view(op, "table_offset", h->space, KK_INT64, am, &h->gofs);
+  struct kkk_sg_args a;
+  if (kind == KIND_ADD) {
+    /* sorted rows (repeats side by side allowed) in both inputs: a merge per row, no tables */
+    int64_t unsorted = 0;
+    base_args(&a, h, A, B);
+    if (am > 0)
+      st = kkk_reduce(&c, KK_KERNEL(kkk_sa_unsorted), &a, sizeof a, am, &unsorted, sizeof unsorted);
+    h->merge = st == KK_OK && unsorted == 0;
+  }
   if (st == KK_OK)
     st = kkk_work_view(op, "row_count", h->space, KK_INT64, am, &cnt);
   if (st == KK_OK)
     st = kkk_work_view(op, "row_ptr", h->space, KK_INT64, am + 1, &crp);
-  struct kkk_sg_args a;
-  if (st == KK_OK && am > 0 && !c.host) {
+  if (st == KK_OK && h->merge && am > 0) {
+    base_args(&a, h, A, B);
+    a.cnt = kkk_desc(cnt);
+    a.crp = kkk_desc(crp);
+    st = kkk_for(&c, KK_KERNEL(kkk_sa_count), &a, sizeof a, am);
+    if (st == KK_OK)
+      st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &h->nnz,
+                            sizeof h->nnz);
+    if (st == KK_OK)
+      st = kk_instance_fence(c.inst);
+    if (st == KK_OK)
+      st = kk_space_copy(NULL, h->rp, h->space, kk_view_data(crp), sizeof(int64_t) * (size_t)(am + 1), NULL);
+  }
+  if (st == KK_OK && !h->merge)
+    st = kkk_work_view(op, "table_size", h->space, KK_INT64, am, &h->tsz);
+  if (st == KK_OK && !h->merge)
+    st = kkk_work_view(op, "table_offset", h->space, KK_INT64, am, &h->gofs);
+  if (st == KK_OK && am > 0 && !h->merge && !c.host) {
     /* GPUs: the team scratch only as large as the largest row's table
      * needs (a smaller request leaves room for more teams per SM) */
     int64_t maxub = 0;
@@ -240,7 +266,7 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
     st = kkk_reduce(&c, KK_KERNEL(kkk_sg_maxub), &a, sizeof a, am, &maxub, sizeof maxub);
     h->cap_sym = fit_cap(h->cap_sym, maxub);
   }
-  if (st == KK_OK && am > 0) {
+  if (st == KK_OK && am > 0 && !h->merge) {
     base_args(&a, h, A, B);
     a.cap = h->cap_sym;
     st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_size), &a, sizeof a, &h->gtotal,
@@ -342,7 +368,7 @@ static kk_status_t numeric(int kind, const char *op, kk_instance_t *inst, kk_spg
       return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: C '%s' is not the matrix this handle's numeric phase made "
                      "(pass NULL in *C for a new one)", op, kkk_crs_label(*C));
   }
-  if (!h->gvals) {
+  if (!h->merge && !h->gvals) {
     st = kkk_work_view(op, "keys", h->space, KK_INT32, h->gtotal, &h->gkeys);
     if (st == KK_OK)
       st = kkk_work_view(op, "values", h->space, h->type, h->gtotal, &h->gvals);
@@ -367,7 +393,9 @@ static kk_status_t numeric(int kind, const char *op, kk_instance_t *inst, kk_spg
   a.crp = kkk_desc(kk_crs_row_ptr(out));
   a.cci = kkk_desc(kk_crs_col_idx(out));
   a.cv = kkk_desc(kk_crs_values(out));
-  if (h->m > 0)
+  if (h->m > 0 && h->merge)
+    st = kkk_for(&c, k_merge[c.t], &a, sizeof a, h->m);
+  else if (h->m > 0)
     st = launch(&c, h, k_fill[c.t], k_fill_team[c.t], &a, 1);
   if (st != KK_OK) {
     if (!*C)

@@ -172,6 +172,36 @@ KK_TEAM_FOR(kkk_sg_count_team, struct kkk_sg_args, team) {
   KK_SINGLE_TEAM(team) { KK_DATA(args->cnt, int64_t)[i] = n; }
 }
 
+/* ---- SpAdd of sorted rows: a merge, no table ------------------------------------------- */
+
+/* Counts the rows of A or B whose columns decrease somewhere (0: every
+ * row of both is sorted, repeated columns next to each other allowed, and
+ * SpAdd may merge). */
+KK_REDUCE(kkk_sa_unsorted, struct kkk_sg_args, int64_t, KK_SUM, i, acc) {
+  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
+  int bad = 0;
+  for (int64_t p = ARP(i) + 1; p < ARP(i + 1) && !bad; p++)
+    bad = aci[p] < aci[p - 1];
+  for (int64_t q = BRP(i) + 1; q < BRP(i + 1) && !bad; q++)
+    bad = bci[q] < bci[q - 1];
+  *acc += bad;
+}
+
+/* The symbolic phase of a sorted SpAdd: row i's distinct columns, counted
+ * by merging A's and B's rows (a thread per row). */
+KK_FOR(kkk_sa_count, struct kkk_sg_args, i) {
+  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
+  int64_t p = ARP(i), q = BRP(i), n = 0;
+  const int64_t pe = ARP(i + 1), qe = BRP(i + 1);
+  int32_t last = -1;
+  while (p < pe || q < qe) {
+    const int32_t c = q >= qe || (p < pe && aci[p] <= bci[q]) ? aci[p++] : bci[q++];
+    n += c != last;
+    last = c;
+  }
+  KK_DATA(args->cnt, int64_t)[i] = n;
+}
+
 #undef ARP
 #undef BRP
 
