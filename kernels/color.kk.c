@@ -159,6 +159,47 @@ KK_REDUCE(kkk_col_epick, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
   }
 }
 
+/* The same rounds on host backends, a thread per vertex instead of per
+ * entry: an uncolored vertex reads its own row (no atomics: the row is one
+ * thread's), stops at the first uncolored neighbour that outranks it (it
+ * waits), else takes the first color of its window that no neighbour has,
+ * or moves the window on.  Colors are read from `color` and written to
+ * `color_out` (every vertex: the two swap each round), so a round sees
+ * only the colors of the rounds before it and the coloring is the
+ * per-entry kernels' (it depends only on the structure).  Counts the
+ * vertices left uncolored. */
+KK_REDUCE(kkk_col_ejp, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
+  const int32_t *color = KK_DATA(args->color, int32_t);
+  int32_t *next = KK_DATA(args->color_out, int32_t);
+  int32_t c = color[i];
+  if (c == 0) {
+    int32_t *basep = KK_DATA(args->base, int32_t);
+    const int32_t base = basep[i];
+    uint64_t used = 0;
+    int wait = 0;
+    for (int64_t p = RP(i); p < RP(i + 1); p++) {
+      const int64_t j = CI(p);
+      const int32_t cj = color[j];
+      if (j == i)
+        continue;
+      if (cj == 0) {
+        if (kkk_beats(j, i, args->seed)) {
+          wait = 1;
+          break;
+        }
+      } else {
+        KKK_MARK(cj);
+      }
+    }
+    if (!wait && used == ~(uint64_t)0)
+      basep[i] = base + 64;
+    else if (!wait)
+      c = base + kkk_first_clear(used);
+    *acc += c == 0;
+  }
+  next[i] = c;
+}
+
 /* ---- MIS-2 ---------------------------------------------------------------------------- */
 
 #define KKK_MIS_UNDECIDED 0

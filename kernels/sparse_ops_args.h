@@ -68,6 +68,8 @@ struct kkk_sg_args {
  * forbidden colors in a 64-color window (base) and whether an uncolored
  * neighbour outranks it (lose), by atomic or; col_epick colors the vertices
  * no neighbour outranks (or moves their window on) and counts the rest.
+ * Host backends run the same rounds a vertex per thread (col_ejp: its own
+ * row read whole, no atomics, colors from color into color_out).
  */
 struct kkk_color_args {
   kk_view_strided rp, ci;
@@ -141,6 +143,7 @@ KK_DECLARE_KERNEL(kkk_col_rowof);
 KK_DECLARE_KERNEL(kkk_col_symcheck);
 KK_DECLARE_KERNEL(kkk_col_eforbid);
 KK_DECLARE_KERNEL(kkk_col_epick);
+KK_DECLARE_KERNEL(kkk_col_ejp);
 KK_DECLARE_KERNEL(kkk_mis_init);
 KK_DECLARE_KERNEL(kkk_mis_max1);
 KK_DECLARE_KERNEL(kkk_mis_max2);

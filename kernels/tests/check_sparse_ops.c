@@ -571,6 +571,60 @@ static int near(const hmat_t *g, int64_t i, int64_t j, int d) {
 
 static const int64_t k_graph_sizes[] = {0, 1, 2, 17, 300};
 
+/* KK_COLOR_EB's coloring as docs/kernels.md defines it (Jones-Plassmann:
+ * one priority per vertex, a hash of its number; in each round every
+ * uncolored vertex that no uncolored neighbour outranks takes the first
+ * color of its 64-color window that no neighbour had at the round's start,
+ * or moves its window on), computed here serially. */
+static uint32_t jp_hash(uint32_t x) {
+  x ^= 0x9e3779b9u;
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+static int32_t *jp_reference(const hmat_t *g) {
+  const int64_t n = g->rows;
+  int32_t *c = calloc((size_t)n + 1, sizeof(int32_t)), *next = calloc((size_t)n + 1, sizeof(int32_t));
+  int32_t *base = malloc(sizeof(int32_t) * (size_t)(n + 1));
+  for (int64_t i = 0; i < n; i++)
+    base[i] = 1;
+  for (int64_t left = n; left > 0;) {
+    left = 0;
+    for (int64_t i = 0; i < n; i++) {
+      next[i] = c[i];
+      if (c[i])
+        continue;
+      uint64_t used = 0;
+      int wait = 0;
+      for (int64_t p = g->rp[i]; p < g->rp[i + 1]; p++) {
+        const int64_t j = g->ci[p];
+        const uint32_t hj = jp_hash((uint32_t)j), hi = jp_hash((uint32_t)i);
+        if (j == i)
+          continue;
+        if (c[j] == 0)
+          wait |= hj > hi || (hj == hi && j > i);
+        else if (c[j] >= base[i] && c[j] < base[i] + 64)
+          used |= (uint64_t)1 << (c[j] - base[i]);
+      }
+      if (!wait && used == ~(uint64_t)0)
+        base[i] += 64;
+      else if (!wait)
+        for (int b = 0; b < 64 && !next[i]; b++)
+          if (!(used >> b & 1))
+            next[i] = base[i] + b;
+      left += next[i] == 0;
+    }
+    memcpy(c, next, sizeof(int32_t) * (size_t)n);
+  }
+  free(next);
+  free(base);
+  return c;
+}
+
+
 START_TEST(coloring_is_valid) {
   static const kk_color_algorithm_t algs[] = {KK_COLOR_VB, KK_COLOR_EB, KK_COLOR_D2};
   const kk_color_algorithm_t alg = algs[_i];
@@ -600,6 +654,13 @@ START_TEST(coloring_is_valid) {
                         "color %d", (int)alg, (long long)n, (long long)i, (long long)j, d, c[i]);
     }
     ck_assert_int_eq(nc, most);
+    if (alg == KK_COLOR_EB) { /* the same coloring on every backend: the one the structure defines */
+      int32_t *ref = jp_reference(&g);
+      for (int64_t i = 0; i < n; i++)
+        ck_assert_msg(c[i] == ref[i], "KK_COLOR_EB, n %lld%s: vertex %lld has color %d, Jones-Plassmann's %d",
+                      (long long)n, nonsym ? " (not symmetric)" : "", (long long)i, c[i], ref[i]);
+      free(ref);
+    }
     if (d == 1) /* greedy from the smallest free color: at most the largest degree + 1 */
       ck_assert_int_le(nc, maxdeg + 1);
     free(c);
