@@ -100,28 +100,19 @@ kk_status_t kkk_color(const kkk_call_t *c, const kk_crs_t *A, kk_color_algorithm
   a.dist = alg == KK_COLOR_D2 ? 2 : 1;
   int64_t left = n;
   if (alg == KK_COLOR_EB && c->host) {
-    /* host backends: a thread per vertex (kkk_col_ejp), the colors in two
-     * buffers that swap each round */
+    /* host backends: a thread per vertex, in place (kkk_col_ejp); tent the
+     * entry each vertex waited on */
     if (st == KK_OK)
-      st = kkk_work_view(c->op, "colors_next", sp, KK_INT32, n, &out);
-    if (st == KK_OK)
-      st = kkk_work_view(c->op, "window", sp, KK_INT32, n, &base);
-    if (st == KK_OK)
-      st = kk_deep_copy_fill_async(c->inst, base, &one32);
-    if (st == KK_OK)
-      a.base = kkk_desc(base);
+      st = kk_deep_copy_fill_async(c->inst, tent, &zero32);
+    a.color = kkk_desc(color);
+    a.tent = kkk_desc(tent);
     a.seed = 0x9e3779b9u;
     for (int64_t round = 0; st == KK_OK && left > 0; round++) {
-      if (round > n + 64 * (n + 1)) {
+      if (round > n) {
         st = too_many_rounds(c, A);
         break;
       }
-      a.color = kkk_desc(color);
-      a.color_out = kkk_desc(out);
       st = kkk_reduce(c, KK_KERNEL(kkk_col_ejp), &a, sizeof a, n, &left, sizeof left);
-      kk_view_t *t = color;
-      color = out;
-      out = t;
     }
   } else if (alg == KK_COLOR_EB) {
     if (st == KK_OK)

@@ -159,45 +159,51 @@ KK_REDUCE(kkk_col_epick, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
   }
 }
 
-/* The same rounds on host backends, a thread per vertex instead of per
- * entry: an uncolored vertex reads its own row (no atomics: the row is one
- * thread's), stops at the first uncolored neighbour that outranks it (it
- * waits), else takes the first color of its window that no neighbour has,
- * or moves the window on.  Colors are read from `color` and written to
- * `color_out` (every vertex: the two swap each round), so a round sees
- * only the colors of the rounds before it and the coloring is the
- * per-entry kernels' (it depends only on the structure).  Counts the
- * vertices left uncolored. */
+/* The same coloring on host backends, a thread per vertex instead of per
+ * entry, in place.  In the rounds above a vertex picks only when every
+ * neighbour that outranks it has its color, and no neighbour it outranks
+ * has one yet, so its color is the smallest one its higher neighbours do
+ * not have: the greedy coloring in the order of the priorities.  Here an
+ * uncolored vertex waits while a neighbour that outranks it is uncolored
+ * (read with atomic loads: 0 or the final color), else takes that color
+ * (every window of 64 at once) and stores it, so that vertices after it in
+ * the same sweep may go on: the same colors as the per-entry kernels, in
+ * fewer rounds, no atomic read-modify-write, and a vertex reads its own
+ * row only.  The entry that made a vertex wait is kept (tent: its place in
+ * the row) and looked at first in the next round.  Counts the vertices
+ * left uncolored. */
 KK_REDUCE(kkk_col_ejp, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
-  const int32_t *color = KK_DATA(args->color, int32_t);
-  int32_t *next = KK_DATA(args->color_out, int32_t);
-  int32_t c = color[i];
-  if (c == 0) {
-    int32_t *basep = KK_DATA(args->base, int32_t);
-    const int32_t base = basep[i];
-    uint64_t used = 0;
+  int32_t *color = KK_DATA(args->color, int32_t);
+  if (kk_atomic_load(&color[i]) == 0) {
+    int32_t *blocker = KK_DATA(args->tent, int32_t);
+    const int64_t r0 = RP(i), r1 = RP(i + 1), pb = r0 + blocker[i];
     int wait = 0;
-    for (int64_t p = RP(i); p < RP(i + 1); p++) {
+    if (pb < r1) {
+      const int64_t j = CI(pb);
+      wait = j != i && kkk_beats(j, i, args->seed) && kk_atomic_load(&color[j]) == 0;
+    }
+    for (int64_t p = r0; p < r1 && !wait; p++) {
       const int64_t j = CI(p);
-      const int32_t cj = color[j];
-      if (j == i)
-        continue;
-      if (cj == 0) {
-        if (kkk_beats(j, i, args->seed)) {
-          wait = 1;
-          break;
-        }
-      } else {
-        KKK_MARK(cj);
+      if (j != i && kkk_beats(j, i, args->seed) && kk_atomic_load(&color[j]) == 0) {
+        wait = 1;
+        blocker[i] = (int32_t)(p - r0);
       }
     }
-    if (!wait && used == ~(uint64_t)0)
-      basep[i] = base + 64;
-    else if (!wait)
-      c = base + kkk_first_clear(used);
-    *acc += c == 0;
+    if (wait) {
+      *acc += 1;
+    } else {
+      for (int32_t base = 1;; base += 64) {
+        uint64_t used = 0;
+        for (int64_t p = r0; p < r1; p++)
+          if (CI(p) != i)
+            KKK_MARK(kk_atomic_load(&color[CI(p)]));
+        if (used != ~(uint64_t)0) {
+          kk_atomic_store(&color[i], base + kkk_first_clear(used));
+          break;
+        }
+      }
+    }
   }
-  next[i] = c;
 }
 
 /* ---- MIS-2 ---------------------------------------------------------------------------- */

@@ -68,13 +68,14 @@ struct kkk_sg_args {
  * forbidden colors in a 64-color window (base) and whether an uncolored
  * neighbour outranks it (lose), by atomic or; col_epick colors the vertices
  * no neighbour outranks (or moves their window on) and counts the rest.
- * Host backends run the same rounds a vertex per thread (col_ejp: its own
- * row read whole, no atomics, colors from color into color_out).
+ * Host backends compute the same coloring a vertex per thread, in place
+ * (col_ejp: its own row only, no atomic read-modify-write; tent the place
+ * in the row of the neighbour it last waited on).
  */
 struct kkk_color_args {
   kk_view_strided rp, ci;
   kk_view_strided color, tent, color_out;
-  kk_view_strided forbid, base, row_of, lose;  /* edge-based (tent unused) */
+  kk_view_strided forbid, base, row_of, lose;  /* edge-based (tent: col_ejp's) */
   int64_t n, nnz;
   int32_t dist;
   int32_t tag;     /* col_pick/col_resolve: the round, from 1 */
