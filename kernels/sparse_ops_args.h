@@ -26,11 +26,12 @@
  * columns), and sg_fill (typed) fills C's columns and values (the numeric
  * phase), sorted by column with KKK_SG_SORT.
  *
- * SpAdd of inputs whose rows are sorted (kkk_sa_unsorted finds none that
- * is not; repeated columns may follow each other) takes no table: a thread
- * per row merges A's and B's rows, sa_count counting the distinct columns
- * (then sg_offsets as above), sa_fill (typed) writing C's row sorted with
- * repeated columns added (fields used: arp..bv, cnt, crp..cv, fa, fb).
+ * SpAdd of inputs whose rows are sorted (repeated columns may follow each
+ * other) takes no table: a thread per row merges A's and B's rows,
+ * sa_count counting the distinct columns and (its reduction) the rows out
+ * of order, then sg_offsets as above, sa_fill (typed) writing C's row
+ * sorted with repeated columns added (fields used: arp..bv, cnt, crp..cv,
+ * fa, fb).
  */
 #define KKK_SG_AB 1u
 #define KKK_SG_AROW 2u
@@ -133,7 +134,6 @@ KK_DECLARE_KERNEL(kkk_sg_count_team);
 KK_DECLARE_KERNEL(kkk_sg_offsets);
 KKK_DECL4(sg_fill);
 KKK_DECL4(sg_fill_team);
-KK_DECLARE_KERNEL(kkk_sa_unsorted);
 KK_DECLARE_KERNEL(kkk_sa_count);
 KKK_DECL4(sa_fill);
 /* color.kk.c */

@@ -229,26 +229,24 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
   shape(&c, h);
   kk_view_t *cnt = NULL, *crp = NULL;
   struct kkk_sg_args a;
-  if (kind == KIND_ADD) {
-    /* sorted rows (repeats side by side allowed) in both inputs: a merge per row, no tables */
-    int64_t unsorted = 0;
-    base_args(&a, h, A, B);
-    if (am > 0)
-      st = kkk_reduce(&c, KK_KERNEL(kkk_sa_unsorted), &a, sizeof a, am, &unsorted, sizeof unsorted);
-    h->merge = st == KK_OK && unsorted == 0;
-  }
-  if (st == KK_OK)
-    st = kkk_work_view(op, "row_count", h->space, KK_INT64, am, &cnt);
+  st = kkk_work_view(op, "row_count", h->space, KK_INT64, am, &cnt);
   if (st == KK_OK)
     st = kkk_work_view(op, "row_ptr", h->space, KK_INT64, am + 1, &crp);
-  if (st == KK_OK && h->merge && am > 0) {
+  if (st == KK_OK && kind == KIND_ADD) {
+    /* rows sorted in both inputs (repeats side by side allowed): C's rows
+     * are merges, counted here; when a row of either is out of order, the
+     * hash accumulator below counts them instead */
+    int64_t unsorted = 0;
     base_args(&a, h, A, B);
     a.cnt = kkk_desc(cnt);
     a.crp = kkk_desc(crp);
-    st = kkk_for(&c, KK_KERNEL(kkk_sa_count), &a, sizeof a, am);
-    if (st == KK_OK)
-      st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &h->nnz,
-                            sizeof h->nnz);
+    if (am > 0)
+      st = kkk_reduce(&c, KK_KERNEL(kkk_sa_count), &a, sizeof a, am, &unsorted, sizeof unsorted);
+    h->merge = st == KK_OK && unsorted == 0;
+  }
+  if (st == KK_OK && h->merge && am > 0) {
+    st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &h->nnz,
+                          sizeof h->nnz);
     if (st == KK_OK)
       st = kk_instance_fence(c.inst);
     if (st == KK_OK)

@@ -174,32 +174,34 @@ KK_TEAM_FOR(kkk_sg_count_team, struct kkk_sg_args, team) {
 
 /* ---- SpAdd of sorted rows: a merge, no table ------------------------------------------- */
 
-/* Counts the rows of A or B whose columns decrease somewhere (0: every
- * row of both is sorted, repeated columns next to each other allowed, and
- * SpAdd may merge). */
-KK_REDUCE(kkk_sa_unsorted, struct kkk_sg_args, int64_t, KK_SUM, i, acc) {
-  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
-  int bad = 0;
-  for (int64_t p = ARP(i) + 1; p < ARP(i + 1) && !bad; p++)
-    bad = aci[p] < aci[p - 1];
-  for (int64_t q = BRP(i) + 1; q < BRP(i + 1) && !bad; q++)
-    bad = bci[q] < bci[q - 1];
-  *acc += bad;
-}
-
 /* The symbolic phase of a sorted SpAdd: row i's distinct columns, counted
- * by merging A's and B's rows (a thread per row). */
-KK_FOR(kkk_sa_count, struct kkk_sg_args, i) {
+ * by merging A's and B's rows (a thread per row).  The reduction counts
+ * the rows of A or B whose columns decrease somewhere: when there is one,
+ * the counts are wrong and SpAdd takes the hash accumulator instead (the
+ * order is checked in the same pass; repeated columns next to each other
+ * are fine). */
+KK_REDUCE(kkk_sa_count, struct kkk_sg_args, int64_t, KK_SUM, i, acc) {
   const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
-  int64_t p = ARP(i), q = BRP(i), n = 0;
-  const int64_t pe = ARP(i + 1), qe = BRP(i + 1);
+  const int64_t p0 = ARP(i), pe = ARP(i + 1), q0 = BRP(i), qe = BRP(i + 1);
+  int64_t p = p0, q = q0, n = 0;
   int32_t last = -1;
+  int bad = 0;
   while (p < pe || q < qe) {
-    const int32_t c = q >= qe || (p < pe && aci[p] <= bci[q]) ? aci[p++] : bci[q++];
+    int32_t c;
+    if (q >= qe || (p < pe && aci[p] <= bci[q])) {
+      c = aci[p];
+      bad |= p > p0 && c < aci[p - 1];
+      p++;
+    } else {
+      c = bci[q];
+      bad |= q > q0 && c < bci[q - 1];
+      q++;
+    }
     n += c != last;
     last = c;
   }
   KK_DATA(args->cnt, int64_t)[i] = n;
+  *acc += bad;
 }
 
 #undef ARP
