@@ -101,11 +101,19 @@ kk_status_t kkk_color(const kkk_call_t *c, const kk_crs_t *A, kk_color_algorithm
   int64_t left = n;
   if (alg == KK_COLOR_EB && c->host) {
     /* host backends: a thread per vertex, in place (kkk_col_ejp); tent the
-     * entry each vertex waited on */
+     * neighbour each vertex waited on (+ 1; 0: none), lose its place in
+     * the vertex's row */
+    if (st == KK_OK)
+      st = kkk_work_view(c->op, "resume", sp, KK_INT32, n, &lose);
     if (st == KK_OK)
       st = kk_deep_copy_fill_async(c->inst, tent, &zero32);
+    if (st == KK_OK)
+      st = kk_deep_copy_fill_async(c->inst, lose, &zero32);
     a.color = kkk_desc(color);
-    a.tent = kkk_desc(tent);
+    if (st == KK_OK) {
+      a.tent = kkk_desc(tent);
+      a.lose = kkk_desc(lose);
+    }
     a.seed = 0x9e3779b9u;
     for (int64_t round = 0; st == KK_OK && left > 0; round++) {
       if (round > n) {

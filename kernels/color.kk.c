@@ -169,24 +169,26 @@ KK_REDUCE(kkk_col_epick, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
  * (every window of 64 at once) and stores it, so that vertices after it in
  * the same sweep may go on: the same colors as the per-entry kernels, in
  * fewer rounds, no atomic read-modify-write, and a vertex reads its own
- * row only.  The entry that made a vertex wait is kept (tent: its place in
- * the row) and looked at first in the next round.  Counts the vertices
- * left uncolored. */
+ * row only.  The neighbour that made a vertex wait is kept (tent: its
+ * number + 1; it outranks the vertex for good) and looked at first in the
+ * next round: while it is uncolored, one load of its color decides,
+ * without reading the row; once it is colored, the search goes on from its
+ * place in the row (lose: the entries before it neither outrank the vertex
+ * nor lose their colors), so a row is searched once over all rounds.
+ * Counts the vertices left uncolored. */
 KK_REDUCE(kkk_col_ejp, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
   int32_t *color = KK_DATA(args->color, int32_t);
   if (kk_atomic_load(&color[i]) == 0) {
-    int32_t *blocker = KK_DATA(args->tent, int32_t);
-    const int64_t r0 = RP(i), r1 = RP(i + 1), pb = r0 + blocker[i];
-    int wait = 0;
-    if (pb < r1) {
-      const int64_t j = CI(pb);
-      wait = j != i && kkk_beats(j, i, args->seed) && kk_atomic_load(&color[j]) == 0;
-    }
-    for (int64_t p = r0; p < r1 && !wait; p++) {
+    int32_t *blocker = KK_DATA(args->tent, int32_t), *resume = KK_DATA(args->lose, int32_t);
+    const int32_t jb = blocker[i] - 1;
+    int wait = jb >= 0 && kk_atomic_load(&color[jb]) == 0;
+    const int64_t r0 = RP(i), r1 = wait ? r0 : RP(i + 1);
+    for (int64_t p = r0 + resume[i]; p < r1 && !wait; p++) {
       const int64_t j = CI(p);
       if (j != i && kkk_beats(j, i, args->seed) && kk_atomic_load(&color[j]) == 0) {
         wait = 1;
-        blocker[i] = (int32_t)(p - r0);
+        blocker[i] = (int32_t)j + 1;
+        resume[i] = (int32_t)(p - r0);
       }
     }
     if (wait) {

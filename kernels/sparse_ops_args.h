@@ -70,8 +70,9 @@ struct kkk_sg_args {
  * neighbour outranks it (lose), by atomic or; col_epick colors the vertices
  * no neighbour outranks (or moves their window on) and counts the rest.
  * Host backends compute the same coloring a vertex per thread, in place
- * (col_ejp: its own row only, no atomic read-modify-write; tent the place
- * in the row of the neighbour it last waited on).
+ * (col_ejp: its own row only, no atomic read-modify-write; tent the
+ * neighbour it last waited on, + 1, lose that neighbour's place in the
+ * row).
  */
 struct kkk_color_args {
   kk_view_strided rp, ci;
