@@ -27,9 +27,13 @@
  *             OpenMP Gustavson SpGEMM with a dense accumulator per thread
  *             (host backends), cusparseSpGEMM (cuda: work estimation,
  *             compute and copy, the whole product).
- *   spadd     C = A + B of two irregular matrices of one shape: kk numeric
- *             against an OpenMP dense-accumulator sum (host backends); on
- *             cuda no native side (cuSPARSE's csrgeam2 is not called here).
+ *   spadd     C = A + B of two irregular matrices of one shape (rows
+ *             sorted, as kk's merge takes them): kk against an OpenMP
+ *             dense-accumulator sum (host backends); on cuda against
+ *             cusparseDcsrgeam2 (buffer size, cusparseXcsrgeam2Nnz, C's
+ *             allocation and values for the whole sum; the values alone
+ *             into the same C for the numeric row), C checked entry by
+ *             entry against kk's.
  *   On host backends both products are also timed with SuiteSparse:
  *   GraphBLAS (GrB_mxm on the plus-times semiring, GrB_Matrix_eWiseAdd with
  *   plus; a new C each time, finished with GrB_Matrix_wait) on kk's thread
@@ -98,21 +102,42 @@ static csr_t matrix_27pt(int64_t g) {
   return m;
 }
 
-/* Heavy-tailed row lengths (1 to maxlen, about 8 on average), random columns. */
+static int cmp_i32(const void *a, const void *b) {
+  const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Heavy-tailed row lengths (1 to maxlen, about 8 on average), random
+ * columns, each row sorted with its repeated columns dropped (as the
+ * matrices of applications and collections come, and as cuSPARSE's
+ * csrgeam2 requires). */
 static csr_t matrix_irregular(int64_t rows, int64_t maxlen) {
   csr_t m = {rows, rows, 0, malloc(sizeof(int64_t) * (size_t)(rows + 1)), NULL, NULL};
+  int64_t cap = 0;
+  int64_t *len = malloc(sizeof(int64_t) * (size_t)(rows > 0 ? rows : 1));
+  for (int64_t r = 0; r < rows; r++) {
+    const int64_t l = (int64_t)(3.0 / pow(rnd() + 1e-9, 0.7));
+    len[r] = l > maxlen ? maxlen : l < 1 ? 1 : l;
+    cap += len[r];
+  }
+  m.ci = malloc(sizeof(int32_t) * (size_t)cap);
+  m.v = malloc(sizeof(double) * (size_t)cap);
   for (int64_t r = 0; r < rows; r++) {
     m.rp[r] = m.nnz;
-    int64_t len = (int64_t)(3.0 / pow(rnd() + 1e-9, 0.7));
-    m.nnz += len > maxlen ? maxlen : len < 1 ? 1 : len;
+    int32_t *c = m.ci + m.nnz;
+    for (int64_t p = 0; p < len[r]; p++)
+      c[p] = (int32_t)(rnd() * (double)rows) % (int32_t)rows;
+    qsort(c, (size_t)len[r], sizeof *c, cmp_i32);
+    int64_t u = 0;
+    for (int64_t p = 0; p < len[r]; p++)
+      if (u == 0 || c[p] != c[u - 1])
+        c[u++] = c[p];
+    for (int64_t p = 0; p < u; p++)
+      m.v[m.nnz + p] = rnd() - 0.5;
+    m.nnz += u;
   }
   m.rp[rows] = m.nnz;
-  m.ci = malloc(sizeof(int32_t) * (size_t)m.nnz);
-  m.v = malloc(sizeof(double) * (size_t)m.nnz);
-  for (int64_t p = 0; p < m.nnz; p++) {
-    m.ci[p] = (int32_t)(rnd() * (double)rows) % (int32_t)rows;
-    m.v[p] = rnd() - 0.5;
-  }
+  free(len);
   return m;
 }
 
@@ -210,9 +235,46 @@ static kk_crs_t *upload(const csr_t *m, const char *label) {
   return A;
 }
 
+#ifdef KK_BENCH_CUDA
+/* C from kk (on its device) against the reference's (host arrays): the same
+ * entries in each row (in any order), values within a relative 1e-12.
+ * Prints what differs; returns 1 when they agree. */
+static int same_sum(const kk_crs_t *C, const int64_t *rrp, const int32_t *rci, const double *rv) {
+  const int64_t m = kk_crs_rows(C), n = kk_crs_cols(C), nnz = kk_crs_nnz(C);
+  int64_t *rp = malloc(sizeof(int64_t) * (size_t)(m + 1)), *mark = malloc(sizeof(int64_t) * (size_t)(n + 1));
+  int32_t *ci = malloc(sizeof(int32_t) * (size_t)(nnz + 1));
+  double *v = malloc(sizeof(double) * (size_t)(nnz + 1)), *dense = malloc(sizeof(double) * (size_t)(n + 1));
+  kk_space_t *sp = kk_crs_space(C);
+  CHECK(kk_fence());
+  CHECK(kk_space_copy(NULL, rp, sp, kk_view_data(kk_crs_row_ptr(C)), sizeof(int64_t) * (size_t)(m + 1), NULL));
+  CHECK(kk_space_copy(NULL, ci, sp, kk_view_data(kk_crs_col_idx(C)), sizeof(int32_t) * (size_t)nnz, NULL));
+  CHECK(kk_space_copy(NULL, v, sp, kk_view_data(kk_crs_values(C)), sizeof(double) * (size_t)nnz, NULL));
+  for (int64_t j = 0; j < n; j++)
+    mark[j] = -1;
+  int ok = rrp[m] == nnz;
+  for (int64_t i = 0; ok && i < m; i++) {
+    ok = rp[i + 1] - rp[i] == rrp[i + 1] - rrp[i];
+    for (int64_t p = rp[i]; ok && p < rp[i + 1]; p++) {
+      mark[ci[p]] = i;
+      dense[ci[p]] = v[p];
+    }
+    for (int64_t p = rrp[i]; ok && p < rrp[i + 1]; p++)
+      ok = mark[rci[p]] == i && fabs(dense[rci[p]] - rv[p]) <= 1e-12 * (fabs(rv[p]) + 1.0);
+    if (!ok)
+      fprintf(stderr, "kk-bench-sparse-ops: spadd: kk's C differs from cuSPARSE's in row %lld\n", (long long)i);
+  }
+  free(rp);
+  free(mark);
+  free(ci);
+  free(v);
+  free(dense);
+  return ok;
+}
+#endif
+
 static void bench_product(const char *kcase, const char *size, const csr_t *A, const csr_t *B, int add) {
   kk_crs_t *dA = upload(A, "A"), *dB = upload(B, "B"), *C = NULL;
-  double best_all = 1e30, best_num = 1e30, best_native = 0;
+  double best_all = 1e30, best_num = 1e30, best_native = 0, best_native_num = 0;
   int64_t nnz = 0;
   for (int r = 0; r < g_reps; r++) {
     kk_spgemm_handle_t *h = NULL;
@@ -257,15 +319,32 @@ static void bench_product(const char *kcase, const char *size, const csr_t *A, c
     best_native = kkb_cusparse_spgemm(A->rows, A->cols, A->nnz, A->rp, A->ci, A->v, B->cols, B->nnz, B->rp, B->ci,
                                       B->v, g_reps, &native_nnz);
     native_name = "vs cusparseSpGEMM";
+  } else if (strcmp(kk_backend_default(), "cuda") == 0) {
+    int64_t *crp = malloc(sizeof(int64_t) * (size_t)(A->rows + 1));
+    int32_t *cci = NULL;
+    double *cv = NULL;
+    best_native = kkb_cusparse_spadd(A->rows, A->cols, A->nnz, A->rp, A->ci, A->v, B->nnz, B->rp, B->ci, B->v, 1.0,
+                                     1.0, g_reps, &best_native_num, crp, &cci, &cv, &native_nnz);
+    if (best_native > 0 && !same_sum(C, crp, cci, cv)) {
+      fprintf(stderr, "kk-bench-sparse-ops: %s %s: kk's C is not cuSPARSE's\n", kcase, size);
+      best_native = best_native_num = 0;
+      native_nnz = -1;
+    }
+    native_name = best_native > 0 ? "vs cusparseDcsrgeam2 (C checked)" : "cusparseDcsrgeam2 failed";
+    free(crp);
+    free(cci);
+    free(cv);
   }
 #endif
+  if (best_native_num <= 0)
+    best_native_num = best_native;
   if (native_nnz >= 0 && native_nnz != nnz)
     fprintf(stderr, "kk-bench-sparse-ops: %s %s: kk's C has %lld entries, the native one %lld\n", kcase, size,
             (long long)nnz, (long long)native_nnz);
-  char note[96];
+  char note[128];
   snprintf(note, sizeof note, "nnz(C) %lld %s", (long long)nnz, native_name);
   row(kcase, size, "symbolic+numeric ms", best_all, best_native, note);
-  row(kcase, size, "numeric (reused) ms", best_num, best_native, "");
+  row(kcase, size, "numeric (reused) ms", best_num, best_native_num, "");
   if (host) {
     char why[256] = "";
     int64_t grb_nnz = -1;

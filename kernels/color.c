@@ -99,7 +99,30 @@ kk_status_t kkk_color(const kkk_call_t *c, const kk_crs_t *A, kk_color_algorithm
   a.nnz = nnz;
   a.dist = alg == KK_COLOR_D2 ? 2 : 1;
   int64_t left = n;
-  if (alg == KK_COLOR_EB) {
+  if (alg == KK_COLOR_EB && c->host) {
+    /* host backends: a thread per vertex, in place (kkk_col_ejp); tent the
+     * neighbour each vertex waited on (+ 1; 0: none), lose its place in
+     * the vertex's row */
+    if (st == KK_OK)
+      st = kkk_work_view(c->op, "resume", sp, KK_INT32, n, &lose);
+    if (st == KK_OK)
+      st = kk_deep_copy_fill_async(c->inst, tent, &zero32);
+    if (st == KK_OK)
+      st = kk_deep_copy_fill_async(c->inst, lose, &zero32);
+    a.color = kkk_desc(color);
+    if (st == KK_OK) {
+      a.tent = kkk_desc(tent);
+      a.lose = kkk_desc(lose);
+    }
+    a.seed = 0x9e3779b9u;
+    for (int64_t round = 0; st == KK_OK && left > 0; round++) {
+      if (round > n) {
+        st = too_many_rounds(c, A);
+        break;
+      }
+      st = kkk_reduce(c, KK_KERNEL(kkk_col_ejp), &a, sizeof a, n, &left, sizeof left);
+    }
+  } else if (alg == KK_COLOR_EB) {
     if (st == KK_OK)
       st = kkk_work_view(c->op, "forbidden", sp, KK_UINT64, n, &forbid);
     if (st == KK_OK)

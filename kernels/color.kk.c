@@ -159,6 +159,55 @@ KK_REDUCE(kkk_col_epick, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
   }
 }
 
+/* The same coloring on host backends, a thread per vertex instead of per
+ * entry, in place.  In the rounds above a vertex picks only when every
+ * neighbour that outranks it has its color, and no neighbour it outranks
+ * has one yet, so its color is the smallest one its higher neighbours do
+ * not have: the greedy coloring in the order of the priorities.  Here an
+ * uncolored vertex waits while a neighbour that outranks it is uncolored
+ * (read with atomic loads: 0 or the final color), else takes that color
+ * (every window of 64 at once) and stores it, so that vertices after it in
+ * the same sweep may go on: the same colors as the per-entry kernels, in
+ * fewer rounds, no atomic read-modify-write, and a vertex reads its own
+ * row only.  The neighbour that made a vertex wait is kept (tent: its
+ * number + 1; it outranks the vertex for good) and looked at first in the
+ * next round: while it is uncolored, one load of its color decides,
+ * without reading the row; once it is colored, the search goes on from its
+ * place in the row (lose: the entries before it neither outrank the vertex
+ * nor lose their colors), so a row is searched once over all rounds.
+ * Counts the vertices left uncolored. */
+KK_REDUCE(kkk_col_ejp, struct kkk_color_args, int64_t, KK_SUM, i, acc) {
+  int32_t *color = KK_DATA(args->color, int32_t);
+  if (kk_atomic_load(&color[i]) == 0) {
+    int32_t *blocker = KK_DATA(args->tent, int32_t), *resume = KK_DATA(args->lose, int32_t);
+    const int32_t jb = blocker[i] - 1;
+    int wait = jb >= 0 && kk_atomic_load(&color[jb]) == 0;
+    const int64_t r0 = RP(i), r1 = wait ? r0 : RP(i + 1);
+    for (int64_t p = r0 + resume[i]; p < r1 && !wait; p++) {
+      const int64_t j = CI(p);
+      if (j != i && kkk_beats(j, i, args->seed) && kk_atomic_load(&color[j]) == 0) {
+        wait = 1;
+        blocker[i] = (int32_t)j + 1;
+        resume[i] = (int32_t)(p - r0);
+      }
+    }
+    if (wait) {
+      *acc += 1;
+    } else {
+      for (int32_t base = 1;; base += 64) {
+        uint64_t used = 0;
+        for (int64_t p = r0; p < r1; p++)
+          if (CI(p) != i)
+            KKK_MARK(kk_atomic_load(&color[CI(p)]));
+        if (used != ~(uint64_t)0) {
+          kk_atomic_store(&color[i], base + kkk_first_clear(used));
+          break;
+        }
+      }
+    }
+  }
+}
+
 /* ---- MIS-2 ---------------------------------------------------------------------------- */
 
 #define KKK_MIS_UNDECIDED 0

@@ -28,6 +28,13 @@
  * twice its terms: the 27-point matrix squared has 729 terms a row for 125
  * columns), and sg_fill (typed) fills C's columns and values (the numeric
  * phase), sorted by column with KKK_SG_SORT.
+ *
+ * SpAdd of inputs whose rows are sorted (repeated columns may follow each
+ * other) takes no table: a thread per row merges A's and B's rows,
+ * sa_count counting the distinct columns and (its reduction) the rows out
+ * of order, then sg_offsets as above, sa_fill (typed) writing C's row
+ * sorted with repeated columns added (fields used: arp..bv, cnt, crp..cv,
+ * fa, fb).
  */
 #define KKK_SG_AB 1u
 #define KKK_SG_AROW 2u
@@ -83,11 +90,15 @@ struct kkk_sg_args {
  * forbidden colors in a 64-color window (base) and whether an uncolored
  * neighbour outranks it (lose), by atomic or; col_epick colors the vertices
  * no neighbour outranks (or moves their window on) and counts the rest.
+ * Host backends compute the same coloring a vertex per thread, in place
+ * (col_ejp: its own row only, no atomic read-modify-write; tent the
+ * neighbour it last waited on, + 1, lose that neighbour's place in the
+ * row).
  */
 struct kkk_color_args {
   kk_view_strided rp, ci;
   kk_view_strided color, tent, color_out;
-  kk_view_strided forbid, base, row_of, lose;  /* edge-based (tent unused) */
+  kk_view_strided forbid, base, row_of, lose;  /* edge-based (tent: col_ejp's) */
   int64_t n, nnz;
   int32_t dist;
   int32_t tag;     /* col_pick/col_resolve: the round, from 1 */
@@ -146,6 +157,8 @@ KK_DECLARE_KERNEL(kkk_sg_hist);
 KK_DECLARE_KERNEL(kkk_sg_place);
 KKK_DECL4(sg_fill);
 KKK_DECL4(sg_fill_team);
+KK_DECLARE_KERNEL(kkk_sa_count);
+KKK_DECL4(sa_fill);
 /* color.kk.c */
 KK_DECLARE_KERNEL(kkk_col_pick);
 KK_DECLARE_KERNEL(kkk_col_resolve);
@@ -154,6 +167,7 @@ KK_DECLARE_KERNEL(kkk_col_rowof);
 KK_DECLARE_KERNEL(kkk_col_symcheck);
 KK_DECLARE_KERNEL(kkk_col_eforbid);
 KK_DECLARE_KERNEL(kkk_col_epick);
+KK_DECLARE_KERNEL(kkk_col_ejp);
 KK_DECLARE_KERNEL(kkk_mis_init);
 KK_DECLARE_KERNEL(kkk_mis_max1);
 KK_DECLARE_KERNEL(kkk_mis_max2);

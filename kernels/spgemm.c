@@ -6,6 +6,7 @@
 #include "sparse_ops_internal.h"
 
 static const kk_kernel_t *const k_fill[4] = KKK_K4(sg_fill), *const k_fill_team[4] = KKK_K4(sg_fill_team);
+static const kk_kernel_t *const k_merge[4] = KKK_K4(sa_fill);
 
 enum { KIND_PRODUCT = 0, KIND_JACOBI = 1, KIND_ADD = 2 };
 static const char *const kind_name[] = {"kk_sparse_spgemm_symbolic", "kk_sparse_spgemm_symbolic (KK_SPGEMM_JACOBI)",
@@ -27,6 +28,7 @@ struct kk_spgemm_handle {
   int host;
   kk_view_t *list, *bcnt;    /* GPUs: the rows by bin (the numeric phase's after the symbolic phase), bin counts */
   int64_t boff[KKK_SG_NBIN + 1]; /* GPUs: where the numeric phase's bins start in list */
+  int merge;                 /* SpAdd of sorted rows: C's rows merged from A's and B's (no tables) */
   const kk_crs_t *made;      /* the C the numeric phase made */
 };
 
@@ -226,8 +228,10 @@ static void base_args(struct kkk_sg_args *a, const kk_spgemm_handle_t *h, const 
   a->brp = kkk_desc(kk_crs_row_ptr(B));
   a->bci = kkk_desc(kk_crs_col_idx(B));
   a->bv = kkk_desc(kk_crs_values(B));
-  a->tsz = kkk_desc(h->tsz);
-  a->gofs = kkk_desc(h->gofs);
+  if (h->tsz)
+    a->tsz = kkk_desc(h->tsz);
+  if (h->gofs)
+    a->gofs = kkk_desc(h->gofs);
   if (h->gkeys)
     a->gkeys = kkk_desc(h->gkeys);
   if (h->gvals)
@@ -303,14 +307,35 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
   h->bnnz = kk_crs_nnz(B);
   shape(&c, h, B);
   kk_view_t *cnt = NULL, *crp = NULL;
-  st = kkk_work_view(op, "table_size", h->space, KK_INT64, am, &h->tsz);
-  if (st == KK_OK)
-    st = kkk_work_view(op, "table_offset", h->space, KK_INT64, am, &h->gofs);
-  if (st == KK_OK)
-    st = kkk_work_view(op, "row_count", h->space, KK_INT64, am, &cnt);
+  struct kkk_sg_args a;
+  st = kkk_work_view(op, "row_count", h->space, KK_INT64, am, &cnt);
   if (st == KK_OK)
     st = kkk_work_view(op, "row_ptr", h->space, KK_INT64, am + 1, &crp);
-  if (st == KK_OK && !c.host && am > 0) {
+  if (st == KK_OK && kind == KIND_ADD) {
+    /* rows sorted in both inputs (repeats side by side allowed): C's rows
+     * are merges, counted here; when a row of either is out of order, the
+     * hash accumulator below counts them instead */
+    int64_t unsorted = 0;
+    base_args(&a, h, A, B);
+    a.cnt = kkk_desc(cnt);
+    a.crp = kkk_desc(crp);
+    if (am > 0)
+      st = kkk_reduce(&c, KK_KERNEL(kkk_sa_count), &a, sizeof a, am, &unsorted, sizeof unsorted);
+    h->merge = st == KK_OK && unsorted == 0;
+  }
+  if (st == KK_OK && h->merge && am > 0) {
+    st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &h->nnz,
+                          sizeof h->nnz);
+    if (st == KK_OK)
+      st = kk_instance_fence(c.inst);
+    if (st == KK_OK)
+      st = kk_space_copy(NULL, h->rp, h->space, kk_view_data(crp), sizeof(int64_t) * (size_t)(am + 1), NULL);
+  }
+  if (st == KK_OK && !h->merge)
+    st = kkk_work_view(op, "table_size", h->space, KK_INT64, am, &h->tsz);
+  if (st == KK_OK && !h->merge)
+    st = kkk_work_view(op, "table_offset", h->space, KK_INT64, am, &h->gofs);
+  if (st == KK_OK && !h->merge && !c.host && am > 0) {
     st = kkk_work_view(op, "bin_list", h->space, KK_INT32, am, &h->list);
     if (st == KK_OK) {
       /* zeroed: bin_rows counts up from zero and back down to it */
@@ -326,8 +351,7 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
         st = kkk_err(st, "%s: work array bin_count: %s", op, kk_last_error());
     }
   }
-  struct kkk_sg_args a;
-  if (st == KK_OK && am > 0) {
+  if (st == KK_OK && am > 0 && !h->merge) {
     base_args(&a, h, A, B);
     a.cap = h->cap_sym;
     st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_size), &a, sizeof a, &h->gtotal,
@@ -433,7 +457,7 @@ static kk_status_t numeric(int kind, const char *op, kk_instance_t *inst, kk_spg
       return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: C '%s' is not the matrix this handle's numeric phase made "
                      "(pass NULL in *C for a new one)", op, kkk_crs_label(*C));
   }
-  if (!h->gvals) {
+  if (!h->merge && !h->gvals) {
     st = kkk_work_view(op, "keys", h->space, KK_INT32, h->gtotal, &h->gkeys);
     if (st == KK_OK)
       st = kkk_work_view(op, "values", h->space, h->type, h->gtotal, &h->gvals);
@@ -458,7 +482,9 @@ static kk_status_t numeric(int kind, const char *op, kk_instance_t *inst, kk_spg
   a.crp = kkk_desc(kk_crs_row_ptr(out));
   a.cci = kkk_desc(kk_crs_col_idx(out));
   a.cv = kkk_desc(kk_crs_values(out));
-  if (h->m > 0)
+  if (h->m > 0 && h->merge)
+    st = kkk_for(&c, k_merge[c.t], &a, sizeof a, h->m);
+  else if (h->m > 0)
     st = c.host ? launch(&c, h, k_fill[c.t], &a, 1)
                 : launch_bins(&c, h, k_fill[c.t], k_fill_team[c.t], &a, 1, h->boff);
   if (st != KK_OK) {

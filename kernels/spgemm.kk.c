@@ -228,6 +228,38 @@ KK_TEAM_FOR(kkk_sg_count_team, struct kkk_sg_args, team) {
   KK_SINGLE_TEAM(team) { KK_DATA(args->cnt, int64_t)[i] = n; }
 }
 
+/* ---- SpAdd of sorted rows: a merge, no table ------------------------------------------- */
+
+/* The symbolic phase of a sorted SpAdd: row i's distinct columns, counted
+ * by merging A's and B's rows (a thread per row).  The reduction counts
+ * the rows of A or B whose columns decrease somewhere: when there is one,
+ * the counts are wrong and SpAdd takes the hash accumulator instead (the
+ * order is checked in the same pass; repeated columns next to each other
+ * are fine). */
+KK_REDUCE(kkk_sa_count, struct kkk_sg_args, int64_t, KK_SUM, i, acc) {
+  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
+  const int64_t p0 = ARP(i), pe = ARP(i + 1), q0 = BRP(i), qe = BRP(i + 1);
+  int64_t p = p0, q = q0, n = 0;
+  int32_t last = -1;
+  int bad = 0;
+  while (p < pe || q < qe) {
+    int32_t c;
+    if (q >= qe || (p < pe && aci[p] <= bci[q])) {
+      c = aci[p];
+      bad |= p > p0 && c < aci[p - 1];
+      p++;
+    } else {
+      c = bci[q];
+      bad |= q > q0 && c < bci[q - 1];
+      q++;
+    }
+    n += c != last;
+    last = c;
+  }
+  KK_DATA(args->cnt, int64_t)[i] = n;
+  *acc += bad;
+}
+
 #undef ARP
 #undef BRP
 

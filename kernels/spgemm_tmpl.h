@@ -163,3 +163,40 @@ KKK_TEAM_FOR(KN(sg_fill_team), struct kkk_sg_args, team) {
     }
   }
 }
+
+/* The numeric phase of a sorted SpAdd (a thread per row): A's and B's
+ * rows i merged into C's, sorted, repeated columns added into one entry,
+ * at most crp(i+1) - crp(i) of them (a changed pattern cannot write past
+ * the row). */
+KKK_FOR(KN(sa_fill), struct kkk_sg_args, i) {
+  const int64_t *arp = KK_DATA(args->arp, int64_t), *brp = KK_DATA(args->brp, int64_t);
+  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
+  const SC *av = KK_DATA(args->av, SC), *bv = KK_DATA(args->bv, SC);
+  const SC fa = S(from)(args->fa), fb = S(from)(args->fb);
+  int32_t *cci = KK_DATA(args->cci, int32_t);
+  SC *cv = KK_DATA(args->cv, SC);
+  int64_t p = arp[i], q = brp[i], o = KK_DATA(args->crp, int64_t)[i] - 1;
+  const int64_t pe = arp[i + 1], qe = brp[i + 1], oe = KK_DATA(args->crp, int64_t)[i + 1];
+  int32_t last = -1;
+  while (p < pe || q < qe) {
+    int32_t c;
+    SC t;
+    if (q >= qe || (p < pe && aci[p] <= bci[q])) {
+      c = aci[p];
+      t = S(mul)(fa, av[p++]);
+    } else {
+      c = bci[q];
+      t = S(mul)(fb, bv[q++]);
+    }
+    if (c != last) {
+      if (o + 1 >= oe)
+        break;
+      o++;
+      cci[o] = c;
+      cv[o] = t;
+      last = c;
+    } else {
+      cv[o] = S(add)(cv[o], t);
+    }
+  }
+}

@@ -80,7 +80,11 @@ kk_status_t kk_sparse_spgemm(kk_instance_t *instance, const kk_crs_t *A, const k
 
 /* The symbolic phase of C = a A + b B, A and B of the same shape and type:
  * C's structure is the union of theirs.  Inputs sorted or not, duplicate
- * entries summed into one.  flags: KK_SPARSE_SORTED.  The handle is of the
+ * entries summed into one.  When every row of A and of B has its columns
+ * in non-decreasing order (checked here, on the device), each row of C is
+ * a merge of the two rows (a thread per row, no hash table) and C's rows
+ * come sorted with or without KK_SPARSE_SORTED; otherwise SpGEMM's hash
+ * accumulator sums them.  flags: KK_SPARSE_SORTED.  The handle is of the
  * same kind as SpGEMM's (free it with kk_sparse_spgemm_destroy).
  * Synchronous. */
 kk_status_t kk_sparse_spadd_symbolic(kk_instance_t *instance, const kk_crs_t *A, const kk_crs_t *B, int flags,

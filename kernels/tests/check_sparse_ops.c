@@ -398,6 +398,64 @@ START_TEST(spadd_against_reference) {
 }
 END_TEST
 
+/* Sorts each row of m by column (insertion sort, stable: repeated columns
+ * stay, next to each other). */
+static void hsort_rows(hmat_t *m) {
+  for (int64_t i = 0; i < m->rows; i++)
+    for (int64_t p = m->rp[i] + 1; p < m->rp[i + 1]; p++) {
+      const int32_t c = m->ci[p];
+      const cplx v = m->v[p];
+      int64_t q = p;
+      for (; q > m->rp[i] && m->ci[q - 1] > c; q--) {
+        m->ci[q] = m->ci[q - 1];
+        m->v[q] = m->v[q - 1];
+      }
+      m->ci[q] = c;
+      m->v[q] = v;
+    }
+}
+
+/* Inputs with sorted rows (repeated columns side by side) take the merge:
+ * C's rows come sorted without KK_SPARSE_SORTED, repeats added into one
+ * entry, and the numeric phase repeats into the same C.  Then A sorted and
+ * B not (the hash accumulator): the same sum, in table order. */
+START_TEST(spadd_sorted_inputs) {
+  const kk_type_t t = k_types[_i];
+  for (size_t s = 0; s < NSHAPES; s++)
+    for (int bsorted = 1; bsorted >= 0; bsorted--) {
+      hmat_t A = hrandom(t, k_shapes[s].m, k_shapes[s].n, k_shapes[s].da, k_shapes[s].long_row);
+      hmat_t B = hrandom(t, k_shapes[s].m, k_shapes[s].n, k_shapes[s].db, -1);
+      hsort_rows(&A);
+      if (bsorted)
+        hsort_rows(&B);
+      round_to(t, &A);
+      round_to(t, &B);
+      kk_crs_t *dA = upload(t, &A, "A"), *dB = upload(t, &B, "B"), *dC = NULL;
+      kk_spgemm_handle_t *h = NULL;
+      int64_t nnz = -1;
+      OK(kk_sparse_spadd_symbolic(NULL, dA, dB, 0, &h, &nnz));
+      for (int rep = 0; rep < 2; rep++) {
+        const cplx sa = rep ? -2.0 : is_cplx(t) ? 0.5 - 0.25 * I : 0.5, sb = rep ? 0.75 : -1.5;
+        OK(kk_sparse_spadd_numeric(NULL, h, KK_COMPLEX(creal(sa), cimag(sa)), dA, KK_REAL(creal(sb)), dB, &dC));
+        ck_assert_int_eq(kk_crs_nnz(dC), nnz);
+        hmat_t C = download(dC);
+        prod_ctx_t ctx = {&A, &B, NULL, 0, sa, sb};
+        char what[80];
+        snprintf(what, sizeof what, "spadd shape %zu, A sorted, B %s, numeric %d", s,
+                 bsorted ? "sorted" : "unsorted", rep + 1);
+        compare(what, t, &C, bsorted, add_row, &ctx, 16);
+        hfree(&C);
+      }
+      kk_sparse_spgemm_destroy(h);
+      kk_crs_destroy(dC);
+      kk_crs_destroy(dA);
+      kk_crs_destroy(dB);
+      hfree(&A);
+      hfree(&B);
+    }
+}
+END_TEST
+
 START_TEST(mismatched_shapes_refused) {
   hmat_t A = hrandom(KK_DOUBLE, 4, 5, 0.5, -1), B = hrandom(KK_DOUBLE, 4, 5, 0.5, -1);
   kk_crs_t *dA = upload(KK_DOUBLE, &A, "Am"), *dB = upload(KK_DOUBLE, &B, "Bm"), *dC = NULL;
@@ -519,6 +577,60 @@ static int near(const hmat_t *g, int64_t i, int64_t j, int d) {
 
 static const int64_t k_graph_sizes[] = {0, 1, 2, 17, 300};
 
+/* KK_COLOR_EB's coloring as docs/kernels.md defines it (Jones-Plassmann:
+ * one priority per vertex, a hash of its number; in each round every
+ * uncolored vertex that no uncolored neighbour outranks takes the first
+ * color of its 64-color window that no neighbour had at the round's start,
+ * or moves its window on), computed here serially. */
+static uint32_t jp_hash(uint32_t x) {
+  x ^= 0x9e3779b9u;
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+static int32_t *jp_reference(const hmat_t *g) {
+  const int64_t n = g->rows;
+  int32_t *c = calloc((size_t)n + 1, sizeof(int32_t)), *next = calloc((size_t)n + 1, sizeof(int32_t));
+  int32_t *base = malloc(sizeof(int32_t) * (size_t)(n + 1));
+  for (int64_t i = 0; i < n; i++)
+    base[i] = 1;
+  for (int64_t left = n; left > 0;) {
+    left = 0;
+    for (int64_t i = 0; i < n; i++) {
+      next[i] = c[i];
+      if (c[i])
+        continue;
+      uint64_t used = 0;
+      int wait = 0;
+      for (int64_t p = g->rp[i]; p < g->rp[i + 1]; p++) {
+        const int64_t j = g->ci[p];
+        const uint32_t hj = jp_hash((uint32_t)j), hi = jp_hash((uint32_t)i);
+        if (j == i)
+          continue;
+        if (c[j] == 0)
+          wait |= hj > hi || (hj == hi && j > i);
+        else if (c[j] >= base[i] && c[j] < base[i] + 64)
+          used |= (uint64_t)1 << (c[j] - base[i]);
+      }
+      if (!wait && used == ~(uint64_t)0)
+        base[i] += 64;
+      else if (!wait)
+        for (int b = 0; b < 64 && !next[i]; b++)
+          if (!(used >> b & 1))
+            next[i] = base[i] + b;
+      left += next[i] == 0;
+    }
+    memcpy(c, next, sizeof(int32_t) * (size_t)n);
+  }
+  free(next);
+  free(base);
+  return c;
+}
+
+
 START_TEST(coloring_is_valid) {
   static const kk_color_algorithm_t algs[] = {KK_COLOR_VB, KK_COLOR_EB, KK_COLOR_D2};
   const kk_color_algorithm_t alg = algs[_i];
@@ -548,6 +660,13 @@ START_TEST(coloring_is_valid) {
                         "color %d", (int)alg, (long long)n, (long long)i, (long long)j, d, c[i]);
     }
     ck_assert_int_eq(nc, most);
+    if (alg == KK_COLOR_EB) { /* the same coloring on every backend: the one the structure defines */
+      int32_t *ref = jp_reference(&g);
+      for (int64_t i = 0; i < n; i++)
+        ck_assert_msg(c[i] == ref[i], "KK_COLOR_EB, n %lld%s: vertex %lld has color %d, Jones-Plassmann's %d",
+                      (long long)n, nonsym ? " (not symmetric)" : "", (long long)i, c[i], ref[i]);
+      free(ref);
+    }
     if (d == 1) /* greedy from the smallest free color: at most the largest degree + 1 */
       ck_assert_int_le(nc, maxdeg + 1);
     free(c);
@@ -745,6 +864,7 @@ static Suite *ops_suite(void) {
   tcase_add_loop_test(tc, spgemm_against_reference, 0, 4);
   tcase_add_loop_test(tc, spgemm_jacobi, 0, 4);
   tcase_add_loop_test(tc, spadd_against_reference, 0, 4);
+  tcase_add_loop_test(tc, spadd_sorted_inputs, 0, 4);
   tcase_add_test(tc, mismatched_shapes_refused);
   tcase_add_loop_test(tc, coloring_is_valid, 0, 3);
   tcase_add_test(tc, mis2_is_valid);
