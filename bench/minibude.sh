@@ -131,12 +131,7 @@ wgs=32,64,128,256,512,1024
 for plat in $PLATFORMS; do
   case $plat in
     openmp)
-      # a GCC built with offloading (e.g. for nvptx) puts upstream's `omp target` regions into offload
-      # sections that its link step hands to lto-wrapper; where that cannot run (the H200 machine's GCC 13),
-      # once more with -foffload=disable (CMake copies CXX_EXTRA_FLAGS to the link step)
-      if build_up omp "$OUT/up-omp" ${UP_FLAGS:+-DCXX_EXTRA_FLAGS="$UP_FLAGS"} ||
-        { grep -q 'lto-wrapper' "$OUT/up-omp.log" && echo "upstream omp: again with -foffload=disable" &&
-          rm -rf "$OUT/up-omp" && build_up omp "$OUT/up-omp" -DCXX_EXTRA_FLAGS="${UP_FLAGS:+$UP_FLAGS }-foffload=disable"; }; then
+      if build_up omp "$OUT/up-omp" ${UP_FLAGS:+-DCXX_EXTRA_FLAGS="$UP_FLAGS"}; then
         run_pair openmp "$OUT/up-omp/omp-bude" "--ppwi $PPWI" openmp "-p $PPWI -w 1"
       else
         status=1
