@@ -16,7 +16,7 @@ plugins/cuda/cuda_remap_image.c: $(srcdir)/plugins/gpu/gpu_remap.cu $(srcdir)/pl
 	$(AM_V_GEN)ptx=`echo "$(KK_CUDA_ARCHS)" | sed 's/.*,//; s/[^0-9]//g'` && \
 	$(NVCC) -O3 $(NVCC_GENCODE) -gencode=arch=compute_$$ptx,code=compute_$$ptx --fatbin -I$(srcdir)/plugins/gpu \
 	  $(srcdir)/plugins/gpu/gpu_remap.cu -o plugins/cuda/cuda_remap.fatbin && \
-	"`dirname "$(NVCC)"`/bin2c" --const --type longlong --name cuda_remap_image plugins/cuda/cuda_remap.fatbin > $@.tmp && \
+	"$(BIN2C)" --const --type longlong --name cuda_remap_image plugins/cuda/cuda_remap.fatbin > $@.tmp && \
 	mv $@.tmp $@
 CLEANFILES += plugins/cuda/cuda_remap_image.c plugins/cuda/cuda_remap.fatbin
 plugins_kk_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CFLAGS)
