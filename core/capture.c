@@ -282,6 +282,21 @@ kk_status_t kk__graph_record_copy(kk_instance_t *inst, void *dst, int32_t dst_sp
   return st;
 }
 
+kk_status_t kk__graph_record_remap(kk_instance_t *inst, kk_view_t *dst, kk_view_t *src) {
+  kk_graph_node_t *n = tl_open;
+  struct kk__capture *cap = atomic_load_explicit(&inst->capture, memory_order_acquire);
+  if (!n || n->graph != cap->graph)
+    return kk__error(KK_ERROR_INTERNAL, "graph: a copy between layouts recorded outside a deep copy");
+  kk__op_t *o;
+  kk_status_t st = op_new(n->graph, n, KK__OP_REMAP, &o);
+  if (st != KK_OK)
+    return st;
+  o->vdst = dst;
+  o->vsrc = src;
+  o->bytes = (size_t)kk_view_size(dst) * kk_view_elem_size(dst);
+  return KK_OK;
+}
+
 kk_status_t kk__graph_record_fill(kk_instance_t *inst, const kk_space_t *space, int32_t ds, void *dst, const void *value,
                                   size_t elem_size, size_t count) {
   kk_graph_node_t *n = tl_open;

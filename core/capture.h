@@ -12,10 +12,17 @@ typedef struct graph kk__graph_t;
 /* What a node is, for the program and the tools (the backend sees ops). */
 enum { KK__NODE_KERNEL = 1, KK__NODE_COPY, KK__NODE_FILL, KK__NODE_EMPTY };
 
+/* The core's own op: a copy between views of different layouts (a
+ * transpose, strided views), run at each submission as kk_deep_copy_async
+ * runs it (a tiled remap on a host backend or on the device, or staged).
+ * It is never handed to a plugin: a graph that has one is replayed by the
+ * core, node by node. */
+enum { KK__OP_REMAP = 0x100 };
+
 /* One primitive the backend runs -- a launch, a copy or a fill -- as the
  * plugin's graph gets it (kk_graph_node_desc_t) and as the replay runs it. */
 typedef struct op {
-  uint32_t kind;          /* KK_GRAPH_NODE_* */
+  uint32_t kind;          /* KK_GRAPH_NODE_*, or KK__OP_REMAP */
   uint32_t node;          /* the graph node it belongs to */
   kk_launch_t launch;     /* KERNEL: .args is `args`, .label the node's */
   void *args;
@@ -26,6 +33,7 @@ typedef struct op {
   size_t count;           /* FILL */
   uint32_t pattern_size;  /* FILL */
   unsigned char pattern[16];
+  kk_view_t *vdst, *vsrc; /* REMAP: the views, which the node retains */
 } kk__op_t;
 
 struct kk_graph_node {
@@ -112,6 +120,12 @@ kk_status_t kk__graph_record_views(const char *op, kk_instance_t *inst, kk_view_
                                    kk_status_t (*body)(void *), void *ctx);
 kk_status_t kk__graph_record_copy(kk_instance_t *inst, void *dst, int32_t dst_space, const void *src,
                                   int32_t src_space, size_t bytes);
+/* A copy between layouts into the deep copy being recorded: one op, which
+ * the replay runs with kk__view_remap (view.c). */
+kk_status_t kk__graph_record_remap(kk_instance_t *inst, kk_view_t *dst, kk_view_t *src);
+/* Copies src into dst, views of one shape that share no dimension of unit
+ * stride, as kk_deep_copy_async does on inst (complete on return). */
+kk_status_t kk__view_remap(kk_instance_t *inst, kk_view_t *dst, kk_view_t *src);
 /* ds: the fill's space as the capturing backend sees it (kk__side_index;
  * -2, which is refused, when it cannot reach it). */
 kk_status_t kk__graph_record_fill(kk_instance_t *inst, const kk_space_t *space, int32_t ds, void *dst,

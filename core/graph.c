@@ -621,6 +621,13 @@ static kk_status_t create_native(const char *op, kk__graph_t *g) {
   g->pgraph = NULL;
   if (!g->op_count || !has_graph_ops(b))
     return KK_OK;
+  for (uint32_t k = 0; k < g->op_count; k++)
+    if (g->ops[k].kind == KK__OP_REMAP) {
+      kk__debug("%s: node %u ('%s') copies between layouts, which backend %s's graphs cannot express; kk replays "
+                "the graph's %u nodes",
+                op, g->ops[k].node, g->nodes[g->ops[k].node]->label, b->name, g->node_count);
+      return KK_OK;
+    }
   kk_graph_desc_t desc = {sizeof desc, g->op_count, g->descs};
   kk_clear_error();
   kk_status_t st = b->ops.graph_create(b->ctx, &desc, &g->pgraph);
@@ -702,6 +709,8 @@ static inline kk_status_t run_op(kk__backend_t *b, kk_instance_t *inst, const kk
     return kk__launch_call(b, inst, &o->launch);
   case KK_GRAPH_NODE_COPY:
     return b->ops.mem_copy(b->ctx, inst->plugin_inst, o->dst, o->dst_space, o->src, o->src_space, o->bytes);
+  case KK__OP_REMAP:
+    return kk__view_remap(inst, o->vdst, o->vsrc);
   default:
     if (o->dst_space >= 0 && KK_PLUGIN_HAS(&b->ops, mem_fill))
       return b->ops.mem_fill(b->ctx, inst->plugin_inst, o->dst, o->dst_space, o->pattern, o->pattern_size, o->count);

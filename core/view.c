@@ -796,14 +796,21 @@ static kk_status_t copy_views(void *p) {
   if (kk_view_span_is_contiguous(dst) && kk_view_span_is_contiguous(src) &&
       memcmp(dst->stride, src->stride, sizeof dst->stride) == 0)
     return copy_run(c, 0, 0, (int64_t)n);
-  /* runs along a dimension of unit stride on both sides, when there is one
-   * (and always inside a graph capture, whose nodes are plain copies) */
+  /* runs along a dimension of unit stride on both sides, when there is one */
   bool common_unit = false;
   for (int k = 0; k < dst->rank; k++)
     common_unit |= dst->extent[k] > 1 && dst->stride[k] == 1 && src->stride[k] == 1;
-  if (common_unit || n <= 1 || (c->inst && kk__capturing(c->inst)))
+  if (common_unit || n <= 1)
     return for_each_run(dst->rank, dst->extent, dst->stride, src->stride, copy_run, c);
+  /* inside a graph capture: one op that remaps at each submission */
+  if (c->inst && kk__capturing(c->inst))
+    return kk__graph_record_remap(c->inst, dst, src);
   return copy_remap(c);
+}
+
+kk_status_t kk__view_remap(kk_instance_t *inst, kk_view_t *dst, kk_view_t *src) {
+  copy_ctx_t c = {dst, src, inst};
+  return copy_remap(&c);
 }
 
 /* A stale view or instance among a call's arguments: its error (else KK_OK). */

@@ -956,7 +956,10 @@ kk_status_t kk_graph_add_scan(kk_graph_t *graph, const char *label, const kk_ran
 /* A deep copy (the shapes and layouts kk_deep_copy accepts) and a fill (one
  * element's value, copied now; element sizes 1, 2, 4, 8 and 16 only).  The
  * graph's backend performs them, so it must reach both views' spaces.  A
- * copy of a view onto itself is an empty node. */
+ * copy of a view onto itself is an empty node.  A copy between layouts
+ * (views that share no dimension of unit stride) is a node that kk runs at
+ * each submission as kk_deep_copy_async does; a graph with one is replayed
+ * by kk (kk_graph_native() is 0). */
 kk_status_t kk_graph_add_copy(kk_graph_t *graph, kk_view_t *dst, kk_view_t *src, kk_graph_node_t *const *deps,
                               int ndeps, kk_graph_node_t **out);
 kk_status_t kk_graph_add_fill(kk_graph_t *graph, kk_view_t *dst, const void *value, kk_graph_node_t *const *deps,

@@ -417,6 +417,90 @@ START_TEST(graph_capture) {
 }
 END_TEST
 
+/* A view of `space` (NULL: the default space) with `layout`. */
+static kk_view_t *lview(const char *label, kk_space_t *space, kk_layout_t layout, int rank, const int64_t *ext) {
+  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+  spec.label = label;
+  spec.rank = rank;
+  for (int d = 0; d < rank; d++)
+    spec.extents[d] = ext[d];
+  spec.layout = layout;
+  spec.space = space ? space : kk_space_default();
+  kk_view_t *v = NULL;
+  OK(kk_view_create(&spec, &v));
+  return v;
+}
+
+/* Sets every element (i, j, k) of rank-3 v to base + i * 10000 + j * 100 + k
+ * (through a host mirror), or checks that it holds that. */
+static void fill_or_check3(kk_view_t *v, double base, bool check, const char *what) {
+  kk_view_t *h = NULL;
+  if (check)
+    h = fetch(v, NULL);
+  else
+    OK(kk_view_create_mirror(v, &h));
+  double *p = kk_view_data(h);
+  for (int64_t i = 0; i < kk_view_extent(h, 0); i++)
+    for (int64_t j = 0; j < kk_view_extent(h, 1); j++)
+      for (int64_t k = 0; k < kk_view_extent(h, 2); k++) {
+        double *e = p + i * kk_view_stride(h, 0) + j * kk_view_stride(h, 1) + k * kk_view_stride(h, 2);
+        const double want = base + (double)(i * 10000 + j * 100 + k);
+        if (check)
+          ck_assert_msg(*e == want, "%s(%lld, %lld, %lld) = %g, expected %g", what, (long long)i, (long long)j,
+                        (long long)k, *e, want);
+        else
+          *e = want;
+      }
+  if (!check)
+    OK(kk_deep_copy(v, h));
+  kk_view_release(h);
+}
+
+/* Copies between layouts in a graph (an explicit add and a capture): each
+ * is one node that copies again at every submission, also with a host view
+ * on one side; such a graph is replayed by kk, node by node. */
+START_TEST(graph_copy_between_layouts) {
+  const int64_t e3[3] = {37, 29, 5};
+  kk_view_t *R = lview("R", NULL, KK_LAYOUT_RIGHT, 3, e3), *L = lview("L", NULL, KK_LAYOUT_LEFT, 3, e3);
+  kk_view_t *R2 = lview("R2", NULL, KK_LAYOUT_RIGHT, 3, e3);
+  kk_view_t *H = lview("H", kk_space_host(), KK_LAYOUT_LEFT, 3, e3);
+  kk_graph_t *g;
+  OK(kk_graph_create(NULL, &g));
+  kk_graph_node_t *a, *b, *c;
+  OK(kk_graph_add_copy(g, L, R, NULL, 0, &a));
+  OK(kk_graph_add_copy(g, R2, L, &a, 1, &b));
+  OK(kk_graph_add_copy(g, H, R2, &b, 1, &c));
+  ck_assert_int_eq(kk_graph_node_count(g), 3);
+  ck_assert_str_eq(kk_graph_node_label(b), "copy");
+  OK(kk_graph_instantiate(g));
+  ck_assert_int_eq(kk_graph_native(g), 0);
+  for (int k = 1; k <= 2; k++) {
+    fill_or_check3(R, 1e6 * k, false, "R");
+    OK(kk_graph_submit(g, NULL));
+    fill_or_check3(L, 1e6 * k, true, "L");
+    fill_or_check3(R2, 1e6 * k, true, "R2");
+    fill_or_check3(H, 1e6 * k, true, "H");
+  }
+  OK(kk_graph_destroy(g));
+  /* captured on an instance of its own: host view into a device one */
+  kk_instance_t *inst;
+  OK(kk_instance_create(NULL, &inst));
+  fill_or_check3(H, -5e6, false, "H");
+  OK(kk_graph_begin_capture(inst));
+  OK(kk_deep_copy_async(inst, R, H));
+  OK(kk_graph_end_capture(inst, &g));
+  ck_assert_int_eq(kk_graph_node_count(g), 1);
+  fill_or_check3(R, 0, false, "R");
+  fill_or_check3(R, 0, true, "R before the submission");
+  OK(kk_graph_submit(g, inst));
+  OK(kk_instance_fence(inst));
+  fill_or_check3(R, -5e6, true, "R");
+  OK(kk_graph_destroy(g));
+  OK(kk_instance_destroy(inst));
+  kk_view_release(R), kk_view_release(L), kk_view_release(R2), kk_view_release(H);
+}
+END_TEST
+
 typedef struct fence_try {
   kk_status_t st;
 } fence_try_t;
@@ -844,6 +928,7 @@ void conf_add_graph_tests(Suite *s) {
   tcase_add_test(tc, graph_scan_replays);
   tcase_add_test(tc, graph_capture);
   tcase_add_test(tc, graph_capture_refusals);
+  tcase_add_test(tc, graph_copy_between_layouts);
   tcase_add_test(tc, graph_update_args);
   tcase_add_test(tc, graph_errors);
   tcase_add_test(tc, graph_tools_events);
