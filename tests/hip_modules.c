@@ -6,7 +6,9 @@
  * line, an AMDGPU ELF code object whose e_flags name that architecture, whose symbols include every kernel of
  * the module (kk_k_<name>) and whose metadata gives every kernel that architecture's wavefront size (64 on gfx9,
  * 32 on gfx10+).  Where configure found clang-offload-bundler ($KK_CLANG_OFFLOAD_BUNDLER), its
- * --list of each bundle must name the same targets.  No GPU is needed. */
+ * --list of each bundle must name the same targets.  Built with KK_TEST_HIP_REMAP_IMAGE, it checks the hip
+ * plugin's own image of copy-between-layouts kernels (plugins/gpu/gpu_remap.cu) the same way.  No GPU is
+ * needed. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdint.h>
 #include <stdio.h>
@@ -74,19 +76,21 @@ static int elf_has_symbol(const unsigned char *e, uint64_t size, const char *nam
 }
 
 /* Checks one code object of a bundle; returns the number of problems found (printed). */
-static int check_code_object(const kk_module_t *mod, const char *arch, const unsigned char *e, uint64_t size) {
+/* `what` names it in messages; it must define the nk kernels `kernels` (symbol names). */
+static int check_code_object(const char *what, unsigned nk, const char *const *kernels, const char *arch,
+                             const unsigned char *e, uint64_t size) {
   if (size < 64 || memcmp(e, "\177ELF", 4) != 0 || e[4] != 2) {
-    printf("FAIL: %s: the %s entry is not a 64-bit ELF code object\n", mod->source_name, arch);
+    printf("FAIL: %s: the %s entry is not a 64-bit ELF code object\n", what, arch);
     return 1;
   }
   const unsigned machine = rd16(e + 18), flags = rd32(e + 48);
   if (machine != EM_AMDGPU_) {
-    printf("FAIL: %s: the %s code object has e_machine %u, not EM_AMDGPU (224)\n", mod->source_name, arch, machine);
+    printf("FAIL: %s: the %s code object has e_machine %u, not EM_AMDGPU (224)\n", what, arch, machine);
     return 1;
   }
   for (size_t i = 0; i < sizeof g_mach / sizeof *g_mach; i++)
     if (strcmp(g_mach[i].name, arch) == 0 && (flags & 0xffu) != g_mach[i].mach) {
-      printf("FAIL: %s: the %s code object's e_flags name machine 0x%x, not 0x%x\n", mod->source_name, arch,
+      printf("FAIL: %s: the %s code object's e_flags name machine 0x%x, not 0x%x\n", what, arch,
              flags & 0xffu, g_mach[i].mach);
       return 1;
     }
@@ -101,31 +105,28 @@ static int check_code_object(const kk_module_t *mod, const char *arch, const uns
     if (memcmp(e + i, key, sizeof key - 1) == 0) {
       const unsigned w = e[i + sizeof key - 1];
       if (w != want_wave) {
-        printf("FAIL: %s: a kernel of the %s code object has wavefront size %u, not %u\n", mod->source_name, arch, w,
+        printf("FAIL: %s: a kernel of the %s code object has wavefront size %u, not %u\n", what, arch, w,
                want_wave);
         return 1;
       }
       waves++;
     }
-  if (waves < mod->kernel_count) {
-    printf("FAIL: %s: the %s code object's metadata gives a wavefront size for %u of %u kernels\n", mod->source_name,
-           arch, waves, mod->kernel_count);
+  if (waves < nk) {
+    printf("FAIL: %s: the %s code object's metadata gives a wavefront size for %u of %u kernels\n", what,
+           arch, waves, nk);
     return 1;
   }
   int bad = 0;
-  for (uint32_t k = 0; k < mod->kernel_count; k++) {
-    char sym[300];
-    snprintf(sym, sizeof sym, "kk_k_%s", mod->kernels[k]->name);
-    if (!elf_has_symbol(e, size, sym)) {
-      printf("FAIL: %s: the %s code object has no kernel %s\n", mod->source_name, arch, sym);
+  for (unsigned k = 0; k < nk; k++)
+    if (!elf_has_symbol(e, size, kernels[k])) {
+      printf("FAIL: %s: the %s code object has no kernel %s\n", what, arch, kernels[k]);
       bad++;
     }
-  }
   return bad;
 }
 
 /* clang-offload-bundler --list of the bundle must name hipv4-...--<arch> for every arch. */
-static int check_with_bundler(const kk_module_t *mod, const kk_image_t *im, int narch, char **archs) {
+static int check_with_bundler(const char *what, const unsigned char *data, uint64_t size, int narch, char **archs) {
   const char *bundler = getenv("KK_CLANG_OFFLOAD_BUNDLER");
   if (!bundler || !*bundler)
     return 0;
@@ -136,7 +137,7 @@ static int check_with_bundler(const kk_module_t *mod, const kk_image_t *im, int 
     return 1;
   }
   FILE *f = fdopen(fd, "wb");
-  if (!f || fwrite(im->data, 1, (size_t)im->size, f) != im->size) {
+  if (!f || fwrite(data, 1, (size_t)size, f) != size) {
     printf("FAIL: cannot write %s\n", path);
     if (f)
       fclose(f);
@@ -153,7 +154,7 @@ static int check_with_bundler(const kk_module_t *mod, const kk_image_t *im, int 
   int rc = p ? pclose(p) : -1;
   unlink(path);
   if (rc != 0) {
-    printf("FAIL: %s: %s --list failed (%d)\n", mod->source_name, bundler, rc);
+    printf("FAIL: %s: %s --list failed (%d)\n", what, bundler, rc);
     return 1;
   }
   int bad = 0;
@@ -161,12 +162,72 @@ static int check_with_bundler(const kk_module_t *mod, const kk_image_t *im, int 
     char want[128];
     snprintf(want, sizeof want, "--%s\n", archs[a]);
     if (!strstr(listed, want)) {
-      printf("FAIL: %s: clang-offload-bundler lists no code object for %s:\n%s", mod->source_name, archs[a], listed);
+      printf("FAIL: %s: clang-offload-bundler lists no code object for %s:\n%s", what, archs[a], listed);
       bad++;
     }
   }
   return bad;
 }
+
+/* Checks a clang offload bundle: a code object for each of the narch archs, each defining the nk kernels;
+ * returns the number of problems found (printed), or prints what was found. */
+static int check_bundle(const char *what, const unsigned char *b, uint64_t bsize, int narch, char **archs,
+                        unsigned nk, const char *const *kernels) {
+  if (bsize < 32 || memcmp(b, BUNDLE_MAGIC, 24) != 0) {
+    printf("FAIL: %s: the HIP image is not a clang offload bundle\n", what);
+    return 1;
+  }
+  const uint64_t n = rd64(b + 24);
+  int bad = 0;
+  for (int a = 0; a < narch; a++) {
+    int found = 0;
+    uint64_t at = 32;
+    for (uint64_t e = 0; e < n && at + 24 <= bsize; e++) {
+      const uint64_t off = rd64(b + at), size = rd64(b + at + 8), tlen = rd64(b + at + 16);
+      if (at + 24 + tlen > bsize || off + size > bsize) {
+        printf("FAIL: %s: bundle entry %llu runs past the image\n", what, (unsigned long long)e);
+        bad++;
+        break;
+      }
+      char triple[256];
+      snprintf(triple, sizeof triple, "%.*s", (int)(tlen < 255 ? tlen : 255), (const char *)b + at + 24);
+      at += 24 + tlen;
+      const char *dash = strstr(triple, "--");
+      if (strncmp(triple, "hip", 3) != 0 || !dash)
+        continue;
+      char arch[64];
+      snprintf(arch, sizeof arch, "%.*s", (int)strcspn(dash + 2, ":"), dash + 2); /* gfx90a:xnack- -> gfx90a */
+      if (strcmp(arch, archs[a]) != 0)
+        continue;
+      found = 1;
+      bad += check_code_object(what, nk, kernels, archs[a], b + off, size);
+    }
+    if (!found) {
+      printf("FAIL: %s: the HIP bundle has no code object for %s\n", what, archs[a]);
+      bad++;
+    }
+  }
+  bad += check_with_bundler(what, b, bsize, narch, archs);
+  if (!bad) {
+    printf("ok: %s: %u kernels in code objects for", what, nk);
+    for (int a = 0; a < narch; a++)
+      printf(" %s", archs[a]);
+    printf(" (%llu bytes)%s\n", (unsigned long long)bsize,
+           getenv("KK_CLANG_OFFLOAD_BUNDLER") && *getenv("KK_CLANG_OFFLOAD_BUNDLER") ? ", as clang-offload-bundler lists"
+                                                                                     : "");
+  }
+  return bad;
+}
+
+#ifdef KK_TEST_HIP_REMAP_IMAGE
+/* the hip plugin's copy-between-layouts kernels (plugins/hip/hip_remap_image.c, generated) */
+extern const unsigned char hip_remap_image[];
+extern const unsigned long hip_remap_image_size;
+static const char *const g_remap_kernels[] = {"kk_remap_tile_1", "kk_remap_tile_2", "kk_remap_tile_4",
+                                              "kk_remap_tile_8", "kk_remap_tile_16", "kk_remap_any_1",
+                                              "kk_remap_any_2", "kk_remap_any_4", "kk_remap_any_8",
+                                              "kk_remap_any_16"};
+#endif
 
 int main(int argc, char **argv) {
   if (argc < 2) {
@@ -191,54 +252,25 @@ int main(int argc, char **argv) {
       failed++;
       continue;
     }
-    const unsigned char *b = im->data;
-    if (im->size < 32 || memcmp(b, BUNDLE_MAGIC, 24) != 0) {
-      printf("FAIL: %s: the HIP image is not a clang offload bundle\n", mod->source_name);
-      failed++;
-      continue;
+    const char **names = malloc(sizeof *names * (mod->kernel_count ? mod->kernel_count : 1));
+    char *syms = malloc((size_t)300 * (mod->kernel_count ? mod->kernel_count : 1));
+    if (!names || !syms) {
+      printf("FAIL: out of memory\n");
+      return 1;
     }
-    const uint64_t n = rd64(b + 24);
-    int bad = 0;
-    for (int a = 1; a < argc; a++) {
-      int found = 0;
-      uint64_t at = 32;
-      for (uint64_t e = 0; e < n && at + 24 <= im->size; e++) {
-        const uint64_t off = rd64(b + at), size = rd64(b + at + 8), tlen = rd64(b + at + 16);
-        if (at + 24 + tlen > im->size || off + size > im->size) {
-          printf("FAIL: %s: bundle entry %llu runs past the image\n", mod->source_name, (unsigned long long)e);
-          bad++;
-          break;
-        }
-        char triple[256];
-        snprintf(triple, sizeof triple, "%.*s", (int)(tlen < 255 ? tlen : 255), (const char *)b + at + 24);
-        at += 24 + tlen;
-        const char *dash = strstr(triple, "--");
-        if (strncmp(triple, "hip", 3) != 0 || !dash)
-          continue;
-        char arch[64];
-        snprintf(arch, sizeof arch, "%.*s", (int)strcspn(dash + 2, ":"), dash + 2); /* gfx90a:xnack- -> gfx90a */
-        if (strcmp(arch, argv[a]) != 0)
-          continue;
-        found = 1;
-        bad += check_code_object(mod, argv[a], b + off, size);
-      }
-      if (!found) {
-        printf("FAIL: %s: the HIP bundle has no code object for %s\n", mod->source_name, argv[a]);
-        bad++;
-      }
+    for (uint32_t k = 0; k < mod->kernel_count; k++) {
+      snprintf(syms + (size_t)300 * k, 300, "kk_k_%s", mod->kernels[k]->name);
+      names[k] = syms + (size_t)300 * k;
     }
-    bad += check_with_bundler(mod, im, argc - 1, argv + 1);
-    if (!bad)
-      printf("ok: %s: %u kernels in code objects for", mod->source_name, mod->kernel_count);
-    for (int a = 1; !bad && a < argc; a++)
-      printf(" %s", argv[a]);
-    if (!bad)
-      printf(" (%llu bytes)%s\n", (unsigned long long)im->size,
-             getenv("KK_CLANG_OFFLOAD_BUNDLER") && *getenv("KK_CLANG_OFFLOAD_BUNDLER") ? ", as clang-offload-bundler lists"
-                                                                                       : "");
+    int bad = check_bundle(mod->source_name, im->data, im->size, argc - 1, argv + 1, mod->kernel_count, names);
+    free(names), free(syms);
     failed += bad;
     checked++;
   }
+#ifdef KK_TEST_HIP_REMAP_IMAGE
+  failed += check_bundle("plugins/gpu/gpu_remap.cu (the hip plugin's image)", hip_remap_image, hip_remap_image_size,
+                         argc - 1, argv + 1, sizeof g_remap_kernels / sizeof *g_remap_kernels, g_remap_kernels);
+#endif
   if (!checked && !failed) {
     printf("FAIL: no kernel module was registered\n");
     return 1;

@@ -276,7 +276,8 @@ typedef struct kkg_vendor {
    * call fails, and the layer names the kernels that were in flight (kkg_fail) */
   const int64_t *lost_codes;
   /* copies between layouts in device memory (plugin ABI 1.7 mem_remap; NULL: the core stages them through
-   * the host); SIMT: kks_remap, with the image of gpu_remap.cu's kernels the vendor built (a fatbin) */
+   * the host); SIMT: kks_remap, with the image of gpu_remap.cu's kernels the vendor built (a fatbin on CUDA,
+   * a clang offload bundle on HIP) */
   kk_status_t (*remap)(kkg_ctx_t *c, kkg_inst_t *in, const kk_plugin_remap_t *r);
   const void *remap_image;
   void (*remap_release)(kkg_ctx_t *c); /* unloads what remap loaded (at finalize, the device still open) */

@@ -1,5 +1,8 @@
 /* plugins/gpu/gpu_remap.cu -- the SIMT layer's kernels for kk_deep_copy between layouts in device memory: a tiled transpose through shared memory and a general strided copy, per word size (CUDA; HIP compiles the same source). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#if defined(__HIP__)
+#include <hip/hip_runtime.h>
+#endif
 #include "gpu_remap.h"
 
 struct __align__(16) kkg_w16 {

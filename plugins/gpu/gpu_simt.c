@@ -197,9 +197,13 @@ kk_status_t kks_remap(kkg_ctx_t *c, kkg_inst_t *in, const kk_plugin_remap_t *r) 
   kk_status_t st = remap_function(c, ia >= 0 && ib != ia ? 0 : 1, wl, &fn);
   if (st != KK_OK)
     return st;
+  /* the struct is the kernel's one parameter: the packed buffer is the struct itself (HIP) */
   void *params[] = {&a};
-  KKS_TRY(c, launch, (fn, gx, 1, 1, bx, by, 1, 0, in->queue, params, NULL), " of a copy between layouts (%lld words)",
-          (long long)n);
+  size_t size = sizeof a;
+  void *const *mark = c->v->packed;
+  void *packed[] = {mark ? mark[0] : NULL, &a, mark ? mark[1] : NULL, &size, mark ? mark[2] : NULL};
+  KKS_TRY(c, launch, (fn, gx, 1, 1, bx, by, 1, 0, in->queue, mark ? NULL : params, mark ? packed : NULL),
+          " of a copy between layouts (%lld words)", (long long)n);
   return KK_OK;
 }
 

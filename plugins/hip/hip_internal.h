@@ -16,6 +16,10 @@ typedef struct hip_ctx {
   hip_runtime_t rt;
 } hip_ctx_t;
 
+/* hip_remap_image.c (generated): plugins/gpu/gpu_remap.cu as a clang offload bundle with a code object for each
+ * configured architecture, the form hipModuleLoadData takes */
+extern const unsigned char hip_remap_image[];
+
 static inline hip_ctx_t *hip_of(const kkg_ctx_t *g) { return (hip_ctx_t *)(void *)g; }
 
 KKG_SIMT_DECLS(hip)
