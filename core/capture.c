@@ -293,7 +293,6 @@ kk_status_t kk__graph_record_remap(kk_instance_t *inst, kk_view_t *dst, kk_view_
     return st;
   o->vdst = dst;
   o->vsrc = src;
-  o->bytes = (size_t)kk_view_size(dst) * kk_view_elem_size(dst);
   return KK_OK;
 }
 

@@ -88,6 +88,17 @@ kk_status_t kks_fill(kkg_ctx_t *c, kkg_inst_t *in, void *dst, const void *patter
 
 /* ---- copies between layouts (gpu_remap.cu) ----------------------------------------------------------- */
 
+/* The launch's `extra` list for a vendor that takes a kernel's parameters
+ * packed in one buffer (HIP: its markers around buf and its size), built in
+ * ex; NULL for a vendor that takes pointers to the parameters. */
+static inline void **packed_args(const kkg_ctx_t *c, void *ex[5], void *buf, size_t *size) {
+  void *const *mark = c->v->packed;
+  if (!mark)
+    return NULL;
+  ex[0] = mark[0], ex[1] = buf, ex[2] = mark[1], ex[3] = size, ex[4] = mark[2];
+  return ex;
+}
+
 static pthread_mutex_t remap_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The kernel kind (0 tile, 1 any) for words of 2^wl bytes, loaded on first use. */
@@ -197,12 +208,11 @@ kk_status_t kks_remap(kkg_ctx_t *c, kkg_inst_t *in, const kk_plugin_remap_t *r) 
   kk_status_t st = remap_function(c, ia >= 0 && ib != ia ? 0 : 1, wl, &fn);
   if (st != KK_OK)
     return st;
-  /* the struct is the kernel's one parameter: the packed buffer is the struct itself (HIP) */
-  void *params[] = {&a};
+  /* the struct is the kernel's one parameter: packed, the buffer is the struct itself */
+  void *params[] = {&a}, *ex[5];
   size_t size = sizeof a;
-  void *const *mark = c->v->packed;
-  void *packed[] = {mark ? mark[0] : NULL, &a, mark ? mark[1] : NULL, &size, mark ? mark[2] : NULL};
-  KKS_TRY(c, launch, (fn, gx, 1, 1, bx, by, 1, 0, in->queue, mark ? NULL : params, mark ? packed : NULL),
+  void **extra = packed_args(c, ex, &a, &size);
+  KKS_TRY(c, launch, (fn, gx, 1, 1, bx, by, 1, 0, in->queue, extra ? NULL : params, extra),
           " of a copy between layouts (%lld words)", (long long)n);
   return KK_OK;
 }
@@ -329,15 +339,13 @@ static kk_status_t run(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, kkg_k
                                                   memory_order_relaxed))
       ;
   }
-  void *params[2] = {(void *)l->args, (void *)L}, **extra = NULL;
+  void *params[2] = {(void *)l->args, (void *)L}, *ex[5];
   _Alignas(16) unsigned char buf[4096];
   size_t size = (((size_t)l->kernel->args_size + 7) & ~(size_t)7) + sizeof *L;
-  void *const *mark = c->v->packed;
-  void *packed[] = {mark ? mark[0] : NULL, buf, mark ? mark[1] : NULL, &size, mark ? mark[2] : NULL};
-  if (mark) {
+  void **extra = packed_args(c, ex, buf, &size);
+  if (extra) {
     memcpy(buf, l->args, l->kernel->args_size);
     memcpy(buf + size - sizeof *L, L, sizeof *L);
-    extra = packed;
   }
   KKS_TRY(c, launch, (fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], (unsigned)smem, in->queue,
                  extra ? NULL : params, extra),
