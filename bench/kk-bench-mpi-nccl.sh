@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/kk-bench-mpi-nccl.sh -- kk-mpi's NCCL path on a GPU machine, N ranks with a GPU each: kk-info --mpi and the device of each rank, the MPI suite on the NCCL and staged paths, cg-mpi's residual against cg's on every path, kk-bench-mpi beside MPI + CUDA (+ NCCL), cg-mpi's weak and strong scaling; a summary at the end and in $OUT.
+# bench/kk-bench-mpi-nccl.sh -- kk-mpi's NCCL path on a GPU machine, N ranks with a GPU each: kk-info --mpi and the device of each rank, the MPI suite on the NCCL and staged paths, cg-mpi's residual against cg's on every path, kk-bench-mpi beside MPI + CUDA (+ NCCL), cg-mpi's weak scaling (NCCL with and without the interior-first overlap, staged) and strong scaling; a summary at the end and in $OUT.
 #
 # usage: bench/kk-bench-mpi-nccl.sh BUILDDIR [N]
 #   BUILDDIR  a built tree (cuda, MPI: libkk-mpi, the cuda plugin, examples/cg, examples/cg-mpi,
@@ -125,14 +125,17 @@ done
 
 ms() { sed -n 's/^cg-mpi: .* s, \([0-9.]*\) ms\/iteration.*/\1/p' "$1"; }
 part "weak scaling of cg-mpi, slab ${KK_NCCL_SCALING_SLAB:-64x256x256} per rank, ranks:$nps"
-for mode in 1 0; do
-  say "weak scaling, $([ $mode = 1 ] && echo 'NCCL path' || echo 'staged path'), slab ${KK_NCCL_SCALING_SLAB:-64x256x256} per rank (efficiency t(1)/t(P))"
+# mode:overlap: NCCL with the interior SpMV first (cg-mpi's default), NCCL
+# with the exchange before the SpMV (what the overlap gains), staged
+for run in 1:1 1:0 0:1; do
+  mode=${run%:*} ov=${run#*:}
+  say "weak scaling, $([ $mode = 1 ] && echo 'NCCL path' || echo 'staged path'), --overlap=$ov, slab ${KK_NCCL_SCALING_SLAB:-64x256x256} per rank (efficiency t(1)/t(P))"
   say "$(printf '%6s %14s %11s' ranks ms/iteration efficiency)"
   t1=
   for np in $nps; do
-    f=$OUT/weak.$np.$mode.txt
+    f=$OUT/weak.$np.$mode.$ov.txt
     KK_MPI_NCCL=$mode mpx -np "$np" "$B/examples/cg-mpi/cg-mpi" --kokkos-device=cuda --kokkos-disable-warnings \
-      --weak="${KK_NCCL_SCALING_SLAB:-64x256x256}" --maxiter=2000 --tol=1e-8 >"$f" 2>&1
+      --weak="${KK_NCCL_SCALING_SLAB:-64x256x256}" --maxiter=2000 --tol=1e-8 --overlap=$ov >"$f" 2>&1
     rc=$?
     t=$(ms "$f")
     [ -n "$t" ] || { t=-1; verdict "weak scaling run, $np rank(s), KK_MPI_NCCL=$mode" $rc; }
