@@ -13,8 +13,9 @@
 #              so that both sides target the same CPU)
 #   TIMEOUT    seconds allowed to each build and each run (default 600)
 #   PPWI       the poses-per-work-item sweep of both sides (default all: 1,2,4,...,128)
-#   LOOPS      the loop forms kk's cuda sweep takes as well (minibude -V: plain, prefetch; default all); each
-#              form is a setting of kk's as PPWI and the work-group size are, and the best run of all counts
+#   LOOPS      the loop forms kk's cuda sweep takes as well (minibude -V: plain, prefetch or all; default: none
+#              named, minibude's default form); each form is then a setting of kk's as PPWI and the work-group
+#              size are, and the best run of all counts (all doubles kk's cuda sweep)
 #   ROUNDS     rounds of both sides' sweeps, the side going first alternating; each side's best is kept (default 2)
 #   NPOSES     run only the deck's first NPOSES poses (default 0: all 65536), for a quick look on a small machine
 #   PLATFORMS  which of openmp, cuda, opencl to run (default "openmp cuda", cuda where it is usable); opencl runs kk's
@@ -43,7 +44,7 @@ NPOSES=${NPOSES:-0}
 ROUNDS=${ROUNDS:-2}
 PLATFORMS=${PLATFORMS:-openmp cuda}
 OCL_WGS=${OCL_WGS:-1,8,32,64}
-LOOPS=${LOOPS:-all}
+LOOPS=${LOOPS:-}
 mkdir -p "$OUT"
 deck="$up/data/bm1"
 bude="$kk/examples/minibude/minibude"
@@ -150,10 +151,10 @@ for plat in $PLATFORMS; do
         continue
       fi
       if build_up cuda "$OUT/up-cuda" -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" -DCUDA_ARCH="$CUDA_ARCH"; then
-        run_pair cuda "$OUT/up-cuda/cuda-bude" "--ppwi $PPWI --wgsize $wgs" cuda "-p $PPWI -w $wgs -V $LOOPS"
+        run_pair cuda "$OUT/up-cuda/cuda-bude" "--ppwi $PPWI --wgsize $wgs" cuda "-p $PPWI -w $wgs${LOOPS:+ -V $LOOPS}"
       else
         status=1
-        run_pair cuda "" "" cuda "-p $PPWI -w $wgs -V $LOOPS"
+        run_pair cuda "" "" cuda "-p $PPWI -w $wgs${LOOPS:+ -V $LOOPS}"
       fi
       if kokkos_bin kokkos-bude-cuda; then
         run_pair cuda "$kbin" "--ppwi $PPWI --wgsize $wgs" "" "" kokkos
