@@ -84,7 +84,7 @@ BUDE_KERNEL(BUDE_NAME(BUDE_PPWI)) {
 
       /* What depends on the pair of atom types only, not on the pose, is
        * folded into a few constants here, so that the pose loop below is
-       * 21 operations with no branch (docs/apps.md). */
+       * about 22 operations with no branch (docs/apps.md). */
       const float radij = pf.radius + lf.radius;
       /* steric: HARDNESS * 2 * (1 - r / radij) where the atoms overlap */
       const float steric_slope = 2.0f * BUDE_HARDNESS * bude_rcp(radij);
