@@ -13,6 +13,9 @@
 #              so that both sides target the same CPU)
 #   TIMEOUT    seconds allowed to each build and each run (default 600)
 #   PPWI       the poses-per-work-item sweep of both sides (default all: 1,2,4,...,128)
+#   LOOPS      the loop forms kk's cuda sweep takes as well (minibude -V: plain, prefetch or all; default: none
+#              named, minibude's default form); each form is then a setting of kk's as PPWI and the work-group
+#              size are, and the best run of all counts (all doubles kk's cuda sweep)
 #   ROUNDS     rounds of both sides' sweeps, the side going first alternating; each side's best is kept (default 2)
 #   NPOSES     run only the deck's first NPOSES poses (default 0: all 65536), for a quick look on a small machine
 #   PLATFORMS  which of openmp, cuda, opencl to run (default "openmp cuda", cuda where it is usable); opencl runs kk's
@@ -25,7 +28,7 @@
 #   PHI_CSV    append each version's best time per platform to this CSV file (bench/pp-phi.py's input), naming
 #              the platforms PHI_HOST (openmp; default host<cores>), PHI_GPU (cuda; default gpu), PHI_OPENCL
 #              (opencl; default pocl)
-# Each side runs its own sweep (miniBUDE's own timing: ITERS launches after two warm-up ones, the average): every poses-per-work-item (1..128), and on CUDA the work-group sizes 32..1024;
+# Each side runs its own sweep (miniBUDE's own timing: ITERS launches after two warm-up ones, the average): every poses-per-work-item (1..128), and on CUDA the work-group sizes 32..1024 (and kk's loop forms, LOOPS);
 # the best valid run of each is reported.  Threads: OMP_NUM_THREADS (default: every core) for both OpenMP
 # runs, with OMP_PROC_BIND=close OMP_PLACES=cores unless set.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -41,6 +44,7 @@ NPOSES=${NPOSES:-0}
 ROUNDS=${ROUNDS:-2}
 PLATFORMS=${PLATFORMS:-openmp cuda}
 OCL_WGS=${OCL_WGS:-1,8,32,64}
+LOOPS=${LOOPS:-}
 mkdir -p "$OUT"
 deck="$up/data/bm1"
 bude="$kk/examples/minibude/minibude"
@@ -147,10 +151,10 @@ for plat in $PLATFORMS; do
         continue
       fi
       if build_up cuda "$OUT/up-cuda" -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" -DCUDA_ARCH="$CUDA_ARCH"; then
-        run_pair cuda "$OUT/up-cuda/cuda-bude" "--ppwi $PPWI --wgsize $wgs" cuda "-p $PPWI -w $wgs"
+        run_pair cuda "$OUT/up-cuda/cuda-bude" "--ppwi $PPWI --wgsize $wgs" cuda "-p $PPWI -w $wgs${LOOPS:+ -V $LOOPS}"
       else
         status=1
-        run_pair cuda "" "" cuda "-p $PPWI -w $wgs"
+        run_pair cuda "" "" cuda "-p $PPWI -w $wgs${LOOPS:+ -V $LOOPS}"
       fi
       if kokkos_bin kokkos-bude-cuda; then
         run_pair cuda "$kbin" "--ppwi $PPWI --wgsize $wgs" "" "" kokkos

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/minibude.sh -- miniBUDE on kk computes the bm1 deck's reference energies (its first 1024 poses) on every backend here, for several poses per work-item and work-group sizes; a backend not here is skipped (no timing is judged).
+# tests/minibude.sh -- miniBUDE on kk computes the bm1 deck's reference energies (its first 1024 poses) on every backend here, for both loop forms, several poses per work-item and work-group sizes; a backend not here is skipped (no timing is judged).
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
@@ -22,7 +22,8 @@ for b in serial threads openmp opencl cuda; do
     *) cfg="-p 1,4 -w 8,32" ;;
   esac
   # shellcheck disable=SC2086 # cfg is a list of words
-  if "$bude" --kokkos-device=$b --deck "$deck" -i 1 $cfg; then
+  # both loop forms (-V all), each with every poses-per-work-item and work-group size
+  if "$bude" --kokkos-device=$b --deck "$deck" -i 1 -V all $cfg; then
     ran="$ran $b"
   else
     echo "FAIL: minibude on $b"
@@ -43,5 +44,7 @@ fi
 [ $? -eq 2 ] || { echo "FAIL: a missing deck did not give status 2"; status=1; }
 "$bude" --kokkos-device=serial --deck "$deck" -p 3 >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: ppwi 3 did not give status 2"; status=1; }
+"$bude" --kokkos-device=serial --deck "$deck" -V plain,unrolled >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: an unknown loop form did not give status 2"; status=1; }
 echo "ran on:$ran"
 exit $status

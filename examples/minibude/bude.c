@@ -12,7 +12,7 @@
 
 /*
  * Usage: minibude [--kokkos-*] [--deck DIR] [-i ITER] [-n POSES] [-p PPWI,...|all]
- *                 [-w WGSIZE,...] [-r ROWS] [--csv]
+ *                 [-w WGSIZE,...] [-V LOOP,...|all] [-r ROWS] [--csv]
  *
  * DIR holds the deck (protein.in, ligand.in, forcefield.in, poses.in,
  * ref_energies.out; default data/bm1).  Every pair of PPWI (poses per
@@ -20,8 +20,11 @@
  * 0: the backend's choice) runs ITER timed iterations after two untimed
  * ones, and its energies are checked against the reference: a relative
  * difference above 0.025% on any pose whose energy is not below 1 in
- * magnitude fails it.  The default PPWI and WGSIZE are kk's tuning for the
- * backend (docs/apps.md).  Prints one line per run and the best; exits 1
+ * magnitude fails it.  LOOP is the form of the loop over the protein's
+ * atoms: "plain" reads each atom's records when it starts on it, "prefetch"
+ * two atoms ahead (bude.h); every form runs with every PPWI and WGSIZE.
+ * The default PPWI, WGSIZE and LOOP are kk's tuning for the backend
+ * (docs/apps.md).  Prints one line per run and the best; exits 1
  * when any run's energies are wrong, 2 for bad usage or a bad deck.
  */
 
@@ -31,14 +34,38 @@
 
 static const int all_ppwi[] = {1, 2, 4, 8, 16, 32, 64, 128};
 
-static const kk_kernel_t *fasten_kernel(int ppwi) {
+static const char *const loop_names[] = {"plain", "prefetch"};
+enum { LOOP_PLAIN, LOOP_PREFETCH, NLOOPS };
+
+static const kk_kernel_t *fasten_kernel(int ppwi, int loop) {
   switch (ppwi) {
 #define BUDE_CASE(N) \
-  case N: return KK_KERNEL(bude_fasten_##N);
+  case N: return loop == LOOP_PREFETCH ? KK_KERNEL(bude_prefetch_##N) : KK_KERNEL(bude_fasten_##N);
     BUDE_PPWI_LIST(BUDE_CASE)
 #undef BUDE_CASE
   }
   return NULL;
+}
+
+/* "plain,prefetch" or "all" into loops[] (each form once); -1 for a bad list. */
+static int parse_loops(const char *s, int *loops, int *n) {
+  *n = 0;
+  if (strcmp(s, "all") == 0) {
+    for (int l = 0; l < NLOOPS; l++) loops[(*n)++] = l;
+    return 0;
+  }
+  while (*s) {
+    const size_t len = strcspn(s, ",");
+    int l = 0;
+    while (l < NLOOPS && !(strlen(loop_names[l]) == len && strncmp(s, loop_names[l], len) == 0)) l++;
+    if (l == NLOOPS) return -1;
+    for (int j = 0; j < *n; j++)
+      if (loops[j] == l) return -1;
+    loops[(*n)++] = l;
+    s += len;
+    if (*s == ',' && *++s == '\0') return -1;
+  }
+  return *n > 0 ? 0 : -1;
 }
 
 struct deck {
@@ -149,7 +176,7 @@ static int parse_list(const char *s, int *out, int *n, int is_ppwi) {
     errno = 0;
     const long v = strtol(p, &end, 10);
     if (end == p || errno || v < 0 || v > 1 << 20 || (*end && *end != ',') || *n == MAXLIST) return -1;
-    if (is_ppwi && !fasten_kernel((int)v)) return -1;
+    if (is_ppwi && !fasten_kernel((int)v, LOOP_PLAIN)) return -1;
     out[(*n)++] = (int)v;
     p = *end ? end + 1 : end;
   }
@@ -196,7 +223,7 @@ int main(int argc, char **argv) {
   kk_initialize_or_exit(&argc, &argv);
   const char *dir = "data/bm1";
   long iters = 8, nposes = 0, rows = 0;
-  int ppwi[MAXLIST], nppwi = 0, wg[MAXLIST], nwg = 0, csv = 0;
+  int ppwi[MAXLIST], nppwi = 0, wg[MAXLIST], nwg = 0, loops[NLOOPS], nloops = 0, csv = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     char *end = NULL;
@@ -222,12 +249,15 @@ int main(int argc, char **argv) {
       ok = parse_list(v, ppwi, &nppwi, 1) == 0;
     } else if (strcmp(a, "-w") == 0 || strcmp(a, "--wgsize") == 0) {
       ok = parse_list(v, wg, &nwg, 0) == 0;
+    } else if (strcmp(a, "-V") == 0 || strcmp(a, "--loop") == 0) {
+      ok = parse_loops(v, loops, &nloops) == 0;
     } else {
       ok = 0;
     }
     if (!ok) {
       fprintf(stderr, "usage: minibude [--kokkos-*] [--deck DIR] [-i ITER] [-n POSES] [-p PPWI,...|all] "
-                      "[-w WGSIZE,...] [-r ROWS] [--csv]\n(PPWI one of 1 2 4 8 16 32 64 128)\n");
+                      "[-w WGSIZE,...] [-V LOOP,...|all] [-r ROWS] [--csv]\n(PPWI one of 1 2 4 8 16 32 64 128; LOOP plain or "
+                      "prefetch)\n");
       kk_finalize();
       return 2;
     }
@@ -255,6 +285,7 @@ int main(int argc, char **argv) {
                    strcmp(backend, "openmp") == 0;
   if (nppwi == 0) ppwi[nppwi++] = host ? 8 : strcmp(backend, "opencl") == 0 ? 4 : 4;
   if (nwg == 0) wg[nwg++] = host ? 1 : strcmp(backend, "opencl") == 0 ? 16 : 64;
+  if (nloops == 0) loops[nloops++] = LOOP_PLAIN;
 
   int status = 0;
   kk_view_t *protein = NULL, *ligand = NULL, *ff = NULL, *pose[6] = {NULL}, *energies = NULL, *emirror = NULL;
@@ -272,10 +303,10 @@ int main(int argc, char **argv) {
 
   struct bude_args a;
   memset(&a, 0, sizeof a);
-  a.protein = kk_view_bind(protein);
-  a.ligand = kk_view_bind(ligand);
-  a.forcefield = kk_view_bind(ff);
-  for (int k = 0; k < 6; k++) a.pose[k] = kk_view_bind(pose[k]);
+  a.protein = KK_TRAIT_RANDOM_ACCESS(kk_view_bind(protein));
+  a.ligand = KK_TRAIT_RANDOM_ACCESS(kk_view_bind(ligand));
+  a.forcefield = KK_TRAIT_RANDOM_ACCESS(kk_view_bind(ff));
+  for (int k = 0; k < 6; k++) a.pose[k] = KK_TRAIT_RANDOM_ACCESS(kk_view_bind(pose[k]));
   a.energies = kk_view_bind(energies);
   a.natpro = (int32_t)d.natpro;
   a.natlig = (int32_t)d.natlig;
@@ -285,74 +316,78 @@ int main(int argc, char **argv) {
            "%ld iterations\n",
            dir, (long long)d.natpro, (long long)d.natlig, (long long)d.ntypes, nposes, (long long)d.maxposes, backend,
            iters);
-  printf(csv ? "ppwi,wgsize,avg_ms,min_ms,gflops,ginteractions_per_s,max_diff_pct,valid\n"
-             : "%6s %6s %10s %10s %9s %14s %11s %s\n",
-         "ppwi", "wgsize", "avg_ms", "min_ms", "GFLOP/s", "Ginteract/s", "max_diff_%", "valid");
+  printf(csv ? "ppwi,wgsize,avg_ms,min_ms,gflops,ginteractions_per_s,max_diff_pct,valid,loop\n"
+             : "%6s %6s %10s %10s %9s %14s %11s %5s %s\n",
+         "ppwi", "wgsize", "avg_ms", "min_ms", "GFLOP/s", "Ginteract/s", "max_diff_%", "valid", "loop");
   double best_ms = 0;
-  int best_p = 0, best_w = 0, ran = 0;
-  for (int ip = 0; ip < nppwi; ip++) {
-    for (int iw = 0; iw < nwg; iw++) {
-      const kk_kernel_t *k = fasten_kernel(ppwi[ip]);
-      kk_team_policy_t pol = {sizeof pol, 0, wg[iw], 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
-      int team = wg[iw], most = 0;
-      if (team == 0) CHECK(kk_team_size_recommended(k, &pol, &team));
-      CHECK(kk_team_size_max(k, &pol, &most));
-      if (team > most) { /* a sweep goes on past what this kernel cannot launch (registers, the device's limit) */
-        if (!csv)
-          printf("# ppwi %d, wgsize %d: the backend allows at most %d for this kernel: skipped\n", ppwi[ip], team,
-                 most);
-        continue;
-      }
-      pol.team_size = team;
-      if (nposes % ((int64_t)ppwi[ip] * team) != 0) {
-        if (!csv)
-          printf("# ppwi %d, wgsize %d: %ld poses are not a multiple of %lld: skipped\n", ppwi[ip], team, nposes,
-                 (long long)ppwi[ip] * team);
-        continue;
-      }
-      pol.league_size = nposes / ((int64_t)ppwi[ip] * team);
-      double sum = 0, mn = 0;
-      for (long it = 0; it < WARMUP + iters; it++) {
-        const double t0 = now_ms();
-        CHECK(kk_parallel_for_team("minibude fasten", &pol, k, KK_ARGS(a)));
-        CHECK(kk_fence());
-        const double t = now_ms() - t0;
-        if (it >= WARMUP) {
-          sum += t;
-          mn = it == WARMUP || t < mn ? t : mn;
+  int best_p = 0, best_w = 0, best_l = 0, ran = 0;
+  for (int il = 0; il < nloops; il++) {
+    for (int ip = 0; ip < nppwi; ip++) {
+      for (int iw = 0; iw < nwg; iw++) {
+        const kk_kernel_t *k = fasten_kernel(ppwi[ip], loops[il]);
+        kk_team_policy_t pol = {sizeof pol, 0, wg[iw], 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, NULL};
+        int team = wg[iw], most = 0;
+        if (team == 0) CHECK(kk_team_size_recommended(k, &pol, &team));
+        CHECK(kk_team_size_max(k, &pol, &most));
+        if (team > most) { /* a sweep goes on past what this kernel cannot launch (registers, the device's limit) */
+          if (!csv)
+            printf("# ppwi %d, wgsize %d: the backend allows at most %d for this kernel: skipped\n", ppwi[ip], team,
+                   most);
+          continue;
         }
-      }
-      CHECK(kk_deep_copy(emirror, energies));
-      const float *e = kk_view_data(emirror);
-      double maxdiff = 0;
-      for (int64_t i = 0; i < nposes; i++) {
-        if (fabsf(d.ref[i]) < 1.0f && fabsf(e[i]) < 1.0f) continue;
-        const double diff = fabs((double)e[i] - (double)d.ref[i]) / fabs((double)d.ref[i]);
-        if (!(diff <= maxdiff)) maxdiff = diff; /* a NaN energy sticks */
-      }
-      const int valid = maxdiff * 100.0 < TOLERANCE_PCT;
-      const double avg = sum / (double)iters, p = ppwi[ip];
-      /* operations counted as miniBUDE counts them, per work-item then for all poses */
-      const double ops = (p * 27 + (double)d.natlig * (2 + p * 18 + (double)d.natpro * (10 + p * 30)) + p) *
-                         ((double)nposes / p);
-      const double gflops = ops / (avg * 1e-3) / 1e9;
-      const double gint = (double)nposes * (double)d.natlig * (double)d.natpro / (avg * 1e-3) / 1e9;
-      printf(csv ? "%d,%d,%.4f,%.4f,%.3f,%.4f,%.6f,%s\n" : "%6d %6d %10.3f %10.3f %9.2f %14.3f %11.6f %s\n",
-             ppwi[ip], team, avg, mn, gflops, gint, maxdiff * 100.0,
-             csv ? (valid ? "1" : "0") : (valid ? "yes" : "NO"));
-      for (long r = 0; r < rows && r < nposes; r++)
-        printf("#   energy[%ld] = %.2f (reference %.2f)\n", r, (double)e[r], (double)d.ref[r]);
-      if (!valid) status = 1;
-      if (valid && (!ran || avg < best_ms)) {
-        best_ms = avg;
-        best_p = ppwi[ip];
-        best_w = team;
-        ran = 1;
+        pol.team_size = team;
+        if (nposes % ((int64_t)ppwi[ip] * team) != 0) {
+          if (!csv)
+            printf("# ppwi %d, wgsize %d: %ld poses are not a multiple of %lld: skipped\n", ppwi[ip], team, nposes,
+                   (long long)ppwi[ip] * team);
+          continue;
+        }
+        pol.league_size = nposes / ((int64_t)ppwi[ip] * team);
+        double sum = 0, mn = 0;
+        for (long it = 0; it < WARMUP + iters; it++) {
+          const double t0 = now_ms();
+          CHECK(kk_parallel_for_team("minibude fasten", &pol, k, KK_ARGS(a)));
+          CHECK(kk_fence());
+          const double t = now_ms() - t0;
+          if (it >= WARMUP) {
+            sum += t;
+            mn = it == WARMUP || t < mn ? t : mn;
+          }
+        }
+        CHECK(kk_deep_copy(emirror, energies));
+        const float *e = kk_view_data(emirror);
+        double maxdiff = 0;
+        for (int64_t i = 0; i < nposes; i++) {
+          if (fabsf(d.ref[i]) < 1.0f && fabsf(e[i]) < 1.0f) continue;
+          const double diff = fabs((double)e[i] - (double)d.ref[i]) / fabs((double)d.ref[i]);
+          if (!(diff <= maxdiff)) maxdiff = diff; /* a NaN energy sticks */
+        }
+        const int valid = maxdiff * 100.0 < TOLERANCE_PCT;
+        const double avg = sum / (double)iters, p = ppwi[ip];
+        /* operations counted as miniBUDE counts them, per work-item then for all poses */
+        const double ops = (p * 27 + (double)d.natlig * (2 + p * 18 + (double)d.natpro * (10 + p * 30)) + p) *
+                           ((double)nposes / p);
+        const double gflops = ops / (avg * 1e-3) / 1e9;
+        const double gint = (double)nposes * (double)d.natlig * (double)d.natpro / (avg * 1e-3) / 1e9;
+        printf(csv ? "%d,%d,%.4f,%.4f,%.3f,%.4f,%.6f,%s,%s\n" : "%6d %6d %10.3f %10.3f %9.2f %14.3f %11.6f %5s %s\n",
+               ppwi[ip], team, avg, mn, gflops, gint, maxdiff * 100.0,
+               csv ? (valid ? "1" : "0") : (valid ? "yes" : "NO"), loop_names[loops[il]]);
+        for (long r = 0; r < rows && r < nposes; r++)
+          printf("#   energy[%ld] = %.2f (reference %.2f)\n", r, (double)e[r], (double)d.ref[r]);
+        if (!valid) status = 1;
+        if (valid && (!ran || avg < best_ms)) {
+          best_ms = avg;
+          best_p = ppwi[ip];
+          best_w = team;
+          best_l = loops[il];
+          ran = 1;
+        }
       }
     }
   }
   if (ran)
-    printf("%sbest: ppwi %d, wgsize %d, avg_ms %.4f\n", csv ? "# " : "", best_p, best_w, best_ms);
+    printf("%sbest: ppwi %d, wgsize %d, avg_ms %.4f, loop %s\n", csv ? "# " : "", best_p, best_w, best_ms,
+           loop_names[best_l]);
   else
     status = 1;
   goto done;

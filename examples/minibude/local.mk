@@ -17,4 +17,4 @@ EXTRA_DIST += examples/minibude/bude.kk.c examples/minibude/bude_fasten.h exampl
 	examples/minibude/data/bm1-1k/ref_energies.out
 dist_check_SCRIPTS += tests/minibude.sh
 TESTS += tests/minibude.sh
-EXTRA_DIST += bench/minibude.sh
+EXTRA_DIST += bench/minibude.sh maint/gpu-minibude.sh

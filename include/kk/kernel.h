@@ -341,8 +341,30 @@ template <class T> struct kk__atomic_ref {
 };
 
 /* A read through the read-only data path: __ldg on CUDA (the non-coherent
- * texture path), a load through a const restrict pointer elsewhere. */
+ * texture path), a load through a const restrict pointer elsewhere.  On
+ * CUDA an element of any other type (a record of a KK_TYPE_CUSTOM view, a
+ * complex number) is read with __ldg too, in pieces as wide as its
+ * alignment, at most 16 bytes: a 16-byte record declared KK_ALIGNED(16) is
+ * one 128-bit load (ld.global.nc.v4), one of alignment 4 is four 32-bit
+ * loads.  The pieces never assume more alignment than the type has. */
+#if defined(KK_TARGET_CUDA)
+template <int A> struct kk__ldg_piece { typedef unsigned char type; };
+template <> struct kk__ldg_piece<2> { typedef unsigned short type; };
+template <> struct kk__ldg_piece<4> { typedef unsigned int type; };
+template <> struct kk__ldg_piece<8> { typedef uint2 type; };
+template <> struct kk__ldg_piece<16> { typedef uint4 type; };
+template <class T> KK__FN T kk__ldg(const T *restrict p) {
+  typedef typename kk__ldg_piece<(alignof(T) < 16 ? alignof(T) : 16)>::type U;
+  U u[sizeof(T) / sizeof(U)];
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(T) / sizeof(U); i++) u[i] = __ldg((const U *)p + i);
+  T v;
+  memcpy(&v, u, sizeof v);
+  return v;
+}
+#else
 template <class T> KK__FN typename kk__noas<T>::type kk__ldg(const T *restrict p) { return *p; }
+#endif
 #if defined(KK_TARGET_CUDA)
 #define KK__LDG(T) \
   KK__FN T kk__ldg(const T *restrict p) { return __ldg(p); }
