@@ -279,13 +279,14 @@ int main(int argc, char **argv) {
   }
 
   /* kk's tuning per kind of backend (docs/apps.md): host threads take a
-   * block of poses the compiler vectorizes; GPUs a few poses per thread. */
+   * block of poses the compiler vectorizes; devices a few poses per thread. */
   const char *backend = kk_backend_default();
   const int host = strcmp(backend, "serial") == 0 || strcmp(backend, "threads") == 0 ||
                    strcmp(backend, "openmp") == 0;
-  if (nppwi == 0) ppwi[nppwi++] = host ? 8 : strcmp(backend, "opencl") == 0 ? 4 : 4;
+  if (nppwi == 0) ppwi[nppwi++] = host ? 8 : 4;
   if (nwg == 0) wg[nwg++] = host ? 1 : strcmp(backend, "opencl") == 0 ? 16 : 64;
-  if (nloops == 0) loops[nloops++] = LOOP_PLAIN;
+  /* devices: loads issued ahead hide their latency (docs/apps.md) */
+  if (nloops == 0) loops[nloops++] = host ? LOOP_PLAIN : LOOP_PREFETCH;
 
   int status = 0;
   kk_view_t *protein = NULL, *ligand = NULL, *ff = NULL, *pose[6] = {NULL}, *energies = NULL, *emirror = NULL;
