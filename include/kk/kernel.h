@@ -454,94 +454,174 @@ typedef kk_view kk__col_t_kk_view;
 #endif
 
 #ifdef KK_BOUNDS_CHECK
-#define KK__SLICE_GUARD(d, k, i) ((i) < 0 || (i) >= (d).extent[k])
+#define KK__SLICE_GUARD(d, k, i) ((i) < 0 || (i) >= KK__EXTENT_AT(d, k))
 /* a typed slice whose T is not the view's element type: a bad slice too (the
- * pointer is then the parent's, scaled by the view's own element size) */
+ * pointer is then the parent's) */
 #define KK__SLICE_ESIZE(d, es) ((es) != 0 && (es) != (int64_t)(d).elem_size)
 #define KK__SLICE_SCALE(d, es) ((int64_t)(d).elem_size)
 #else
 #define KK__SLICE_GUARD(d, k, i) 0
 #define KK__SLICE_ESIZE(d, es) 0
-/* es: sizeof(T) of a typed slice, a compile-time constant that folds into the
- * pointer arithmetic; 0: the descriptor's element size, read at run time */
+/* es: sizeof(T) of a typed slice on the host target, a compile-time constant
+ * that folds into the pointer arithmetic; 0: the descriptor's element size,
+ * read at run time */
 #define KK__SLICE_SCALE(d, es) ((es) != 0 ? (es) : (int64_t)(d).elem_size)
 #endif
 
-/* Dimension 0 fixed at index i; the dimensions shift down by one (a fixed
- * count, so that the compiler keeps the descriptor in registers).  es: see
- * KK__SLICE_SCALE. */
-KK__FN kk_view_desc_t kk__desc_row(kk_view_desc_t d, int64_t i, int32_t layout, int64_t es) {
-  int bad = KK__SLICE_GUARD(d, 0, i) || KK__SLICE_ESIZE(d, es); /* then the parent's data: the failure names the view */
-  d.data = (void *)((char *)d.data + (bad ? 0 : i) * d.stride[0] * KK__SLICE_SCALE(d, es));
-  for (int k = 0; k < KK_MAX_RANK - 1; k++) {
-    d.extent[k] = d.extent[k + 1];
-    d.stride[k] = d.stride[k + 1];
-  }
-  d.extent[KK_MAX_RANK - 1] = 1;
-  d.stride[KK_MAX_RANK - 1] = 0;
-  d.rank -= 1;
-  d.layout = layout;
-  if (bad)
-    d.extent[0] = 0;
-  return d;
-}
-
-/* The last dimension fixed at index j. */
-KK__FN kk_view_desc_t kk__desc_col(kk_view_desc_t d, int64_t j, int32_t layout, int64_t es) {
-  int last = d.rank - 1;
-  int bad = KK__SLICE_GUARD(d, last, j) || KK__SLICE_ESIZE(d, es);
-  d.data = (void *)((char *)d.data + (bad ? 0 : j) * d.stride[last] * KK__SLICE_SCALE(d, es));
-  d.extent[last] = 1;
-  d.stride[last] = 0;
-  d.rank -= 1;
-  d.layout = layout;
-  if (bad)
-    d.extent[0] = 0;
-  return d;
-}
-
-/* Rows [b, e) of dimension 0. */
-KK__FN kk_view_desc_t kk__desc_rows(kk_view_desc_t d, int64_t b, int64_t e, int64_t es) {
-#ifdef KK_BOUNDS_CHECK
-  int bad = b < 0 || e < b || e > d.extent[0] || KK__SLICE_ESIZE(d, es);
-#else
-  int bad = 0;
+/*
+ * The shape of a slice (all of it but the data pointer), written out: no
+ * loop over the dimensions and no dimension picked by a run-time index, so
+ * that the compiler keeps the descriptor in registers from the start, drops
+ * the fields that KK_AT does not read, and folds the slice's pointer into
+ * the indexing after it as it does a parent's.  (A loop there is unrolled
+ * only after the passes that do that folding: on CUDA, a team kernel taking
+ * a row per team needed 4 registers more than the same kernel indexing the
+ * parent; a column's dimension picked at run time put the descriptor on the
+ * stack.)  bad: a slice outside its parent (kkcc --bounds-check).
+ */
+#if KK_MAX_RANK != 8
+#error "kk/kernel.h spells the shapes of slices out for KK_MAX_RANK 8"
 #endif
-  d.data = (void *)((char *)d.data + (bad ? 0 : b) * d.stride[0] * KK__SLICE_SCALE(d, es));
+/* extent and stride of dimension k, k known only at run time */
+#define KK__EXTENT_AT(d, k)                                                                                     \
+  ((k) == 0 ? (d).extent[0] : (k) == 1 ? (d).extent[1] : (k) == 2 ? (d).extent[2] : (k) == 3 ? (d).extent[3]  \
+   : (k) == 4 ? (d).extent[4] : (k) == 5 ? (d).extent[5] : (k) == 6 ? (d).extent[6] : (d).extent[7])
+#define KK__STRIDE_AT(d, k)                                                                                     \
+  ((k) == 0 ? (d).stride[0] : (k) == 1 ? (d).stride[1] : (k) == 2 ? (d).stride[2] : (k) == 3 ? (d).stride[3]  \
+   : (k) == 4 ? (d).stride[4] : (k) == 5 ? (d).stride[5] : (k) == 6 ? (d).stride[6] : (d).stride[7])
+/* The stride of the dimension a slice fixes, for a parent of layout pl (a
+ * compile-time constant: the layout its type fixes): 1 where that layout
+ * makes it so (dimension 0 of a left view, the last of a right view), as
+ * KK_AT on the parent takes it, else read from the descriptor. */
+#define KK__STRIDE0(d, pl) ((pl) == KK_LAYOUT_LEFT ? (int64_t)1 : (d).stride[0])
+#define KK__STRIDE_LAST(d, pl, last) ((pl) == KK_LAYOUT_RIGHT ? (int64_t)1 : KK__STRIDE_AT(d, last))
+/* dimension k of the result is dimension k + 1 of the parent */
+#define KK__SHIFT(d, k) ((d).extent[k] = (d).extent[(k) + 1], (d).stride[k] = (d).stride[(k) + 1])
+/* dimension k is dropped if it is the last, `last` */
+#define KK__DROP(d, k, last) \
+  ((d).extent[k] = (k) == (last) ? 1 : (d).extent[k], (d).stride[k] = (k) == (last) ? 0 : (d).stride[k])
+
+/* Dimension 0 dropped, the others shifted down by one. */
+KK__FN kk_view_desc_t kk__shape_row(kk_view_desc_t d, int bad, int32_t layout) {
+  KK__SHIFT(d, 0), KK__SHIFT(d, 1), KK__SHIFT(d, 2), KK__SHIFT(d, 3);
+  KK__SHIFT(d, 4), KK__SHIFT(d, 5), KK__SHIFT(d, 6);
+  d.extent[7] = 1, d.stride[7] = 0;
+  d.rank -= 1;
+  d.layout = layout;
+  if (bad) /* then the parent's data: the failure names the view */
+    d.extent[0] = 0;
+  return d;
+}
+/* The last dimension dropped. */
+KK__FN kk_view_desc_t kk__shape_col(kk_view_desc_t d, int bad, int32_t layout) {
+  const int last = d.rank - 1;
+  KK__DROP(d, 0, last), KK__DROP(d, 1, last), KK__DROP(d, 2, last), KK__DROP(d, 3, last);
+  KK__DROP(d, 4, last), KK__DROP(d, 5, last), KK__DROP(d, 6, last), KK__DROP(d, 7, last);
+  d.rank -= 1;
+  d.layout = layout;
+  if (bad)
+    d.extent[0] = 0;
+  return d;
+}
+
+/* The slices with the pointer moved by the element size es (see
+ * KK__SLICE_SCALE): the host target's, and the untyped forms everywhere.
+ * pl: the parent's layout, lr: the result's. */
+/* Dimension 0 fixed at index i. */
+KK__FN kk_view_desc_t kk__desc_row(kk_view_desc_t d, int64_t i, int32_t pl, int32_t lr, int64_t es) {
+  const int bad = KK__SLICE_GUARD(d, 0, i) || KK__SLICE_ESIZE(d, es);
+  d.data = (void *)((char *)d.data + (bad ? 0 : i) * KK__STRIDE0(d, pl) * KK__SLICE_SCALE(d, es));
+  return kk__shape_row(d, bad, lr);
+}
+/* The last dimension fixed at index j. */
+KK__FN kk_view_desc_t kk__desc_col(kk_view_desc_t d, int64_t j, int32_t pl, int32_t lr, int64_t es) {
+  const int last = d.rank - 1;
+  const int bad = KK__SLICE_GUARD(d, last, j) || KK__SLICE_ESIZE(d, es);
+  d.data = (void *)((char *)d.data + (bad ? 0 : j) * KK__STRIDE_LAST(d, pl, last) * KK__SLICE_SCALE(d, es));
+  return kk__shape_col(d, bad, lr);
+}
+#ifdef KK_BOUNDS_CHECK
+#define KK__ROWS_BAD(d, b, e, es) ((b) < 0 || (e) < (b) || (e) > (d).extent[0] || KK__SLICE_ESIZE(d, es))
+#else
+#define KK__ROWS_BAD(d, b, e, es) 0
+#endif
+/* Rows [b, e) of dimension 0. */
+KK__FN kk_view_desc_t kk__desc_rows(kk_view_desc_t d, int64_t b, int64_t e, int32_t pl, int64_t es) {
+  const int bad = KK__ROWS_BAD(d, b, e, es);
+  d.data = (void *)((char *)d.data + (bad ? 0 : b) * KK__STRIDE0(d, pl) * KK__SLICE_SCALE(d, es));
   d.extent[0] = bad ? 0 : e - b;
   return d;
 }
 
-#define KK__SUB_FNS(P, LROW, LCOL)                                                  \
+#ifdef KK__CXX
+/* The typed forms on the C++ targets (CUDA, HIP, SPIR-V): the pointer moves
+ * as a T *, by an index in elements, so that the compiler folds that index
+ * into KK_AT's on the slice (KK_AT indexes a T * too) and computes one
+ * address, as for the parent; moved by a byte count, the two offsets stay
+ * apart (on CUDA, 4 registers more in a team kernel taking a row per team). */
+template <class T> KK__FN kk_view_desc_t kk__desc_row_of(kk_view_desc_t d, int64_t i, int32_t pl, int32_t lr) {
+  const int bad = KK__SLICE_GUARD(d, 0, i) || KK__SLICE_ESIZE(d, (int64_t)sizeof(T));
+  d.data = (void *)((T *)d.data + (bad ? 0 : i) * KK__STRIDE0(d, pl));
+  return kk__shape_row(d, bad, lr);
+}
+template <class T> KK__FN kk_view_desc_t kk__desc_col_of(kk_view_desc_t d, int64_t j, int32_t pl, int32_t lr) {
+  const int last = d.rank - 1;
+  const int bad = KK__SLICE_GUARD(d, last, j) || KK__SLICE_ESIZE(d, (int64_t)sizeof(T));
+  d.data = (void *)((T *)d.data + (bad ? 0 : j) * KK__STRIDE_LAST(d, pl, last));
+  return kk__shape_col(d, bad, lr);
+}
+template <class T> KK__FN kk_view_desc_t kk__desc_rows_of(kk_view_desc_t d, int64_t b, int64_t e, int32_t pl) {
+  const int bad = KK__ROWS_BAD(d, b, e, (int64_t)sizeof(T));
+  d.data = (void *)((T *)d.data + (bad ? 0 : b) * KK__STRIDE0(d, pl));
+  d.extent[0] = bad ? 0 : e - b;
+  return d;
+}
+#endif
+
+#define KK__SUB_FNS(P, PL, LROW, LCOL)                                                \
   KK__FN KK_ROW_T(P) kk__row_##P(P v, int64_t i, int64_t es) {                      \
     KK_ROW_T(P) r;                                                                  \
-    r.d = kk__desc_row(v.d, i, LROW, es);                                           \
+    r.d = kk__desc_row(v.d, i, PL, LROW, es);                                       \
     return r;                                                                       \
   }                                                                                 \
   KK__FN KK_COL_T(P) kk__col_##P(P v, int64_t j, int64_t es) {                      \
     KK_COL_T(P) r;                                                                  \
-    r.d = kk__desc_col(v.d, j, LCOL, es);                                           \
+    r.d = kk__desc_col(v.d, j, PL, LCOL, es);                                       \
     return r;                                                                       \
   }                                                                                 \
   KK__FN P kk__rows_##P(P v, int64_t b, int64_t e, int64_t es) {                    \
-    v.d = kk__desc_rows(v.d, b, e, es);                                             \
+    v.d = kk__desc_rows(v.d, b, e, PL, es);                                         \
     return v;                                                                       \
   }
-KK__SUB_FNS(kk_view, KK__ROW_LAYOUT_DEFAULT, KK__COL_LAYOUT_DEFAULT)
-KK__SUB_FNS(kk_view_right, KK_LAYOUT_RIGHT, KK_LAYOUT_STRIDE)
-KK__SUB_FNS(kk_view_left, KK_LAYOUT_STRIDE, KK_LAYOUT_LEFT)
-KK__SUB_FNS(kk_view_strided, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE)
+KK__SUB_FNS(kk_view, KK__DEFAULT_LAYOUT, KK__ROW_LAYOUT_DEFAULT, KK__COL_LAYOUT_DEFAULT)
+KK__SUB_FNS(kk_view_right, KK_LAYOUT_RIGHT, KK_LAYOUT_RIGHT, KK_LAYOUT_STRIDE)
+KK__SUB_FNS(kk_view_left, KK_LAYOUT_LEFT, KK_LAYOUT_STRIDE, KK_LAYOUT_LEFT)
+KK__SUB_FNS(kk_view_strided, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE)
 
 #ifdef KK__CXX
 /* C++ targets (CUDA, HIP, SPIR-V): overloads pick the parent's type */
-#define KK__SUB_OVL(P)                                                                                        \
+#define KK__SUB_OVL(P, PL, LROW, LCOL)                                                                           \
   KK__FN KK_ROW_T(P) kk__row(P v, int64_t i, int64_t es) { return kk__row_##P(v, i, es); }                    \
   KK__FN KK_COL_T(P) kk__col(P v, int64_t j, int64_t es) { return kk__col_##P(v, j, es); }                    \
-  KK__FN P kk__rows(P v, int64_t b, int64_t e, int64_t es) { return kk__rows_##P(v, b, e, es); }
-KK__SUB_OVL(kk_view)
-KK__SUB_OVL(kk_view_right)
-KK__SUB_OVL(kk_view_left)
-KK__SUB_OVL(kk_view_strided)
+  KK__FN P kk__rows(P v, int64_t b, int64_t e, int64_t es) { return kk__rows_##P(v, b, e, es); }              \
+  template <class T> KK__FN KK_ROW_T(P) kk__row_of(P v, int64_t i) {                                          \
+    KK_ROW_T(P) r;                                                                                            \
+    r.d = kk__desc_row_of<T>(v.d, i, PL, LROW);                                                               \
+    return r;                                                                                                 \
+  }                                                                                                           \
+  template <class T> KK__FN KK_COL_T(P) kk__col_of(P v, int64_t j) {                                          \
+    KK_COL_T(P) r;                                                                                            \
+    r.d = kk__desc_col_of<T>(v.d, j, PL, LCOL);                                                               \
+    return r;                                                                                                 \
+  }                                                                                                           \
+  template <class T> KK__FN P kk__rows_of(P v, int64_t b, int64_t e) {                                        \
+    v.d = kk__desc_rows_of<T>(v.d, b, e, PL);                                                                 \
+    return v;                                                                                                 \
+  }
+KK__SUB_OVL(kk_view, KK__DEFAULT_LAYOUT, KK__ROW_LAYOUT_DEFAULT, KK__COL_LAYOUT_DEFAULT)
+KK__SUB_OVL(kk_view_right, KK_LAYOUT_RIGHT, KK_LAYOUT_RIGHT, KK_LAYOUT_STRIDE)
+KK__SUB_OVL(kk_view_left, KK_LAYOUT_LEFT, KK_LAYOUT_STRIDE, KK_LAYOUT_LEFT)
+KK__SUB_OVL(kk_view_strided, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE)
 #define KK__SUB_FN(kind, v) kk__##kind
 #else
 /* C (the host target): _Generic picks the parent's type */
@@ -556,13 +636,19 @@ KK__SUB_OVL(kk_view_strided)
 /* Rows [b, e) of the first dimension of v: the same rank and type. */
 #define KK_ROWS(v, b, e) KK__SUB_FN(rows, v)((v), (int64_t)(b), (int64_t)(e), 0)
 /* KK_ROW of a view of element type T (the T of KK_AT on it): the data
- * pointer moves by i * stride * sizeof(T), a compile-time constant, where the
- * untyped form reads the element size from the descriptor. */
+ * pointer moves by i * stride elements of T, where the untyped form
+ * multiplies by the element size read from the descriptor. */
+#ifdef KK__CXX
+#define KK_ROW_OF(v, T, i) kk__row_of<T>((v), (int64_t)(i))
+#define KK_COL_OF(v, T, j) kk__col_of<T>((v), (int64_t)(j))
+#define KK_ROWS_OF(v, T, b, e) kk__rows_of<T>((v), (int64_t)(b), (int64_t)(e))
+#else
 #define KK_ROW_OF(v, T, i) KK__SUB_FN(row, v)((v), (int64_t)(i), (int64_t)sizeof(T))
 /* KK_COL of a view of element type T (see KK_ROW_OF). */
 #define KK_COL_OF(v, T, j) KK__SUB_FN(col, v)((v), (int64_t)(j), (int64_t)sizeof(T))
 /* KK_ROWS of a view of element type T (see KK_ROW_OF). */
 #define KK_ROWS_OF(v, T, b, e) KK__SUB_FN(rows, v)((v), (int64_t)(b), (int64_t)(e), (int64_t)sizeof(T))
+#endif
 /* KK_PLANE of a view of element type T (see KK_ROW_OF). */
 #define KK_PLANE_OF(v, T, i) KK_ROW_OF(v, T, i)
 /* A plane of a rank-3 view: KK_ROW of it (index i of the first dimension fixed). */
