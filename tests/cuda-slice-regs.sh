@@ -5,7 +5,7 @@
 # Registers decide how many teams a multiprocessor holds (at 256-thread
 # teams, 32 registers a thread is 8 teams, 34 is 6), so a slice that costs
 # registers costs speed.  Each pair below is one kernel taking a typed slice
-# (KK_PLANE_OF, KK_ROW_OF, KK_COL_OF) and its twin indexing the parent; ptxas
+# (KK_PLANE_OF, KK_ROW_OF, KK_COL_OF, KK_ROWS_OF) and its twin indexing the parent; ptxas
 # (nvcc -Xptxas -v, as the cuda target compiles, for sm_90) reports their
 # registers and stack, and the slice's may not exceed the parent's.  No GPU
 # needed; skipped without nvcc.
@@ -61,4 +61,6 @@ pair() {
 }
 pair batched_matvec_sub batched_matvec
 pair col_sub col_parent
+pair plane_sub plane_parent
+pair rows_sub rows_parent
 exit $fail

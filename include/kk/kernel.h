@@ -475,9 +475,9 @@ typedef kk_view kk__col_t_kk_view;
  * the fields that KK_AT does not read, and folds the slice's pointer into
  * the indexing after it as it does a parent's.  (A loop there is unrolled
  * only after the passes that do that folding: on CUDA, a team kernel taking
- * a row per team needed 4 registers more than the same kernel indexing the
- * parent; a column's dimension picked at run time put the descriptor on the
- * stack.)  bad: a slice outside its parent (kkcc --bounds-check).
+ * a row per team needed a register more for it; a column's dimension picked
+ * at run time put the descriptor on the stack.)  bad: a slice outside its
+ * parent (kkcc --bounds-check).
  */
 #if KK_MAX_RANK != 8
 #error "kk/kernel.h spells the shapes of slices out for KK_MAX_RANK 8"
@@ -501,27 +501,26 @@ typedef kk_view kk__col_t_kk_view;
 #define KK__DROP(d, k, last) \
   ((d).extent[k] = (k) == (last) ? 1 : (d).extent[k], (d).stride[k] = (k) == (last) ? 0 : (d).stride[k])
 
-/* Dimension 0 dropped, the others shifted down by one. */
-KK__FN kk_view_desc_t kk__shape_row(kk_view_desc_t d, int bad, int32_t layout) {
-  KK__SHIFT(d, 0), KK__SHIFT(d, 1), KK__SHIFT(d, 2), KK__SHIFT(d, 3);
-  KK__SHIFT(d, 4), KK__SHIFT(d, 5), KK__SHIFT(d, 6);
-  d.extent[7] = 1, d.stride[7] = 0;
-  d.rank -= 1;
-  d.layout = layout;
+/* *d, a copy of the parent's descriptor, made the shape of a row of it:
+ * dimension 0 dropped, the others shifted down by one. */
+KK__FN void kk__shape_row(kk_view_desc_t *d, int bad, int32_t layout) {
+  KK__SHIFT(*d, 0), KK__SHIFT(*d, 1), KK__SHIFT(*d, 2), KK__SHIFT(*d, 3);
+  KK__SHIFT(*d, 4), KK__SHIFT(*d, 5), KK__SHIFT(*d, 6);
+  d->extent[7] = 1, d->stride[7] = 0;
+  d->rank -= 1;
+  d->layout = layout;
   if (bad) /* then the parent's data: the failure names the view */
-    d.extent[0] = 0;
-  return d;
+    d->extent[0] = 0;
 }
-/* The last dimension dropped. */
-KK__FN kk_view_desc_t kk__shape_col(kk_view_desc_t d, int bad, int32_t layout) {
-  const int last = d.rank - 1;
-  KK__DROP(d, 0, last), KK__DROP(d, 1, last), KK__DROP(d, 2, last), KK__DROP(d, 3, last);
-  KK__DROP(d, 4, last), KK__DROP(d, 5, last), KK__DROP(d, 6, last), KK__DROP(d, 7, last);
-  d.rank -= 1;
-  d.layout = layout;
+/* The shape of a column: the last dimension dropped. */
+KK__FN void kk__shape_col(kk_view_desc_t *d, int bad, int32_t layout) {
+  const int last = d->rank - 1;
+  KK__DROP(*d, 0, last), KK__DROP(*d, 1, last), KK__DROP(*d, 2, last), KK__DROP(*d, 3, last);
+  KK__DROP(*d, 4, last), KK__DROP(*d, 5, last), KK__DROP(*d, 6, last), KK__DROP(*d, 7, last);
+  d->rank -= 1;
+  d->layout = layout;
   if (bad)
-    d.extent[0] = 0;
-  return d;
+    d->extent[0] = 0;
 }
 
 /* The slices with the pointer moved by the element size es (see
@@ -531,14 +530,16 @@ KK__FN kk_view_desc_t kk__shape_col(kk_view_desc_t d, int bad, int32_t layout) {
 KK__FN kk_view_desc_t kk__desc_row(kk_view_desc_t d, int64_t i, int32_t pl, int32_t lr, int64_t es) {
   const int bad = KK__SLICE_GUARD(d, 0, i) || KK__SLICE_ESIZE(d, es);
   d.data = (void *)((char *)d.data + (bad ? 0 : i) * KK__STRIDE0(d, pl) * KK__SLICE_SCALE(d, es));
-  return kk__shape_row(d, bad, lr);
+  kk__shape_row(&d, bad, lr);
+  return d;
 }
 /* The last dimension fixed at index j. */
 KK__FN kk_view_desc_t kk__desc_col(kk_view_desc_t d, int64_t j, int32_t pl, int32_t lr, int64_t es) {
   const int last = d.rank - 1;
   const int bad = KK__SLICE_GUARD(d, last, j) || KK__SLICE_ESIZE(d, es);
   d.data = (void *)((char *)d.data + (bad ? 0 : j) * KK__STRIDE_LAST(d, pl, last) * KK__SLICE_SCALE(d, es));
-  return kk__shape_col(d, bad, lr);
+  kk__shape_col(&d, bad, lr);
+  return d;
 }
 #ifdef KK_BOUNDS_CHECK
 #define KK__ROWS_BAD(d, b, e, es) ((b) < 0 || (e) < (b) || (e) > (d).extent[0] || KK__SLICE_ESIZE(d, es))
@@ -552,31 +553,6 @@ KK__FN kk_view_desc_t kk__desc_rows(kk_view_desc_t d, int64_t b, int64_t e, int3
   d.extent[0] = bad ? 0 : e - b;
   return d;
 }
-
-#ifdef KK__CXX
-/* The typed forms on the C++ targets (CUDA, HIP, SPIR-V): the pointer moves
- * as a T *, by an index in elements, so that the compiler folds that index
- * into KK_AT's on the slice (KK_AT indexes a T * too) and computes one
- * address, as for the parent; moved by a byte count, the two offsets stay
- * apart (on CUDA, 4 registers more in a team kernel taking a row per team). */
-template <class T> KK__FN kk_view_desc_t kk__desc_row_of(kk_view_desc_t d, int64_t i, int32_t pl, int32_t lr) {
-  const int bad = KK__SLICE_GUARD(d, 0, i) || KK__SLICE_ESIZE(d, (int64_t)sizeof(T));
-  d.data = (void *)((T *)d.data + (bad ? 0 : i) * KK__STRIDE0(d, pl));
-  return kk__shape_row(d, bad, lr);
-}
-template <class T> KK__FN kk_view_desc_t kk__desc_col_of(kk_view_desc_t d, int64_t j, int32_t pl, int32_t lr) {
-  const int last = d.rank - 1;
-  const int bad = KK__SLICE_GUARD(d, last, j) || KK__SLICE_ESIZE(d, (int64_t)sizeof(T));
-  d.data = (void *)((T *)d.data + (bad ? 0 : j) * KK__STRIDE_LAST(d, pl, last));
-  return kk__shape_col(d, bad, lr);
-}
-template <class T> KK__FN kk_view_desc_t kk__desc_rows_of(kk_view_desc_t d, int64_t b, int64_t e, int32_t pl) {
-  const int bad = KK__ROWS_BAD(d, b, e, (int64_t)sizeof(T));
-  d.data = (void *)((T *)d.data + (bad ? 0 : b) * KK__STRIDE0(d, pl));
-  d.extent[0] = bad ? 0 : e - b;
-  return d;
-}
-#endif
 
 #define KK__SUB_FNS(P, PL, LROW, LCOL)                                                \
   KK__FN KK_ROW_T(P) kk__row_##P(P v, int64_t i, int64_t es) {                      \
@@ -599,24 +575,42 @@ KK__SUB_FNS(kk_view_left, KK_LAYOUT_LEFT, KK_LAYOUT_STRIDE, KK_LAYOUT_LEFT)
 KK__SUB_FNS(kk_view_strided, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE)
 
 #ifdef KK__CXX
-/* C++ targets (CUDA, HIP, SPIR-V): overloads pick the parent's type */
+/* C++ targets (CUDA, HIP, SPIR-V): overloads pick the parent's type.  The
+ * typed forms move the pointer as a T *, by an index in elements, so that
+ * the compiler folds that index into the index of each KK_AT on the slice
+ * (KK_AT indexes a T * too) and computes one address per access, as for the
+ * parent; moved by a byte count, the two offsets stay apart (on CUDA, 4
+ * registers more in a team kernel taking a row per team).  They read the
+ * parent through a reference and build the result in place: from a copy
+ * taken by value, the compiler reloaded loop-invariant arguments in the
+ * loops after the slice, through a register holding their address. */
 #define KK__SUB_OVL(P, PL, LROW, LCOL)                                                                           \
   KK__FN KK_ROW_T(P) kk__row(P v, int64_t i, int64_t es) { return kk__row_##P(v, i, es); }                    \
   KK__FN KK_COL_T(P) kk__col(P v, int64_t j, int64_t es) { return kk__col_##P(v, j, es); }                    \
   KK__FN P kk__rows(P v, int64_t b, int64_t e, int64_t es) { return kk__rows_##P(v, b, e, es); }              \
-  template <class T> KK__FN KK_ROW_T(P) kk__row_of(P v, int64_t i) {                                          \
+  template <class T> KK__FN KK_ROW_T(P) kk__row_of(const P &v, int64_t i) {                                   \
     KK_ROW_T(P) r;                                                                                            \
-    r.d = kk__desc_row_of<T>(v.d, i, PL, LROW);                                                               \
+    r.d = v.d;                                                                                                \
+    const int bad = KK__SLICE_GUARD(v.d, 0, i) || KK__SLICE_ESIZE(v.d, (int64_t)sizeof(T));                   \
+    r.d.data = (void *)((T *)v.d.data + (bad ? 0 : i) * KK__STRIDE0(v.d, PL));                                \
+    kk__shape_row(&r.d, bad, LROW);                                                                           \
     return r;                                                                                                 \
   }                                                                                                           \
-  template <class T> KK__FN KK_COL_T(P) kk__col_of(P v, int64_t j) {                                          \
+  template <class T> KK__FN KK_COL_T(P) kk__col_of(const P &v, int64_t j) {                                   \
     KK_COL_T(P) r;                                                                                            \
-    r.d = kk__desc_col_of<T>(v.d, j, PL, LCOL);                                                               \
+    r.d = v.d;                                                                                                \
+    const int last = v.d.rank - 1;                                                                            \
+    const int bad = KK__SLICE_GUARD(v.d, last, j) || KK__SLICE_ESIZE(v.d, (int64_t)sizeof(T));                \
+    r.d.data = (void *)((T *)v.d.data + (bad ? 0 : j) * KK__STRIDE_LAST(v.d, PL, last));                      \
+    kk__shape_col(&r.d, bad, LCOL);                                                                           \
     return r;                                                                                                 \
   }                                                                                                           \
-  template <class T> KK__FN P kk__rows_of(P v, int64_t b, int64_t e) {                                        \
-    v.d = kk__desc_rows_of<T>(v.d, b, e, PL);                                                                 \
-    return v;                                                                                                 \
+  template <class T> KK__FN P kk__rows_of(const P &v, int64_t b, int64_t e) {                                 \
+    P r = v;                                                                                                  \
+    const int bad = KK__ROWS_BAD(v.d, b, e, (int64_t)sizeof(T));                                              \
+    r.d.data = (void *)((T *)v.d.data + (bad ? 0 : b) * KK__STRIDE0(v.d, PL));                                \
+    r.d.extent[0] = bad ? 0 : e - b;                                                                          \
+    return r;                                                                                                 \
   }
 KK__SUB_OVL(kk_view, KK__DEFAULT_LAYOUT, KK__ROW_LAYOUT_DEFAULT, KK__COL_LAYOUT_DEFAULT)
 KK__SUB_OVL(kk_view_right, KK_LAYOUT_RIGHT, KK_LAYOUT_RIGHT, KK_LAYOUT_STRIDE)

@@ -39,3 +39,14 @@ KK_TEAM_FOR(plane_parent, struct slice_regs_args, team) {
     KK_AT(args->y, double, q, i) = s;
   }
 }
+
+/* rows [4q, 4q + 4) of y per team, scaled */
+KK_TEAM_FOR(rows_sub, struct slice_regs_args, team) {
+  const int64_t b = KK_LEAGUE_RANK(team) * 4;
+  const kk_view_right s = KK_ROWS_OF(args->y, double, b, b + 4);
+  KK_TEAM_THREAD_FOR(team, i, 0, 4) KK_THREAD_VECTOR_FOR(team, k, 0, args->n) { KK_AT(s, double, i, k) *= 2.0; }
+}
+KK_TEAM_FOR(rows_parent, struct slice_regs_args, team) {
+  const int64_t b = KK_LEAGUE_RANK(team) * 4;
+  KK_TEAM_THREAD_FOR(team, i, 0, 4) KK_THREAD_VECTOR_FOR(team, k, 0, args->n) { KK_AT(args->y, double, b + i, k) *= 2.0; }
+}
