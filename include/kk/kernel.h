@@ -405,8 +405,10 @@ KK__FN const kk_view_desc_t *kk__desc_ptr(const kk_view_desc_t &d) { return &d; 
  * KK_COL_OF(v, T, j), KK_ROWS_OF(v, T, b, e), T the element type of v (the T
  * KK_AT takes): the same slices, whose data pointer moves by a compile-time
  * multiple of sizeof(T), where the untyped forms multiply by the element size
- * the descriptor carries, read at run time (on a GPU, a parameter load and a
- * 64-bit multiply per slice; use the typed forms in hot kernels).  Under
+ * the descriptor carries, read at run time and applied to a byte offset
+ * (on a GPU, a parameter load and a 64-bit multiply per slice, and on CUDA
+ * registers: 34 where the kernel indexing the parent needs 30, in
+ * kk-bench's matvec; use the typed forms in hot kernels).  Under
  * kkcc --bounds-check a T of another size than the view's element gives a
  * slice of extent 0, as an index outside does.
  *
@@ -629,18 +631,25 @@ KK__SUB_OVL(kk_view_strided, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE, KK_LAYOUT_STRID
 #define KK_COL(v, j) KK__SUB_FN(col, v)((v), (int64_t)(j), 0)
 /* Rows [b, e) of the first dimension of v: the same rank and type. */
 #define KK_ROWS(v, b, e) KK__SUB_FN(rows, v)((v), (int64_t)(b), (int64_t)(e), 0)
-/* KK_ROW of a view of element type T (the T of KK_AT on it): the data
- * pointer moves by i * stride elements of T, where the untyped form
- * multiplies by the element size read from the descriptor. */
+/* The typed forms (C++ targets: templates on T; the host target: the size
+ * of T), whose data pointer moves by elements of T where the untyped forms
+ * multiply by the element size read from the descriptor.  KK_ROW of a view
+ * of element type T (the T of KK_AT on it): */
 #ifdef KK__CXX
 #define KK_ROW_OF(v, T, i) kk__row_of<T>((v), (int64_t)(i))
-#define KK_COL_OF(v, T, j) kk__col_of<T>((v), (int64_t)(j))
-#define KK_ROWS_OF(v, T, b, e) kk__rows_of<T>((v), (int64_t)(b), (int64_t)(e))
 #else
 #define KK_ROW_OF(v, T, i) KK__SUB_FN(row, v)((v), (int64_t)(i), (int64_t)sizeof(T))
+#endif
 /* KK_COL of a view of element type T (see KK_ROW_OF). */
+#ifdef KK__CXX
+#define KK_COL_OF(v, T, j) kk__col_of<T>((v), (int64_t)(j))
+#else
 #define KK_COL_OF(v, T, j) KK__SUB_FN(col, v)((v), (int64_t)(j), (int64_t)sizeof(T))
+#endif
 /* KK_ROWS of a view of element type T (see KK_ROW_OF). */
+#ifdef KK__CXX
+#define KK_ROWS_OF(v, T, b, e) kk__rows_of<T>((v), (int64_t)(b), (int64_t)(e))
+#else
 #define KK_ROWS_OF(v, T, b, e) KK__SUB_FN(rows, v)((v), (int64_t)(b), (int64_t)(e), (int64_t)sizeof(T))
 #endif
 /* KK_PLANE of a view of element type T (see KK_ROW_OF). */
