@@ -91,9 +91,10 @@ BATCHED_MATVEC(batched_matvec)
 BATCHED_MATVEC_SUB(batched_matvec_sub)
 
 /* both again with a register cap (teams of at most 256 threads, 8 resident
- * per multiprocessor: 32 registers on sm_90): nvcc gives the slices' kernel
- * 34 registers and the parent's 30 uncapped, which at kk's 256-thread teams
- * is 6 teams per multiprocessor against 8; capped, 30 and 29, no spills */
+ * per multiprocessor: 32 registers on sm_90), which the typed slices do not
+ * need: nvcc gives the slices' kernel 30 registers and the parent's 30
+ * uncapped (8 teams of 256 threads per multiprocessor both), 28 and 29
+ * capped, no spills (tests/cuda-slice-regs.sh checks the uncapped pair) */
 #undef KK_TEAM_BOUNDS
 #define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(256, 8)
 BATCHED_MATVEC(batched_matvec_b)

@@ -427,8 +427,10 @@ KK__FN const kk_view_desc_t *kk__desc_ptr(const kk_view_desc_t &d) { return &d; 
  * KK_COL_OF(v, T, j), KK_ROWS_OF(v, T, b, e), T the element type of v (the T
  * KK_AT takes): the same slices, whose data pointer moves by a compile-time
  * multiple of sizeof(T), where the untyped forms multiply by the element size
- * the descriptor carries, read at run time (on a GPU, a parameter load and a
- * 64-bit multiply per slice; use the typed forms in hot kernels).  Under
+ * the descriptor carries, read at run time and applied to a byte offset
+ * (on a GPU, a parameter load and a 64-bit multiply per slice, and on CUDA
+ * registers: 34 where the kernel indexing the parent needs 30, in
+ * kk-bench's matvec; use the typed forms in hot kernels).  Under
  * kkcc --bounds-check a T of another size than the view's element gives a
  * slice of extent 0, as an index outside does.
  *
@@ -476,94 +478,168 @@ typedef kk_view kk__col_t_kk_view;
 #endif
 
 #ifdef KK_BOUNDS_CHECK
-#define KK__SLICE_GUARD(d, k, i) ((i) < 0 || (i) >= (d).extent[k])
+#define KK__SLICE_GUARD(d, k, i) ((i) < 0 || (i) >= KK__EXTENT_AT(d, k))
 /* a typed slice whose T is not the view's element type: a bad slice too (the
- * pointer is then the parent's, scaled by the view's own element size) */
+ * pointer is then the parent's) */
 #define KK__SLICE_ESIZE(d, es) ((es) != 0 && (es) != (int64_t)(d).elem_size)
 #define KK__SLICE_SCALE(d, es) ((int64_t)(d).elem_size)
 #else
 #define KK__SLICE_GUARD(d, k, i) 0
 #define KK__SLICE_ESIZE(d, es) 0
-/* es: sizeof(T) of a typed slice, a compile-time constant that folds into the
- * pointer arithmetic; 0: the descriptor's element size, read at run time */
+/* es: sizeof(T) of a typed slice on the host target, a compile-time constant
+ * that folds into the pointer arithmetic; 0: the descriptor's element size,
+ * read at run time */
 #define KK__SLICE_SCALE(d, es) ((es) != 0 ? (es) : (int64_t)(d).elem_size)
 #endif
 
-/* Dimension 0 fixed at index i; the dimensions shift down by one (a fixed
- * count, so that the compiler keeps the descriptor in registers).  es: see
- * KK__SLICE_SCALE. */
-KK__FN kk_view_desc_t kk__desc_row(kk_view_desc_t d, int64_t i, int32_t layout, int64_t es) {
-  int bad = KK__SLICE_GUARD(d, 0, i) || KK__SLICE_ESIZE(d, es); /* then the parent's data: the failure names the view */
-  d.data = (void *)((char *)d.data + (bad ? 0 : i) * d.stride[0] * KK__SLICE_SCALE(d, es));
-  for (int k = 0; k < KK_MAX_RANK - 1; k++) {
-    d.extent[k] = d.extent[k + 1];
-    d.stride[k] = d.stride[k + 1];
-  }
-  d.extent[KK_MAX_RANK - 1] = 1;
-  d.stride[KK_MAX_RANK - 1] = 0;
-  d.rank -= 1;
-  d.layout = layout;
-  if (bad)
-    d.extent[0] = 0;
-  return d;
-}
-
-/* The last dimension fixed at index j. */
-KK__FN kk_view_desc_t kk__desc_col(kk_view_desc_t d, int64_t j, int32_t layout, int64_t es) {
-  int last = d.rank - 1;
-  int bad = KK__SLICE_GUARD(d, last, j) || KK__SLICE_ESIZE(d, es);
-  d.data = (void *)((char *)d.data + (bad ? 0 : j) * d.stride[last] * KK__SLICE_SCALE(d, es));
-  d.extent[last] = 1;
-  d.stride[last] = 0;
-  d.rank -= 1;
-  d.layout = layout;
-  if (bad)
-    d.extent[0] = 0;
-  return d;
-}
-
-/* Rows [b, e) of dimension 0. */
-KK__FN kk_view_desc_t kk__desc_rows(kk_view_desc_t d, int64_t b, int64_t e, int64_t es) {
-#ifdef KK_BOUNDS_CHECK
-  int bad = b < 0 || e < b || e > d.extent[0] || KK__SLICE_ESIZE(d, es);
-#else
-  int bad = 0;
+/*
+ * The shape of a slice (all of it but the data pointer), written out: no
+ * loop over the dimensions and no dimension picked by a run-time index, so
+ * that the compiler keeps the descriptor in registers from the start, drops
+ * the fields that KK_AT does not read, and folds the slice's pointer into
+ * the indexing after it as it does a parent's.  (A loop there is unrolled
+ * only after the passes that do that folding: on CUDA, a team kernel taking
+ * a row per team needed a register more for it; a column's dimension picked
+ * at run time put the descriptor on the stack.)  bad: a slice outside its
+ * parent (kkcc --bounds-check).
+ */
+#if KK_MAX_RANK != 8
+#error "kk/kernel.h spells the shapes of slices out for KK_MAX_RANK 8"
 #endif
-  d.data = (void *)((char *)d.data + (bad ? 0 : b) * d.stride[0] * KK__SLICE_SCALE(d, es));
+/* extent and stride of dimension k, k known only at run time */
+#define KK__EXTENT_AT(d, k)                                                                                     \
+  ((k) == 0 ? (d).extent[0] : (k) == 1 ? (d).extent[1] : (k) == 2 ? (d).extent[2] : (k) == 3 ? (d).extent[3]  \
+   : (k) == 4 ? (d).extent[4] : (k) == 5 ? (d).extent[5] : (k) == 6 ? (d).extent[6] : (d).extent[7])
+#define KK__STRIDE_AT(d, k)                                                                                     \
+  ((k) == 0 ? (d).stride[0] : (k) == 1 ? (d).stride[1] : (k) == 2 ? (d).stride[2] : (k) == 3 ? (d).stride[3]  \
+   : (k) == 4 ? (d).stride[4] : (k) == 5 ? (d).stride[5] : (k) == 6 ? (d).stride[6] : (d).stride[7])
+/* The stride of the dimension a slice fixes, for a parent of layout pl (a
+ * compile-time constant: the layout its type fixes): 1 where that layout
+ * makes it so (dimension 0 of a left view, the last of a right view), as
+ * KK_AT on the parent takes it, else read from the descriptor. */
+#define KK__STRIDE0(d, pl) ((pl) == KK_LAYOUT_LEFT ? (int64_t)1 : (d).stride[0])
+#define KK__STRIDE_LAST(d, pl, last) ((pl) == KK_LAYOUT_RIGHT ? (int64_t)1 : KK__STRIDE_AT(d, last))
+/* dimension k of the result is dimension k + 1 of the parent */
+#define KK__SHIFT(d, k) ((d).extent[k] = (d).extent[(k) + 1], (d).stride[k] = (d).stride[(k) + 1])
+/* dimension k is dropped if it is the last, `last` */
+#define KK__DROP(d, k, last) \
+  ((d).extent[k] = (k) == (last) ? 1 : (d).extent[k], (d).stride[k] = (k) == (last) ? 0 : (d).stride[k])
+
+/* *d, a copy of the parent's descriptor, made the shape of a row of it:
+ * dimension 0 dropped, the others shifted down by one. */
+KK__FN void kk__shape_row(kk_view_desc_t *d, int bad, int32_t layout) {
+  KK__SHIFT(*d, 0), KK__SHIFT(*d, 1), KK__SHIFT(*d, 2), KK__SHIFT(*d, 3);
+  KK__SHIFT(*d, 4), KK__SHIFT(*d, 5), KK__SHIFT(*d, 6);
+  d->extent[7] = 1, d->stride[7] = 0;
+  d->rank -= 1;
+  d->layout = layout;
+  if (bad) /* then the parent's data: the failure names the view */
+    d->extent[0] = 0;
+}
+/* The shape of a column: the last dimension dropped. */
+KK__FN void kk__shape_col(kk_view_desc_t *d, int bad, int32_t layout) {
+  const int last = d->rank - 1;
+  KK__DROP(*d, 0, last), KK__DROP(*d, 1, last), KK__DROP(*d, 2, last), KK__DROP(*d, 3, last);
+  KK__DROP(*d, 4, last), KK__DROP(*d, 5, last), KK__DROP(*d, 6, last), KK__DROP(*d, 7, last);
+  d->rank -= 1;
+  d->layout = layout;
+  if (bad)
+    d->extent[0] = 0;
+}
+
+/* The slices with the pointer moved by the element size es (see
+ * KK__SLICE_SCALE): the host target's, and the untyped forms everywhere.
+ * pl: the parent's layout, lr: the result's. */
+/* Dimension 0 fixed at index i. */
+KK__FN kk_view_desc_t kk__desc_row(kk_view_desc_t d, int64_t i, int32_t pl, int32_t lr, int64_t es) {
+  const int bad = KK__SLICE_GUARD(d, 0, i) || KK__SLICE_ESIZE(d, es);
+  d.data = (void *)((char *)d.data + (bad ? 0 : i) * KK__STRIDE0(d, pl) * KK__SLICE_SCALE(d, es));
+  kk__shape_row(&d, bad, lr);
+  return d;
+}
+/* The last dimension fixed at index j. */
+KK__FN kk_view_desc_t kk__desc_col(kk_view_desc_t d, int64_t j, int32_t pl, int32_t lr, int64_t es) {
+  const int last = d.rank - 1;
+  const int bad = KK__SLICE_GUARD(d, last, j) || KK__SLICE_ESIZE(d, es);
+  d.data = (void *)((char *)d.data + (bad ? 0 : j) * KK__STRIDE_LAST(d, pl, last) * KK__SLICE_SCALE(d, es));
+  kk__shape_col(&d, bad, lr);
+  return d;
+}
+#ifdef KK_BOUNDS_CHECK
+#define KK__ROWS_BAD(d, b, e, es) ((b) < 0 || (e) < (b) || (e) > (d).extent[0] || KK__SLICE_ESIZE(d, es))
+#else
+#define KK__ROWS_BAD(d, b, e, es) 0
+#endif
+/* Rows [b, e) of dimension 0. */
+KK__FN kk_view_desc_t kk__desc_rows(kk_view_desc_t d, int64_t b, int64_t e, int32_t pl, int64_t es) {
+  const int bad = KK__ROWS_BAD(d, b, e, es);
+  d.data = (void *)((char *)d.data + (bad ? 0 : b) * KK__STRIDE0(d, pl) * KK__SLICE_SCALE(d, es));
   d.extent[0] = bad ? 0 : e - b;
   return d;
 }
 
-#define KK__SUB_FNS(P, LROW, LCOL)                                                  \
+#define KK__SUB_FNS(P, PL, LROW, LCOL)                                                \
   KK__FN KK_ROW_T(P) kk__row_##P(P v, int64_t i, int64_t es) {                      \
     KK_ROW_T(P) r;                                                                  \
-    r.d = kk__desc_row(v.d, i, LROW, es);                                           \
+    r.d = kk__desc_row(v.d, i, PL, LROW, es);                                       \
     return r;                                                                       \
   }                                                                                 \
   KK__FN KK_COL_T(P) kk__col_##P(P v, int64_t j, int64_t es) {                      \
     KK_COL_T(P) r;                                                                  \
-    r.d = kk__desc_col(v.d, j, LCOL, es);                                           \
+    r.d = kk__desc_col(v.d, j, PL, LCOL, es);                                       \
     return r;                                                                       \
   }                                                                                 \
   KK__FN P kk__rows_##P(P v, int64_t b, int64_t e, int64_t es) {                    \
-    v.d = kk__desc_rows(v.d, b, e, es);                                             \
+    v.d = kk__desc_rows(v.d, b, e, PL, es);                                         \
     return v;                                                                       \
   }
-KK__SUB_FNS(kk_view, KK__ROW_LAYOUT_DEFAULT, KK__COL_LAYOUT_DEFAULT)
-KK__SUB_FNS(kk_view_right, KK_LAYOUT_RIGHT, KK_LAYOUT_STRIDE)
-KK__SUB_FNS(kk_view_left, KK_LAYOUT_STRIDE, KK_LAYOUT_LEFT)
-KK__SUB_FNS(kk_view_strided, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE)
+KK__SUB_FNS(kk_view, KK__DEFAULT_LAYOUT, KK__ROW_LAYOUT_DEFAULT, KK__COL_LAYOUT_DEFAULT)
+KK__SUB_FNS(kk_view_right, KK_LAYOUT_RIGHT, KK_LAYOUT_RIGHT, KK_LAYOUT_STRIDE)
+KK__SUB_FNS(kk_view_left, KK_LAYOUT_LEFT, KK_LAYOUT_STRIDE, KK_LAYOUT_LEFT)
+KK__SUB_FNS(kk_view_strided, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE)
 
 #ifdef KK__CXX
-/* C++ targets (CUDA, HIP, SPIR-V): overloads pick the parent's type */
-#define KK__SUB_OVL(P)                                                                                        \
+/* C++ targets (CUDA, HIP, SPIR-V): overloads pick the parent's type.  The
+ * typed forms move the pointer as a T *, by an index in elements, so that
+ * the compiler folds that index into the index of each KK_AT on the slice
+ * (KK_AT indexes a T * too) and computes one address per access, as for the
+ * parent; moved by a byte count, the two offsets stay apart (on CUDA, 4
+ * registers more in a team kernel taking a row per team).  They read the
+ * parent through a reference and build the result in place: from a copy
+ * taken by value, the compiler reloaded loop-invariant arguments in the
+ * loops after the slice, through a register holding their address. */
+#define KK__SUB_OVL(P, PL, LROW, LCOL)                                                                           \
   KK__FN KK_ROW_T(P) kk__row(P v, int64_t i, int64_t es) { return kk__row_##P(v, i, es); }                    \
   KK__FN KK_COL_T(P) kk__col(P v, int64_t j, int64_t es) { return kk__col_##P(v, j, es); }                    \
-  KK__FN P kk__rows(P v, int64_t b, int64_t e, int64_t es) { return kk__rows_##P(v, b, e, es); }
-KK__SUB_OVL(kk_view)
-KK__SUB_OVL(kk_view_right)
-KK__SUB_OVL(kk_view_left)
-KK__SUB_OVL(kk_view_strided)
+  KK__FN P kk__rows(P v, int64_t b, int64_t e, int64_t es) { return kk__rows_##P(v, b, e, es); }              \
+  template <class T> KK__FN KK_ROW_T(P) kk__row_of(const P &v, int64_t i) {                                   \
+    KK_ROW_T(P) r;                                                                                            \
+    r.d = v.d;                                                                                                \
+    const int bad = KK__SLICE_GUARD(v.d, 0, i) || KK__SLICE_ESIZE(v.d, (int64_t)sizeof(T));                   \
+    r.d.data = (void *)((T *)v.d.data + (bad ? 0 : i) * KK__STRIDE0(v.d, PL));                                \
+    kk__shape_row(&r.d, bad, LROW);                                                                           \
+    return r;                                                                                                 \
+  }                                                                                                           \
+  template <class T> KK__FN KK_COL_T(P) kk__col_of(const P &v, int64_t j) {                                   \
+    KK_COL_T(P) r;                                                                                            \
+    r.d = v.d;                                                                                                \
+    const int last = v.d.rank - 1;                                                                            \
+    const int bad = KK__SLICE_GUARD(v.d, last, j) || KK__SLICE_ESIZE(v.d, (int64_t)sizeof(T));                \
+    r.d.data = (void *)((T *)v.d.data + (bad ? 0 : j) * KK__STRIDE_LAST(v.d, PL, last));                      \
+    kk__shape_col(&r.d, bad, LCOL);                                                                           \
+    return r;                                                                                                 \
+  }                                                                                                           \
+  template <class T> KK__FN P kk__rows_of(const P &v, int64_t b, int64_t e) {                                 \
+    P r = v;                                                                                                  \
+    const int bad = KK__ROWS_BAD(v.d, b, e, (int64_t)sizeof(T));                                              \
+    r.d.data = (void *)((T *)v.d.data + (bad ? 0 : b) * KK__STRIDE0(v.d, PL));                                \
+    r.d.extent[0] = bad ? 0 : e - b;                                                                          \
+    return r;                                                                                                 \
+  }
+KK__SUB_OVL(kk_view, KK__DEFAULT_LAYOUT, KK__ROW_LAYOUT_DEFAULT, KK__COL_LAYOUT_DEFAULT)
+KK__SUB_OVL(kk_view_right, KK_LAYOUT_RIGHT, KK_LAYOUT_RIGHT, KK_LAYOUT_STRIDE)
+KK__SUB_OVL(kk_view_left, KK_LAYOUT_LEFT, KK_LAYOUT_STRIDE, KK_LAYOUT_LEFT)
+KK__SUB_OVL(kk_view_strided, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE, KK_LAYOUT_STRIDE)
 #define KK__SUB_FN(kind, v) kk__##kind
 #else
 /* C (the host target): _Generic picks the parent's type */
@@ -577,14 +653,27 @@ KK__SUB_OVL(kk_view_strided)
 #define KK_COL(v, j) KK__SUB_FN(col, v)((v), (int64_t)(j), 0)
 /* Rows [b, e) of the first dimension of v: the same rank and type. */
 #define KK_ROWS(v, b, e) KK__SUB_FN(rows, v)((v), (int64_t)(b), (int64_t)(e), 0)
-/* KK_ROW of a view of element type T (the T of KK_AT on it): the data
- * pointer moves by i * stride * sizeof(T), a compile-time constant, where the
- * untyped form reads the element size from the descriptor. */
+/* The typed forms (C++ targets: templates on T; the host target: the size
+ * of T), whose data pointer moves by elements of T where the untyped forms
+ * multiply by the element size read from the descriptor.  KK_ROW of a view
+ * of element type T (the T of KK_AT on it): */
+#ifdef KK__CXX
+#define KK_ROW_OF(v, T, i) kk__row_of<T>((v), (int64_t)(i))
+#else
 #define KK_ROW_OF(v, T, i) KK__SUB_FN(row, v)((v), (int64_t)(i), (int64_t)sizeof(T))
+#endif
 /* KK_COL of a view of element type T (see KK_ROW_OF). */
+#ifdef KK__CXX
+#define KK_COL_OF(v, T, j) kk__col_of<T>((v), (int64_t)(j))
+#else
 #define KK_COL_OF(v, T, j) KK__SUB_FN(col, v)((v), (int64_t)(j), (int64_t)sizeof(T))
+#endif
 /* KK_ROWS of a view of element type T (see KK_ROW_OF). */
+#ifdef KK__CXX
+#define KK_ROWS_OF(v, T, b, e) kk__rows_of<T>((v), (int64_t)(b), (int64_t)(e))
+#else
 #define KK_ROWS_OF(v, T, b, e) KK__SUB_FN(rows, v)((v), (int64_t)(b), (int64_t)(e), (int64_t)sizeof(T))
+#endif
 /* KK_PLANE of a view of element type T (see KK_ROW_OF). */
 #define KK_PLANE_OF(v, T, i) KK_ROW_OF(v, T, i)
 /* A plane of a rank-3 view: KK_ROW of it (index i of the first dimension fixed). */
