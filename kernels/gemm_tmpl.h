@@ -18,6 +18,17 @@
  * the scratch rows are padded by 16 bytes so that the stores of a
  * transposed stage fall in distinct banks.
  *
+ * double on CUDA devices of compute capability 8.0 and up (the sm_80 and
+ * newer images: __CUDA_ARCH__ >= 800) takes the FP64 tensor cores
+ * instead, which do twice the FP64 pipes' arithmetic: the same team per
+ * 128 x 128 tile of C, each of its 8 warps a 64 x 32 block of it as 8 x 4
+ * accumulators of mma.sync m8n8k4 (two elements of each per lane), op(A)
+ * and op(B) staged KKK_GEMM_TC_K values of k at a time, double buffered
+ * as above; a lane reads the one element of A and of B each mma takes
+ * from scratch (rows padded by KKK_GEMM_TC_PAD: no bank conflicts).  The
+ * older images, the NVRTC source (preprocessed without __CUDA_ARCH__)
+ * and every other target keep the portable form.
+ *
  * Host targets (league rank = an args->mr x args->nc block of C, team
  * size 1): for each KKK_GEMM_H_KC slice of k, op(B)'s slice is packed
  * into team scratch (level 1) as panels of NR columns, then for each
@@ -116,6 +127,20 @@ typedef struct KK_ALIGNED(16) {
 #define GKU _Pragma("unroll 2")
 #else
 #define GKU _Pragma("unroll")
+#endif
+#if defined(GEMM_F64) && defined(KK_TARGET_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GTC 1
+#define GTP (KKK_GEMM_GPU_T + KKK_GEMM_TC_PAD) /* a tensor-core stage's padded row */
+/* d += a b for one 8 x 8 x 4 block, a warp together (PTX ISA, mma
+ * m8n8k4 .f64): lane l holds a(g, q) and b(q, g), and d(g, 2 q) and
+ * d(g, 2 q + 1), g = l / 4, q = l % 4 */
+KK__FN void KN(gemm_mma)(SC *d, SC a, SC b) {
+  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+      : "+d"(d[0]), "+d"(d[1])
+      : "d"(a), "d"(b));
+}
+#else
+#define GTC 0
 #endif
 #endif
 
@@ -234,6 +259,93 @@ KKK_TEAM_FOR(KN(gemm_rb), struct kkk_gemm_args, team) {
       }
     }
   }
+#elif GTC
+  const int tid = (int)KK_TEAM_RANK(team), lane = tid & 31, warp = tid >> 5;
+  const int g = lane >> 2, q = lane & 3;
+  const int wm = (warp & 1) * 64, wn = (warp >> 1) * 32; /* the warp's block of the tile */
+  const int64_t i0 = (t / args->tiles_n) * GG, j0 = (t % args->tiles_n) * GG;
+  SC *const As = KK_TEAM_SCRATCH(team, 0, SC, 2 * KKK_GEMM_TC_STAGE);
+  SC *const Bs = KK_TEAM_SCRATCH(team, 0, SC, 2 * KKK_GEMM_TC_STAGE);
+  /* A stage of an operand is its 128 rows (A's rows, B's columns) by 16
+   * values of k, stored k-major (s[k GTP + row]).  A thread moves 8
+   * elements of each: element u is (row r + u dr, k kq + u dk).  Where
+   * the rows are the unit-stride dimension, consecutive threads take
+   * consecutive rows (dk 2); where k is, a warp takes 8 rows by 4 k (32
+   * bytes of each row, one sector; dr 16), so that its stores into the
+   * stage, like the mma's reads, fall in distinct banks. */
+  const int a_kfast = as1 == 1 && as0 != 1, b_kfast = bs0 == 1;
+  const int ar = a_kfast ? g + 8 * (warp >> 2) : tid & 127, akq = a_kfast ? q + 4 * (warp & 3) : tid >> 7;
+  const int adr = a_kfast ? 16 : 0, adk = a_kfast ? 0 : 2;
+  const int br = b_kfast ? g + 8 * (warp >> 2) : tid & 127, bkq = b_kfast ? q + 4 * (warp & 3) : tid >> 7;
+  const int bdr = b_kfast ? 16 : 0, bdk = b_kfast ? 0 : 2;
+  const int64_t ag = (i0 + ar) * as0 + akq * as1, agu = adr * as0 + adk * as1;
+  const int64_t bg = bkq * bs0 + (j0 + br) * bs1, bgu = bdk * bs0 + bdr * bs1;
+  const int aso = akq * GTP + ar, asu = adk * GTP + adr, bso = bkq * GTP + br, bsu = bdk * GTP + bdr;
+  unsigned aok = 0, bok = 0; /* bit u: element u's row (column) is inside C */
+  _Pragma("unroll") for (int u = 0; u < 8; u++) {
+    aok |= (i0 + ar + u * adr < m ? 1u : 0u) << u;
+    bok |= (j0 + br + u * bdr < n ? 1u : 0u) << u;
+  }
+  SC acc[8][4][2];
+  _Pragma("unroll") for (int r = 0; r < 8; r++)
+    _Pragma("unroll") for (int c = 0; c < 4; c++)
+      acc[r][c][0] = acc[r][c][1] = (SC)0;
+  SC ra[8], rb[8];
+#define KKK_GEMM_STAGE_LOAD(k0_)                                                                  \
+  _Pragma("unroll") for (int u = 0; u < 8; u++) {                                                 \
+    ra[u] = (aok >> u & 1u) && (k0_) + akq + u * adk < kend ? Ad[ag + u * agu + (k0_) * as1] : (SC)0; \
+    rb[u] = (bok >> u & 1u) && (k0_) + bkq + u * bdk < kend ? Bd[bg + u * bgu + (k0_) * bs0] : (SC)0; \
+  }
+#define KKK_GEMM_STAGE_STORE(buf_)                                                                \
+  _Pragma("unroll") for (int u = 0; u < 8; u++) {                                                 \
+    As[(buf_) * KKK_GEMM_TC_STAGE + aso + u * asu] = ra[u];                                       \
+    Bs[(buf_) * KKK_GEMM_TC_STAGE + bso + u * bsu] = rb[u];                                       \
+  }
+  if (kend > 0) {
+    KKK_GEMM_STAGE_LOAD(0)
+    KKK_GEMM_STAGE_STORE(0)
+  }
+  KK_TEAM_BARRIER(team);
+  int cur = 0;
+  for (int64_t k0 = 0; k0 < kend; k0 += KKK_GEMM_TC_K) {
+    const int more = k0 + KKK_GEMM_TC_K < kend;
+    if (more) {
+      KKK_GEMM_STAGE_LOAD(k0 + KKK_GEMM_TC_K)
+    }
+    /* lane (g, q) takes row wm + 8 r + g of A and column wn + 8 c + g of
+     * B at k = 4 s + q */
+    const SC *const as = As + cur * KKK_GEMM_TC_STAGE + q * GTP + wm + g;
+    const SC *const bs = Bs + cur * KKK_GEMM_TC_STAGE + q * GTP + wn + g;
+    _Pragma("unroll") for (int s = 0; s < KKK_GEMM_TC_K / 4; s++) {
+      SC af[8], bf[4];
+      _Pragma("unroll") for (int r = 0; r < 8; r++) af[r] = as[s * 4 * GTP + 8 * r];
+      _Pragma("unroll") for (int c = 0; c < 4; c++) bf[c] = bs[s * 4 * GTP + 8 * c];
+      _Pragma("unroll") for (int r = 0; r < 8; r++)
+        _Pragma("unroll") for (int c = 0; c < 4; c++)
+          KN(gemm_mma)(acc[r][c], af[r], bf[c]);
+    }
+    if (more) {
+      KKK_GEMM_STAGE_STORE(cur ^ 1)
+    }
+    KK_TEAM_BARRIER(team);
+    cur ^= 1;
+  }
+#undef KKK_GEMM_STAGE_LOAD
+#undef KKK_GEMM_STAGE_STORE
+  _Pragma("unroll") for (int r = 0; r < 8; r++) {
+    const int64_t i = i0 + wm + 8 * r + g;
+    if (i >= m)
+      continue;
+    _Pragma("unroll") for (int c = 0; c < 4; c++)
+      _Pragma("unroll") for (int h = 0; h < 2; h++) {
+        const int64_t j = j0 + wn + 8 * c + 2 * q + h;
+        if (j < n) {
+          SC *cp = &KK_AT(args->C, SC, i, j);
+          const SC v = a * acc[r][c][h];
+          *cp = bzero ? v : v + b * *cp;
+        }
+      }
+  }
 #else
   const int tid = (int)KK_TEAM_RANK(team), tx = tid & 15, ty = tid >> 4;
   const int64_t i0 = (t / args->tiles_n) * GG, j0 = (t % args->tiles_n) * GG;
@@ -343,4 +455,8 @@ KKK_TEAM_FOR(KN(gemm_rb), struct kkk_gemm_args, team) {
 #undef GP
 #undef GL
 #undef GKU
+#if GTC
+#undef GTP
+#endif
+#undef GTC
 #endif
