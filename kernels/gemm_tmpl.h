@@ -139,6 +139,30 @@ KK__FN void KN(gemm_mma)(SC *d, SC a, SC b) {
       : "+d"(d[0]), "+d"(d[1])
       : "d"(a), "d"(b));
 }
+#if __CUDA_ARCH__ >= 900
+#if KKK_GEMM_TC_K != 16
+#error "gemm_tmpl.h: the sm_90 form takes a stage of 16 values of k in one mma m16n8k16"
+#endif
+/* sm_90: the same for a 16 x 8 x 16 block in one instruction (mma
+ * m16n8k16 .f64, PTX ISA 7.8), which reads and writes the accumulators
+ * once for four steps of k: lane l holds a(g + 8 h, 4 s + q) as a[2 s + h],
+ * b(4 s + q, g) as b[s], d(g, 2 q + v) as d0[v] and d(g + 8, 2 q + v) as
+ * d1[v]: the elements of the m8n8k4 form's two row blocks and four steps */
+KK__FN void KN(gemm_mma16)(SC *d0, SC *d1, const SC *a, const SC *b) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, "
+      "{%12, %13, %14, %15}, {%0, %1, %2, %3};"
+      : "+d"(d0[0]), "+d"(d0[1]), "+d"(d1[0]), "+d"(d1[1])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]), "d"(b[1]),
+        "d"(b[2]), "d"(b[3]));
+}
+#endif
+/* s = *g (8 bytes) when ok, else s = 0, copied by the memory system while
+ * the thread goes on (cp.async, sm_80): g is not read when !ok */
+KK__FN void KN(gemm_cp8)(SC *s, const SC *g, bool ok) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"((unsigned)__cvta_generic_to_shared(s)), "l"(g),
+               "r"(ok ? 8 : 0)
+               : "memory");
+}
 #else
 #define GTC 0
 #endif
@@ -278,9 +302,12 @@ KKK_TEAM_FOR(KN(gemm_rb), struct kkk_gemm_args, team) {
   const int adr = a_kfast ? 16 : 0, adk = a_kfast ? 0 : 2;
   const int br = b_kfast ? g + 8 * (warp >> 2) : tid & 127, bkq = b_kfast ? q + 4 * (warp & 3) : tid >> 7;
   const int bdr = b_kfast ? 16 : 0, bdk = b_kfast ? 0 : 2;
-  const int64_t ag = (i0 + ar) * as0 + akq * as1, agu = adr * as0 + adk * as1;
-  const int64_t bg = bkq * bs0 + (j0 + br) * bs1, bgu = bdk * bs0 + bdr * bs1;
-  const int aso = akq * GTP + ar, asu = adk * GTP + adr, bso = bkq * GTP + br, bsu = bdk * GTP + bdr;
+  const int64_t ag = (i0 + ar) * as0 + akq * as1;
+  int64_t agu = adr * as0 + adk * as1;
+  const int64_t bg = bkq * bs0 + (j0 + br) * bs1;
+  int64_t bgu = bdk * bs0 + bdr * bs1;
+  const int aso = akq * GTP + ar, bso = bkq * GTP + br;
+  int asu = adk * GTP + adr, bsu = bdk * GTP + bdr;
   unsigned aok = 0, bok = 0; /* bit u: element u's row (column) is inside C */
   _Pragma("unroll") for (int u = 0; u < 8; u++) {
     aok |= (i0 + ar + u * adr < m ? 1u : 0u) << u;
@@ -290,32 +317,51 @@ KKK_TEAM_FOR(KN(gemm_rb), struct kkk_gemm_args, team) {
   _Pragma("unroll") for (int r = 0; r < 8; r++)
     _Pragma("unroll") for (int c = 0; c < 4; c++)
       acc[r][c][0] = acc[r][c][1] = (SC)0;
-  SC ra[8], rb[8];
-#define KKK_GEMM_STAGE_LOAD(k0_)                                                                  \
-  _Pragma("unroll") for (int u = 0; u < 8; u++) {                                                 \
-    ra[u] = (aok >> u & 1u) && (k0_) + akq + u * adk < kend ? Ad[ag + u * agu + (k0_) * as1] : (SC)0; \
-    rb[u] = (bok >> u & 1u) && (k0_) + bkq + u * bdk < kend ? Bd[bg + u * bgu + (k0_) * bs0] : (SC)0; \
-  }
-#define KKK_GEMM_STAGE_STORE(buf_)                                                                \
-  _Pragma("unroll") for (int u = 0; u < 8; u++) {                                                 \
-    As[(buf_) * KKK_GEMM_TC_STAGE + aso + u * asu] = ra[u];                                       \
-    Bs[(buf_) * KKK_GEMM_TC_STAGE + bso + u * bsu] = rb[u];                                       \
-  }
+  /* a stage goes from global memory to scratch by cp.async, without
+   * passing through registers: issued for the next stage before this one
+   * is computed, waited for (cp.async.wait_group) before the barrier that
+   * makes it every warp's; a second barrier after the computation keeps
+   * the next copy off a buffer that is still being read */
+#define KKK_GEMM_STAGE_COPY(k0_, buf_)                                                           \
+  _Pragma("unroll") for (int u = 0; u < 8; u++) {                                                \
+    const bool oka = (aok >> u & 1u) && (k0_) + akq + u * adk < kend;                            \
+    const bool okb = (bok >> u & 1u) && (k0_) + bkq + u * bdk < kend;                            \
+    KN(gemm_cp8)(As + (buf_) * KKK_GEMM_TC_STAGE + aso + u * asu, oka ? Ad + ag + u * agu + (k0_) * as1 : Ad, oka); \
+    KN(gemm_cp8)(Bs + (buf_) * KKK_GEMM_TC_STAGE + bso + u * bsu, okb ? Bd + bg + u * bgu + (k0_) * bs0 : Bd, okb); \
+  }                                                                                              \
+  asm volatile("cp.async.commit_group;" ::: "memory");
   if (kend > 0) {
-    KKK_GEMM_STAGE_LOAD(0)
-    KKK_GEMM_STAGE_STORE(0)
+    KKK_GEMM_STAGE_COPY(0, 0)
   }
-  KK_TEAM_BARRIER(team);
   int cur = 0;
   for (int64_t k0 = 0; k0 < kend; k0 += KKK_GEMM_TC_K) {
-    const int more = k0 + KKK_GEMM_TC_K < kend;
-    if (more) {
-      KKK_GEMM_STAGE_LOAD(k0 + KKK_GEMM_TC_K)
+    /* the steps between a thread's elements, made opaque to the compiler each stage: it recomputes their
+     * 32 addresses with one multiply-add each instead of keeping them in registers across the loop */
+    asm volatile("" : "+l"(agu), "+l"(bgu), "+r"(asu), "+r"(bsu));
+    if (k0 + KKK_GEMM_TC_K < kend) {
+      KKK_GEMM_STAGE_COPY(k0 + KKK_GEMM_TC_K, cur ^ 1)
+      asm volatile("cp.async.wait_group 1;" ::: "memory");
+    } else {
+      asm volatile("cp.async.wait_group 0;" ::: "memory");
     }
+    KK_TEAM_BARRIER(team);
     /* lane (g, q) takes row wm + 8 r + g of A and column wn + 8 c + g of
      * B at k = 4 s + q */
     const SC *const as = As + cur * KKK_GEMM_TC_STAGE + q * GTP + wm + g;
     const SC *const bs = Bs + cur * KKK_GEMM_TC_STAGE + q * GTP + wn + g;
+#if __CUDA_ARCH__ >= 900
+    /* the stage's B operands once, then each pair of row blocks' A */
+    SC bf[4][4];
+    _Pragma("unroll") for (int c = 0; c < 4; c++)
+      _Pragma("unroll") for (int s = 0; s < 4; s++) bf[c][s] = bs[s * 4 * GTP + 8 * c];
+    _Pragma("unroll") for (int r = 0; r < 8; r += 2) {
+      SC af[8];
+      _Pragma("unroll") for (int s = 0; s < 4; s++)
+        _Pragma("unroll") for (int h = 0; h < 2; h++) af[2 * s + h] = as[s * 4 * GTP + 8 * (r + h)];
+      _Pragma("unroll") for (int c = 0; c < 4; c++)
+        KN(gemm_mma16)(acc[r][c], acc[r + 1][c], af, bf[c]);
+    }
+#else
     _Pragma("unroll") for (int s = 0; s < KKK_GEMM_TC_K / 4; s++) {
       SC af[8], bf[4];
       _Pragma("unroll") for (int r = 0; r < 8; r++) af[r] = as[s * 4 * GTP + 8 * r];
@@ -324,14 +370,11 @@ KKK_TEAM_FOR(KN(gemm_rb), struct kkk_gemm_args, team) {
         _Pragma("unroll") for (int c = 0; c < 4; c++)
           KN(gemm_mma)(acc[r][c], af[r], bf[c]);
     }
-    if (more) {
-      KKK_GEMM_STAGE_STORE(cur ^ 1)
-    }
+#endif
     KK_TEAM_BARRIER(team);
     cur ^= 1;
   }
-#undef KKK_GEMM_STAGE_LOAD
-#undef KKK_GEMM_STAGE_STORE
+#undef KKK_GEMM_STAGE_COPY
   _Pragma("unroll") for (int r = 0; r < 8; r++) {
     const int64_t i = i0 + wm + 8 * r + g;
     if (i >= m)
