@@ -6,7 +6,7 @@
 # (or a list with sm_80 or newer) and built (`make`, then
 # `make kernels/tests/check_kernels` if `make check` has not built it).
 # Logs go to $OUT (default /tmp/kk-dgemm-tc-gpu).  Every step is bounded by
-# `timeout`, the bounds adding up to 225 s.  Knobs: KK_BENCH_RUNS
+# `timeout`, the bounds adding up to 220 s.  Knobs: KK_BENCH_RUNS
 # (default 3), KK_BENCH_REPS (kk-bench-kernels --reps, default 10),
 # KK_BENCH_DGEMM (the size, default 8192).  No timing is judged: the exit
 # status says whether the tests passed, the PTX has the tensor-core
@@ -32,21 +32,25 @@ timeout 5 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm 
 timeout 5 nvidia-smi --query-compute-apps=pid,process_name --format=csv,noheader | tee "$OUT/other-processes.txt"
 (cd "$B" && git log -1 --format='%h %s' 2>/dev/null) | tee "$OUT/commit.txt"
 
-step "gemm_rb's registers and spills (ptxas -v, sm_80 and sm_90), and its mma instructions in the sm_90 PTX"
+step "gemm_rb's registers and spills (ptxas -v, sm_80 and sm_90), and its mma instructions in the PTX"
 NVCC=$(sed -n 's/.*"NVCC": "\(.*\)".*/\1/p' "$B/targets/cuda.json")
 SRC=$(cd "$B" && sed -n 's/^srcdir = //p' Makefile)
 SRC=$(cd "$B" && cd "$SRC" && pwd)
 if [ -x "$NVCC" ]; then
   for a in 80 90; do
-    timeout 15 "$NVCC" -x cu -O3 -std=c++17 --cubin -gencode=arch=compute_$a,code=sm_$a -Xptxas -v -DKK_TARGET_CUDA \
+    timeout 10 "$NVCC" -x cu -O3 -std=c++17 --cubin -gencode=arch=compute_$a,code=sm_$a -Xptxas -v -DKK_TARGET_CUDA \
       -I"$SRC/include" -I"$B/include" -I"$SRC/kernels" "$SRC/kernels/blas2.kk.c" -o "$OUT/blas2-sm_$a.cubin" 2>&1 |
       grep -A3 "entry function 'kk_k_kkk_gemm_rb_[sd]'" | tee "$OUT/ptxas-gemm-sm_$a.txt"
   done
-  timeout 15 "$NVCC" -x cu -O3 -std=c++17 --ptx -arch=sm_90 -DKK_TARGET_CUDA -I"$SRC/include" -I"$B/include" \
-    -I"$SRC/kernels" "$SRC/kernels/blas2.kk.c" -o "$OUT/blas2-sm_90.ptx"
-  nmma=$(awk '/\.entry kk_k_kkk_gemm_rb_d/,/^}/' "$OUT/blas2-sm_90.ptx" | grep -c 'mma.sync.aligned.m8n8k4.row.col.f64')
-  echo "mma.sync m8n8k4 f64 in gemm_rb_d (sm_90 PTX): $nmma (128 expected: 4 steps of k x 8 x 4 blocks)"
-  [ "$nmma" -gt 0 ] || rc=1
+  for a in 80 90; do
+    timeout 10 "$NVCC" -x cu -O3 -std=c++17 --ptx -arch=sm_$a -DKK_TARGET_CUDA -I"$SRC/include" -I"$B/include" \
+      -I"$SRC/kernels" "$SRC/kernels/blas2.kk.c" -o "$OUT/blas2-sm_$a.ptx"
+  done
+  n80=$(awk '/\.entry kk_k_kkk_gemm_rb_d/,/^}/' "$OUT/blas2-sm_80.ptx" | grep -c 'mma.sync.aligned.m8n8k4.row.col.f64')
+  n90=$(awk '/\.entry kk_k_kkk_gemm_rb_d/,/^}/' "$OUT/blas2-sm_90.ptx" | grep -c 'mma.sync.aligned.m16n8k16.row.col.f64')
+  echo "gemm_rb_d: sm_80 PTX mma m8n8k4 f64 x $n80 (128 expected), sm_90 PTX mma m16n8k16 f64 x $n90 (16 expected)" |
+    tee "$OUT/mma-count.txt"
+  [ "$n80" -gt 0 ] && [ "$n90" -gt 0 ] || rc=1
 else
   echo "(nvcc not found at '$NVCC': skipped)"
 fi

@@ -22,12 +22,17 @@
  * newer images: __CUDA_ARCH__ >= 800) takes the FP64 tensor cores
  * instead, which do twice the FP64 pipes' arithmetic: the same team per
  * 128 x 128 tile of C, each of its 8 warps a 64 x 32 block of it as 8 x 4
- * accumulators of mma.sync m8n8k4 (two elements of each per lane), op(A)
- * and op(B) staged KKK_GEMM_TC_K values of k at a time, double buffered
- * as above; a lane reads the one element of A and of B each mma takes
- * from scratch (rows padded by KKK_GEMM_TC_PAD: no bank conflicts).  The
- * older images, the NVRTC source (preprocessed without __CUDA_ARCH__)
- * and every other target keep the portable form.
+ * accumulators of 8 x 8 (two elements of each per lane), op(A) and op(B)
+ * staged KKK_GEMM_TC_K values of k at a time in double-buffered scratch,
+ * copied there by cp.async (no registers in between; zero fill past the
+ * edges), the next stage's copy issued before this one is computed; a
+ * lane reads the one element of A and of B each 8 x 8 x 4 step takes
+ * from scratch (rows padded by KKK_GEMM_TC_PAD: no bank conflicts).
+ * sm_80 .. sm_89 compute with mma m8n8k4; sm_90 with m16n8k16, which
+ * takes the same elements per lane for two row blocks and four steps of
+ * k in one instruction (its accumulators read and written once a
+ * stage).  Images older than sm_80, the NVRTC source (preprocessed
+ * without __CUDA_ARCH__) and every other target keep the portable form.
  *
  * Host targets (league rank = an args->mr x args->nc block of C, team
  * size 1): for each KKK_GEMM_H_KC slice of k, op(B)'s slice is packed
