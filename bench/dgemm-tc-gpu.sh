@@ -6,7 +6,7 @@
 # (or a list with sm_80 or newer) and built (`make`, then
 # `make kernels/tests/check_kernels` if `make check` has not built it).
 # Logs go to $OUT (default /tmp/kk-dgemm-tc-gpu).  Every step is bounded by
-# `timeout`, the bounds adding up to 220 s.  Knobs: KK_BENCH_RUNS
+# `timeout`, the bounds adding up to 225 s.  Knobs: KK_BENCH_RUNS
 # (default 3), KK_BENCH_REPS (kk-bench-kernels --reps, default 10),
 # KK_BENCH_DGEMM (the size, default 8192).  No timing is judged: the exit
 # status says whether the tests passed, the PTX has the tensor-core
@@ -56,7 +56,7 @@ else
 fi
 
 step "check_kernels cuda, the gemm case (CK_RUN_CASE=gemm: kk's own gemm at edge sizes, every op and layout)"
-CK_FORK=no CK_RUN_CASE=gemm timeout 80 "$B/kernels/tests/check_kernels" cuda >"$OUT/check-kernels-gemm-cuda.log" 2>&1
+CK_FORK=no CK_RUN_CASE=gemm timeout 100 "$B/kernels/tests/check_kernels" cuda >"$OUT/check-kernels-gemm-cuda.log" 2>&1
 s=$?
 echo "rc=$s"
 tail -5 "$OUT/check-kernels-gemm-cuda.log"
@@ -64,7 +64,7 @@ tail -5 "$OUT/check-kernels-gemm-cuda.log"
 
 for r in $(seq 1 "$RUNS"); do
   step "kk-bench-kernels cuda --cases=dgemm --dgemm=$N, run $r of $RUNS"
-  timeout 30 "$B/bench/kk-bench-kernels" --backends=cuda --cases=dgemm --dgemm="$N" --reps="$REPS" \
+  timeout 25 "$B/bench/kk-bench-kernels" --backends=cuda --cases=dgemm --dgemm="$N" --reps="$REPS" \
     >"$OUT/bench-dgemm-$r.txt" 2>"$OUT/bench-dgemm-$r.err"
   s=$?
   cat "$OUT/bench-dgemm-$r.txt"

@@ -68,6 +68,7 @@
  * takes, per operand: KKK_GEMM_TC_STAGE elements a buffer, two buffers. */
 #define KKK_GEMM_TC_K 16
 #define KKK_GEMM_TC_PAD 4
+#define KKK_GEMM_TC_GROUP 8 /* rows of tiles the league ranks go through column by column */
 #define KKK_GEMM_TC_STAGE (KKK_GEMM_TC_K * (KKK_GEMM_GPU_T + KKK_GEMM_TC_PAD))
 
 /* batched gemm on GPUs: rows of C each lane keeps in registers when C has

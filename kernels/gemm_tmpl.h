@@ -292,7 +292,15 @@ KKK_TEAM_FOR(KN(gemm_rb), struct kkk_gemm_args, team) {
   const int tid = (int)KK_TEAM_RANK(team), lane = tid & 31, warp = tid >> 5;
   const int g = lane >> 2, q = lane & 3;
   const int wm = (warp & 1) * 64, wn = (warp >> 1) * 32; /* the warp's block of the tile */
-  const int64_t i0 = (t / args->tiles_n) * GG, j0 = (t % args->tiles_n) * GG;
+  /* league ranks in groups of KKK_GEMM_TC_GROUP rows of tiles, column by
+   * column within a group: the teams that run at once share op(A)'s
+   * panels of a few rows of tiles and op(B)'s of a few columns, which L2
+   * keeps, where rank order along whole rows of tiles would stream all of
+   * op(B) from memory for every row */
+  const int64_t tiles_m = (m + GG - 1) / GG, per_group = (int64_t)KKK_GEMM_TC_GROUP * args->tiles_n;
+  const int64_t first = t / per_group * KKK_GEMM_TC_GROUP, in = t % per_group;
+  const int64_t rows = tiles_m - first < KKK_GEMM_TC_GROUP ? tiles_m - first : KKK_GEMM_TC_GROUP;
+  const int64_t i0 = (first + in % rows) * GG, j0 = (in / rows) * GG;
   SC *const As = KK_TEAM_SCRATCH(team, 0, SC, 2 * KKK_GEMM_TC_STAGE);
   SC *const Bs = KK_TEAM_SCRATCH(team, 0, SC, 2 * KKK_GEMM_TC_STAGE);
   /* A stage of an operand is its 128 rows (A's rows, B's columns) by 16

@@ -653,15 +653,17 @@ END_TEST
  * beta 0 with C full of NaN (C not read), alpha 0 with A and B full of
  * NaN (neither read: C = beta C).  Real types take the register-blocked
  * kernel (gemm_rb), complex ones the tiles; both are checked.  The last
- * two sizes, real types only, are for the GPU tiles of 128 x 128 and the
- * stages of k of the tensor-core form (16): three by two tiles, the last
- * of each partial, with k a whole number of stages; one whole tile with k
- * one past a stage. */
+ * three sizes, real types only, are for the GPU tiles of 128 x 128 and
+ * the stages of k of the tensor-core form (16): three by two tiles, the
+ * last of each partial, with k a whole number of stages; one whole tile
+ * with k one past a stage; nine by two tiles, past the tensor-core form's
+ * groups of 8 rows of tiles (KKK_GEMM_TC_GROUP). */
 START_TEST(gemm_blocked) {
   use_tpl(0);
   static const int64_t sizes[][3] = {{1, 1, 1},       {7, 33, 129},  {129, 7, 33},  {33, 129, 7},
-                                     {129, 129, 300}, {130, 97, 1},  {257, 200, 64}, {128, 128, 17}};
-  const int nz = g_small ? 2 : 8;
+                                     {129, 129, 300}, {130, 97, 1},  {257, 200, 64}, {128, 128, 17},
+                                     {1100, 130, 9}};
+  const int nz = g_small ? 2 : 9;
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
     for (int zi = 0; zi < nz; zi++)
