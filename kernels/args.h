@@ -59,6 +59,17 @@
 #define KKK_GEMM_H_KC 256
 #define KKK_GEMM_H_NC 256
 #define KKK_GEMM_H_NR_MAX 32
+/* gemm_rb of double on CUDA devices of compute capability 8.0 and up: the
+ * FP64 tensor cores (mma m8n8k4), the same 128 x 128 tile of C and 256
+ * threads, each warp a 64 x 32 block of it; op(A) and op(B) staged
+ * KKK_GEMM_TC_K values of k at a time, double buffered, rows of the stage
+ * padded by KKK_GEMM_TC_PAD elements (with 4, the eight rows by four k a
+ * warp reads for one mma fall in distinct banks).  The team scratch it
+ * takes, per operand: KKK_GEMM_TC_STAGE elements a buffer, two buffers. */
+#define KKK_GEMM_TC_K 16
+#define KKK_GEMM_TC_PAD 4
+#define KKK_GEMM_TC_GROUP 8 /* rows of tiles the league ranks go through column by column */
+#define KKK_GEMM_TC_STAGE (KKK_GEMM_TC_K * (KKK_GEMM_GPU_T + KKK_GEMM_TC_PAD))
 
 /* batched gemm on GPUs: rows of C each lane keeps in registers when C has
  * a warp's worth of columns */

@@ -189,8 +189,20 @@ kk_status_t kk_blas_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b, kk
       return kk_parallel_for_team(c.op, &p, k_gemm_rb[c.t], &g, sizeof g);
     }
     p.team_size = KKK_GEMM_GPU_THREADS;
-    p.scratch_team[0] = 2 * kk_scratch_size(es, 2 * KKK_GEMM_GPU_K * (KKK_GEMM_GPU_T + 16 / es));
+    const size_t simt = 2 * kk_scratch_size(es, 2 * KKK_GEMM_GPU_K * (KKK_GEMM_GPU_T + 16 / es));
+    p.scratch_team[0] = simt;
     int most = 0;
+    if (c.type == KK_DOUBLE && strcmp(kk_instance_backend(c.inst), "cuda") == 0) {
+      /* the CUDA images for sm_80 and up take the FP64 tensor cores, whose
+       * stages are larger (gemm_tmpl.h); older images run the portable
+       * form in the same scratch.  Every device that cannot give this much
+       * scratch (64 KiB on sm_75) is older than sm_80 and runs the
+       * portable form: it gets the smaller request. */
+      const size_t tc = 2 * kk_scratch_size(es, 2 * KKK_GEMM_TC_STAGE);
+      p.scratch_team[0] = tc > simt ? tc : simt;
+      if (kk_team_size_max(k_gemm_rb[c.t], &p, &most) != KK_OK || most < KKK_GEMM_GPU_THREADS)
+        p.scratch_team[0] = simt;
+    }
     if (kk_team_size_max(k_gemm_rb[c.t], &p, &most) == KK_OK && most >= KKK_GEMM_GPU_THREADS) {
       g.tiles_n = (n + KKK_GEMM_GPU_T - 1) / KKK_GEMM_GPU_T;
       p.league_size = ((m + KKK_GEMM_GPU_T - 1) / KKK_GEMM_GPU_T) * g.tiles_n;

@@ -22,12 +22,14 @@
 #define RT double
 #define CPLX 0
 #define GT KKK_GEMM_TILE
+#define GEMM_F64 1 /* gemm_tmpl.h: the FP64 tensor-core path where the target has one */
 #include "blas2_tmpl.h"
 #undef SFX
 #undef SC
 #undef RT
 #undef CPLX
 #undef GT
+#undef GEMM_F64
 
 #define SFX c
 #define SC kk_complex_float

@@ -18,6 +18,22 @@
  * the scratch rows are padded by 16 bytes so that the stores of a
  * transposed stage fall in distinct banks.
  *
+ * double on CUDA devices of compute capability 8.0 and up (the sm_80 and
+ * newer images: __CUDA_ARCH__ >= 800) takes the FP64 tensor cores
+ * instead, which do twice the FP64 pipes' arithmetic: the same team per
+ * 128 x 128 tile of C, each of its 8 warps a 64 x 32 block of it as 8 x 4
+ * accumulators of 8 x 8 (two elements of each per lane), op(A) and op(B)
+ * staged KKK_GEMM_TC_K values of k at a time in double-buffered scratch,
+ * copied there by cp.async (no registers in between; zero fill past the
+ * edges), the next stage's copy issued before this one is computed; a
+ * lane reads the one element of A and of B each 8 x 8 x 4 step takes
+ * from scratch (rows padded by KKK_GEMM_TC_PAD: no bank conflicts).
+ * sm_80 .. sm_89 compute with mma m8n8k4; sm_90 with m16n8k16, which
+ * takes the same elements per lane for two row blocks and four steps of
+ * k in one instruction (its accumulators read and written once a
+ * stage).  Images older than sm_80, the NVRTC source (preprocessed
+ * without __CUDA_ARCH__) and every other target keep the portable form.
+ *
  * Host targets (league rank = an args->mr x args->nc block of C, team
  * size 1): for each KKK_GEMM_H_KC slice of k, op(B)'s slice is packed
  * into team scratch (level 1) as panels of NR columns, then for each
@@ -116,6 +132,44 @@ typedef struct KK_ALIGNED(16) {
 #define GKU _Pragma("unroll 2")
 #else
 #define GKU _Pragma("unroll")
+#endif
+#if defined(GEMM_F64) && defined(KK_TARGET_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GTC 1
+#define GTP (KKK_GEMM_GPU_T + KKK_GEMM_TC_PAD) /* a tensor-core stage's padded row */
+/* d += a b for one 8 x 8 x 4 block, a warp together (PTX ISA, mma
+ * m8n8k4 .f64): lane l holds a(g, q) and b(q, g), and d(g, 2 q) and
+ * d(g, 2 q + 1), g = l / 4, q = l % 4 */
+KK__FN void KN(gemm_mma)(SC *d, SC a, SC b) {
+  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+      : "+d"(d[0]), "+d"(d[1])
+      : "d"(a), "d"(b));
+}
+#if __CUDA_ARCH__ >= 900
+#if KKK_GEMM_TC_K != 16
+#error "gemm_tmpl.h: the sm_90 form takes a stage of 16 values of k in one mma m16n8k16"
+#endif
+/* sm_90: the same for a 16 x 8 x 16 block in one instruction (mma
+ * m16n8k16 .f64, PTX ISA 7.8), which reads and writes the accumulators
+ * once for four steps of k: lane l holds a(g + 8 h, 4 s + q) as a[2 s + h],
+ * b(4 s + q, g) as b[s], d(g, 2 q + v) as d0[v] and d(g + 8, 2 q + v) as
+ * d1[v]: the elements of the m8n8k4 form's two row blocks and four steps */
+KK__FN void KN(gemm_mma16)(SC *d0, SC *d1, const SC *a, const SC *b) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, "
+      "{%12, %13, %14, %15}, {%0, %1, %2, %3};"
+      : "+d"(d0[0]), "+d"(d0[1]), "+d"(d1[0]), "+d"(d1[1])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]), "d"(b[1]),
+        "d"(b[2]), "d"(b[3]));
+}
+#endif
+/* s = *g (8 bytes) when ok, else s = 0, copied by the memory system while
+ * the thread goes on (cp.async, sm_80): g is not read when !ok */
+KK__FN void KN(gemm_cp8)(SC *s, const SC *g, bool ok) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"((unsigned)__cvta_generic_to_shared(s)), "l"(g),
+               "r"(ok ? 8 : 0)
+               : "memory");
+}
+#else
+#define GTC 0
 #endif
 #endif
 
@@ -234,6 +288,120 @@ KKK_TEAM_FOR(KN(gemm_rb), struct kkk_gemm_args, team) {
       }
     }
   }
+#elif GTC
+  const int tid = (int)KK_TEAM_RANK(team), lane = tid & 31, warp = tid >> 5;
+  const int g = lane >> 2, q = lane & 3;
+  const int wm = (warp & 1) * 64, wn = (warp >> 1) * 32; /* the warp's block of the tile */
+  /* league ranks in groups of KKK_GEMM_TC_GROUP rows of tiles, column by
+   * column within a group: the teams that run at once share op(A)'s
+   * panels of a few rows of tiles and op(B)'s of a few columns, which L2
+   * keeps, where rank order along whole rows of tiles would stream all of
+   * op(B) from memory for every row */
+  const int64_t tiles_m = (m + GG - 1) / GG, per_group = (int64_t)KKK_GEMM_TC_GROUP * args->tiles_n;
+  const int64_t first = t / per_group * KKK_GEMM_TC_GROUP, in = t % per_group;
+  const int64_t rows = tiles_m - first < KKK_GEMM_TC_GROUP ? tiles_m - first : KKK_GEMM_TC_GROUP;
+  const int64_t i0 = (first + in % rows) * GG, j0 = (in / rows) * GG;
+  SC *const As = KK_TEAM_SCRATCH(team, 0, SC, 2 * KKK_GEMM_TC_STAGE);
+  SC *const Bs = KK_TEAM_SCRATCH(team, 0, SC, 2 * KKK_GEMM_TC_STAGE);
+  /* A stage of an operand is its 128 rows (A's rows, B's columns) by 16
+   * values of k, stored k-major (s[k GTP + row]).  A thread moves 8
+   * elements of each: element u is (row r + u dr, k kq + u dk).  Where
+   * the rows are the unit-stride dimension, consecutive threads take
+   * consecutive rows (dk 2); where k is, a warp takes 8 rows by 4 k (32
+   * bytes of each row, one sector; dr 16), so that its stores into the
+   * stage, like the mma's reads, fall in distinct banks. */
+  const int a_kfast = as1 == 1 && as0 != 1, b_kfast = bs0 == 1;
+  const int ar = a_kfast ? g + 8 * (warp >> 2) : tid & 127, akq = a_kfast ? q + 4 * (warp & 3) : tid >> 7;
+  const int adr = a_kfast ? 16 : 0, adk = a_kfast ? 0 : 2;
+  const int br = b_kfast ? g + 8 * (warp >> 2) : tid & 127, bkq = b_kfast ? q + 4 * (warp & 3) : tid >> 7;
+  const int bdr = b_kfast ? 16 : 0, bdk = b_kfast ? 0 : 2;
+  const int64_t ag = (i0 + ar) * as0 + akq * as1;
+  int64_t agu = adr * as0 + adk * as1;
+  const int64_t bg = bkq * bs0 + (j0 + br) * bs1;
+  int64_t bgu = bdk * bs0 + bdr * bs1;
+  const int aso = akq * GTP + ar, bso = bkq * GTP + br;
+  int asu = adk * GTP + adr, bsu = bdk * GTP + bdr;
+  unsigned aok = 0, bok = 0; /* bit u: element u's row (column) is inside C */
+  _Pragma("unroll") for (int u = 0; u < 8; u++) {
+    aok |= (i0 + ar + u * adr < m ? 1u : 0u) << u;
+    bok |= (j0 + br + u * bdr < n ? 1u : 0u) << u;
+  }
+  SC acc[8][4][2];
+  _Pragma("unroll") for (int r = 0; r < 8; r++)
+    _Pragma("unroll") for (int c = 0; c < 4; c++)
+      acc[r][c][0] = acc[r][c][1] = (SC)0;
+  /* a stage goes from global memory to scratch by cp.async, without
+   * passing through registers: issued for the next stage before this one
+   * is computed, waited for (cp.async.wait_group) before the barrier that
+   * makes it every warp's; a second barrier after the computation keeps
+   * the next copy off a buffer that is still being read */
+#define KKK_GEMM_STAGE_COPY(k0_, buf_)                                                           \
+  _Pragma("unroll") for (int u = 0; u < 8; u++) {                                                \
+    const bool oka = (aok >> u & 1u) && (k0_) + akq + u * adk < kend;                            \
+    const bool okb = (bok >> u & 1u) && (k0_) + bkq + u * bdk < kend;                            \
+    KN(gemm_cp8)(As + (buf_) * KKK_GEMM_TC_STAGE + aso + u * asu, oka ? Ad + ag + u * agu + (k0_) * as1 : Ad, oka); \
+    KN(gemm_cp8)(Bs + (buf_) * KKK_GEMM_TC_STAGE + bso + u * bsu, okb ? Bd + bg + u * bgu + (k0_) * bs0 : Bd, okb); \
+  }                                                                                              \
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  if (kend > 0) {
+    KKK_GEMM_STAGE_COPY(0, 0)
+  }
+  int cur = 0;
+  for (int64_t k0 = 0; k0 < kend; k0 += KKK_GEMM_TC_K) {
+    /* the steps between a thread's elements, made opaque to the compiler each stage: it recomputes their
+     * 32 addresses with one multiply-add each instead of keeping them in registers across the loop */
+    asm volatile("" : "+l"(agu), "+l"(bgu), "+r"(asu), "+r"(bsu));
+    if (k0 + KKK_GEMM_TC_K < kend) {
+      KKK_GEMM_STAGE_COPY(k0 + KKK_GEMM_TC_K, cur ^ 1)
+      asm volatile("cp.async.wait_group 1;" ::: "memory");
+    } else {
+      asm volatile("cp.async.wait_group 0;" ::: "memory");
+    }
+    KK_TEAM_BARRIER(team);
+    /* lane (g, q) takes row wm + 8 r + g of A and column wn + 8 c + g of
+     * B at k = 4 s + q */
+    const SC *const as = As + cur * KKK_GEMM_TC_STAGE + q * GTP + wm + g;
+    const SC *const bs = Bs + cur * KKK_GEMM_TC_STAGE + q * GTP + wn + g;
+#if __CUDA_ARCH__ >= 900
+    /* the stage's B operands once, then each pair of row blocks' A */
+    SC bf[4][4];
+    _Pragma("unroll") for (int c = 0; c < 4; c++)
+      _Pragma("unroll") for (int s = 0; s < 4; s++) bf[c][s] = bs[s * 4 * GTP + 8 * c];
+    _Pragma("unroll") for (int r = 0; r < 8; r += 2) {
+      SC af[8];
+      _Pragma("unroll") for (int s = 0; s < 4; s++)
+        _Pragma("unroll") for (int h = 0; h < 2; h++) af[2 * s + h] = as[s * 4 * GTP + 8 * (r + h)];
+      _Pragma("unroll") for (int c = 0; c < 4; c++)
+        KN(gemm_mma16)(acc[r][c], acc[r + 1][c], af, bf[c]);
+    }
+#else
+    _Pragma("unroll") for (int s = 0; s < KKK_GEMM_TC_K / 4; s++) {
+      SC af[8], bf[4];
+      _Pragma("unroll") for (int r = 0; r < 8; r++) af[r] = as[s * 4 * GTP + 8 * r];
+      _Pragma("unroll") for (int c = 0; c < 4; c++) bf[c] = bs[s * 4 * GTP + 8 * c];
+      _Pragma("unroll") for (int r = 0; r < 8; r++)
+        _Pragma("unroll") for (int c = 0; c < 4; c++)
+          KN(gemm_mma)(acc[r][c], af[r], bf[c]);
+    }
+#endif
+    KK_TEAM_BARRIER(team);
+    cur ^= 1;
+  }
+#undef KKK_GEMM_STAGE_COPY
+  _Pragma("unroll") for (int r = 0; r < 8; r++) {
+    const int64_t i = i0 + wm + 8 * r + g;
+    if (i >= m)
+      continue;
+    _Pragma("unroll") for (int c = 0; c < 4; c++)
+      _Pragma("unroll") for (int h = 0; h < 2; h++) {
+        const int64_t j = j0 + wn + 8 * c + 2 * q + h;
+        if (j < n) {
+          SC *cp = &KK_AT(args->C, SC, i, j);
+          const SC v = a * acc[r][c][h];
+          *cp = bzero ? v : v + b * *cp;
+        }
+      }
+  }
 #else
   const int tid = (int)KK_TEAM_RANK(team), tx = tid & 15, ty = tid >> 4;
   const int64_t i0 = (t / args->tiles_n) * GG, j0 = (t % args->tiles_n) * GG;
@@ -343,4 +511,8 @@ KKK_TEAM_FOR(KN(gemm_rb), struct kkk_gemm_args, team) {
 #undef GP
 #undef GL
 #undef GKU
+#if GTC
+#undef GTP
+#endif
+#undef GTC
 #endif
