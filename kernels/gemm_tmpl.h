@@ -20,13 +20,15 @@
  *
  * Host targets (league rank = an args->mr x args->nc block of C, team
  * size 1): for each KKK_GEMM_H_KC slice of k, op(B)'s slice is packed
- * into team scratch (level 1) as panels of NR columns, then for each
- * KKK_GEMM_H_MC rows op(A)'s block as panels of MR rows (zero padded),
- * and a micro-kernel computes MR x NR of C in
- * registers from a panel of each: loops of constant length that the
- * compiler unrolls and vectorizes (NR is two vector registers of the
- * target's widest vectors, MR = 6 rows: 12 accumulators, the most that
- * leave room for the operands in 16 registers).
+ * into team scratch (level 1) as panels of NR columns; then op(A)'s rows
+ * are packed MR at a time (one zero-padded panel in scratch, packed just
+ * before use while the next panel's rows are prefetched), and for each
+ * panel of op(B) a micro-kernel computes MR x NR of C in registers from
+ * the two panels: loops of constant length that the compiler unrolls and
+ * vectorizes (NR is two vector registers of the target's widest vectors,
+ * MR = 6 rows: 12 accumulators, the most that leave room for the operands
+ * in 16 registers).  The A panel (MR x KC, 12 KiB for double) stays in L1
+ * while op(B)'s panels stream from L2.
  */
 
 #if KKK_HOST

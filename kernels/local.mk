@@ -111,7 +111,7 @@ endif
 endif
 
 # ---- bench/kk-bench-kernels: kk-kernels against OpenBLAS (host backends) and cuBLAS / cuSPARSE (cuda) ----
-EXTRA_DIST += bench/kernels_native_cuda.cu bench/kk-bench-kernels-gpu.sh
+EXTRA_DIST += bench/kernels_native_cuda.cu bench/kk-bench-kernels-gpu.sh bench/host-gemm-gpu.sh
 if KK_BUILD_KERNELS
 noinst_PROGRAMS += bench/kk-bench-kernels
 bench_kk_bench_kernels_SOURCES = bench/kk-bench-kernels.c bench/kernels_native_cuda.h
