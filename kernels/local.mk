@@ -119,6 +119,10 @@ bench_kk_bench_kernels_CPPFLAGS = $(AM_CPPFLAGS) $(BENCH_KERNELS_CUDA_CPPFLAGS)
 bench_kk_bench_kernels_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) $(KK_HOST_KERNEL_CFLAGS)
 bench_kk_bench_kernels_LDFLAGS = $(OPENMP_CFLAGS)
 bench_kk_bench_kernels_LDADD = libkk-kernels.la libkk.la -lm
+# kk's own host dgemm against OpenBLAS by CPU time too, for tuning on a shared machine
+noinst_PROGRAMS += bench/kk-bench-hostgemm
+bench_kk_bench_hostgemm_SOURCES = bench/kk-bench-hostgemm.c
+bench_kk_bench_hostgemm_LDADD = libkk-kernels.la libkk.la -ldl -lm
 if KK_BUILD_CUDA
 # the vendor side on cuda: cuBLAS and cuSPARSE (found through an rpath to the toolkit)
 BENCH_KERNELS_CUDA_CPPFLAGS = -DKK_BENCH_CUDA
