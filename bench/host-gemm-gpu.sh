@@ -10,8 +10,9 @@
 # backends run here.  Logs go to $OUT (default /tmp/kk-host-gemm).
 # Knobs: KK_BENCH_N (dgemm size on every core, default 4096), KK_BENCH_N1
 # (size on one core, default 2048), KK_BENCH_RUNS (default 3),
-# KK_BENCH_SUITE=0 (leaves the suite out).  Bounded: the suite 100 s, each
-# bench run 40 s (about 200 s in all at most).  Run it with nothing else
+# KK_BENCH_SUITE=0 (leaves the suite out).  Bounded (timeout): the suite
+# 70 s, each run on every core 25 s, on one core 20 s, kk-bench-hostgemm
+# 25 s: 230 s in all at most.  Run it with nothing else
 # loading the host.  No timing is judged: the exit status says whether the
 # suite passed and every run ran.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -42,16 +43,16 @@ step "host CPU and build"
 
 if [ "${KK_BENCH_SUITE:-1}" != 0 ]; then
   step "check_kernels openmp (kk's own gemm at edge sizes, every op and layout; the rest of the suite)"
-  OMP_NUM_THREADS=$NP CK_FORK=no timeout 100 "$B/kernels/tests/check_kernels" openmp >"$OUT/check-kernels-openmp.log" 2>&1
+  OMP_NUM_THREADS=$NP CK_FORK=no timeout 70 "$B/kernels/tests/check_kernels" openmp >"$OUT/check-kernels-openmp.log" 2>&1
   s=$?
   echo "rc=$s"
   tail -4 "$OUT/check-kernels-openmp.log"
   [ $s = 0 ] || rc=1
 fi
 
-run() { # run LABEL THREADS SIZE REPS
+run() { # run LABEL THREADS SIZE REPS SECONDS
   local log="$OUT/dgemm-$1.log" s
-  OMP_PROC_BIND=spread OMP_PLACES=cores OMP_NUM_THREADS=$2 timeout 40 "$B/bench/kk-bench-kernels" \
+  OMP_PROC_BIND=spread OMP_PLACES=cores OMP_NUM_THREADS=$2 timeout "$5" "$B/bench/kk-bench-kernels" \
     --backends=openmp --cases=dgemm --dgemm="$3" --reps="$4" --kokkos-num-threads="$2" >"$log" 2>&1
   s=$?
   grep -E 'threads?$|dgemm ' "$log"
@@ -59,12 +60,19 @@ run() { # run LABEL THREADS SIZE REPS
 }
 for r in $(seq 1 "$RUNS"); do
   step "kk-bench-kernels openmp dgemm ${N}^2, $NP threads bound, run $r of $RUNS"
-  run "all-$r" "$NP" "$N" 3
+  run "all-$r" "$NP" "$N" 3 25
 done
 for r in $(seq 1 "$RUNS"); do
   step "kk-bench-kernels openmp dgemm ${N1}^2, 1 thread, run $r of $RUNS"
-  run "one-$r" 1 "$N1" 3
+  run "one-$r" 1 "$N1" 3 20
 done
+
+if [ -x "$B/bench/kk-bench-hostgemm" ]; then
+  step "kk-bench-hostgemm ${N}^2, $NP threads bound (wall and CPU time)"
+  OMP_PROC_BIND=spread OMP_PLACES=cores OMP_NUM_THREADS=$NP timeout 25 "$B/bench/kk-bench-hostgemm" "$N" 3 \
+    --kokkos-device=openmp --kokkos-num-threads="$NP" 2>&1 | tee "$OUT/hostgemm.log"
+  [ $? = 0 ] || rc=1
+fi
 
 step "summary: kk own / OpenBLAS (kk vendor: the CBLAS through kk)"
 for f in "$OUT"/dgemm-*.log; do
