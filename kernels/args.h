@@ -44,12 +44,12 @@
  * KKK_GEMM_GPU_T x KKK_GEMM_GPU_T tile of C, each thread 8 x 8 elements of
  * it, op(A) and op(B) staged KKK_GEMM_GPU_K values of k at a time (16 x 16
  * threads x 8 x 8 = 128 x 128: the sizes are tied).  Host targets: a
- * league rank per mr x nc block of C (mr at most KKK_GEMM_H_MR_RANK rows,
- * nc at most KKK_GEMM_H_NC columns), op(B) packed once per slice of
- * KKK_GEMM_H_KC values of k for all the rank's rows, op(A) per
- * KKK_GEMM_H_MC rows of it, panels of
- * KKK_GEMM_H_MR rows (MC is a multiple of it) and NR columns (two vector
- * registers: at most 32 floats with AVX-512). */
+ * league rank per mr x nc block of C (mr a multiple of KKK_GEMM_H_MC rows,
+ * at most KKK_GEMM_H_MR_RANK; nc at most KKK_GEMM_H_NC columns), op(B)
+ * packed once per slice of KKK_GEMM_H_KC values of k for all the rank's
+ * rows, op(A) a panel of KKK_GEMM_H_MR rows at a time (MC is a multiple
+ * of it); op(B)'s panels are NR columns (two vector registers: at most 32
+ * floats with AVX-512). */
 #define KKK_GEMM_GPU_THREADS 256
 #define KKK_GEMM_GPU_T 128
 #define KKK_GEMM_GPU_K 8

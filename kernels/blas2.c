@@ -184,7 +184,7 @@ kk_status_t kk_blas_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b, kk
         g.nc -= KKK_GEMM_H_NR_MAX;
       g.tiles_n = (n + g.nc - 1) / g.nc;
       p.league_size = ((m + g.mr - 1) / g.mr) * g.tiles_n;
-      p.scratch_team[1] = kk_scratch_size(es, KKK_GEMM_H_MC * KKK_GEMM_H_KC) +
+      p.scratch_team[1] = kk_scratch_size(es, KKK_GEMM_H_MR * KKK_GEMM_H_KC) +
                           kk_scratch_size(es, KKK_GEMM_H_KC * KKK_GEMM_H_NC);
       return kk_parallel_for_team(c.op, &p, k_gemm_rb[c.t], &g, sizeof g);
     }

@@ -36,13 +36,15 @@
  *
  * Host targets (league rank = an args->mr x args->nc block of C, team
  * size 1): for each KKK_GEMM_H_KC slice of k, op(B)'s slice is packed
- * into team scratch (level 1) as panels of NR columns, then for each
- * KKK_GEMM_H_MC rows op(A)'s block as panels of MR rows (zero padded),
- * and a micro-kernel computes MR x NR of C in
- * registers from a panel of each: loops of constant length that the
- * compiler unrolls and vectorizes (NR is two vector registers of the
- * target's widest vectors, MR = 6 rows: 12 accumulators, the most that
- * leave room for the operands in 16 registers).
+ * into team scratch (level 1) as panels of NR columns; then op(A)'s rows
+ * are packed MR at a time (one zero-padded panel in scratch, packed just
+ * before use while the next panel's rows are prefetched), and for each
+ * panel of op(B) a micro-kernel computes MR x NR of C in registers from
+ * the two panels: loops of constant length that the compiler unrolls and
+ * vectorizes (NR is two vector registers of the target's widest vectors,
+ * MR = 6 rows: 12 accumulators, the most that leave room for the operands
+ * in 16 registers).  The A panel (MR x KC, 12 KiB for double) stays in L1
+ * while op(B)'s panels stream from L2.
  */
 
 #if KKK_HOST
@@ -190,7 +192,7 @@ KKK_TEAM_FOR(KN(gemm_rb), struct kkk_gemm_args, team) {
   const int64_t i0 = (t / args->tiles_n) * mr, j0 = (t % args->tiles_n) * nc;
   const int64_t mrank = m - i0 < mr ? m - i0 : mr;
   const int nb = n - j0 < nc ? (int)(n - j0) : (int)nc;
-  SC *const Ap = KK_TEAM_SCRATCH(team, 1, SC, KKK_GEMM_H_MC * KKK_GEMM_H_KC);
+  SC *const Ap = KK_TEAM_SCRATCH(team, 1, SC, KKK_GEMM_H_MR * KKK_GEMM_H_KC);
   SC *const Bp = KK_TEAM_SCRATCH(team, 1, SC, KKK_GEMM_H_KC * KKK_GEMM_H_NC);
   if (kend == 0) { /* C = b C */
     for (int64_t i = 0; i < mrank; i++)
@@ -220,70 +222,83 @@ KKK_TEAM_FOR(KN(gemm_rb), struct kkk_gemm_args, team) {
         }
       }
     }
-    for (int64_t ib = i0; ib < i0 + mrank; ib += KKK_GEMM_H_MC) {
-      const int mb = i0 + mrank - ib < KKK_GEMM_H_MC ? (int)(i0 + mrank - ib) : KKK_GEMM_H_MC;
-      const int mp = (mb + GH_MR - 1) / GH_MR;
-      /* op(A)'s block as mp panels of MR rows, each k's MR values together */
-      for (int ip = 0; ip < mp; ip++) {
-        SC *const pa = Ap + (int64_t)ip * kb * GH_MR;
-        const int in = mb - ip * GH_MR < GH_MR ? mb - ip * GH_MR : GH_MR;
-        const SC *src = Ad + (ib + ip * GH_MR) * as0 + k0 * as1;
-        if (as0 == 1 && in == GH_MR) { /* the panel's rows are contiguous */
-          for (int kk = 0; kk < kb; kk++)
-            for (int r = 0; r < GH_MR; r++)
-              pa[kk * GH_MR + r] = src[kk * as1 + r];
-        } else if (as1 == 1 && in == GH_MR) { /* six rows read side by side, the panel written in order */
-          for (int kk = 0; kk < kb; kk++)
-            for (int r = 0; r < GH_MR; r++)
-              pa[kk * GH_MR + r] = src[r * as0 + kk];
-        } else {
+    /* op(A)'s rows in panels of MR, each packed (k's MR values together)
+     * just before the micro-kernels that use it, and kept in L1 while op(B)'s
+     * panels stream from L2; while a panel is used, the next one's rows
+     * are prefetched a part per micro-kernel, so that its packing, which
+     * reads rows of A far apart in memory, does not wait on them */
+    const int64_t mpan = (mrank + GH_MR - 1) / GH_MR;
+    for (int64_t ip = 0; ip < mpan; ip++) {
+      const int64_t ir = i0 + ip * GH_MR;
+      const int in = i0 + mrank - ir < GH_MR ? (int)(i0 + mrank - ir) : GH_MR;
+      SC *const pa = Ap;
+      const SC *src = Ad + ir * as0 + k0 * as1;
+      if (as0 == 1 && in == GH_MR) { /* the panel's rows are contiguous */
+        for (int kk = 0; kk < kb; kk++)
           for (int r = 0; r < GH_MR; r++)
-            if (r < in) {
-              for (int kk = 0; kk < kb; kk++)
-                pa[kk * GH_MR + r] = src[r * as0 + kk * as1];
-            } else {
-              for (int kk = 0; kk < kb; kk++)
-                pa[kk * GH_MR + r] = (SC)0;
-            }
-        }
+            pa[kk * GH_MR + r] = src[kk * as1 + r];
+      } else if (as1 == 1 && in == GH_MR) { /* the rows read side by side, the panel written in order */
+        for (int kk = 0; kk < kb; kk++)
+          for (int r = 0; r < GH_MR; r++)
+            pa[kk * GH_MR + r] = src[r * as0 + kk];
+      } else {
+        for (int r = 0; r < GH_MR; r++)
+          if (r < in) {
+            for (int kk = 0; kk < kb; kk++)
+              pa[kk * GH_MR + r] = src[r * as0 + kk * as1];
+          } else {
+            for (int kk = 0; kk < kb; kk++)
+              pa[kk * GH_MR + r] = (SC)0;
+          }
       }
+#if defined(__GNUC__)
+      /* the next panel's rows (unit stride along k): lines of 64 bytes, a
+       * share of them per panel of op(B) */
+      const int nin = ip + 1 < mpan ? (i0 + mrank - ir - GH_MR < GH_MR ? (int)(i0 + mrank - ir - GH_MR) : GH_MR) : 0;
+      const int lines = as1 == 1 ? (int)((kb * sizeof(SC) + 63) / 64) + 1 : 0;
+#endif
       for (int jp = 0; jp < np; jp++) {
         const int jn = nb - jp * GH_NR < GH_NR ? nb - jp * GH_NR : GH_NR;
-        for (int ip = 0; ip < mp; ip++) {
-          const int in = mb - ip * GH_MR < GH_MR ? mb - ip * GH_MR : GH_MR;
-          SC c[GH_MR * GH_NR];
-          SC *const c0 = &KK_AT(args->C, SC, ib + ip * GH_MR, j0 + jp * GH_NR);
 #if defined(__GNUC__)
-          /* C's tile is read after the micro-kernel: its lines on their way meanwhile */
-          if (cs1 == 1 && !(first && bzero))
-            for (int r = 0; r < in; r++) {
-              __builtin_prefetch(c0 + r * cs0, 1);
-              __builtin_prefetch(c0 + r * cs0 + jn - 1, 1);
-            }
-#endif
-          KN(gemm_micro)(kb, Ap + (int64_t)ip * kb * GH_MR, Bp + (int64_t)jp * kb * GH_NR, c);
-          if (cs1 == 1 && jn == GH_NR) { /* rows of C contiguous: vector loops */
-            for (int r = 0; r < in; r++) {
-              SC *restrict cr = c0 + r * cs0;
-              const SC *restrict vr = c + r * GH_NR;
-              if (!first)
-                for (int q = 0; q < GH_NR; q++)
-                  cr[q] += a * vr[q];
-              else if (bzero)
-                for (int q = 0; q < GH_NR; q++)
-                  cr[q] = a * vr[q];
-              else
-                for (int q = 0; q < GH_NR; q++)
-                  cr[q] = a * vr[q] + b * cr[q];
-            }
-          } else {
-            for (int r = 0; r < in; r++)
-              for (int q = 0; q < jn; q++) {
-                SC *cp = c0 + r * cs0 + q * cs1;
-                const SC v = a * c[r * GH_NR + q];
-                *cp = first ? (bzero ? v : v + b * *cp) : v + *cp;
-              }
+        if (lines)
+          for (int r = 0; r < nin; r++) {
+            const char *row = (const char *)(src + (GH_MR + r) * as0);
+            for (int l = jp * lines / np; l < (jp + 1) * lines / np; l++)
+              __builtin_prefetch(row + 64 * l, 0, 2);
           }
+#endif
+        SC c[GH_MR * GH_NR];
+        SC *const c0 = &KK_AT(args->C, SC, ir, j0 + jp * GH_NR);
+#if defined(__GNUC__)
+        /* C's tile is read after the micro-kernel: its lines on their way meanwhile */
+        if (cs1 == 1 && !(first && bzero))
+          for (int r = 0; r < in; r++) {
+            __builtin_prefetch(c0 + r * cs0, 1);
+            __builtin_prefetch(c0 + r * cs0 + jn - 1, 1);
+          }
+#endif
+        KN(gemm_micro)(kb, pa, Bp + (int64_t)jp * kb * GH_NR, c);
+        if (cs1 == 1 && jn == GH_NR) { /* rows of C contiguous: vector loops */
+          for (int r = 0; r < in; r++) {
+            SC *restrict cr = c0 + r * cs0;
+            const SC *restrict vr = c + r * GH_NR;
+            if (!first)
+              for (int q = 0; q < GH_NR; q++)
+                cr[q] += a * vr[q];
+            else if (bzero)
+              for (int q = 0; q < GH_NR; q++)
+                cr[q] = a * vr[q];
+            else
+              for (int q = 0; q < GH_NR; q++)
+                cr[q] = a * vr[q] + b * cr[q];
+          }
+        } else {
+          for (int r = 0; r < in; r++)
+            for (int q = 0; q < jn; q++) {
+              SC *cp = c0 + r * cs0 + q * cs1;
+              const SC v = a * c[r * GH_NR + q];
+              *cp = first ? (bzero ? v : v + b * *cp) : v + *cp;
+            }
         }
       }
     }

@@ -111,7 +111,7 @@ endif
 endif
 
 # ---- bench/kk-bench-kernels: kk-kernels against OpenBLAS (host backends) and cuBLAS / cuSPARSE (cuda) ----
-EXTRA_DIST += bench/kernels_native_cuda.cu bench/kk-bench-kernels-gpu.sh bench/dgemm-tc-gpu.sh
+EXTRA_DIST += bench/kernels_native_cuda.cu bench/kk-bench-kernels-gpu.sh bench/dgemm-tc-gpu.sh bench/host-gemm-gpu.sh
 if KK_BUILD_KERNELS
 noinst_PROGRAMS += bench/kk-bench-kernels
 bench_kk_bench_kernels_SOURCES = bench/kk-bench-kernels.c bench/kernels_native_cuda.h
@@ -119,6 +119,10 @@ bench_kk_bench_kernels_CPPFLAGS = $(AM_CPPFLAGS) $(BENCH_KERNELS_CUDA_CPPFLAGS)
 bench_kk_bench_kernels_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) $(KK_HOST_KERNEL_CFLAGS)
 bench_kk_bench_kernels_LDFLAGS = $(OPENMP_CFLAGS)
 bench_kk_bench_kernels_LDADD = libkk-kernels.la libkk.la -lm
+# kk's own host dgemm against OpenBLAS by CPU time too, for tuning on a shared machine
+noinst_PROGRAMS += bench/kk-bench-hostgemm
+bench_kk_bench_hostgemm_SOURCES = bench/kk-bench-hostgemm.c
+bench_kk_bench_hostgemm_LDADD = libkk-kernels.la libkk.la -ldl -lm
 if KK_BUILD_CUDA
 # the vendor side on cuda: cuBLAS and cuSPARSE (found through an rpath to the toolkit)
 BENCH_KERNELS_CUDA_CPPFLAGS = -DKK_BENCH_CUDA
