@@ -2,4 +2,4 @@
 # algorithms/tests/algorithms-opencl.sh -- every kk-algorithms routine on the opencl backend (skipped, with the reason, when it is not available).
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 . "${top_srcdir:-.}/algorithms/tests/algorithms-env.sh"
-exec "${top_builddir:-.}/algorithms/tests/check_algorithms" opencl
+kka_run "${top_builddir:-.}/algorithms/tests/check_algorithms" opencl
