@@ -39,6 +39,14 @@ if "$bude" --kokkos-device=serial --deck "$bad" -i 1 -p 8 >/dev/null 2>&1; then
   echo "FAIL: minibude accepted energies 0.1% off the reference"
   status=1
 fi
+# The host default PPWI is 64, or the largest power of two below it that divides the number of poses.
+for np in 1024:64 1000:8 999:1; do
+  out=$("$bude" --kokkos-device=serial --deck "$deck" -i 1 -n "${np%%:*}" 2>&1)
+  case $out in
+    *"best: ppwi ${np#*:}, "*) ;;
+    *) echo "FAIL: the default PPWI for ${np%%:*} poses is not ${np#*:}:"; echo "$out"; status=1 ;;
+  esac
+done
 # Bad input is refused with status 2, not run.
 "$bude" --kokkos-device=serial --deck "$bad/none" >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: a missing deck did not give status 2"; status=1; }

@@ -283,7 +283,14 @@ int main(int argc, char **argv) {
   const char *backend = kk_backend_default();
   const int host = strcmp(backend, "serial") == 0 || strcmp(backend, "threads") == 0 ||
                    strcmp(backend, "openmp") == 0;
-  if (nppwi == 0) ppwi[nppwi++] = host ? 8 : 4;
+  /* host: 64 poses per thread fill four 512-bit vectors per pose loop and
+   * still leave bm1 a thousand work-items; a smaller power of two where the
+   * deck's pose count asks for it */
+  if (nppwi == 0) {
+    int p = host ? 64 : 4;
+    while (p > 1 && nposes % p != 0) p /= 2;
+    ppwi[nppwi++] = p;
+  }
   if (nwg == 0) wg[nwg++] = host ? 1 : strcmp(backend, "opencl") == 0 ? 16 : 64;
   /* devices: loads issued ahead hide their latency (docs/apps.md) */
   if (nloops == 0) loops[nloops++] = host ? LOOP_PLAIN : LOOP_PREFETCH;
