@@ -708,6 +708,11 @@ kk_status_t kkg_device_open(void *ctx, int32_t dev) {
   const kkg_vendor_t *v = c->v;
   c->dev = dev; /* from here on finalize undoes what opening made, if it fails half way */
   c->gen = atomic_fetch_add(&generation, 1u) + 1u; /* never 0, the value of a thread not yet bound */
+  /* a way around a device's copy-between-layouts kernels (a driver fault, a comparison): the core's staging */
+  const char *remap = getenv("KK_DEVICE_REMAP");
+  c->remap_staged = v->remap && remap && strcmp(remap, "0") == 0;
+  if (c->remap_staged)
+    c->hs->log(c->hs->core, KK_LOG_DEBUG, "KK_DEVICE_REMAP=0: copies between layouts are staged through the host");
   kk_status_t st = v->open(c, dev);
   if (st == KK_OK)
     st = kkg_bind(c);
@@ -851,7 +856,7 @@ bool kkg_remap_plan(const kk_plugin_remap_t *r, bool force_any, kkg_remap_plan_t
  * KK_ERROR_UNSUPPORTED without a message, and the core stages the copy through the host. */
 kk_status_t kkg_mem_remap(void *ctx, void *inst, const kk_plugin_remap_t *r) {
   kkg_ctx_t *c = ctx;
-  if (!c->v->remap || r->dst_space < 0 || r->src_space < 0)
+  if (!c->v->remap || c->remap_staged || r->dst_space < 0 || r->src_space < 0)
     return KK_ERROR_UNSUPPORTED;
   KKG_BIND(c);
   kkg_inst_t *in = kkg_inst_of(c, inst);

@@ -317,6 +317,7 @@ struct kkg_ctx {
   _Atomic uint64_t bc_label[KKG_LABEL_WORDS];
   _Atomic(const kk_kernel_t *) bc_kernel;
   atomic_ullong bc_launches;
+  bool remap_staged;                /* KK_DEVICE_REMAP=0: copies between layouts are left to the core's staging */
 };
 
 /* A SIMT context: the native calls the layer makes. */

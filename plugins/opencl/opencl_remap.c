@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -22,11 +21,6 @@ static bool build(kkg_ctx_t *g) {
   opencl_ctx_t *c = cl_of(g);
   const opencl_driver_t *cl = &c->cl;
   const opencl_dev_t *d = cl_dev(g);
-  const char *off = getenv("KK_OPENCL_REMAP");
-  if (off && strcmp(off, "0") == 0) {
-    g->hs->log(g->hs->core, KK_LOG_DEBUG, "KK_OPENCL_REMAP=0: copies between layouts are staged through the host");
-    return false;
-  }
   const double t0 = now_ms();
   cl_int r = CL_SUCCESS;
   const char *src = opencl_remap_source;
