@@ -1,6 +1,6 @@
 # plugins/levelzero/local.mk -- the Level Zero backend (included by the top Makefile.am); it runs the SPIR-V target's images.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-EXTRA_DIST += plugins/gpu/gpu_remap.cl maint/build-ze-null.sh tests/levelzero-null.sh tests/conformance-levelzero.sh
+EXTRA_DIST += maint/build-ze-null.sh tests/levelzero-null.sh tests/conformance-levelzero.sh
 if KK_BUILD_LEVELZERO
 plugin_LTLIBRARIES += plugins/kk_levelzero.la
 plugins_kk_levelzero_la_SOURCES = plugins/levelzero/levelzero_plugin.c plugins/levelzero/levelzero_memory.c \

@@ -1,6 +1,6 @@
 # plugins/opencl/local.mk -- the OpenCL backend (included by the top Makefile.am).
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-EXTRA_DIST += plugins/gpu/gpu_remap.cl targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll.h tests/conformance-opencl.sh tests/remap-opencl.sh tests/lsan-opencl.supp \
+EXTRA_DIST += targets/spirv.json.in include/kk/target/spirv_generic_atomics.ll.h tests/conformance-opencl.sh tests/remap-opencl.sh tests/lsan-opencl.supp \
 	tests/spirv-modules.sh tests/ocloc.sh maint/fetch-ocloc.sh
 kktarget_HEADERS += include/kk/target/spirv.h include/kk/target/spirv_launch.h
 kktargetdata_DATA = include/kk/target/spirv_generic_atomics.ll.h
