@@ -108,6 +108,12 @@ kk_status_t opencl_remap(kkg_ctx_t *g, kkg_inst_t *in, const kk_plugin_remap_t *
     return KK_OK;
   if (p.kind == KKG_REMAP_KIND_TILE && !c->remap_tile_ok[p.wl])
     (void)kkg_remap_plan(r, true, &p);
+  /* at most 16 groups per compute unit, each striding over its share of the
+   * tiles or words: enough to fill a GPU, and a CPU platform (PoCL), which
+   * pays per group, is not handed 2^20 of them */
+  const int64_t units = cl_dev(g)->d.units > 0 ? cl_dev(g)->d.units : 1;
+  if (p.groups > units * 16)
+    p.groups = units * 16;
   cl_kernel k = c->remap_k[p.kind][p.wl];
   const bool tile = p.kind == KKG_REMAP_KIND_TILE;
   const size_t local[2] = {tile ? KKG_REMAP_TILE : c->remap_any_local, KKG_REMAP_ROWS};
