@@ -588,10 +588,12 @@ kk_status_t kk_view_subview(kk_view_t *src, const kk_slice_t *slices, kk_view_t 
  * KK_ERROR_INVALID_ARGUMENT naming both views; any two spaces, any two
  * layouts and strides (LayoutLeft into LayoutRight, a strided subview into
  * either).  Views that share a unit-stride dimension copy run by run; views
- * that do not (a transpose) copy element by element on the host when both
- * are host-accessible, else through host staging buffers of each side's
- * span (KK_ERROR_OUT_OF_MEMORY when there is no room for them).  Complete
- * on return.  With _async, ordered on `instance` and complete at its next
+ * that do not (a transpose) are remapped in tiles by the host backend when
+ * both are host-accessible, else on the device by a GPU backend's own
+ * kernels (a host side moved in one transfer), else through host staging
+ * buffers of each side's span (KK_ERROR_OUT_OF_MEMORY when there is no room
+ * for them); docs/views.md says which backend does what.  Complete on
+ * return.  With _async, ordered on `instance` and complete at its next
  * fence; a copy between layouts that stages fences the instance and is
  * complete on return. */
 kk_status_t kk_deep_copy(kk_view_t *dst, kk_view_t *src);

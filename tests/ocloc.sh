@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/ocloc.sh -- Intel's offline compiler builds every embedded SPIR-V image for an Intel GPU (what the levelzero plugin's zeModuleCreate asks of the driver); skipped, with the reason, where ocloc is not installed.
+# tests/ocloc.sh -- Intel's offline compiler builds every embedded SPIR-V image for an Intel GPU (what the levelzero plugin's zeModuleCreate asks of the driver), and the levelzero plugin's module of copy-between-layouts kernels; skipped, with the reason, where ocloc is not installed.
 #
 # ocloc: $KK_OCLOC, else ocloc in PATH, else /opt/kk-ocloc/ocloc (maint/fetch-ocloc.sh
 # unpacks Debian's intel-opencl-icd there without installing it).  Devices:
@@ -19,6 +19,9 @@ devices=${KK_OCLOC_DEVICES:-pvc}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kk-ocloc.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 "$top_builddir/tests/spirv_modules" "$tmp" >"$tmp/list" || { echo "FAIL: extracting the SPIR-V images"; exit 1; }
+# the levelzero plugin's own module of copy-between-layouts kernels (plugins/gpu/gpu_remap.cl), where it is built
+remap="$top_builddir/plugins/levelzero/levelzero_remap.spv"
+[ -f "$remap" ] && echo "$(cd "$(dirname "$remap")" && pwd)/levelzero_remap.spv plugins/gpu/gpu_remap.cl $(wc -c <"$remap") spirv1.2" >>"$tmp/list"
 status=0
 for dev in $devices; do
   while read -r file source size arch; do

@@ -708,6 +708,11 @@ kk_status_t kkg_device_open(void *ctx, int32_t dev) {
   const kkg_vendor_t *v = c->v;
   c->dev = dev; /* from here on finalize undoes what opening made, if it fails half way */
   c->gen = atomic_fetch_add(&generation, 1u) + 1u; /* never 0, the value of a thread not yet bound */
+  /* a way around a device's copy-between-layouts kernels (a driver fault, a comparison): the core's staging */
+  const char *remap = getenv("KK_DEVICE_REMAP");
+  c->remap_staged = v->remap && remap && strcmp(remap, "0") == 0;
+  if (c->remap_staged)
+    c->hs->log(c->hs->core, KK_LOG_DEBUG, "KK_DEVICE_REMAP=0: copies between layouts are staged through the host");
   kk_status_t st = v->open(c, dev);
   if (st == KK_OK)
     st = kkg_bind(c);
@@ -783,11 +788,75 @@ kk_status_t kkg_mem_set(void *ctx, void *inst, void *dst, int32_t space, int val
   return kkg_mem_fill(ctx, inst, dst, space, &v, 1, bytes);
 }
 
+bool kkg_remap_plan(const kk_plugin_remap_t *r, bool force_any, kkg_remap_plan_t *p) {
+  memset(p, 0, sizeof *p);
+  kkg_remap_args_t *a = &p->a;
+  /* words: the widest of 16, 8, 4, 2, 1 bytes that divides the element and both addresses */
+  const size_t e = r->elem_size;
+  int wl = 4;
+  while (wl > 0 && (e % ((size_t)1 << wl) || ((uintptr_t)r->dst | (uintptr_t)r->src) % ((uintptr_t)1 << wl)))
+    wl--;
+  const int64_t per = (int64_t)(e >> wl);
+  /* the dimensions of extent > 1 in words, an element's words last (stride 1 on both sides) */
+  a->dst = r->dst;
+  a->src = r->src;
+  int64_t ext[KKG_REMAP_DIMS], ds[KKG_REMAP_DIMS], ss[KKG_REMAP_DIMS], n = 1;
+  int nd = 0;
+  for (int d = 0; d < r->rank; d++) {
+    n *= r->extent[d];
+    if (r->extent[d] > 1)
+      ext[nd] = r->extent[d], ds[nd] = r->dst_stride[d] * per, ss[nd] = r->src_stride[d] * per, nd++;
+  }
+  if (n == 0)
+    return false;
+  if (per > 1)
+    ext[nd] = per, ds[nd] = 1, ss[nd] = 1, nd++;
+  n *= per;
+  int ia = -1, ib = -1;
+  for (int d = nd - 1; d >= 0; d--) {
+    if (ia < 0 || ds[d] < ds[ia])
+      ia = d;
+    if (ib < 0 || ss[d] < ss[ib])
+      ib = d;
+  }
+  p->wl = wl;
+  p->words = n;
+  if (ia >= 0 && ib != ia && !force_any) {
+    /* a transpose over dimensions ia (the writes) and ib (the reads), tile by tile */
+    p->kind = KKG_REMAP_KIND_TILE;
+    a->ea = ext[ia], a->eb = ext[ib], a->dsa = ds[ia], a->dsb = ds[ib], a->ssa = ss[ia], a->ssb = ss[ib];
+    a->tiles_a = (a->ea + KKG_REMAP_TILE - 1) / KKG_REMAP_TILE;
+    a->tiles_b = (a->eb + KKG_REMAP_TILE - 1) / KKG_REMAP_TILE;
+    a->items = a->tiles_a * a->tiles_b;
+    for (int d = 0; d < nd; d++)
+      if (d != ia && d != ib) {
+        a->ext[a->nouter] = ext[d], a->dstr[a->nouter] = ds[d], a->sstr[a->nouter] = ss[d], a->nouter++;
+        a->items *= ext[d];
+      }
+    p->groups = a->items < KKG_REMAP_MAX_GROUPS ? a->items : KKG_REMAP_MAX_GROUPS;
+  } else {
+    /* one word per thread, the destination's fastest dimension last, so that the writes coalesce */
+    p->kind = KKG_REMAP_KIND_ANY;
+    for (int d = 0; d < nd; d++) {
+      int k = a->nouter++;
+      while (k > 0 && a->dstr[k - 1] < ds[d])
+        a->ext[k] = a->ext[k - 1], a->dstr[k] = a->dstr[k - 1], a->sstr[k] = a->sstr[k - 1], k--;
+      a->ext[k] = ext[d], a->dstr[k] = ds[d], a->sstr[k] = ss[d];
+    }
+    if (nd == 0) /* one element */
+      a->ext[0] = 1, a->nouter = 1;
+    a->items = n;
+    const int64_t blocks = (n + KKG_REMAP_ANY - 1) / KKG_REMAP_ANY;
+    p->groups = blocks < KKG_REMAP_MAX_GROUPS ? blocks : KKG_REMAP_MAX_GROUPS;
+  }
+  return true;
+}
+
 /* A copy between layouts in this backend's spaces, on the device when the vendor can (remap); else
  * KK_ERROR_UNSUPPORTED without a message, and the core stages the copy through the host. */
 kk_status_t kkg_mem_remap(void *ctx, void *inst, const kk_plugin_remap_t *r) {
   kkg_ctx_t *c = ctx;
-  if (!c->v->remap || r->dst_space < 0 || r->src_space < 0)
+  if (!c->v->remap || c->remap_staged || r->dst_space < 0 || r->src_space < 0)
     return KK_ERROR_UNSUPPORTED;
   KKG_BIND(c);
   kkg_inst_t *in = kkg_inst_of(c, inst);

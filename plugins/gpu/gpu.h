@@ -13,6 +13,8 @@
 #include <kk/target/gpu_launch.h>
 #include <kk/target/spirv_launch.h>
 
+#include "gpu_remap.h"
+
 /*
  * A GPU backend is this layer plus a vendor table.  The layer implements
  * every member of kk_plugin_ops_t (KKG_PLUGIN builds the table and the entry
@@ -315,6 +317,7 @@ struct kkg_ctx {
   _Atomic uint64_t bc_label[KKG_LABEL_WORDS];
   _Atomic(const kk_kernel_t *) bc_kernel;
   atomic_ullong bc_launches;
+  bool remap_staged;                /* KK_DEVICE_REMAP=0: copies between layouts are left to the core's staging */
 };
 
 /* A SIMT context: the native calls the layer makes. */
@@ -383,6 +386,28 @@ kk_status_t kkg_inst_open(kkg_ctx_t *c, struct kkg_graph *recording, kkg_inst_t 
 void kkg_inst_close(kkg_ctx_t *c, kkg_inst_t *in);
 /* The module's image of `format`, or NULL. */
 const kk_image_t *kkg_find_image(const kk_module_t *m, const char *format);
+
+/* ---- copies between layouts ---------------------------------------------------------------- */
+
+/* A copy between layouts as the kernels of gpu_remap.cu / gpu_remap.cl run
+ * it: kk_remap_tile_W (kind TILE) over `groups` blocks of TILE x ROWS
+ * threads, or kk_remap_any_W (ANY) over `groups` blocks of ANY threads,
+ * each block striding over a.items; W = 1 << wl bytes. */
+enum { KKG_REMAP_KIND_TILE, KKG_REMAP_KIND_ANY };
+typedef struct kkg_remap_plan {
+  kkg_remap_args_t a;
+  int kind, wl;
+  int64_t groups;                   /* at most KKG_REMAP_MAX_GROUPS */
+  int64_t words;                    /* words copied */
+} kkg_remap_plan_t;
+#define KKG_REMAP_MAX_GROUPS ((int64_t)1 << 20)
+/* Plans r (pointers, strides and extents as the core passes them): words of
+ * the widest of 16, 8, 4, 2, 1 bytes that divides the element size and both
+ * addresses; the tiled transpose when the two sides' smallest strides lie
+ * in different dimensions, else one word per thread in the destination's
+ * order.  force_any: the per-word kernel in every case (a device whose
+ * groups cannot hold a tile).  False when there is nothing to copy. */
+bool kkg_remap_plan(const kk_plugin_remap_t *r, bool force_any, kkg_remap_plan_t *p);
 
 /* ---- the planners ------------------------------------------------------------------------- */
 

@@ -145,75 +145,21 @@ void kks_remap_release(kkg_ctx_t *c) {
 kk_status_t kks_remap(kkg_ctx_t *c, kkg_inst_t *in, const kk_plugin_remap_t *r) {
   if (!c->v->remap_image)
     return KK_ERROR_UNSUPPORTED;
-  /* words: the widest of 16, 8, 4, 2, 1 bytes that divides the element and both addresses */
-  const size_t e = r->elem_size;
-  int wl = 4;
-  while (wl > 0 && (e % ((size_t)1 << wl) || ((uintptr_t)r->dst | (uintptr_t)r->src) % ((uintptr_t)1 << wl)))
-    wl--;
-  const int64_t per = (int64_t)(e >> wl);
-  /* the dimensions of extent > 1 in words, an element's words last (stride 1 on both sides) */
-  kkg_remap_args_t a;
-  memset(&a, 0, sizeof a);
-  a.dst = r->dst;
-  a.src = r->src;
-  int64_t ext[KKG_REMAP_DIMS], ds[KKG_REMAP_DIMS], ss[KKG_REMAP_DIMS], n = 1;
-  int nd = 0;
-  for (int d = 0; d < r->rank; d++) {
-    n *= r->extent[d];
-    if (r->extent[d] > 1)
-      ext[nd] = r->extent[d], ds[nd] = r->dst_stride[d] * per, ss[nd] = r->src_stride[d] * per, nd++;
-  }
-  if (n == 0)
+  kkg_remap_plan_t p;
+  if (!kkg_remap_plan(r, false, &p))
     return KK_OK;
-  if (per > 1)
-    ext[nd] = per, ds[nd] = 1, ss[nd] = 1, nd++;
-  n *= per;
-  int ia = -1, ib = -1;
-  for (int d = nd - 1; d >= 0; d--) {
-    if (ia < 0 || ds[d] < ds[ia])
-      ia = d;
-    if (ib < 0 || ss[d] < ss[ib])
-      ib = d;
-  }
   void *fn;
-  unsigned gx, bx, by;
-  if (ia >= 0 && ib != ia) {
-    /* a transpose over dimensions ia (the writes) and ib (the reads), tile by tile */
-    a.ea = ext[ia], a.eb = ext[ib], a.dsa = ds[ia], a.dsb = ds[ib], a.ssa = ss[ia], a.ssb = ss[ib];
-    a.tiles_a = (a.ea + KKG_REMAP_TILE - 1) / KKG_REMAP_TILE;
-    a.tiles_b = (a.eb + KKG_REMAP_TILE - 1) / KKG_REMAP_TILE;
-    a.items = a.tiles_a * a.tiles_b;
-    for (int d = 0; d < nd; d++)
-      if (d != ia && d != ib) {
-        a.ext[a.nouter] = ext[d], a.dstr[a.nouter] = ds[d], a.sstr[a.nouter] = ss[d], a.nouter++;
-        a.items *= ext[d];
-      }
-    bx = KKG_REMAP_TILE, by = KKG_REMAP_ROWS;
-    gx = (unsigned)(a.items < (1 << 20) ? a.items : (1 << 20));
-  } else {
-    /* one word per thread, the destination's fastest dimension last, so that the writes coalesce */
-    for (int d = 0; d < nd; d++) {
-      int k = a.nouter++;
-      while (k > 0 && a.dstr[k - 1] < ds[d])
-        a.ext[k] = a.ext[k - 1], a.dstr[k] = a.dstr[k - 1], a.sstr[k] = a.sstr[k - 1], k--;
-      a.ext[k] = ext[d], a.dstr[k] = ds[d], a.sstr[k] = ss[d];
-    }
-    if (nd == 0) /* one element */
-      a.ext[0] = 1, a.nouter = 1;
-    a.items = n;
-    bx = 256, by = 1;
-    const int64_t blocks = (n + 255) / 256;
-    gx = (unsigned)(blocks < (1 << 20) ? blocks : (1 << 20));
-  }
-  kk_status_t st = remap_function(c, ia >= 0 && ib != ia ? 0 : 1, wl, &fn);
+  kk_status_t st = remap_function(c, p.kind, p.wl, &fn);
   if (st != KK_OK)
     return st;
   /* the struct is the kernel's one parameter: packed, the buffer is the struct itself */
-  void *params[] = {&a}, *ex[5];
-  size_t size = sizeof a;
-  void **extra = packed_args(c, ex, &a, &size);
+  void *params[] = {&p.a}, *ex[5];
+  size_t size = sizeof p.a;
+  void **extra = packed_args(c, ex, &p.a, &size);
+  const unsigned gx = (unsigned)p.groups, bx = p.kind == KKG_REMAP_KIND_TILE ? KKG_REMAP_TILE : KKG_REMAP_ANY;
+  const unsigned by = p.kind == KKG_REMAP_KIND_TILE ? KKG_REMAP_ROWS : 1;
   KKS_TRY(c, launch, (fn, gx, 1, 1, bx, by, 1, 0, in->queue, extra ? NULL : params, extra),
-          " of a copy between layouts (%lld words)", (long long)n);
+          " of a copy between layouts (%lld words)", (long long)p.words);
   return KK_OK;
 }
 

@@ -35,6 +35,13 @@ typedef struct levelzero_ctx {
   levelzero_driver_t ze;
   ze_context_handle_t context;
   pthread_mutex_t launch_lock;      /* arguments and group size are per kernel handle: set and append together */
+  /* copies between layouts (levelzero_remap.c): the module of gpu_remap.cl, loaded at the first one */
+  pthread_mutex_t remap_lock;       /* its loading */
+  ze_module_handle_t remap_module;
+  ze_kernel_handle_t remap_k[2][5]; /* [KKG_REMAP_KIND_TILE, _ANY][word of 1, 2, 4, 8, 16 bytes] */
+  uint32_t remap_any_local;         /* work-items per group of the per-word kernels */
+  bool remap_tile_ok[5];            /* the device runs the tiled kernel of that word */
+  int remap_state;                  /* 0: not tried, 1: loaded, -1: not to be used (staged by the core) */
 } levelzero_ctx_t;
 
 static inline levelzero_ctx_t *ze_of(const kkg_ctx_t *g) { return (levelzero_ctx_t *)(void *)g; }
@@ -47,5 +54,11 @@ KKG_SPIRV_DECLS(levelzero)
  * signals the fence event, then the host waits for it). */
 kk_status_t levelzero_order(kkg_ctx_t *g, levelzero_inst_t *in);
 kk_status_t levelzero_sync_locked(kkg_ctx_t *g, levelzero_inst_t *in);
+/* copies between layouts on the device (levelzero_remap.c) */
+kk_status_t levelzero_remap(kkg_ctx_t *g, kkg_inst_t *in, const kk_plugin_remap_t *r);
+void levelzero_remap_release(kkg_ctx_t *g);
+/* gpu_remap.cl as SPIR-V (levelzero_remap_image.c, generated at build time) */
+extern const unsigned char levelzero_remap_image[];
+extern const unsigned long levelzero_remap_image_size;
 
 #endif

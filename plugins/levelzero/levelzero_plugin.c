@@ -105,6 +105,7 @@ static kk_status_t levelzero_discover(kkg_ctx_t *g) {
   static const char syms[] = LEVELZERO_FUNCTIONS(LEVELZERO_SYM);
 #undef LEVELZERO_SYM
   pthread_mutex_init(&c->launch_lock, NULL);
+  pthread_mutex_init(&c->remap_lock, NULL);
   if (!kkg_dlopen(g, "KK_LEVELZERO_LIBRARY", names, "") ||
       !kkg_dlsyms(g, syms, offs, &c->ze, "a Level Zero 1.x loader is needed"))
     return KK_OK; /* no loader is not an error: the plugin loads and reports 0 devices */
@@ -147,7 +148,10 @@ static kk_status_t levelzero_discover(kkg_ctx_t *g) {
 /* libze_loader stays loaded: zeInit initializes the loader and its drivers
  * once per process, and a later kk_initialize must find them as they are
  * (its dlopen only counts one more use). */
-static void levelzero_release(kkg_ctx_t *g) { pthread_mutex_destroy(&ze_of(g)->launch_lock); }
+static void levelzero_release(kkg_ctx_t *g) {
+  pthread_mutex_destroy(&ze_of(g)->launch_lock);
+  pthread_mutex_destroy(&ze_of(g)->remap_lock);
+}
 
 static kk_status_t levelzero_open(kkg_ctx_t *g, int dev) {
   const levelzero_dev_t *d = (const levelzero_dev_t *)(void *)kkg_device(g, dev);
@@ -170,7 +174,8 @@ static const kkg_name_t levelzero_names[] = {LEVELZERO_NAMES{0, NULL}};
 static void *levelzero_native_context(kkg_ctx_t *g) { return ze_of(g)->context; }
 
 KKG_SPIRV_VENDOR(levelzero, .code_type = "ze_result_t", .native_kind = KK_NATIVE_LEVELZERO,
-                 .native_context = levelzero_native_context, .queue_wraps = true)
+                 .native_context = levelzero_native_context, .queue_wraps = true, .remap = levelzero_remap,
+                 .remap_release = levelzero_remap_release)
 
 static const char *const levelzero_image_formats[] = {"spirv", NULL};
 

@@ -28,6 +28,7 @@
     (cl_command_queue, cl_bool, void *, const void *, size_t, cl_uint, const cl_event *, cl_event *))     \
   X(clEnqueueSVMMemFill, cl_int,                                                                          \
     (cl_command_queue, void *, const void *, size_t, size_t, cl_uint, const cl_event *, cl_event *))      \
+  X(clCreateProgramWithSource, cl_program, (cl_context, cl_uint, const char **, const size_t *, cl_int *))  \
   X(clCreateProgramWithBinary, cl_program,                                                                \
     (cl_context, cl_uint, const cl_device_id *, const size_t *, const unsigned char **, cl_int *, cl_int *)) \
   X(clBuildProgram, cl_int,                                                                               \

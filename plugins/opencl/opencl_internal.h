@@ -25,6 +25,13 @@ typedef struct opencl_ctx {
   opencl_driver_t cl;
   cl_context context;
   pthread_mutex_t launch_lock;      /* kernel arguments are per cl_kernel: set and enqueue together */
+  /* copies between layouts (opencl_remap.c): the program of gpu_remap.cl, built from source at the first one */
+  pthread_mutex_t remap_lock;       /* its building */
+  cl_program remap_prog;
+  cl_kernel remap_k[2][5];          /* [KKG_REMAP_KIND_TILE, _ANY][word of 1, 2, 4, 8, 16 bytes] */
+  size_t remap_any_local;           /* work-items per group of the per-word kernels */
+  bool remap_tile_ok[5];            /* the device runs the tiled kernel of that word */
+  int remap_state;                  /* 0: not tried, 1: built, -1: not to be used (staged by the core) */
 } opencl_ctx_t;
 
 static inline opencl_ctx_t *cl_of(const kkg_ctx_t *g) { return (opencl_ctx_t *)(void *)g; }
@@ -32,5 +39,10 @@ static inline const opencl_dev_t *cl_dev(const kkg_ctx_t *g) { return (const ope
 static inline cl_command_queue cl_queue(const kkg_inst_t *in) { return (cl_command_queue)in->queue; }
 
 KKG_SPIRV_DECLS(opencl)
+/* copies between layouts on the device (opencl_remap.c) */
+kk_status_t opencl_remap(kkg_ctx_t *g, kkg_inst_t *in, const kk_plugin_remap_t *r);
+void opencl_remap_release(kkg_ctx_t *g);
+/* gpu_remap.h then gpu_remap.cl, NUL-terminated (opencl_remap_source.c, generated at build time) */
+extern const char opencl_remap_source[];
 
 #endif

@@ -84,6 +84,7 @@ static kk_status_t opencl_discover(kkg_ctx_t *g) {
   static const char syms[] = OPENCL_FUNCTIONS(OPENCL_SYM);
 #undef OPENCL_SYM
   pthread_mutex_init(&c->launch_lock, NULL);
+  pthread_mutex_init(&c->remap_lock, NULL);
   if (!kkg_dlopen(g, "KK_OPENCL_LIBRARY", names, "") ||
       !kkg_dlsyms(g, syms, offs, &c->cl, "an OpenCL 2.0 ICD loader is needed"))
     return KK_OK; /* no ICD loader is not an error: the plugin loads and reports 0 devices */
@@ -124,7 +125,10 @@ static kk_status_t opencl_discover(kkg_ctx_t *g) {
 /* libOpenCL stays loaded: an ICD such as PoCL keeps process-wide state
  * (worker threads, caches) and cannot be unloaded and loaded again by a
  * later kk_initialize; the next init's dlopen only counts one more use. */
-static void opencl_release(kkg_ctx_t *g) { pthread_mutex_destroy(&cl_of(g)->launch_lock); }
+static void opencl_release(kkg_ctx_t *g) {
+  pthread_mutex_destroy(&cl_of(g)->launch_lock);
+  pthread_mutex_destroy(&cl_of(g)->remap_lock);
+}
 
 static kk_status_t opencl_open(kkg_ctx_t *g, int dev) {
   const opencl_dev_t *d = (const opencl_dev_t *)(void *)kkg_device(g, dev);
@@ -157,7 +161,7 @@ static kk_status_t opencl_queue_context(kkg_ctx_t *g, void *queue, void **contex
 }
 
 KKG_SPIRV_VENDOR(opencl, .code_type = "cl_int", .native_kind = KK_NATIVE_OPENCL, .native_context = opencl_native_context,
-                 .queue_context = opencl_queue_context)
+                 .queue_context = opencl_queue_context, .remap = opencl_remap, .remap_release = opencl_remap_release)
 
 /* SPIR-V first; SPIR 1.2 bitcode translated back from the same SPIR-V for
  * platforms without SPIR-V ingestion (module_load picks by device). */

@@ -1088,14 +1088,14 @@ static int64_t remap_fill_or_check(kk_view_t *h, bool fill) {
 }
 
 /* Copies between layouts of every element size the tiled remap specializes
- * (1, 4, 8, 16) and one it does not (12), extents that are no multiple of a
+ * (1, 2, 4, 8, 16) and one it does not (12), extents that are no multiple of a
  * tile, ranks 2, 3 and 5, zero extents; host -> default space -> default
  * space -> host, so that on a device backend both the transfers and the
  * remaps in device memory run.  The views are large enough for the host
  * backends' threads (main sets KK_REMAP_PARALLEL_MIN low) and small enough
  * for one thread, depending on the shape. */
 START_TEST(deep_copy_remap_tiles) {
-  static const size_t sizes[] = {1, 4, 8, 16, 12};
+  static const size_t sizes[] = {1, 2, 4, 8, 16, 12};
   static const struct {
     int rank;
     int64_t ext[5];
@@ -1143,6 +1143,107 @@ START_TEST(deep_copy_remap_tiles) {
   ck_assert_uint_eq(untouched, (kk_view_span(hs) - kk_view_size(hs)) * 8);
   kk_view_release(h), kk_view_release(hs);
   OK(kk_instance_destroy(inst));
+}
+END_TEST
+
+/* Elements of host view h (compact) that differ from element
+ * base + sum(i[k] * pstr[k]) of remap_byte's row-major numbering. */
+static int64_t remap_check_at(kk_view_t *h, int64_t base, const int64_t *pstr) {
+  int rank = kk_view_rank(h);
+  size_t e = kk_view_elem_size(h);
+  int64_t idx[KK_MAX_RANK] = {0}, n = (int64_t)kk_view_size(h), bad = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t off = 0, pos = base;
+    for (int k = 0; k < rank; k++)
+      off += idx[k] * kk_view_stride(h, k), pos += idx[k] * pstr[k];
+    const unsigned char *p = (const unsigned char *)kk_view_data(h) + off * (int64_t)e;
+    for (size_t j = 0; j < e; j++)
+      if (p[j] != remap_byte(pos, j)) {
+        bad++;
+        break;
+      }
+    for (int k = rank - 1; k >= 0 && ++idx[k] == kk_view_extent(h, k); k--)
+      idx[k] = 0;
+  }
+  return bad;
+}
+
+/* Copies between layouts whose sides are subviews of a device view: a 2-D
+ * window of a 3-D LayoutRight view (an offset that is no multiple of the
+ * widest word, for the odd element sizes) into a LayoutLeft view; the same
+ * window into a window of a larger LayoutLeft view, whose gaps must keep
+ * their poison; a column (rank 1, stride 41) into a contiguous view; a
+ * strided window of a host view into a device LayoutLeft view.  On a device
+ * backend that remaps in its own memory these are its kernels (the tiled
+ * transpose, the per-word copy) at unaligned and strided addresses. */
+START_TEST(deep_copy_remap_subviews) {
+  static const size_t sizes[] = {1, 2, 4, 8, 16, 12};
+  const int64_t pext[3] = {5, 37, 41}, pstr[3] = {37 * 41, 41, 1};
+  for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+    const size_t e = sizes[z];
+    kk_view_t *hp = view_e("hp", e, 3, pext, KK_LAYOUT_RIGHT, kk_space_host());
+    kk_view_t *p = view_e("p", e, 3, pext, KK_LAYOUT_RIGHT, NULL);
+    remap_fill_or_check(hp, true);
+    OK(kk_deep_copy(p, hp));
+    /* p(2, 3:36, 1:40), strides (41, 1), into a 33 x 39 LayoutLeft view */
+    const kk_slice_t win[3] = {KK_IDX(2), KK_SPAN(3, 36), KK_SPAN(1, 40)};
+    const int64_t wbase = 2 * pstr[0] + 3 * pstr[1] + 1, wstr[2] = {pstr[1], pstr[2]}, wext[2] = {33, 39};
+    kk_view_t *w = NULL, *d = view_e("d", e, 2, wext, KK_LAYOUT_LEFT, NULL);
+    OK(kk_view_subview(p, win, &w));
+    poison(d);
+    OK(kk_deep_copy(d, w));
+    kk_view_t *hd = view_e("hd", e, 2, wext, KK_LAYOUT_LEFT, kk_space_host());
+    OK(kk_deep_copy(hd, d));
+    ck_assert_msg(remap_check_at(hd, wbase, wstr) == 0, "element size %zu: window into LayoutLeft", e);
+    /* the window into t(1:34, 1:40) of a 35 x 41 LayoutLeft view: its other elements keep the poison */
+    const int64_t text[2] = {35, 41};
+    kk_view_t *t = view_e("t", e, 2, text, KK_LAYOUT_LEFT, NULL), *tw = NULL;
+    const kk_slice_t tsl[2] = {KK_SPAN(1, 34), KK_SPAN(1, 40)};
+    OK(kk_view_subview(t, tsl, &tw));
+    poison(t);
+    OK(kk_deep_copy(tw, w));
+    kk_view_t *ht = view_e("ht", e, 2, text, KK_LAYOUT_LEFT, kk_space_host());
+    OK(kk_deep_copy(ht, t));
+    int64_t bad = 0, untouched = 0;
+    for (int64_t j = 0; j < text[1]; j++)
+      for (int64_t i = 0; i < text[0]; i++) {
+        const unsigned char *q = (const unsigned char *)kk_view_data(ht) + (i + j * text[0]) * (int64_t)e;
+        const bool inside = i >= 1 && i < 34 && j >= 1 && j < 40;
+        for (size_t b = 0; b < e; b++)
+          if (inside ? q[b] != remap_byte(wbase + (i - 1) * wstr[0] + (j - 1) * wstr[1], b) : q[b] != 0xA5) {
+            bad++;
+            break;
+          }
+        untouched += !inside;
+      }
+    ck_assert_msg(bad == 0, "element size %zu: window into a window: %lld of %lld differ", e, (long long)bad,
+                  (long long)(text[0] * text[1]));
+    ck_assert_int_eq(untouched, text[0] * text[1] - 33 * 39);
+    /* the column p(4, :, 5), stride 41, into a contiguous view */
+    const kk_slice_t col[3] = {KK_IDX(4), KK_ALL, KK_IDX(5)};
+    kk_view_t *c = NULL, *dc = view_e("dc", e, 1, &pext[1], KK_LAYOUT_RIGHT, NULL);
+    kk_view_t *hc = view_e("hc", e, 1, &pext[1], KK_LAYOUT_RIGHT, kk_space_host());
+    OK(kk_view_subview(p, col, &c));
+    poison(dc);
+    OK(kk_deep_copy(dc, c));
+    OK(kk_deep_copy(hc, dc));
+    ck_assert_msg(remap_check_at(hc, 4 * pstr[0] + 5, &pstr[1]) == 0, "element size %zu: a column", e);
+    /* hp(1, :, 2:39), a host window with gaps, into a 37 x 37 LayoutLeft device view */
+    const kk_slice_t hsl[3] = {KK_IDX(1), KK_ALL, KK_SPAN(2, 39)};
+    const int64_t sext[2] = {37, 37};
+    kk_view_t *hw = NULL, *ds = view_e("ds", e, 2, sext, KK_LAYOUT_LEFT, NULL);
+    kk_view_t *hs = view_e("hs", e, 2, sext, KK_LAYOUT_LEFT, kk_space_host());
+    OK(kk_view_subview(hp, hsl, &hw));
+    poison(ds);
+    OK(kk_deep_copy(ds, hw));
+    OK(kk_deep_copy(hs, ds));
+    ck_assert_msg(remap_check_at(hs, pstr[0] + 2, wstr) == 0, "element size %zu: host window into the device", e);
+    kk_view_release(hw), kk_view_release(ds), kk_view_release(hs);
+    kk_view_release(c), kk_view_release(dc), kk_view_release(hc);
+    kk_view_release(tw), kk_view_release(t), kk_view_release(ht);
+    kk_view_release(w), kk_view_release(d), kk_view_release(hd);
+    kk_view_release(p), kk_view_release(hp);
+  }
 }
 END_TEST
 
@@ -1566,6 +1667,7 @@ static Suite *conformance_suite(void) {
   tcase_add_checked_fixture(tc, conf_setup, conf_teardown);
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, deep_copy_remap_tiles);
+  tcase_add_test(tc, deep_copy_remap_subviews);
   suite_add_tcase(s, tc);
   conf_add_hier_tests(s);
   conf_add_graph_tests(s);

@@ -33,6 +33,7 @@
 #include <kk/target/spirv_launch.h>
 
 #include "../conformance/conformance.h"
+#include "gpu_remap.h"
 
 KK_DECLARE_KERNEL(axpy);
 KK_DECLARE_KERNEL(dot);
@@ -151,6 +152,8 @@ CB(set_arg, ze_kernel_set_argument_value_params_t) {
   c->q = (void *)*p->ppArgValue;
   if (*p->ppArgValue && *p->pargSize == sizeof(void *))
     memcpy(&c->p, *p->ppArgValue, sizeof(void *));
+  else if (*p->ppArgValue && *p->pargSize > sizeof(void *))
+    c->data = dup_bytes(*p->ppArgValue, *p->pargSize); /* a struct passed by value */
 }
 CB(group_size, ze_kernel_set_group_size_params_t) {
   UNUSED; call_t *c = rec(F_GROUP_SIZE); c->result = r; c->h = *p->phKernel;
@@ -250,6 +253,60 @@ static int fence_at(int from, int to, void *list, const char *what) {
 static void *kernel_handle(const char *name) {
   int i = find(0, g_n, F_KERNEL_CREATE, name_is, name);
   return i < 0 ? NULL : g_log[i].out;
+}
+
+/* A view of doubles of `layout` in the default space (device memory). */
+static kk_view_t *dview(const char *label, int rank, const int64_t *ext, kk_layout_t layout) {
+  kk_view_spec_t s = KK_VIEW_SPEC_INIT;
+  s.label = label;
+  s.type = KK_DOUBLE;
+  s.rank = rank;
+  s.layout = layout;
+  memcpy(s.extents, ext, (size_t)rank * sizeof *ext);
+  kk_view_t *v = NULL;
+  return kk_view_create(&s, &v) == KK_OK ? v : NULL;
+}
+
+/* The remap launch in [from, to): kernel `name` appended on `list` with its
+ * three arguments (dst, src, the kkg_remap_args_t) and group size set
+ * before it.  Fills *a, the pointers, the group size and count; returns the
+ * launch's index, or -1. */
+static int remap_at(int from, int to, void *list, const char *name, kkg_remap_args_t *a, void **dst, void **src,
+                    uint64_t gs[3], uint64_t *groups, const char *what) {
+  void *k = kernel_handle(name);
+  check(k != NULL, "%s: no zeKernelCreate(%s)", what, name);
+  int ln = k ? find(from, to, F_LAUNCH, p_is, k) : -1;
+  check(ln >= 0, "%s: no launch of %s", what, name);
+  if (ln < 0)
+    return -1;
+  check(g_log[ln].h == list, "%s: launched on another command list", what);
+  check(g_log[ln].b == 1 && g_log[ln].c == 1, "%s: a 2-D or 3-D group count", what);
+  *groups = g_log[ln].a;
+  int a0 = -1, a1 = -1, a2 = -1, g = -1;
+  for (int i = ln - 1; i >= from && (a0 < 0 || a1 < 0 || a2 < 0 || g < 0); i--) {
+    const call_t *c = &g_log[i];
+    if (c->h != k)
+      continue;
+    if (c->fn == F_SET_ARG && c->a == 0 && a0 < 0)
+      a0 = i;
+    else if (c->fn == F_SET_ARG && c->a == 1 && a1 < 0)
+      a1 = i;
+    else if (c->fn == F_SET_ARG && c->a == 2 && a2 < 0)
+      a2 = i;
+    else if (c->fn == F_GROUP_SIZE && g < 0)
+      g = i;
+  }
+  check(a0 >= 0 && a1 >= 0 && g_log[a0].b == sizeof(void *) && g_log[a1].b == sizeof(void *),
+        "%s: the two pointer arguments are not set before the launch", what);
+  check(a2 >= 0 && g_log[a2].b == sizeof *a && g_log[a2].data, "%s: argument 2 is not the %zu-byte remap struct", what,
+        sizeof *a);
+  check(g >= 0, "%s: no zeKernelSetGroupSize before the launch", what);
+  if (a0 < 0 || a1 < 0 || a2 < 0 || g < 0 || !g_log[a2].data)
+    return -1;
+  memcpy(a, g_log[a2].data, sizeof *a);
+  *dst = g_log[a0].p, *src = g_log[a1].p;
+  gs[0] = g_log[g].a, gs[1] = g_log[g].b, gs[2] = g_log[g].c;
+  return ln;
 }
 
 /* One launch in [from, to) of kernel `k`: the slot copy with its launch
@@ -716,6 +773,83 @@ int main(int argc, char **argv) {
     check(find(from, g_n, F_LIST_DESTROY, h_is, list) >= 0, "kk_instance_destroy did not destroy its command list");
   }
 
+  /* 9b. copies between layouts: the module of the GPU layer's kernels, loaded at the first one (and
+   * handed to spirv-val), then one kernel per copy; a host side moves in one copy to a device buffer */
+  {
+    const int64_t e2[2] = {67, 45}, pe[2] = {37, 41}, c37 = 37;
+    kk_view_t *rsrc = dview("rsrc", 2, e2, KK_LAYOUT_RIGHT), *ldst = dview("ldst", 2, e2, KK_LAYOUT_LEFT);
+    kk_view_t *hsrc = NULL, *par = dview("par", 2, pe, KK_LAYOUT_RIGHT), *col = NULL, *c1 = dview("c1", 1, &c37, KK_LAYOUT_RIGHT);
+    const kk_slice_t sl[2] = {KK_ALL, KK_IDX(5)};
+    check(rsrc && ldst && par && c1 && kk_view_create_mirror(rsrc, &hsrc) == KK_OK && kk_view_subview(par, sl, &col) == KK_OK,
+          "views for the copies between layouts: %s", kk_last_error());
+    kkg_remap_args_t ra;
+    void *rd = NULL, *rs = NULL;
+    uint64_t gsz[3], groups = 0;
+    /* device LayoutRight -> device LayoutLeft: a transpose of doubles, tile by tile */
+    from = g_n;
+    check(kk_deep_copy(ldst, rsrc) == KK_OK, "kk_deep_copy between layouts on the device: %s", kk_last_error());
+    int mc = find(from, g_n, F_MODULE_CREATE, NULL, NULL);
+    uint32_t magic = 0;
+    if (mc >= 0 && g_log[mc].data && g_log[mc].b >= 4)
+      memcpy(&magic, g_log[mc].data, 4);
+    check(mc >= 0 && g_log[mc].a == ZE_MODULE_FORMAT_IL_SPIRV && magic == 0x07230203u,
+          "the first copy between layouts loaded no SPIR-V module");
+    if (mc >= 0 && spv_dir && g_log[mc].data) {
+      char path[4096];
+      snprintf(path, sizeof path, "%s/module-remap.spv", spv_dir);
+      FILE *f = fopen(path, "wb");
+      check(f && fwrite(g_log[mc].data, 1, g_log[mc].b, f) == g_log[mc].b, "cannot write %s", path);
+      if (f)
+        fclose(f);
+    }
+    check(count(from, g_n, F_KERNEL_CREATE) == 10, "%d kernels created for the copies between layouts, expected 10",
+          count(from, g_n, F_KERNEL_CREATE));
+    ln = remap_at(from, g_n, def_list, "kk_remap_tile_8", &ra, &rd, &rs, gsz, &groups, "transpose");
+    if (ln >= 0) {
+      check(rd == kk_view_data(ldst) && rs == kk_view_data(rsrc), "transpose: the pointers are not the views' data");
+      check(gsz[0] == KKG_REMAP_TILE && gsz[1] == KKG_REMAP_ROWS && gsz[2] == 1, "transpose: groups of %llu x %llu x %llu",
+            (unsigned long long)gsz[0], (unsigned long long)gsz[1], (unsigned long long)gsz[2]);
+      check(ra.ea == 67 && ra.eb == 45 && ra.dsa == 1 && ra.dsb == 67 && ra.ssa == 45 && ra.ssb == 1 &&
+                ra.tiles_a == 3 && ra.tiles_b == 2 && ra.items == 6 && ra.nouter == 0 && groups == 6,
+            "transpose: ea %lld eb %lld dsa %lld dsb %lld ssa %lld ssb %lld, %lld x %lld tiles, %lld items, %d outer, "
+            "%llu groups",
+            (long long)ra.ea, (long long)ra.eb, (long long)ra.dsa, (long long)ra.dsb, (long long)ra.ssa,
+            (long long)ra.ssb, (long long)ra.tiles_a, (long long)ra.tiles_b, (long long)ra.items, ra.nouter,
+            (unsigned long long)groups);
+      check(fence_at(ln, g_n, def_list, "a copy between layouts") > 0, "a copy between layouts is not waited for");
+    }
+    /* host LayoutRight -> device LayoutLeft: one copy into a device buffer, the kernel from it, the buffer freed */
+    from = g_n;
+    check(kk_deep_copy(ldst, hsrc) == KK_OK, "kk_deep_copy between layouts from the host: %s", kk_last_error());
+    check(count(from, g_n, F_MODULE_CREATE) == 0 && count(from, g_n, F_KERNEL_CREATE) == 0,
+          "the copy-between-layouts kernels were loaded twice");
+    int hc = find(from, g_n, F_COPY, NULL, NULL);
+    while (hc >= 0 && g_log[hc].q != kk_view_data(hsrc))
+      hc = find(hc + 1, g_n, F_COPY, NULL, NULL);
+    check(hc >= 0 && g_log[hc].a == 67 * 45 * 8, "from the host: no one copy of the host view's 24120 bytes");
+    ln = remap_at(from, g_n, def_list, "kk_remap_tile_8", &ra, &rd, &rs, gsz, &groups, "from the host");
+    if (ln >= 0 && hc >= 0) {
+      check(ln > hc && rs == g_log[hc].p && rd == kk_view_data(ldst), "from the host: the kernel does not read the copy");
+      check(find(hc + 1, ln, F_BARRIER, h_is, def_list) > hc, "from the host: no barrier between the copy and the kernel");
+      check(find(ln, g_n, F_FREE, p_is, rs) > ln, "from the host: the device buffer is not freed after the kernel");
+    }
+    /* a column (stride 41) into a contiguous view: the per-word kernel, destination order */
+    from = g_n;
+    check(kk_deep_copy(c1, col) == KK_OK, "kk_deep_copy of a column: %s", kk_last_error());
+    ln = remap_at(from, g_n, def_list, "kk_remap_any_8", &ra, &rd, &rs, gsz, &groups, "a column");
+    if (ln >= 0) {
+      check(rd == kk_view_data(c1) && rs == (char *)kk_view_data(par) + 5 * 8, "a column: the pointers");
+      check(gsz[0] == KKG_REMAP_ANY && gsz[1] == 1 && gsz[2] == 1 && groups == 1, "a column: %llu groups of %llu",
+            (unsigned long long)groups, (unsigned long long)gsz[0]);
+      check(ra.items == 37 && ra.nouter == 1 && ra.ext[0] == 37 && ra.dstr[0] == 1 && ra.sstr[0] == 41,
+            "a column: %lld items, %d dims, ext %lld, strides %lld / %lld", (long long)ra.items, ra.nouter,
+            (long long)ra.ext[0], (long long)ra.dstr[0], (long long)ra.sstr[0]);
+    }
+    all_succeeded(from, g_n, "copies between layouts");
+    kk_view_release(rsrc), kk_view_release(ldst), kk_view_release(hsrc), kk_view_release(par), kk_view_release(col),
+        kk_view_release(c1);
+  }
+
   /* 10. many launches: slots are reused after their event, never before */
   from = g_n;
   for (int i = 0; i < 3 * 64; i++)
@@ -754,9 +888,14 @@ int main(int argc, char **argv) {
         count(0, end, F_MODULE_CREATE), count(0, end, F_MODULE_DESTROY));
   check(count(0, end, F_KERNEL_CREATE) == count(0, end, F_KERNEL_DESTROY), "kernels: %d created, %d destroyed",
         count(0, end, F_KERNEL_CREATE), count(0, end, F_KERNEL_DESTROY));
-  check(count(0, end, F_KERNEL_CREATE) == count(0, end, F_INDIRECT),
+  /* the copy-between-layouts kernels take their pointers as arguments: no indirect access */
+  int nremap = 0;
+  for (int i = 0; i < end; i++)
+    nremap += g_log[i].fn == F_KERNEL_CREATE && strncmp(g_log[i].name, "kk_remap_", 9) == 0;
+  check(nremap == 10, "%d copy-between-layouts kernels created, expected 10", nremap);
+  check(count(0, end, F_KERNEL_CREATE) - nremap == count(0, end, F_INDIRECT),
         "%d kernels, %d given indirect access (views reach kernels through the launch slot)",
-        count(0, end, F_KERNEL_CREATE), count(0, end, F_INDIRECT));
+        count(0, end, F_KERNEL_CREATE) - nremap, count(0, end, F_INDIRECT));
   int cd = find(from, end, F_CONTEXT_DESTROY, h_is, context);
   check(cd >= 0 && find(cd, end, F_FREE, NULL, NULL) < 0 && find(cd, end, F_LIST_DESTROY, NULL, NULL) < 0,
         "the context is not destroyed last");
