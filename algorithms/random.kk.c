@@ -104,10 +104,31 @@ KK__FN void kka_normals(uint64_t r1, uint64_t r2, double m, double sd, double *z
   }                                                                                                             \
   have_ = !have_
 #define KKA_FILL_INT(T, NEXT) KKA_FILL_LOOP(T, KKA_INT_STEP(T, NEXT));
+#if defined(KK_TARGET_HOST) || defined(KK_TARGET_NONE)
+/* [0, 1), the commonest range, as the bits scaled and nothing more: the
+ * same numbers as CONV (0 + 1 u is u, below 1), without the multiply-add
+ * and the select, which cost a tenth of a host fill's time. */
+KK__FN double kka_dbl_unit(uint64_t r) { return (double)(r >> 11) * 0x1.0p-53; }
+KK__FN float kka_flt_unit(uint64_t r) { return (float)(uint32_t)(r >> 40) * 0x1.0p-24f; }
+#define KKA_DBL_STEP(T, NEXT) KKA_REAL_STEP(T, kka_dbl_of, NEXT)
+#define KKA_FLT_STEP(T, NEXT) KKA_REAL_STEP(T, kka_flt_of, NEXT)
+#define KKA_DBL_UNIT_STEP(T, NEXT) const T val_ = kka_dbl_unit(NEXT())
+#define KKA_FLT_UNIT_STEP(T, NEXT) const T val_ = kka_flt_unit(NEXT())
+#define KKA_UNIFORM_LOOP(T, CONV, NEXT)                                                                         \
+  if (a_ == (T)0 && w_ == (T)1) {                                                                               \
+    KKA_FILL_LOOP(T, CONV##_UNIT_STEP(T, NEXT));                                                                \
+  } else {                                                                                                      \
+    KKA_FILL_LOOP(T, CONV##_STEP(T, NEXT));                                                                     \
+  }
+#else
+#define KKA_UNIFORM_LOOP(T, CONV, NEXT) KKA_FILL_LOOP(T, KKA_REAL_STEP(T, CONV##_OF, NEXT));
+#define KKA_DBL_OF kka_dbl_of
+#define KKA_FLT_OF kka_flt_of
+#endif
 #define KKA_FILL_REAL(T, CONV, NEXT)                                                                            \
   if (!args->normal) {                                                                                          \
     const T a_ = (T)args->a, w_ = (T)args->b;                                                                   \
-    KKA_FILL_LOOP(T, KKA_REAL_STEP(T, CONV, NEXT));                                                             \
+    KKA_UNIFORM_LOOP(T, CONV, NEXT)                                                                             \
   } else {                                                                                                      \
     double z1_ = 0.0;                                                                                           \
     int have_ = 0;                                                                                              \
@@ -133,10 +154,124 @@ KK__FN void kka_normals(uint64_t r1, uint64_t r2, double m, double sd, double *z
   case KK_UINT64:                                                                                               \
     KKA_FILL_INT(uint64_t, NEXT) break;                                                                         \
   case KK_FLOAT:                                                                                                \
-    KKA_FILL_REAL(float, kka_flt_of, NEXT) break;                                                               \
+    KKA_FILL_REAL(float, KKA_FLT, NEXT) break;                                                               \
   default:                                                                                                      \
-    KKA_FILL_REAL(double, kka_dbl_of, NEXT) break;                                                              \
+    KKA_FILL_REAL(double, KKA_DBL, NEXT) break;                                                              \
   }
+
+#if defined(KK_TARGET_HOST) || defined(KK_TARGET_NONE)
+/* x advanced by q steps: the jump table's matrices of q's bits (random.c
+ * makes the table; matrix i is 2^i steps, column j the image of bit j). */
+KK__FN uint64_t kka_xs64_jump(const uint64_t *t, uint64_t x, uint64_t q) {
+  for (const uint64_t *m = t; q; q >>= 1, m += 64)
+    if (q & 1) {
+      uint64_t r = 0;
+      for (int j = 0; j < 64; j++)
+        r ^= m[j] & (0 - ((x >> j) & 1));
+      x = r;
+    }
+  return x;
+}
+
+/* A host slot's block [b_, e_) of a contiguous view in KKA_LANES = 4
+ * lanes: lane l draws elements [l q, l q + q) of the block from the slot's
+ * state jumped l q steps ahead, the four in one loop (four independent
+ * chains of shifts where one generator waits for each step before the
+ * next); the last lane's generator then draws the rest, and is the slot's
+ * state after the block, as if one generator had drawn it all in order.
+ * STEPM(T, NEXT) is one element's val_. */
+#if KKA_LANES != 4
+#error "KKA_XS64_LANES is written for four lanes"
+#endif
+#define KKA_L0() kk__xs64_next(&l0_)
+#define KKA_L1() kk__xs64_next(&l1_)
+#define KKA_L2() kk__xs64_next(&l2_)
+#define KKA_L3() kk__xs64_next(&l3_)
+#define KKA_XS64_LANES(T, STEPM)                                                                                \
+  do {                                                                                                          \
+    T *const p0_ = (T *)args->v.d.data + b_;                                                                    \
+    const int64_t len_ = e_ - b_, q_ = len_ / KKA_LANES;                                                        \
+    T *const p1_ = p0_ + q_, *const p2_ = p1_ + q_, *const p3_ = p2_ + q_;                                      \
+    kk_random_xorshift64 l0_ = g, l1_ = g, l2_ = g, l3_ = g;                                                    \
+    l1_.x = kka_xs64_jump(args->jump, l0_.x, (uint64_t)q_);                                                     \
+    l2_.x = kka_xs64_jump(args->jump, l1_.x, (uint64_t)q_);                                                     \
+    l3_.x = kka_xs64_jump(args->jump, l2_.x, (uint64_t)q_);                                                     \
+    for (int64_t j_ = 0; j_ < q_; j_++) {                                                                       \
+      {                                                                                                         \
+        STEPM(T, KKA_L0);                                                                                       \
+        p0_[j_] = val_;                                                                                         \
+      }                                                                                                         \
+      {                                                                                                         \
+        STEPM(T, KKA_L1);                                                                                       \
+        p1_[j_] = val_;                                                                                         \
+      }                                                                                                         \
+      {                                                                                                         \
+        STEPM(T, KKA_L2);                                                                                       \
+        p2_[j_] = val_;                                                                                         \
+      }                                                                                                         \
+      {                                                                                                         \
+        STEPM(T, KKA_L3);                                                                                       \
+        p3_[j_] = val_;                                                                                         \
+      }                                                                                                         \
+    }                                                                                                           \
+    g = l3_;                                                                                                    \
+    for (int64_t j_ = KKA_LANES * q_; j_ < len_; j_++) {                                                        \
+      STEPM(T, KKA_NEXT);                                                                                       \
+      p0_[j_] = val_;                                                                                           \
+    }                                                                                                           \
+  } while (0)
+#define KKA_LANES_REAL(T, CONV)                                                                                 \
+  do {                                                                                                          \
+    const T a_ = (T)args->a, w_ = (T)args->b;                                                                   \
+    if (a_ == (T)0 && w_ == (T)1)                                                                               \
+      KKA_XS64_LANES(T, CONV##_UNIT_STEP);                                                                      \
+    else                                                                                                        \
+      KKA_XS64_LANES(T, CONV##_STEP);                                                                           \
+  } while (0)
+
+/* The lanes for every uniform type (the jump table is given only for
+ * blocks of at least KKA_LANE_MIN elements). */
+#define KKA_XS64_LANES_BODY()                                                                                   \
+  do {                                                                                                          \
+    const int64_t b_ = s * args->per, e_ = b_ + args->per < args->n ? b_ + args->per : args->n;                 \
+    switch (args->type) {                                                                                       \
+    case KK_INT8:                                                                                               \
+      KKA_XS64_LANES(int8_t, KKA_INT_STEP);                                                                     \
+      break;                                                                                                    \
+    case KK_UINT8:                                                                                              \
+      KKA_XS64_LANES(uint8_t, KKA_INT_STEP);                                                                    \
+      break;                                                                                                    \
+    case KK_INT16:                                                                                              \
+      KKA_XS64_LANES(int16_t, KKA_INT_STEP);                                                                    \
+      break;                                                                                                    \
+    case KK_UINT16:                                                                                             \
+      KKA_XS64_LANES(uint16_t, KKA_INT_STEP);                                                                   \
+      break;                                                                                                    \
+    case KK_INT32:                                                                                              \
+      KKA_XS64_LANES(int32_t, KKA_INT_STEP);                                                                    \
+      break;                                                                                                    \
+    case KK_UINT32:                                                                                             \
+      KKA_XS64_LANES(uint32_t, KKA_INT_STEP);                                                                   \
+      break;                                                                                                    \
+    case KK_INT64:                                                                                              \
+      KKA_XS64_LANES(int64_t, KKA_INT_STEP);                                                                    \
+      break;                                                                                                    \
+    case KK_UINT64:                                                                                             \
+      KKA_XS64_LANES(uint64_t, KKA_INT_STEP);                                                                   \
+      break;                                                                                                    \
+    case KK_FLOAT:                                                                                              \
+      KKA_LANES_REAL(float, KKA_FLT);                                                                           \
+      break;                                                                                                    \
+    default:                                                                                                    \
+      KKA_LANES_REAL(double, KKA_DBL);                                                                          \
+      break;                                                                                                    \
+    }                                                                                                           \
+  } while (0)
+#define KKA_USE_LANES (args->jump && args->blocked && args->contig && !args->normal)
+#else
+#define KKA_XS64_LANES_BODY() (void)0
+#define KKA_USE_LANES 0
+#endif
 
 /* xorshift slots: slot s fills its elements from its own state, unlocked
  * (each iteration is one slot, so no other thread holds it). */
@@ -145,7 +280,11 @@ KK_FOR(kka_rfill_xs64, struct kka_rfill_args, s) {
   g.x = args->p.states[s];
   g.slot = s;
 #define KKA_NEXT() kk__xs64_next(&g)
-  KKA_FILL_BODY(KKA_NEXT)
+  if (KKA_USE_LANES) {
+    KKA_XS64_LANES_BODY();
+  } else {
+    KKA_FILL_BODY(KKA_NEXT)
+  }
 #undef KKA_NEXT
   args->p.states[s] = g.x;
 }
