@@ -32,6 +32,8 @@ struct kka_rfill_args {
   int32_t blocked;     /* 1: blocked, 0: interleaved */
   int32_t contig;      /* 1: element i at data[i] */
   const uint64_t *jump; /* host backends, xorshift64: the jump table below (random.c), else NULL */
+  int32_t stream;       /* with jump, 4- and 8-byte elements: stores that bypass the caches */
+  int32_t pad;
 };
 /* xorshift64* on host backends: a slot's block of at least KKA_LANE_MIN
  * elements is drawn by KKA_LANES generators at once, lane l starting l * q

@@ -154,9 +154,9 @@ KK__FN float kka_flt_unit(uint64_t r) { return (float)(uint32_t)(r >> 40) * 0x1.
   case KK_UINT64:                                                                                               \
     KKA_FILL_INT(uint64_t, NEXT) break;                                                                         \
   case KK_FLOAT:                                                                                                \
-    KKA_FILL_REAL(float, KKA_FLT, NEXT) break;                                                               \
+    KKA_FILL_REAL(float, KKA_FLT, NEXT) break;                                                                  \
   default:                                                                                                      \
-    KKA_FILL_REAL(double, KKA_DBL, NEXT) break;                                                              \
+    KKA_FILL_REAL(double, KKA_DBL, NEXT) break;                                                                 \
   }
 
 #if defined(KK_TARGET_HOST) || defined(KK_TARGET_NONE)
@@ -173,6 +173,36 @@ KK__FN uint64_t kka_xs64_jump(const uint64_t *t, uint64_t x, uint64_t q) {
   return x;
 }
 
+/* Stores of fills larger than the last-level cache (args->stream): whole
+ * lines gathered in write-combining buffers and written to memory without
+ * first being read into the cache (a plain store of a line not in the cache
+ * reads it first: twice the memory traffic of a write-only fill).  x86-64
+ * only; elsewhere plain stores. */
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+KK__FN void kka_nt8(void *p, uint64_t v) { _mm_stream_si64((long long *)p, (long long)v); }
+KK__FN void kka_nt4(void *p, uint32_t v) { _mm_stream_si32((int *)p, (int)v); }
+#define KKA_NT_FENCE() _mm_sfence()
+#else
+KK__FN void kka_nt8(void *p, uint64_t v) { *(uint64_t *)p = v; }
+KK__FN void kka_nt4(void *p, uint32_t v) { *(uint32_t *)p = v; }
+#define KKA_NT_FENCE() (void)0
+#endif
+#define KKA_STORE(T, P, V) (*(P) = (V))
+#define KKA_STORE_NT8(T, P, V)                                                                                  \
+  do {                                                                                                          \
+    const T v_ = (V);                                                                                           \
+    uint64_t b_;                                                                                                \
+    memcpy(&b_, &v_, 8);                                                                                        \
+    kka_nt8((P), b_);                                                                                           \
+  } while (0)
+#define KKA_STORE_NT4(T, P, V)                                                                                  \
+  do {                                                                                                          \
+    const T v_ = (V);                                                                                           \
+    uint32_t b_;                                                                                                \
+    memcpy(&b_, &v_, 4);                                                                                        \
+    kka_nt4((P), b_);                                                                                           \
+  } while (0)
 /* A host slot's block [b_, e_) of a contiguous view in KKA_LANES = 4
  * lanes: lane l draws elements [l q, l q + q) of the block from the slot's
  * state jumped l q steps ahead, the four in one loop (four independent
@@ -187,7 +217,7 @@ KK__FN uint64_t kka_xs64_jump(const uint64_t *t, uint64_t x, uint64_t q) {
 #define KKA_L1() kk__xs64_next(&l1_)
 #define KKA_L2() kk__xs64_next(&l2_)
 #define KKA_L3() kk__xs64_next(&l3_)
-#define KKA_XS64_LANES(T, STEPM)                                                                                \
+#define KKA_XS64_LANES(T, STEPM, STORE)                                                                         \
   do {                                                                                                          \
     T *const p0_ = (T *)args->v.d.data + b_;                                                                    \
     const int64_t len_ = e_ - b_, q_ = len_ / KKA_LANES;                                                        \
@@ -199,34 +229,45 @@ KK__FN uint64_t kka_xs64_jump(const uint64_t *t, uint64_t x, uint64_t q) {
     for (int64_t j_ = 0; j_ < q_; j_++) {                                                                       \
       {                                                                                                         \
         STEPM(T, KKA_L0);                                                                                       \
-        p0_[j_] = val_;                                                                                         \
+        STORE(T, p0_ + j_, val_);                                                                               \
       }                                                                                                         \
       {                                                                                                         \
         STEPM(T, KKA_L1);                                                                                       \
-        p1_[j_] = val_;                                                                                         \
+        STORE(T, p1_ + j_, val_);                                                                               \
       }                                                                                                         \
       {                                                                                                         \
         STEPM(T, KKA_L2);                                                                                       \
-        p2_[j_] = val_;                                                                                         \
+        STORE(T, p2_ + j_, val_);                                                                               \
       }                                                                                                         \
       {                                                                                                         \
         STEPM(T, KKA_L3);                                                                                       \
-        p3_[j_] = val_;                                                                                         \
+        STORE(T, p3_ + j_, val_);                                                                               \
       }                                                                                                         \
     }                                                                                                           \
     g = l3_;                                                                                                    \
     for (int64_t j_ = KKA_LANES * q_; j_ < len_; j_++) {                                                        \
       STEPM(T, KKA_NEXT);                                                                                       \
-      p0_[j_] = val_;                                                                                           \
+      STORE(T, p0_ + j_, val_);                                                                                 \
     }                                                                                                           \
   } while (0)
-#define KKA_LANES_REAL(T, CONV)                                                                                 \
+/* 4- and 8-byte elements (NT: KKA_STORE_NT4 or 8), stored plainly or past
+ * the caches */
+#define KKA_LANES_ST(T, STEPM, NT)                                                                              \
+  do {                                                                                                          \
+    if (args->stream) {                                                                                         \
+      KKA_XS64_LANES(T, STEPM, NT);                                                                             \
+      KKA_NT_FENCE();                                                                                           \
+    } else {                                                                                                    \
+      KKA_XS64_LANES(T, STEPM, KKA_STORE);                                                                      \
+    }                                                                                                           \
+  } while (0)
+#define KKA_LANES_REAL(T, CONV, NT)                                                                             \
   do {                                                                                                          \
     const T a_ = (T)args->a, w_ = (T)args->b;                                                                   \
     if (a_ == (T)0 && w_ == (T)1)                                                                               \
-      KKA_XS64_LANES(T, CONV##_UNIT_STEP);                                                                      \
+      KKA_LANES_ST(T, CONV##_UNIT_STEP, NT);                                                                    \
     else                                                                                                        \
-      KKA_XS64_LANES(T, CONV##_STEP);                                                                           \
+      KKA_LANES_ST(T, CONV##_STEP, NT);                                                                         \
   } while (0)
 
 /* The lanes for every uniform type (the jump table is given only for
@@ -236,34 +277,34 @@ KK__FN uint64_t kka_xs64_jump(const uint64_t *t, uint64_t x, uint64_t q) {
     const int64_t b_ = s * args->per, e_ = b_ + args->per < args->n ? b_ + args->per : args->n;                 \
     switch (args->type) {                                                                                       \
     case KK_INT8:                                                                                               \
-      KKA_XS64_LANES(int8_t, KKA_INT_STEP);                                                                     \
+      KKA_XS64_LANES(int8_t, KKA_INT_STEP, KKA_STORE);                                                          \
       break;                                                                                                    \
     case KK_UINT8:                                                                                              \
-      KKA_XS64_LANES(uint8_t, KKA_INT_STEP);                                                                    \
+      KKA_XS64_LANES(uint8_t, KKA_INT_STEP, KKA_STORE);                                                         \
       break;                                                                                                    \
     case KK_INT16:                                                                                              \
-      KKA_XS64_LANES(int16_t, KKA_INT_STEP);                                                                    \
+      KKA_XS64_LANES(int16_t, KKA_INT_STEP, KKA_STORE);                                                         \
       break;                                                                                                    \
     case KK_UINT16:                                                                                             \
-      KKA_XS64_LANES(uint16_t, KKA_INT_STEP);                                                                   \
+      KKA_XS64_LANES(uint16_t, KKA_INT_STEP, KKA_STORE);                                                        \
       break;                                                                                                    \
     case KK_INT32:                                                                                              \
-      KKA_XS64_LANES(int32_t, KKA_INT_STEP);                                                                    \
+      KKA_LANES_ST(int32_t, KKA_INT_STEP, KKA_STORE_NT4);                                                       \
       break;                                                                                                    \
     case KK_UINT32:                                                                                             \
-      KKA_XS64_LANES(uint32_t, KKA_INT_STEP);                                                                   \
+      KKA_LANES_ST(uint32_t, KKA_INT_STEP, KKA_STORE_NT4);                                                      \
       break;                                                                                                    \
     case KK_INT64:                                                                                              \
-      KKA_XS64_LANES(int64_t, KKA_INT_STEP);                                                                    \
+      KKA_LANES_ST(int64_t, KKA_INT_STEP, KKA_STORE_NT8);                                                       \
       break;                                                                                                    \
     case KK_UINT64:                                                                                             \
-      KKA_XS64_LANES(uint64_t, KKA_INT_STEP);                                                                   \
+      KKA_LANES_ST(uint64_t, KKA_INT_STEP, KKA_STORE_NT8);                                                      \
       break;                                                                                                    \
     case KK_FLOAT:                                                                                              \
-      KKA_LANES_REAL(float, KKA_FLT);                                                                           \
+      KKA_LANES_REAL(float, KKA_FLT, KKA_STORE_NT4);                                                            \
       break;                                                                                                    \
     default:                                                                                                    \
-      KKA_LANES_REAL(double, KKA_DBL);                                                                          \
+      KKA_LANES_REAL(double, KKA_DBL, KKA_STORE_NT8);                                                           \
       break;                                                                                                    \
     }                                                                                                           \
   } while (0)

@@ -356,8 +356,10 @@ static double ref_real(kk_type_t t, uint64_t r, double lo, double hi) {
 START_TEST(random_xs64_long_blocks) {
   const int64_t cfg[3][2] = {{1, 32775}, {3, 120002}, {2, 65536 * 2 + 3}}; /* slots, elements */
   const int ncfg = g_small ? 1 : 3;
-  for (int c = 0; c < ncfg; c++) {
-    const int64_t ns = cfg[c][0], n = cfg[c][1];
+  /* stores through the caches, then past them (KK_FILL_STREAM_BYTES 0: every such fill) */
+  for (int c = 0; c < 2 * ncfg; c++) {
+    EXPECT1(setenv("KK_FILL_STREAM_BYTES", c < ncfg ? "9223372036854775807" : "0", 1) == 0);
+    const int64_t ns = cfg[c % ncfg][0], n = cfg[c % ncfg][1];
     uint64_t *x = malloc((size_t)ns * 8), *bits = malloc((size_t)n * 8);
     unsigned char *got = malloc((size_t)(n + 1) * 8);
     for (int ti = 0; ti < 10; ti++) {
@@ -417,8 +419,9 @@ START_TEST(random_xs64_long_blocks) {
             if (is_fp(t)) {
               const double want = ref_real(t, r, lo, hi), have = as_double(t, h, 0);
               const double tol = unit ? 0.0 : (t == KK_FLOAT ? 4 * FLT_EPSILON : 4 * DBL_EPSILON) * (hi - lo);
-              EXPECT(fabs(have - want) <= tol, "%s [%g, %g), %lld slots, fill %d: element %lld is %.17g, expected "
-                     "%.17g", kk_type_name(t), lo, hi, (long long)ns, fill, (long long)i, have, want);
+              EXPECT(fabs(have - want) <= tol, "%s [%g, %g), %lld slots%s, fill %d: element %lld is %.17g, "
+                     "expected %.17g", kk_type_name(t), lo, hi, (long long)ns, c < ncfg ? "" : ", streamed", fill,
+                     (long long)i, have, want);
             } else {
               const uint64_t want = !range ? r : ilo + (range <= 0xFFFFFFFFull ? ((r >> 32) * range) >> 32 : r % range);
               uint8_t u8;
@@ -439,9 +442,9 @@ START_TEST(random_xs64_long_blocks) {
                 memcpy(&have, h, 8);
                 break;
               }
-              EXPECT(have == w, "%s [%g, %g), %lld slots, fill %d: element %lld is 0x%llx, expected 0x%llx",
-                     kk_type_name(t), lo, hi, (long long)ns, fill, (long long)i, (unsigned long long)have,
-                     (unsigned long long)w);
+              EXPECT(have == w, "%s [%g, %g), %lld slots%s, fill %d: element %lld is 0x%llx, expected 0x%llx",
+                     kk_type_name(t), lo, hi, (long long)ns, c < ncfg ? "" : ", streamed", fill, (long long)i,
+                     (unsigned long long)have, (unsigned long long)w);
             }
           }
         }
@@ -456,6 +459,7 @@ START_TEST(random_xs64_long_blocks) {
     free(bits);
     free(got);
   }
+  unsetenv("KK_FILL_STREAM_BYTES");
 }
 END_TEST
 
