@@ -36,11 +36,13 @@ struct kka_rfill_args {
   int32_t pad;
 };
 /* xorshift64* on host backends: a slot's block of at least KKA_LANE_MIN
- * elements is drawn by KKA_LANES generators at once, lane l starting l * q
- * draws into the slot's sequence (q draws apart: a jump by the matrices of
- * the table: 64 matrices of 2^i steps, 64 columns each).  The numbers are
- * those of one generator drawing the block in order. */
+ * elements is drawn by KKA_LANES generators at once, in rounds of
+ * 2^KKA_LANE_LOG2Q elements per lane, lane l starting l * 2^KKA_LANE_LOG2Q
+ * draws into the round (a jump by the matrices of the table: 64 matrices
+ * of 2^i steps, 64 columns each).  The numbers are those of one generator
+ * drawing the block in order. */
 #define KKA_LANES 4
+#define KKA_LANE_LOG2Q 12
 #define KKA_LANE_MIN ((int64_t)1 << 15)
 #define KKA_JUMP_WORDS (64 * 64)
 /* The counter stream of kk_fill_random on a Philox pool (slots use 0 .. num_states - 1). */

@@ -160,16 +160,19 @@ KK__FN float kka_flt_unit(uint64_t r) { return (float)(uint32_t)(r >> 40) * 0x1.
   }
 
 #if defined(KK_TARGET_HOST) || defined(KK_TARGET_NONE)
-/* x advanced by q steps: the jump table's matrices of q's bits (random.c
- * makes the table; matrix i is 2^i steps, column j the image of bit j). */
+/* x advanced by the steps of matrix m (of the jump table, which random.c
+ * makes: matrix i is 2^i steps, column j the image of bit j) */
+KK__FN uint64_t kka_xs64_apply(const uint64_t *m, uint64_t x) {
+  uint64_t r = 0;
+  for (int j = 0; j < 64; j++)
+    r ^= m[j] & (0 - ((x >> j) & 1));
+  return r;
+}
+/* x advanced by q steps: the matrices of q's bits */
 KK__FN uint64_t kka_xs64_jump(const uint64_t *t, uint64_t x, uint64_t q) {
   for (const uint64_t *m = t; q; q >>= 1, m += 64)
-    if (q & 1) {
-      uint64_t r = 0;
-      for (int j = 0; j < 64; j++)
-        r ^= m[j] & (0 - ((x >> j) & 1));
-      x = r;
-    }
+    if (q & 1)
+      x = kka_xs64_apply(m, x);
   return x;
 }
 
@@ -204,28 +207,33 @@ KK__FN void kka_nt4(void *p, uint32_t v) { *(uint32_t *)p = v; }
     kka_nt4((P), b_);                                                                                           \
   } while (0)
 /* A host slot's block [b_, e_) of a contiguous view in KKA_LANES = 4
- * lanes: lane l draws elements [l q, l q + q) of the block from the slot's
- * state jumped l q steps ahead, the four in one loop (four independent
- * chains of shifts where one generator waits for each step before the
- * next); the last lane's generator then draws the rest, and is the slot's
- * state after the block, as if one generator had drawn it all in order.
- * STEPM(T, NEXT) is one element's val_. */
+ * lanes, round by round: in a round of 4 q elements lane l draws elements
+ * [l q, l q + q) of the round from the slot's state jumped l q steps ahead,
+ * the four in one loop (four independent chains of shifts where one
+ * generator waits for each step before the next), and the last lane's
+ * generator is then the state after the round, as if one generator had
+ * drawn it all in order.  Rounds of 2^KKA_LANE_LOG2Q elements per lane (a
+ * jump is one matrix of the table), then one round of what is left (a
+ * jump by the matrices of q's bits), then the last few elements one by
+ * one.  Short rounds keep the four lanes' stores near each other: lanes a
+ * quarter of a long block apart (hundreds of MiB, a power of 2 for a
+ * power-of-2 view) ran at a sixth of one generator's speed with plain
+ * stores.  STEPM(T, NEXT) is one element's val_, STORE(T, P, V) stores it. */
 #if KKA_LANES != 4
-#error "KKA_XS64_LANES is written for four lanes"
+#error "KKA_XS64_ROUND is written for four lanes"
 #endif
 #define KKA_L0() kk__xs64_next(&l0_)
 #define KKA_L1() kk__xs64_next(&l1_)
 #define KKA_L2() kk__xs64_next(&l2_)
 #define KKA_L3() kk__xs64_next(&l3_)
-#define KKA_XS64_LANES(T, STEPM, STORE)                                                                         \
+#define KKA_XS64_ROUND(T, STEPM, STORE, P0, Q, JUMP)                                                            \
   do {                                                                                                          \
-    T *const p0_ = (T *)args->v.d.data + b_;                                                                    \
-    const int64_t len_ = e_ - b_, q_ = len_ / KKA_LANES;                                                        \
-    T *const p1_ = p0_ + q_, *const p2_ = p1_ + q_, *const p3_ = p2_ + q_;                                      \
+    const int64_t q_ = (Q);                                                                                     \
+    T *const p0_ = (P0), *const p1_ = p0_ + q_, *const p2_ = p1_ + q_, *const p3_ = p2_ + q_;                   \
     kk_random_xorshift64 l0_ = g, l1_ = g, l2_ = g, l3_ = g;                                                    \
-    l1_.x = kka_xs64_jump(args->jump, l0_.x, (uint64_t)q_);                                                     \
-    l2_.x = kka_xs64_jump(args->jump, l1_.x, (uint64_t)q_);                                                     \
-    l3_.x = kka_xs64_jump(args->jump, l2_.x, (uint64_t)q_);                                                     \
+    l1_.x = JUMP(l0_.x);                                                                                        \
+    l2_.x = JUMP(l1_.x);                                                                                        \
+    l3_.x = JUMP(l2_.x);                                                                                        \
     for (int64_t j_ = 0; j_ < q_; j_++) {                                                                       \
       {                                                                                                         \
         STEPM(T, KKA_L0);                                                                                       \
@@ -245,9 +253,22 @@ KK__FN void kka_nt4(void *p, uint32_t v) { *(uint32_t *)p = v; }
       }                                                                                                         \
     }                                                                                                           \
     g = l3_;                                                                                                    \
-    for (int64_t j_ = KKA_LANES * q_; j_ < len_; j_++) {                                                        \
+  } while (0)
+#define KKA_JUMP_ROUND(x) kka_xs64_apply(jq_, (x))
+#define KKA_JUMP_REST(x) kka_xs64_jump(args->jump, (x), (uint64_t)r_)
+#define KKA_XS64_LANES(T, STEPM, STORE)                                                                         \
+  do {                                                                                                          \
+    T *const pb_ = (T *)args->v.d.data + b_;                                                                    \
+    const int64_t len_ = e_ - b_, round_ = (int64_t)KKA_LANES << KKA_LANE_LOG2Q;                                \
+    const uint64_t *const jq_ = args->jump + 64 * KKA_LANE_LOG2Q;                                               \
+    int64_t o_ = 0;                                                                                             \
+    for (; len_ - o_ >= round_; o_ += round_)                                                                   \
+      KKA_XS64_ROUND(T, STEPM, STORE, pb_ + o_, (int64_t)1 << KKA_LANE_LOG2Q, KKA_JUMP_ROUND);                  \
+    const int64_t r_ = (len_ - o_) / KKA_LANES;                                                                 \
+    KKA_XS64_ROUND(T, STEPM, STORE, pb_ + o_, r_, KKA_JUMP_REST);                                               \
+    for (o_ += KKA_LANES * r_; o_ < len_; o_++) {                                                               \
       STEPM(T, KKA_NEXT);                                                                                       \
-      STORE(T, p0_ + j_, val_);                                                                                 \
+      STORE(T, pb_ + o_, val_);                                                                                 \
     }                                                                                                           \
   } while (0)
 /* 4- and 8-byte elements (NT: KKA_STORE_NT4 or 8), stored plainly or past
