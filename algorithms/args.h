@@ -31,7 +31,20 @@ struct kka_rfill_args {
   int32_t normal;      /* 1: normal numbers */
   int32_t blocked;     /* 1: blocked, 0: interleaved */
   int32_t contig;      /* 1: element i at data[i] */
+  const uint64_t *jump; /* host backends, xorshift64: the jump table below (random.c), else NULL */
+  int32_t stream;       /* with jump, 4- and 8-byte elements: stores that bypass the caches */
+  int32_t pad;
 };
+/* xorshift64* on host backends: a slot's block of at least KKA_LANE_MIN
+ * elements is drawn by KKA_LANES generators at once, in rounds of
+ * 2^KKA_LANE_LOG2Q elements per lane, lane l starting l * 2^KKA_LANE_LOG2Q
+ * draws into the round (a jump by the matrices of the table: 64 matrices
+ * of 2^i steps, 64 columns each).  The numbers are those of one generator
+ * drawing the block in order. */
+#define KKA_LANES 4
+#define KKA_LANE_LOG2Q 12
+#define KKA_LANE_MIN ((int64_t)1 << 15)
+#define KKA_JUMP_WORDS (64 * 64)
 /* The counter stream of kk_fill_random on a Philox pool (slots use 0 .. num_states - 1). */
 #define KKA_PHILOX_FILL_STREAM 0xFFFFFFFFFFFFFFFFul
 

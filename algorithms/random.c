@@ -1,8 +1,10 @@
 /* algorithms/random.c -- random-number pools (create, seed, bind) and fill_random. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -179,6 +181,58 @@ static void int_bounds(kk_type_t t, double *lo, double *hi) {
   }
 }
 
+/* The xorshift64* jump table (KKA_JUMP_WORDS in args.h): matrix i, over
+ * GF(2), advances a state by 2^i steps; its column j is the state that
+ * state bit j alone becomes.  xorshift's step is linear, so column j of
+ * matrix 0 is one step of 1 << j, and matrix i + 1 is matrix i squared.
+ * Made once per process (about 0.2 ms), read by every host fill. */
+static uint64_t g_jump[KKA_JUMP_WORDS];
+static pthread_once_t g_jump_once = PTHREAD_ONCE_INIT;
+/* The last-level cache's size (32 MiB where the C library does not say). */
+static int64_t g_llc_bytes;
+
+static uint64_t jump_apply(const uint64_t *m, uint64_t x) {
+  uint64_t r = 0;
+  for (int j = 0; j < 64; j++)
+    r ^= m[j] & (0 - ((x >> j) & 1));
+  return r;
+}
+static void jump_make(void) {
+  long llc = -1;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+  g_llc_bytes = llc > 0 ? (int64_t)llc : (int64_t)32 << 20;
+  for (int j = 0; j < 64; j++) {
+    uint64_t x = (uint64_t)1 << j;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    g_jump[j] = x;
+  }
+  for (int i = 1; i < 64; i++)
+    for (int j = 0; j < 64; j++)
+      g_jump[64 * i + j] = jump_apply(g_jump + 64 * (i - 1), g_jump[64 * (i - 1) + j]);
+}
+static const uint64_t *jump_table(void) {
+  (void)pthread_once(&g_jump_once, jump_make);
+  return g_jump;
+}
+/* Host xorshift64* fills of at least this many bytes store past the caches
+ * (docs/algorithms.md): KK_FILL_STREAM_BYTES when it is a number >= 0, read
+ * at each fill, else the last-level cache's size, since a fill larger than
+ * that cache leaves its first part out of it anyway.  After jump_table(). */
+static int64_t stream_bytes(void) {
+  const char *e = getenv("KK_FILL_STREAM_BYTES");
+  if (e && *e) {
+    char *end;
+    const long long v = strtoll(e, &end, 10);
+    if (*end == '\0' && v >= 0)
+      return (int64_t)v;
+  }
+  return g_llc_bytes;
+}
+
 static kk_status_t fill(const char *op, kk_instance_t *instance, kk_view_t *view, kk_random_pool_t *pool, double a,
                         double b, int normal) {
   kka_call_t c;
@@ -266,6 +320,11 @@ static kk_status_t fill(const char *op, kk_instance_t *instance, kk_view_t *view
   const int64_t ns = pool->d.num_states;
   args.blocked = c.host;
   args.per = (n + ns - 1) / ns;
+  if (c.host && pool->kind == KK_RANDOM_XORSHIFT64 && args.per >= KKA_LANE_MIN) {
+    args.jump = jump_table();
+    const int64_t es = (int64_t)kka_tsize(t);
+    args.stream = args.contig && (es == 4 || es == 8) && n * es >= stream_bytes();
+  }
   const kk_kernel_t *k = pool->kind == KK_RANDOM_XORSHIFT64 ? KK_KERNEL(kka_rfill_xs64) : KK_KERNEL(kka_rfill_xs1024);
   /* blocked: only the slots that have elements */
   const int64_t slots = args.blocked ? (n + args.per - 1) / args.per : (ns < n ? ns : n);

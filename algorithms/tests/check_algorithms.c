@@ -336,6 +336,133 @@ START_TEST(random_fill_matches_reference) {
 }
 END_TEST
 
+/* xorshift64* fills whose slots' blocks are long (host backends draw a
+ * block of 2^15 elements or more in lanes, each jumped ahead in the slot's
+ * sequence), of every type: the numbers of one generator per slot drawing
+ * its elements in order, bit for bit for integers and [0, 1), within a
+ * rounding of the range for other real ranges (host kernels may fuse the
+ * multiply-add); on a view one element into its parent, whose first
+ * element stays untouched; and a second fill that continues every slot's
+ * sequence where the first left it.  Slot counts and lengths leave lanes
+ * of unequal blocks and a remainder after the lanes. */
+static double ref_real(kk_type_t t, uint64_t r, double lo, double hi) {
+  if (t == KK_FLOAT) {
+    const float u = (float)(uint32_t)(r >> 40) * 0x1.0p-24f, a = (float)lo, b = (float)hi, x = a + (b - a) * u;
+    return x < b ? x : a;
+  }
+  const double u = (double)(r >> 11) * 0x1.0p-53, x = lo + (hi - lo) * u;
+  return x < hi ? x : lo;
+}
+START_TEST(random_xs64_long_blocks) {
+  const int64_t cfg[3][2] = {{1, 32775}, {3, 120002}, {2, 65536 * 2 + 3}}; /* slots, elements */
+  const int ncfg = g_small ? 1 : 3;
+  /* stores through the caches, then past them (KK_FILL_STREAM_BYTES 0: every such fill) */
+  for (int c = 0; c < 2 * ncfg; c++) {
+    EXPECT1(setenv("KK_FILL_STREAM_BYTES", c < ncfg ? "9223372036854775807" : "0", 1) == 0);
+    const int64_t ns = cfg[c % ncfg][0], n = cfg[c % ncfg][1];
+    uint64_t *x = malloc((size_t)ns * 8), *bits = malloc((size_t)n * 8);
+    unsigned char *got = malloc((size_t)(n + 1) * 8);
+    for (int ti = 0; ti < 10; ti++) {
+      const kk_type_t t = k_types[ti];
+      const size_t es = tsize(t);
+      /* a range each: integers a small one, a wide one (64-bit: above 2^32, a modulo) or the whole type;
+       * reals [0, 1) or [-2.5, 7.5) */
+      double lo = 0, hi = 0;
+      if (is_fp(t))
+        lo = ti == 8 ? 0.0 : -2.5, hi = ti == 8 ? 1.0 : 7.5;
+      else if (es == 8)
+        lo = is_signed_int(t) ? -5.0 : 0.0, hi = is_signed_int(t) ? 1e12 : 0.0;
+      else
+        lo = is_signed_int(t) ? -100.0 : 7.0, hi = lo + 100.0;
+      for (int pass = 0; pass < 2; pass++) { /* the same for double [0, 1) and float [-2.5, 7.5) */
+        if (pass == 1 && is_fp(t))
+          lo = ti == 8 ? -2.5 : 0.0, hi = ti == 8 ? 7.5 : 1.0;
+        kk_view_t *parent, *v;
+        kk_view_spec_t sp = KK_VIEW_SPEC_INIT;
+        sp.label = "long fill";
+        sp.type = t;
+        sp.rank = 1;
+        sp.extents[0] = n + 1;
+        OK(kk_view_create(&sp, &parent)); /* zeros */
+        kk_slice_t sl[1] = {KK_SPAN(1, n + 1)};
+        OK(kk_view_subview(parent, sl, &v));
+        kk_random_pool_t *pool;
+        OK(kk_random_pool_create(NULL, KK_RANDOM_XORSHIFT64, 4242 + (uint64_t)ti, ns, &pool));
+        for (int64_t s = 0; s < ns; s++) {
+          x[s] = ref_splitmix((4242 + (uint64_t)ti) ^ ((uint64_t)s + 1) * MIX);
+          if (!x[s])
+            x[s] = 0x9E3779B97F4A7C15ull;
+        }
+        for (int fill = 0; fill < 2; fill++) {
+          OK(kk_fill_random(NULL, v, pool, lo, hi));
+          const int64_t per = (n + ns - 1) / ns;
+          for (int64_t s = 0; s < ns; s++) {
+            const int blocked = host_backend();
+            const int64_t b = blocked ? s * per : s, e = blocked ? (s * per + per < n ? s * per + per : n) : n;
+            for (int64_t i = b; i < e; i += blocked ? 1 : ns)
+              bits[i] = ref_xs64(&x[s]);
+          }
+          kk_view_t *m;
+          OK(kk_view_create_mirror(parent, &m));
+          OK(kk_fence());
+          OK(kk_deep_copy(m, parent));
+          memcpy(got, kk_view_data(m), (size_t)(n + 1) * es);
+          kk_view_release(m);
+          for (size_t k = 0; k < es; k++)
+            EXPECT(got[k] == 0, "%s: the parent's element 0, before the view, was written", kk_type_name(t));
+          const int unit = is_fp(t) && lo == 0.0 && hi == 1.0;
+          const uint64_t range = lo == 0.0 && hi == 0.0 ? 0 : (uint64_t)(hi - lo), ilo = (uint64_t)(int64_t)lo;
+          const uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
+          for (int64_t i = 0; i < n; i++) {
+            const uint64_t r = bits[i];
+            const unsigned char *h = got + (size_t)(i + 1) * es;
+            if (is_fp(t)) {
+              const double want = ref_real(t, r, lo, hi), have = as_double(t, h, 0);
+              const double tol = unit ? 0.0 : (t == KK_FLOAT ? 4 * FLT_EPSILON : 4 * DBL_EPSILON) * (hi - lo);
+              EXPECT(fabs(have - want) <= tol, "%s [%g, %g), %lld slots%s, fill %d: element %lld is %.17g, "
+                     "expected %.17g", kk_type_name(t), lo, hi, (long long)ns, c < ncfg ? "" : ", streamed", fill,
+                     (long long)i, have, want);
+            } else {
+              const uint64_t want = !range ? r : ilo + (range <= 0xFFFFFFFFull ? ((r >> 32) * range) >> 32 : r % range);
+              uint8_t u8;
+              uint16_t u16;
+              uint32_t u32;
+              uint64_t have, w = want & mask; /* the value in the element's type, as its bits */
+              switch (es) {
+              case 1:
+                memcpy(&u8, h, 1), have = u8;
+                break;
+              case 2:
+                memcpy(&u16, h, 2), have = u16;
+                break;
+              case 4:
+                memcpy(&u32, h, 4), have = u32;
+                break;
+              default:
+                memcpy(&have, h, 8);
+                break;
+              }
+              EXPECT(have == w, "%s [%g, %g), %lld slots%s, fill %d: element %lld is 0x%llx, expected 0x%llx",
+                     kk_type_name(t), lo, hi, (long long)ns, c < ncfg ? "" : ", streamed", fill, (long long)i,
+                     (unsigned long long)have, (unsigned long long)w);
+            }
+          }
+        }
+        kk_random_pool_destroy(pool);
+        kk_view_release(v);
+        kk_view_release(parent);
+        if (!is_fp(t))
+          break;
+      }
+    }
+    free(x);
+    free(bits);
+    free(got);
+  }
+  unsetenv("KK_FILL_STREAM_BYTES");
+}
+END_TEST
+
 /* Philox fills of every type that goes 16 bytes at a time (float, 32- and
  * 64-bit integers, in a range and whole), bit for bit against the
  * reference: aligned views of a length that leaves a partial last block,
@@ -1841,6 +1968,7 @@ static Suite *algorithms_suite(void) {
   TCase *tc = tcase(s, "random");
   tcase_add_test(tc, random_fill_matches_reference);
   tcase_add_test(tc, random_philox_fill_types);
+  tcase_add_test(tc, random_xs64_long_blocks);
   tcase_add_test(tc, random_distributions);
   tcase_add_test(tc, random_acquire_in_kernels);
   tcase_add_test(tc, random_philox_streams);
