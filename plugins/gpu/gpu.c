@@ -852,6 +852,24 @@ bool kkg_remap_plan(const kk_plugin_remap_t *r, bool force_any, kkg_remap_plan_t
   return true;
 }
 
+kk_status_t kkg_remap_prepare(kkg_ctx_t *g, kkg_remap_once_t *o, bool (*make)(kkg_ctx_t *), void (*release)(kkg_ctx_t *),
+                              const kk_plugin_remap_t *r, kkg_remap_plan_t *p) {
+  pthread_mutex_lock(&o->lock);
+  if (o->state == 0) {
+    const bool made = make(g);
+    if (!made)
+      release(g); /* what was made before the failure */
+    o->state = made ? 1 : -1;
+  }
+  const int state = o->state;
+  pthread_mutex_unlock(&o->lock);
+  if (state < 0)
+    return KK_ERROR_UNSUPPORTED;
+  if (kkg_remap_plan(r, false, p) && p->kind == KKG_REMAP_KIND_TILE && !o->tile_ok[p->wl])
+    (void)kkg_remap_plan(r, true, p);
+  return KK_OK;
+}
+
 /* A copy between layouts in this backend's spaces, on the device when the vendor can (remap); else
  * KK_ERROR_UNSUPPORTED without a message, and the core stages the copy through the host. */
 kk_status_t kkg_mem_remap(void *ctx, void *inst, const kk_plugin_remap_t *r) {

@@ -409,6 +409,22 @@ typedef struct kkg_remap_plan {
  * groups cannot hold a tile).  False when there is nothing to copy. */
 bool kkg_remap_plan(const kk_plugin_remap_t *r, bool force_any, kkg_remap_plan_t *p);
 
+/* A vendor's copy-between-layouts kernels made at the first copy (opencl,
+ * levelzero): its lock (initialized and destroyed with the vendor's
+ * context), whether they are made, and which tiled kernels the device runs. */
+typedef struct kkg_remap_once {
+  pthread_mutex_t lock;
+  int state;                        /* 0: not tried, 1: made, -1: not to be used (the core stages the copies) */
+  bool tile_ok[5];                  /* the device runs the tiled kernel of words of 1, 2, 4, 8, 16 bytes */
+} kkg_remap_once_t;
+/* Makes the kernels with make() the first time (release() undoes what a
+ * failed make() left and sets state 0), then plans r as kkg_remap_plan does,
+ * per word where the device cannot run that word's tile.  KK_OK with
+ * p->words > 0: to launch; KK_OK with p->words == 0: nothing to copy;
+ * KK_ERROR_UNSUPPORTED: the kernels are not to be used. */
+kk_status_t kkg_remap_prepare(kkg_ctx_t *g, kkg_remap_once_t *o, bool (*make)(kkg_ctx_t *), void (*release)(kkg_ctx_t *),
+                              const kk_plugin_remap_t *r, kkg_remap_plan_t *p);
+
 /* ---- the planners ------------------------------------------------------------------------- */
 
 /* n rounded up to 16 bytes */

@@ -36,12 +36,10 @@ typedef struct levelzero_ctx {
   ze_context_handle_t context;
   pthread_mutex_t launch_lock;      /* arguments and group size are per kernel handle: set and append together */
   /* copies between layouts (levelzero_remap.c): the module of gpu_remap.cl, loaded at the first one */
-  pthread_mutex_t remap_lock;       /* its loading */
+  kkg_remap_once_t remap;            /* its making, once */
   ze_module_handle_t remap_module;
   ze_kernel_handle_t remap_k[2][5]; /* [KKG_REMAP_KIND_TILE, _ANY][word of 1, 2, 4, 8, 16 bytes] */
   uint32_t remap_any_local;         /* work-items per group of the per-word kernels */
-  bool remap_tile_ok[5];            /* the device runs the tiled kernel of that word */
-  int remap_state;                  /* 0: not tried, 1: loaded, -1: not to be used (staged by the core) */
 } levelzero_ctx_t;
 
 static inline levelzero_ctx_t *ze_of(const kkg_ctx_t *g) { return (levelzero_ctx_t *)(void *)g; }

@@ -105,7 +105,7 @@ static kk_status_t levelzero_discover(kkg_ctx_t *g) {
   static const char syms[] = LEVELZERO_FUNCTIONS(LEVELZERO_SYM);
 #undef LEVELZERO_SYM
   pthread_mutex_init(&c->launch_lock, NULL);
-  pthread_mutex_init(&c->remap_lock, NULL);
+  pthread_mutex_init(&c->remap.lock, NULL);
   if (!kkg_dlopen(g, "KK_LEVELZERO_LIBRARY", names, "") ||
       !kkg_dlsyms(g, syms, offs, &c->ze, "a Level Zero 1.x loader is needed"))
     return KK_OK; /* no loader is not an error: the plugin loads and reports 0 devices */
@@ -150,7 +150,7 @@ static kk_status_t levelzero_discover(kkg_ctx_t *g) {
  * (its dlopen only counts one more use). */
 static void levelzero_release(kkg_ctx_t *g) {
   pthread_mutex_destroy(&ze_of(g)->launch_lock);
-  pthread_mutex_destroy(&ze_of(g)->remap_lock);
+  pthread_mutex_destroy(&ze_of(g)->remap.lock);
 }
 
 static kk_status_t levelzero_open(kkg_ctx_t *g, int dev) {

@@ -59,10 +59,10 @@ static bool load(kkg_ctx_t *g) {
   for (int wl = 0; wl < 5; wl++) {
     ze_kernel_properties_t tp = {.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
     ze_kernel_properties_t ap = {.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
-    c->remap_tile_ok[wl] = true;
+    c->remap.tile_ok[wl] = true;
     if (ze->zeKernelGetProperties(c->remap_k[KKG_REMAP_KIND_TILE][wl], &tp) == ZE_RESULT_SUCCESS) {
       const uint64_t most = (uint64_t)tp.maxNumSubgroups * tp.maxSubgroupSize;
-      c->remap_tile_ok[wl] = (most == 0 || most >= KKG_REMAP_TILE * KKG_REMAP_ROWS) && tp.localMemSize <= d->d.smem;
+      c->remap.tile_ok[wl] = (most == 0 || most >= KKG_REMAP_TILE * KKG_REMAP_ROWS) && tp.localMemSize <= d->d.smem;
     }
     if (ze->zeKernelGetProperties(c->remap_k[KKG_REMAP_KIND_ANY][wl], &ap) == ZE_RESULT_SUCCESS) {
       const uint64_t most = (uint64_t)ap.maxNumSubgroups * ap.maxSubgroupSize;
@@ -74,8 +74,8 @@ static bool load(kkg_ctx_t *g) {
   g->hs->log(g->hs->core, KK_LOG_DEBUG,
              "copies between layouts run on the device: kernels loaded on %s (tiles for words of 1-16 bytes: "
              "%d%d%d%d%d, %u work-items per group word by word)",
-             d->d.name, c->remap_tile_ok[0], c->remap_tile_ok[1], c->remap_tile_ok[2], c->remap_tile_ok[3],
-             c->remap_tile_ok[4], any);
+             d->d.name, c->remap.tile_ok[0], c->remap.tile_ok[1], c->remap.tile_ok[2], c->remap.tile_ok[3],
+             c->remap.tile_ok[4], any);
   return true;
 }
 
@@ -89,27 +89,15 @@ void levelzero_remap_release(kkg_ctx_t *g) {
     c->ze.zeModuleDestroy(c->remap_module);
   memset(c->remap_k, 0, sizeof c->remap_k);
   c->remap_module = NULL;
-  c->remap_state = 0;
+  c->remap.state = 0;
 }
 
 kk_status_t levelzero_remap(kkg_ctx_t *g, kkg_inst_t *gi, const kk_plugin_remap_t *r) {
   levelzero_ctx_t *c = ze_of(g);
-  pthread_mutex_lock(&c->remap_lock);
-  if (c->remap_state == 0) {
-    const bool loaded = load(g);
-    if (!loaded)
-      levelzero_remap_release(g); /* what was made before the failure */
-    c->remap_state = loaded ? 1 : -1;
-  }
-  const int state = c->remap_state;
-  pthread_mutex_unlock(&c->remap_lock);
-  if (state < 0)
-    return KK_ERROR_UNSUPPORTED;
   kkg_remap_plan_t p;
-  if (!kkg_remap_plan(r, false, &p))
-    return KK_OK;
-  if (p.kind == KKG_REMAP_KIND_TILE && !c->remap_tile_ok[p.wl])
-    (void)kkg_remap_plan(r, true, &p);
+  kk_status_t pst = kkg_remap_prepare(g, &c->remap, load, levelzero_remap_release, r, &p);
+  if (pst != KK_OK || p.words == 0)
+    return pst;
   ze_kernel_handle_t k = c->remap_k[p.kind][p.wl];
   const bool tile = p.kind == KKG_REMAP_KIND_TILE;
   const ze_group_count_t gc = {.groupCountX = (uint32_t)p.groups, .groupCountY = 1, .groupCountZ = 1};

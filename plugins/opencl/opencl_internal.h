@@ -26,12 +26,10 @@ typedef struct opencl_ctx {
   cl_context context;
   pthread_mutex_t launch_lock;      /* kernel arguments are per cl_kernel: set and enqueue together */
   /* copies between layouts (opencl_remap.c): the program of gpu_remap.cl, built from source at the first one */
-  pthread_mutex_t remap_lock;       /* its building */
+  kkg_remap_once_t remap;            /* its making, once */
   cl_program remap_prog;
   cl_kernel remap_k[2][5];          /* [KKG_REMAP_KIND_TILE, _ANY][word of 1, 2, 4, 8, 16 bytes] */
   size_t remap_any_local;           /* work-items per group of the per-word kernels */
-  bool remap_tile_ok[5];            /* the device runs the tiled kernel of that word */
-  int remap_state;                  /* 0: not tried, 1: built, -1: not to be used (staged by the core) */
 } opencl_ctx_t;
 
 static inline opencl_ctx_t *cl_of(const kkg_ctx_t *g) { return (opencl_ctx_t *)(void *)g; }

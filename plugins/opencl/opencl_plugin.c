@@ -84,7 +84,7 @@ static kk_status_t opencl_discover(kkg_ctx_t *g) {
   static const char syms[] = OPENCL_FUNCTIONS(OPENCL_SYM);
 #undef OPENCL_SYM
   pthread_mutex_init(&c->launch_lock, NULL);
-  pthread_mutex_init(&c->remap_lock, NULL);
+  pthread_mutex_init(&c->remap.lock, NULL);
   if (!kkg_dlopen(g, "KK_OPENCL_LIBRARY", names, "") ||
       !kkg_dlsyms(g, syms, offs, &c->cl, "an OpenCL 2.0 ICD loader is needed"))
     return KK_OK; /* no ICD loader is not an error: the plugin loads and reports 0 devices */
@@ -127,7 +127,7 @@ static kk_status_t opencl_discover(kkg_ctx_t *g) {
  * later kk_initialize; the next init's dlopen only counts one more use. */
 static void opencl_release(kkg_ctx_t *g) {
   pthread_mutex_destroy(&cl_of(g)->launch_lock);
-  pthread_mutex_destroy(&cl_of(g)->remap_lock);
+  pthread_mutex_destroy(&cl_of(g)->remap.lock);
 }
 
 static kk_status_t opencl_open(kkg_ctx_t *g, int dev) {

@@ -62,7 +62,7 @@ static bool build(kkg_ctx_t *g) {
                                  NULL);
     cl->clGetKernelWorkGroupInfo(c->remap_k[KKG_REMAP_KIND_TILE][wl], d->id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem,
                                  &lmem, NULL);
-    c->remap_tile_ok[wl] = wg >= KKG_REMAP_TILE * KKG_REMAP_ROWS && lmem <= d->d.smem;
+    c->remap.tile_ok[wl] = wg >= KKG_REMAP_TILE * KKG_REMAP_ROWS && lmem <= d->d.smem;
     if (cl->clGetKernelWorkGroupInfo(c->remap_k[KKG_REMAP_KIND_ANY][wl], d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof ag,
                                      &ag, NULL) == CL_SUCCESS &&
         ag > 0 && ag < any)
@@ -72,8 +72,8 @@ static bool build(kkg_ctx_t *g) {
   g->hs->log(g->hs->core, KK_LOG_DEBUG,
              "copies between layouts run on the device: kernels built for %s in %.0f ms (tiles for words of 1-16 "
              "bytes: %d%d%d%d%d, %zu work-items per group word by word)",
-             d->d.name, now_ms() - t0, c->remap_tile_ok[0], c->remap_tile_ok[1], c->remap_tile_ok[2],
-             c->remap_tile_ok[3], c->remap_tile_ok[4], any);
+             d->d.name, now_ms() - t0, c->remap.tile_ok[0], c->remap.tile_ok[1], c->remap.tile_ok[2],
+             c->remap.tile_ok[3], c->remap.tile_ok[4], any);
   return true;
 }
 
@@ -87,27 +87,15 @@ void opencl_remap_release(kkg_ctx_t *g) {
     c->cl.clReleaseProgram(c->remap_prog);
   memset(c->remap_k, 0, sizeof c->remap_k);
   c->remap_prog = NULL;
-  c->remap_state = 0;
+  c->remap.state = 0;
 }
 
 kk_status_t opencl_remap(kkg_ctx_t *g, kkg_inst_t *in, const kk_plugin_remap_t *r) {
   opencl_ctx_t *c = cl_of(g);
-  pthread_mutex_lock(&c->remap_lock);
-  if (c->remap_state == 0) {
-    const bool built = build(g);
-    if (!built)
-      opencl_remap_release(g); /* what was made before the failure */
-    c->remap_state = built ? 1 : -1;
-  }
-  const int state = c->remap_state;
-  pthread_mutex_unlock(&c->remap_lock);
-  if (state < 0)
-    return KK_ERROR_UNSUPPORTED;
   kkg_remap_plan_t p;
-  if (!kkg_remap_plan(r, false, &p))
-    return KK_OK;
-  if (p.kind == KKG_REMAP_KIND_TILE && !c->remap_tile_ok[p.wl])
-    (void)kkg_remap_plan(r, true, &p);
+  kk_status_t pst = kkg_remap_prepare(g, &c->remap, build, opencl_remap_release, r, &p);
+  if (pst != KK_OK || p.words == 0)
+    return pst;
   /* at most 16 groups per compute unit, each striding over its share of the
    * tiles or words: enough to fill a GPU, and a CPU platform (PoCL), which
    * pays per group, is not handed 2^20 of them */
