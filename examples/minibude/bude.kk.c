@@ -70,57 +70,11 @@ KK__FN float bude_rcp(float x) {
 /* Each loop form (bude.h) for every number of poses per work-item. */
 #define BUDE_FAMILY bude_fasten_
 #define BUDE_PREFETCH 0
-#define BUDE_PPWI 1
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 2
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 4
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 8
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 16
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 32
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 64
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 128
-#include "bude_fasten.h"
-#undef BUDE_PPWI
+#include "bude_family.h"
 #undef BUDE_PREFETCH
 #undef BUDE_FAMILY
 #define BUDE_FAMILY bude_prefetch_
 #define BUDE_PREFETCH 1
-#define BUDE_PPWI 1
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 2
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 4
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 8
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 16
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 32
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 64
-#include "bude_fasten.h"
-#undef BUDE_PPWI
-#define BUDE_PPWI 128
-#include "bude_fasten.h"
-#undef BUDE_PPWI
+#include "bude_family.h"
 #undef BUDE_PREFETCH
 #undef BUDE_FAMILY

@@ -13,14 +13,14 @@ EXTRA_examples_minibude_minibude_DEPENDENCIES = examples/minibude/bude.kk.o
 # The last two are added only where the compiler accepts them (GCC and Clang on x86-64 take the
 # first; Clang has not the second).
 MINIBUDE_HOST_TRY = -mprefer-vector-width=512 -fno-loop-unroll-and-jam
-examples/minibude/bude.kk.o: examples/minibude/bude.kk.c examples/minibude/bude.h examples/minibude/bude_fasten.h $(KKCC_DEPS)
+examples/minibude/bude.kk.o: examples/minibude/bude.kk.c examples/minibude/bude.h examples/minibude/bude_fasten.h examples/minibude/bude_family.h $(KKCC_DEPS)
 	@$(MKDIR_P) $(@D)
 	$(KKCC_V)flags=; for f in $(MINIBUDE_HOST_TRY); do \
 	  if $(CC) -Werror $$f -x c -c /dev/null -o /dev/null >/dev/null 2>&1; then flags="$$flags $$f"; fi; \
 	done; \
 	$(KKCC) $(AM_CFLAGS) $(CFLAGS) -fno-math-errno -fno-trapping-math $$flags -c $(srcdir)/examples/minibude/bude.kk.c -o $@
 CLEANFILES += examples/minibude/bude.kk.o
-EXTRA_DIST += examples/minibude/bude.kk.c examples/minibude/bude_fasten.h examples/minibude/Makefile \
+EXTRA_DIST += examples/minibude/bude.kk.c examples/minibude/bude_fasten.h examples/minibude/bude_family.h examples/minibude/Makefile \
 	examples/minibude/data/bm1-1k/README.md examples/minibude/data/bm1-1k/make-subset.sh \
 	examples/minibude/data/bm1-1k/protein.in examples/minibude/data/bm1-1k/ligand.in \
 	examples/minibude/data/bm1-1k/forcefield.in examples/minibude/data/bm1-1k/poses.in \
