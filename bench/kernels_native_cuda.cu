@@ -6,19 +6,13 @@
 #include <cusparse.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <vector>
 
+#include "bench_base.h" // bench_now: the programs' clock
 #include "kernels_native_cuda.h"
 
 namespace {
-
-double now() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 bool ok_cuda(cudaError_t e, const char *what) {
   if (e == cudaSuccess)
@@ -84,11 +78,11 @@ template <class F> double best_of(int reps, F f) {
     return -1;
   double best = 1e30;
   for (int r = 0; r < reps; r++) {
-    const double t0 = now();
+    const double t0 = bench_now();
     if (!f())
       return -1;
     cudaDeviceSynchronize();
-    const double t = now() - t0;
+    const double t = bench_now() - t0;
     best = t < best ? t : best;
   }
   return CU(cudaGetLastError()) ? best : -1;

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -17,6 +15,7 @@
 #include "kernels_native_cuda.h"
 #endif
 #include "../kernels/affinity.h"
+#include "bench_base.h"
 
 /*
  * Each case runs three ways in turn, the best of --reps runs each:
@@ -35,13 +34,7 @@
  * 100^3 and on 10^6 irregular rows).
  */
 
-#define CHECK(call)                                              \
-  do {                                                           \
-    if ((call) != KK_OK) {                                       \
-      fprintf(stderr, "kk-bench-kernels: %s\n", kk_last_error()); \
-      exit(1);                                                   \
-    }                                                            \
-  } while (0)
+const char bench_program[] = "kk-bench-kernels";
 
 /* ---- results ---------------------------------------------------------------------- */
 
@@ -65,12 +58,6 @@ static void add_row(const char *kcase, const char *side, const char *backend, co
   r->kk = kk;
   r->native = native;
   r->unit = unit;
-}
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* ---- the host vendor library: OpenBLAS through dlopen ---------------------------------- */
@@ -195,12 +182,12 @@ static void one_run(const sides_t *s, int side, int r, double t[3]) {
   if (side < 2)
     CHECK(kk_kernels_set_tpl(NULL, side == 0 ? "none" : "auto"));
   if (!s->gpu)
-    usleep(20000);
-  const double t0 = now();
+    bench_rest(20, 20);
+  const double t0 = bench_now();
   (side < 2 ? s->kk : s->native)(s->ctx);
   if (side < 2)
     CHECK(kk_fence());
-  const double dt = now() - t0;
+  const double dt = bench_now() - t0;
   if (r >= 0 && dt < t[side])
     t[side] = dt;
 }

@@ -19,6 +19,8 @@
 #include "native_cuda.h"
 #endif
 
+const char bench_program[] = "kk-bench";
+
 #define now bench_now
 #define settle bench_settle
 #define record bench_record

@@ -1,0 +1,73 @@
+/* bench/bench_base.c -- what every bench program shares: stopping on a failed kk call, the clock, the rest before a timed host run (bench_base.h). */
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <dirent.h>
+#include <sys/syscall.h>
+#endif
+
+#include <kk.h>
+
+#include "bench_base.h"
+
+void bench_fail(void) {
+  fprintf(stderr, "%s: %s\n", bench_program, kk_last_error());
+  exit(1);
+}
+
+double bench_clock(clockid_t clock) {
+  struct timespec t;
+  clock_gettime(clock, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+double bench_now(void) { return bench_clock(CLOCK_MONOTONIC); }
+
+/* True when a thread of this process other than the caller is running or
+ * runnable (state R in /proc/self/task/<tid>/stat): an OpenMP or kk worker
+ * still spinning after its last region.  0 where /proc cannot tell. */
+static int others_running(void) {
+#ifdef __linux__
+  DIR *d = opendir("/proc/self/task");
+  if (!d)
+    return 0;
+  const long self = (long)syscall(SYS_gettid);
+  int running = 0;
+  struct dirent *e;
+  while (!running && (e = readdir(d))) {
+    if (e->d_name[0] == '.' || atol(e->d_name) == self)
+      continue;
+    char path[300], buf[256];
+    snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+      continue;
+    size_t k = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[k] = '\0';
+    const char *p = strrchr(buf, ')'); /* the state follows the command name */
+    running = p && p[1] == ' ' && p[2] == 'R';
+  }
+  closedir(d);
+  return running;
+#else
+  return 0;
+#endif
+}
+
+int bench_rest(int min_ms, int max_ms) {
+  const struct timespec rest = {min_ms / 1000, (long)(min_ms % 1000) * 1000000L};
+  nanosleep(&rest, NULL);
+  if (max_ms <= min_ms)
+    return 0;
+  for (int waited = min_ms; others_running(); waited++) {
+    if (waited >= max_ms)
+      return 1;
+    usleep(1000);
+  }
+  return 0;
+}
