@@ -10,31 +10,20 @@
 #include <vector>
 
 #include "bench_base.h" // bench_now: the programs' clock
+#include "bench_cuda.cuh"
 #include "kernels_native_cuda.h"
 
 namespace {
 
-bool ok_cuda(cudaError_t e, const char *what) {
-  if (e == cudaSuccess)
-    return true;
-  fprintf(stderr, "kk-bench-kernels (cuBLAS side): %s: %s\n", what, cudaGetErrorString(e));
-  return false;
-}
 bool ok_blas(cublasStatus_t e, const char *what) {
   if (e == CUBLAS_STATUS_SUCCESS)
     return true;
   fprintf(stderr, "kk-bench-kernels (cuBLAS side): %s: cuBLAS status %d\n", what, (int)e);
   return false;
 }
-bool ok_sparse(cusparseStatus_t e, const char *what) {
-  if (e == CUSPARSE_STATUS_SUCCESS)
-    return true;
-  fprintf(stderr, "kk-bench-kernels (cuSPARSE side): %s: %s\n", what, cusparseGetErrorString(e));
-  return false;
-}
-#define CU(call) ok_cuda((call), #call)
+#define CU(call) bench_cuda_ok((call), #call, "kk-bench-kernels (cuBLAS side)")
 #define BL(call) ok_blas((call), #call)
-#define SP(call) ok_sparse((call), #call)
+#define SP(call) bench_cusparse_ok((call), #call, "kk-bench-kernels (cuSPARSE side)")
 
 cublasHandle_t handle() {
   static cublasHandle_t h;

@@ -9,24 +9,13 @@
 #include <vector>
 
 #include "bench_base.h" // bench_now: the programs' clock
+#include "bench_cuda.cuh"
 #include "sparse_ops_native_cuda.h"
 
 namespace {
 
-bool ok_cuda(cudaError_t e, const char *what) {
-  if (e == cudaSuccess)
-    return true;
-  fprintf(stderr, "kk-bench-sparse-ops (cuSPARSE side): %s: %s\n", what, cudaGetErrorString(e));
-  return false;
-}
-bool ok_sparse(cusparseStatus_t e, const char *what) {
-  if (e == CUSPARSE_STATUS_SUCCESS)
-    return true;
-  fprintf(stderr, "kk-bench-sparse-ops (cuSPARSE side): %s: %s\n", what, cusparseGetErrorString(e));
-  return false;
-}
-#define CU(call) ok_cuda((call), #call)
-#define SP(call) ok_sparse((call), #call)
+#define CU(call) bench_cuda_ok((call), #call, "kk-bench-sparse-ops (cuSPARSE side)")
+#define SP(call) bench_cusparse_ok((call), #call, "kk-bench-sparse-ops (cuSPARSE side)")
 
 struct dev {
   std::vector<void *> ptrs;

@@ -111,7 +111,7 @@ endif
 endif
 
 # ---- bench/kk-bench-kernels: kk-kernels against OpenBLAS (host backends) and cuBLAS / cuSPARSE (cuda) ----
-EXTRA_DIST += bench/kernels_native_cuda.cu bench/kk-bench-kernels-gpu.sh bench/dgemm-tc-gpu.sh bench/host-gemm-gpu.sh
+EXTRA_DIST += bench/kernels_native_cuda.cu bench/bench_cuda.cuh bench/kk-bench-kernels-gpu.sh bench/dgemm-tc-gpu.sh bench/host-gemm-gpu.sh
 if KK_BUILD_KERNELS
 noinst_PROGRAMS += bench/kk-bench-kernels
 bench_kk_bench_kernels_SOURCES = bench/kk-bench-kernels.c bench/kernels_native_cuda.h $(BENCH_BASE)
@@ -129,7 +129,7 @@ BENCH_KERNELS_CUDA_CPPFLAGS = -DKK_BENCH_CUDA
 bench_kk_bench_kernels_LDADD += bench/kernels_native_cuda.o -L$(CUDA_LIBDIR) -lcusparse -lcublas -lcudart -lstdc++
 bench_kk_bench_kernels_LDFLAGS += -Wl,-rpath,$(CUDA_LIBDIR)
 EXTRA_bench_kk_bench_kernels_DEPENDENCIES = bench/kernels_native_cuda.o
-bench/kernels_native_cuda.o: bench/kernels_native_cuda.cu bench/kernels_native_cuda.h bench/bench_base.h
+bench/kernels_native_cuda.o: bench/kernels_native_cuda.cu bench/kernels_native_cuda.h bench/bench_base.h bench/bench_cuda.cuh
 	$(AM_V_GEN)$(NVCC) -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -c $(srcdir)/bench/kernels_native_cuda.cu -o $@
 CLEANFILES += bench/kernels_native_cuda.o
 else
@@ -201,7 +201,7 @@ BENCH_SPARSE_OPS_CUDA_CPPFLAGS = -DKK_BENCH_CUDA
 bench_kk_bench_sparse_ops_LDADD += bench/sparse_ops_native_cuda.o -L$(CUDA_LIBDIR) -lcusparse -lcudart -lstdc++
 bench_kk_bench_sparse_ops_LDFLAGS += -Wl,-rpath,$(CUDA_LIBDIR)
 EXTRA_bench_kk_bench_sparse_ops_DEPENDENCIES = bench/sparse_ops_native_cuda.o
-bench/sparse_ops_native_cuda.o: bench/sparse_ops_native_cuda.cu bench/sparse_ops_native_cuda.h bench/bench_base.h
+bench/sparse_ops_native_cuda.o: bench/sparse_ops_native_cuda.cu bench/sparse_ops_native_cuda.h bench/bench_base.h bench/bench_cuda.cuh
 	$(AM_V_GEN)$(NVCC) -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -c $(srcdir)/bench/sparse_ops_native_cuda.cu -o $@
 CLEANFILES += bench/sparse_ops_native_cuda.o
 else
