@@ -220,7 +220,7 @@ TESTS += kernels/tests/solvers-example.sh
 # ---- bench/kk-bench-solvers: SpTRSV against cusparseSpSV (cuda) or a serial C
 # loop (host), GMRES/CG with ILU(0); bench/solvers-gpu.sh runs it and the
 # solver suite on a CUDA machine ----
-EXTRA_DIST += bench/solvers-gpu.sh bench/sparse-gpu.sh
+EXTRA_DIST += bench/solvers-gpu.sh bench/sparse-gpu.sh bench/run-common.sh
 noinst_PROGRAMS += bench/kk-bench-solvers
 bench_kk_bench_solvers_SOURCES = bench/kk-bench-solvers.c $(BENCH_BASE)
 bench_kk_bench_solvers_LDADD = libkk-kernels.la libkk.la -lm
