@@ -1,4 +1,4 @@
-/* bench/bench_base.c -- what every bench program shares: stopping on a failed kk call, the clock, the rest before a timed host run (bench_base.h). */
+/* bench/bench_base.c -- what every bench program shares: stopping on a failed kk call, starting kk on each backend, the clock, the rest before a timed host run (bench_base.h). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,26 @@
 void bench_fail(void) {
   fprintf(stderr, "%s: %s\n", bench_program, kk_last_error());
   exit(1);
+}
+
+int bench_init_backend(const char *backend, int argc, char **argv) {
+  int kargc = argc;
+  char **kargv = malloc(sizeof(char *) * (size_t)(argc + 1));
+  if (!kargv) {
+    fprintf(stderr, "%s: backend %s skipped: out of memory\n", bench_program, backend);
+    return 0;
+  }
+  memcpy(kargv, argv, sizeof(char *) * (size_t)(argc + 1)); /* kk takes its flags out of the copy */
+  kk_settings_t s = KK_SETTINGS_INIT;
+  s.device = backend;
+  s.plugin_path = getenv("KOKKOS_PLUGIN_PATH");
+  kk_status_t st = kk_initialize_ex(&kargc, &kargv, &s);
+  free(kargv);
+  if (st != KK_OK) {
+    fprintf(stderr, "%s: backend %s skipped: %s\n", bench_program, backend, kk_last_error());
+    return 0;
+  }
+  return 1;
 }
 
 double bench_clock(clockid_t clock) {

@@ -1,4 +1,4 @@
-/* bench/bench_base.h -- what every bench program shares (bench_base.c): its name in messages, stopping on a failed kk call, the clock, the rest before a timed host run. */
+/* bench/bench_base.h -- what every bench program shares (bench_base.c): its name in messages, stopping on a failed kk call, starting kk on each backend, the clock, the rest before a timed host run. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_BASE_H
 #define KK_BENCH_BASE_H
@@ -23,6 +23,13 @@ void bench_fail(void);
     if ((call) != KK_OK)                                                                                             \
       bench_fail();                                                                                                  \
   } while (0)
+
+/* kk_initialize_ex on `backend` (one of the program's --backends=), with the
+ * program's command line, whose --kokkos-* flags kk reads, and the plugin
+ * path of KOKKOS_PLUGIN_PATH.  1 when kk runs on it; otherwise prints
+ * "<bench_program>: backend <backend> skipped: <kk's message>" on stderr and
+ * returns 0.  The caller calls kk_finalize after the backend's cases. */
+int bench_init_backend(const char *backend, int argc, char **argv);
 
 /* Seconds on `clock` (CLOCK_PROCESS_CPUTIME_ID: the CPU time of all the
  * process's threads), and on the monotonic clock, which times every run. */

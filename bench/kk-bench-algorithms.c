@@ -630,21 +630,10 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  char *plugin_path = getenv("KOKKOS_PLUGIN_PATH");
   char *blist = strdup(backends);
   for (char *save = NULL, *b = strtok_r(blist, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
-    int kargc = argc;
-    char **kargv = malloc(sizeof(char *) * (size_t)(argc + 1));
-    memcpy(kargv, argv, sizeof(char *) * (size_t)(argc + 1));
-    kk_settings_t s = KK_SETTINGS_INIT;
-    s.device = b;
-    s.plugin_path = plugin_path;
-    kk_status_t st = kk_initialize_ex(&kargc, &kargv, &s);
-    free(kargv);
-    if (st != KK_OK) {
-      fprintf(stderr, "kk-bench-algorithms: backend %s skipped: %s\n", b, kk_last_error());
+    if (!bench_init_backend(b, argc, argv))
       continue;
-    }
     fprintf(stderr, "kk-bench-algorithms: backend %s, %d host thread%s\n", b, kk_num_threads(),
             kk_num_threads() == 1 ? "" : "s");
     g_t0 = bench_now();

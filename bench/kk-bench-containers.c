@@ -605,21 +605,10 @@ int main(int argc, char **argv) {
   }
   printf("%-15s %-8s %-6s %12s %12s %-7s %9s\n", "case", "backend", "size", "kk", "native", "unit", "kk/native");
   fflush(stdout);
-  char *plugin_path = getenv("KOKKOS_PLUGIN_PATH");
   char *blist = strdup(backends);
   for (char *save = NULL, *b = strtok_r(blist, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
-    int kargc = argc;
-    char **kargv = malloc(sizeof(char *) * (size_t)(argc + 1));
-    memcpy(kargv, argv, sizeof(char *) * (size_t)(argc + 1));
-    kk_settings_t s = KK_SETTINGS_INIT;
-    s.device = b;
-    s.plugin_path = plugin_path;
-    kk_status_t st = kk_initialize_ex(&kargc, &kargv, &s);
-    free(kargv);
-    if (st != KK_OK) {
-      fprintf(stderr, "kk-bench-containers: backend %s skipped: %s\n", b, kk_last_error());
+    if (!bench_init_backend(b, argc, argv))
       continue;
-    }
     fprintf(stderr, "kk-bench-containers: backend %s, %d host thread%s\n", b, kk_num_threads(),
             kk_num_threads() == 1 ? "" : "s");
     bench_backend(b, rows);
