@@ -1,4 +1,4 @@
-/* bench/bench_base.c -- what every bench program shares: stopping on a failed kk call, starting kk on each backend, the clock, the rest before a timed host run (bench_base.h). */
+/* bench/bench_base.c -- what every bench program shares: stopping on a failed kk call, starting kk on each backend, the clock, random inputs, the rest before a timed host run (bench_base.h). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +46,16 @@ double bench_clock(clockid_t clock) {
 }
 
 double bench_now(void) { return bench_clock(CLOCK_MONOTONIC); }
+
+uint64_t bench_xorshift64(uint64_t *state) {
+  uint64_t x = *state;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return *state = x;
+}
+
+double bench_uniform(uint64_t *state) { return (double)(bench_xorshift64(state) >> 11) / 9007199254740992.0; }
 
 /* True when a thread of this process other than the caller is running or
  * runnable (state R in /proc/self/task/<tid>/stat): an OpenMP or kk worker

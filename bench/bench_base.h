@@ -1,8 +1,9 @@
-/* bench/bench_base.h -- what every bench program shares (bench_base.c): its name in messages, stopping on a failed kk call, starting kk on each backend, the clock, the rest before a timed host run. */
+/* bench/bench_base.h -- what every bench program shares (bench_base.c): its name in messages, stopping on a failed kk call, starting kk on each backend, the clock, random inputs, the rest before a timed host run. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_BASE_H
 #define KK_BENCH_BASE_H
 
+#include <stdint.h>
 #include <time.h>
 
 #ifdef __cplusplus
@@ -35,6 +36,12 @@ int bench_init_backend(const char *backend, int argc, char **argv);
  * process's threads), and on the monotonic clock, which times every run. */
 double bench_clock(clockid_t clock);
 double bench_now(void);
+
+/* The next number of Marsaglia's xorshift64 sequence (shifts 13, 7, 17)
+ * from *state (not 0), and the next double of [0, 1) made of its top 53
+ * bits: the programs' inputs, the same on every run. */
+uint64_t bench_xorshift64(uint64_t *state);
+double bench_uniform(uint64_t *state);
 
 /* The rest before a timed run on a host backend, so that the run does not
  * share the cores with the previous side's idle threads (libgomp's spin for

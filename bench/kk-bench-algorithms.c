@@ -67,12 +67,7 @@ static void settle(int gpu) {
 }
 
 static uint64_t g_rng = 0x2545F4914F6CDD1Dull;
-static uint64_t rnd64(void) {
-  g_rng ^= g_rng << 13;
-  g_rng ^= g_rng >> 7;
-  g_rng ^= g_rng << 17;
-  return g_rng;
-}
+static uint64_t rnd64(void) { return bench_xorshift64(&g_rng); }
 
 /* a rank-1 view of n elements of `type` in the default space with a copy of host data (NULL: zeros) */
 static kk_view_t *view_of(const char *label, kk_type_t type, int64_t n, const void *data) {

@@ -98,12 +98,7 @@ enum { ROW_MAJOR = 101, NO_TRANS = 111 };
 /* ---- data ----------------------------------------------------------------------------------- */
 
 static uint64_t g_rng = 2463534242ull;
-static double rnd(void) { /* [-1, 1) */
-  g_rng ^= g_rng << 13;
-  g_rng ^= g_rng >> 7;
-  g_rng ^= g_rng << 17;
-  return (double)(g_rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
+static double rnd(void) { return bench_uniform(&g_rng) * 2.0 - 1.0; } /* [-1, 1) */
 
 static double *random_array(int64_t n) {
   double *a = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));

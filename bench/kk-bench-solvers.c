@@ -38,12 +38,7 @@
 const char bench_program[] = "kk-bench-solvers";
 
 static uint64_t g_rng = 0x2545f4914f6cdd1dull;
-static double urand(void) { /* [0, 1) */
-  g_rng ^= g_rng << 13;
-  g_rng ^= g_rng >> 7;
-  g_rng ^= g_rng << 17;
-  return (double)(g_rng >> 11) / 9007199254740992.0;
-}
+static double urand(void) { return bench_uniform(&g_rng); } /* [0, 1) */
 
 typedef struct host_csr {
   int64_t n, nnz;

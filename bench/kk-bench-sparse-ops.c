@@ -51,12 +51,7 @@
 const char bench_program[] = "kk-bench-sparse-ops";
 
 static uint64_t g_rng = 88172645463325252ull;
-static double rnd(void) {
-  g_rng ^= g_rng << 13;
-  g_rng ^= g_rng >> 7;
-  g_rng ^= g_rng << 17;
-  return (double)(g_rng >> 11) / 9007199254740992.0;
-}
+static double rnd(void) { return bench_uniform(&g_rng); }
 
 typedef struct csr {
   int64_t rows, cols, nnz;
