@@ -122,7 +122,7 @@ CLEANFILES += bench/bench_algorithms.kk.o bench/algorithms_native_host.o bench/a
 if KK_BUILD_ALGORITHMS
 if KK_HAVE_CXX
 noinst_PROGRAMS += bench/kk-bench-algorithms
-bench_kk_bench_algorithms_SOURCES = bench/kk-bench-algorithms.c bench/algorithms_native.h bench/bench_algorithms.h
+bench_kk_bench_algorithms_SOURCES = bench/kk-bench-algorithms.c bench/algorithms_native.h bench/bench_algorithms.h $(BENCH_BASE)
 bench_kk_bench_algorithms_CPPFLAGS = $(AM_CPPFLAGS) $(BENCH_ALG_CUDA_CPPFLAGS)
 bench_kk_bench_algorithms_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) $(KK_HOST_KERNEL_CFLAGS)
 bench_kk_bench_algorithms_LDFLAGS = $(OPENMP_CFLAGS)

@@ -1,14 +1,8 @@
-/* bench/bench_common.c -- what the parts of kk-bench share: the result table and its output, the clock, settling, case selection, and CG's matrix and hand-written iterations. */
+/* bench/bench_common.c -- what the parts of kk-bench share: the result table and its output, settling, case selection, and CG's matrix and hand-written iterations. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#ifdef __linux__
-#include <dirent.h>
-#include <sys/syscall.h>
-#endif
 
 #include "bench_common.h"
 
@@ -40,44 +34,6 @@ void bench_record(const char *kcase, const char *backend, const char *size, doub
   r->lower_is_better = lower;
 }
 
-double bench_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* True when a thread of this process other than the caller is running or
- * runnable (state R in /proc/self/task/<tid>/stat): an OpenMP or kk worker
- * still spinning after its last region.  0 where /proc cannot tell. */
-static int others_running(void) {
-#ifdef __linux__
-  DIR *d = opendir("/proc/self/task");
-  if (!d)
-    return 0;
-  const long self = (long)syscall(SYS_gettid);
-  int running = 0;
-  struct dirent *e;
-  while (!running && (e = readdir(d))) {
-    if (e->d_name[0] == '.' || atol(e->d_name) == self)
-      continue;
-    char path[300], buf[256];
-    snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-      continue;
-    size_t k = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[k] = '\0';
-    const char *p = strrchr(buf, ')'); /* the state follows the command name */
-    running = p && p[1] == ' ' && p[2] == 'R';
-  }
-  closedir(d);
-  return running;
-#else
-  return 0;
-#endif
-}
-
 /* At least 20 ms, then until every other thread sleeps (at most 500 ms in
  * all): libgomp's idle threads spin 300 000 pause instructions after a
  * region, 5-20 ms depending on the CPU, and a kk run that starts while they
@@ -85,16 +41,9 @@ static int others_running(void) {
  * spin skips their wake-up).  Both sides start with their threads asleep. */
 void bench_settle(void) {
   static int warned;
-  usleep(20000);
-  for (int waited = 20; others_running(); waited++) {
-    if (waited >= 500) {
-      if (!warned++)
-        fprintf(stderr, "kk-bench: some thread of this process still runs after 500 ms of rest "
-                        "(OMP_WAIT_POLICY=active?); runs may overlap it\n");
-      return;
-    }
-    usleep(1000);
-  }
+  if (bench_rest(20, 500) && !warned++)
+    fprintf(stderr, "kk-bench: some thread of this process still runs after 500 ms of rest "
+                    "(OMP_WAIT_POLICY=active?); runs may overlap it\n");
 }
 
 int bench_wants(const char *cases, const char *name) {

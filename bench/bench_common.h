@@ -1,4 +1,4 @@
-/* bench/bench_common.h -- what the parts of kk-bench share (bench_common.c): the result table, the clock, case selection, CG's matrix. */
+/* bench/bench_common.h -- what the parts of kk-bench share (bench_common.c): the result table, settling, case selection, CG's matrix. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef KK_BENCH_COMMON_H
 #define KK_BENCH_COMMON_H
@@ -10,14 +10,7 @@
 
 #include <kk.h>
 
-/* A kk call that must succeed: kk-bench stops with kk's message otherwise. */
-#define CHECK(call)                                            \
-  do {                                                         \
-    if ((call) != KK_OK) {                                     \
-      fprintf(stderr, "kk-bench: %s\n", kk_last_error());      \
-      exit(1);                                                 \
-    }                                                          \
-  } while (0)
+#include "bench_base.h" /* CHECK, bench_now, bench_rest */
 
 /* Does `backend` run on the GPU that bench/native_cuda.cu times? */
 #ifdef KK_BENCH_CUDA
@@ -33,9 +26,8 @@ void bench_record(const char *kcase, const char *backend, const char *size, doub
 int bench_result_count(void);
 void bench_print_table(FILE *out);
 void bench_print_json(FILE *out);
-/* Seconds on the monotonic clock. */
-double bench_now(void);
-/* Lets the other runtime's spinning threads go to sleep before timing. */
+/* Lets the other runtime's spinning threads go to sleep before timing:
+ * bench_rest(20, 500), with a warning the first time a thread still runs. */
 void bench_settle(void);
 /* 1 when `name` is in the comma list `cases` ("all" selects everything). */
 int bench_wants(const char *cases, const char *name);

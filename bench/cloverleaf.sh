@@ -47,17 +47,8 @@ esac
 clover="$kk/examples/cloverleaf/cloverleaf"
 [ -x "$clover" ] || { echo "no $clover: build kk first (make)"; exit 2; }
 [ -f "$deck" ] || { echo "no deck $deck"; exit 2; }
-# a build tree's plugins, unless a plugin path is set (an installed kk finds its own)
-if [ -z "${KOKKOS_PLUGIN_PATH:-}" ] && [ -d "$kk/plugins/.libs" ]; then export KOKKOS_PLUGIN_PATH="$kk/plugins/.libs"; fi
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
-export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
-if [ -z "${UP_FLAGS+x}" ]; then
-  UP_FLAGS=$("$kk/tools/kkcc/kkcc" --list-targets 2>/dev/null | grep -o -- '-march=[^ "]*' | head -1)
-fi
-commit=$(git -C "$up" rev-parse --short HEAD 2>/dev/null || echo "unknown (not a git checkout)")
-echo "CloverLeaf $(basename "$deck"): kk $(git -C "$kk" rev-parse --short HEAD 2>/dev/null) against upstream $commit, $(date -u +%Y-%m-%dT%H:%MZ)"
-echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, OMP_NUM_THREADS=$OMP_NUM_THREADS"
-command -v nvidia-smi >/dev/null && echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
+. "$(dirname "$0")/apps-common.sh"   # apps_start, kokkos_bin, cuda_ok, pname, phi_start
+apps_start "CloverLeaf $(basename "$deck")"
 grep -E 'cells|end_step|end_time|test_problem' "$deck" | tr -s ' \n' ' ' | sed 's/^/deck: /'
 echo
 
@@ -116,7 +107,6 @@ run_pair() { # platform kk-device upstream-binary [upstream-label]
   case "$u $k" in *FAILED*) status=1 ;; esac
 }
 
-. "$(dirname "$0")/apps-common.sh"   # kokkos_bin, cuda_ok
 for plat in $PLATFORMS; do
   case $plat in
     openmp)

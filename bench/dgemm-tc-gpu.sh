@@ -20,8 +20,7 @@ REPS=${KK_BENCH_REPS:-10}
 N=${KK_BENCH_DGEMM:-8192}
 mkdir -p "$OUT"
 rc=0
-T0=$(date +%s)
-step() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - T0)) s) $*"; }
+. "$(dirname "$0")/run-common.sh" # step
 export KOKKOS_PLUGIN_PATH=$B/plugins/.libs
 for f in kernels/tests/check_kernels bench/kk-bench-kernels; do
   [ -x "$B/$f" ] || { echo "dgemm-tc-gpu: $B/$f is not built (make it first)"; exit 2; }

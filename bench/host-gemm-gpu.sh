@@ -24,8 +24,7 @@ N1=${KK_BENCH_N1:-2048}
 RUNS=${KK_BENCH_RUNS:-3}
 mkdir -p "$OUT"
 rc=0
-T0=$(date +%s)
-step() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - T0)) s) $*"; }
+. "$(dirname "$0")/run-common.sh" # step
 export KOKKOS_PLUGIN_PATH=$B/plugins/.libs
 for f in kernels/tests/check_kernels bench/kk-bench-kernels; do
   [ -x "$B/$f" ] || { echo "host-gemm-gpu: $B/$f is not built (make it first)"; exit 2; }

@@ -6,41 +6,24 @@
 #include <cusparse.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <vector>
 
+#include "bench_base.h" // bench_now: the programs' clock
+#include "bench_cuda.cuh"
 #include "kernels_native_cuda.h"
 
 namespace {
 
-double now() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-bool ok_cuda(cudaError_t e, const char *what) {
-  if (e == cudaSuccess)
-    return true;
-  fprintf(stderr, "kk-bench-kernels (cuBLAS side): %s: %s\n", what, cudaGetErrorString(e));
-  return false;
-}
 bool ok_blas(cublasStatus_t e, const char *what) {
   if (e == CUBLAS_STATUS_SUCCESS)
     return true;
   fprintf(stderr, "kk-bench-kernels (cuBLAS side): %s: cuBLAS status %d\n", what, (int)e);
   return false;
 }
-bool ok_sparse(cusparseStatus_t e, const char *what) {
-  if (e == CUSPARSE_STATUS_SUCCESS)
-    return true;
-  fprintf(stderr, "kk-bench-kernels (cuSPARSE side): %s: %s\n", what, cusparseGetErrorString(e));
-  return false;
-}
-#define CU(call) ok_cuda((call), #call)
+#define CU(call) bench_cuda_ok((call), #call, "kk-bench-kernels (cuBLAS side)")
 #define BL(call) ok_blas((call), #call)
-#define SP(call) ok_sparse((call), #call)
+#define SP(call) bench_cusparse_ok((call), #call, "kk-bench-kernels (cuSPARSE side)")
 
 cublasHandle_t handle() {
   static cublasHandle_t h;
@@ -84,11 +67,11 @@ template <class F> double best_of(int reps, F f) {
     return -1;
   double best = 1e30;
   for (int r = 0; r < reps; r++) {
-    const double t0 = now();
+    const double t0 = bench_now();
     if (!f())
       return -1;
     cudaDeviceSynchronize();
-    const double t = now() - t0;
+    const double t = bench_now() - t0;
     best = t < best ? t : best;
   }
   return CU(cudaGetLastError()) ? best : -1;

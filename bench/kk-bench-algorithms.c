@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -14,6 +12,7 @@
 
 #include "algorithms_native.h"
 #include "bench_algorithms.h"
+#include "bench_base.h"
 
 /*
  * Each case runs kk and the native side in turn, the best of --reps runs
@@ -45,18 +44,11 @@
  * backend has run so far.  Rows only: no timing decides anything.
  */
 
-#define CHECK(call)                                                  \
-  do {                                                               \
-    if ((call) != KK_OK) {                                           \
-      fprintf(stderr, "kk-bench-algorithms: %s\n", kk_last_error()); \
-      exit(1);                                                       \
-    }                                                                \
-  } while (0)
+const char bench_program[] = "kk-bench-algorithms";
 
 static int g_reps = 5, g_scale = 4, g_nrows;
 static double g_t0; /* when the backend's cases began */
 
-static double now(void);
 /* one row, printed and flushed at once (a run cut short by a time limit keeps its rows) */
 static void add_row(const char *kcase, const char *side, const char *backend, const char *size, double kk,
                     double native, const char *unit) {
@@ -64,28 +56,18 @@ static void add_row(const char *kcase, const char *side, const char *backend, co
     printf("%-14s %-20s %-8s %-16s %12s %12s %-9s %9s %7s\n", "case", "side", "backend", "size", "kk", "native",
            "unit", "kk/native", "at_s");
   printf("%-14s %-20s %-8s %-16s %12.3f %12.3f %-9s %9.3f %7.1f\n", kcase, side, backend, size, kk, native, unit,
-         native > 0 ? kk / native : 0.0, now() - g_t0);
+         native > 0 ? kk / native : 0.0, bench_now() - g_t0);
   fflush(stdout);
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-/* the other side's spinning threads go to sleep (libgomp spins for some ms after a region) */
+/* the other side's spinning threads go to sleep (libgomp spins for some ms after a region): 20 ms on host backends */
 static void settle(int gpu) {
   if (!gpu)
-    usleep(20000);
+    bench_rest(20, 20);
 }
 
 static uint64_t g_rng = 0x2545F4914F6CDD1Dull;
-static uint64_t rnd64(void) {
-  g_rng ^= g_rng << 13;
-  g_rng ^= g_rng >> 7;
-  g_rng ^= g_rng << 17;
-  return g_rng;
-}
+static uint64_t rnd64(void) { return bench_xorshift64(&g_rng); }
 
 /* a rank-1 view of n elements of `type` in the default space with a copy of host data (NULL: zeros) */
 static kk_view_t *view_of(const char *label, kk_type_t type, int64_t n, const void *data) {
@@ -233,10 +215,10 @@ static double time_kk(fn_t prep, fn_t run, void *ctx, int gpu) {
       prep(ctx);
     CHECK(kk_fence());
     settle(gpu);
-    const double t0 = now();
+    const double t0 = bench_now();
     run(ctx);
     CHECK(kk_fence());
-    const double dt = now() - t0;
+    const double dt = bench_now() - t0;
     if (r >= 0 && dt < best)
       best = dt;
   }
@@ -319,9 +301,9 @@ static void bench_backend(const char *backend, const char *cases) {
         tn = 1e30;
         for (int r = -1; r < g_reps; r++) {
           settle(0);
-          const double t0 = now();
+          const double t0 = bench_now();
           native_fill(h, n, nt, seeds);
-          const double dt = now() - t0;
+          const double dt = bench_now() - t0;
           if (r >= 0 && dt < tn)
             tn = dt;
         }
@@ -454,9 +436,9 @@ static void bench_backend(const char *backend, const char *cases) {
       tn = 1e30;
       for (int r = -1; r < g_reps; r++) {
         settle(0);
-        const double t0 = now();
+        const double t0 = bench_now();
         nchk = (double)native_copy_if(hx, hy, n, 0.5, nt, offs);
-        const double dt = now() - t0;
+        const double dt = bench_now() - t0;
         if (r >= 0 && dt < tn)
           tn = dt;
       }
@@ -516,9 +498,9 @@ static void bench_backend(const char *backend, const char *cases) {
       for (int r = -1; r < g_reps; r++) {
         memcpy(hw, hp, (size_t)n * 24);
         settle(0);
-        const double t0 = now();
+        const double t0 = bench_now();
         native_counting_sort(hw, hq, n, nc, nt, cell, cnt);
-        const double dt = now() - t0;
+        const double dt = bench_now() - t0;
         if (r >= 0 && dt < tn)
           tn = dt;
       }
@@ -565,7 +547,7 @@ static void bench_backend(const char *backend, const char *cases) {
       for (int r = -1; r < g_reps; r++)
         for (int side = 0; side < 2; side++) {
           settle(!host);
-          const double t0 = now();
+          const double t0 = bench_now();
           const double half = 0.5;
           double s = 0;
           int64_t k = 0;
@@ -597,7 +579,7 @@ static void bench_backend(const char *backend, const char *cases) {
               CHECK(kk_parallel_scan("scan", KK_RANGE(0, n), KK_KERNEL(kab_scan), KK_ARGS(a), NULL, 0));
             CHECK(kk_fence());
           }
-          const double dt = now() - t0;
+          const double dt = bench_now() - t0;
           if (r >= 0 && dt < best[side])
             best[side] = dt;
         }
@@ -643,26 +625,15 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  char *plugin_path = getenv("KOKKOS_PLUGIN_PATH");
   char *blist = strdup(backends);
   for (char *save = NULL, *b = strtok_r(blist, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
-    int kargc = argc;
-    char **kargv = malloc(sizeof(char *) * (size_t)(argc + 1));
-    memcpy(kargv, argv, sizeof(char *) * (size_t)(argc + 1));
-    kk_settings_t s = KK_SETTINGS_INIT;
-    s.device = b;
-    s.plugin_path = plugin_path;
-    kk_status_t st = kk_initialize_ex(&kargc, &kargv, &s);
-    free(kargv);
-    if (st != KK_OK) {
-      fprintf(stderr, "kk-bench-algorithms: backend %s skipped: %s\n", b, kk_last_error());
+    if (!bench_init_backend(b, argc, argv))
       continue;
-    }
     fprintf(stderr, "kk-bench-algorithms: backend %s, %d host thread%s\n", b, kk_num_threads(),
             kk_num_threads() == 1 ? "" : "s");
-    g_t0 = now();
+    g_t0 = bench_now();
     bench_backend(b, cases);
-    fprintf(stderr, "kk-bench-algorithms: backend %s: %.1f s\n", b, now() - g_t0);
+    fprintf(stderr, "kk-bench-algorithms: backend %s: %.1f s\n", b, bench_now() - g_t0);
     kk_finalize();
   }
   free(blist);

@@ -5,12 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#ifdef __linux__
-#include <dirent.h>
-#include <sys/syscall.h>
-#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -18,6 +12,7 @@
 #include <kk/containers.h>
 #include <kk/tools.h>
 
+#include "bench_base.h"
 #include "bench_containers.h"
 #ifdef KK_BENCH_CUDA
 #include "containers_native.h"
@@ -62,13 +57,7 @@
  * Timing never decides the exit status.
  */
 
-#define CHECK(call)                                                    \
-  do {                                                                 \
-    if ((call) != KK_OK) {                                             \
-      fprintf(stderr, "kk-bench-containers: %s\n", kk_last_error());   \
-      exit(1);                                                         \
-    }                                                                  \
-  } while (0)
+const char bench_program[] = "kk-bench-containers";
 
 static int g_log2 = 20, g_token_log2 = -1, g_reps = 5, g_bad, g_on_cuda, g_nrows;
 static double g_budget = 5.0;
@@ -82,12 +71,6 @@ static void add_row(const char *kcase, const char *backend, int log2n, double kk
          native > 0 ? kk / native : 0.0);
   fflush(stdout);
   g_nrows++;
-}
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 static void mismatch(const char *what) {
@@ -212,49 +195,14 @@ static void list_use(freelist_t *l, int64_t n, int nt) {
 
 /* ---- the cases ------------------------------------------------------------------------------- */
 
-/* True when a thread of this process other than the caller is running or
- * runnable: an OpenMP or kk worker still spinning after its last region
- * (as bench/kk-bench.c asks /proc). */
-static int others_running(void) {
-#ifdef __linux__
-  DIR *d = opendir("/proc/self/task");
-  if (!d)
-    return 0;
-  const long self = (long)syscall(SYS_gettid);
-  int running = 0;
-  struct dirent *e;
-  while (!running && (e = readdir(d))) {
-    if (e->d_name[0] == '.' || atol(e->d_name) == self)
-      continue;
-    char path[300], buf[256];
-    snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-      continue;
-    size_t k = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[k] = '\0';
-    const char *p = strrchr(buf, ')');
-    running = p && p[1] == ' ' && p[2] == 'R';
-  }
-  closedir(d);
-  return running;
-#else
-  return 0;
-#endif
-}
-
 /* Before every timed run on a host backend: at least 20 ms, then until the
  * other side's idle threads (libgomp's spin for some milliseconds after a
  * region) sleep, at most 500 ms -- so that neither side shares the cores
  * with the other's.  Nothing on a device backend, whose host threads (the
  * vendor runtime's) do not share cores with the kernels. */
 static void settle(int host) {
-  if (!host)
-    return;
-  usleep(20000);
-  for (int waited = 20; waited < 500 && others_running(); waited++)
-    usleep(1000);
+  if (host)
+    bench_rest(20, 500);
 }
 
 static kk_unordered_map_t *bench_map(int set) {
@@ -273,7 +221,7 @@ static double best(double a, double b) { return a < b ? a : b; }
 /* The runs of one row: r = -1 is the warm-up, then up to g_reps timed runs,
  * the two sides taking turns (the one that goes first alternates); the row
  * stops early once it has spent `budget` seconds and has a timed run. */
-#define ROW_RUNS_IN(r, t_row, budget) for (int r = -1; r < g_reps && !(r >= 1 && now() - (t_row) > (budget)); r++)
+#define ROW_RUNS_IN(r, t_row, budget) for (int r = -1; r < g_reps && !(r >= 1 && bench_now() - (t_row) > (budget)); r++)
 #define ROW_RUNS(r, t_row) ROW_RUNS_IN(r, t_row, g_budget)
 
 /* The map rows.  On host backends in two rounds, kk's map allocated before
@@ -303,7 +251,7 @@ static void bench_map_case(const char *backend, int host, int set, kk_view_t *ke
     if (!m)
       m = bench_map(set);
     struct bc_map_args a = {kk_unordered_map_bind(m), kk_view_bind(keys), kk_view_bind(out)};
-    const double t_row = now();
+    const double t_row = bench_now();
     ROW_RUNS_IN(r, t_row, g_budget / rounds)
     for (int side = 0; side < 2; side++) {
       const int native = (r & 1) ^ side;
@@ -313,26 +261,26 @@ static void bench_map_case(const char *backend, int host, int set, kk_view_t *ke
       if (native) {
         native_clear(tk, tv, slots, nt);
         settle(host);
-        t0 = now();
+        t0 = bench_now();
         native_insert(tk, tv, hashed, hkeys, n, set, nt);
-        t1 = now();
+        t1 = bench_now();
         if (!set)
           native_find(tk, tv, hashed, hkeys, n, nout, nt);
-        t2 = now();
+        t2 = bench_now();
       } else {
         CHECK(kk_unordered_map_clear(m));
         CHECK(kk_fence());
         settle(host);
-        t0 = now();
+        t0 = bench_now();
         CHECK(kk_parallel_for("umap insert", KK_RANGE(0, n),
                               set ? KK_KERNEL(bc_set_insert) : KK_KERNEL(bc_map_insert), KK_ARGS(a)));
         CHECK(kk_fence());
-        t1 = now();
+        t1 = bench_now();
         if (!set) {
           CHECK(kk_parallel_for("umap find", KK_RANGE(0, n), KK_KERNEL(bc_map_find), KK_ARGS(a)));
           CHECK(kk_fence());
         }
-        t2 = now();
+        t2 = bench_now();
       }
       if (r < 0)
         continue; /* the warm-up */
@@ -424,14 +372,14 @@ static void bench_dualview(const char *backend, int host) {
   /* syncs per timed run: 20 of small arrays (a sync that moves nothing
    * costs well under a microsecond), one of 2^24 doubles and more */
   const int inner = g_log2 >= 24 ? 1 : (1 << (24 - g_log2)) < 20 ? (1 << (24 - g_log2)) : 20;
-  const double t_row = now();
+  const double t_row = bench_now();
   ROW_RUNS(r, t_row)
   for (int side = 0; side < 2; side++) {
     const int native = (r & 1) ^ side;
     if (native && !host)
       continue;
     settle(host);
-    double t0 = now();
+    double t0 = bench_now();
     for (int k = 0; k < inner; k++) {
       if (native) {
         memcpy(b, a, bytes);
@@ -441,7 +389,7 @@ static void bench_dualview(const char *backend, int host) {
         CHECK(kk_dualview_sync_host(dv));
       }
     }
-    double t = (now() - t0) / inner;
+    double t = (bench_now() - t0) / inner;
     if (r < 0)
       continue;
     if (native)
@@ -489,7 +437,7 @@ static void bench_token(const char *backend, int host) {
     }
     double tk = 1e30, tn = 1e30;
     int64_t runs = 0, nruns = 0;
-    const double t_row = now();
+    const double t_row = bench_now();
     ROW_RUNS(r, t_row)
     for (int side = 0; side < 2; side++) {
       const int native = (r & 1) ^ side;
@@ -498,7 +446,7 @@ static void bench_token(const char *backend, int host) {
       if (native)
         list_init(&l, ids);
       settle(host);
-      double t0 = now();
+      double t0 = bench_now();
       if (native) {
         list_use(&l, n, nt);
         nruns++;
@@ -507,7 +455,7 @@ static void bench_token(const char *backend, int host) {
         CHECK(kk_fence());
         runs++;
       }
-      double dt = now() - t0;
+      double dt = bench_now() - t0;
       if (r < 0)
         continue;
       if (native)
@@ -657,21 +605,10 @@ int main(int argc, char **argv) {
   }
   printf("%-15s %-8s %-6s %12s %12s %-7s %9s\n", "case", "backend", "size", "kk", "native", "unit", "kk/native");
   fflush(stdout);
-  char *plugin_path = getenv("KOKKOS_PLUGIN_PATH");
   char *blist = strdup(backends);
   for (char *save = NULL, *b = strtok_r(blist, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
-    int kargc = argc;
-    char **kargv = malloc(sizeof(char *) * (size_t)(argc + 1));
-    memcpy(kargv, argv, sizeof(char *) * (size_t)(argc + 1));
-    kk_settings_t s = KK_SETTINGS_INIT;
-    s.device = b;
-    s.plugin_path = plugin_path;
-    kk_status_t st = kk_initialize_ex(&kargc, &kargv, &s);
-    free(kargv);
-    if (st != KK_OK) {
-      fprintf(stderr, "kk-bench-containers: backend %s skipped: %s\n", b, kk_last_error());
+    if (!bench_init_backend(b, argc, argv))
       continue;
-    }
     fprintf(stderr, "kk-bench-containers: backend %s, %d host thread%s\n", b, kk_num_threads(),
             kk_num_threads() == 1 ? "" : "s");
     bench_backend(b, rows);

@@ -9,6 +9,8 @@
 
 #include <kk/linalg.h>
 
+#include "bench_base.h"
+
 /*
  * usage: kk-bench-hostgemm [N [REPS]] [--kokkos-*...]   (default 2048, 3)
  *
@@ -27,19 +29,7 @@
  * for tuning on a shared machine.  C is compared with OpenBLAS's result.
  */
 
-#define CHECK(call)                                                \
-  do {                                                             \
-    if ((call) != KK_OK) {                                         \
-      fprintf(stderr, "kk-bench-hostgemm: %s\n", kk_last_error()); \
-      return 1;                                                    \
-    }                                                              \
-  } while (0)
-
-static double now(clockid_t c) {
-  struct timespec t;
-  clock_gettime(c, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+const char bench_program[] = "kk-bench-hostgemm";
 
 typedef void (*dgemm_fn)(int, int, int, int, int, int, double, const double *, int, const double *, int, double,
                          double *, int);
@@ -95,17 +85,16 @@ int main(int argc, char **argv) {
   double wk = INFINITY, wo = INFINITY, ck = INFINITY, co = INFINITY;
   /* a pause before each side: the other side's idle threads (libgomp's,
    * OpenBLAS's) spin for some milliseconds after a call */
-  const struct timespec pause = {0, 100000000};
   for (int r = -1; r < reps; r++) { /* r = -1: untimed */
-    nanosleep(&pause, NULL);
-    const double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+    bench_rest(100, 100);
+    const double w0 = bench_now(), c0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
     CHECK(kk_blas_gemm(NULL, KK_OP_N, KK_OP_N, KK_REAL(1), v[0], v[1], KK_REAL(0), v[2]));
     CHECK(kk_fence());
-    const double we = now(CLOCK_MONOTONIC), ce = now(CLOCK_PROCESS_CPUTIME_ID);
-    nanosleep(&pause, NULL);
-    const double w1 = now(CLOCK_MONOTONIC), c1 = now(CLOCK_PROCESS_CPUTIME_ID);
+    const double we = bench_now(), ce = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
+    bench_rest(100, 100);
+    const double w1 = bench_now(), c1 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
     dgemm(101 /* row major */, 111, 111, n, n, n, 1.0, d[0], n, d[1], n, 0.0, ref, n);
-    const double w2 = now(CLOCK_MONOTONIC), c2 = now(CLOCK_PROCESS_CPUTIME_ID);
+    const double w2 = bench_now(), c2 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
     if (r >= 0) {
       wk = fmin(wk, we - w0);
       ck = fmin(ck, ce - c0);

@@ -22,8 +22,7 @@ CASES=${KK_BENCH_CASES:-dgemm,batched,gemv,spmv}
 TMO=${KK_BENCH_TIMEOUT:-300}
 mkdir -p "$OUT"
 rc=0
-T0=$(date +%s)
-step() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - T0)) s) $*"; }
+. "$(dirname "$0")/run-common.sh" # step
 export KOKKOS_PLUGIN_PATH=$B/plugins/.libs
 for f in kernels/tests/check_kernels bench/kk-bench-kernels; do
   [ -x "$B/$f" ] || { echo "kk-bench-kernels-gpu: $B/$f is not built (make it first)"; exit 2; }

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -17,6 +15,7 @@
 #include "kernels_native_cuda.h"
 #endif
 #include "../kernels/affinity.h"
+#include "bench_base.h"
 
 /*
  * Each case runs three ways in turn, the best of --reps runs each:
@@ -35,13 +34,7 @@
  * 100^3 and on 10^6 irregular rows).
  */
 
-#define CHECK(call)                                              \
-  do {                                                           \
-    if ((call) != KK_OK) {                                       \
-      fprintf(stderr, "kk-bench-kernels: %s\n", kk_last_error()); \
-      exit(1);                                                   \
-    }                                                            \
-  } while (0)
+const char bench_program[] = "kk-bench-kernels";
 
 /* ---- results ---------------------------------------------------------------------- */
 
@@ -65,12 +58,6 @@ static void add_row(const char *kcase, const char *side, const char *backend, co
   r->kk = kk;
   r->native = native;
   r->unit = unit;
-}
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* ---- the host vendor library: OpenBLAS through dlopen ---------------------------------- */
@@ -111,12 +98,7 @@ enum { ROW_MAJOR = 101, NO_TRANS = 111 };
 /* ---- data ----------------------------------------------------------------------------------- */
 
 static uint64_t g_rng = 2463534242ull;
-static double rnd(void) { /* [-1, 1) */
-  g_rng ^= g_rng << 13;
-  g_rng ^= g_rng >> 7;
-  g_rng ^= g_rng << 17;
-  return (double)(g_rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
+static double rnd(void) { return bench_uniform(&g_rng) * 2.0 - 1.0; } /* [-1, 1) */
 
 static double *random_array(int64_t n) {
   double *a = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
@@ -195,12 +177,12 @@ static void one_run(const sides_t *s, int side, int r, double t[3]) {
   if (side < 2)
     CHECK(kk_kernels_set_tpl(NULL, side == 0 ? "none" : "auto"));
   if (!s->gpu)
-    usleep(20000);
-  const double t0 = now();
+    bench_rest(20, 20);
+  const double t0 = bench_now();
   (side < 2 ? s->kk : s->native)(s->ctx);
   if (side < 2)
     CHECK(kk_fence());
-  const double dt = now() - t0;
+  const double dt = bench_now() - t0;
   if (r >= 0 && dt < t[side])
     t[side] = dt;
 }
@@ -667,21 +649,10 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  char *plugin_path = getenv("KOKKOS_PLUGIN_PATH");
   char *blist = strdup(backends);
   for (char *save = NULL, *b = strtok_r(blist, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
-    int kargc = argc;
-    char **kargv = malloc(sizeof(char *) * (size_t)(argc + 1));
-    memcpy(kargv, argv, sizeof(char *) * (size_t)(argc + 1));
-    kk_settings_t s = KK_SETTINGS_INIT;
-    s.device = b;
-    s.plugin_path = plugin_path;
-    kk_status_t st = kk_initialize_ex(&kargc, &kargv, &s);
-    free(kargv);
-    if (st != KK_OK) {
-      fprintf(stderr, "kk-bench-kernels: backend %s skipped: %s\n", b, kk_last_error());
+    if (!bench_init_backend(b, argc, argv))
       continue;
-    }
     fprintf(stderr, "kk-bench-kernels: backend %s, %d host thread%s\n", b, kk_num_threads(),
             kk_num_threads() == 1 ? "" : "s");
     bench_backend(b, cases);

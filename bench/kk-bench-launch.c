@@ -11,19 +11,16 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <kk.h>
 #include <kk/kernel_abi.h>
 
+#include "bench_base.h"
+
 /* the struct of python/tests/saxpy.kk.c */
 typedef struct { double a; kk_view x, y; int32_t n; } saxpy_args;
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+const char bench_program[] = "kk-bench-launch";
 
 int main(int argc, char **argv) {
   if (kk_initialize(&argc, &argv) != KK_OK) {
@@ -56,14 +53,14 @@ int main(int argc, char **argv) {
   const kk_range_policy_t *p = KK_RANGE(0, 1);
   double best = 1e30;
   for (int round = -1; round < 5; round++) {
-    double t0 = now();
+    double t0 = bench_now();
     for (int i = 0; i < launches; i++)
       if (kk_parallel_for("saxpy", p, k, &a, sizeof a) != KK_OK) {
         fprintf(stderr, "kk-bench-launch: %s\n", kk_last_error());
         goto fail_release;
       }
     kk_fence();
-    double t = (now() - t0) / launches;
+    double t = (bench_now() - t0) / launches;
     if (round >= 0 && t < best)
       best = t;
   }

@@ -5,9 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <kk/linalg.h>
+
+#include "bench_base.h"
 
 /*
  * Usage: kk-bench-solvers [--size=N] [--rows=R] [--reps=K] [--tol=T]
@@ -34,27 +35,10 @@
  * One table; no timing is checked.
  */
 
-#define CHECK(call)                                                  \
-  do {                                                               \
-    if ((call) != KK_OK) {                                           \
-      fprintf(stderr, "kk-bench-solvers: %s\n", kk_last_error());    \
-      exit(1);                                                       \
-    }                                                                \
-  } while (0)
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+const char bench_program[] = "kk-bench-solvers";
 
 static uint64_t g_rng = 0x2545f4914f6cdd1dull;
-static double urand(void) { /* [0, 1) */
-  g_rng ^= g_rng << 13;
-  g_rng ^= g_rng >> 7;
-  g_rng ^= g_rng << 17;
-  return (double)(g_rng >> 11) / 9007199254740992.0;
-}
+static double urand(void) { return bench_uniform(&g_rng); } /* [0, 1) */
 
 typedef struct host_csr {
   int64_t n, nnz;
@@ -162,10 +146,10 @@ static double time_solve(kk_sptrsv_t *S, kk_view_t *b, kk_view_t *x) {
   CHECK(kk_fence());
   double best = 1e30;
   for (int r = 0; r < g_reps; r++) {
-    const double t0 = now();
+    const double t0 = bench_now();
     CHECK(kk_sptrsv_solve(NULL, S, b, x));
     CHECK(kk_fence());
-    const double t = now() - t0;
+    const double t = bench_now() - t0;
     best = t < best ? t : best;
   }
   return best;
@@ -176,7 +160,7 @@ static double time_native(const int64_t *rp, const int32_t *ci, const double *v,
                           const double *b, double *x) {
   double best = 1e30;
   for (int r = 0; r < g_reps; r++) {
-    const double t0 = now();
+    const double t0 = bench_now();
     for (int64_t s = 0; s < n; s++) {
       const int64_t i = lower ? s : n - 1 - s;
       double acc = b[i], d = 1;
@@ -189,7 +173,7 @@ static double time_native(const int64_t *rp, const int32_t *ci, const double *v,
       }
       x[i] = lower ? acc : acc / d;
     }
-    const double t = now() - t0;
+    const double t = bench_now() - t0;
     best = t < best ? t : best;
   }
   return best;
@@ -236,14 +220,14 @@ static void bench_matrix(const char *name, host_csr_t *h, double tol, int spd) {
   row(name, "matrix", buf);
   /* ILU(0) */
   kk_spiluk_t *F;
-  double t0 = now();
+  double t0 = bench_now();
   CHECK(kk_spiluk_symbolic(A, 0, &F));
-  const double t_sym = now() - t0;
+  const double t_sym = bench_now() - t0;
   double t_num = 1e30;
   for (int r = 0; r < g_reps; r++) {
-    t0 = now();
+    t0 = bench_now();
     CHECK(kk_spiluk_numeric(NULL, F, A));
-    const double t = now() - t0;
+    const double t = bench_now() - t0;
     t_num = t < t_num ? t : t_num;
   }
   snprintf(buf, sizeof buf, "symbolic %.4f s, numeric %.4f s", t_sym, t_num);
@@ -319,7 +303,7 @@ static void bench_matrix(const char *name, host_csr_t *h, double tol, int spd) {
       const double zero = 0.0;
       CHECK(kk_deep_copy_fill(x, &zero));
       kk_cg_result_t res = {sizeof res, 0, 0.0, 0};
-      t0 = now();
+      t0 = bench_now();
       if (solver == 0) {
         kk_gmres_options_t opt = KK_GMRES_OPTIONS_INIT;
         opt.tolerance = tol;
@@ -331,7 +315,7 @@ static void bench_matrix(const char *name, host_csr_t *h, double tol, int spd) {
         opt.max_iterations = 20000;
         CHECK(kk_sparse_pcg(NULL, A, b, x, &opt, pre ? &Mj : &Mi, &res));
       }
-      const double t = now() - t0;
+      const double t = bench_now() - t0;
       char what[64];
       snprintf(what, sizeof what, "%s + %s to %.0e", solver ? "cg" : "gmres(30)", pre ? "jacobi" : "ilu(0)", tol);
       snprintf(buf, sizeof buf, "%d it, residual %.1e, %.4f s%s", res.iterations, true_residual(A, b, x), t,

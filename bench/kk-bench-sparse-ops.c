@@ -4,13 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 #include <kk/linalg.h>
 
+#include "bench_base.h"
 #include "sparse_ops_graphblas.h"
 #ifdef KK_BENCH_CUDA
 #include "sparse_ops_native_cuda.h"
@@ -48,27 +48,10 @@
  * entry counts of C must agree with the native side's.
  */
 
-#define CHECK(call)                                                   \
-  do {                                                                \
-    if ((call) != KK_OK) {                                            \
-      fprintf(stderr, "kk-bench-sparse-ops: %s\n", kk_last_error());  \
-      exit(1);                                                        \
-    }                                                                 \
-  } while (0)
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+const char bench_program[] = "kk-bench-sparse-ops";
 
 static uint64_t g_rng = 88172645463325252ull;
-static double rnd(void) {
-  g_rng ^= g_rng << 13;
-  g_rng ^= g_rng >> 7;
-  g_rng ^= g_rng << 17;
-  return (double)(g_rng >> 11) / 9007199254740992.0;
-}
+static double rnd(void) { return bench_uniform(&g_rng); }
 
 typedef struct csr {
   int64_t rows, cols, nnz;
@@ -281,7 +264,7 @@ static void bench_product(const char *kcase, const char *size, const csr_t *A, c
     kk_crs_destroy(C);
     C = NULL;
     CHECK(kk_fence());
-    double t0 = now();
+    double t0 = bench_now();
     if (add) {
       CHECK(kk_sparse_spadd_symbolic(NULL, dA, dB, 0, &h, &nnz));
       CHECK(kk_sparse_spadd_numeric(NULL, h, KK_REAL(1), dA, KK_REAL(1), dB, &C));
@@ -290,13 +273,13 @@ static void bench_product(const char *kcase, const char *size, const csr_t *A, c
       CHECK(kk_sparse_spgemm_numeric(NULL, h, dA, dB, &C));
     }
     CHECK(kk_fence());
-    double t1 = now();
+    double t1 = bench_now();
     if (add)
       CHECK(kk_sparse_spadd_numeric(NULL, h, KK_REAL(1), dA, KK_REAL(1), dB, &C));
     else
       CHECK(kk_sparse_spgemm_numeric(NULL, h, dA, dB, &C));
     CHECK(kk_fence());
-    double t2 = now();
+    double t2 = bench_now();
     best_all = t1 - t0 < best_all ? t1 - t0 : best_all;
     best_num = t2 - t1 < best_num ? t2 - t1 : best_num;
     kk_sparse_spgemm_destroy(h);
@@ -307,9 +290,9 @@ static void bench_product(const char *kcase, const char *size, const csr_t *A, c
   if (host) {
     best_native = 1e30;
     for (int r = 0; r < g_reps; r++) {
-      double t0 = now();
+      double t0 = bench_now();
       native_nnz = native_spgemm(A, B, add);
-      double t = now() - t0;
+      double t = bench_now() - t0;
       best_native = t < best_native ? t : best_native;
     }
     native_name = add ? "vs OpenMP dense-acc sum" : "vs OpenMP Gustavson";
@@ -369,18 +352,18 @@ static void bench_graph(const char *size, const csr_t *A) {
     kk_color_algorithm_t alg;
     const char *name;
   } algs[] = {{KK_COLOR_VB, "color VB"}, {KK_COLOR_EB, "color EB"}, {KK_COLOR_D2, "color D2"}};
-  double t0 = now();
+  double t0 = bench_now();
   const int32_t greedy = greedy_color(A);
-  const double tg = now() - t0;
+  const double tg = bench_now() - t0;
   for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
     double best = 1e30;
     int32_t nc = 0;
     for (int r = 0; r < g_reps; r++) {
       kk_view_t *colors = NULL;
       CHECK(kk_fence());
-      double s = now();
+      double s = bench_now();
       CHECK(kk_sparse_color(NULL, dA, algs[a].alg, &colors, &nc));
-      double t = now() - s;
+      double t = bench_now() - s;
       best = t < best ? t : best;
       kk_view_release(colors);
     }
@@ -392,9 +375,9 @@ static void bench_graph(const char *size, const csr_t *A) {
   int64_t k = 0;
   for (int r = 0; r < g_reps; r++) {
     kk_view_t *set = NULL;
-    double s = now();
+    double s = bench_now();
     CHECK(kk_sparse_mis2(NULL, dA, &set, &k));
-    double t = now() - s;
+    double t = bench_now() - s;
     best = t < best ? t : best;
     kk_view_release(set);
   }

@@ -9,8 +9,7 @@
 set -u -o pipefail
 OUT=${OUT:-/tmp/kk-sparse-ops-run}
 mkdir -p "$OUT"
-T0=$(date +%s)
-step() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - T0)) s) $*"; }
+. "$(dirname "$0")/run-common.sh" # step
 export KOKKOS_PLUGIN_PATH=$PWD/plugins/.libs
 step "build what the run needs"
 make -j16 kernels/tests/check_sparse_ops bench/kk-bench-sparse-ops >"$OUT/make.log" 2>&1 || { tail -30 "$OUT/make.log"; exit 1; }

@@ -19,6 +19,8 @@
 #include "native_cuda.h"
 #endif
 
+const char bench_program[] = "kk-bench";
+
 #define now bench_now
 #define settle bench_settle
 #define record bench_record
@@ -359,7 +361,6 @@ int main(int argc, char **argv) {
   const char *sizes = "24,26";
   const char *cases = "all";
   int json = 0, quick = 0;
-  char *plugin_path = getenv("KOKKOS_PLUGIN_PATH");
   for (int i = 1; i < argc; i++) {
     if (strncmp(argv[i], "--backends=", 11) == 0)
       backends = argv[i] + 11;
@@ -388,18 +389,8 @@ int main(int argc, char **argv) {
       small = 0;
   char *blist = strdup(backends);
   for (char *save = NULL, *b = strtok_r(blist, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
-    int kargc = argc;
-    char **kargv = malloc(sizeof(char *) * (size_t)(argc + 1));
-    memcpy(kargv, argv, sizeof(char *) * (size_t)(argc + 1));
-    kk_settings_t s = KK_SETTINGS_INIT;
-    s.device = b;
-    s.plugin_path = plugin_path;
-    kk_status_t st = kk_initialize_ex(&kargc, &kargv, &s);
-    free(kargv);
-    if (st != KK_OK) {
-      fprintf(stderr, "kk-bench: backend %s skipped: %s\n", b, kk_last_error());
+    if (!bench_init_backend(b, argc, argv))
       continue;
-    }
     int nt = kk_num_threads();
     if (!json)
       fprintf(stderr, "kk-bench: backend %s, %d thread%s\n", b, nt, nt == 1 ? "" : "s");

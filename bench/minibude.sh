@@ -50,17 +50,8 @@ deck="$up/data/bm1"
 bude="$kk/examples/minibude/minibude"
 [ -x "$bude" ] || { echo "no $bude: build kk first (make)"; exit 2; }
 [ -f "$deck/poses.in" ] || { echo "no bm1 deck in $up/data/bm1"; exit 2; }
-# a build tree's plugins, unless a plugin path is set (an installed kk finds its own)
-if [ -z "${KOKKOS_PLUGIN_PATH:-}" ] && [ -d "$kk/plugins/.libs" ]; then export KOKKOS_PLUGIN_PATH="$kk/plugins/.libs"; fi
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
-export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
-if [ -z "${UP_FLAGS+x}" ]; then
-  UP_FLAGS=$("$kk/tools/kkcc/kkcc" --list-targets 2>/dev/null | grep -o -- '-march=[^ "]*' | head -1)
-fi
-commit=$(git -C "$up" rev-parse --short HEAD 2>/dev/null || echo "unknown (not a git checkout)")
-echo "miniBUDE bm1: kk $(git -C "$kk" rev-parse --short HEAD 2>/dev/null) against upstream $commit, $(date -u +%Y-%m-%dT%H:%MZ)"
-echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, OMP_NUM_THREADS=$OMP_NUM_THREADS"
-command -v nvidia-smi >/dev/null && echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
+. "$(dirname "$0")/apps-common.sh"   # apps_start, kokkos_bin, cuda_ok, pname, phi_start
+apps_start "miniBUDE bm1"
 
 build_up() { # model dir extra-cmake-args...
   local model=$1 dir=$2
@@ -131,7 +122,6 @@ declare -A kkres
 
 status=0
 wgs=32,64,128,256,512,1024
-. "$(dirname "$0")/apps-common.sh"   # kokkos_bin, cuda_ok
 for plat in $PLATFORMS; do
   case $plat in
     openmp)

@@ -5,19 +5,13 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <stdio.h>
-#include <time.h>
 
 #include <cub/device/device_scan.cuh>
 
+#include "bench_base.h" // bench_now: the programs' clock
 #include "native_cuda.h"
 
 namespace {
-
-double now() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 bool ok(cudaError_t e, const char *what) {
   if (e == cudaSuccess)
@@ -44,10 +38,10 @@ template <class F> double best_of(int reps, F f) {
     return -1;
   double best = 1e30;
   for (int r = 0; r < reps; r++) {
-    double t0 = now();
+    double t0 = bench_now();
     f();
     cudaDeviceSynchronize();
-    double t = now() - t0;
+    double t = bench_now() - t0;
     best = t < best ? t : best;
   }
   return OK(cudaGetLastError()) ? best : -1;
@@ -167,12 +161,12 @@ extern "C" double ncu_launch_latency(int launches, int trials) {
     return -1;
   double best = 1e30;
   for (int t = 0; t <= trials; t++) {
-    double t0 = now();
+    double t0 = bench_now();
     for (int k = 0; k < launches; k++) {
       launch((CUfunction)f, 1, 1, 1, 32, 1, 1, 0, (CUstream)s, NULL, NULL);
       sync((CUstream)s);
     }
-    double per = (now() - t0) / launches;
+    double per = (bench_now() - t0) / launches;
     if (t > 0) // the first round warms up
       best = per < best ? per : best;
   }
@@ -433,7 +427,7 @@ extern "C" double ncu_cg(const int64_t *row_ptr, const int32_t *cols, const doub
     fill<<<vb, 256>>>(r, 1.0, n);
     fill<<<vb, 256>>>(p, 1.0, n);
     rr = dot_h(r, r);
-    double t0 = now();
+    double t0 = bench_now();
     for (int it = 0; it < iters; it++) {
       spmv<<<sb, 256>>>(rp, ci, va, p, Ap, n);
       const double alpha = rr / dot_h(p, Ap);
@@ -444,7 +438,7 @@ extern "C" double ncu_cg(const int64_t *row_ptr, const int32_t *cols, const doub
       rr = rr_new;
     }
     cudaDeviceSynchronize();
-    const double t = now() - t0;
+    const double t = bench_now() - t0;
     best = t < best ? t : best;
   }
   *rr_out = rr;
@@ -499,7 +493,7 @@ extern "C" double ncu_chain(int64_t n, int kernels, int reps, int graph) {
   const int burst = 20;
   double best = 1e30;
   for (int r = -1; r < reps; r++) { // round -1 warms up
-    double t0 = now();
+    double t0 = bench_now();
     for (int c = 0; c < burst; c++) {
       if (graph)
         cudaGraphLaunch(ge, s);
@@ -507,7 +501,7 @@ extern "C" double ncu_chain(int64_t n, int kernels, int reps, int graph) {
         chain();
       cudaStreamSynchronize(s);
     }
-    double t = (now() - t0) / burst;
+    double t = (bench_now() - t0) / burst;
     if (r >= 0 && t < best)
       best = t;
   }
@@ -559,14 +553,14 @@ extern "C" double ncu_cg_device(const int64_t *row_ptr, const int32_t *cols, con
     fill<<<vb, 256, 0, s>>>(p, 1.0, n);
     dot<<<grid, 256, 0, s>>>(r, r, n, part, done, rr);
     cudaStreamSynchronize(s);
-    double t0 = now();
+    double t0 = bench_now();
     for (int it = 0; it < iters; it++)
       if (graph)
         cudaGraphLaunch(ge, s);
       else
         iteration();
     cudaStreamSynchronize(s);
-    const double t = now() - t0;
+    const double t = bench_now() - t0;
     best = t < best ? t : best;
   }
   cudaMemcpy(rr_out, rr, 8, cudaMemcpyDeviceToHost);

@@ -9,13 +9,7 @@ N=${1:-100}
 R=${2:-1000000}
 mkdir -p "$OUT"
 export KOKKOS_PLUGIN_PATH=${KOKKOS_PLUGIN_PATH:-$PWD/plugins/.libs}
-T0=$(date +%s)
-step() { echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - T0)) s) $*"; }
-summary=""
-note() { # name rc
-  case $2 in 0) r=PASS ;; 77) r=SKIP ;; 124) r="TIMEOUT" ;; *) r="FAIL (rc=$2)" ;; esac
-  summary="$summary$1: $r"$'\n'
-}
+. "$(dirname "$0")/run-common.sh" # step, note, $summary
 step "device"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/device.txt"
 step "build what this needs"

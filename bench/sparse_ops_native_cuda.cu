@@ -5,34 +5,17 @@
 #include <cusparse.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <vector>
 
+#include "bench_base.h" // bench_now: the programs' clock
+#include "bench_cuda.cuh"
 #include "sparse_ops_native_cuda.h"
 
 namespace {
 
-double now() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-bool ok_cuda(cudaError_t e, const char *what) {
-  if (e == cudaSuccess)
-    return true;
-  fprintf(stderr, "kk-bench-sparse-ops (cuSPARSE side): %s: %s\n", what, cudaGetErrorString(e));
-  return false;
-}
-bool ok_sparse(cusparseStatus_t e, const char *what) {
-  if (e == CUSPARSE_STATUS_SUCCESS)
-    return true;
-  fprintf(stderr, "kk-bench-sparse-ops (cuSPARSE side): %s: %s\n", what, cusparseGetErrorString(e));
-  return false;
-}
-#define CU(call) ok_cuda((call), #call)
-#define SP(call) ok_sparse((call), #call)
+#define CU(call) bench_cuda_ok((call), #call, "kk-bench-sparse-ops (cuSPARSE side)")
+#define SP(call) bench_cusparse_ok((call), #call, "kk-bench-sparse-ops (cuSPARSE side)")
 
 struct dev {
   std::vector<void *> ptrs;
@@ -122,9 +105,9 @@ extern "C" double kkb_cusparse_spgemm(int64_t m, int64_t k, int64_t annz, const 
   double best = 1e30;
   ok = ok && product(h, A, B, m, n, nnz); // warm-up
   for (int r = 0; ok && r < reps; r++) {
-    const double t0 = now();
+    const double t0 = bench_now();
     ok = product(h, A, B, m, n, nnz);
-    const double t = now() - t0;
+    const double t = bench_now() - t0;
     best = t < best ? t : best;
   }
   if (A)
@@ -182,7 +165,7 @@ extern "C" double kkb_cusparse_spadd(int64_t m, int64_t n, int64_t annz, const i
   double best = 1e30, best_num = 1e30;
   for (int r = 0; ok && r <= reps; r++) { // run 0 warms up
     geam_c *c = new geam_c;
-    const double t0 = now();
+    const double t0 = bench_now();
     size_t bytes = 0;
     ok = (c->rp = (int *)c->d.alloc(sizeof(int) * (size_t)(m + 1))) != nullptr;
     ok = ok && SP(cusparseDcsrgeam2_bufferSizeExt(h, im, in, &alpha, dA, ia, dav, darp, daci, &beta, dB, ib, dbv,
@@ -194,7 +177,7 @@ extern "C" double kkb_cusparse_spadd(int64_t m, int64_t n, int64_t annz, const i
     ok = ok && SP(cusparseDcsrgeam2(h, im, in, &alpha, dA, ia, dav, darp, daci, &beta, dB, ib, dbv, dbrp, dbci, dC,
                                     c->v, c->rp, c->ci, c->buf));
     ok = ok && CU(cudaDeviceSynchronize());
-    const double t = now() - t0;
+    const double t = bench_now() - t0;
     if (r > 0)
       best = t < best ? t : best;
     delete last;
@@ -202,11 +185,11 @@ extern "C" double kkb_cusparse_spadd(int64_t m, int64_t n, int64_t annz, const i
   }
   // the numeric phase alone: the values again into the same C, with the same buffer
   for (int r = 0; ok && r <= reps; r++) {
-    const double t0 = now();
+    const double t0 = bench_now();
     ok = SP(cusparseDcsrgeam2(h, im, in, &alpha, dA, ia, dav, darp, daci, &beta, dB, ib, dbv, dbrp, dbci, dC,
                               last->v, last->rp, last->ci, last->buf)) &&
          CU(cudaDeviceSynchronize());
-    const double t = now() - t0;
+    const double t = bench_now() - t0;
     if (r > 0)
       best_num = t < best_num ? t : best_num;
   }

@@ -148,7 +148,7 @@ CLEANFILES += bench/bench_containers.kk.o
 bench/bench_containers.kk.o: bench/bench_containers.h include/kk/containers.h $(CONTAINERS_KERNEL_HDRS)
 if KK_BUILD_CONTAINERS
 noinst_PROGRAMS += bench/kk-bench-containers
-bench_kk_bench_containers_SOURCES = bench/kk-bench-containers.c bench/bench_containers.h bench/containers_native.h
+bench_kk_bench_containers_SOURCES = bench/kk-bench-containers.c bench/bench_containers.h bench/containers_native.h $(BENCH_BASE)
 bench_kk_bench_containers_CPPFLAGS = $(AM_CPPFLAGS) $(BENCH_CONTAINERS_CUDA_CPPFLAGS)
 bench_kk_bench_containers_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) $(KK_HOST_KERNEL_CFLAGS)
 bench_kk_bench_containers_LDFLAGS = $(OPENMP_CFLAGS)

@@ -111,17 +111,17 @@ endif
 endif
 
 # ---- bench/kk-bench-kernels: kk-kernels against OpenBLAS (host backends) and cuBLAS / cuSPARSE (cuda) ----
-EXTRA_DIST += bench/kernels_native_cuda.cu bench/kk-bench-kernels-gpu.sh bench/dgemm-tc-gpu.sh bench/host-gemm-gpu.sh
+EXTRA_DIST += bench/kernels_native_cuda.cu bench/bench_cuda.cuh bench/kk-bench-kernels-gpu.sh bench/dgemm-tc-gpu.sh bench/host-gemm-gpu.sh
 if KK_BUILD_KERNELS
 noinst_PROGRAMS += bench/kk-bench-kernels
-bench_kk_bench_kernels_SOURCES = bench/kk-bench-kernels.c bench/kernels_native_cuda.h
+bench_kk_bench_kernels_SOURCES = bench/kk-bench-kernels.c bench/kernels_native_cuda.h $(BENCH_BASE)
 bench_kk_bench_kernels_CPPFLAGS = $(AM_CPPFLAGS) $(BENCH_KERNELS_CUDA_CPPFLAGS)
 bench_kk_bench_kernels_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) $(KK_HOST_KERNEL_CFLAGS)
 bench_kk_bench_kernels_LDFLAGS = $(OPENMP_CFLAGS)
 bench_kk_bench_kernels_LDADD = libkk-kernels.la libkk.la -lm
 # kk's own host dgemm against OpenBLAS by CPU time too, for tuning on a shared machine
 noinst_PROGRAMS += bench/kk-bench-hostgemm
-bench_kk_bench_hostgemm_SOURCES = bench/kk-bench-hostgemm.c
+bench_kk_bench_hostgemm_SOURCES = bench/kk-bench-hostgemm.c $(BENCH_BASE)
 bench_kk_bench_hostgemm_LDADD = libkk-kernels.la libkk.la -ldl -lm
 if KK_BUILD_CUDA
 # the vendor side on cuda: cuBLAS and cuSPARSE (found through an rpath to the toolkit)
@@ -129,7 +129,7 @@ BENCH_KERNELS_CUDA_CPPFLAGS = -DKK_BENCH_CUDA
 bench_kk_bench_kernels_LDADD += bench/kernels_native_cuda.o -L$(CUDA_LIBDIR) -lcusparse -lcublas -lcudart -lstdc++
 bench_kk_bench_kernels_LDFLAGS += -Wl,-rpath,$(CUDA_LIBDIR)
 EXTRA_bench_kk_bench_kernels_DEPENDENCIES = bench/kernels_native_cuda.o
-bench/kernels_native_cuda.o: bench/kernels_native_cuda.cu bench/kernels_native_cuda.h
+bench/kernels_native_cuda.o: bench/kernels_native_cuda.cu bench/kernels_native_cuda.h bench/bench_base.h bench/bench_cuda.cuh
 	$(AM_V_GEN)$(NVCC) -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -c $(srcdir)/bench/kernels_native_cuda.cu -o $@
 CLEANFILES += bench/kernels_native_cuda.o
 else
@@ -191,7 +191,7 @@ EXTRA_DIST += bench/sparse_ops_native_cuda.cu bench/kk-bench-sparse-ops.sh
 if KK_BUILD_KERNELS
 noinst_PROGRAMS += bench/kk-bench-sparse-ops
 bench_kk_bench_sparse_ops_SOURCES = bench/kk-bench-sparse-ops.c bench/sparse_ops_native_cuda.h \
-	bench/sparse_ops_graphblas.c bench/sparse_ops_graphblas.h
+	bench/sparse_ops_graphblas.c bench/sparse_ops_graphblas.h $(BENCH_BASE)
 bench_kk_bench_sparse_ops_CPPFLAGS = $(AM_CPPFLAGS) $(BENCH_SPARSE_OPS_CUDA_CPPFLAGS)
 bench_kk_bench_sparse_ops_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 bench_kk_bench_sparse_ops_LDFLAGS = $(OPENMP_CFLAGS)
@@ -201,7 +201,7 @@ BENCH_SPARSE_OPS_CUDA_CPPFLAGS = -DKK_BENCH_CUDA
 bench_kk_bench_sparse_ops_LDADD += bench/sparse_ops_native_cuda.o -L$(CUDA_LIBDIR) -lcusparse -lcudart -lstdc++
 bench_kk_bench_sparse_ops_LDFLAGS += -Wl,-rpath,$(CUDA_LIBDIR)
 EXTRA_bench_kk_bench_sparse_ops_DEPENDENCIES = bench/sparse_ops_native_cuda.o
-bench/sparse_ops_native_cuda.o: bench/sparse_ops_native_cuda.cu bench/sparse_ops_native_cuda.h
+bench/sparse_ops_native_cuda.o: bench/sparse_ops_native_cuda.cu bench/sparse_ops_native_cuda.h bench/bench_base.h bench/bench_cuda.cuh
 	$(AM_V_GEN)$(NVCC) -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fPIC -c $(srcdir)/bench/sparse_ops_native_cuda.cu -o $@
 CLEANFILES += bench/sparse_ops_native_cuda.o
 else
@@ -220,8 +220,8 @@ TESTS += kernels/tests/solvers-example.sh
 # ---- bench/kk-bench-solvers: SpTRSV against cusparseSpSV (cuda) or a serial C
 # loop (host), GMRES/CG with ILU(0); bench/solvers-gpu.sh runs it and the
 # solver suite on a CUDA machine ----
-EXTRA_DIST += bench/solvers-gpu.sh bench/sparse-gpu.sh
+EXTRA_DIST += bench/solvers-gpu.sh bench/sparse-gpu.sh bench/run-common.sh
 noinst_PROGRAMS += bench/kk-bench-solvers
-bench_kk_bench_solvers_SOURCES = bench/kk-bench-solvers.c
+bench_kk_bench_solvers_SOURCES = bench/kk-bench-solvers.c $(BENCH_BASE)
 bench_kk_bench_solvers_LDADD = libkk-kernels.la libkk.la -lm
 endif

@@ -22,7 +22,7 @@ python/tests/kk_test_module.so: python/tests/saxpy.kk.c $(KKCC_DEPS)
 	$(KKCC_V)$(KKCC) -shared $(srcdir)/python/tests/saxpy.kk.c -o $@
 # the launch-cost benchmark's C side (bench/python-launch.py runs both sides)
 noinst_PROGRAMS += bench/kk-bench-launch
-bench_kk_bench_launch_SOURCES = bench/kk-bench-launch.c
+bench_kk_bench_launch_SOURCES = bench/kk-bench-launch.c $(BENCH_BASE)
 bench_kk_bench_launch_LDADD = libkk.la
 CLEANFILES += python/tests/kk_test_module.so
 TESTS += tests/python.sh
