@@ -267,6 +267,24 @@ static kk_view_t *dview(const char *label, int rank, const int64_t *ext, kk_layo
   return kk_view_create(&s, &v) == KK_OK ? v : NULL;
 }
 
+/* The calls on kernel `k` that set up the launch at index ln, looked for
+ * back to `from`: arg[i] the last zeKernelSetArgumentValue of argument i
+ * (i < nargs), *gs the last zeKernelSetGroupSize; -1 where there is none. */
+static void setup_before(int from, int ln, void *k, int *arg, int nargs, int *gs) {
+  for (int i = 0; i < nargs; i++)
+    arg[i] = -1;
+  *gs = -1;
+  for (int i = ln - 1; i >= from; i--) {
+    const call_t *c = &g_log[i];
+    if (c->h != k)
+      continue;
+    if (c->fn == F_SET_ARG && c->a < (uint64_t)nargs && arg[c->a] < 0)
+      arg[c->a] = i;
+    else if (c->fn == F_GROUP_SIZE && *gs < 0)
+      *gs = i;
+  }
+}
+
 /* The remap launch in [from, to): kernel `name` appended on `list` with its
  * three arguments (dst, src, the kkg_remap_args_t) and group size set
  * before it.  Fills *a, the pointers, the group size and count; returns the
@@ -282,20 +300,9 @@ static int remap_at(int from, int to, void *list, const char *name, kkg_remap_ar
   check(g_log[ln].h == list, "%s: launched on another command list", what);
   check(g_log[ln].b == 1 && g_log[ln].c == 1, "%s: a 2-D or 3-D group count", what);
   *groups = g_log[ln].a;
-  int a0 = -1, a1 = -1, a2 = -1, g = -1;
-  for (int i = ln - 1; i >= from && (a0 < 0 || a1 < 0 || a2 < 0 || g < 0); i--) {
-    const call_t *c = &g_log[i];
-    if (c->h != k)
-      continue;
-    if (c->fn == F_SET_ARG && c->a == 0 && a0 < 0)
-      a0 = i;
-    else if (c->fn == F_SET_ARG && c->a == 1 && a1 < 0)
-      a1 = i;
-    else if (c->fn == F_SET_ARG && c->a == 2 && a2 < 0)
-      a2 = i;
-    else if (c->fn == F_GROUP_SIZE && g < 0)
-      g = i;
-  }
+  int arg[3], g;
+  setup_before(from, ln, k, arg, 3, &g);
+  const int a0 = arg[0], a1 = arg[1], a2 = arg[2];
   check(a0 >= 0 && a1 >= 0 && g_log[a0].b == sizeof(void *) && g_log[a1].b == sizeof(void *),
         "%s: the two pointer arguments are not set before the launch", what);
   check(a2 >= 0 && g_log[a2].b == sizeof *a && g_log[a2].data, "%s: argument 2 is not the %zu-byte remap struct", what,
@@ -324,18 +331,9 @@ static int launch_at(int from, int to, void *list, void *k, kk_spirv_launch *L, 
   check(launch->q != NULL, "%s: the launch signals no event (its launch slot could not be reused safely)", what);
   check(launch->d == 0, "%s: the launch waits on %llu events", what, (unsigned long long)launch->d);
   /* the arguments: 0 = the slot, 1 = shared local memory (size, no value), then the group size */
-  int a0 = -1, a1 = -1, gs = -1;
-  for (int i = ln - 1; i >= from && (a0 < 0 || a1 < 0 || gs < 0); i--) {
-    const call_t *c = &g_log[i];
-    if (c->h != k)
-      continue;
-    if (c->fn == F_SET_ARG && c->a == 0 && a0 < 0)
-      a0 = i;
-    else if (c->fn == F_SET_ARG && c->a == 1 && a1 < 0)
-      a1 = i;
-    else if (c->fn == F_GROUP_SIZE && gs < 0)
-      gs = i;
-  }
+  int arg[2], gs;
+  setup_before(from, ln, k, arg, 2, &gs);
+  const int a0 = arg[0], a1 = arg[1];
   check(a0 >= 0 && g_log[a0].b == sizeof(void *), "%s: argument 0 (the launch slot pointer) not set before the launch", what);
   check(a1 >= 0 && g_log[a1].q == NULL && g_log[a1].b >= 16,
         "%s: argument 1 (shared local memory) not set as a size with a NULL value", what);
