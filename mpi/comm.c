@@ -460,9 +460,12 @@ kk_status_t kk_mpi_comm_destroy(kk_mpi_comm_t *c) {
   if (c->live_reqs)
     return kk_set_error(KK_ERROR_IN_USE, "kk_mpi_comm_destroy: %d request%s not completed (kk_mpi_wait them first)",
                         c->live_reqs, c->live_reqs == 1 ? " is" : "s are");
-  kk_status_t st = KK_OK;
-  if (kk_mpi__current(c)) {
-    st = kk_mpi__nccl_teardown(c);
+  const int current = kk_mpi__current(c);
+  kk_status_t st = kk_mpi__xinst_destroy(c, current);
+  if (current) {
+    kk_status_t s = kk_mpi__nccl_teardown(c);
+    if (st == KK_OK)
+      st = s;
     /* queued copies and unpacks may still use buffers; their instances may
      * be gone, so wait for all */
     for (int i = 0; i < c->nbufs; i++)
@@ -495,6 +498,20 @@ kk_status_t kk_mpi_comm_destroy(kk_mpi_comm_t *c) {
 MPI_Comm kk_mpi_comm_mpi(const kk_mpi_comm_t *c) { return alive(c) ? c->comm : MPI_COMM_NULL; }
 int kk_mpi_comm_rank(const kk_mpi_comm_t *c) { return alive(c) ? c->rank : -1; }
 int kk_mpi_comm_size(const kk_mpi_comm_t *c) { return alive(c) ? c->size : 0; }
+
+kk_status_t kk_mpi_comm_instance(kk_mpi_comm_t *c, kk_instance_t **out, const char **how) {
+  kk_status_t st = kk_mpi__check_comm(c, "kk_mpi_comm_instance");
+  if (st != KK_OK)
+    return st;
+  if (!out)
+    return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_instance: out is NULL");
+  if (!c->xinst && (st = kk_mpi__xinst_create(c)) != KK_OK)
+    return st;
+  *out = c->xinst;
+  if (how)
+    *how = c->xhow;
+  return KK_OK;
+}
 
 kk_status_t kk_mpi_comm_get_stats(const kk_mpi_comm_t *c, kk_mpi_stats_t *stats) {
   kk_status_t st = kk_mpi__check_comm(c, "kk_mpi_comm_get_stats");

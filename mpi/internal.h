@@ -79,6 +79,11 @@ struct kk_mpi_comm {
    * on this instance: a buffer pending on it may be handed out again (stream
    * order puts the new use after the old one).  NULL otherwise. */
   kk_instance_t *ordered_on;
+  /* the exchange instance (kk_mpi_comm_instance), its own stream where kk
+   * made one (cuda), and what it is */
+  kk_instance_t *xinst;
+  void *xstream, *xctx;
+  char xhow[400];
 };
 
 struct kk_mpi_request {

@@ -76,6 +76,10 @@ static struct nccl_fns {
   /* libcuda */
   int (*ctx_set_current)(void *);
   int (*stream_query)(void *);
+  /* optional: the exchange instance's stream (kk_mpi_comm_instance) */
+  int (*prio_range)(int *, int *);
+  int (*stream_create_prio)(void **, unsigned, int);
+  int (*stream_destroy)(void *);
   int cuda_found;
   char cuda_why[300];
 } N;
@@ -88,7 +92,7 @@ static struct nccl_fns {
   X(all_reduce, "ncclAllReduce") X(broadcast, "ncclBroadcast") X(all_gather, "ncclAllGather")
 
 static mpi_nccl_lib_t g_lib;
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT, g_cuda_once = PTHREAD_ONCE_INIT;
 
 /* Opens `file` and resolves every function: 0, or -1 with why. */
 static int try_open(const char *file, char *why, size_t why_size) {
@@ -157,6 +161,9 @@ static void open_cuda(void) {
   }
   *(void **)&N.ctx_set_current = dlsym(h, "cuCtxSetCurrent");
   *(void **)&N.stream_query = dlsym(h, "cuStreamQuery");
+  *(void **)&N.prio_range = dlsym(h, "cuCtxGetStreamPriorityRange");
+  *(void **)&N.stream_create_prio = dlsym(h, "cuStreamCreateWithPriority");
+  *(void **)&N.stream_destroy = dlsym(h, "cuStreamDestroy_v2");
   if (!N.ctx_set_current || !N.stream_query) {
     snprintf(N.cuda_why, sizeof N.cuda_why, "libcuda.so.1 lacks cuCtxSetCurrent or cuStreamQuery");
     return;
@@ -190,7 +197,7 @@ static void load_once(void) {
   if (L->found && N.get_version(&L->version) != ncclSuccess)
     L->version = 0;
   if (L->found)
-    open_cuda();
+    pthread_once(&g_cuda_once, open_cuda);
 }
 
 const mpi_nccl_lib_t *kk_mpi__nccl_lib(void) {
@@ -543,5 +550,56 @@ kk_status_t kk_mpi__nccl_flush(kk_mpi_comm_t *c) {
     q->nccl_queued = 0;
     q->nccl_err = st;
   }
+  return st;
+}
+
+kk_status_t kk_mpi__xinst_create(kk_mpi_comm_t *c) {
+  const char *be = kk_backend_default();
+  const char *why = "the default backend has no stream priorities kk sets";
+  kk_native_queue_t q;
+  if (be && strcmp(be, "cuda") == 0 && kk_instance_native_queue(kk_instance_default(), &q) == KK_OK &&
+      q.kind == KK_NATIVE_CUDA) {
+    pthread_once(&g_cuda_once, open_cuda);
+    int least = 0, greatest = 0;
+    void *s = NULL;
+    if (!N.cuda_found)
+      why = N.cuda_why;
+    else if (!N.prio_range || !N.stream_create_prio || !N.stream_destroy)
+      why = "libcuda.so.1 lacks cuCtxGetStreamPriorityRange, cuStreamCreateWithPriority or cuStreamDestroy_v2";
+    else if (N.ctx_set_current(q.context) != 0 || N.prio_range(&least, &greatest) != 0 ||
+             N.stream_create_prio(&s, 0x1 /* CU_STREAM_NON_BLOCKING */, greatest) != 0)
+      why = "cuStreamCreateWithPriority failed";
+    else {
+      kk_native_queue_t mine = q;
+      mine.queue = s;
+      kk_status_t st = kk_instance_create_native(be, &mine, &c->xinst);
+      if (st != KK_OK) {
+        N.stream_destroy(s);
+        return st;
+      }
+      c->xstream = s;
+      c->xctx = q.context;
+      snprintf(c->xhow, sizeof c->xhow, "cuda stream of priority %d (the device's highest; lowest %d)", greatest,
+               least);
+      return KK_OK;
+    }
+  }
+  kk_status_t st = kk_instance_create(NULL, &c->xinst);
+  if (st == KK_OK)
+    snprintf(c->xhow, sizeof c->xhow, "an instance of %s as kk_instance_create makes it (%s)", be ? be : "?", why);
+  return st;
+}
+
+kk_status_t kk_mpi__xinst_destroy(kk_mpi_comm_t *c, int kk_alive) {
+  if (!c->xinst)
+    return KK_OK;
+  kk_status_t st = kk_instance_destroy(c->xinst); /* fences it first */
+  c->xinst = NULL;
+  if (c->xstream && kk_alive) {
+    N.ctx_set_current(c->xctx);
+    if (N.stream_destroy(c->xstream) != 0 && st == KK_OK)
+      st = kk_set_error(KK_ERROR_BACKEND, "kk_mpi_comm_destroy: cuStreamDestroy of the exchange instance's stream failed");
+  }
+  c->xstream = NULL;
   return st;
 }

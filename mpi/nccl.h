@@ -38,6 +38,14 @@ kk_status_t kk_mpi__nccl_setup(struct kk_mpi_comm *c, int want);
 /* Destroys c's NCCL communicator (if any). */
 kk_status_t kk_mpi__nccl_teardown(struct kk_mpi_comm *c);
 
+/* Makes c->xinst (kk_mpi_comm_instance): on cuda an instance on a stream of
+ * the device's highest priority, else a plain one; c->xhow says which. */
+kk_status_t kk_mpi__xinst_create(struct kk_mpi_comm *c);
+
+/* Destroys c->xinst and the stream under it (the stream only while kk is
+ * initialized: kk_finalize took its context with it). */
+kk_status_t kk_mpi__xinst_destroy(struct kk_mpi_comm *c, int kk_alive);
+
 /* Whether NCCL can reduce `count` elements of `type` with `op` (-1: no
  * reduction: broadcast, allgather, which move bytes); the same answer on
  * every rank for the same arguments. */

@@ -218,6 +218,21 @@ typedef struct kk_mpi_stats {
 /* Copies the communicator's counters into *stats (set stats->struct_size first). */
 kk_status_t kk_mpi_comm_get_stats(const kk_mpi_comm_t *c, kk_mpi_stats_t *stats);
 
+/* The instance for c's exchanges: made at the first call on the default
+ * backend and kept by c until kk_mpi_comm_destroy (never destroy it
+ * yourself).  Post sends and receives on it to run an exchange beside
+ * compute queued on other instances, as a halo travels while the interior
+ * of a stencil is computed; fence it before work on another instance reads
+ * what arrived (instances are ordered only by fences).  On cuda its stream
+ * has the device's highest priority: as a long kernel's blocks finish, the
+ * device schedules the exchange's packing, NCCL's transfer kernels and the
+ * unpacking first, instead of after the long kernel's remaining blocks.
+ * Elsewhere it is an instance as kk_instance_create(NULL) makes one.  *how
+ * (may be NULL) is a string owned by c saying which ("cuda stream of
+ * priority -5 (the device's highest)", or why a plain one).  Not
+ * thread-safe, like the rest of a communicator's calls. */
+kk_status_t kk_mpi_comm_instance(kk_mpi_comm_t *c, kk_instance_t **out, const char **how);
+
 /* Prints what libkk-mpi found: its version, the MPI library
  * (MPI_Get_library_version), the MPI standard version, the thread level,
  * and for the default backend whether MPI is GPU-aware for it, why, and the

@@ -894,6 +894,64 @@ static void instance_ordering(void) {
   kk_view_release(s), kk_view_release(r);
 }
 
+/* The communicator's exchange instance: made once and kept, refused without
+ * an out pointer, on cuda a stream of the highest priority; a halo posted on
+ * it arrives while a kernel on the default instance writes another view,
+ * and both are right once each instance is fenced. */
+static void exchange_instance(void) {
+  kk_instance_t *xi = NULL, *again = NULL;
+  const char *how = NULL, *how2 = NULL;
+  OK(kk_mpi_comm_instance(g_c, &xi, &how));
+  OK(kk_mpi_comm_instance(g_c, &again, &how2));
+  CHECK(xi && xi == again && xi != kk_instance_default(), "the exchange instance: %p, again %p", (void *)xi,
+        (void *)again);
+  CHECK(how && *how && how == how2, "its description: %s", how ? how : "(null)");
+  if (strcmp(kk_backend_default(), "cuda") == 0)
+    CHECK(how && strstr(how, "cuda stream of priority"), "on cuda: %s", how ? how : "(null)");
+  else
+    CHECK(how && strstr(how, "as kk_instance_create makes it"), "on %s: %s", kk_backend_default(), how ? how : "(null)");
+  CHECK(kk_instance_backend(xi) && strcmp(kk_instance_backend(xi), kk_backend_default()) == 0, "its backend: %s",
+        kk_instance_backend(xi) ? kk_instance_backend(xi) : "(null)");
+  CHECK(kk_mpi_comm_instance(g_c, NULL, NULL) == KK_ERROR_INVALID_ARGUMENT && strstr(kk_last_error(), "out is NULL"),
+        "NULL out: %s", kk_last_error());
+  CHECK(kk_mpi_comm_instance(NULL, &again, NULL) == KK_ERROR_INVALID_ARGUMENT, "NULL comm: %s", kk_last_error());
+  const int64_t n = 1 << 20, m = 50000;
+  kk_view_t *big = make("big", KK_DOUBLE, 1, &n, KK_LAYOUT_DEFAULT, NULL);
+  kk_view_t *s = make("s", KK_DOUBLE, 1, &m, KK_LAYOUT_DEFAULT, NULL), *r = make("r", KK_DOUBLE, 1, &m, KK_LAYOUT_DEFAULT, NULL);
+  for (int round = 0; round < 3; round++) {
+    struct fill_args fs = {kk_view_bind(s), 1000.0 * g_rank + round, 0};
+    OK(kk_parallel_for("fill s", KK_RANGE(0, m), KK_KERNEL(mpi_test_fill), KK_ARGS(fs)));
+    OK(kk_instance_fence(kk_instance_default())); /* s is read on the exchange instance */
+    struct fill_args fb = {kk_view_bind(big), 7.0 + round, 300};
+    OK(kk_parallel_for("fill big", KK_RANGE(0, n), KK_KERNEL(mpi_test_fill), KK_ARGS(fb)));
+    kk_mpi_request_t *req[2];
+    OK(kk_mpi_irecv(g_c, xi, r, prev_rank(), 60 + round, &req[0]));
+    OK(kk_mpi_isend(g_c, xi, s, next_rank(), 60 + round, &req[1]));
+    OK(kk_mpi_waitall(2, req, NULL));
+    OK(kk_instance_fence(xi));
+    OK(kk_instance_fence(kk_instance_default()));
+    kk_view_t *hr = NULL, *hb = NULL;
+    OK(kk_view_create_mirror(r, &hr));
+    OK(kk_deep_copy(hr, r));
+    OK(kk_view_create_mirror(big, &hb));
+    OK(kk_deep_copy(hb, big));
+    const double *pr = kk_view_data(hr), *pb = kk_view_data(hb);
+    int bad = 0;
+    for (int64_t i = 0; i < m && bad < 3; i++)
+      if (pr[i] != 1000.0 * prev_rank() + round + (double)i) {
+        bad++;
+        CHECK(0, "round %d: received element %lld is %g", round, (long long)i, pr[i]);
+      }
+    for (int64_t i = 0; i < n && bad < 3; i += 4099)
+      if (pb[i] != 7.0 + round + (double)i) {
+        bad++;
+        CHECK(0, "round %d: element %lld of the kernel's view is %g", round, (long long)i, pb[i]);
+      }
+    kk_view_release(hr), kk_view_release(hb);
+  }
+  kk_view_release(big), kk_view_release(s), kk_view_release(r);
+}
+
 /* ---- paths, buffers, reports ---------------------------------------------------- */
 
 static void paths_and_buffers(void) {
@@ -1315,6 +1373,9 @@ static void after_kk_finalize(void) {
   NOT_INIT(kk_mpi_allgather_value(c, KK_DOUBLE, &x, &y), why);
   NOT_INIT(kk_mpi_view_path(c, v, &path, NULL), why);
   NOT_INIT(kk_mpi_comm_get_stats(c, &stats), why);
+  kk_instance_t *xi = NULL;
+  NOT_INIT(kk_mpi_comm_instance(c, &xi, NULL), why);
+  CHECK(xi == NULL, "an exchange instance was handed out after kk_finalize");
   FILE *f = fopen("/dev/null", "w");
   if (f) {
     NOT_INIT(kk_mpi_print_configuration(c, f), "not initialized");
@@ -1367,6 +1428,7 @@ int main(int argc, char **argv) {
   run("broadcast_and_allgather", broadcast_and_allgather);
   run("halo_3d_six_directions", halo_3d_six_directions);
   run("instance_ordering", instance_ordering);
+  run("exchange_instance", exchange_instance);
   run("paths_and_buffers", paths_and_buffers);
   run("collective_check", collective_check);
   run("errors", errors);
@@ -1383,6 +1445,8 @@ int main(int argc, char **argv) {
   g_test = "handles made before kk_finalize";
   OK(kk_view_wrap(&spec, late_mem, &g_late_view));
   OK(kk_mpi_comm_create(MPI_COMM_WORLD, &g_late));
+  kk_instance_t *late_xi = NULL; /* destroyed by kk_mpi_comm_destroy after kk_finalize */
+  OK(kk_mpi_comm_instance(g_late, &late_xi, NULL));
   OK(kk_mpi_comm_create(MPI_COMM_WORLD, &later));
   for (int i = 0; i < 3; i++)
     OK(kk_mpi_irecv(g_late, NULL, g_late_view, g_rank, 99, &g_late_req[i]));
