@@ -330,6 +330,14 @@ kk_status_t kk_mpi__nccl_setup(kk_mpi_comm_t *c, int want) {
   ncclResult_t r = (ncclResult_t)msg.st;
   const char *fn = "ncclGetUniqueId (on rank 0)";
   ncclComm_t nc = NULL;
+  /* NCCL reads its settings from the environment when it makes its first
+   * communicator: KK_MPI_NCCL_P2P_CHANNELS passes a point-to-point channel
+   * count on, unless the program set NCCL's own variable */
+  const char *pc = getenv("KK_MPI_NCCL_P2P_CHANNELS");
+  char *pend = NULL;
+  const long pcn = pc && *pc ? strtol(pc, &pend, 10) : 0;
+  const int p2p_set = pcn >= 1 && pcn <= 64 && pend && *pend == '\0' && !getenv("NCCL_MAX_P2P_NCHANNELS") &&
+                      setenv("NCCL_MAX_P2P_NCHANNELS", pc, 0) == 0;
   if (r == ncclSuccess) {
     fn = "ncclCommInitRank";
     N.ctx_set_current(c->nccl_ctx);
@@ -351,8 +359,8 @@ kk_status_t kk_mpi__nccl_setup(kk_mpi_comm_t *c, int want) {
   c->nccl_on = 1;
   char v[32];
   kk_mpi__nccl_version_text(g_lib.version, v, sizeof v);
-  snprintf(c->nccl_how, sizeof c->nccl_how, "NCCL %s (%s), device %d%s", v, g_lib.path, c->nccl_device,
-           want == 1 ? ", KK_MPI_NCCL=1" : "");
+  snprintf(c->nccl_how, sizeof c->nccl_how, "NCCL %s (%s), device %d%s%s%s", v, g_lib.path, c->nccl_device,
+           want == 1 ? ", KK_MPI_NCCL=1" : "", p2p_set ? ", NCCL_MAX_P2P_NCHANNELS=" : "", p2p_set ? pc : "");
   return KK_OK;
 }
 

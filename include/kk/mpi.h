@@ -110,7 +110,10 @@ typedef struct kk_mpi_comm kk_mpi_comm_t;
  * KK_MPI_CHECK (0 or 1; the collective check is on unless it is 0 on every
  * rank) and KK_MPI_NCCL (0 or 1; unset: automatic), KK_NCCL_LIBRARY and
  * KK_MPI_NCCL_TIMEOUT (seconds; a value that is not a number of seconds is
- * taken as the default, 600); a value other than 0 or 1 on any rank, or
+ * taken as the default, 600), and KK_MPI_NCCL_P2P_CHANNELS (1 to 64: set
+ * as NCCL_MAX_P2P_NCHANNELS before the NCCL communicator is made, unless
+ * that is set; NCCL reads it once per process, at its first communicator;
+ * another value is ignored); a value other than 0 or 1 on any rank, or
  * KK_MPI_NCCL 1 on some ranks and 0 on others, makes every rank return
  * KK_ERROR_CONFIG; KK_MPI_NCCL=1 where a rank cannot use NCCL makes every
  * rank return KK_ERROR_UNSUPPORTED.  Errors: KK_ERROR_NOT_INITIALIZED when MPI or kk is not
