@@ -41,7 +41,9 @@ BS_ARGS=${BS_ARGS:-}
 HOST_FLAGS=${HOST_FLAGS:--march=native}
 CUDA_ARCH=${CUDA_ARCH:-sm_90}
 TIMEOUT=${TIMEOUT:-300}
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
+# (GNU nproc answers OMP_NUM_THREADS when it is set: the CPUs come from a call without it)
+ncpu=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$ncpu}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-cores}
 model="$here/babelstream"
 
@@ -99,7 +101,7 @@ build() { # model dir cmake-args...
   shift 2
   [ -x "$dir/$m-stream" ] && return 0
   { timeout "$TIMEOUT" cmake -S "$src" -B "$dir" -DMODEL="$m" -DCMAKE_BUILD_TYPE=Release "$@" &&
-    timeout "$TIMEOUT" cmake --build "$dir" -j "$(nproc)"; } >"$dir.log" 2>&1 ||
+    timeout "$TIMEOUT" cmake --build "$dir" -j "$ncpu"; } >"$dir.log" 2>&1 ||
     { echo "the $m model's build failed: see $dir.log"; status=1; return 1; }
 }
 
@@ -120,12 +122,21 @@ targets="host"
 build kk "$OUT/kk" -Dkk_DIR="$(dirname "$kkcfg")" -DKK_KKCC_FLAGS="$kkflags" -DKK_KERNEL_TARGETS="$targets" \
   -DRELEASE_FLAGS="-O3;$HOST_FLAGS"
 [ $host = 1 ] && build omp "$OUT/omp" -DRELEASE_FLAGS="-O3;$HOST_FLAGS"
-[ $want_cuda = 1 ] && build cuda "$OUT/cuda" -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" -DCUDA_ARCH="$CUDA_ARCH"
+if [ $want_cuda = 1 ]; then
+  # upstream's CUDA model prints the memory clock through NVML: it needs the toolkit's nvml.h, and links
+  # -lnvidia-ml, which the toolkit's stubs folder has where the driver's development files are not installed
+  cuda_home=$(dirname "$(dirname "$(realpath "$(command -v nvcc)")")")
+  [ -f "$cuda_home/include/nvml.h" ] || [ -f /usr/include/nvml.h ] ||
+    echo "cuda: no nvml.h in $cuda_home/include: upstream's CUDA model will not build (it needs the toolkit's NVML headers)"
+  stubs=()
+  [ -f "$cuda_home/lib64/stubs/libnvidia-ml.so" ] && stubs=(-DCXX_EXTRA_LINK_FLAGS="-L$cuda_home/lib64/stubs")
+  build cuda "$OUT/cuda" -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" -DCUDA_ARCH="$CUDA_ARCH" "${stubs[@]}"
+fi
 if [ -n "${BUILD_ONLY:-}" ]; then echo "BUILD_ONLY: the builds are in $OUT (status $status)"; exit $status; fi
 
 echo "BabelStream: kk $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo "(not a git checkout)") against upstream" \
   "$(git -C "$up" rev-parse --short HEAD 2>/dev/null || echo "(not a git checkout)"), $(date -u +%Y-%m-%dT%H:%MZ)"
-echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs;" \
+echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $ncpu CPUs;" \
   "OMP_NUM_THREADS=$OMP_NUM_THREADS OMP_PROC_BIND=$OMP_PROC_BIND OMP_PLACES=$OMP_PLACES;" \
   "transparent huge pages: $(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
 if [ $want_cuda = 1 ] && command -v nvidia-smi >/dev/null; then
@@ -180,9 +191,9 @@ for p in $PLATFORMS; do
   for r in $(seq 1 "$ROUNDS"); do
     # the side going first alternates, so that a slow stretch of a shared machine does not land on one side only
     for side in $( ((r % 2)) && echo "native kk" || echo "kk native"); do
-      if [ $side = native ] && [ -x "$nat" ]; then
+      if [ "$side" = native ] && [ -x "$nat" ]; then
         run "$p: upstream $natname, round $r" "$nat" "$OUT/$p-native" "$OUT/$p-native.$r.log"
-      elif [ $side = kk ] && [ -x "$OUT/kk/kk-stream" ]; then
+      elif [ "$side" = kk ] && [ -x "$OUT/kk/kk-stream" ]; then
         run "$p: kk, round $r" "$OUT/kk/kk-stream" "$OUT/$p-kk" "$OUT/$p-kk.$r.log" \
           KOKKOS_DEVICE="$dev" KOKKOS_NUM_THREADS="$OMP_NUM_THREADS"
       fi
