@@ -5,10 +5,12 @@
 #   UPSTREAM     a BabelStream checkout, or a .tar.gz of one (`git archive --format=tar.gz HEAD`), unpacked into OUT
 #   KK_BUILDDIR  a built kk tree with the openmp and cuda plugins (default: the tree this script is in)
 # Logs go to $OUT (default /tmp/kk-babelstream-gpu): one folder per step, and summary.txt.  Knobs: ROUNDS (default 3),
-# SIZE (default 2^25), CUDA_ARCH (default sm_90), HALF (the second thread count, default nproc / 2).  Each step is
-# bounded (timeout): the builds 150 s, every core 75 s, half the cores 75 s, cuda 60 s; under 6 minutes in all at
-# most, about 2-3 minutes as measured.  No timing is judged: the exit status says whether every build and every
-# run (BabelStream's own check) passed.
+# SIZE (default 2^25), CUDA_ARCH (default sm_90), HALF (the second thread count, default nproc / 2).  Steps: the
+# builds; openmp on every core, on HALF cores; cuda; then on every core the kk kernels without -march (the host
+# recipe of kk alone) and the kk arrays in 2 MiB-aligned memory (KK_BABELSTREAM_ALIGN), against the same upstream.
+# Each step is bounded (timeout): builds 150 + 60 s, openmp 60 s each, cuda 45 s, the two variants 50 s each:
+# 475 s at most.  No timing is judged: the exit status says whether every build and every run (BabelStream's own
+# check) passed.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd -P)
@@ -38,6 +40,7 @@ bs() { # name seconds VAR=value...
   local name=$1 secs=$2 s
   shift 2
   step "$name"
+  rm -f "$work"/*-native.* "$work"/*-kk.*
   env OUT="$work" "$@" timeout "$secs" "$here/babelstream.sh" "$UP" "$B" 2>&1 | tee "$OUT/$name.txt"
   s=${PIPESTATUS[0]}
   mkdir -p "$OUT/$name"
@@ -57,14 +60,19 @@ step "host and GPU"
 } | tee "$OUT/host.txt"
 
 bs build 150 BUILD_ONLY=yes PLATFORMS="openmp cuda"
-bs "openmp-$NP" 75 PLATFORMS=openmp OMP_NUM_THREADS="$NP"
-bs "openmp-$HALF" 75 PLATFORMS=openmp OMP_NUM_THREADS="$HALF"
-bs cuda 60 PLATFORMS=cuda
+bs build-recipe 60 BUILD_ONLY=yes PLATFORMS=openmp KK_HOST_FLAGS=
+bs "openmp-$NP" 60 PLATFORMS=openmp OMP_NUM_THREADS="$NP"
+bs "openmp-$HALF" 60 PLATFORMS=openmp OMP_NUM_THREADS="$HALF"
+bs cuda 45 PLATFORMS=cuda
+# what the flags and the allocation are worth on every core: the kk kernels with the host recipe of kk alone
+# (no -march), and the kk arrays in 2 MiB-aligned memory as upstream's
+bs "openmp-$NP-recipe" 50 PLATFORMS=openmp OMP_NUM_THREADS="$NP" KK_HOST_FLAGS=
+bs "openmp-$NP-align2m" 50 PLATFORMS=openmp OMP_NUM_THREADS="$NP" KK_BABELSTREAM_ALIGN=2097152
 
 step "summary"
 {
   printf '%s' "$summary"
-  for f in "openmp-$NP" "openmp-$HALF" cuda; do
+  for f in "openmp-$NP" "openmp-$HALF" cuda "openmp-$NP-recipe" "openmp-$NP-align2m"; do
     grep -E '^(openmp|cuda) ' "$OUT/$f.txt" 2>/dev/null | sed "s/^/$f: /"
   done
 } | tee "$OUT/summary.txt"

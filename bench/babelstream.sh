@@ -23,6 +23,12 @@
 #   HOST_FLAGS the host code generation flags of both sides (default -march=native, upstream's own default):
 #              upstream's RELEASE_FLAGS are -O3 HOST_FLAGS, and kkcc gets HOST_FLAGS for the kernels (kk's host
 #              recipe has -O3 already)
+#   KK_HOST_FLAGS
+#              the kk kernels' flags instead of HOST_FLAGS (empty: kk's host recipe alone), to see what the flags
+#              are worth; built in a folder of their own
+#   KK_BABELSTREAM_ALIGN
+#              (read by the kk model) on a host backend, the arrays in memory of this alignment (bytes; upstream's
+#              OpenMP model uses 2097152) instead of kk's views' own, to see what the allocation is worth
 #   CUDA_ARCH  the CUDA architecture of both sides (default sm_90)
 #   TIMEOUT    seconds allowed to each build and each run (default 300)
 #   BUILD_ONLY yes: build and stop (a later call reuses the builds)
@@ -39,6 +45,7 @@ PLATFORMS=${PLATFORMS:-openmp cuda}
 ONLY=${ONLY:-All}
 BS_ARGS=${BS_ARGS:-}
 HOST_FLAGS=${HOST_FLAGS:--march=native}
+KK_HOST_FLAGS=${KK_HOST_FLAGS-$HOST_FLAGS}
 CUDA_ARCH=${CUDA_ARCH:-sm_90}
 TIMEOUT=${TIMEOUT:-300}
 # (GNU nproc answers OMP_NUM_THREADS when it is set: the CPUs come from a call without it)
@@ -114,12 +121,14 @@ case " $PLATFORMS " in *" openmp "* | *" threads "*) host=1 ;; *) host=0 ;; esac
 case " $PLATFORMS " in *" cuda "*) [ $cuda_ok = 1 ] || echo "cuda: no nvcc or no usable CUDA device: skipped" ;; esac
 case " $PLATFORMS " in *" cuda "*) want_cuda=$cuda_ok ;; *) want_cuda=0 ;; esac
 
-# kk's kernels get the host flags and the CUDA architecture of upstream's builds
-kkflags="$HOST_FLAGS"
+# kk's kernels get the host flags and the CUDA architecture of upstream's builds (other flags: another folder)
+kkflags="$KK_HOST_FLAGS"
+kkdir="$OUT/kk"
+[ "$KK_HOST_FLAGS" = "$HOST_FLAGS" ] || kkdir="$OUT/kk-flags-$(printf %s "$KK_HOST_FLAGS" | cksum | cut -d' ' -f1)"
 [ $want_cuda = 1 ] && kkflags="$kkflags;--cuda-arch=$CUDA_ARCH"
 targets="host"
 [ $want_cuda = 1 ] && targets="host;cuda"
-build kk "$OUT/kk" -Dkk_DIR="$(dirname "$kkcfg")" -DKK_KKCC_FLAGS="$kkflags" -DKK_KERNEL_TARGETS="$targets" \
+build kk "$kkdir" -Dkk_DIR="$(dirname "$kkcfg")" -DKK_KKCC_FLAGS="$kkflags" -DKK_KERNEL_TARGETS="$targets" \
   -DRELEASE_FLAGS="-O3;$HOST_FLAGS"
 [ $host = 1 ] && build omp "$OUT/omp" -DRELEASE_FLAGS="-O3;$HOST_FLAGS"
 if [ $want_cuda = 1 ]; then
@@ -142,7 +151,8 @@ echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),
 if [ $want_cuda = 1 ] && command -v nvidia-smi >/dev/null; then
   echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
 fi
-echo "arrays of $SIZE elements, --numtimes $NUMTIMES --only $ONLY${BS_ARGS:+ $BS_ARGS}, $ROUNDS rounds; host flags $HOST_FLAGS"
+echo "arrays of $SIZE elements, --numtimes $NUMTIMES --only $ONLY${BS_ARGS:+ $BS_ARGS}, $ROUNDS rounds; host flags $HOST_FLAGS" \
+  "(the kk kernels: ${KK_HOST_FLAGS:-the host recipe of kk alone})${KK_BABELSTREAM_ALIGN:+; the kk arrays aligned to $KK_BABELSTREAM_ALIGN bytes}"
 
 # one run, its output in LOG: its CSV rows "Kernel MB/s" appended to ROWS (nothing when BabelStream's check
 # failed or the run did not end)
@@ -193,8 +203,8 @@ for p in $PLATFORMS; do
     for side in $( ((r % 2)) && echo "native kk" || echo "kk native"); do
       if [ "$side" = native ] && [ -x "$nat" ]; then
         run "$p: upstream $natname, round $r" "$nat" "$OUT/$p-native" "$OUT/$p-native.$r.log"
-      elif [ "$side" = kk ] && [ -x "$OUT/kk/kk-stream" ]; then
-        run "$p: kk, round $r" "$OUT/kk/kk-stream" "$OUT/$p-kk" "$OUT/$p-kk.$r.log" \
+      elif [ "$side" = kk ] && [ -x "$kkdir/kk-stream" ]; then
+        run "$p: kk, round $r" "$kkdir/kk-stream" "$OUT/$p-kk" "$OUT/$p-kk.$r.log" \
           KOKKOS_DEVICE="$dev" KOKKOS_NUM_THREADS="$OMP_NUM_THREADS"
       fi
     done

@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <stdexcept>
@@ -17,9 +18,26 @@ static void kk_bs_check(kk_status_t st, const char *what)
     throw std::runtime_error(std::string("kk model: ") + what + ": " + kk_status_str(st) + ": " + kk_last_error());
 }
 
+// The alignment of KK_BABELSTREAM_ALIGN (bytes, a power of two that is a multiple of sizeof(void *)), or 0: a
+// diagnostic that puts the arrays on a host backend in memory of that alignment (upstream's OpenMP model uses
+// 2 MiB), wrapped as unmanaged views, to tell the allocation's share of a difference from the rest.
+static size_t kk_bs_align()
+{
+  const char *e = std::getenv("KK_BABELSTREAM_ALIGN");
+  if (!e || !*e)
+    return 0;
+  char *end;
+  unsigned long long a = std::strtoull(e, &end, 10);
+  if (*end || a < sizeof(void *) || (a & (a - 1)) || a % sizeof(void *))
+    throw std::runtime_error(std::string("kk model: KK_BABELSTREAM_ALIGN=") + e +
+                             ": not a power of two of at least " + std::to_string(sizeof(void *)) + " bytes");
+  return static_cast<size_t>(a);
+}
+
 // One element view in the default space, not zeroed: init_arrays touches it first, with the kernels' own split
 // of the range among threads (on a host backend each thread's pages then lie where that thread reads them).
-static kk_view_t *kk_bs_view(const char *label, kk_type_t type, intptr_t n)
+// With an alignment (above) and a host default space, a view over memory of that alignment, stored in *mem.
+static kk_view_t *kk_bs_view(const char *label, kk_type_t type, size_t elem, intptr_t n, size_t align, void **mem)
 {
   kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
   spec.label = label;
@@ -28,7 +46,13 @@ static kk_view_t *kk_bs_view(const char *label, kk_type_t type, intptr_t n)
   spec.extents[0] = n;
   spec.flags = KK_VIEW_NO_INIT;
   kk_view_t *v = nullptr;
-  kk_bs_check(kk_view_create(&spec, &v), label);
+  if (align && kk_space_host_accessible(kk_space_default())) {
+    if (posix_memalign(mem, align, elem * (size_t)n ? elem * (size_t)n : 1) != 0)
+      throw std::runtime_error(std::string("kk model: no memory for ") + label);
+    kk_bs_check(kk_view_wrap(&spec, *mem, &v), label);
+  } else {
+    kk_bs_check(kk_view_create(&spec, &v), label);
+  }
   return v;
 }
 
@@ -44,9 +68,12 @@ KKStream<T>::KKStream(BenchId, const intptr_t array_size, const int device_index
   kk_bs_check(kk_initialize_ex(nullptr, nullptr, &settings), "kk_initialize");
   try {
     using K = KKStreamKernels<T>;
-    d_a = kk_bs_view("a", K::type, array_size);
-    d_b = kk_bs_view("b", K::type, array_size);
-    d_c = kk_bs_view("c", K::type, array_size);
+    const size_t align = kk_bs_align();
+    d_a = kk_bs_view("a", K::type, sizeof(T), array_size, align, &mem[0]);
+    d_b = kk_bs_view("b", K::type, sizeof(T), array_size, align, &mem[1]);
+    d_c = kk_bs_view("c", K::type, sizeof(T), array_size, align, &mem[2]);
+    if (mem[0])
+      std::cout << "kk model: arrays in memory aligned to " << align << " bytes (KK_BABELSTREAM_ALIGN)" << std::endl;
     kk_bs_check(kk_view_create_mirror_view(d_a, &h_a), "mirror of a");
     kk_bs_check(kk_view_create_mirror_view(d_b, &h_b), "mirror of b");
     kk_bs_check(kk_view_create_mirror_view(d_c, &h_c), "mirror of c");
@@ -77,6 +104,10 @@ void KKStream<T>::release()
   kk_view_release(h_a), kk_view_release(h_b), kk_view_release(h_c);
   kk_view_release(d_a), kk_view_release(d_b), kk_view_release(d_c);
   h_a = h_b = h_c = d_a = d_b = d_c = nullptr;
+  for (void *&m : mem) {  // the wrapped memory, after its views
+    std::free(m);
+    m = nullptr;
+  }
   if (kk_is_initialized())
     kk_finalize();
 }

@@ -38,6 +38,7 @@ class KKStream : public Stream<T>
     intptr_t array_size;
     kk_view_t *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;  // in kk's default space
     kk_view_t *h_a = nullptr, *h_b = nullptr, *h_c = nullptr;  // host mirrors (the views themselves on a host backend)
+    void *mem[3] = {nullptr, nullptr, nullptr};                // KK_BABELSTREAM_ALIGN's memory of a, b, c, or none
     kk_range_policy_t range;                                   // [0, array_size), the backend's chunks
     typename KKStreamKernels<T>::args_t args;                  // the views, the scalar, the start values
     void launch(const char *label, const kk_kernel_t *kernel);
