@@ -63,11 +63,18 @@ command -v cmake >/dev/null || { echo "no cmake on PATH"; exit 2; }
 mkdir -p "$OUT"
 status=0
 
+# NEW replaces OLD unless both hold the same files: a later call on the same sources keeps the earlier copies and
+# their times, so that the builds below (incremental) have nothing to redo
+settle() { # new old
+  if [ -d "$2" ] && diff -r -q "$1" "$2" >/dev/null 2>&1; then rm -rf "$1"; else rm -rf "$2" && mv "$1" "$2"; fi
+}
+
 # kk installed as a user has it: headers, libkk, kkcc and its recipes, the CMake package, the plugins
 root="$OUT/kk-root"
-rm -rf "$root"
-timeout "$TIMEOUT" make -s -C "$kk" install DESTDIR="$root" >"$OUT/kk-install.log" 2>&1 ||
+rm -rf "$root.new"
+timeout "$TIMEOUT" make -s -C "$kk" install DESTDIR="$root.new" >"$OUT/kk-install.log" 2>&1 ||
   { echo "make install of $kk failed: see $OUT/kk-install.log"; exit 1; }
+settle "$root.new" "$root"
 kkcfg=$(find "$root" -name kkConfig.cmake | head -1)
 [ -n "$kkcfg" ] || { echo "no kkConfig.cmake in $root"; exit 1; }
 kklib=$(dirname "$(dirname "$(dirname "$kkcfg")")")
@@ -80,12 +87,12 @@ probe=$(find "$root" -name kk-plugin-probe -type f | head -1)
 
 # upstream's sources with the kk model registered: src/kk/, one register_model line, and a StreamModels.h that
 # makes a KKStream when KK_BABELSTREAM is defined and is upstream's own otherwise
-src="$OUT/src"
+src="$OUT/src.new"
 rm -rf "$src"
 mkdir -p "$src"
-cp -R "$up/CMakeLists.txt" "$up/cmake" "$up/src" "$src/" || { echo "copying $up failed"; exit 1; }
+cp -R -p "$up/CMakeLists.txt" "$up/cmake" "$up/src" "$src/" || { echo "copying $up failed"; exit 1; }
 mkdir -p "$src/src/kk"
-cp "$model/KKStream.h" "$model/KKStream.cpp" "$model/kk_stream.h" "$model/kk_stream.kk.c" "$model/model.cmake" "$src/src/kk/"
+cp -p "$model/KKStream.h" "$model/KKStream.cpp" "$model/kk_stream.h" "$model/kk_stream.kk.c" "$model/model.cmake" "$src/src/kk/"
 grep -q '^register_model(omp ' "$src/CMakeLists.txt" ||
   { echo "$up/CMakeLists.txt has no register_model(omp ...) line to add the kk model after"; exit 1; }
 sed -i '/^register_model(omp /a register_model(kk KK_BABELSTREAM KKStream.cpp)' "$src/CMakeLists.txt"
@@ -102,11 +109,13 @@ std::unique_ptr<Stream<T>> make_stream(Args... args) { return std::make_unique<K
 #include "StreamModels.upstream.h"
 #endif
 EOF
+settle "$src" "$OUT/src"
+src="$OUT/src"
 
+# (each call configures and builds again: CMake and make redo only what changed)
 build() { # model dir cmake-args...
   local m=$1 dir=$2
   shift 2
-  [ -x "$dir/$m-stream" ] && return 0
   { timeout "$TIMEOUT" cmake -S "$src" -B "$dir" -DMODEL="$m" -DCMAKE_BUILD_TYPE=Release "$@" &&
     timeout "$TIMEOUT" cmake --build "$dir" -j "$ncpu"; } >"$dir.log" 2>&1 ||
     { echo "the $m model's build failed: see $dir.log"; status=1; return 1; }
@@ -125,9 +134,10 @@ case " $PLATFORMS " in *" cuda "*) want_cuda=$cuda_ok ;; *) want_cuda=0 ;; esac
 kkflags="$KK_HOST_FLAGS"
 kkdir="$OUT/kk"
 [ "$KK_HOST_FLAGS" = "$HOST_FLAGS" ] || kkdir="$OUT/kk-flags-$(printf %s "$KK_HOST_FLAGS" | cksum | cut -d' ' -f1)"
-[ $want_cuda = 1 ] && kkflags="$kkflags;--cuda-arch=$CUDA_ARCH"
+# (the cuda image wherever it can run, whatever PLATFORMS says, so that every call builds the same model)
+[ $cuda_ok = 1 ] && kkflags="$kkflags;--cuda-arch=$CUDA_ARCH"
 targets="host"
-[ $want_cuda = 1 ] && targets="host;cuda"
+[ $cuda_ok = 1 ] && targets="host;cuda"
 build kk "$kkdir" -Dkk_DIR="$(dirname "$kkcfg")" -DKK_KKCC_FLAGS="$kkflags" -DKK_KERNEL_TARGETS="$targets" \
   -DRELEASE_FLAGS="-O3;$HOST_FLAGS"
 [ $host = 1 ] && build omp "$OUT/omp" -DRELEASE_FLAGS="-O3;$HOST_FLAGS"
