@@ -7,9 +7,9 @@
 # Logs go to $OUT (default /tmp/kk-babelstream-gpu): one folder per step, and summary.txt.  Knobs: ROUNDS (default 3),
 # SIZE (default 2^25), CUDA_ARCH (default sm_90), HALF (the second thread count, default nproc / 2).  Steps: the
 # builds; openmp on every core, on HALF cores; cuda; then on every core the kk kernels without -march (the host
-# recipe of kk alone) and the kk arrays in 2 MiB-aligned memory (KK_BABELSTREAM_ALIGN), against the same upstream.
-# Each step is bounded (timeout): builds 200 + 60 s, openmp 60 s each, cuda 45 s, the two variants 50 s each:
-# 525 s at most.  No timing is judged: the exit status says whether every build and every run (BabelStream's own
+# recipe of kk alone) and the kk arrays in 2 MiB-aligned memory (KK_BABELSTREAM_ALIGN), and kk's threads backend,
+# against the same upstream.  Each step is bounded (timeout): builds 200 + 60 s, openmp 60 s each, cuda 45 s, the
+# two variants 45 s each, threads 50 s: 565 s at most.  No timing is judged: the exit status says whether every build and every run (BabelStream's own
 # check) passed.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u -o pipefail
@@ -66,14 +66,16 @@ bs "openmp-$HALF" 60 PLATFORMS=openmp OMP_NUM_THREADS="$HALF"
 bs cuda 45 PLATFORMS=cuda
 # what the flags and the allocation are worth on every core: the kk kernels with the host recipe of kk alone
 # (no -march), and the kk arrays in 2 MiB-aligned memory as upstream's
-bs "openmp-$NP-recipe" 50 PLATFORMS=openmp OMP_NUM_THREADS="$NP" KK_HOST_FLAGS=
-bs "openmp-$NP-align2m" 50 PLATFORMS=openmp OMP_NUM_THREADS="$NP" KK_BABELSTREAM_ALIGN=2097152
+bs "openmp-$NP-recipe" 45 PLATFORMS=openmp OMP_NUM_THREADS="$NP" KK_HOST_FLAGS=
+bs "openmp-$NP-align2m" 45 PLATFORMS=openmp OMP_NUM_THREADS="$NP" KK_BABELSTREAM_ALIGN=2097152
+# kk's threads backend on every core (its workers unbound), against the same upstream
+bs "threads-$NP" 50 PLATFORMS=threads OMP_NUM_THREADS="$NP"
 
 step "summary"
 {
   printf '%s' "$summary"
-  for f in "openmp-$NP" "openmp-$HALF" cuda "openmp-$NP-recipe" "openmp-$NP-align2m"; do
-    grep -E '^(openmp|cuda) ' "$OUT/$f.txt" 2>/dev/null | sed "s/^/$f: /"
+  for f in "openmp-$NP" "openmp-$HALF" cuda "openmp-$NP-recipe" "openmp-$NP-align2m" "threads-$NP"; do
+    grep -E '^(openmp|cuda|threads) ' "$OUT/$f.txt" 2>/dev/null | sed "s/^/$f: /"
   done
 } | tee "$OUT/summary.txt"
 exit $rc
