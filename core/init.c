@@ -376,7 +376,9 @@ static kk_status_t initialize_locked(int *argc, char ***argv, const kk_settings_
   }
 
   kk__load_all();
-  if ((st = select_backends()) != KK_OK || (st = select_device(kk__g.def)) != KK_OK ||
+  if ((st = select_backends()) == KK_OK)
+    kk__loader_restore_affinity(); /* before any device opens and starts threads */
+  if (st != KK_OK || (st = select_device(kk__g.def)) != KK_OK ||
       (kk__g.host != kk__g.def && (st = select_device(kk__g.host)) != KK_OK) || (st = collect_spaces()) != KK_OK) {
     teardown(false);
     return st;

@@ -158,6 +158,7 @@ typedef struct kk__backend {
   kk_host_services_t services;
   int32_t option_backend;     /* index into config backend_options, -1 */
   bool is_default, is_host;
+  bool moved_thread;          /* loading it changed the loading thread's CPU affinity (loader.c) */
 } kk__backend_t;
 
 /* The whole library state between kk_initialize and kk_finalize. */

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,7 +290,7 @@ static char *plugin_name_of(const char *path) {
   return name;
 }
 
-static void load_file(const char *path) {
+static void load_file_inner(const char *path) {
   char *name = plugin_name_of(path);
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
@@ -351,6 +352,16 @@ static void load_file(const char *path) {
   kk__backend_start(b);
 }
 
+static void affinity_note_load(kk__backend_t *b);
+
+/* Loads one plugin file, noting whether that changed the thread's affinity. */
+static void load_file(const char *path) {
+  int n = kk__g.backend_count;
+  load_file_inner(path);
+  if (kk__g.backend_count > n)
+    affinity_note_load(kk__g.backends[kk__g.backend_count - 1]);
+}
+
 /* ---- the search path ---------------------------------------------------------- */
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -403,7 +414,61 @@ static void load_builtin_serial(void) {
     kk__backend_start(b);
 }
 
+/* ---- the loading thread's CPU affinity ------------------------------------------
+ * A plugin's libraries may bind the thread that loads them: libgomp, which the
+ * openmp plugin links, binds it to the first place as it loads when
+ * OMP_PROC_BIND is set.  That is OpenMP's own behaviour when the openmp backend
+ * runs kk's kernels, and a side effect of a plugin kk does not use otherwise:
+ * the threads backend's workers, which inherit the launching thread's mask,
+ * would then all share that thread's core.  The loader notes which plugin
+ * changed the mask, and kk__loader_restore_affinity undoes it when none of the
+ * backends kk selected did. */
+#ifdef CPU_EQUAL
+static cpu_set_t g_mask_before, g_mask_last; /* before the first load, after the latest */
+static bool g_have_mask;
+#endif
+
+static void affinity_note_start(void) {
+#ifdef CPU_EQUAL
+  g_have_mask = sched_getaffinity(0, sizeof g_mask_before, &g_mask_before) == 0;
+  g_mask_last = g_mask_before;
+#endif
+}
+
+/* b was just loaded: did its load change the mask since the previous load? */
+static void affinity_note_load(kk__backend_t *b) {
+#ifdef CPU_EQUAL
+  cpu_set_t now;
+  if (g_have_mask && sched_getaffinity(0, sizeof now, &now) == 0 && !CPU_EQUAL(&now, &g_mask_last)) {
+    b->moved_thread = true;
+    g_mask_last = now;
+  }
+#else
+  (void)b;
+#endif
+}
+
+void kk__loader_restore_affinity(void) {
+#ifdef CPU_EQUAL
+  if (!g_have_mask)
+    return;
+  bool selected = false, other = false;
+  for (int i = 0; i < kk__g.backend_count; i++) {
+    const kk__backend_t *b = kk__g.backends[i];
+    if (b->moved_thread)
+      *(b->is_default || b->is_host ? &selected : &other) = true;
+  }
+  if (other && !selected) {
+    if (sched_setaffinity(0, sizeof g_mask_before, &g_mask_before) == 0)
+      kk__debug("restored the CPU affinity the initializing thread had before an unused plugin changed it");
+    else
+      kk__debug("could not restore the initializing thread's CPU affinity: %s", strerror(errno));
+  }
+#endif
+}
+
 void kk__load_all(void) {
+  affinity_note_start();
   load_builtin_serial();
   for (int i = 0; i < kk_plugin_path_count(); i++) {
     const char *entry = kk_plugin_path_entry(i);

@@ -10,6 +10,14 @@
  * Failures are recorded, never returned. */
 void kk__load_all(void);
 
+/* After the backends are selected and before their devices open: gives the
+ * initializing thread back the CPU affinity it had before kk__load_all when a
+ * plugin that is neither the default nor the host backend changed it while
+ * loading (libgomp binds the thread that loads it under OMP_PROC_BIND), so
+ * that an unused plugin does not decide where the threads backend's workers
+ * run.  A change made by a selected backend stays. */
+void kk__loader_restore_affinity(void);
+
 /* Validates an entry's ops table and copies it into b->ops; on failure sets
  * b->state/reason.  Exposed for the loader tests. */
 bool kk__adopt_ops(kk__backend_t *b, const kk_plugin_ops_t *ops);

@@ -168,9 +168,16 @@ KK__TRAIT_CONVS(kk_view_strided)
   static inline KK__HOST_DEVICE L##_##TR kk__##TR(L v) { return kk__##TR##_##L(v); }
 #define KK__TRAIT_OVLS(TR) \
   KK__TRAIT_OVL(kk_view, TR) KK__TRAIT_OVL(kk_view_right, TR) KK__TRAIT_OVL(kk_view_left, TR) KK__TRAIT_OVL(kk_view_strided, TR)
+#ifdef __cplusplus
+/* overloads: C++ linkage inside this header's extern "C" block */
+extern "C++" {
+#endif
 KK__TRAIT_OVLS(atomic)
 KK__TRAIT_OVLS(random_access)
 KK__TRAIT_OVLS(restrict)
+#ifdef __cplusplus
+}
+#endif
 #define KK__TRAIT_PICK(TR, v) kk__##TR(v)
 #else
 #define KK__TRAIT_PICK(TR, v)                                                                          \
