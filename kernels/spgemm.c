@@ -334,10 +334,13 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
     a.cnt.d.extent[0] = am;
     st = kkk_reduce(&c, KK_KERNEL(kkk_sa_count), &a, sizeof a, am, &unsorted, sizeof unsorted);
     h->merge = st == KK_OK && unsorted == 0;
-    /* the scan's total comes to the host when the scan is done: no fence */
+    /* the fence (the instance is idle by then: the scan's total has come)
+     * makes the offsets complete for a numeric phase on another instance */
     if (h->merge)
       st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &h->nnz,
                             sizeof h->nnz);
+    if (st == KK_OK && h->merge)
+      st = kk_instance_fence(c.inst);
   } else if (st == KK_OK && kind == KIND_ADD) {
     h->merge = 1; /* no rows: C is empty */
   }
