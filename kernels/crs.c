@@ -241,8 +241,6 @@ static int64_t cut_tiles(const int64_t *rp, int64_t rows, int64_t *t) {
   return n;
 }
 
-/* Copies host arrays (row offsets int64, columns int32, values) into A's
- * views, and makes the tiles view from the row offsets. */
 /* Sets A's longest row and makes its tiles view from the row offsets rp
  * (host, rows + 1). */
 static kk_status_t set_shape(kk_crs_t *A, const int64_t *rp) {
@@ -297,6 +295,8 @@ static void need_shape(const kk_crs_t *cA) {
   pthread_mutex_unlock(&g_shape_lock);
 }
 
+/* Copies host arrays (row offsets int64, columns int32, values) into A's
+ * views, and sets its longest row and tiles from the row offsets. */
 static kk_status_t upload(const char *op, kk_crs_t *A, const int64_t *rp, const int32_t *ci, const void *vals) {
   const size_t es = kkk_elem_size(A->type);
   kk_status_t st = set_shape(A, rp);
