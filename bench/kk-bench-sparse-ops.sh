@@ -23,7 +23,7 @@ step "kk-bench-sparse-ops cuda --full"
 timeout 300 bench/kk-bench-sparse-ops --kokkos-device=cuda --full --reps=5 2>&1 | tee "$OUT/bench-cuda.txt"
 BENCH_CUDA_RC=$?
 step "SpAdd's steps on cuda (kk-kernel-logger --times; the last symbolic + numeric of irregular 200000)"
-timeout 300 bench/kk-bench-sparse-ops --kokkos-device=cuda --full --reps=2 \
+timeout 300 bench/kk-bench-sparse-ops --kokkos-device=cuda --full --reps=2 --case=spadd \
   --kokkos-tools-libs="$PWD/tools/profilers/.libs/kk-kernel-logger.so" --kokkos-tools-args=--times \
   >"$OUT/trace-cuda.txt" 2>&1
 TRACE_RC=$?
