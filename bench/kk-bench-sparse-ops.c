@@ -17,7 +17,10 @@
 #endif
 
 /*
- * Usage: kk-bench-sparse-ops [--full] [--reps=N] [--kokkos-device=B ...]
+ * Usage: kk-bench-sparse-ops [--full] [--reps=N] [--case=spgemm|spadd|graph] [--kokkos-device=B ...]
+ *
+ * --case runs that case alone (graph: color and mis2); all of them by
+ * default.
  *
  * Cases (double):
  *   spgemm    C = A A: the 27-point matrix of g^3 (g 30, --full 100) and an
@@ -390,13 +393,18 @@ static void bench_graph(const char *size, const csr_t *A) {
 int main(int argc, char **argv) {
   CHECK(kk_initialize(&argc, &argv));
   int full = 0;
+  const char *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--full") == 0)
       full = 1;
+    else if (strcmp(argv[i], "--case=spgemm") == 0 || strcmp(argv[i], "--case=spadd") == 0 ||
+             strcmp(argv[i], "--case=graph") == 0)
+      only = argv[i] + 7;
     else if (strncmp(argv[i], "--reps=", 7) == 0)
       g_reps = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : 1;
     else {
-      fprintf(stderr, "usage: kk-bench-sparse-ops [--full] [--reps=N] [--kokkos-device=BACKEND]\n");
+      fprintf(stderr, "usage: kk-bench-sparse-ops [--full] [--reps=N] [--case=spgemm|spadd|graph] "
+                      "[--kokkos-device=BACKEND]\n");
       kk_finalize();
       return 2;
     }
@@ -405,16 +413,23 @@ int main(int argc, char **argv) {
          kk_num_threads(), g_reps);
   printf("%-10s %-18s %-22s %12s %12s %8s  %s\n", "case", "size", "what", "kk ms", "native ms", "speed", "note");
   const int64_t g = full ? 100 : 30, rows = full ? 200000 : 20000;
+  const int spgemm = !only || strcmp(only, "spgemm") == 0, spadd = !only || strcmp(only, "spadd") == 0,
+            graph = !only || strcmp(only, "graph") == 0;
   char size[32];
+  /* the matrices are made in the same order whatever runs: the same inputs */
   csr_t L = matrix_27pt(g);
-  snprintf(size, sizeof size, "27pt %lld^3", (long long)g);
-  bench_product("spgemm", size, &L, &L, 0);
   csr_t R = matrix_irregular(rows, 300), R2 = matrix_irregular(rows, 300);
-  snprintf(size, sizeof size, "irregular %lld", (long long)rows);
-  bench_product("spgemm", size, &R, &R, 0);
-  bench_product("spadd", size, &R, &R2, 1);
   snprintf(size, sizeof size, "27pt %lld^3", (long long)g);
-  bench_graph(size, &L);
+  if (spgemm)
+    bench_product("spgemm", size, &L, &L, 0);
+  snprintf(size, sizeof size, "irregular %lld", (long long)rows);
+  if (spgemm)
+    bench_product("spgemm", size, &R, &R, 0);
+  if (spadd)
+    bench_product("spadd", size, &R, &R2, 1);
+  snprintf(size, sizeof size, "27pt %lld^3", (long long)g);
+  if (graph)
+    bench_graph(size, &L);
   csr_free(&L);
   csr_free(&R);
   csr_free(&R2);

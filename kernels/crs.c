@@ -1,6 +1,7 @@
 /* kernels/crs.c -- the CRS matrix type: built from host CSR or COO arrays (checked), copied to any memory space. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@ struct kk_crs {
   kk_view_t *row_ptr, *col_idx, *vals;
   kk_view_t *tiles;      /* the merge-path SpMV's tiles (kkk_crs_tiles): 4 numbers each */
   int64_t ntiles;
+  atomic_int shape_ready; /* max_row, tiles and ntiles are set: at creation from host arrays, else (a result of
+                             SpGEMM or SpAdd, its offsets made on the device) at the first request (need_shape) */
   kk_view_t *row_ptr32;  /* int32 offsets for vendor libraries (kkk_crs_row_ptr32), made on request */
   int row_ptr32_failed;
   void *tpl_cache;                  /* a vendor library's state for this matrix (kkk_crs_tpl_cache) */
@@ -24,8 +27,10 @@ struct kk_crs {
 };
 
 static pthread_mutex_t g_rp32_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t g_shape_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static kk_view_t *new_view(kk_crs_t *A, const char *what, kk_type_t type, int64_t n, kk_status_t *st);
+static void need_shape(const kk_crs_t *A);
 
 /* ---- queries -------------------------------------------------------------------- */
 
@@ -70,9 +75,16 @@ void kk_crs_destroy(kk_crs_t *A) {
   free(A);
 }
 
-int64_t kkk_crs_max_row(const kk_crs_t *A) { return A ? A->max_row : 0; }
+int64_t kkk_crs_max_row(const kk_crs_t *A) {
+  if (!A)
+    return 0;
+  need_shape(A);
+  return A->max_row;
+}
 const char *kkk_crs_label(const kk_crs_t *A) { return A ? A->label : "(NULL)"; }
 kk_view_t *kkk_crs_tiles(const kk_crs_t *A, int64_t *ntiles) {
+  if (A)
+    need_shape(A);
   *ntiles = A ? A->ntiles : 0;
   return A ? A->tiles : NULL;
 }
@@ -137,9 +149,11 @@ static kk_view_t *new_view(kk_crs_t *A, const char *what, kk_type_t type, int64_
 /* The label a matrix gets, as its messages name it. */
 static const char *label_of(const char *label) { return label && *label ? label : "crs"; }
 
-/* An empty matrix object with its three views allocated in `space`. */
+/* An empty matrix object with its three views allocated in `space`; its
+ * row offsets `row_ptr` instead when that is not NULL (a reference is
+ * taken). */
 static kk_status_t alloc_crs(const char *op, kk_space_t *space, const char *label, kk_type_t type, int64_t rows,
-                             int64_t cols, int64_t nnz, kk_crs_t **out) {
+                             int64_t cols, int64_t nnz, kk_view_t *row_ptr, kk_crs_t **out) {
   kk_crs_t *A = calloc(1, sizeof *A);
   if (!A || !(A->label = strdup(label_of(label)))) {
     free(A);
@@ -151,7 +165,7 @@ static kk_status_t alloc_crs(const char *op, kk_space_t *space, const char *labe
   A->cols = cols;
   A->nnz = nnz;
   kk_status_t st = KK_OK;
-  A->row_ptr = new_view(A, "row_ptr", KK_INT64, rows + 1, &st);
+  A->row_ptr = row_ptr ? kk_view_retain(row_ptr) : new_view(A, "row_ptr", KK_INT64, rows + 1, &st);
   if (st == KK_OK)
     A->col_idx = new_view(A, "col_idx", KK_INT32, nnz, &st);
   if (st == KK_OK)
@@ -227,11 +241,9 @@ static int64_t cut_tiles(const int64_t *rp, int64_t rows, int64_t *t) {
   return n;
 }
 
-/* Copies host arrays (row offsets int64, columns int32, values) into A's
- * views, and makes the tiles view from the row offsets.  ci and vals NULL:
- * those views are left as they are (kkk_crs_make). */
-static kk_status_t upload(const char *op, kk_crs_t *A, const int64_t *rp, const int32_t *ci, const void *vals) {
-  const size_t es = kkk_elem_size(A->type);
+/* Sets A's longest row and makes its tiles view from the row offsets rp
+ * (host, rows + 1). */
+static kk_status_t set_shape(kk_crs_t *A, const int64_t *rp) {
   A->max_row = 0;
   for (int64_t i = 0; i < A->rows; i++)
     if (rp[i + 1] - rp[i] > A->max_row)
@@ -246,6 +258,48 @@ static kk_status_t upload(const char *op, kk_crs_t *A, const int64_t *rp, const 
   if (st == KK_OK && A->ntiles > 0)
     st = kk_space_copy(A->space, kk_view_data(A->tiles), NULL, tiles, sizeof(int64_t) * 4 * (size_t)A->ntiles, NULL);
   free(tiles);
+  if (st == KK_OK)
+    atomic_store_explicit(&A->shape_ready, 1, memory_order_release);
+  return st;
+}
+
+/* A result of SpGEMM or SpAdd has its row offsets only on the device: its
+ * longest row and tiles (wanted by the GPU SpMV alone) are made here at the
+ * first request, from a host copy of the offsets, so that making the
+ * matrix takes no round trip through the host.  Thread-safe.  A failure
+ * (out of memory) leaves the longest row 0 and no tiles: not the caller's
+ * failure, as the SpMV then takes its row-per-team kernel, which needs
+ * neither. */
+static void need_shape(const kk_crs_t *cA) {
+  kk_crs_t *A = (kk_crs_t *)(uintptr_t)cA; /* made once, not part of the matrix's value */
+  if (atomic_load_explicit(&A->shape_ready, memory_order_acquire))
+    return;
+  pthread_mutex_lock(&g_shape_lock);
+  if (!atomic_load_explicit(&A->shape_ready, memory_order_relaxed)) {
+    const size_t n = (size_t)A->rows + 1;
+    int64_t *rp = malloc(sizeof(int64_t) * n);
+    kk_status_t st = rp ? kk_space_copy(NULL, rp, A->space, kk_view_data(A->row_ptr), sizeof(int64_t) * n, NULL)
+                        : KK_ERROR_OUT_OF_MEMORY;
+    if (st == KK_OK)
+      st = set_shape(A, rp);
+    if (st != KK_OK) {
+      kk_view_release(A->tiles);
+      A->tiles = NULL;
+      A->ntiles = 0;
+      A->max_row = 0;
+      kk_clear_error();
+      atomic_store_explicit(&A->shape_ready, 1, memory_order_release);
+    }
+    free(rp);
+  }
+  pthread_mutex_unlock(&g_shape_lock);
+}
+
+/* Copies host arrays (row offsets int64, columns int32, values) into A's
+ * views, and sets its longest row and tiles from the row offsets. */
+static kk_status_t upload(const char *op, kk_crs_t *A, const int64_t *rp, const int32_t *ci, const void *vals) {
+  const size_t es = kkk_elem_size(A->type);
+  kk_status_t st = set_shape(A, rp);
   if (st == KK_OK)
     st = kk_space_copy(A->space, kk_view_data(A->row_ptr), NULL, rp, sizeof(int64_t) * (size_t)(A->rows + 1), NULL);
   if (st == KK_OK && A->nnz > 0 && ci)
@@ -300,7 +354,7 @@ kk_status_t kk_crs_create_csr(kk_space_t *space, const char *label, kk_type_t ty
   for (int64_t p = 0; p < nnz; p++)
     ci[p] = (int32_t)idx_at(index_type, col_idx, p);
   kk_crs_t *A = NULL;
-  st = alloc_crs(op, space, label, type, rows, cols, nnz, &A);
+  st = alloc_crs(op, space, label, type, rows, cols, nnz, NULL, &A);
   if (st == KK_OK)
     st = upload(op, A, rp, ci, values);
   free(rp);
@@ -404,7 +458,7 @@ kk_status_t kk_crs_create_coo(kk_space_t *space, const char *label, kk_type_t ty
     rp[i + 1] += rp[i];
   free(keys);
   kk_crs_t *A = NULL;
-  st = alloc_crs(op, space, label, type, rows, cols, m, &A);
+  st = alloc_crs(op, space, label, type, rows, cols, m, NULL, &A);
   if (st == KK_OK)
     st = upload(op, A, rp, ci, vals);
   free(rp);
@@ -430,14 +484,19 @@ kk_status_t kk_crs_copy(kk_space_t *space, const kk_crs_t *src, kk_crs_t **out) 
   if (st != KK_OK)
     return st;
   kk_crs_t *A = NULL;
-  st = alloc_crs(op, space, src->label, src->type, src->rows, src->cols, src->nnz, &A);
-  if (st == KK_OK) {
+  st = alloc_crs(op, space, src->label, src->type, src->rows, src->cols, src->nnz, NULL, &A);
+  /* the source's longest row and tiles when it has them; else the copy
+   * makes its own at the first request, as the source would */
+  const int shaped = atomic_load_explicit(&((kk_crs_t *)(uintptr_t)src)->shape_ready, memory_order_acquire);
+  if (st == KK_OK && shaped) {
     A->max_row = src->max_row;
     A->ntiles = src->ntiles;
     A->tiles = new_view(A, "tiles", KK_INT64, 4 * A->ntiles, &st);
+    if (st == KK_OK && src->tiles)
+      st = kk_deep_copy(A->tiles, src->tiles);
+    if (st == KK_OK)
+      atomic_store_explicit(&A->shape_ready, 1, memory_order_relaxed);
   }
-  if (st == KK_OK)
-    st = kk_deep_copy(A->tiles, src->tiles);
   if (st == KK_OK)
     st = kk_deep_copy(A->row_ptr, src->row_ptr);
   if (st == KK_OK)
@@ -453,16 +512,12 @@ kk_status_t kk_crs_copy(kk_space_t *space, const kk_crs_t *src, kk_crs_t **out) 
 }
 
 kk_status_t kkk_crs_make(const char *op, kk_space_t *space, const char *label, kk_type_t type, int64_t rows,
-                         int64_t cols, const int64_t *rp, kk_crs_t **out) {
+                         int64_t cols, int64_t nnz, kk_view_t *row_ptr, kk_crs_t **out) {
   kk_crs_t *A = NULL;
   *out = NULL;
-  kk_status_t st = alloc_crs(op, space, label, type, rows, cols, rp[rows], &A);
-  if (st == KK_OK)
-    st = upload(op, A, rp, NULL, NULL);
-  if (st != KK_OK) {
-    kk_crs_destroy(A);
+  kk_status_t st = alloc_crs(op, space, label, type, rows, cols, nnz, row_ptr, &A);
+  if (st != KK_OK)
     return st;
-  }
-  *out = A;
+  *out = A; /* its longest row and tiles: at the first request (need_shape) */
   return KK_OK;
 }

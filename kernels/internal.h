@@ -262,14 +262,17 @@ kk_status_t kkk_crs_check(const char *op, const kk_crs_t *A);
  * (for vendor libraries taking one index type); NULL when A has 2^31
  * entries or more, or the copy could not be made.  Thread-safe. */
 kk_view_t *kkk_crs_row_ptr32(const kk_crs_t *A);
-/* The most entries of one of A's rows. */
+/* The most entries of one of A's rows (for a result of SpGEMM or SpAdd,
+ * found at the first request: one copy of the row offsets to the host,
+ * synchronous; thread-safe). */
 int64_t kkk_crs_max_row(const kk_crs_t *A);
 /* The label A was made with, as messages name it. */
 const char *kkk_crs_label(const kk_crs_t *A);
 /* A's rows cut into the merge-path SpMV's tiles (args.h, KKK_MERGE_TILE):
  * a KK_INT64 view of 4 numbers per tile (rows [r0, r1), entries [p0, p1)),
  * *ntiles tiles, those of one row too long for a tile first.  Made with
- * the matrix (its structure does not change). */
+ * the matrix (its structure does not change); for a result of SpGEMM or
+ * SpAdd at the first request, as kkk_crs_max_row. */
 kk_view_t *kkk_crs_tiles(const kk_crs_t *A, int64_t *ntiles);
 
 /* The slot where a vendor library keeps its state for matrix A (cuSPARSE:
@@ -278,11 +281,14 @@ kk_view_t *kkk_crs_tiles(const kk_crs_t *A, int64_t *ntiles);
  * it (cusparse); the caller serializes access to the slot. */
 void **kkk_crs_tpl_cache(const kk_crs_t *A, void (*free_fn)(void *));
 
-/* A new matrix in `space` with the row offsets rp (host, rows + 1) and its
- * column and value views allocated but not set (a kernel fills them):
- * the results of SpGEMM and SpAdd. */
+/* A new matrix in `space` whose row offsets are the KK_INT64 view row_ptr
+ * (rows + 1 elements in `space`, set; the matrix takes a reference and
+ * never writes it), with its column and value views of nnz elements
+ * allocated but not set (a kernel fills them): the results of SpGEMM and
+ * SpAdd.  Nothing goes through the host: the longest row and the tiles are
+ * made at their first request (kkk_crs_max_row, kkk_crs_tiles). */
 kk_status_t kkk_crs_make(const char *op, kk_space_t *space, const char *label, kk_type_t type, int64_t rows,
-                         int64_t cols, const int64_t *rp, kk_crs_t **out);
+                         int64_t cols, int64_t nnz, kk_view_t *row_ptr, kk_crs_t **out);
 
 /* Offers a call to the vendor libraries: 1 when one ran it (*st its
  * status), 0 when kk's own kernel must run. */

@@ -18,7 +18,7 @@ struct kk_spgemm_handle {
   kk_space_t *space;
   int64_t m, n, k;           /* C is m x n; A's columns k */
   int64_t annz, bnnz, nnz;   /* the inputs' entries the symbolic phase saw; C's */
-  int64_t *rp;               /* C's row offsets (host copy, m + 1) */
+  kk_view_t *crp;            /* C's row offsets (m + 1, in space): every C of the numeric phase shares them */
   kk_view_t *tsz, *gofs;     /* per row: table slots, global offset or -1 */
   kk_view_t *gkeys, *gvals;  /* the numeric phase's global tables (made by its first call) */
   int64_t gtotal;
@@ -255,7 +255,7 @@ void kk_sparse_spgemm_destroy(kk_spgemm_handle_t *h) {
   kk_view_release(h->gvals);
   kk_view_release(h->list);
   kk_view_release(h->bcnt);
-  free(h->rp);
+  kk_view_release(h->crp);
   free(h);
 }
 
@@ -292,10 +292,8 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
                      kkk_crs_label(A), (long long)am, (long long)ak);
   }
   kk_spgemm_handle_t *h = calloc(1, sizeof *h);
-  if (!h || !(h->rp = calloc((size_t)am + 1, sizeof(int64_t)))) {
-    free(h);
+  if (!h)
     return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
-  }
   h->kind = kind;
   h->flags = flags & KK_SPARSE_SORTED;
   h->type = c.type;
@@ -306,31 +304,48 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
   h->annz = kk_crs_nnz(A);
   h->bnnz = kk_crs_nnz(B);
   shape(&c, h, B);
-  kk_view_t *cnt = NULL, *crp = NULL;
+  kk_view_t *cnt = NULL;
   struct kkk_sg_args a;
-  st = kkk_work_view(op, "row_count", h->space, KK_INT64, am, &cnt);
-  if (st == KK_OK)
-    st = kkk_work_view(op, "row_ptr", h->space, KK_INT64, am + 1, &crp);
-  if (st == KK_OK && kind == KIND_ADD) {
+  /* C's row offsets: made here, on the device, and kept for the numeric
+   * phase's C (no copy through the host); zeroed only when there are no
+   * rows (the offsets scan writes them all otherwise) */
+  kk_view_spec_t rps = KK_VIEW_SPEC_INIT;
+  rps.label = "C.row_ptr";
+  rps.type = KK_INT64;
+  rps.rank = 1;
+  rps.extents[0] = am + 1;
+  rps.layout = KK_LAYOUT_RIGHT;
+  rps.space = h->space;
+  rps.flags = am > 0 ? KK_VIEW_NO_INIT : 0;
+  st = kk_view_create(&rps, &h->crp);
+  if (st != KK_OK)
+    st = kkk_err(st, "%s: C's row offsets (%lld elements): %s", op, (long long)(am + 1), kk_last_error());
+  if (st == KK_OK && kind == KIND_ADD && am > 0) {
     /* rows sorted in both inputs (repeats side by side allowed): C's rows
-     * are merges, counted here; when a row of either is out of order, the
-     * hash accumulator below counts them instead */
+     * are merges, counted here into crp[1..am] and scanned there in place
+     * into C's offsets (each index reads and writes only its own element);
+     * when a row of either is out of order, the hash accumulator below
+     * counts them instead */
     int64_t unsorted = 0;
     base_args(&a, h, A, B);
-    a.cnt = kkk_desc(cnt);
-    a.crp = kkk_desc(crp);
-    if (am > 0)
-      st = kkk_reduce(&c, KK_KERNEL(kkk_sa_count), &a, sizeof a, am, &unsorted, sizeof unsorted);
+    a.crp = kkk_desc(h->crp);
+    a.cnt = a.crp;
+    a.cnt.d.data = (int64_t *)a.cnt.d.data + 1;
+    a.cnt.d.extent[0] = am;
+    st = kkk_reduce(&c, KK_KERNEL(kkk_sa_count), &a, sizeof a, am, &unsorted, sizeof unsorted);
     h->merge = st == KK_OK && unsorted == 0;
-  }
-  if (st == KK_OK && h->merge && am > 0) {
-    st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &h->nnz,
-                          sizeof h->nnz);
-    if (st == KK_OK)
+    /* the fence (the instance is idle by then: the scan's total has come)
+     * makes the offsets complete for a numeric phase on another instance */
+    if (h->merge)
+      st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &h->nnz,
+                            sizeof h->nnz);
+    if (st == KK_OK && h->merge)
       st = kk_instance_fence(c.inst);
-    if (st == KK_OK)
-      st = kk_space_copy(NULL, h->rp, h->space, kk_view_data(crp), sizeof(int64_t) * (size_t)(am + 1), NULL);
+  } else if (st == KK_OK && kind == KIND_ADD) {
+    h->merge = 1; /* no rows: C is empty */
   }
+  if (st == KK_OK && !h->merge)
+    st = kkk_work_view(op, "row_count", h->space, KK_INT64, am, &cnt);
   if (st == KK_OK && !h->merge)
     st = kkk_work_view(op, "table_size", h->space, KK_INT64, am, &h->tsz);
   if (st == KK_OK && !h->merge)
@@ -362,7 +377,7 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
       base_args(&a, h, A, B);
       a.cap = h->cap_sym;
       a.cnt = kkk_desc(cnt);
-      a.crp = kkk_desc(crp);
+      a.crp = kkk_desc(h->crp);
       if (c.host) {
         st = launch(&c, h, KK_KERNEL(kkk_sg_count), &a, 0);
       } else {
@@ -390,11 +405,8 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
       st = kk_instance_fence(c.inst);
     kk_view_release(h->gkeys);
     h->gkeys = NULL;
-    if (st == KK_OK)
-      st = kk_space_copy(NULL, h->rp, h->space, kk_view_data(crp), sizeof(int64_t) * (size_t)(am + 1), NULL);
   }
   kk_view_release(cnt);
-  kk_view_release(crp);
   if (st != KK_OK) {
     kk_sparse_spgemm_destroy(h);
     return st;
@@ -469,7 +481,7 @@ static kk_status_t numeric(int kind, const char *op, kk_instance_t *inst, kk_spg
   }
   kk_crs_t *out = *C;
   if (!out) {
-    st = kkk_crs_make(op, h->space, "C", h->type, h->m, h->n, h->rp, &out);
+    st = kkk_crs_make(op, h->space, "C", h->type, h->m, h->n, h->nnz, h->crp, &out);
     if (st != KK_OK)
       return st;
   }

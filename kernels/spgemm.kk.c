@@ -166,7 +166,10 @@ KK_TEAM_FOR(kkk_sg_count, struct kkk_sg_args, team) {
   }
 }
 
-/* C's row offsets from the counts (crp has rows + 1 elements). */
+/* C's row offsets from the counts (crp has rows + 1 elements).  Index i
+ * touches cnt[i] and crp[i + 1] only (and crp[0]), each call reads before
+ * it writes, and only the final call writes: cnt may be crp + 1, the
+ * counts scanned in place (the sorted SpAdd's symbolic phase). */
 KK_SCAN(kkk_sg_offsets, struct kkk_sg_args, int64_t, i, part, final) {
   *part += KK_DATA(args->cnt, int64_t)[i];
   if (final) {

@@ -46,6 +46,13 @@ for b in serial threads openmp; do
   has logger "$out" '^kk-logger: section "a section" created \(section 1\)$'
   has logger "$out" '^kk-logger: event "done"$'
   has logger "$out" '^kk-logger: finalize$'
+  # with --times: every line after init starts with the microseconds since the line before
+  out=$(run kk-kernel-logger --times)
+  count logger "$out" 'parallel_for "axpy step" on ' 5
+  has logger "$out" '^kk-logger: \+ *[0-9]+\.[0-9] us +parallel_for "axpy step" on '
+  has logger "$out" '^kk-logger: \+ *[0-9]+\.[0-9] us finalize$'
+  n=$(printf '%s\n' "$out" | grep '^kk-logger: ' | grep -v ' init (' | grep -cEv '^kk-logger: \+ *[0-9]+\.[0-9] us ')
+  [ "$n" = 0 ] || fail logger "$n lines without a time after --times"
 
   # simple kernel timer: the table on stdout and the file
   out=$(run kk-kernel-timer) && echo "$out"

@@ -61,7 +61,9 @@ kk_status_t kk_sparse_spgemm_symbolic(kk_instance_t *instance, const kk_crs_t *A
  * never an access out of bounds).  *C NULL: a new matrix is made (label
  * "C", in A's space) and returned in *C; else *C must be the matrix an
  * earlier numeric phase of this handle made (its values and columns are
- * overwritten).  Asynchronous. */
+ * overwritten).  Every C of one handle has as its row offsets the view the
+ * symbolic phase made (shared, kept alive by each C and the handle): it is
+ * read-only, as writing into it would change them all.  Asynchronous. */
 kk_status_t kk_sparse_spgemm_numeric(kk_instance_t *instance, kk_spgemm_handle_t *handle, const kk_crs_t *A,
                                      const kk_crs_t *B, kk_crs_t **C);
 

@@ -456,6 +456,95 @@ START_TEST(spadd_sorted_inputs) {
 }
 END_TEST
 
+/* y = C x on the backend against C's entries on the host. */
+static void check_spmv(const char *what, kk_crs_t *dC) {
+  hmat_t C = download(dC);
+  const int64_t n = C.cols, m = C.rows;
+  double *x = malloc(sizeof(double) * (size_t)(n + 1)), *y = malloc(sizeof(double) * (size_t)(m + 1));
+  for (int64_t j = 0; j < n; j++)
+    x[j] = rnd();
+  kk_view_t *dx = NULL, *dy = NULL;
+  OK(kk_view_alloc(&dx, "x", KK_DOUBLE, 1, &n));
+  OK(kk_view_alloc(&dy, "y", KK_DOUBLE, 1, &m));
+  OK(kk_space_copy(kk_view_space(dx), kk_view_data(dx), NULL, x, sizeof(double) * (size_t)n, NULL));
+  OK(kk_sparse_spmv(NULL, KK_OP_N, KK_REAL(1), dC, dx, KK_REAL(0), dy));
+  OK(kk_fence());
+  OK(kk_space_copy(NULL, y, kk_view_space(dy), kk_view_data(dy), sizeof(double) * (size_t)m, NULL));
+  for (int64_t i = 0; i < m; i++) {
+    double r = 0, mag = 0;
+    for (int64_t p = C.rp[i]; p < C.rp[i + 1]; p++) {
+      r += creal(C.v[p]) * x[C.ci[p]];
+      mag += fabs(creal(C.v[p]) * x[C.ci[p]]);
+    }
+    ck_assert_msg(fabs(y[i] - r) <= 1e-13 * (mag + 1e-300) * (double)(C.rp[i + 1] - C.rp[i] + 1),
+                  "%s: (C x)(%lld) = %g, the reference %g", what, (long long)i, y[i], r);
+  }
+  kk_view_release(dx);
+  kk_view_release(dy);
+  free(x);
+  free(y);
+  hfree(&C);
+}
+
+/* The results of SpAdd (merged and hashed) and SpGEMM as SpMV's input: their
+ * row offsets never pass through the host, and their longest row and tiles
+ * (the GPU SpMV's choice of the merge path, and its work) are made at the
+ * first SpMV.  Checked on the first C, on a second C of the same handle
+ * (sharing its offsets) that outlives the handle and the first C, and on a
+ * copy made before any SpMV. */
+START_TEST(results_in_spmv) {
+  const int variant = _i; /* 0: SpAdd merged, 1: SpAdd hashed (A unsorted), 2: SpGEMM */
+  hmat_t A = hrandom(KK_DOUBLE, 300, 300, 0.02, 7), B = hrandom(KK_DOUBLE, 300, 300, 0.02, -1);
+  hsort_rows(&B);
+  if (variant != 1)
+    hsort_rows(&A);
+  else /* one row certainly out of order */
+    A.ci[A.rp[7]] = 299;
+  kk_crs_t *dA = upload(KK_DOUBLE, &A, "A"), *dB = upload(KK_DOUBLE, &B, "B"), *C1 = NULL, *C2 = NULL, *C3 = NULL;
+  kk_spgemm_handle_t *h = NULL;
+  int64_t nnz = -1;
+  if (variant < 2) {
+    OK(kk_sparse_spadd_symbolic(NULL, dA, dB, 0, &h, &nnz));
+    OK(kk_sparse_spadd_numeric(NULL, h, KK_REAL(0.5), dA, KK_REAL(-1.5), dB, &C1));
+    OK(kk_sparse_spadd_numeric(NULL, h, KK_REAL(2), dA, KK_REAL(1), dB, &C2));
+  } else {
+    OK(kk_sparse_spgemm_symbolic(NULL, dA, dB, 0, &h, &nnz));
+    OK(kk_sparse_spgemm_numeric(NULL, h, dA, dB, &C1));
+    OK(kk_sparse_spgemm_numeric(NULL, h, dA, dB, &C2));
+  }
+  ck_assert_int_eq(kk_crs_nnz(C1), nnz);
+  ck_assert_int_eq(kk_crs_nnz(C2), nnz);
+  ck_assert_ptr_ne(C1, C2);
+  OK(kk_crs_copy(NULL, C2, &C3));
+  kk_sparse_spgemm_destroy(h);
+  if (variant == 0) {
+    /* the sum's longest row (A's full row 7) is over 16 times its average: the GPU SpMV takes the merge path */
+    hmat_t C = download(C1);
+    int64_t longest = 0;
+    for (int64_t i = 0; i < C.rows; i++)
+      longest = C.rp[i + 1] - C.rp[i] > longest ? C.rp[i + 1] - C.rp[i] : longest;
+    ck_assert_int_gt(longest, 16 * (C.nnz / C.rows));
+    hfree(&C);
+  }
+  const char *name[] = {"spadd merged", "spadd hashed", "spgemm"};
+  char what[64];
+  snprintf(what, sizeof what, "%s, first C", name[variant]);
+  check_spmv(what, C1);
+  kk_crs_destroy(C1);
+  snprintf(what, sizeof what, "%s, second C", name[variant]);
+  check_spmv(what, C2);
+  check_spmv(what, C2);
+  snprintf(what, sizeof what, "%s, copy of the second C", name[variant]);
+  check_spmv(what, C3);
+  kk_crs_destroy(C2);
+  kk_crs_destroy(C3);
+  kk_crs_destroy(dA);
+  kk_crs_destroy(dB);
+  hfree(&A);
+  hfree(&B);
+}
+END_TEST
+
 START_TEST(mismatched_shapes_refused) {
   hmat_t A = hrandom(KK_DOUBLE, 4, 5, 0.5, -1), B = hrandom(KK_DOUBLE, 4, 5, 0.5, -1);
   kk_crs_t *dA = upload(KK_DOUBLE, &A, "Am"), *dB = upload(KK_DOUBLE, &B, "Bm"), *dC = NULL;
@@ -865,6 +954,7 @@ static Suite *ops_suite(void) {
   tcase_add_loop_test(tc, spgemm_jacobi, 0, 4);
   tcase_add_loop_test(tc, spadd_against_reference, 0, 4);
   tcase_add_loop_test(tc, spadd_sorted_inputs, 0, 4);
+  tcase_add_loop_test(tc, results_in_spmv, 0, 3);
   tcase_add_test(tc, mismatched_shapes_refused);
   tcase_add_loop_test(tc, coloring_is_valid, 0, 3);
   tcase_add_test(tc, mis2_is_valid);

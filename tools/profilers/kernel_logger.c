@@ -5,19 +5,31 @@
 /*
  * One line per event on stdout, each starting "kk-logger: ", indented by the
  * depth of the enclosing regions and kernels.  Fences that the tools
- * interface itself causes (global fencing) are left out.
+ * interface itself causes (global fencing) are left out.  With --times each
+ * line carries the microseconds since the line before it (the first: since
+ * the library was loaded), so that what runs between two events (host work,
+ * an allocation, a copy without a hook) shows as a gap.
  */
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t g_next_kernel = 1, g_next_fence = 1;
 static uint32_t g_next_section = 1;
 static int g_depth;
+static bool g_times;
+static double g_last;
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  printf("kk-logger: %*s", 2 * (g_depth > 0 ? g_depth : 0), "");
+  if (g_times) {
+    const double now = prof_now();
+    printf("kk-logger: +%11.1f us ", 1e6 * (now - g_last));
+    g_last = now;
+  } else {
+    printf("kk-logger: ");
+  }
+  printf("%*s", 2 * (g_depth > 0 ? g_depth : 0), "");
   vprintf(fmt, ap);
   putchar('\n');
   va_end(ap);
@@ -25,14 +37,25 @@ static void say(const char *fmt, ...) {
 
 PROF_API void kokkosp_print_help(char *exe) {
   printf("kk-kernel-logger: prints each kernel, region, allocation, deep copy, fence, section and event of %s as it\n"
-         "happens, on stdout, one line each, indented by region.  It takes no arguments.\n",
+         "happens, on stdout, one line each, indented by region.\n"
+         "  --times   each line starts with the microseconds since the line before it\n",
          exe ? exe : "the program");
+}
+
+PROF_API void kokkosp_parse_args(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--times") == 0)
+      g_times = true;
+    else
+      fprintf(stderr, "kk-kernel-logger: unknown argument '%s' ignored (--times)\n", argv[i]);
+  }
 }
 
 PROF_API void kokkosp_init_library(const int seq, const uint64_t version, const uint32_t ndev,
                                    struct Kokkos_Profiling_KokkosPDeviceInfo *info) {
   (void)ndev, (void)info;
   pthread_mutex_lock(&g_lock);
+  g_last = prof_now();
   say("init (load sequence %d, interface %" PRIu64 ")", seq, version);
   pthread_mutex_unlock(&g_lock);
 }
