@@ -18,7 +18,8 @@ trap 'rm -rf "$work"' EXIT
 # no frame pointers, let the patterns tell its allocations from kk's.
 lsan_supp="$work/lsan.supp"
 cat "$top_srcdir/tests/lsan-opencl.supp" "$top_srcdir/tests/lsan-mpi.supp" >"$lsan_supp" 2>/dev/null
-LSAN_OPTIONS="suppressions=$lsan_supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# use_tls=0: tests/lsan-opencl.supp says why.
+LSAN_OPTIONS="suppressions=$lsan_supp:use_tls=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 ASAN_OPTIONS="fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export LSAN_OPTIONS ASAN_OPTIONS
 

@@ -7,6 +7,7 @@
 CK_FORK=no
 export CK_FORK
 # Under AddressSanitizer: PoCL and LLVM keep caches until exit (not kk's leaks).
-LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# use_tls=0: tests/lsan-opencl.supp says why.
+LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp:use_tls=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS
 exec "${top_builddir:-.}/tests/conformance/conformance" opencl

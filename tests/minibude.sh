@@ -5,7 +5,8 @@ set -u
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
 # Under AddressSanitizer: PoCL and LLVM keep caches until exit (not kk's leaks).
-LSAN_OPTIONS="suppressions=$top_srcdir/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# use_tls=0: tests/lsan-opencl.supp says why.
+LSAN_OPTIONS="suppressions=$top_srcdir/tests/lsan-opencl.supp:use_tls=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS
 bude="$top_builddir/examples/minibude/minibude"
 deck="$top_srcdir/examples/minibude/data/bm1-1k"

@@ -4,7 +4,8 @@
 CK_FORK=no # PoCL's worker threads do not survive fork() (conformance-opencl.sh)
 CK_RUN_CASE=remap
 export CK_FORK CK_RUN_CASE
-LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# use_tls=0: tests/lsan-opencl.supp says why.
+LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp:use_tls=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS
 log=${TMPDIR:-/tmp}/kk-remap-opencl.$$
 trap 'rm -f "$log"' EXIT

@@ -13,5 +13,6 @@ fi
 # until exit (not kk's leaks).
 CK_FORK=no
 export CK_FORK
-LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# use_tls=0: tests/lsan-opencl.supp says why.
+LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp:use_tls=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS
