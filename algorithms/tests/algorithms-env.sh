@@ -5,6 +5,5 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 CK_FORK=no
 export CK_FORK
-# use_tls=0: tests/lsan-opencl.supp says why.
-LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp:use_tls=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS

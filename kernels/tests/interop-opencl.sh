@@ -2,4 +2,7 @@
 # kernels/tests/interop-opencl.sh -- native queues on the opencl backend (PoCL here; skipped, with the reason, when it is not available).
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 . "${top_srcdir:-.}/kernels/tests/kernels-env.sh"
+# use_tls=0: tests/lsan-opencl.supp says why.
+LSAN_OPTIONS="$LSAN_OPTIONS:use_tls=0"
+export LSAN_OPTIONS
 exec "${top_builddir:-.}/tests/check_interop" opencl

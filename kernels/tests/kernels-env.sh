@@ -13,6 +13,5 @@ fi
 # until exit (not kk's leaks).
 CK_FORK=no
 export CK_FORK
-# use_tls=0: tests/lsan-opencl.supp says why.
-LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp:use_tls=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS

@@ -34,8 +34,7 @@ esac
 mpi_lsan=${TMPDIR:-/tmp}/kk-lsan-mpi.$$.supp
 cat "${top_srcdir:-.}/tests/lsan-mpi.supp" "${top_srcdir:-.}/tests/lsan-opencl.supp" >"$mpi_lsan" 2>/dev/null
 trap 'rm -f "$mpi_lsan"' EXIT
-# use_tls=0: tests/lsan-opencl.supp says why.
-LSAN_OPTIONS="suppressions=$mpi_lsan:use_tls=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+LSAN_OPTIONS="suppressions=$mpi_lsan${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 ASAN_OPTIONS="fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export LSAN_OPTIONS ASAN_OPTIONS
 # Host threads per rank: the ranks share this machine's cores.
