@@ -41,9 +41,10 @@ close() { # close "a1 .. a6" "b1 .. b6" TOL
 
 status=0
 ran=
+. "${top_srcdir:-.}/tests/backend-usable.sh"
 for b in serial threads openmp opencl cuda; do
-  if ! "$top_builddir/tools/kk-info/kk-info" --kokkos-device=$b >/dev/null 2>&1; then
-    echo "backend $b not available: skipped"
+  if ! kk_backend_usable $b; then
+    echo "backend $b not available: skipped ($kk_backend_why)"
     continue
   fi
   for run in small mix; do

@@ -4,9 +4,10 @@
 set -u
 : "${top_builddir:=.}"
 status=0
+. "${top_srcdir:-.}/tests/backend-usable.sh"
 for b in serial threads openmp; do
-  if ! "$top_builddir/tools/kk-info/kk-info" --kokkos-device=$b >/dev/null 2>&1; then
-    echo "backend $b not available: skipped"
+  if ! kk_backend_usable $b; then
+    echo "backend $b not available: skipped ($kk_backend_why)"
     continue
   fi
   "$top_builddir/examples/axpy/axpy" --kokkos-device=$b 10007 || { echo "FAIL: axpy on $b"; status=1; }

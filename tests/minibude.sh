@@ -12,9 +12,10 @@ bude="$top_builddir/examples/minibude/minibude"
 deck="$top_srcdir/examples/minibude/data/bm1-1k"
 status=0
 ran=
+. "${top_srcdir:-.}/tests/backend-usable.sh"
 for b in serial threads openmp opencl cuda; do
-  if ! "$top_builddir/tools/kk-info/kk-info" --kokkos-device=$b >/dev/null 2>&1; then
-    echo "backend $b not available: skipped"
+  if ! kk_backend_usable $b; then
+    echo "backend $b not available: skipped ($kk_backend_why)"
     continue
   fi
   case $b in

@@ -6,7 +6,7 @@ backend=${1:?usage: mpi-suite.sh BACKEND}
 : "${top_builddir:=.}"
 . "${top_srcdir:-.}/tests/mpi/launch.sh"
 if ! mpi_backend_ok "$backend"; then
-  echo "SKIP: backend $backend is not usable here: $("$top_builddir/tools/kk-info/kk-info" --kokkos-device="$backend" 2>&1 >/dev/null | head -n 1)"
+  echo "SKIP: backend $backend is not usable here: $kk_backend_why"
   exit 77
 fi
 suite="$top_builddir/tests/mpi/mpi_suite"

@@ -23,9 +23,10 @@ run() {
     2>"$tmp/stderr" || { cat "$tmp/stderr"; fail "$1" "the program failed"; }
 }
 
+. "${top_srcdir:-.}/tests/backend-usable.sh"
 for b in serial threads openmp; do
-  if ! "$top_builddir/tools/kk-info/kk-info" --kokkos-device=$b >/dev/null 2>&1; then
-    echo "backend $b not available: skipped"
+  if ! kk_backend_usable $b; then
+    echo "backend $b not available: skipped ($kk_backend_why)"
     continue
   fi
   echo "== backend $b"

@@ -5,9 +5,10 @@ set -u
 : "${top_builddir:=.}"
 t="$top_builddir/examples/tutorial"
 status=0
+. "${top_srcdir:-.}/tests/backend-usable.sh"
 for b in serial threads openmp; do
-  if ! "$top_builddir/tools/kk-info/kk-info" --kokkos-device=$b >/dev/null 2>&1; then
-    echo "backend $b not available: skipped"
+  if ! kk_backend_usable $b; then
+    echo "backend $b not available: skipped ($kk_backend_why)"
     continue
   fi
   for p in hello_views reduction team_scratch graph; do

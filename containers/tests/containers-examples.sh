@@ -8,9 +8,10 @@ LSAN_OPTIONS="suppressions=${top_srcdir:-.}/tests/lsan-opencl.supp:use_tls=0${LS
 export LSAN_OPTIONS
 status=0
 ran=0
+. "${top_srcdir:-.}/tests/backend-usable.sh"
 for b in serial threads openmp opencl; do
-  if ! "$top_builddir/tools/kk-info/kk-info" --kokkos-device=$b >/dev/null 2>&1; then
-    echo "backend $b not available: skipped"
+  if ! kk_backend_usable $b; then
+    echo "backend $b not available: skipped ($kk_backend_why)"
     continue
   fi
   ran=$((ran + 1))

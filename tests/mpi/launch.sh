@@ -73,9 +73,8 @@ mpi_run() {
   return $_mr_rc
 }
 # Is host or device backend $1 usable here?  (kk-info, as tests/examples.sh asks)
-mpi_backend_ok() {
-  "$top_builddir/tools/kk-info/kk-info" --kokkos-device="$1" >/dev/null 2>&1
-}
+. "${top_srcdir:-.}/tests/backend-usable.sh"
+mpi_backend_ok() { kk_backend_usable "$1"; }
 # Only the plugin of backend $1 on the plugin path (serial is built in): every
 # rank loads it, and the others (PoCL, the GPU loaders) would only add a
 # second or so to the start of each run on a loaded 2-core machine.
