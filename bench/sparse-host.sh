@@ -18,7 +18,11 @@ export OMP_NUM_THREADS=$THREADS OMP_PROC_BIND=spread OMP_PLACES=cores
 step "build what the run needs"
 make -j16 kernels/tests/check_sparse_ops bench/kk-bench-sparse-ops >"$OUT/make.log" 2>&1 || { tail -30 "$OUT/make.log"; exit 1; }
 step "machine"
-{ lscpu | grep -E 'Model name|^CPU\(s\)|NUMA node\(s\)|L3'; uptime; echo "OMP_NUM_THREADS=$OMP_NUM_THREADS KK_BENCH_GRAPHBLAS=${KK_BENCH_GRAPHBLAS:-}"; } | tee "$OUT/machine.txt"
+{
+  lscpu | grep -E 'Model name|^CPU\(s\)|NUMA node\(s\)|L3'
+  uptime
+  echo "OMP_NUM_THREADS=$OMP_NUM_THREADS KK_BENCH_GRAPHBLAS=${KK_BENCH_GRAPHBLAS:-}"
+} | tee "$OUT/machine.txt"
 step "check_sparse_ops openmp ($THREADS threads)"
 CK_FORK=no timeout 600 kernels/tests/check_sparse_ops openmp >"$OUT/sparse-ops-openmp.log" 2>&1
 note "check_sparse_ops openmp" $?

@@ -329,7 +329,8 @@ static kk_status_t choose_dense(const kkk_call_t *c, kk_spgemm_handle_t *h, cons
   if (h->kind == KIND_ADD)
     est += (double)h->annz + (double)h->bnnz;
   else
-    est += (bk > 0 ? (double)h->annz * ((double)h->bnnz / (double)bk) : 0) + (h->kind == KIND_JACOBI ? (double)h->bnnz : 0);
+    est += (bk > 0 ? (double)h->annz * ((double)h->bnnz / (double)bk) : 0) +
+           (h->kind == KIND_JACOBI ? (double)h->bnnz : 0);
   h->dense = force == 1 || (double)h->chunks * (double)h->n <= est * 8;
   return KK_OK;
 }
