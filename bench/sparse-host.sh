@@ -5,7 +5,7 @@
 # (KK_SPGEMM_HOST_ACCUMULATOR=hash, the host path before the dense accumulator), against the OpenMP Gustavson and
 # SuiteSparse:GraphBLAS (opened at run time: KK_BENCH_GRAPHBLAS, else the bench's own search).  Every step is bounded by
 # a timeout; logs go to $OUT, and the last lines print a summary (speed = native time / kk time).
-#   usage: bench/sparse-host.sh [THREADS]    (from the built tree; THREADS defaults to 16; OUT defaults to
+#   usage: bench/sparse-host.sh [THREADS]    (from the built tree; THREADS defaults to 16, MAKE_JOBS to 16; OUT to
 #          /tmp/kk-sparse-host-run; e.g. KK_BENCH_GRAPHBLAS=/tmp/kit/usr/lib/x86_64-linux-gnu/libgraphblas.so.7)
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u -o pipefail
@@ -16,7 +16,7 @@ mkdir -p "$OUT"
 export KOKKOS_PLUGIN_PATH=$PWD/plugins/.libs
 export OMP_NUM_THREADS=$THREADS OMP_PROC_BIND=spread OMP_PLACES=cores
 step "build what the run needs"
-make -j16 kernels/tests/check_sparse_ops bench/kk-bench-sparse-ops >"$OUT/make.log" 2>&1 || { tail -30 "$OUT/make.log"; exit 1; }
+make -j"${MAKE_JOBS:-16}" kernels/tests/check_sparse_ops bench/kk-bench-sparse-ops >"$OUT/make.log" 2>&1 || { tail -30 "$OUT/make.log"; exit 1; }
 step "machine"
 {
   lscpu | grep -E 'Model name|^CPU\(s\)|NUMA node\(s\)|L3'
