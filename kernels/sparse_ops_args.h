@@ -45,6 +45,20 @@
 #define KKK_SG_LIST 64u    /* the launch's rows are list[list_off + r] for r in [0, rows) (GPUs: one bin) */
 
 /*
+ * Host backends, when C's columns allow (spgemm.c: dense_ok), take a dense
+ * accumulator instead of the tables (Gustavson's, as Kokkos Kernels does on
+ * CPUs): each thread has an int32 array of C's columns in its level-1
+ * scratch, set to -1 at the start of each chunk of rows.  sg_work scans the
+ * rows' work (their terms, plus 1) into `work`; a launch has `league` chunks
+ * of rows of equal work (sg_chunk finds a chunk's rows by bisection).
+ * sg_count_dense marks a row's columns with the row's number and counts
+ * the new ones; sg_fill_dense (typed) keeps, per column, its place in C's
+ * row (the row's first-touch order), adds the terms into C's values there,
+ * and resets the places of the row's columns to -1 after the row.
+ */
+#define KKK_SG_DENSE_CHUNKS 4 /* chunks per host thread: equal work, taken dynamically */
+
+/*
  * GPUs bin the rows by their table's size (Kokkos Kernels' choice of the
  * work unit by row size): sg_hist counts the rows of each bin in bcnt (16
  * int64, zero before and after), sg_place writes each row into its bin's
@@ -67,12 +81,15 @@ struct kkk_sg_args {
   kk_view_strided cnt;           /* sg_count: distinct columns per row (int64) */
   kk_view_strided crp, cci, cv;  /* C */
   kk_view_strided list, bcnt;    /* GPUs: the rows in bin order (int32); rows per bin (int64, KKK_SG_NBIN) */
+  kk_view_strided work;          /* host, dense: per row (int64) the work of the rows before it (sg_work) */
   kk_complex_double fa, fb;
   int64_t rows;
   int64_t rows_per_team;
   int64_t cap;                   /* table slots in scratch (a power of two; 0: none); sg_size: the most that fit */
   int64_t list_off;              /* KKK_SG_LIST: this bin's first element of list */
   int64_t boff[KKK_SG_NBIN];     /* sg_place: where each bin starts in list */
+  int64_t ncols;                 /* host, dense: C's columns (each thread's marker array) */
+  int64_t wtotal;                /* host, dense: the rows' work in all (sg_work's total) */
   uint32_t flags;
   uint32_t pad;
 };
@@ -159,6 +176,9 @@ KKK_DECL4(sg_fill);
 KKK_DECL4(sg_fill_team);
 KK_DECLARE_KERNEL(kkk_sa_count);
 KKK_DECL4(sa_fill);
+KK_DECLARE_KERNEL(kkk_sg_work);
+KK_DECLARE_KERNEL(kkk_sg_count_dense);
+KKK_DECL4(sg_fill_dense);
 /* color.kk.c */
 KK_DECLARE_KERNEL(kkk_col_pick);
 KK_DECLARE_KERNEL(kkk_col_resolve);

@@ -7,6 +7,11 @@
 
 static const kk_kernel_t *const k_fill[4] = KKK_K4(sg_fill), *const k_fill_team[4] = KKK_K4(sg_fill_team);
 static const kk_kernel_t *const k_merge[4] = KKK_K4(sa_fill);
+static const kk_kernel_t *const k_fill_dense[4] = KKK_K4(sg_fill_dense);
+
+/* Host backends' dense accumulator: C's columns at most (an int32 a column
+ * in each thread's level-1 scratch: 16 MiB a thread at the limit). */
+#define DENSE_MAX_COLS ((int64_t)1 << 22)
 
 enum { KIND_PRODUCT = 0, KIND_JACOBI = 1, KIND_ADD = 2 };
 static const char *const kind_name[] = {"kk_sparse_spgemm_symbolic", "kk_sparse_spgemm_symbolic (KK_SPGEMM_JACOBI)",
@@ -29,6 +34,9 @@ struct kk_spgemm_handle {
   kk_view_t *list, *bcnt;    /* GPUs: the rows by bin (the numeric phase's after the symbolic phase), bin counts */
   int64_t boff[KKK_SG_NBIN + 1]; /* GPUs: where the numeric phase's bins start in list */
   int merge;                 /* SpAdd of sorted rows: C's rows merged from A's and B's (no tables) */
+  int dense;                 /* host: a dense accumulator per thread (no tables) */
+  kk_view_t *work;           /* dense: per row, the work of the rows before it */
+  int64_t wtotal, chunks;    /* dense: the work in all; chunks of rows a launch */
   const kk_crs_t *made;      /* the C the numeric phase made */
 };
 
@@ -130,6 +138,17 @@ static kk_status_t launch(const kkk_call_t *c, const kk_spgemm_handle_t *h, cons
                                          (with_values ? kk_scratch_size(kkk_elem_size(h->type), a->cap) : 0)
                                    : 0;
   p.league_size = (h->m + h->rows_per_team - 1) / h->rows_per_team;
+  return kk_parallel_for_team(c->op, &p, k, a, sizeof *a);
+}
+
+/* Host backends, dense accumulator: h->chunks teams of one thread, each a
+ * chunk of rows of equal work with C's columns of int32 in its level-1
+ * scratch. */
+static kk_status_t launch_dense(const kkk_call_t *c, const kk_spgemm_handle_t *h, const kk_kernel_t *k,
+                                const struct kkk_sg_args *a) {
+  kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 1, KK_SCHEDULE_DYNAMIC, c->inst};
+  p.scratch_thread[1] = kk_scratch_size(sizeof(int32_t), h->n);
+  p.league_size = h->chunks;
   return kk_parallel_for_team(c->op, &p, k, a, sizeof *a);
 }
 
@@ -236,6 +255,10 @@ static void base_args(struct kkk_sg_args *a, const kk_spgemm_handle_t *h, const 
     a->gkeys = kkk_desc(h->gkeys);
   if (h->gvals)
     a->gvals = kkk_desc(h->gvals);
+  if (h->work)
+    a->work = kkk_desc(h->work);
+  a->ncols = h->n;
+  a->wtotal = h->wtotal;
   a->rows = h->m;
   a->rows_per_team = h->rows_per_team;
   a->cap = h->cap;
@@ -256,7 +279,73 @@ void kk_sparse_spgemm_destroy(kk_spgemm_handle_t *h) {
   kk_view_release(h->list);
   kk_view_release(h->bcnt);
   kk_view_release(h->crp);
+  kk_view_release(h->work);
   free(h);
+}
+
+/* ---- host backends: the dense accumulator ------------------------------------------------- */
+
+/* The threads a host backend runs at once (1 when it does not say). */
+static int64_t host_threads(const kkk_call_t *c) {
+  const char *b = kk_instance_backend(c->inst);
+  kk_device_info_t info;
+  memset(&info, 0, sizeof info);
+  info.struct_size = sizeof info;
+  int dev = strcmp(b, kk_backend_default()) == 0 ? kk_device_id() : 0;
+  if (kk_device_get_info(b, dev, &info) != KK_OK || info.concurrency < 1)
+    return 1;
+  return info.concurrency;
+}
+
+/* Whether the host's dense accumulator serves this operation: on a host
+ * backend, C of at most DENSE_MAX_COLS columns (and rows numbered in
+ * int32, the markers' type), and enough work that setting each chunk's
+ * marker array (C's columns, once per chunk) stays under an eighth of it
+ * (the work estimated from the counts: nnz(A) times B's average row).
+ * KK_SPGEMM_HOST_ACCUMULATOR=hash|dense|auto overrides (dense still only
+ * within the limits). */
+static kk_status_t choose_dense(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_crs_t *B) {
+  h->dense = 0;
+  if (!c->host || h->m <= 0 || h->n <= 0)
+    return KK_OK;
+  const char *env = getenv("KK_SPGEMM_HOST_ACCUMULATOR");
+  int force = -1;
+  if (env && *env && strcmp(env, "auto") != 0) {
+    if (strcmp(env, "hash") == 0)
+      force = 0;
+    else if (strcmp(env, "dense") == 0)
+      force = 1;
+    else
+      return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: KK_SPGEMM_HOST_ACCUMULATOR is '%s'; it takes hash, dense or auto",
+                     c->op, env);
+  }
+  if (force == 0 || h->n > DENSE_MAX_COLS || h->m > INT32_MAX)
+    return KK_OK;
+  h->chunks = KKK_SG_DENSE_CHUNKS * host_threads(c);
+  if (h->chunks > h->m)
+    h->chunks = h->m;
+  const int64_t bk = kk_crs_rows(B);
+  double est = (double)h->m;
+  if (h->kind == KIND_ADD)
+    est += (double)h->annz + (double)h->bnnz;
+  else
+    est += (bk > 0 ? (double)h->annz * ((double)h->bnnz / (double)bk) : 0) +
+           (h->kind == KIND_JACOBI ? (double)h->bnnz : 0);
+  h->dense = force == 1 || (double)h->chunks * (double)h->n <= est * 8;
+  return KK_OK;
+}
+
+/* The dense symbolic phase: the rows' work scanned (the chunks' bounds,
+ * kept for the numeric phase), then each row's columns counted into cnt. */
+static kk_status_t dense_count(const kkk_call_t *c, kk_spgemm_handle_t *h, struct kkk_sg_args *a) {
+  a->work = kkk_desc(h->work);
+  a->ncols = h->n;
+  kk_status_t st = kk_parallel_scan(c->op, KK_RANGE_ON(c->inst, 0, h->m), KK_KERNEL(kkk_sg_work), a, sizeof *a,
+                                    &h->wtotal, sizeof h->wtotal);
+  a->wtotal = h->wtotal;
+  if (st == KK_OK)
+    st = launch_dense(c, h, KK_KERNEL(kkk_sg_count_dense), a);
+  return st;
 }
 
 /* ---- symbolic ------------------------------------------------------------------------- */
@@ -345,10 +434,14 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
     h->merge = 1; /* no rows: C is empty */
   }
   if (st == KK_OK && !h->merge)
+    st = choose_dense(&c, h, B);
+  if (st == KK_OK && !h->merge)
     st = kkk_work_view(op, "row_count", h->space, KK_INT64, am, &cnt);
-  if (st == KK_OK && !h->merge)
+  if (st == KK_OK && h->dense)
+    st = kkk_work_view(op, "row_work", h->space, KK_INT64, am, &h->work);
+  if (st == KK_OK && !h->merge && !h->dense)
     st = kkk_work_view(op, "table_size", h->space, KK_INT64, am, &h->tsz);
-  if (st == KK_OK && !h->merge)
+  if (st == KK_OK && !h->merge && !h->dense)
     st = kkk_work_view(op, "table_offset", h->space, KK_INT64, am, &h->gofs);
   if (st == KK_OK && !h->merge && !c.host && am > 0) {
     st = kkk_work_view(op, "bin_list", h->space, KK_INT32, am, &h->list);
@@ -366,7 +459,20 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
         st = kkk_err(st, "%s: work array bin_count: %s", op, kk_last_error());
     }
   }
-  if (st == KK_OK && am > 0 && !h->merge) {
+  if (st == KK_OK && am > 0 && h->dense) {
+    /* host, dense accumulator: the rows' work and chunks, each row's
+     * columns counted, the counts scanned into C's offsets; the fence as
+     * in the sorted sum's */
+    base_args(&a, h, A, B);
+    a.cnt = kkk_desc(cnt);
+    a.crp = kkk_desc(h->crp);
+    st = dense_count(&c, h, &a);
+    if (st == KK_OK)
+      st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &h->nnz,
+                            sizeof h->nnz);
+    if (st == KK_OK)
+      st = kk_instance_fence(c.inst);
+  } else if (st == KK_OK && am > 0 && !h->merge) {
     base_args(&a, h, A, B);
     a.cap = h->cap_sym;
     st = kk_parallel_scan(op, KK_RANGE_ON(c.inst, 0, am), KK_KERNEL(kkk_sg_size), &a, sizeof a, &h->gtotal,
@@ -469,7 +575,7 @@ static kk_status_t numeric(int kind, const char *op, kk_instance_t *inst, kk_spg
       return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: C '%s' is not the matrix this handle's numeric phase made "
                      "(pass NULL in *C for a new one)", op, kkk_crs_label(*C));
   }
-  if (!h->merge && !h->gvals) {
+  if (!h->merge && !h->dense && !h->gvals) {
     st = kkk_work_view(op, "keys", h->space, KK_INT32, h->gtotal, &h->gkeys);
     if (st == KK_OK)
       st = kkk_work_view(op, "values", h->space, h->type, h->gtotal, &h->gvals);
@@ -496,6 +602,8 @@ static kk_status_t numeric(int kind, const char *op, kk_instance_t *inst, kk_spg
   a.cv = kkk_desc(kk_crs_values(out));
   if (h->m > 0 && h->merge)
     st = kkk_for(&c, k_merge[c.t], &a, sizeof a, h->m);
+  else if (h->m > 0 && h->dense)
+    st = launch_dense(&c, h, k_fill_dense[c.t], &a);
   else if (h->m > 0)
     st = c.host ? launch(&c, h, k_fill[c.t], &a, 1)
                 : launch_bins(&c, h, k_fill[c.t], k_fill_team[c.t], &a, 1, h->boff);

@@ -263,6 +263,74 @@ KK_REDUCE(kkk_sa_count, struct kkk_sg_args, int64_t, KK_SUM, i, acc) {
   *acc += bad;
 }
 
+/* ---- host backends: a dense accumulator per thread --------------------------------------- */
+
+/* work(i): the work of rows 0..i-1 (each row's terms plus one, so that
+ * empty rows count too); the scan's total is args->wtotal. */
+KK_SCAN(kkk_sg_work, struct kkk_sg_args, int64_t, i, part, final) {
+  if (final)
+    KK_DATA(args->work, int64_t)[i] = *part;
+  *part += kkk_sg_ub(args, i) + 1;
+}
+
+/* The first row of chunk t of nchunks: the first row whose work before it
+ * is at least t / nchunks of the total (args->rows when none is). */
+KK__FN int64_t kkk_sg_chunk(const struct kkk_sg_args *args, int64_t t, int64_t nchunks) {
+  const int64_t w = args->wtotal;
+  const int64_t goal = t * (w / nchunks) + (t * (w % nchunks)) / nchunks;
+  const int64_t *work = KK_DATA(args->work, int64_t);
+  int64_t lo = 0, hi = args->rows;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (work[mid] >= goal)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+/* The symbolic phase with a dense marker array: a chunk of rows of equal
+ * work per team (of one thread); mark[c] is the last row (within this
+ * chunk) that had column c. */
+KK_TEAM_FOR(kkk_sg_count_dense, struct kkk_sg_args, team) {
+  int32_t *mark = KK_THREAD_SCRATCH(team, 1, int32_t, args->ncols);
+  const int64_t nch = KK_LEAGUE_SIZE(team), t = KK_LEAGUE_RANK(team);
+  const int64_t r0 = kkk_sg_chunk(args, t, nch), r1 = kkk_sg_chunk(args, t + 1, nch);
+  if (r0 >= r1)
+    return;
+  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
+  int64_t *cnt = KK_DATA(args->cnt, int64_t);
+  for (int64_t c = 0; c < args->ncols; c++)
+    mark[c] = -1;
+  for (int64_t i = r0; i < r1; i++) {
+    const int32_t me = (int32_t)i;
+    int64_t n = 0;
+    if (args->flags & KKK_SG_AROW)
+      for (int64_t p = ARP(i); p < ARP(i + 1); p++) {
+        const int32_t c = aci[p];
+        n += mark[c] != me;
+        mark[c] = me;
+      }
+    if (args->flags & KKK_SG_BROW)
+      for (int64_t q = BRP(i); q < BRP(i + 1); q++) {
+        const int32_t c = bci[q];
+        n += mark[c] != me;
+        mark[c] = me;
+      }
+    if (args->flags & KKK_SG_AB)
+      for (int64_t p = ARP(i); p < ARP(i + 1); p++) {
+        const int32_t k = aci[p];
+        for (int64_t q = BRP(k); q < BRP(k + 1); q++) {
+          const int32_t c = bci[q];
+          n += mark[c] != me;
+          mark[c] = me;
+        }
+      }
+    cnt[i] = n;
+  }
+}
+
 #undef ARP
 #undef BRP
 

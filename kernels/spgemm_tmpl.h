@@ -1,6 +1,27 @@
 /* kernels/spgemm_tmpl.h -- the numeric phase of SpGEMM / Jacobi SpGEMM / SpAdd for one element type (included by spgemm.kk.c). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 
+/* Sorts C's entries [o0, o1) by column (a Shell sort: rows are short, and
+ * it needs no memory of its own). */
+KK__FN void KN(sg_sort)(int32_t *cci, SC *cv, int64_t o0, int64_t o1) {
+  const int64_t len = o1 - o0;
+  int64_t gap = 1;
+  while (gap < len / 3)
+    gap = 3 * gap + 1;
+  for (; gap > 0; gap /= 3)
+    for (int64_t u = o0 + gap; u < o1; u++) {
+      const int32_t kc = cci[u];
+      const SC kv = cv[u];
+      int64_t w = u;
+      for (; w - gap >= o0 && cci[w - gap] > kc; w -= gap) {
+        cci[w] = cci[w - gap];
+        cv[w] = cv[w - gap];
+      }
+      cci[w] = kc;
+      cv[w] = kv;
+    }
+}
+
 /* Adds v to column c's value in the table (keys, vals). */
 #define KKK_SG_PUT(c, v)                                                     \
   do {                                                                       \
@@ -58,24 +79,8 @@ KKK_TEAM_FOR(KN(sg_fill), struct kkk_sg_args, team) {
         cv[o] = vals[s];
         o++;
       }
-    if (args->flags & KKK_SG_SORT) {
-      const int64_t len = o - o0;
-      int64_t gap = 1;
-      while (gap < len / 3)
-        gap = 3 * gap + 1;
-      for (; gap > 0; gap /= 3)
-        for (int64_t u = o0 + gap; u < o; u++) {
-          const int32_t kc = cci[u];
-          const SC kv = cv[u];
-          int64_t w = u;
-          for (; w - gap >= o0 && cci[w - gap] > kc; w -= gap) {
-            cci[w] = cci[w - gap];
-            cv[w] = cv[w - gap];
-          }
-          cci[w] = kc;
-          cv[w] = kv;
-        }
-    }
+    if (args->flags & KKK_SG_SORT)
+      KN(sg_sort)(cci, cv, o0, o);
   }
 }
 #undef KKK_SG_PUT
@@ -143,24 +148,7 @@ KKK_TEAM_FOR(KN(sg_fill_team), struct kkk_sg_args, team) {
   }
   if (args->flags & KKK_SG_SORT) {
     KK_TEAM_BARRIER(team);
-    KK_SINGLE_TEAM(team) {
-      const int64_t len = o1 - o0;
-      int64_t gap = 1;
-      while (gap < len / 3)
-        gap = 3 * gap + 1;
-      for (; gap > 0; gap /= 3)
-        for (int64_t u = o0 + gap; u < o1; u++) {
-          const int32_t kc = cci[u];
-          const SC kv = cv[u];
-          int64_t w = u;
-          for (; w - gap >= o0 && cci[w - gap] > kc; w -= gap) {
-            cci[w] = cci[w - gap];
-            cv[w] = cv[w - gap];
-          }
-          cci[w] = kc;
-          cv[w] = kv;
-        }
-    }
+    KK_SINGLE_TEAM(team) { KN(sg_sort)(cci, cv, o0, o1); }
   }
 }
 
@@ -198,5 +186,68 @@ KKK_FOR(KN(sa_fill), struct kkk_sg_args, i) {
     } else {
       cv[o] = S(add)(cv[o], t);
     }
+  }
+}
+
+/* The numeric phase with a dense accumulator (host backends): a chunk of
+ * rows of equal work per team (of one thread).  place[c] is column c's
+ * place in the current row of C (-1: not in it yet): a new column is
+ * appended to C's row (at most crp(i+1) - crp(i) of them, so a changed
+ * pattern cannot write past the row), a known one adds its term into C's
+ * value there; after the row its columns' places go back to -1. */
+KKK_TEAM_FOR(KN(sg_fill_dense), struct kkk_sg_args, team) {
+  int32_t *place = KK_THREAD_SCRATCH(team, 1, int32_t, args->ncols);
+  const int64_t nch = KK_LEAGUE_SIZE(team), t = KK_LEAGUE_RANK(team);
+  const int64_t r0 = kkk_sg_chunk(args, t, nch), r1 = kkk_sg_chunk(args, t + 1, nch);
+  if (r0 >= r1)
+    return;
+  const int64_t *arp = KK_DATA(args->arp, int64_t), *brp = KK_DATA(args->brp, int64_t);
+  const int64_t *crp = KK_DATA(args->crp, int64_t);
+  const int32_t *aci = KK_DATA(args->aci, int32_t), *bci = KK_DATA(args->bci, int32_t);
+  const SC *av = KK_DATA(args->av, SC), *bv = KK_DATA(args->bv, SC);
+  const SC fa = S(from)(args->fa), fb = S(from)(args->fb);
+  int32_t *cci = KK_DATA(args->cci, int32_t);
+  SC *cv = KK_DATA(args->cv, SC);
+  for (int64_t c = 0; c < args->ncols; c++)
+    place[c] = -1;
+  for (int64_t i = r0; i < r1; i++) {
+    const int64_t o0 = crp[i], room = crp[i + 1] - o0;
+    int32_t *ci = cci + o0;
+    SC *vi = cv + o0;
+    int32_t len = 0;
+#define KKK_SG_ADD(c_, v_)                                                   \
+  do {                                                                       \
+    const int32_t col_ = (c_);                                               \
+    const int32_t at_ = place[col_];                                         \
+    if (at_ >= 0) {                                                          \
+      vi[at_] = S(add)(vi[at_], (v_));                                       \
+    } else if (len < room) {                                                 \
+      place[col_] = len;                                                     \
+      ci[len] = col_;                                                        \
+      vi[len++] = (v_);                                                      \
+    }                                                                        \
+  } while (0)
+    if (args->flags & KKK_SG_AROW)
+      for (int64_t p = arp[i]; p < arp[i + 1]; p++)
+        KKK_SG_ADD(aci[p], S(mul)(fa, av[p]));
+    if (args->flags & KKK_SG_BROW)
+      for (int64_t q = brp[i]; q < brp[i + 1]; q++)
+        KKK_SG_ADD(bci[q], S(mul)(fb, bv[q]));
+    if (args->flags & KKK_SG_AB) {
+      SC f = fa;
+      if (args->flags & KKK_SG_DINV)
+        f = S(mul)(fa, KK_AT(args->dinv, SC, i));
+      for (int64_t p = arp[i]; p < arp[i + 1]; p++) {
+        const int32_t k = aci[p];
+        const SC tk = S(mul)(f, av[p]);
+        for (int64_t q = brp[k]; q < brp[k + 1]; q++)
+          KKK_SG_ADD(bci[q], S(mul)(tk, bv[q]));
+      }
+    }
+#undef KKK_SG_ADD
+    for (int32_t u = 0; u < len; u++)
+      place[ci[u]] = -1;
+    if (args->flags & KKK_SG_SORT)
+      KN(sg_sort)(cci, cv, o0, o0 + len);
   }
 }

@@ -44,6 +44,24 @@ static void setup(void) {
 
 static void teardown(void) { kk_finalize(); }
 
+/* Host backends have two accumulators for SpGEMM and SpAdd of unsorted
+ * rows (a dense one per thread, the hash tables): the tests of those run
+ * with each (loop index / 4: the automatic choice, then each forced by
+ * KK_SPGEMM_HOST_ACCUMULATOR); other backends ignore the setting and run
+ * the automatic choice only. */
+static const char *const k_accs[3] = {NULL, "hash", "dense"};
+static int is_host_backend(void) {
+  return strcmp(g_backend, "serial") == 0 || strcmp(g_backend, "threads") == 0 || strcmp(g_backend, "openmp") == 0;
+}
+static const char *set_acc(int i) {
+  const char *acc = k_accs[i / 4];
+  if (acc)
+    setenv("KK_SPGEMM_HOST_ACCUMULATOR", acc, 1);
+  else
+    unsetenv("KK_SPGEMM_HOST_ACCUMULATOR");
+  return acc ? acc : "auto";
+}
+
 static uint64_t g_rng = 88172645463325252ull;
 static double rnd(void) { /* [-1, 1) */
   g_rng ^= g_rng << 13;
@@ -277,7 +295,8 @@ static const struct {
 #define NSHAPES (sizeof k_shapes / sizeof k_shapes[0] - (g_small ? 1 : 0))
 
 START_TEST(spgemm_against_reference) {
-  const kk_type_t t = k_types[_i];
+  const kk_type_t t = k_types[_i % 4];
+  const char *acc = set_acc(_i);
   for (size_t s = 0; s < NSHAPES; s++)
     for (int sorted = 0; sorted < 2; sorted++) {
       hmat_t A = hrandom(t, k_shapes[s].m, k_shapes[s].k, k_shapes[s].da, k_shapes[s].long_row);
@@ -295,7 +314,7 @@ START_TEST(spgemm_against_reference) {
       hmat_t C = download(dC);
       prod_ctx_t ctx = {&A, &B, NULL, 0, 0, 0};
       char what[64];
-      snprintf(what, sizeof what, "spgemm shape %zu%s", s, sorted ? " sorted" : "");
+      snprintf(what, sizeof what, "spgemm shape %zu%s (%s)", s, sorted ? " sorted" : "", acc);
       compare(what, t, &C, sorted, prod_row, &ctx, A.rows > 0 ? A.nnz : 0);
       hfree(&C);
       /* numeric again with new values (the structure kept), into the same C */
@@ -324,7 +343,8 @@ START_TEST(spgemm_against_reference) {
 END_TEST
 
 START_TEST(spgemm_jacobi) {
-  const kk_type_t t = k_types[_i];
+  const kk_type_t t = k_types[_i % 4];
+  set_acc(_i);
   for (int64_t n = 0; n <= 60; n += 30) {
     hmat_t A = hrandom(t, n, n, 0.1, n > 0 ? 3 : -1), B = hrandom(t, n, n / 2 + 1, 0.2, -1);
     round_to(t, &A);
@@ -368,7 +388,8 @@ START_TEST(spgemm_jacobi) {
 END_TEST
 
 START_TEST(spadd_against_reference) {
-  const kk_type_t t = k_types[_i];
+  const kk_type_t t = k_types[_i % 4];
+  const char *acc = set_acc(_i);
   const cplx sa = is_cplx(t) ? 0.5 - 0.25 * I : 0.5, sb = -1.5;
   for (size_t s = 0; s < NSHAPES; s++)
     for (int sorted = 0; sorted < 2; sorted++) {
@@ -385,7 +406,7 @@ START_TEST(spadd_against_reference) {
       hmat_t C = download(dC);
       prod_ctx_t ctx = {&A, &B, NULL, 0, sa, sb};
       char what[64];
-      snprintf(what, sizeof what, "spadd shape %zu%s", s, sorted ? " sorted" : "");
+      snprintf(what, sizeof what, "spadd shape %zu%s (%s)", s, sorted ? " sorted" : "", acc);
       compare(what, t, &C, sorted, add_row, &ctx, 16);
       hfree(&C);
       kk_sparse_spgemm_destroy(h);
@@ -395,6 +416,62 @@ START_TEST(spadd_against_reference) {
       hfree(&A);
       hfree(&B);
     }
+}
+END_TEST
+
+/* B of more columns than the host's dense accumulator takes (4 Mi + 8;
+ * the dense setting then keeps the hash tables), rows of it empty and
+ * rows with a few entries; C sorted and not. */
+START_TEST(spgemm_wide_b) {
+  const char *acc = set_acc(4 * _i);
+  hmat_t A = hrandom(KK_DOUBLE, 6, 5, 0.5, -1), B = hrandom(KK_DOUBLE, 5, ((int64_t)1 << 22) + 8, 2e-6, -1);
+  kk_crs_t *dA = upload(KK_DOUBLE, &A, "A"), *dB = upload(KK_DOUBLE, &B, "B");
+  for (int sorted = 0; sorted < 2; sorted++) {
+    kk_crs_t *dC = NULL;
+    kk_spgemm_handle_t *h = NULL;
+    int64_t nnz = -1;
+    OK(kk_sparse_spgemm_symbolic(NULL, dA, dB, sorted ? KK_SPARSE_SORTED : 0, &h, &nnz));
+    OK(kk_sparse_spgemm_numeric(NULL, h, dA, dB, &dC));
+    ck_assert_int_eq(kk_crs_nnz(dC), nnz);
+    hmat_t C = download(dC);
+    prod_ctx_t ctx = {&A, &B, NULL, 0, 0, 0};
+    char what[64];
+    snprintf(what, sizeof what, "spgemm wide B%s (%s)", sorted ? " sorted" : "", acc);
+    compare(what, KK_DOUBLE, &C, sorted, prod_row, &ctx, A.nnz);
+    hfree(&C);
+    kk_sparse_spgemm_destroy(h);
+    kk_crs_destroy(dC);
+  }
+  kk_crs_destroy(dA);
+  kk_crs_destroy(dB);
+  hfree(&A);
+  hfree(&B);
+}
+END_TEST
+
+/* A KK_SPGEMM_HOST_ACCUMULATOR that is none of hash, dense, auto is
+ * refused, with its name, by host backends (and ignored by others). */
+START_TEST(host_accumulator_setting) {
+  hmat_t A = hrandom(KK_DOUBLE, 4, 4, 0.5, -1);
+  kk_crs_t *dA = upload(KK_DOUBLE, &A, "A");
+  kk_spgemm_handle_t *h = NULL;
+  setenv("KK_SPGEMM_HOST_ACCUMULATOR", "fastest", 1);
+  const kk_status_t st = kk_sparse_spgemm_symbolic(NULL, dA, dA, 0, &h, NULL);
+  unsetenv("KK_SPGEMM_HOST_ACCUMULATOR");
+  if (is_host_backend()) {
+    ck_assert_int_eq(st, KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_null(h);
+    ck_assert_contains(kk_last_error(), "KK_SPGEMM_HOST_ACCUMULATOR is 'fastest'; it takes hash, dense or auto");
+  } else {
+    OK(st);
+  }
+  kk_sparse_spgemm_destroy(h);
+  setenv("KK_SPGEMM_HOST_ACCUMULATOR", "auto", 1);
+  OK(kk_sparse_spgemm_symbolic(NULL, dA, dA, 0, &h, NULL));
+  unsetenv("KK_SPGEMM_HOST_ACCUMULATOR");
+  kk_sparse_spgemm_destroy(h);
+  kk_crs_destroy(dA);
+  hfree(&A);
 }
 END_TEST
 
@@ -950,9 +1027,12 @@ static Suite *ops_suite(void) {
   TCase *tc = tcase_create("sparse_ops");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 900);
-  tcase_add_loop_test(tc, spgemm_against_reference, 0, 4);
-  tcase_add_loop_test(tc, spgemm_jacobi, 0, 4);
-  tcase_add_loop_test(tc, spadd_against_reference, 0, 4);
+  const int nacc = is_host_backend() ? 3 : 1;
+  tcase_add_loop_test(tc, spgemm_against_reference, 0, 4 * nacc);
+  tcase_add_loop_test(tc, spgemm_jacobi, 0, 4 * nacc);
+  tcase_add_loop_test(tc, spadd_against_reference, 0, 4 * nacc);
+  tcase_add_loop_test(tc, spgemm_wide_b, 0, nacc);
+  tcase_add_test(tc, host_accumulator_setting);
   tcase_add_loop_test(tc, spadd_sorted_inputs, 0, 4);
   tcase_add_loop_test(tc, results_in_spmv, 0, 3);
   tcase_add_test(tc, mismatched_shapes_refused);
