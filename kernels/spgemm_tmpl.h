@@ -22,6 +22,30 @@ KK__FN void KN(sg_sort)(int32_t *cci, SC *cv, int64_t o0, int64_t o1) {
     }
 }
 
+/* Row i's terms, each given to PUT(column, value): fa A(i,:) and fb B(i,:)
+ * for a sum, f A(i,k) B(k,:) for a product (f = fa, times D^-1(i) in the
+ * Jacobi form). */
+#define KKK_SG_TERMS(PUT)                                                    \
+  do {                                                                       \
+    if (args->flags & KKK_SG_AROW)                                           \
+      for (int64_t p_ = arp[i]; p_ < arp[i + 1]; p_++)                       \
+        PUT(aci[p_], S(mul)(fa, av[p_]));                                    \
+    if (args->flags & KKK_SG_BROW)                                           \
+      for (int64_t q_ = brp[i]; q_ < brp[i + 1]; q_++)                       \
+        PUT(bci[q_], S(mul)(fb, bv[q_]));                                    \
+    if (args->flags & KKK_SG_AB) {                                           \
+      SC f_ = fa;                                                            \
+      if (args->flags & KKK_SG_DINV)                                         \
+        f_ = S(mul)(fa, KK_AT(args->dinv, SC, i));                           \
+      for (int64_t p_ = arp[i]; p_ < arp[i + 1]; p_++) {                     \
+        const int32_t k_ = aci[p_];                                          \
+        const SC t_ = S(mul)(f_, av[p_]);                                    \
+        for (int64_t q_ = brp[k_]; q_ < brp[k_ + 1]; q_++)                   \
+          PUT(bci[q_], S(mul)(t_, bv[q_]));                                  \
+      }                                                                      \
+    }                                                                        \
+  } while (0)
+
 /* Adds v to column c's value in the table (keys, vals). */
 #define KKK_SG_PUT(c, v)                                                     \
   do {                                                                       \
@@ -54,23 +78,7 @@ KKK_TEAM_FOR(KN(sg_fill), struct kkk_sg_args, team) {
     SC *vals = go >= 0 ? KK_DATA(args->gvals, SC) + go : svals;
     for (int64_t s = 0; s < ts; s++)
       keys[s] = -1;
-    if (args->flags & KKK_SG_AROW)
-      for (int64_t p = arp[i]; p < arp[i + 1]; p++)
-        KKK_SG_PUT(aci[p], S(mul)(fa, av[p]));
-    if (args->flags & KKK_SG_BROW)
-      for (int64_t q = brp[i]; q < brp[i + 1]; q++)
-        KKK_SG_PUT(bci[q], S(mul)(fb, bv[q]));
-    if (args->flags & KKK_SG_AB) {
-      SC f = fa;
-      if (args->flags & KKK_SG_DINV)
-        f = S(mul)(fa, KK_AT(args->dinv, SC, i));
-      for (int64_t p = arp[i]; p < arp[i + 1]; p++) {
-        const int32_t k = aci[p];
-        const SC t = S(mul)(f, av[p]);
-        for (int64_t q = brp[k]; q < brp[k + 1]; q++)
-          KKK_SG_PUT(bci[q], S(mul)(t, bv[q]));
-      }
-    }
+    KKK_SG_TERMS(KKK_SG_PUT);
     const int64_t o0 = KK_DATA(args->crp, int64_t)[i], o1 = KK_DATA(args->crp, int64_t)[i + 1];
     int64_t o = o0;
     for (int64_t s = 0; s < ts && o < o1; s++)
@@ -227,23 +235,7 @@ KKK_TEAM_FOR(KN(sg_fill_dense), struct kkk_sg_args, team) {
       vi[len++] = (v_);                                                      \
     }                                                                        \
   } while (0)
-    if (args->flags & KKK_SG_AROW)
-      for (int64_t p = arp[i]; p < arp[i + 1]; p++)
-        KKK_SG_ADD(aci[p], S(mul)(fa, av[p]));
-    if (args->flags & KKK_SG_BROW)
-      for (int64_t q = brp[i]; q < brp[i + 1]; q++)
-        KKK_SG_ADD(bci[q], S(mul)(fb, bv[q]));
-    if (args->flags & KKK_SG_AB) {
-      SC f = fa;
-      if (args->flags & KKK_SG_DINV)
-        f = S(mul)(fa, KK_AT(args->dinv, SC, i));
-      for (int64_t p = arp[i]; p < arp[i + 1]; p++) {
-        const int32_t k = aci[p];
-        const SC tk = S(mul)(f, av[p]);
-        for (int64_t q = brp[k]; q < brp[k + 1]; q++)
-          KKK_SG_ADD(bci[q], S(mul)(tk, bv[q]));
-      }
-    }
+    KKK_SG_TERMS(KKK_SG_ADD);
 #undef KKK_SG_ADD
     for (int32_t u = 0; u < len; u++)
       place[ci[u]] = -1;
@@ -251,3 +243,4 @@ KKK_TEAM_FOR(KN(sg_fill_dense), struct kkk_sg_args, team) {
       KN(sg_sort)(cci, cv, o0, o0 + len);
   }
 }
+#undef KKK_SG_TERMS
