@@ -1,4 +1,4 @@
-/* bench/bench_base.c -- what every bench program shares: stopping on a failed kk call, starting kk on each backend, the clock, random inputs, the rest before a timed host run (bench_base.h). */
+/* bench/bench_base.c -- what every bench program shares: its options read from a table, stopping on a failed kk call, starting kk on each backend, the clock, random inputs, the rest before a timed host run (bench_base.h). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,79 @@
 void bench_fail(void) {
   fprintf(stderr, "%s: %s\n", bench_program, kk_last_error());
   exit(1);
+}
+
+/* Does the number `v` pass the option's check? */
+static int bench_number_ok(const bench_option_t *o, double v) {
+  switch (o->check) {
+  case BENCH_RANGE:
+    return v >= o->lo && v <= o->hi;
+  case BENCH_ABOVE:
+    return v > o->lo;
+  default:
+    return 1;
+  }
+}
+
+/* Takes `value` (the text after the option's '=') into the option's variable;
+ * 0 when the option refuses it. */
+static int bench_take(const bench_option_t *o, const char *arg, const char *value) {
+  switch (o->kind) {
+  case BENCH_STRING:
+    *(const char **)o->to = value;
+    return 1;
+  case BENCH_FLAG:
+    *(int *)o->to = o->flag;
+    return 1;
+  case BENCH_INT: {
+    int v = atoi(value);
+    if (o->check == BENCH_AT_LEAST && v < o->lo)
+      v = (int)o->lo;
+    if (!bench_number_ok(o, v))
+      return 0;
+    *(int *)o->to = v;
+    return 1;
+  }
+  case BENCH_INT64: {
+    long long v = atoll(value);
+    if (o->check == BENCH_AT_LEAST && v < o->lo)
+      v = (long long)o->lo;
+    if (!bench_number_ok(o, (double)v))
+      return 0;
+    *(int64_t *)o->to = v;
+    return 1;
+  }
+  case BENCH_DOUBLE: {
+    double v = atof(value);
+    if (o->check == BENCH_AT_LEAST && v < o->lo)
+      v = o->lo;
+    if (!bench_number_ok(o, v))
+      return 0;
+    *(double *)o->to = v;
+    return 1;
+  }
+  case BENCH_PARSE:
+    return o->parse(arg, value, o->to);
+  }
+  return 0;
+}
+
+int bench_options(int argc, char **argv, const bench_option_t *options, int pass_kokkos) {
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (pass_kokkos && strncmp(arg, "--kokkos-", 9) == 0)
+      continue; /* read by kk_initialize_ex */
+    int taken = 0;
+    for (const bench_option_t *o = options; o->name && !taken; o++) {
+      size_t len = strlen(o->name);
+      const int takes_value = len > 0 && o->name[len - 1] == '=';
+      if (takes_value ? strncmp(arg, o->name, len) == 0 : strcmp(arg, o->name) == 0)
+        taken = bench_take(o, arg, arg + len);
+    }
+    if (!taken)
+      return 0;
+  }
+  return 1;
 }
 
 int bench_init_backend(const char *backend, int argc, char **argv) {

@@ -576,32 +576,31 @@ static int parse_rows(const char *list) {
   return rows;
 }
 
+/* --rows= / --cases=: the rows' bits into *to, or a message and 0 for a name not known. */
+static int take_rows(const char *arg, const char *value, void *to) {
+  if (!(*(int *)to = parse_rows(value))) {
+    fprintf(stderr, "kk-bench-containers: unknown row in %s\n", arg);
+    return 0;
+  }
+  return 1;
+}
+
 int main(int argc, char **argv) {
   const char *backends = "serial,threads,openmp";
   int rows = ROW_ALL;
-  for (int i = 1; i < argc; i++) {
-    if (strncmp(argv[i], "--backends=", 11) == 0)
-      backends = argv[i] + 11;
-    else if (strncmp(argv[i], "--rows=", 7) == 0 || strncmp(argv[i], "--cases=", 8) == 0) {
-      if (!(rows = parse_rows(strchr(argv[i], '=') + 1))) {
-        fprintf(stderr, "kk-bench-containers: unknown row in %s\n", argv[i]);
-        usage();
-        return 2;
-      }
-    } else if (strncmp(argv[i], "--log2=", 7) == 0 && atoi(argv[i] + 7) >= 4 && atoi(argv[i] + 7) <= 30)
-      g_log2 = atoi(argv[i] + 7);
-    else if (strncmp(argv[i], "--token-log2=", 13) == 0 && atoi(argv[i] + 13) >= 4 && atoi(argv[i] + 13) <= 30)
-      g_token_log2 = atoi(argv[i] + 13);
-    else if (strncmp(argv[i], "--reps=", 7) == 0 && atoi(argv[i] + 7) > 0)
-      g_reps = atoi(argv[i] + 7);
-    else if (strncmp(argv[i], "--budget=", 9) == 0 && atof(argv[i] + 9) > 0)
-      g_budget = atof(argv[i] + 9);
-    else if (strncmp(argv[i], "--kokkos-", 9) == 0)
-      continue; /* read by kk_initialize_ex below */
-    else {
-      usage();
-      return 2;
-    }
+  const bench_option_t options[] = {
+      BENCH_OPT_STRING("--backends=", &backends),
+      BENCH_OPT_PARSE("--rows=", &rows, take_rows),
+      BENCH_OPT_PARSE("--cases=", &rows, take_rows),
+      BENCH_OPT_INT("--log2=", &g_log2, BENCH_RANGE, 4, 30),
+      BENCH_OPT_INT("--token-log2=", &g_token_log2, BENCH_RANGE, 4, 30),
+      BENCH_OPT_INT("--reps=", &g_reps, BENCH_ABOVE, 0, 0),
+      BENCH_OPT_DOUBLE("--budget=", &g_budget, BENCH_ABOVE, 0, 0),
+      {0},
+  };
+  if (!bench_options(argc, argv, options, 1)) { /* --kokkos-* are read by kk_initialize_ex below */
+    usage();
+    return 2;
   }
   printf("%-15s %-8s %-6s %12s %12s %-7s %9s\n", "case", "backend", "size", "kk", "native", "unit", "kk/native");
   fflush(stdout);

@@ -631,23 +631,17 @@ static void usage(void) {
 
 int main(int argc, char **argv) {
   const char *backends = "serial,threads,openmp", *cases = "all";
-  for (int i = 1; i < argc; i++) {
-    if (strncmp(argv[i], "--backends=", 11) == 0)
-      backends = argv[i] + 11;
-    else if (strncmp(argv[i], "--cases=", 8) == 0)
-      cases = argv[i] + 8;
-    else if (strcmp(argv[i], "--full") == 0)
-      g_full = 1;
-    else if (strncmp(argv[i], "--dgemm=", 8) == 0)
-      g_dgemm_n = atoll(argv[i] + 8);
-    else if (strncmp(argv[i], "--reps=", 7) == 0)
-      g_reps = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : 1;
-    else if (strncmp(argv[i], "--kokkos-", 9) == 0)
-      continue; /* read by kk_initialize_ex below */
-    else {
-      usage();
-      return 2;
-    }
+  const bench_option_t options[] = {
+      BENCH_OPT_STRING("--backends=", &backends),
+      BENCH_OPT_STRING("--cases=", &cases),
+      BENCH_OPT_FLAG("--full", &g_full, 1),
+      BENCH_OPT_INT64("--dgemm=", &g_dgemm_n, BENCH_ANY, 0, 0),
+      BENCH_OPT_INT("--reps=", &g_reps, BENCH_AT_LEAST, 1, 0),
+      {0},
+  };
+  if (!bench_options(argc, argv, options, 1)) { /* --kokkos-* are read by kk_initialize_ex below */
+    usage();
+    return 2;
   }
   char *blist = strdup(backends);
   for (char *save = NULL, *b = strtok_r(blist, ",", &save); b; b = strtok_r(NULL, ",", &save)) {

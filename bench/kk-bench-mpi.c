@@ -7,10 +7,13 @@
 
 #include <kk/mpi.h>
 
+#include "bench_base.h" /* bench_options */
 #include "bench_hier.h"
 #ifdef KK_BENCH_CUDA
 #include "kk-bench-mpi-cuda.h"
 #endif
+
+const char bench_program[] = "kk-bench-mpi";
 
 static int g_rank, g_size;
 #ifdef KK_BENCH_CUDA
@@ -18,6 +21,8 @@ static int g_rank, g_size;
 static int g_native_nccl;
 #endif
 
+/* bench_base.h's CHECK ends this rank alone; here a failed call aborts every rank. */
+#undef CHECK
 #define CHECK(call)                                                         \
   do {                                                                      \
     if ((call) != KK_OK) {                                                  \
@@ -617,7 +622,10 @@ static void bench_allreduce(int calls, int reps) {
   CHECK(kk_mpi_comm_destroy(cc[1]));
 }
 
-static int parse3(const char *s, int64_t *g) {
+/* --cg=PLANESxNYxNZ into the int64_t[3] at to; 0 unless three positive numbers. */
+static int parse3(const char *arg, const char *s, void *to) {
+  (void)arg;
+  int64_t *g = to;
   long long a, b, d;
   if (sscanf(s, "%lldx%lldx%lld", &a, &b, &d) != 3 || a < 1 || b < 1 || d < 1)
     return 0;
@@ -646,32 +654,26 @@ int main(int argc, char **argv) {
   const char *cases = "halo,cg,allreduce";
   int64_t halo_n = on_host ? 64 : 256, cgs[3] = {on_host ? 16 : 64, on_host ? 64 : 256, on_host ? 64 : 256};
   int iters = 50, reps = 4, exchanges = 20, calls = 2000;
-  for (int i = 1; i < argc; i++) {
-    if (strncmp(argv[i], "--cases=", 8) == 0)
-      cases = argv[i] + 8;
-    else if (strncmp(argv[i], "--halo=", 7) == 0)
-      halo_n = atoll(argv[i] + 7);
-    else if (strncmp(argv[i], "--cg=", 5) == 0 && parse3(argv[i] + 5, cgs))
-      ;
-    else if (strncmp(argv[i], "--iters=", 8) == 0)
-      iters = atoi(argv[i] + 8);
-    else if (strncmp(argv[i], "--reps=", 7) == 0)
-      reps = atoi(argv[i] + 7);
-    else if (strncmp(argv[i], "--exchanges=", 12) == 0)
-      exchanges = atoi(argv[i] + 12);
-    else if (strncmp(argv[i], "--calls=", 8) == 0)
-      calls = atoi(argv[i] + 8);
-    else {
-      if (g_rank == 0)
-        fprintf(stderr, "usage: kk-bench-mpi [--cases=halo,cg,allreduce] [--halo=N] [--cg=PLANESxNYxNZ] [--iters=N] "
-                        "[--reps=N] [--exchanges=N] [--calls=N] [--kokkos-*...]\n"
-                        "  halo: six faces of an (N+2)^3 box per rank, on a periodic 3-D grid of ranks\n"
-                        "  cg: CG iterations on slabs of PLANES x NY x NZ points per rank (weak scaling)\n"
-                        "  allreduce: N allreduces of one double, with and without kk's collective check\n");
-      kk_finalize();
-      MPI_Finalize();
-      return 2;
-    }
+  const bench_option_t options[] = {
+      BENCH_OPT_STRING("--cases=", &cases),
+      BENCH_OPT_INT64("--halo=", &halo_n, BENCH_ANY, 0, 0),
+      BENCH_OPT_PARSE("--cg=", cgs, parse3),
+      BENCH_OPT_INT("--iters=", &iters, BENCH_ANY, 0, 0),
+      BENCH_OPT_INT("--reps=", &reps, BENCH_ANY, 0, 0),
+      BENCH_OPT_INT("--exchanges=", &exchanges, BENCH_ANY, 0, 0),
+      BENCH_OPT_INT("--calls=", &calls, BENCH_ANY, 0, 0),
+      {0},
+  };
+  if (!bench_options(argc, argv, options, 0)) { /* kk_initialize took the --kokkos-* out of argv */
+    if (g_rank == 0)
+      fprintf(stderr, "usage: kk-bench-mpi [--cases=halo,cg,allreduce] [--halo=N] [--cg=PLANESxNYxNZ] [--iters=N] "
+                      "[--reps=N] [--exchanges=N] [--calls=N] [--kokkos-*...]\n"
+                      "  halo: six faces of an (N+2)^3 box per rank, on a periodic 3-D grid of ranks\n"
+                      "  cg: CG iterations on slabs of PLANES x NY x NZ points per rank (weak scaling)\n"
+                      "  allreduce: N allreduces of one double, with and without kk's collective check\n");
+    kk_finalize();
+    MPI_Finalize();
+    return 2;
   }
   if (halo_n < 1 || iters < 1 || reps < 1 || exchanges < 1 || calls < 1) {
     if (g_rank == 0)

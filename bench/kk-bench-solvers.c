@@ -334,20 +334,17 @@ int main(int argc, char **argv) {
   kk_initialize_or_exit(&argc, &argv);
   int64_t N = 24, R = 20000;
   double tol = 1e-8;
-  for (int i = 1; i < argc; i++) {
-    if (strncmp(argv[i], "--size=", 7) == 0)
-      N = atoll(argv[i] + 7);
-    else if (strncmp(argv[i], "--rows=", 7) == 0)
-      R = atoll(argv[i] + 7);
-    else if (strncmp(argv[i], "--reps=", 7) == 0)
-      g_reps = atoi(argv[i] + 7);
-    else if (strncmp(argv[i], "--tol=", 6) == 0)
-      tol = atof(argv[i] + 6);
-    else {
-      fprintf(stderr, "usage: kk-bench-solvers [--size=N] [--rows=R] [--reps=K] [--tol=T] [--kokkos-device=...]\n");
-      kk_finalize();
-      return 2;
-    }
+  const bench_option_t options[] = {
+      BENCH_OPT_INT64("--size=", &N, BENCH_ANY, 0, 0),
+      BENCH_OPT_INT64("--rows=", &R, BENCH_ANY, 0, 0),
+      BENCH_OPT_INT("--reps=", &g_reps, BENCH_ANY, 0, 0),
+      BENCH_OPT_DOUBLE("--tol=", &tol, BENCH_ANY, 0, 0),
+      {0},
+  };
+  if (!bench_options(argc, argv, options, 0)) { /* kk_initialize took the --kokkos-* out of argv */
+    fprintf(stderr, "usage: kk-bench-solvers [--size=N] [--rows=R] [--reps=K] [--tol=T] [--kokkos-device=...]\n");
+    kk_finalize();
+    return 2;
   }
   if (N < 2 || N > 400 || R < 2 || R > 100000000 || g_reps < 1 || !(tol > 0)) {
     fprintf(stderr, "kk-bench-solvers: --size in [2, 400], --rows in [2, 10^8], --reps >= 1, --tol > 0\n");

@@ -390,24 +390,30 @@ static void bench_graph(const char *size, const csr_t *A) {
   kk_crs_destroy(dA);
 }
 
+/* --case=: one of the three cases into *(const char **)to, else 0. */
+static int take_case(const char *arg, const char *value, void *to) {
+  (void)arg;
+  if (strcmp(value, "spgemm") != 0 && strcmp(value, "spadd") != 0 && strcmp(value, "graph") != 0)
+    return 0;
+  *(const char **)to = value;
+  return 1;
+}
+
 int main(int argc, char **argv) {
   CHECK(kk_initialize(&argc, &argv));
   int full = 0;
   const char *only = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--full") == 0)
-      full = 1;
-    else if (strcmp(argv[i], "--case=spgemm") == 0 || strcmp(argv[i], "--case=spadd") == 0 ||
-             strcmp(argv[i], "--case=graph") == 0)
-      only = argv[i] + 7;
-    else if (strncmp(argv[i], "--reps=", 7) == 0)
-      g_reps = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : 1;
-    else {
-      fprintf(stderr, "usage: kk-bench-sparse-ops [--full] [--reps=N] [--case=spgemm|spadd|graph] "
-                      "[--kokkos-device=BACKEND]\n");
-      kk_finalize();
-      return 2;
-    }
+  const bench_option_t options[] = {
+      BENCH_OPT_FLAG("--full", &full, 1),
+      BENCH_OPT_PARSE("--case=", &only, take_case),
+      BENCH_OPT_INT("--reps=", &g_reps, BENCH_AT_LEAST, 1, 0),
+      {0},
+  };
+  if (!bench_options(argc, argv, options, 0)) { /* kk_initialize took the --kokkos-* out of argv */
+    fprintf(stderr, "usage: kk-bench-sparse-ops [--full] [--reps=N] [--case=spgemm|spadd|graph] "
+                    "[--kokkos-device=BACKEND]\n");
+    kk_finalize();
+    return 2;
   }
   printf("# kk-bench-sparse-ops on %s (%d host threads), double, best of %d\n", kk_backend_default(),
          kk_num_threads(), g_reps);

@@ -361,25 +361,18 @@ int main(int argc, char **argv) {
   const char *sizes = "24,26";
   const char *cases = "all";
   int json = 0, quick = 0;
-  for (int i = 1; i < argc; i++) {
-    if (strncmp(argv[i], "--backends=", 11) == 0)
-      backends = argv[i] + 11;
-    else if (strncmp(argv[i], "--sizes=", 8) == 0)
-      sizes = argv[i] + 8;
-    else if (strncmp(argv[i], "--reps=", 7) == 0)
-      g_reps = atoi(argv[i] + 7);
-    else if (strcmp(argv[i], "--json") == 0)
-      json = 1;
-    else if (strncmp(argv[i], "--cases=", 8) == 0)
-      cases = argv[i] + 8;
-    else if (strcmp(argv[i], "--quick") == 0)
-      quick = 1;
-    else if (strncmp(argv[i], "--kokkos-", 9) == 0)
-      continue; /* read by kk_initialize_ex below */
-    else {
-      usage();
-      return 2;
-    }
+  const bench_option_t options[] = {
+      BENCH_OPT_STRING("--backends=", &backends),
+      BENCH_OPT_STRING("--sizes=", &sizes),
+      BENCH_OPT_INT("--reps=", &g_reps, BENCH_ANY, 0, 0),
+      BENCH_OPT_FLAG("--json", &json, 1),
+      BENCH_OPT_STRING("--cases=", &cases),
+      BENCH_OPT_FLAG("--quick", &quick, 1),
+      {0},
+  };
+  if (!bench_options(argc, argv, options, 1)) { /* --kokkos-* are read by kk_initialize_ex below */
+    usage();
+    return 2;
   }
   /* the kernel-language rows (a 2^26 table, an O(n^2) n-body) take their quick sizes when every
    * stream size asked for is small: a smoke run (--sizes=12) should not gather from 512 MiB */

@@ -207,20 +207,25 @@ CLEANFILES += bench/sparse_ops_native_cuda.o
 else
 BENCH_SPARSE_OPS_CUDA_CPPFLAGS =
 endif
+endif
+
 # ---- examples/solvers: 3-D Poisson and convection-diffusion with CG and
 # GMRES (Jacobi, ILU(k)) from plain C; its Makefile builds it against an
 # installed kk ----
 EXTRA_DIST += examples/solvers/Makefile
 dist_check_SCRIPTS += kernels/tests/solvers-example.sh
+if KK_BUILD_KERNELS
 noinst_PROGRAMS += examples/solvers/solvers
 examples_solvers_solvers_SOURCES = examples/solvers/solvers.c
 examples_solvers_solvers_LDADD = libkk-kernels.la libkk.la -lm
 TESTS += kernels/tests/solvers-example.sh
+endif
 
 # ---- bench/kk-bench-solvers: SpTRSV against cusparseSpSV (cuda) or a serial C
 # loop (host), GMRES/CG with ILU(0); bench/solvers-gpu.sh runs it and the
 # solver suite on a CUDA machine ----
 EXTRA_DIST += bench/solvers-gpu.sh bench/sparse-gpu.sh bench/run-common.sh
+if KK_BUILD_KERNELS
 noinst_PROGRAMS += bench/kk-bench-solvers
 bench_kk_bench_solvers_SOURCES = bench/kk-bench-solvers.c $(BENCH_BASE)
 bench_kk_bench_solvers_LDADD = libkk-kernels.la libkk.la -lm

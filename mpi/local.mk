@@ -81,7 +81,7 @@ EXTRA_DIST += bench/kk-bench-mpi-cuda.cu tests/mpi-bench.sh bench/kk-bench-mpi-s
 	bench/kk-bench-mpi-nccl.sh
 if KK_BUILD_MPI
 noinst_PROGRAMS += bench/kk-bench-mpi
-bench_kk_bench_mpi_SOURCES = bench/kk-bench-mpi.c bench/kk-bench-mpi-cuda.h bench/bench_hier.h
+bench_kk_bench_mpi_SOURCES = bench/kk-bench-mpi.c bench/kk-bench-mpi-cuda.h bench/bench_hier.h $(BENCH_BASE)
 bench_kk_bench_mpi_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS) $(BENCH_CUDA_CPPFLAGS)
 bench_kk_bench_mpi_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) $(KK_HOST_KERNEL_CFLAGS)
 bench_kk_bench_mpi_LDFLAGS = $(OPENMP_CFLAGS)

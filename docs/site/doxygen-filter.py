@@ -12,6 +12,11 @@ filter rewrites, on the way into Doxygen and never in the headers:
   * a comment above several declarations (no blank line between them): each
     declaration after the first gets the comment's text, joined on one line,
     as a trailing /**< ... */ (merged with its own trailing comment)
+  * an internal enumerator (KK__LAYOUT_PIN = 0x7fffffff, the value that pins
+    an enum's size) -> removed (an empty line when it is alone on its line,
+    the enum's last one when the enum is on one line): Doxygen 1.9 keeps
+    an enumerator that EXCLUDE_SYMBOLS hides in its XML with its enum's own
+    id, and Sphinx then finds that id twice on the page
 
 Section banners (/* === with only a title) and comments followed by a blank
 line pass unchanged; banner rules (==== / ----) are dropped from the text,
@@ -21,6 +26,10 @@ import re
 import sys
 
 TRAILING = re.compile(r"^(\s*[^\s/#*][^\"']*?)/\*(?![*!])(.*?)\*/\s*$")
+# an internal enumerator (KK__ prefix) with its value: alone on its line, or
+# the last one of an enum written on one line
+INTERNAL_ENUMERATOR = re.compile(r"^\s*KK__[A-Z0-9_]+\s*(=\s*[^(){};,/]+)?,?\s*$")
+INTERNAL_LAST_ENUMERATOR = re.compile(r",\s*KK__[A-Z0-9_]+\s*(=\s*[^(){};,/]+?)?\s*(?=\})")
 
 
 def is_code(line):
@@ -114,6 +123,11 @@ def main(path):
         m = TRAILING.match(out[k])
         if m and is_code(out[k]) and not out[k].rstrip().endswith("\\") and out[k] == line:
             out[k] = m.group(1) + "/**<" + m.group(2) + "*/"
+    for k in range(n):
+        if INTERNAL_ENUMERATOR.match(lines[k]):
+            out[k] = ""
+        else:
+            out[k] = INTERNAL_LAST_ENUMERATOR.sub(" ", out[k])
     sys.stdout.write("\n".join(out))
 
 
