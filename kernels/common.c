@@ -211,13 +211,21 @@ void kkk_team_shape(const kkk_call_t *c, int64_t inner, int32_t *team_size, int3
   *team_size = 256 / v;
 }
 
-size_t kkk_scratch_max(const kkk_call_t *c) {
+/* The call's device as kk_device_get_info describes it; 0 when it cannot. */
+static int device_info(const kkk_call_t *c, kk_device_info_t *info) {
   const char *b = kk_instance_backend(c->inst);
-  kk_device_info_t info;
-  memset(&info, 0, sizeof info);
-  info.struct_size = sizeof info;
+  memset(info, 0, sizeof *info);
+  info->struct_size = sizeof *info;
   int dev = strcmp(b, kk_backend_default()) == 0 ? kk_device_id() : 0;
-  if (kk_device_get_info(b, dev, &info) != KK_OK)
-    return 0;
-  return info.scratch_max[0];
+  return kk_device_get_info(b, dev, info) == KK_OK;
+}
+
+size_t kkk_scratch_max(const kkk_call_t *c) {
+  kk_device_info_t info;
+  return device_info(c, &info) ? info.scratch_max[0] : 0;
+}
+
+int64_t kkk_concurrency(const kkk_call_t *c) {
+  kk_device_info_t info;
+  return device_info(c, &info) && info.concurrency >= 1 ? info.concurrency : 1;
 }

@@ -117,6 +117,8 @@ void kkk_spmv_shape(int64_t rows, int64_t nnz, int32_t *team_size, int32_t *vect
 
 /* Level-0 scratch per team available on the instance's device. */
 size_t kkk_scratch_max(const kkk_call_t *c);
+/* The threads the call's device runs at once (1 when it does not say). */
+int64_t kkk_concurrency(const kkk_call_t *c);
 
 /* Size in bytes of one element of the call's type. */
 static inline size_t kkk_elem_size(kk_type_t t) {

@@ -285,18 +285,6 @@ void kk_sparse_spgemm_destroy(kk_spgemm_handle_t *h) {
 
 /* ---- host backends: the dense accumulator ------------------------------------------------- */
 
-/* The threads a host backend runs at once (1 when it does not say). */
-static int64_t host_threads(const kkk_call_t *c) {
-  const char *b = kk_instance_backend(c->inst);
-  kk_device_info_t info;
-  memset(&info, 0, sizeof info);
-  info.struct_size = sizeof info;
-  int dev = strcmp(b, kk_backend_default()) == 0 ? kk_device_id() : 0;
-  if (kk_device_get_info(b, dev, &info) != KK_OK || info.concurrency < 1)
-    return 1;
-  return info.concurrency;
-}
-
 /* Whether the host's dense accumulator serves this operation: on a host
  * backend, C of at most DENSE_MAX_COLS columns (and rows numbered in
  * int32, the markers' type), and enough work that setting each chunk's
@@ -321,7 +309,7 @@ static kk_status_t choose_dense(const kkk_call_t *c, kk_spgemm_handle_t *h, cons
   }
   if (force == 0 || h->n > DENSE_MAX_COLS || h->m > INT32_MAX)
     return KK_OK;
-  h->chunks = KKK_SG_DENSE_CHUNKS * host_threads(c);
+  h->chunks = KKK_SG_DENSE_CHUNKS * kkk_concurrency(c);
   if (h->chunks > h->m)
     h->chunks = h->m;
   const int64_t bk = kk_crs_rows(B);
