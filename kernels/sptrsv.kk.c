@@ -5,6 +5,38 @@
 #include "solvers_args.h"
 #include "scalar.h"
 
+/* How the sync-free solve (sptrsv_sfg) waits for a row and publishes one.
+ * CUDA images for compute capability 7.0 and up: a lane polls its
+ * dependency's flag with relaxed loads at device scope (ld.relaxed.gpu:
+ * served by L2, no fence per poll), and once all of its row's flags have
+ * read `gen` every lane of the row takes one acquire fence (fence.acq_rel.gpu,
+ * PTX's acquire pattern), after which its plain loads of x see what the
+ * rows it waited on stored before their flags; a row's x is published by
+ * a release store of its flag (st.release.gpu).  Elsewhere (older images,
+ * the NVRTC source, HIP, SPIR-V, the host) kk_atomic_load, an acquire, is
+ * the poll itself and kk_atomic_store, a release, the publication. */
+#if defined(KK_TARGET_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+KK__FN int32_t kkk_sf_poll(const int32_t *p) {
+  int32_t v;
+  asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+KK__FN void kkk_sf_publish(int32_t *p, int32_t v) {
+  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+#define KKK_SF_WAIT(p, g) \
+  while (kkk_sf_poll(p) != (g)) \
+    ;
+#define KKK_SF_ACQUIRE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+#define KKK_SF_PUBLISH(p, g) kkk_sf_publish((p), (g))
+#else
+#define KKK_SF_WAIT(p, g) \
+  while (kk_atomic_load(p) != (g)) \
+    ;
+#define KKK_SF_ACQUIRE() ((void)0)
+#define KKK_SF_PUBLISH(p, g) kk_atomic_store((p), (g))
+#endif
+
 #define KKK_TMPL "sptrsv_tmpl.h"
 #include "each_type.h"
 #undef KKK_TMPL
