@@ -8,11 +8,12 @@
 /* How the sync-free solve (sptrsv_sfg) waits for a row and publishes one.
  * CUDA images for compute capability 7.0 and up: a lane polls its
  * dependency's flag with relaxed loads at device scope (ld.relaxed.gpu:
- * served by L2, no fence per poll), and once all of its row's flags have
- * read `gen` every lane of the row takes one acquire fence (fence.acq_rel.gpu,
- * PTX's acquire pattern), after which its plain loads of x see what the
- * rows it waited on stored before their flags; a row's x is published by
- * a release store of its flag (st.release.gpu).  Elsewhere (older images,
+ * served by L2, no fence per poll), and once it reads `gen` takes one
+ * acquire fence (fence.acq_rel.gpu: PTX's acquire pattern, a relaxed load
+ * then the fence), after which its plain load of x sees what the row it
+ * waited on stored before its flag (the fence's "memory" clobber keeps
+ * that load after it, and the loads of the entry before it); a row's x is
+ * published by a release store of its flag (st.release.gpu).  Elsewhere (older images,
  * the NVRTC source, HIP, SPIR-V, the host) kk_atomic_load, an acquire, is
  * the poll itself and kk_atomic_store, a release, the publication. */
 #if defined(KK_TARGET_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700

@@ -180,15 +180,16 @@ KKK_REDUCER_JOIN(KN(sv2sum), struct KN(sv2), d, s) {
  * t as sptrsv_sf does and takes slots [t R, t R + R), R = rows_per_team;
  * team thread q the slots q, q + T, ... of them (T the team size; one slot
  * each on GPUs, where R = T), its vector lanes over the row's entries, so
- * that the rows of a warp wait at the same time.  Each lane first waits
- * for the flags of its entries' rows (KKK_SF_WAIT), then, after one
- * acquire, sums the products and the diagonal in a single pass and one
- * reduction; one lane stores x and publishes the row's flag.  No team
- * thread waits on its own team on GPUs (the slots of a ticket there are of
- * one level), and a ticket's earlier slots are of levels no later than its
- * later ones, so the rows a team thread waits on belong to earlier tickets
- * or, on the host and OpenCL (a team of one thread), to its own earlier
- * slots. */
+ * that the rows of a warp wait at the same time.  One pass over the row:
+ * a lane reads an entry's column and value, waits for the column's flag
+ * (KKK_SF_WAIT), acquires (KKK_SF_ACQUIRE: the loads before it stay
+ * before it, only x's is after), and adds the product; the diagonal is
+ * summed in the same pass and the same reduction; one lane stores x and
+ * publishes the row's flag.  No team thread waits on its own team on
+ * GPUs (the slots of a ticket there are of one level), and a ticket's
+ * earlier slots are of levels no later than its later ones, so the rows a
+ * team thread waits on belong to earlier tickets or, on the host (a team
+ * of one thread), to its own earlier slots. */
 KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
   const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);
   const SC *restrict av = KK_DATA(args->vals, SC);
@@ -210,26 +211,28 @@ KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
     const int64_t i = slot[k], p0 = span[2 * k], p1 = span[2 * k + 1];
     if (i < 0)
       continue;
-    KK_THREAD_VECTOR_FOR(team, p, p0, p1) {
-      const int64_t j = ci[p];
-      if (lower ? j < i : j > i)
-        KKK_SF_WAIT(&ready[j], gen)
-    }
-    KKK_SF_ACQUIRE();
     SC r = KK_AT(args->b, SC, i);
     if (unit) {
       SC s;
 #if CPLX
       KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(svsum), s) {
         const int64_t j = ci[p];
-        if (lower ? j < i : j > i)
-          s = S(fma)(av[p], KK_AT(args->x, SC, j), s);
+        const SC a = av[p];
+        if (lower ? j < i : j > i) {
+          KKK_SF_WAIT(&ready[j], gen)
+          KKK_SF_ACQUIRE();
+          s = S(fma)(a, KK_AT(args->x, SC, j), s);
+        }
       }
 #else
       KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) {
         const int64_t j = ci[p];
-        if (lower ? j < i : j > i)
-          s += av[p] * KK_AT(args->x, SC, j);
+        const SC a = av[p];
+        if (lower ? j < i : j > i) {
+          KKK_SF_WAIT(&ready[j], gen)
+          KKK_SF_ACQUIRE();
+          s += a * KK_AT(args->x, SC, j);
+        }
       }
 #endif
       r = S(sub)(r, s);
@@ -237,10 +240,14 @@ KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
       struct KN(sv2) sd;
       KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(sv2sum), sd) {
         const int64_t j = ci[p];
-        if (lower ? j < i : j > i)
-          sd.s = S(fma)(av[p], KK_AT(args->x, SC, j), sd.s);
-        else if (j == i)
-          sd.d = S(add)(sd.d, av[p]);
+        const SC a = av[p];
+        if (lower ? j < i : j > i) {
+          KKK_SF_WAIT(&ready[j], gen)
+          KKK_SF_ACQUIRE();
+          sd.s = S(fma)(a, KK_AT(args->x, SC, j), sd.s);
+        } else if (j == i) {
+          sd.d = S(add)(sd.d, a);
+        }
       }
       r = S(div)(S(sub)(r, sd.s), sd.d);
     }
