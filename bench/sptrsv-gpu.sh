@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/sptrsv-gpu.sh -- kk's sync-free SpTRSV on a CUDA machine, before and after in one run, from a built tree (configure with cuda on, `make`): check_solvers on cuda (cuSPARSE off, so kk's own kernels run, then on); kk-bench-solvers on cuda (SpTRSV on the ILU(0) factors against cusparseSpSV) alternating the sync-free mapping kk picks (a row per team thread) and KK_SPTRSV_SYNCFREE=warp (a warp per row, the mapping before it): three runs each on the Laplacian alone, one each with the irregular matrix, then one on the Laplacian with 8 and one with 32 lanes a row; the SASS of the double kernel's polls, fences and flag stores where cuobjdump is installed.  Every step is bounded by a timeout and the whole run by a deadline (DEADLINE seconds, default 145: steps that would start later are skipped and say so); logs go to $OUT; the last lines are a summary.
+# bench/sptrsv-gpu.sh -- kk's sync-free SpTRSV on a CUDA machine, before and after in one run, from a built tree (configure with cuda on, `make`): check_solvers on cuda (cuSPARSE off, so kk's own kernels run, then on); kk-bench-solvers on cuda (SpTRSV on the ILU(0) factors against cusparseSpSV) alternating the sync-free mapping kk picks (a row per team thread) and KK_SPTRSV_SYNCFREE=warp (a warp per row, the mapping before it): three runs each on the Laplacian alone, one each with the irregular matrix, then one on the Laplacian with 8 and one with 32 lanes a row, and two with polls that pause (KK_SPTRSV_SYNCFREE_NAP=256, 1024); the SASS of the double kernel's polls, fences and flag stores where cuobjdump is installed.  Every step is bounded by a timeout and the whole run by a deadline (DEADLINE seconds, default 145: steps that would start later are skipped and say so); logs go to $OUT; the last lines are a summary.
 #   usage: bench/sptrsv-gpu.sh [LAPLACIAN_N [IRREGULAR_ROWS]]   (defaults 64 and 200000; run from the build tree)
 #   OUT: where the logs go (default /tmp/kk-sptrsv-gpu); REPS: kk-bench-solvers --reps on the Laplacian (default 20)
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -49,6 +49,9 @@ bench auto irr "$R" 3 25
 bench warp irr "$R" 3 25
 bench 8 lap 2 "$REPS" 15
 bench 32 lap 2 "$REPS" 15
+# polls that pause (KK_SPTRSV_SYNCFREE_NAP, ns), with the mapping kk picks
+KK_SPTRSV_SYNCFREE_NAP=256 bench auto nap256 2 "$REPS" 15
+KK_SPTRSV_SYNCFREE_NAP=1024 bench auto nap1024 2 "$REPS" 15
 if left 25 "check_solvers cuda, cuSPARSE on"; then
   step "check_solvers cuda, cuSPARSE on"
   CK_FORK=no timeout 25 kernels/tests/check_solvers cuda >"$OUT/solvers-cuda.log" 2>&1

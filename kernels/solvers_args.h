@@ -23,7 +23,7 @@ struct kkk_sptrsv_args {
   int64_t rows_per_team;   /* sptrsv_team: rows a team takes (one per team thread); sptrsv_sf: per ticket */
   int64_t nteams;          /* sptrsv_sf: the league size */
   int32_t gen;             /* sptrsv_sf: this solve's flag value (never 0) */
-  int32_t pad;
+  int32_t nap_ns;          /* sptrsv_sfg on CUDA: the longest pause between two polls of a flag, ns (0: none) */
   int32_t lower;  /* 1: the strict lower triangle is the off-diagonal part read; 0: the strict upper */
   int32_t unit;   /* 1: the diagonal is one (not read) */
 };

@@ -31,6 +31,7 @@ struct kk_sptrsv {
   kk_view_t *sf_slot, *sf_span; /* sptrsv_sfg: the padded level order (int32) and each slot's entries (int64 pairs) */
   int64_t sf_slots;     /* slots of sf_slot */
   int32_t sf_lanes, sf_team, sf_per_thread; /* vector length, team size, slots per team thread and ticket */
+  int32_t sf_nap;       /* KK_SPTRSV_SYNCFREE_NAP: the longest pause between polls on CUDA, ns */
 };
 
 kk_status_t kkk_crs_host(const char *op, const kk_crs_t *A, int64_t **rp, int32_t **ci, void **vals) {
@@ -277,9 +278,19 @@ static void sf_slots(const kk_sptrsv_t *h, const int64_t *rp, const int32_t *ci,
  * (the matrix may hold both factors: the other half is not read), else the
  * whole row.  KK_SPTRSV_SYNCFREE=warp picks the earlier mapping instead
  * (sptrsv_sf: a warp per row, two rows of a ticket one after the other),
- * =2..32 the lanes a row takes on CUDA and HIP; the variable is read here,
- * once per handle. */
+ * =2..32 the lanes a row takes on CUDA and HIP; KK_SPTRSV_SYNCFREE_NAP=NS
+ * lets a failed poll pause (16 ns doubling up to NS) on CUDA.  Both are
+ * read here, once per handle. */
 static kk_status_t sf_setup(const kkk_call_t *c, kk_sptrsv_t *h) {
+  const char *nap = getenv("KK_SPTRSV_SYNCFREE_NAP");
+  if (nap && *nap) {
+    char *e;
+    const long v = strtol(nap, &e, 10);
+    if (*e || v < 0 || v > 1000000)
+      return kkk_err(KK_ERROR_INVALID_ARGUMENT,
+                     "%s: KK_SPTRSV_SYNCFREE_NAP='%s' is not a pause in nanoseconds from 0 to 1000000", c->op, nap);
+    h->sf_nap = (int32_t)v;
+  }
   const char *env = getenv("KK_SPTRSV_SYNCFREE");
   int32_t lanes = 0;
   if (env && *env && strcmp(env, "auto") != 0) {
@@ -432,6 +443,7 @@ static kk_status_t run_syncfree(const kkk_call_t *c, kk_sptrsv_t *h, struct kkk_
     s->order = kkk_desc(h->sf_slot);
     s->span = kkk_desc(h->sf_span);
     s->end = h->sf_slots;
+    s->nap_ns = h->sf_nap;
     p.team_size = h->sf_team;
     p.vector_length = h->sf_lanes;
     s->rows_per_team = (int64_t)h->sf_team * h->sf_per_thread;

@@ -196,7 +196,7 @@ KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
   const int32_t *restrict slot = KK_DATA(args->order, int32_t);
   const int64_t *restrict span = KK_DATA(args->span, int64_t);
   int32_t *ready = KK_DATA(args->ready, int32_t);
-  const int32_t gen = args->gen;
+  const int32_t gen = args->gen, nap = args->nap_ns;
   const int lower = args->lower, unit = args->unit;
   int64_t t;
   KK_SINGLE_TEAM_BROADCAST(team, t) {
@@ -207,6 +207,7 @@ KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
   }
   const int64_t k0 = t * args->rows_per_team;
   const int64_t k1 = k0 + args->rows_per_team < args->end ? k0 + args->rows_per_team : args->end;
+  (void)nap; /* (read by KKK_SF_WAIT on CUDA only) */
   for (int64_t k = k0 + KK_TEAM_RANK(team); k < k1; k += KK_TEAM_SIZE(team)) {
     const int64_t i = slot[k], p0 = span[2 * k], p1 = span[2 * k + 1];
     if (i < 0)
@@ -219,7 +220,7 @@ KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
         const int64_t j = ci[p];
         const SC a = av[p];
         if (lower ? j < i : j > i) {
-          KKK_SF_WAIT(&ready[j], gen)
+          KKK_SF_WAIT(&ready[j], gen, nap)
           KKK_SF_ACQUIRE();
           s = S(fma)(a, KK_AT(args->x, SC, j), s);
         }
@@ -229,7 +230,7 @@ KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
         const int64_t j = ci[p];
         const SC a = av[p];
         if (lower ? j < i : j > i) {
-          KKK_SF_WAIT(&ready[j], gen)
+          KKK_SF_WAIT(&ready[j], gen, nap)
           KKK_SF_ACQUIRE();
           s += a * KK_AT(args->x, SC, j);
         }
@@ -242,7 +243,7 @@ KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
         const int64_t j = ci[p];
         const SC a = av[p];
         if (lower ? j < i : j > i) {
-          KKK_SF_WAIT(&ready[j], gen)
+          KKK_SF_WAIT(&ready[j], gen, nap)
           KKK_SF_ACQUIRE();
           sd.s = S(fma)(a, KK_AT(args->x, SC, j), sd.s);
         } else if (j == i) {

@@ -93,8 +93,9 @@ typedef enum kk_sptrsv_algo {
  * A's space, are made by its first solve and kept in the handle; that
  * solve copies A's structure to the host (synchronously) and reads the
  * environment variable KK_SPTRSV_SYNCFREE (auto, warp, or the lanes a row
- * takes on CUDA and HIP: 2, 4, 8, 16, 32; another value fails that solve
- * with KK_ERROR_INVALID_ARGUMENT), docs/kernels.md.
+ * takes on CUDA and HIP: 2, 4, 8, 16, 32) and KK_SPTRSV_SYNCFREE_NAP (a
+ * pause between polls on CUDA, ns); another value fails that solve with
+ * KK_ERROR_INVALID_ARGUMENT; docs/kernels.md.
  * KK_ERROR_INVALID_ARGUMENT: h NULL or algo none of the above.  Not
  * thread-safe (as every call with the handle). */
 kk_status_t kk_sptrsv_set_algorithm(kk_sptrsv_t *h, kk_sptrsv_algo_t algo);

@@ -388,14 +388,18 @@ END_TEST
  * handle): a matrix holding both triangles with sorted columns (a 9-point
  * grid: the solve reads only its triangle's part of each row), whose
  * levels grow from one row to g and shrink back (padded to whole teams on
- * the device backends), solved by every mapping, twice each; a value that
- * names none is refused, naming the variable, and x keeps its values. */
+ * the device backends), solved by every mapping, twice each, half of them
+ * with polls that pause (KK_SPTRSV_SYNCFREE_NAP); a value of either
+ * variable that names none is refused, naming the variable, and x keeps
+ * its values. */
 START_TEST(sptrsv_syncfree_mappings) {
   const int64_t g = g_small ? 12 : 28, n = g * g;
   const kk_type_t types[2] = {KK_DOUBLE, KK_COMPLEX_FLOAT};
   static const char *const modes[] = {NULL, "auto", "warp", "2", "4", "8", "16", "32"};
   const char *saved = getenv("KK_SPTRSV_SYNCFREE");
   char *keep = saved ? strdup(saved) : NULL;
+  const char *saved_nap = getenv("KK_SPTRSV_SYNCFREE_NAP");
+  char *keep_nap = saved_nap ? strdup(saved_nap) : NULL;
   for (int ti = 0; ti < 2; ti++) {
     const kk_type_t t = types[ti];
     hcsr_t h = {n, n, 0, calloc((size_t)n + 1, sizeof(int64_t)), malloc(sizeof(int64_t) * (size_t)(9 * n)),
@@ -431,6 +435,10 @@ START_TEST(sptrsv_syncfree_mappings) {
             setenv("KK_SPTRSV_SYNCFREE", modes[m], 1);
           else
             unsetenv("KK_SPTRSV_SYNCFREE");
+          if (m % 2) /* polls that pause (CUDA) */
+            setenv("KK_SPTRSV_SYNCFREE_NAP", m == 7 ? "1" : "200", 1);
+          else
+            unsetenv("KK_SPTRSV_SYNCFREE_NAP");
           kk_sptrsv_t *S = NULL;
           OK(kk_sptrsv_symbolic(A, lower ? KK_LOWER : KK_UPPER, unit ? KK_DIAG_UNIT : KK_DIAG_NONUNIT, &S));
           ck_assert_int_eq(kk_sptrsv_levels(S), 3 * (g - 1) + 1);
@@ -441,8 +449,10 @@ START_TEST(sptrsv_syncfree_mappings) {
             cplx *x = fetch(t, vx);
             for (int64_t i = 0; i < n; i++)
               ck_assert_msg(cabs(x[i] - xr[i]) <= 1e2 * sqrt((double)n) * eps_of(t) * scale,
-                            "%s lower %d unit %d KK_SPTRSV_SYNCFREE=%s rep %d: x[%lld] = %g%+gi, want %g%+gi",
-                            kk_type_name(t), lower, unit, modes[m] ? modes[m] : "(unset)", rep, (long long)i,
+                            "%s lower %d unit %d KK_SPTRSV_SYNCFREE=%s (nap %d) rep %d: x[%lld] = %g%+gi, want "
+                            "%g%+gi",
+                            kk_type_name(t), lower, unit, modes[m] ? modes[m] : "(unset)", (int)(m % 2), rep,
+                            (long long)i,
                             creal(x[i]), cimag(x[i]), creal(xr[i]), cimag(xr[i]));
             free(x);
             kk_view_release(vb);
@@ -452,9 +462,15 @@ START_TEST(sptrsv_syncfree_mappings) {
         }
       }
     /* refused: the variable is read by a handle's first sync-free solve */
-    static const char *const bad[] = {"3", "64", "warpx", "16 "};
-    for (int k = 0; k < 4; k++) {
-      setenv("KK_SPTRSV_SYNCFREE", bad[k], 1);
+    static const char *const bad[] = {"3", "64", "warpx", "16 ", "-1", "2000000", "10ns"};
+    for (int k = 0; k < 7; k++) {
+      if (k < 4) { /* mappings, then pauses */
+        setenv("KK_SPTRSV_SYNCFREE", bad[k], 1);
+        unsetenv("KK_SPTRSV_SYNCFREE_NAP");
+      } else {
+        unsetenv("KK_SPTRSV_SYNCFREE");
+        setenv("KK_SPTRSV_SYNCFREE_NAP", bad[k], 1);
+      }
       kk_sptrsv_t *S = NULL;
       OK(kk_sptrsv_symbolic(A, KK_LOWER, KK_DIAG_NONUNIT, &S));
       OK(kk_sptrsv_set_algorithm(S, KK_SPTRSV_SYNCFREE));
@@ -464,7 +480,7 @@ START_TEST(sptrsv_syncfree_mappings) {
         sv[i] = sev[0];
       kk_view_t *vb = vec(t, n, b), *vx = vec(t, n, sv);
       ck_assert_int_eq(kk_sptrsv_solve(NULL, S, vb, vx), KK_ERROR_INVALID_ARGUMENT);
-      ck_assert_contains(kk_last_error(), "KK_SPTRSV_SYNCFREE");
+      ck_assert_contains(kk_last_error(), k < 4 ? "KK_SPTRSV_SYNCFREE=" : "KK_SPTRSV_SYNCFREE_NAP=");
       cplx *x = fetch(t, vx);
       for (int64_t i = 0; i < n; i++)
         ck_assert(x[i] == 7);
@@ -481,7 +497,11 @@ START_TEST(sptrsv_syncfree_mappings) {
     setenv("KK_SPTRSV_SYNCFREE", keep, 1);
   else
     unsetenv("KK_SPTRSV_SYNCFREE");
-  free(keep);
+  if (keep_nap)
+    setenv("KK_SPTRSV_SYNCFREE_NAP", keep_nap, 1);
+  else
+    unsetenv("KK_SPTRSV_SYNCFREE_NAP");
+  free(keep), free(keep_nap);
 }
 END_TEST
 
