@@ -23,7 +23,7 @@ left() {
 step "device"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/device.txt"
 step "build what this needs"
-make -j16 kernels/tests/check_solvers bench/kk-bench-solvers >"$OUT/make.log" 2>&1 || { tail -30 "$OUT/make.log"; exit 1; }
+timeout 60 make -j16 kernels/tests/check_solvers bench/kk-bench-solvers >"$OUT/make.log" 2>&1 || { tail -30 "$OUT/make.log"; exit 1; }
 step "check_solvers cuda, cuSPARSE off (kk's SpTRSV: sync-free under every KK_SPTRSV_SYNCFREE, and levels)"
 CK_FORK=no KK_KERNELS_CUSPARSE=off timeout 45 kernels/tests/check_solvers cuda >"$OUT/solvers-cuda-own.log" 2>&1
 note "check_solvers cuda, cuSPARSE off" $?
@@ -63,7 +63,7 @@ NVCC=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
 if [ -x "$CUOBJDUMP" ] && [ -x "$NVCC" ] && left 10 "SASS of sptrsv_sfg_d"; then
   step "SASS of kkk_sptrsv_sfg_d (sm_90): polls, fences, flag stores"
   S=$(dirname "$0")/..
-  if timeout 60 "$NVCC" -x cu -O3 -std=c++17 -cubin -arch=sm_90 -DKK_TARGET_CUDA -I"$S/include" -I"$S/kernels" \
+  if timeout 10 "$NVCC" -x cu -O3 -std=c++17 -cubin -arch=sm_90 -DKK_TARGET_CUDA -I"$S/include" -I"$S/kernels" \
     -Iinclude "$S/kernels/sptrsv.kk.c" -o "$OUT/sptrsv.cubin" >"$OUT/sass.log" 2>&1; then
     "$CUOBJDUMP" -sass -fun kk_k_kkk_sptrsv_sfg_d "$OUT/sptrsv.cubin" >"$OUT/sass-sfg-d.txt" 2>&1
     grep -E "MEMBAR|FENCE|CCTL|ERRBAR|STRONG|\.SYS|\.GPU" "$OUT/sass-sfg-d.txt" | tee "$OUT/sass-sfg-d-sync.txt"
