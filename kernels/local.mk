@@ -224,7 +224,7 @@ endif
 # ---- bench/kk-bench-solvers: SpTRSV against cusparseSpSV (cuda) or a serial C
 # loop (host), GMRES/CG with ILU(0); bench/solvers-gpu.sh runs it and the
 # solver suite on a CUDA machine ----
-EXTRA_DIST += bench/solvers-gpu.sh bench/sparse-gpu.sh bench/run-common.sh
+EXTRA_DIST += bench/solvers-gpu.sh bench/sparse-gpu.sh bench/sptrsv-gpu.sh bench/run-common.sh
 if KK_BUILD_KERNELS
 noinst_PROGRAMS += bench/kk-bench-solvers
 bench_kk_bench_solvers_SOURCES = bench/kk-bench-solvers.c $(BENCH_BASE)

@@ -11,15 +11,19 @@
  * int64, columns int32); order int32.  sptrsv_sf solves every level in one
  * launch: ready (int32, a flag per row: the row is solved when it reads
  * gen), ctr (int64, one element: the tickets drawn so far, 0 between
- * solves), nteams the league size. */
+ * solves), nteams the league size.  sptrsv_sfg, the same with a row per
+ * team thread, takes order as the padded slots of the levels (-1: none)
+ * and span (int64, two per slot) as the entries of each slot's row to
+ * read. */
 struct kkk_sptrsv_args {
   kk_view_strided row_ptr, col_idx, vals, order, b, x;
-  kk_view_strided ready, ctr;  /* sptrsv_sf */
-  int64_t begin, end;      /* sptrsv_team: the level's range of order (sptrsv_sf: 0 and the rows) */
+  kk_view_strided ready, ctr;  /* sptrsv_sf, sptrsv_sfg */
+  kk_view_strided span;        /* sptrsv_sfg */
+  int64_t begin, end;      /* sptrsv_team: the level's range of order (sptrsv_sf: 0 and the rows; sptrsv_sfg: 0 and the slots) */
   int64_t rows_per_team;   /* sptrsv_team: rows a team takes (one per team thread); sptrsv_sf: per ticket */
   int64_t nteams;          /* sptrsv_sf: the league size */
   int32_t gen;             /* sptrsv_sf: this solve's flag value (never 0) */
-  int32_t pad;
+  int32_t nap_ns;          /* sptrsv_sfg on CUDA: the longest pause between two polls of a flag, ns (0: none) */
   int32_t lower;  /* 1: the strict lower triangle is the off-diagonal part read; 0: the strict upper */
   int32_t unit;   /* 1: the diagonal is one (not read) */
 };
@@ -46,6 +50,7 @@ struct kkk_ilu_args {
 KKK_SOLVERS_DECL4(sptrsv);
 KKK_SOLVERS_DECL4(sptrsv_team);
 KKK_SOLVERS_DECL4(sptrsv_sf);
+KKK_SOLVERS_DECL4(sptrsv_sfg);
 /* ilu.kk.c */
 KKK_SOLVERS_DECL4(ilu_load);
 KKK_SOLVERS_DECL4(ilu_row);

@@ -7,7 +7,7 @@
 #include "solvers_internal.h"
 
 static const kk_kernel_t *const k_sptrsv[4] = KKK_K4(sptrsv), *const k_sptrsv_team[4] = KKK_K4(sptrsv_team),
-                         *const k_sptrsv_sf[4] = KKK_K4(sptrsv_sf);
+                         *const k_sptrsv_sf[4] = KKK_K4(sptrsv_sf), *const k_sptrsv_sfg[4] = KKK_K4(sptrsv_sfg);
 
 struct kk_sptrsv {
   const kk_crs_t *A;    /* borrowed */
@@ -25,6 +25,13 @@ struct kk_sptrsv {
   kk_view_t *ready, *ctr; /* the sync-free solve's row flags and ticket counter (made by its first solve) */
   int32_t sf_gen;       /* the flag value of the last sync-free solve */
   int sf_dirty;         /* a sync-free launch failed: the counter may not be 0 */
+  /* the sync-free solve's mapping, chosen by its first solve (sf_setup) */
+  int sf_ready;         /* chosen */
+  int sf_warp;          /* KK_SPTRSV_SYNCFREE=warp: sptrsv_sf, a warp per row; else sptrsv_sfg */
+  kk_view_t *sf_slot, *sf_span; /* sptrsv_sfg: the padded level order (int32) and each slot's entries (int64 pairs) */
+  int64_t sf_slots;     /* slots of sf_slot */
+  int32_t sf_lanes, sf_team, sf_per_thread; /* vector length, team size, slots per team thread and ticket */
+  int32_t sf_nap;       /* KK_SPTRSV_SYNCFREE_NAP: the longest pause between polls on CUDA, ns */
 };
 
 kk_status_t kkk_crs_host(const char *op, const kk_crs_t *A, int64_t **rp, int32_t **ci, void **vals) {
@@ -211,13 +218,187 @@ kk_status_t kk_sptrsv_symbolic(const kk_crs_t *A, kk_uplo_t uplo, kk_diag_t diag
   return st;
 }
 
-/* The sync-free solve: one launch.  GPUs: teams of warps (a warp per team
- * thread, so that the team's threads may wait on each other) on CUDA and
- * HIP, of one thread elsewhere (an OpenCL work-group's work-items may run
- * one after the other, and one must never wait on another); a ticket
- * takes two rows per team thread (fewer tickets, so less contention on the
- * counter, while rows next to each other in order are mostly of one level
- * and independent).  Host backends (when asked for): 64 rows per ticket. */
+/* The padded level order (slot, -1 for none) and each slot's entries
+ * (span, pairs) of a triangle whose levels are lvl / order, for teams of
+ * `team` rows; host arrays of *slots slots, NULL when out of memory. */
+static void sf_slots(const kk_sptrsv_t *h, const int64_t *rp, const int32_t *ci, const int32_t *order, int32_t team,
+                     int32_t **slot, int64_t **span, int64_t *slots) {
+  const int lower = h->uplo == KK_LOWER, sorted = h->vendor_ok;
+  int64_t m = 0;
+  for (int64_t l = 0; l < h->nlev; l++)
+    m += (h->lvl[l + 1] - h->lvl[l] + team - 1) / team * team;
+  *slots = m;
+  *slot = malloc(sizeof(int32_t) * (size_t)m);
+  *span = malloc(2 * sizeof(int64_t) * (size_t)m);
+  if (!*slot || !*span) {
+    free(*slot), free(*span);
+    *slot = NULL, *span = NULL;
+    return;
+  }
+  int64_t k = 0;
+  for (int64_t l = 0; l < h->nlev; l++) {
+    const int64_t k1 = k + (h->lvl[l + 1] - h->lvl[l] + team - 1) / team * team;
+    for (int64_t o = h->lvl[l]; o < h->lvl[l + 1]; o++, k++) {
+      const int64_t i = order[o];
+      int64_t b = rp[i], e = rp[i + 1];
+      if (sorted) { /* lower: the entries up to the diagonal; upper: from it */
+        if (lower)
+          while (e > b && ci[e - 1] > i)
+            e--;
+        else
+          while (b < e && ci[b] < i)
+            b++;
+      }
+      (*slot)[k] = (int32_t)i;
+      (*span)[2 * k] = b, (*span)[2 * k + 1] = e;
+    }
+    for (; k < k1; k++) {
+      (*slot)[k] = -1;
+      (*span)[2 * k] = (*span)[2 * k + 1] = 0;
+    }
+  }
+}
+
+/* The sync-free solve's mapping (docs/kernels.md), chosen once per handle
+ * by its first sync-free solve: sptrsv_sfg, a row per team thread, each
+ * level padded to a whole number of teams, so that no row waits on a row
+ * of its own team (a team's work-items may run one after the other on
+ * OpenCL, and the lanes of a warp in lockstep on HIP).
+ *   CUDA, HIP: a row's entries over `lanes` lanes, the power of two (2 to
+ *     32) at or above the average length of the triangle's rows (diagonal
+ *     included), so that a warp holds 32 / lanes rows that wait at the same
+ *     time, or 32 where the longest row would take a lane more than 8
+ *     steps (each step of a lane waits, fences and loads in turn, so a
+ *     long row's wait is as long as its steps); teams of 128 lanes.
+ *   OpenCL, Level Zero: teams of 32 work-items (a row's lanes are a loop
+ *     in its work-item).
+ *   Both: fewer team threads where the average level has fewer rows than
+ *     a team (padding would be most of the slots); a ticket a team's rows.
+ *   Host backends (when asked for): teams of one thread, 64 rows a ticket
+ *     (rows of one thread run in order, so it may wait on its own).
+ * Each slot's entries are its row's triangle where the columns are sorted
+ * (the matrix may hold both factors: the other half is not read), else the
+ * whole row.  KK_SPTRSV_SYNCFREE=warp picks the earlier mapping instead
+ * (sptrsv_sf: a warp per row, two rows of a ticket one after the other),
+ * =2..32 the lanes a row takes on CUDA and HIP; KK_SPTRSV_SYNCFREE_NAP=NS
+ * lets a failed poll pause (16 ns doubling up to NS) on CUDA.  Both are
+ * read here, once per handle. */
+static kk_status_t sf_setup(const kkk_call_t *c, kk_sptrsv_t *h) {
+  const char *nap = getenv("KK_SPTRSV_SYNCFREE_NAP");
+  if (nap && *nap) {
+    char *e;
+    const long v = strtol(nap, &e, 10);
+    if (*e || v < 0 || v > 1000000)
+      return kkk_err(KK_ERROR_INVALID_ARGUMENT,
+                     "%s: KK_SPTRSV_SYNCFREE_NAP='%s' is not a pause in nanoseconds from 0 to 1000000", c->op, nap);
+    h->sf_nap = (int32_t)v;
+  }
+  const char *env = getenv("KK_SPTRSV_SYNCFREE");
+  int32_t lanes = 0;
+  if (env && *env && strcmp(env, "auto") != 0) {
+    if (strcmp(env, "warp") == 0) {
+      h->sf_warp = 1;
+      h->sf_ready = 1;
+      return KK_OK;
+    }
+    char *e;
+    const long v = strtol(env, &e, 10);
+    if (*e || (v != 2 && v != 4 && v != 8 && v != 16 && v != 32))
+      return kkk_err(KK_ERROR_INVALID_ARGUMENT,
+                     "%s: KK_SPTRSV_SYNCFREE='%s' is none of auto, warp, 2, 4, 8, 16, 32", c->op, env);
+    lanes = (int32_t)v;
+  }
+  const int64_t n = h->rows;
+  int64_t *rp = NULL, *span = NULL, slots = 0;
+  int32_t *ci = NULL, *slot = NULL, *order = malloc(sizeof(int32_t) * (size_t)n);
+  if (!order)
+    return kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", c->op);
+  kk_status_t st = kkk_crs_host(c->op, h->A, &rp, &ci, NULL);
+  if (st == KK_OK) {
+    st = kk_space_copy(NULL, order, kk_crs_space(h->A), kk_view_data(h->order), sizeof(int32_t) * (size_t)n, NULL);
+    if (st != KK_OK)
+      st = kkk_err(st, "%s: matrix '%s': copying the level order to the host: %s", c->op, kkk_crs_label(h->A),
+                   kk_last_error());
+  }
+  /* the shape */
+  int32_t team = 1, per = 64;
+  const char *be = c->host ? NULL : kk_instance_backend(c->inst);
+  const int simt = be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0);
+  if (!c->host) {
+    if (!simt)
+      lanes = 1; /* SPIR-V: a team thread's lanes are a loop in its work-item */
+    else if (!lanes && st == KK_OK) {
+      const int lower = h->uplo == KK_LOWER;
+      int64_t tri = 0, longest = 0; /* entries of the triangle, diagonals included; the most in a row */
+      for (int64_t i = 0; i < n; i++) {
+        int64_t r = 0;
+        for (int64_t p = rp[i]; p < rp[i + 1]; p++)
+          r += lower ? ci[p] <= i : ci[p] >= i;
+        tri += r;
+        longest = r > longest ? r : longest;
+      }
+      lanes = 2;
+      while (lanes < 32 && (int64_t)lanes * n < tri)
+        lanes *= 2;
+      if (longest > 8 * (int64_t)lanes) /* a long row's steps wait one after another: a warp for it */
+        lanes = 32;
+    }
+    team = simt ? 128 / (lanes ? lanes : 1) : 32;
+    while (team > 1 && (int64_t)team * h->nlev > n) /* the average level holds a team's rows or more */
+      team /= 2;
+    per = 1;
+  } else {
+    lanes = 1; /* a loop in the host thread */
+  }
+  if (st == KK_OK) {
+    sf_slots(h, rp, ci, order, team, &slot, &span, &slots);
+    if (!slot)
+      st = kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", c->op);
+  }
+  kk_view_t *vs = NULL, *vp = NULL;
+  if (st == KK_OK) {
+    char label[256];
+    snprintf(label, sizeof label, "%s.sptrsv_slots", kkk_crs_label(h->A));
+    st = kkk_upload_i32(kk_crs_space(h->A), label, slot, slots, &vs);
+    if (st == KK_OK) {
+      kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
+      snprintf(label, sizeof label, "%s.sptrsv_spans", kkk_crs_label(h->A));
+      spec.label = label;
+      spec.type = KK_INT64;
+      spec.rank = 1;
+      spec.extents[0] = 2 * slots;
+      spec.layout = KK_LAYOUT_RIGHT;
+      spec.space = kk_crs_space(h->A);
+      spec.flags = KK_VIEW_NO_INIT;
+      st = kk_view_create(&spec, &vp);
+      if (st == KK_OK)
+        st = kk_space_copy(spec.space, kk_view_data(vp), NULL, span, 2 * sizeof(int64_t) * (size_t)slots, NULL);
+    }
+    if (st != KK_OK) {
+      kk_view_release(vs);
+      kk_view_release(vp);
+      st = kkk_err(st, "%s: matrix '%s': the sync-free solve's level order: %s", c->op, kkk_crs_label(h->A),
+                   kk_last_error());
+    }
+  }
+  if (st == KK_OK) {
+    h->sf_slot = vs;
+    h->sf_span = vp;
+    h->sf_slots = slots;
+    h->sf_lanes = lanes;
+    h->sf_team = team;
+    h->sf_per_thread = per;
+    h->sf_ready = 1;
+  }
+  free(rp);
+  free(ci);
+  free(order);
+  free(slot);
+  free(span);
+  return st;
+}
+
+/* The sync-free solve: one launch (sf_setup says how). */
 static kk_status_t run_syncfree(const kkk_call_t *c, kk_sptrsv_t *h, struct kkk_sptrsv_args *s) {
   kk_status_t st = KK_OK;
   if (!h->ready) {
@@ -245,6 +426,8 @@ static kk_status_t run_syncfree(const kkk_call_t *c, kk_sptrsv_t *h, struct kkk_
     }
     h->sf_gen = 0;
   }
+  if (!h->sf_ready && (st = sf_setup(c, h)) != KK_OK)
+    return st;
   if (h->sf_dirty) {
     const int64_t zero = 0;
     st = kk_deep_copy_fill_async(c->inst, h->ctr, &zero);
@@ -263,8 +446,24 @@ static kk_status_t run_syncfree(const kkk_call_t *c, kk_sptrsv_t *h, struct kkk_
   s->ready = kkk_desc(h->ready);
   s->ctr = kkk_desc(h->ctr);
   s->begin = 0;
-  s->end = h->rows;
   kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
+  if (!h->sf_warp) {
+    s->order = kkk_desc(h->sf_slot);
+    s->span = kkk_desc(h->sf_span);
+    s->end = h->sf_slots;
+    s->nap_ns = h->sf_nap;
+    p.team_size = h->sf_team;
+    p.vector_length = h->sf_lanes;
+    s->rows_per_team = (int64_t)h->sf_team * h->sf_per_thread;
+    p.league_size = (h->sf_slots + s->rows_per_team - 1) / s->rows_per_team;
+    s->nteams = p.league_size;
+    st = kk_parallel_for_team(c->op, &p, k_sptrsv_sfg[c->t], s, sizeof *s);
+    if (st != KK_OK)
+      h->sf_dirty = 1;
+    return st;
+  }
+  /* KK_SPTRSV_SYNCFREE=warp: a warp per row, the rows of a ticket one after the other */
+  s->end = h->rows;
   if (c->host) {
     s->rows_per_team = 64;
   } else {
@@ -391,6 +590,8 @@ void kk_sptrsv_destroy(kk_sptrsv_t *h) {
   kk_view_release(h->order);
   kk_view_release(h->ready);
   kk_view_release(h->ctr);
+  kk_view_release(h->sf_slot);
+  kk_view_release(h->sf_span);
   free(h->lvl);
   free(h);
 }

@@ -1,9 +1,53 @@
-/* kernels/sptrsv.kk.c -- kk-kernels' sparse triangular solve kernel (one level set per launch) for the four element types. */
+/* kernels/sptrsv.kk.c -- kk-kernels' sparse triangular solve kernels (a launch per level set, or one sync-free launch) for the four element types. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <kk/kernel.h>
 
 #include "solvers_args.h"
 #include "scalar.h"
+
+/* How the sync-free solve (sptrsv_sfg) waits for a row and publishes one.
+ * CUDA images for compute capability 7.0 and up: a lane polls its
+ * dependency's flag with relaxed loads at device scope (ld.relaxed.gpu:
+ * served by L2, no fence per poll), a failed poll pausing first where
+ * `nap` (KK_SPTRSV_SYNCFREE_NAP) asks for it, and once the flag reads
+ * `gen` takes one acquire fence (fence.acq_rel.gpu: PTX's acquire
+ * pattern, a relaxed load then the fence), after which its plain load of
+ * x sees what the row it waited on stored before its flag (the fence's
+ * "memory" clobber keeps that load after it, and the loads of the entry
+ * before it); a row's x is published by a release store of its flag
+ * (st.release.gpu).  Elsewhere (older images, the NVRTC source, HIP,
+ * SPIR-V, the host) kk_atomic_load, an acquire, is the poll itself and
+ * kk_atomic_store, a release, the publication. */
+#if defined(KK_TARGET_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+KK__FN int32_t kkk_sf_poll(const int32_t *p) {
+  int32_t v;
+  asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+KK__FN void kkk_sf_publish(int32_t *p, int32_t v) {
+  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+/* the pause before the next poll: none while cap is 0, else 16 ns doubling
+ * up to cap (__nanosleep), so that rows far from ready poll L2 less */
+KK__FN uint32_t kkk_sf_nap(uint32_t ns, uint32_t cap) {
+  if (!cap)
+    return 0;
+  __nanosleep(ns);
+  ns = ns ? 2 * ns : 16;
+  return ns < cap ? ns : cap;
+}
+#define KKK_SF_WAIT(p, g, nap) \
+  for (uint32_t kkk_ns = 0; kkk_sf_poll(p) != (g); kkk_ns = kkk_sf_nap(kkk_ns, (uint32_t)(nap))) \
+    ;
+#define KKK_SF_ACQUIRE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+#define KKK_SF_PUBLISH(p, g) kkk_sf_publish((p), (g))
+#else
+#define KKK_SF_WAIT(p, g, nap) \
+  while (kk_atomic_load(p) != (g)) \
+    ;
+#define KKK_SF_ACQUIRE() ((void)0)
+#define KKK_SF_PUBLISH(p, g) kk_atomic_store((p), (g))
+#endif
 
 #define KKK_TMPL "sptrsv_tmpl.h"
 #include "each_type.h"

@@ -158,3 +158,103 @@ KKK_TEAM_FOR(KN(sptrsv_sf), struct kkk_sptrsv_args, team) {
     }
   }
 }
+
+/* The sum of a row's triangle (s) and of its diagonal (d) in one pass. */
+struct KN(sv2) {
+  SC s, d;
+};
+KKK_REDUCER_INIT(KN(sv2sum), struct KN(sv2), v) {
+  v->s = S(zero)();
+  v->d = S(zero)();
+}
+KKK_REDUCER_JOIN(KN(sv2sum), struct KN(sv2), d, s) {
+  d->s = S(add)(d->s, s->s);
+  d->d = S(add)(d->d, s->d);
+}
+
+/* The sync-free solve with a row per team thread (sptrsv.c's sync-free
+ * setup): slot k of the padded level order holds row order[k] (-1 for a
+ * slot that pads a level to a whole number of teams) and, in span[2k] and
+ * span[2k + 1], the entries of the row's triangle (its diagonal included;
+ * the whole row where its columns are not sorted).  A team draws a ticket
+ * t as sptrsv_sf does and takes slots [t R, t R + R), R = rows_per_team;
+ * team thread q the slots q, q + T, ... of them (T the team size; one slot
+ * each on GPUs, where R = T), its vector lanes over the row's entries, so
+ * that the rows of a warp wait at the same time.  One pass over the row:
+ * a lane reads an entry's column and value, waits for the column's flag
+ * (KKK_SF_WAIT), acquires (KKK_SF_ACQUIRE: the loads before it stay
+ * before it, only x's is after), and adds the product; the diagonal is
+ * summed in the same pass and the same reduction; one lane stores x and
+ * publishes the row's flag.  No team thread waits on its own team on
+ * GPUs (the slots of a ticket there are of one level), and a ticket's
+ * earlier slots are of levels no later than its later ones, so the rows a
+ * team thread waits on belong to earlier tickets or, on the host (a team
+ * of one thread), to its own earlier slots. */
+KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
+  const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);
+  const SC *restrict av = KK_DATA(args->vals, SC);
+  const int32_t *restrict slot = KK_DATA(args->order, int32_t);
+  const int64_t *restrict span = KK_DATA(args->span, int64_t);
+  int32_t *ready = KK_DATA(args->ready, int32_t);
+  const int32_t gen = args->gen, nap = args->nap_ns;
+  const int lower = args->lower, unit = args->unit;
+  int64_t t;
+  KK_SINGLE_TEAM_BROADCAST(team, t) {
+    int64_t *ctr = KK_DATA(args->ctr, int64_t);
+    t = kk_atomic_fetch_add(ctr, (int64_t)1);
+    if (t == args->nteams - 1)
+      kk_atomic_sub(ctr, args->nteams);
+  }
+  const int64_t k0 = t * args->rows_per_team;
+  const int64_t k1 = k0 + args->rows_per_team < args->end ? k0 + args->rows_per_team : args->end;
+  (void)nap; /* (read by KKK_SF_WAIT on CUDA only) */
+  for (int64_t k = k0 + KK_TEAM_RANK(team); k < k1; k += KK_TEAM_SIZE(team)) {
+    const int64_t i = slot[k], p0 = span[2 * k], p1 = span[2 * k + 1];
+    if (i < 0)
+      continue;
+    SC r = KK_AT(args->b, SC, i);
+    if (unit) {
+      SC s;
+#if CPLX
+      KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(svsum), s) {
+        const int64_t j = ci[p];
+        const SC a = av[p];
+        if (lower ? j < i : j > i) {
+          KKK_SF_WAIT(&ready[j], gen, nap)
+          KKK_SF_ACQUIRE();
+          s = S(fma)(a, KK_AT(args->x, SC, j), s);
+        }
+      }
+#else
+      KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) {
+        const int64_t j = ci[p];
+        const SC a = av[p];
+        if (lower ? j < i : j > i) {
+          KKK_SF_WAIT(&ready[j], gen, nap)
+          KKK_SF_ACQUIRE();
+          s += a * KK_AT(args->x, SC, j);
+        }
+      }
+#endif
+      r = S(sub)(r, s);
+    } else {
+      struct KN(sv2) sd;
+      KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(sv2sum), sd) {
+        const int64_t j = ci[p];
+        const SC a = av[p];
+        if (lower ? j < i : j > i) {
+          KKK_SF_WAIT(&ready[j], gen, nap)
+          KKK_SF_ACQUIRE();
+          sd.s = S(fma)(a, KK_AT(args->x, SC, j), sd.s);
+        } else if (j == i) {
+          sd.d = S(add)(sd.d, a);
+        }
+      }
+      r = S(div)(S(sub)(r, sd.s), sd.d);
+    }
+    KK_SINGLE_THREAD(team) {
+      KK_AT(args->x, SC, i) = r;
+      KKK_SF_PUBLISH(&ready[i], gen);
+    }
+  }
+}

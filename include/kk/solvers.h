@@ -88,9 +88,16 @@ typedef enum kk_sptrsv_algo {
 } kk_sptrsv_algo_t;
 
 /* Chooses the algorithm of the handle's later solves.  The sync-free
- * solve's flags (4 bytes a row, in A's space) are made by its first solve
- * and kept in the handle.  KK_ERROR_INVALID_ARGUMENT: h NULL or algo none
- * of the above.  Not thread-safe (as every call with the handle). */
+ * solve's flags (4 bytes a row) and its padded level order (20 bytes a
+ * slot: the rows level after level, each level padded to whole teams), in
+ * A's space, are made by its first solve and kept in the handle; that
+ * solve copies A's structure to the host (synchronously) and reads the
+ * environment variable KK_SPTRSV_SYNCFREE (auto, warp, or the lanes a row
+ * takes on CUDA and HIP: 2, 4, 8, 16, 32) and KK_SPTRSV_SYNCFREE_NAP (a
+ * pause between polls on CUDA, ns); another value fails that solve with
+ * KK_ERROR_INVALID_ARGUMENT; docs/kernels.md.
+ * KK_ERROR_INVALID_ARGUMENT: h NULL or algo none of the above.  Not
+ * thread-safe (as every call with the handle). */
 kk_status_t kk_sptrsv_set_algorithm(kk_sptrsv_t *h, kk_sptrsv_algo_t algo);
 
 /* The handle's algorithm as set (KK_SPTRSV_AUTO for NULL). */

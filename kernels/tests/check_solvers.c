@@ -384,6 +384,127 @@ START_TEST(sptrsv_algorithms) {
 }
 END_TEST
 
+/* The sync-free solve's mappings (KK_SPTRSV_SYNCFREE, read once per
+ * handle): a matrix holding both triangles with sorted columns (a 9-point
+ * grid: the solve reads only its triangle's part of each row), whose
+ * levels grow from one row to g and shrink back (padded to whole teams on
+ * the device backends), solved by every mapping, twice each, half of them
+ * with polls that pause (KK_SPTRSV_SYNCFREE_NAP); a value of either
+ * variable that names none is refused, naming the variable, and x keeps
+ * its values. */
+START_TEST(sptrsv_syncfree_mappings) {
+  const int64_t g = g_small ? 12 : 28, n = g * g;
+  const kk_type_t types[2] = {KK_DOUBLE, KK_COMPLEX_FLOAT};
+  static const char *const modes[] = {NULL, "auto", "warp", "2", "4", "8", "16", "32"};
+  const char *saved = getenv("KK_SPTRSV_SYNCFREE");
+  char *keep = saved ? strdup(saved) : NULL;
+  const char *saved_nap = getenv("KK_SPTRSV_SYNCFREE_NAP");
+  char *keep_nap = saved_nap ? strdup(saved_nap) : NULL;
+  for (int ti = 0; ti < 2; ti++) {
+    const kk_type_t t = types[ti];
+    hcsr_t h = {n, n, 0, calloc((size_t)n + 1, sizeof(int64_t)), malloc(sizeof(int64_t) * (size_t)(9 * n)),
+                malloc(sizeof(cplx) * (size_t)(9 * n))};
+    for (int64_t r = 0; r < g; r++)
+      for (int64_t q = 0; q < g; q++) {
+        const int64_t i = r * g + q;
+        for (int64_t dr = -1; dr <= 1; dr++)
+          for (int64_t dq = -1; dq <= 1; dq++)
+            if (r + dr >= 0 && r + dr < g && q + dq >= 0 && q + dq < g) {
+              h.ci[h.nnz] = (r + dr) * g + q + dq;
+              h.v[h.nnz++] = dr || dq ? rndv(t) / 9.0 : 3.0 + rndv(t) * 0.5;
+            }
+        h.rp[i + 1] = h.nnz;
+      }
+    for (int64_t p = 0; p < h.nnz; p++) { /* rounded to the type */
+      unsigned char buf[16];
+      put(t, buf, 0, h.v[p]);
+      h.v[p] = get(t, buf, 0);
+    }
+    kk_crs_t *A = to_crs(t, &h, "grid");
+    cplx *b = malloc(sizeof(cplx) * (size_t)n), *xr = malloc(sizeof(cplx) * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+      b[i] = rndv(t);
+    for (int lower = 0; lower < 2; lower++)
+      for (int unit = 0; unit < 2; unit++) {
+        ref_trsv_sparse(&h, lower, unit, b, xr);
+        double scale = 1;
+        for (int64_t i = 0; i < n; i++)
+          scale = fmax(scale, cabs(xr[i]));
+        for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+          if (modes[m])
+            setenv("KK_SPTRSV_SYNCFREE", modes[m], 1);
+          else
+            unsetenv("KK_SPTRSV_SYNCFREE");
+          if (m % 2) /* polls that pause (CUDA) */
+            setenv("KK_SPTRSV_SYNCFREE_NAP", m == 7 ? "1" : "200", 1);
+          else
+            unsetenv("KK_SPTRSV_SYNCFREE_NAP");
+          kk_sptrsv_t *S = NULL;
+          OK(kk_sptrsv_symbolic(A, lower ? KK_LOWER : KK_UPPER, unit ? KK_DIAG_UNIT : KK_DIAG_NONUNIT, &S));
+          ck_assert_int_eq(kk_sptrsv_levels(S), 3 * (g - 1) + 1);
+          OK(kk_sptrsv_set_algorithm(S, KK_SPTRSV_SYNCFREE));
+          for (int rep = 0; rep < 2; rep++) {
+            kk_view_t *vb = vec(t, n, b), *vx = vec(t, n, NULL);
+            OK(kk_sptrsv_solve(NULL, S, vb, vx));
+            cplx *x = fetch(t, vx);
+            for (int64_t i = 0; i < n; i++)
+              ck_assert_msg(cabs(x[i] - xr[i]) <= 1e2 * sqrt((double)n) * eps_of(t) * scale,
+                            "%s lower %d unit %d KK_SPTRSV_SYNCFREE=%s (nap %d) rep %d: x[%lld] = %g%+gi, want "
+                            "%g%+gi",
+                            kk_type_name(t), lower, unit, modes[m] ? modes[m] : "(unset)", (int)(m % 2), rep,
+                            (long long)i,
+                            creal(x[i]), cimag(x[i]), creal(xr[i]), cimag(xr[i]));
+            free(x);
+            kk_view_release(vb);
+            kk_view_release(vx);
+          }
+          kk_sptrsv_destroy(S);
+        }
+      }
+    /* refused: the variable is read by a handle's first sync-free solve */
+    static const char *const bad[] = {"3", "64", "warpx", "16 ", "-1", "2000000", "10ns"};
+    for (int k = 0; k < 7; k++) {
+      if (k < 4) { /* mappings, then pauses */
+        setenv("KK_SPTRSV_SYNCFREE", bad[k], 1);
+        unsetenv("KK_SPTRSV_SYNCFREE_NAP");
+      } else {
+        unsetenv("KK_SPTRSV_SYNCFREE");
+        setenv("KK_SPTRSV_SYNCFREE_NAP", bad[k], 1);
+      }
+      kk_sptrsv_t *S = NULL;
+      OK(kk_sptrsv_symbolic(A, KK_LOWER, KK_DIAG_NONUNIT, &S));
+      OK(kk_sptrsv_set_algorithm(S, KK_SPTRSV_SYNCFREE));
+      const cplx sev[1] = {7};
+      cplx *sv = malloc(sizeof(cplx) * (size_t)n);
+      for (int64_t i = 0; i < n; i++)
+        sv[i] = sev[0];
+      kk_view_t *vb = vec(t, n, b), *vx = vec(t, n, sv);
+      ck_assert_int_eq(kk_sptrsv_solve(NULL, S, vb, vx), KK_ERROR_INVALID_ARGUMENT);
+      ck_assert_contains(kk_last_error(), k < 4 ? "KK_SPTRSV_SYNCFREE=" : "KK_SPTRSV_SYNCFREE_NAP=");
+      cplx *x = fetch(t, vx);
+      for (int64_t i = 0; i < n; i++)
+        ck_assert(x[i] == 7);
+      free(x), free(sv);
+      kk_view_release(vb);
+      kk_view_release(vx);
+      kk_sptrsv_destroy(S);
+    }
+    free(b), free(xr);
+    kk_crs_destroy(A);
+    hcsr_free(&h);
+  }
+  if (keep)
+    setenv("KK_SPTRSV_SYNCFREE", keep, 1);
+  else
+    unsetenv("KK_SPTRSV_SYNCFREE");
+  if (keep_nap)
+    setenv("KK_SPTRSV_SYNCFREE_NAP", keep_nap, 1);
+  else
+    unsetenv("KK_SPTRSV_SYNCFREE_NAP");
+  free(keep), free(keep_nap);
+}
+END_TEST
+
 START_TEST(sptrsv_refuses_bad_input) {
   /* a zero diagonal: singular, refused by name and row; fine with a unit diagonal */
   const int64_t rp[] = {0, 1, 3, 4}, ci[] = {0, 0, 1, 2};
@@ -903,6 +1024,7 @@ static Suite *solvers_suite(void) {
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, sptrsv_against_reference);
   tcase_add_test(tc, sptrsv_algorithms);
+  tcase_add_test(tc, sptrsv_syncfree_mappings);
   tcase_add_test(tc, sptrsv_refuses_bad_input);
   tcase_add_test(tc, spiluk_against_reference);
   tcase_add_test(tc, spiluk_refuses_bad_input);
