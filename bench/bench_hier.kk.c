@@ -92,9 +92,10 @@ BATCHED_MATVEC_SUB(batched_matvec_sub)
 
 /* both again with a register cap (teams of at most 256 threads, 8 resident
  * per multiprocessor: 32 registers on sm_90), which the typed slices do not
- * need: nvcc gives the slices' kernel 30 registers and the parent's 30
- * uncapped (8 teams of 256 threads per multiprocessor both), 28 and 29
- * capped, no spills (tests/cuda-slice-regs.sh checks the uncapped pair) */
+ * need: nvcc 13.0 gives the slices' kernel 31 registers and the parent's 32
+ * uncapped (8 teams of 256 threads per multiprocessor both), 32 and 32
+ * capped, no spills (tests/cuda-slice-regs.sh checks the uncapped pair,
+ * tests/cuda-slice-loads.sh the order of all four's loads) */
 #undef KK_TEAM_BOUNDS
 #define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(256, 8)
 BATCHED_MATVEC(batched_matvec_b)

@@ -835,20 +835,35 @@ KK__FN void *kk__scratch(kk_team *t, int level, int per_thread, uint64_t bytes) 
   KK__UNROLL(KK_THREAD_UNROLL) for (int64_t J = (B) + (t)->team_rank, KK__CAT(kk__e_, J) = (E); J < KK__CAT(kk__e_, J); J += (t)->team_size)
 /* KK_VECTOR_UNROLL, as defined where a vector loop is written (default 1;
  * #undef and #define it around a kernel, or -D on the kkcc command line):
- * vector loops take that many elements per lane per step, all but the first
- * guarded, so that a reduction's loads are in flight together, and no trip
- * count is divided out first.  It costs registers, hence occupancy: a tuning
- * hint, see docs/kernel-language.md. */
+ * vector loops take that many elements per lane per step, so that a
+ * reduction's loads are in flight together, and no trip count is divided
+ * out first.  It costs registers, hence occupancy: a tuning hint, see
+ * docs/kernel-language.md.
+ *
+ * Two phases (kk__ph_K), one body: first the full steps, whose elements are
+ * all in the range and run unguarded, then the one step left, if any, each
+ * element but the first guarded.  The phase loop is unrolled, so the first
+ * phase's guards fold away (with KK_VECTOR_UNROLL 1 it is the second phase
+ * alone: one element a step, as before).  Unguarded, the steps' loads are
+ * plain loads that ptxas issues before the first use of any of them; a
+ * guarded load it issued after the FMA of the step's first element in the
+ * batched matrix-vector kernels (tests/cuda-slice-loads.sh), that FMA
+ * waiting for memory, so a warp had one load in flight where it could have
+ * had two. */
 #ifndef KK_VECTOR_UNROLL
 #define KK_VECTOR_UNROLL 1
 #endif
 #define KK_THREAD_VECTOR_FOR(t, K, B, E)                                                                        \
-  _Pragma("unroll 1") for (int64_t KK__CAT(kk__k0_, K) = (B) + (t)->lane, KK__CAT(kk__e_, K) = (E);                   \
-                           KK__CAT(kk__k0_, K) < KK__CAT(kk__e_, K);                                             \
+  _Pragma("unroll") for (int64_t KK__CAT(kk__k0_, K) = (B) + (t)->lane, KK__CAT(kk__e_, K) = (E),                 \
+                         KK__CAT(kk__ph_, K) = (KK_VECTOR_UNROLL) > 1 ? 0 : 1;                                    \
+                         KK__CAT(kk__ph_, K) < 2; KK__CAT(kk__ph_, K)++)                                            \
+  _Pragma("unroll 1") for (; KK__CAT(kk__k0_, K) + (KK__CAT(kk__ph_, K) ? 0 : (int64_t)((KK_VECTOR_UNROLL) - 1) * (t)->vlen) < \
+                             KK__CAT(kk__e_, K);                                                                   \
                            KK__CAT(kk__k0_, K) += (int64_t)(KK_VECTOR_UNROLL) * (t)->vlen)                        \
   _Pragma("unroll") for (int64_t K = KK__CAT(kk__k0_, K), KK__CAT(kk__u_, K) = 0;                                    \
-                         KK__CAT(kk__u_, K) < (KK_VECTOR_UNROLL) KK__VECTOR_WHILE(K < KK__CAT(kk__e_, K));            \
-                         ++KK__CAT(kk__u_, K), K += (t)->vlen) KK__VECTOR_IF(K < KK__CAT(kk__e_, K))
+                         KK__CAT(kk__u_, K) < (KK_VECTOR_UNROLL)                                                    \
+                         KK__VECTOR_WHILE(!KK__CAT(kk__ph_, K) || K < KK__CAT(kk__e_, K));                          \
+                         ++KK__CAT(kk__u_, K), K += (t)->vlen) KK__VECTOR_IF(!KK__CAT(kk__ph_, K) || K < KK__CAT(kk__e_, K))
 #define KK_TEAM_VECTOR_FOR(t, J, B, E)                                                                          \
   _Pragma("unroll 1") for (int64_t J = (B) + (t)->lane + (int64_t)(t)->vlen * (t)->team_rank, KK__CAT(kk__e_, J) = (E);            \
        J < KK__CAT(kk__e_, J); J += (int64_t)(t)->vlen * (t)->team_size)
