@@ -466,6 +466,15 @@ template <int IT, unsigned B> KK__FN unsigned kk__scan_slot_striped(unsigned r, 
 template <int IT> KK__FN unsigned kk__scan_slot_blocked(unsigned tid, unsigned k) {
   return IT > 1 ? tid * (IT + 1) + k : tid + k;
 }
+/* The warp whose run holds striped element r * B + tid (tid < B): r / 2
+ * with 16 items and warps of 32, no per-thread part, when a warp's run is
+ * a multiple of the block. */
+template <int IT, unsigned B> KK__FN unsigned kk__scan_warp_of(unsigned r, unsigned tid) {
+  if constexpr ((KK__WARP * IT) % B == 0)
+    return r / ((KK__WARP * IT) / B);
+  else
+    return (r * B + tid) / (KK__WARP * IT);
+}
 /* Inclusive scan in lane order of one value per lane of a whole warp; the
  * exclusive one goes to *excl. */
 template <class T, class RED> KK__FN T kk__warp_scan(T v, unsigned lane, T *excl) {
@@ -610,7 +619,7 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
 #pragma unroll
         for (int u = 0; u < U; u++) {
           const unsigned r = r0 + u;
-          T p = kk__wt[(r * B + tid) / (KK__WARP * IT)];
+          T p = kk__wt[kk__scan_warp_of<IT, B>(r, tid)];
           RED::join(&p, &buf[kk__scan_slot_striped<IT, B>(r, tid)]);
           body(i0 + (int64_t)u * B, &p, 1);
         }
@@ -618,10 +627,9 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
     } else {
       KK__UNROLL(KK__SCAN_FINAL_UNROLL)
       for (int r = 0; r < IT; r++) {
-        const unsigned s = r * B + tid;
-        T p = kk__wt[s / (KK__WARP * IT)];
+        T p = kk__wt[kk__scan_warp_of<IT, B>(r, tid)];
         RED::join(&p, &buf[kk__scan_slot_striped<IT, B>(r, tid)]);
-        body(first + s, &p, 1);
+        body(first + (r * B + tid), &p, 1);
       }
     }
   } else {
