@@ -158,6 +158,16 @@ struct kka_cmp_args {
   uint64_t vbits;
   int32_t lt, eq, gt, inv;
 };
+/* the same comparison as the band of values it keeps, for compaction:
+ * (lo <= x && x <= hi) ^ inv, two compares an element (the host derives
+ * lo and hi from the value and the comparison: x < v is x <= the value
+ * before v; an empty band is lo = the largest value, hi = the smallest;
+ * NaN is in no band) */
+struct kka_band_args {
+  kk__alg_args h;
+  uint64_t lo, hi;
+  int32_t inv, pad;
+};
 /* Host backends count a built-in predicate's matches KKA_HOST_CB elements
  * per iteration, a plain loop per comparison (no masks per element); GPUs
  * one element per iteration. */

@@ -18,6 +18,7 @@ KKA_TABLE(minmaxel)
 KKA_TABLE(count)
 KKA_TABLE(find)
 KKA_TABLE(compact)
+KKA_TABLE(compact32)
 KKA_TABLE(unique)
 KKA_TABLE(sum)
 KKA_TABLE(prod)
@@ -246,14 +247,104 @@ kk_status_t kk_find_if(kk_instance_t *instance, kk_view_t *view, kk_pred_t pred,
   return KK_OK;
 }
 
+/* ---- the band of a built-in comparison (struct kka_band_args) ----------------------------------- */
+
+/* Integers of `bits` bits, signed or not: [lo, hi] as bits, 0 when the band is empty. */
+static int band_int(kk_cmp_t cmp, uint64_t vb, int bits, int sgn, uint64_t *lo, uint64_t *hi) {
+  if (sgn) {
+    const int64_t mx = bits == 64 ? INT64_MAX : (int64_t)(((uint64_t)1 << (bits - 1)) - 1), mn = -mx - 1;
+    const uint64_t sbit = (uint64_t)1 << (bits - 1);
+    /* the value, sign-extended from its bits */
+    const int64_t v = bits == 64 ? (int64_t)vb : (vb & sbit) ? (int64_t)(vb | ~(sbit * 2 - 1)) : (int64_t)vb;
+    int64_t l = mn, h = mx;
+    switch (cmp) {
+    case KK_CMP_LT: if (v == mn) return 0; h = v - 1; break;
+    case KK_CMP_LE: h = v; break;
+    case KK_CMP_GT: if (v == mx) return 0; l = v + 1; break;
+    case KK_CMP_GE: l = v; break;
+    default: l = h = v; break; /* EQ, NE (inverted) */
+    }
+    *lo = (uint64_t)l, *hi = (uint64_t)h;
+    return 1;
+  }
+  const uint64_t mx = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1, v = vb & mx;
+  uint64_t l = 0, h = mx;
+  switch (cmp) {
+  case KK_CMP_LT: if (v == 0) return 0; h = v - 1; break;
+  case KK_CMP_LE: h = v; break;
+  case KK_CMP_GT: if (v == mx) return 0; l = v + 1; break;
+  case KK_CMP_GE: l = v; break;
+  default: l = h = v; break;
+  }
+  *lo = l, *hi = h;
+  return 1;
+}
+
+/* IEEE floats of `bits` bits (32, 64), through their bits: the next value
+ * below or above v is one unit in the last place away (from either zero,
+ * the smallest subnormal of the other sign); NaN is in no band. */
+static int band_float(kk_cmp_t cmp, uint64_t vb, int bits, uint64_t *lo, uint64_t *hi) {
+  const uint64_t sgn = (uint64_t)1 << (bits - 1), inf = bits == 64 ? 0x7ff0000000000000ull : 0x7f800000ull;
+  const uint64_t v = bits == 64 ? vb : vb & 0xffffffffull, mag = v & ~sgn, ninf = sgn | inf;
+  if (mag > inf) /* NaN: every comparison fails */
+    return 0;
+  const uint64_t below = mag == 0 ? sgn | 1 : (v & sgn) ? v + 1 : v - 1;
+  const uint64_t above = mag == 0 ? 1 : (v & sgn) ? v - 1 : v + 1;
+  uint64_t l = ninf, h = inf;
+  switch (cmp) {
+  case KK_CMP_LT: if (v == ninf) return 0; h = below; break;
+  case KK_CMP_LE: h = v; break;
+  case KK_CMP_GT: if (v == inf) return 0; l = above; break;
+  case KK_CMP_GE: l = v; break;
+  default: l = h = v; break;
+  }
+  *lo = l, *hi = h;
+  return 1;
+}
+
+/* The band arguments of built-in comparison p on a view of type index t
+ * (p checked by pred_prepare). */
+static void band_args(int t, kk_pred_t p, int negate, size_t es, struct kka_band_args *b) {
+  uint64_t vb = 0;
+  memcpy(&vb, p.value, es);
+  const int bits = (int)es * 8;
+  const int full = t >= 8 ? band_float(p.cmp, vb, bits, &b->lo, &b->hi)
+                          : band_int(p.cmp, vb, bits, t % 2 == 0, &b->lo, &b->hi);
+  if (!full) { /* empty: lo the largest value, hi the smallest */
+    if (t >= 8)
+      b->lo = bits == 64 ? 0x7ff0000000000000ull : 0x7f800000ull, b->hi = b->lo | ((uint64_t)1 << (bits - 1));
+    else if (t % 2 == 0)
+      b->lo = bits == 64 ? (uint64_t)INT64_MAX : ((uint64_t)1 << (bits - 1)) - 1, b->hi = (uint64_t)(-(int64_t)b->lo - 1);
+    else
+      b->lo = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1, b->hi = 0;
+  }
+  b->inv = (p.cmp == KK_CMP_NE) ^ (negate != 0);
+}
+
 /* Compaction of src into dst (capacity its extent) with the predicate (or
- * its negation); *count the number kept. */
+ * its negation); *count the number kept.  A built-in comparison on
+ * unit-stride views of fewer than 2^31 elements runs the compact32 kernel
+ * (an int32_t count, direct indexing, the comparison as a band); the rest
+ * the general one. */
 static kk_status_t compact(const kka_call_t *c, kk_view_t *src, kk_view_t *dst, kk_pred_t p, int negate, int64_t *count) {
   pred_launch_t L;
-  kk_status_t st = pred_prepare(c, src, p, header(src, NULL, dst, len(src)), negate, &L);
+  const kk__alg_args h = header(src, NULL, dst, len(src));
+  kk_status_t st = pred_prepare(c, src, p, h, negate, &L);
   if (st != KK_OK)
     return st;
   *count = 0;
+  if (!p.custom && (h.flags & KK__ALG_UNIT) && h.n <= INT32_MAX) {
+    struct kka_band_args b;
+    memset(&b, 0, sizeof b);
+    b.h = h;
+    b.h.cap = h.cap < h.n ? h.cap : h.n; /* what can be written: fits the count's type */
+    const int t = kka_tidx(kk_view_type(src));
+    band_args(t, p, negate, kk_view_elem_size(src), &b);
+    int32_t kept = 0;
+    if ((st = kka_scan(c, compact32_k[t], &b, sizeof b, h.n, &kept, sizeof kept)) == KK_OK)
+      *count = kept;
+    return st;
+  }
   return kka_scan(c, L.compact, L.buf, L.size, len(src), count, sizeof *count);
 }
 

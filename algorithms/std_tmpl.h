@@ -147,6 +147,18 @@ KKA_SCAN(KN(compact), struct kka_cmp_args, int64_t, i, part, fin) {
     *part += 1;
   }
 }
+/* The same with an int32_t count, for unit-stride views of fewer than 2^31
+ * elements (std.c picks it at launch): the views indexed directly, 32-bit
+ * contributions through the scan, the comparison as a band (two compares),
+ * and a capacity that the host clamped to n, so that it fits too. */
+KKA_SCAN(KN(compact32), struct kka_band_args, int32_t, i, part, fin) {
+  const T x = KK_DATA(args->h.in, T)[i];
+  if (((x >= KN(val)(args->lo)) & (x <= KN(val)(args->hi))) ^ args->inv) {
+    if (fin && *part < (int32_t)args->h.cap)
+      KK_DATA(args->h.out, T)[*part] = x;
+    *part += 1;
+  }
+}
 /* unique: the first of each run of equal elements */
 KKA_SCAN(KN(unique), struct kka_red_args, int64_t, i, part, fin) {
   const T x = X(i);

@@ -1510,6 +1510,149 @@ START_TEST(std_custom) {
 }
 END_TEST
 
+/* x `c` v as C compares two values of type t */
+#define REF_CMP(T)                                        \
+  do {                                                    \
+    T x_, v_;                                             \
+    memcpy(&x_, x, sizeof x_);                            \
+    memcpy(&v_, v, sizeof v_);                            \
+    switch (c) {                                          \
+    case KK_CMP_LT: return x_ < v_;                       \
+    case KK_CMP_LE: return x_ <= v_;                      \
+    case KK_CMP_GT: return x_ > v_;                       \
+    case KK_CMP_GE: return x_ >= v_;                      \
+    case KK_CMP_EQ: return x_ == v_;                      \
+    default: return x_ != v_;                             \
+    }                                                     \
+  } while (0)
+static int ref_cmp(kk_type_t t, const void *x, const void *v, kk_cmp_t c) {
+  switch (t) {
+  case KK_INT8: REF_CMP(int8_t);
+  case KK_UINT8: REF_CMP(uint8_t);
+  case KK_INT16: REF_CMP(int16_t);
+  case KK_UINT16: REF_CMP(uint16_t);
+  case KK_INT32: REF_CMP(int32_t);
+  case KK_UINT32: REF_CMP(uint32_t);
+  case KK_INT64: REF_CMP(int64_t);
+  case KK_UINT64: REF_CMP(uint64_t);
+  case KK_FLOAT: REF_CMP(float);
+  default: REF_CMP(double);
+  }
+}
+#undef REF_CMP
+
+/* The values at the edges of type t (extremes and their neighbours, zeros
+ * of both signs, subnormals, infinities, NaN) into e[k]; their count. */
+#define EDGES(T, ...)                       \
+  do {                                      \
+    const T l_[] = {__VA_ARGS__};           \
+    for (size_t k = 0; k < sizeof l_ / sizeof *l_; k++) \
+      memcpy(e[k], &l_[k], sizeof(T));      \
+    return (int)(sizeof l_ / sizeof *l_);   \
+  } while (0)
+static int edge_values(kk_type_t t, unsigned char e[16][8]) {
+  switch (t) {
+  case KK_INT8: EDGES(int8_t, INT8_MIN, INT8_MIN + 1, -1, 0, 1, 5, INT8_MAX - 1, INT8_MAX);
+  case KK_UINT8: EDGES(uint8_t, 0, 1, 5, UINT8_MAX - 1, UINT8_MAX);
+  case KK_INT16: EDGES(int16_t, INT16_MIN, INT16_MIN + 1, -1, 0, 1, 5, INT16_MAX - 1, INT16_MAX);
+  case KK_UINT16: EDGES(uint16_t, 0, 1, 5, UINT16_MAX - 1, UINT16_MAX);
+  case KK_INT32: EDGES(int32_t, INT32_MIN, INT32_MIN + 1, -1, 0, 1, 5, INT32_MAX - 1, INT32_MAX);
+  case KK_UINT32: EDGES(uint32_t, 0, 1, 5, UINT32_MAX - 1, UINT32_MAX);
+  case KK_INT64: EDGES(int64_t, INT64_MIN, INT64_MIN + 1, -1, 0, 1, 5, INT64_MAX - 1, INT64_MAX);
+  case KK_UINT64: EDGES(uint64_t, 0, 1, 5, UINT64_MAX - 1, UINT64_MAX);
+  case KK_FLOAT:
+    EDGES(float, -INFINITY, -FLT_MAX, -1.0f, -FLT_TRUE_MIN, -0.0f, 0.0f, FLT_TRUE_MIN, FLT_MIN, 1.0f, 5.0f, FLT_MAX,
+          INFINITY, NAN);
+  default:
+    EDGES(double, -INFINITY, -DBL_MAX, -1.0, -DBL_TRUE_MIN, -0.0, 0.0, DBL_TRUE_MIN, DBL_MIN, 1.0, 5.0, DBL_MAX,
+          INFINITY, NAN);
+  }
+}
+#undef EDGES
+
+/* copy_if and remove_if with every comparison against every edge value of
+ * every type, on data made of edge values: unit-stride views (the 32-bit
+ * count and the comparison as a band of values) against a strided
+ * destination (the general kernel, a 64-bit count) and loops here, over one
+ * tile, a tile and one element, and several tiles; a short destination
+ * gets what fits and the count of all. */
+START_TEST(std_compact_band) {
+  const kk_type_t t = k_types[_i];
+  const size_t es = tsize(t);
+  unsigned char e[16][8];
+  const int ne = edge_values(t, e);
+  static const int64_t sizes[] = {0, 1, 4096, 4097, 20000};
+  for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+    const int64_t n = sizes[si];
+    if (g_small && (n == 4096 || n > 4097)) /* under valgrind: a full tile and a partial one, in 4097 */
+      continue;
+    unsigned char *a = malloc((size_t)n * es + 8), *g = malloc((size_t)n * es + 8), *w = malloc((size_t)n * es + 8);
+    for (int64_t i = 0; i < n; i++)
+      memcpy(a + (size_t)i * es, e[rnd64() % (uint64_t)ne], es);
+    tview_t v = tv_make(t, es, n, 0), d = tv_make(t, es, n, 0), ds = tv_make(t, es, n, 1);
+    tv_put(&v, a);
+    for (int vi = 0; vi < ne; vi++)
+      for (int c = KK_CMP_LT; c <= KK_CMP_NE; c++) {
+        const kk_pred_t p = kk_pred_cmp((kk_cmp_t)c, e[vi]);
+        int64_t keep = 0, cnt = -1, cnts = -1;
+        for (int64_t i = 0; i < n; i++)
+          if (ref_cmp(t, a + (size_t)i * es, e[vi], (kk_cmp_t)c))
+            memcpy(w + (size_t)keep++ * es, a + (size_t)i * es, es);
+        OK(kk_copy_if(NULL, v.v, d.v, p, &cnt));
+        EXPECT(cnt == keep, "%s copy_if cmp %d value #%d n %lld: %lld kept, expected %lld", kk_type_name(t), c, vi,
+               (long long)n, (long long)cnt, (long long)keep);
+        tv_get(&d, g);
+        EXPECT(memcmp(g, w, (size_t)keep * es) == 0, "%s copy_if cmp %d value #%d n %lld differs", kk_type_name(t), c,
+               vi, (long long)n);
+        if (n > 4097 && (vi + c) % 4 != 0) /* the general kernel on a quarter of the large cases */
+          continue;
+        OK(kk_copy_if(NULL, v.v, ds.v, p, &cnts));
+        EXPECT(cnts == keep, "%s copy_if (strided dst) cmp %d value #%d: %lld kept, expected %lld", kk_type_name(t),
+               c, vi, (long long)cnts, (long long)keep);
+        tv_get(&ds, g);
+        EXPECT(memcmp(g, w, (size_t)keep * es) == 0, "%s copy_if (strided dst) cmp %d value #%d differs",
+               kk_type_name(t), c, vi);
+        if (n > 4097)
+          continue;
+        /* remove_if: the negated band */
+        int64_t ns = -1, rest = 0;
+        for (int64_t i = 0; i < n; i++)
+          if (!ref_cmp(t, a + (size_t)i * es, e[vi], (kk_cmp_t)c))
+            memcpy(w + (size_t)rest++ * es, a + (size_t)i * es, es);
+        OK(kk_remove_if(NULL, v.v, p, &ns));
+        EXPECT(ns == rest, "%s remove_if cmp %d value #%d: %lld left, expected %lld", kk_type_name(t), c, vi,
+               (long long)ns, (long long)rest);
+        tv_get(&v, g);
+        EXPECT(memcmp(g, w, (size_t)rest * es) == 0, "%s remove_if cmp %d value #%d differs", kk_type_name(t), c, vi);
+        tv_put(&v, a);
+      }
+    /* a destination one element short of what is kept: those written, all counted */
+    if (n >= 2) {
+      const kk_pred_t p = kk_pred_cmp(KK_CMP_NE, e[0]);
+      int64_t keep = 0, cnt = -1;
+      for (int64_t i = 0; i < n; i++)
+        if (ref_cmp(t, a + (size_t)i * es, e[0], KK_CMP_NE))
+          memcpy(w + (size_t)keep++ * es, a + (size_t)i * es, es);
+      if (keep >= 1) {
+        tview_t s = tv_make(t, es, keep - 1, 0);
+        ck_assert_int_eq(kk_copy_if(NULL, v.v, s.v, p, &cnt), KK_ERROR_INVALID_ARGUMENT);
+        ck_assert_int_eq(cnt, keep);
+        ck_assert_contains(kk_last_error(), "satisfy the predicate, but dst");
+        tv_get(&s, g);
+        EXPECT(memcmp(g, w, (size_t)(keep - 1) * es) == 0, "%s copy_if into a short dst differs", kk_type_name(t));
+        tv_free(&s);
+      }
+    }
+    tv_free(&v);
+    tv_free(&d);
+    tv_free(&ds);
+    free(a);
+    free(g);
+    free(w);
+  }
+}
+END_TEST
+
 START_TEST(std_errors) {
   int64_t n = 10, m = 4;
   kk_view_t *a, *b, *f, *cp;
@@ -1984,6 +2127,7 @@ static Suite *algorithms_suite(void) {
   tcase_add_loop_test(tc, std_queries, 0, 10);
   tcase_add_loop_test(tc, std_transforms, 0, 10);
   tcase_add_test(tc, std_custom);
+  tcase_add_loop_test(tc, std_compact_band, 0, 10);
   tcase_add_test(tc, std_errors);
   tc = tcase(s, "binsort");
   tcase_add_test(tc, binsort_1d);

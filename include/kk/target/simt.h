@@ -439,8 +439,13 @@ KK__FN void kk__lookback(const kk_gpu_launch &L, unsigned long long tile, const 
  * t * items + items - 1), where each thread scans its run in registers and
  * one warp scan joins the runs: one shuffle scan per thread and tile, not
  * one per element.  Joins keep element order, so a reducer need not
- * commute.  blockDim.x is a multiple of the warp. */
+ * commute.  Blocks have KK__SCAN_THREADS threads. */
 #define KK__SCAN_MAX_ITEMS 16
+/* Threads of a scan block: the plugin's GPU layer launches every scan with
+ * this many (plugins/gpu/gpu_simt.c), the launch bound says so too.  A
+ * constant, so that the body's element addresses in a tile are one base
+ * plus immediate offsets, and the block's shape costs no arithmetic. */
+#define KK__SCAN_THREADS 256
 #define KK__SCAN_ITEMS(T) (sizeof(T) <= 8 ? KK__SCAN_MAX_ITEMS : sizeof(T) <= 16 ? KK__SCAN_MAX_ITEMS / 2 : 1)
 /* Measured on an H100 and an H200 (docs/benchmarks.md): five resident
  * blocks of 256 per SM (48 registers) beat four (56 or 64 registers) and six
@@ -451,6 +456,25 @@ KK__FN void kk__lookback(const kk_gpu_launch &L, unsigned long long tile, const 
  * that neither the striped (consecutive s) nor the blocked (s = t * items +
  * k) accesses of a half-warp fall on one bank. */
 template <int IT> KK__FN unsigned kk__scan_slot(unsigned s) { return IT > 1 ? s + s / IT : s; }
+/* The same slot for striped element r * B + tid and blocked element
+ * tid * IT + k, with the division done on the parts (B is a multiple of
+ * IT): constants and one per-thread base, not a division per element. */
+template <int IT, unsigned B> KK__FN unsigned kk__scan_slot_striped(unsigned r, unsigned tid) {
+  static_assert(B % IT == 0, "a scan block is a multiple of the items per thread");
+  return IT > 1 ? r * (B + B / IT) + tid + tid / IT : r * B + tid;
+}
+template <int IT> KK__FN unsigned kk__scan_slot_blocked(unsigned tid, unsigned k) {
+  return IT > 1 ? tid * (IT + 1) + k : tid + k;
+}
+/* The warp whose run holds striped element r * B + tid (tid < B): r / 2
+ * with 16 items and warps of 32, no per-thread part, when a warp's run is
+ * a multiple of the block. */
+template <int IT, unsigned B> KK__FN unsigned kk__scan_warp_of(unsigned r, unsigned tid) {
+  if constexpr ((KK__WARP * IT) % B == 0)
+    return r / ((KK__WARP * IT) / B);
+  else
+    return (r * B + tid) / (KK__WARP * IT);
+}
 /* Inclusive scan in lane order of one value per lane of a whole warp; the
  * exclusive one goes to *excl. */
 template <class T, class RED> KK__FN T kk__warp_scan(T v, unsigned lane, T *excl) {
@@ -481,27 +505,40 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   __syncthreads();
   const unsigned long long tile = kk__tile;
   constexpr int IT = KK__SCAN_ITEMS(T); /* the plugin sizes L.items and shared memory alike */
-  const unsigned B = blockDim.x, tid = threadIdx.x;
+  constexpr unsigned B = KK__SCAN_THREADS;
+  const unsigned tid = threadIdx.x;
+  __builtin_assume(tid < B); /* so that s / (KK__WARP * IT) of s = r * B + tid is a constant */
   /* the tile's first index, and the count of its indices (less than B * IT
-   * in the last tile): every index formed is in the range, whose end may
-   * be INT64_MAX */
+   * in the last tile), in 32 bits: every index formed is in the range,
+   * whose end may be INT64_MAX */
   const int64_t first = L.begin + (int64_t)tile * ((int64_t)B * IT);
-  const int64_t here = L.end - first;
+  const int64_t left = L.end - first;
+  const unsigned here = left < (int64_t)B * IT ? (unsigned)left : B * IT;
   const unsigned lane = tid % KK__WARP, warp = tid / KK__WARP, nwarps = B / KK__WARP;
   T *buf = (T *)kk__smem;
   /* 1. every element's contribution (the body applied to the identity),
-   * striped, all loads in flight before any is waited for */
+   * striped, all loads in flight before any is waited for; a full tile
+   * (every one but the last) without a test per element, so that its
+   * elements' addresses are one base and constant offsets */
   T v[IT];
+  if (here == B * IT) {
 #pragma unroll
-  for (int r = 0; r < IT; r++) {
-    const int64_t o = (int64_t)r * B + tid;
-    RED::init(&v[r]);
-    if (o < here)
-      body(first + o, &v[r], 0);
+    for (int r = 0; r < IT; r++) {
+      RED::init(&v[r]);
+      body(first + (r * B + tid), &v[r], 0);
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < IT; r++) {
+      const unsigned o = r * B + tid;
+      RED::init(&v[r]);
+      if (o < here)
+        body(first + o, &v[r], 0);
+    }
   }
 #pragma unroll
   for (int r = 0; r < IT; r++)
-    buf[kk__scan_slot<IT>(r * B + tid)] = v[r];
+    buf[kk__scan_slot_striped<IT, B>(r, tid)] = v[r];
   __syncthreads();
   /* 2. blocked: this thread's run summed, the runs joined by a warp scan,
    * then every element's prefix within its warp written back in place (two
@@ -511,14 +548,14 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
   RED::init(&run);
 #pragma unroll
   for (int k = 0; k < IT; k++)
-    RED::join(&run, &buf[kk__scan_slot<IT>(tid * IT + k)]);
+    RED::join(&run, &buf[kk__scan_slot_blocked<IT>(tid, k)]);
   const T incl = kk__warp_scan<T, RED>(run, lane, &run);
   if (lane == KK__WARP - 1)
     kk__wt[warp] = incl;
   kk__warp_sync(); /* shared memory is read again, not kept from the first pass */
 #pragma unroll
   for (int k = 0; k < IT; k++) {
-    T *slot = &buf[kk__scan_slot<IT>(tid * IT + k)];
+    T *slot = &buf[kk__scan_slot_blocked<IT>(tid, k)];
     const T x = *slot;
     *slot = run;
     RED::join(&run, &x);
@@ -554,7 +591,7 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
       kk__lookback<T, RED>(L, tile, agg, prefix, kk__win);
     if (lane == 0) {
       kk__prefix = prefix;
-      if (L.result && (int64_t)B * IT >= here) {
+      if (L.result && (int64_t)B * IT >= left) {
         T inclusive = prefix;
         RED::join(&inclusive, &agg);
         *(T *)L.result = inclusive; /* the last tile: the scan's total */
@@ -568,14 +605,42 @@ template <class T, class RED, class F> __device__ void kk__scan_tile(const kk_gp
     }
   }
   __syncthreads();
-  /* 4. striped again: the body with each element's exclusive prefix */
-  KK__UNROLL(KK__SCAN_FINAL_UNROLL)
-  for (int r = 0; r < IT; r++) {
-    const unsigned s = r * B + tid;
-    if ((int64_t)s < here) {
-      T p = kk__wt[s / (KK__WARP * IT)];
-      RED::join(&p, &buf[kk__scan_slot<IT>(s)]);
-      body(first + s, &p, 1);
+  /* 4. striped again: the body with each element's exclusive prefix; a
+   * full tile without a test per element, as in 1. */
+  if (here == B * IT) {
+    if constexpr (sizeof(T) <= 4) {
+      /* KK__SCAN_FINAL_UNROLL elements a step, their indices one base and
+       * constant offsets (with 8-byte values this form spills registers
+       * of the plain scans at the launch bound's 48) */
+      constexpr int U = IT % KK__SCAN_FINAL_UNROLL == 0 ? KK__SCAN_FINAL_UNROLL : 1;
+#pragma unroll 1
+      for (int r0 = 0; r0 < IT; r0 += U) {
+        const int64_t i0 = first + (int64_t)(r0 * B + tid);
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+          const unsigned r = r0 + u;
+          T p = kk__wt[kk__scan_warp_of<IT, B>(r, tid)];
+          RED::join(&p, &buf[kk__scan_slot_striped<IT, B>(r, tid)]);
+          body(i0 + (int64_t)u * B, &p, 1);
+        }
+      }
+    } else {
+      KK__UNROLL(KK__SCAN_FINAL_UNROLL)
+      for (int r = 0; r < IT; r++) {
+        T p = kk__wt[kk__scan_warp_of<IT, B>(r, tid)];
+        RED::join(&p, &buf[kk__scan_slot_striped<IT, B>(r, tid)]);
+        body(first + (r * B + tid), &p, 1);
+      }
+    }
+  } else {
+    KK__UNROLL(KK__SCAN_FINAL_UNROLL)
+    for (int r = 0; r < IT; r++) {
+      const unsigned s = r * B + tid;
+      if (s < here) {
+        T p = kk__wt[s / (KK__WARP * IT)];
+        RED::join(&p, &buf[kk__scan_slot_striped<IT, B>(r, tid)]);
+        body(first + s, &p, 1);
+      }
     }
   }
 }
