@@ -264,12 +264,9 @@ static void sf_slots(const kk_sptrsv_t *h, const int64_t *rp, const int32_t *ci,
  * level padded to a whole number of teams, so that no row waits on a row
  * of its own team (a team's work-items may run one after the other on
  * OpenCL, and the lanes of a warp in lockstep on HIP).
- *   CUDA, HIP: a row's entries over `lanes` lanes, the power of two (2 to
- *     32) at or above the average length of the triangle's rows (diagonal
- *     included), so that a warp holds 32 / lanes rows that wait at the same
- *     time, or 32 where the longest row would take a lane more than 8
- *     steps (each step of a lane waits, fences and loads in turn, so a
- *     long row's wait is as long as its steps); teams of 128 lanes.
+ *   CUDA, HIP: a row's entries over the 32 lanes of a warp (fewer lanes,
+ *     several rows of a warp waiting at once, measured slower on an H200:
+ *     docs/benchmarks.md); teams of 128 lanes.
  *   OpenCL, Level Zero: teams of 32 work-items (a row's lanes are a loop
  *     in its work-item).
  *   Both: fewer team threads where the average level has fewer rows than
@@ -327,22 +324,8 @@ static kk_status_t sf_setup(const kkk_call_t *c, kk_sptrsv_t *h) {
   if (!c->host) {
     if (!simt)
       lanes = 1; /* SPIR-V: a team thread's lanes are a loop in its work-item */
-    else if (!lanes && st == KK_OK) {
-      const int lower = h->uplo == KK_LOWER;
-      int64_t tri = 0, longest = 0; /* entries of the triangle, diagonals included; the most in a row */
-      for (int64_t i = 0; i < n; i++) {
-        int64_t r = 0;
-        for (int64_t p = rp[i]; p < rp[i + 1]; p++)
-          r += lower ? ci[p] <= i : ci[p] >= i;
-        tri += r;
-        longest = r > longest ? r : longest;
-      }
-      lanes = 2;
-      while (lanes < 32 && (int64_t)lanes * n < tri)
-        lanes *= 2;
-      if (longest > 8 * (int64_t)lanes) /* a long row's steps wait one after another: a warp for it */
-        lanes = 32;
-    }
+    else if (!lanes)
+      lanes = 32; /* a warp a row: on an H200 it beat 16 and 8 lanes even on rows of 14 entries */
     team = simt ? 128 / (lanes ? lanes : 1) : 32;
     while (team > 1 && (int64_t)team * h->nlev > n) /* the average level holds a team's rows or more */
       team /= 2;

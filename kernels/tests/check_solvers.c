@@ -400,6 +400,9 @@ START_TEST(sptrsv_syncfree_mappings) {
   char *keep = saved ? strdup(saved) : NULL;
   const char *saved_nap = getenv("KK_SPTRSV_SYNCFREE_NAP");
   char *keep_nap = saved_nap ? strdup(saved_nap) : NULL;
+  /* kk's own kernels: where cuSPARSE is loaded it would take these solves */
+  const char *saved_cusparse = getenv("KK_KERNELS_CUSPARSE");
+  OK(kk_kernels_set_tpl("cusparse", "off"));
   for (int ti = 0; ti < 2; ti++) {
     const kk_type_t t = types[ti];
     hcsr_t h = {n, n, 0, calloc((size_t)n + 1, sizeof(int64_t)), malloc(sizeof(int64_t) * (size_t)(9 * n)),
@@ -493,6 +496,7 @@ START_TEST(sptrsv_syncfree_mappings) {
     kk_crs_destroy(A);
     hcsr_free(&h);
   }
+  OK(kk_kernels_set_tpl("cusparse", saved_cusparse && *saved_cusparse ? saved_cusparse : "auto"));
   if (keep)
     setenv("KK_SPTRSV_SYNCFREE", keep, 1);
   else
