@@ -264,6 +264,7 @@ static kk_status_t select_device(kk__backend_t *b) {
     return kk__error(st, "kk_initialize: opening device %d of backend %s failed: %s", b->device, b->name,
                      kk_last_error());
   b->opened = true;
+  b->def_async = KK_PLUGIN_HAS(&b->ops, instance_default) ? b->ops.instance_default(b->ctx) : NULL;
   return KK_OK;
 }
 

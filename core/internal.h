@@ -152,6 +152,7 @@ typedef struct kk__backend {
   kk_plugin_device_t *devices;/* device_count properties */
   int space_count;
   struct kk_space *spaces;
+  void *def_async;            /* the plugin's handle of its default instance (ABI 1.8), else NULL */
   struct kk_instance *default_instance; /* its own allocation: kept after kk_finalize (handles.c) */
   pthread_mutex_t instances_lock;   /* guards the list below (create/destroy only) */
   struct kk_instance *instances;    /* created and not yet destroyed; finalize destroys leftovers */
@@ -160,6 +161,14 @@ typedef struct kk__backend {
   bool is_default, is_host;
   bool moved_thread;          /* loading it changed the loading thread's CPU affinity (loader.c) */
 } kk__backend_t;
+
+/* What a memory operation queued on `inst` passes to its plugin: the
+ * instance's handle; for the default instance the plugin's handle of it
+ * (ABI 1.8), so that the copy is ordered on it and not completed on return;
+ * NULL (complete on return) for no instance or a plugin without one. */
+static inline void *kk__mem_inst(const struct kk_instance *inst) {
+  return !inst ? NULL : inst->plugin_inst ? inst->plugin_inst : inst->backend->def_async;
+}
 
 /* The whole library state between kk_initialize and kk_finalize. */
 typedef struct kk__state {

@@ -154,7 +154,7 @@ kk_status_t kk_space_copy(kk_space_t *dst_space, void *dst, kk_space_t *src_spac
   if (KK__UNLIKELY(instance && kk__capturing(instance)))
     return kk__graph_record_copy(instance, dst, di, src, si, bytes);
   kk_clear_error();
-  kk_status_t st = b->ops.mem_copy(b->ctx, instance ? instance->plugin_inst : NULL, dst, di, src, si, bytes);
+  kk_status_t st = b->ops.mem_copy(b->ctx, kk__mem_inst(instance), dst, di, src, si, bytes);
   if (st != KK_OK)
     return kk__error(st, "kk_space_copy: %zu bytes from %s to %s on backend %s failed: %s", bytes,
                      kk_space_name(src_space), kk_space_name(dst_space), b->name,

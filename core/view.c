@@ -884,7 +884,7 @@ static kk_status_t fill_run(void *p, int64_t off, int64_t unused, int64_t n) {
   kk__backend_t *b = v->space->backend;
   bool pattern_ok = e == 1 || e == 2 || e == 4 || e == 8 || e == 16;
   if (pattern_ok && KK_PLUGIN_HAS(&b->ops, mem_fill))
-    return b->ops.mem_fill(b->ctx, c->inst && c->inst->backend == b ? c->inst->plugin_inst : NULL, base,
+    return b->ops.mem_fill(b->ctx, c->inst && c->inst->backend == b ? kk__mem_inst(c->inst) : NULL, base,
                            v->space->index, c->value, e, (size_t)n);
   if (kk_space_host_accessible(v->space) && !c->inst) {
     for (int64_t i = 0; i < n; i++)

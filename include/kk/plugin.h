@@ -50,7 +50,7 @@ extern "C" {
  * another major is refused, minors only append (docs/plugin-abi.md).
  * MAKE builds a version, MAJOR_OF and MINOR_OF take one apart. */
 #define KK_PLUGIN_ABI_MAJOR 1
-#define KK_PLUGIN_ABI_MINOR 7
+#define KK_PLUGIN_ABI_MINOR 8
 #define KK_PLUGIN_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | (uint32_t)(minor)))
 #define KK_PLUGIN_ABI_VERSION KK_PLUGIN_ABI_MAKE(KK_PLUGIN_ABI_MAJOR, KK_PLUGIN_ABI_MINOR)
 #define KK_PLUGIN_ABI_MAJOR_OF(v) ((uint32_t)(v) >> 16)
@@ -507,6 +507,18 @@ typedef struct kk_plugin_ops {
    * Without it the core copies on the calling thread (both sides host
    * memory) or stages through host buffers. */
   kk_status_t (*mem_remap)(void *ctx, void *inst, const kk_plugin_remap_t *r);
+
+  /* ---- ABI 1.8: the default instance as a handle (optional) ---- */
+
+  /* The handle of the plugin's default instance, valid from device_open to
+   * finalize: the core passes it as `inst` to mem_copy, mem_fill and
+   * mem_remap for a copy or fill that a program queues on the default
+   * instance (kk_deep_copy_async, kk_deep_copy_fill_async, kk_space_copy
+   * with kk_instance_default()), which must then be ordered on the default
+   * instance after its kernels and complete at its next fence, as on any
+   * other instance.  Launches and fences on the default instance still
+   * pass NULL.  Without it such copies and fills complete on return. */
+  void *(*instance_default)(void *ctx);
 } kk_plugin_ops_t;
 
 /* True when the (core's zeroed copy of the) table has `member`: the one gate

@@ -385,6 +385,10 @@ void kkg_inst_close(kkg_ctx_t *c, kkg_inst_t *in) {
   free(in);
 }
 
+/* The default instance's record: copies and fills the core queues on the
+ * default instance pass it, and then go on its queue without waiting. */
+void *kkg_instance_default(void *ctx) { return ((kkg_ctx_t *)ctx)->def; }
+
 kk_status_t kkg_instance_create(void *ctx, void **inst) {
   kkg_ctx_t *c = ctx;
   KKG_BIND(c);

@@ -561,6 +561,7 @@ kk_status_t kkg_mem_remap(void *ctx, void *inst, const kk_plugin_remap_t *r);
 kk_status_t kkg_mem_fill(void *ctx, void *inst, void *dst, int32_t space, const void *pattern, size_t psize,
                          size_t count);
 kk_status_t kkg_instance_create(void *ctx, void **inst);
+void *kkg_instance_default(void *ctx);
 kk_status_t kkg_instance_destroy(void *ctx, void *inst);
 kk_status_t kkg_instance_fence(void *ctx, void *inst);
 kk_status_t kkg_instance_native(void *ctx, void *inst, kk_native_queue_t *out);
@@ -591,7 +592,7 @@ const kk_plugin_ops_t *kkg_entry(uint32_t core_abi, const kk_host_services_t *hs
       .graph_create = kkg_graph_create, .graph_launch = kkg_graph_launch, .graph_update = kkg_graph_update,     \
       .graph_destroy = kkg_graph_destroy,                                                                       \
       .instance_native = kkg_instance_native, .instance_create_native = kkg_instance_create_native,             \
-      .mem_remap = kkg_mem_remap,                                                                               \
+      .mem_remap = kkg_mem_remap, .instance_default = kkg_instance_default,                                     \
   };                                                                                                            \
   KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_##NAME##_entry(uint32_t core_abi, const kk_host_services_t *hs) { \
     return kkg_entry(core_abi, hs, &NAME##_ops);                                                                \

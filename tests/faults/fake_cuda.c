@@ -1,6 +1,7 @@
 /* tests/faults/fake_cuda.c -- a fake libcuda for the device-fault test without a GPU: host memory, kernels that do nothing, and a kernel whose name contains "bad_write" leaving CUDA_ERROR_ILLEGAL_ADDRESS behind, sticky as the driver's. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -143,9 +144,24 @@ int cuStreamDestroy_v2(void *s) {
   STICKY();
   return 0;
 }
-int cuStreamSynchronize(void *s) { return (void)s, g_sticky; }
-int cuStreamQuery(void *s) { return (void)s, g_sticky; }
-int cuCtxSynchronize(void) { return g_sticky; }
+/* every wait for a stream or the context, counted for the async-fake test */
+static _Atomic unsigned long g_waits;
+unsigned long kk_fake_cuda_waits(void);
+unsigned long kk_fake_cuda_waits(void) { return g_waits; }
+int cuStreamSynchronize(void *s) {
+  (void)s;
+  g_waits++;
+  return g_sticky;
+}
+int cuStreamQuery(void *s) {
+  (void)s;
+  g_waits++;
+  return g_sticky;
+}
+int cuCtxSynchronize(void) {
+  g_waits++;
+  return g_sticky;
+}
 /* With KK_FAKE_CUDA_NO_REMAP set, the image of the GPU layer's
  * copy-between-layouts kernels does not load, as on a GPU it has no code
  * for: a fatbin (magic, version, header size, then its size) naming them. */

@@ -1,6 +1,8 @@
 /* tests/faults/faults.c -- the faults tests on one backend: launches refused for bad arguments, launches from 8 threads at once, bounds checking (kkcc --bounds-check). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -663,9 +665,59 @@ START_TEST(bounds_fake_driver) {
 }
 END_TEST
 
+/* cuda with the fake driver (async-fake.sh), which counts every wait for a
+ * stream or the context: a fill and a copy queued on the default instance
+ * go on its queue without waiting for it (the plugin's handle of its
+ * default instance, plugin ABI 1.8); the fence after them waits, and the
+ * data are there; the synchronous forms still wait. */
+START_TEST(async_on_default_instance) {
+  const char *lib = getenv("KK_CUDA_DRIVER_LIBRARY");
+  void *h = lib ? dlopen(lib, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  ck_assert_msg(h, "the fake driver '%s' is not loaded", lib ? lib : "(KK_CUDA_DRIVER_LIBRARY unset)");
+  unsigned long (*waits)(void) = NULL;
+  *(void **)&waits = dlsym(h, "kk_fake_cuda_waits");
+  ck_assert_msg(waits, "the driver '%s' counts no waits: not the fake one", lib);
+  const int64_t n = 1000;
+  kk_view_t *a = view("a", KK_DOUBLE, 1, n, 0, 0), *b = view("b", KK_DOUBLE, 1, n, 0, 0);
+  const double three = 3.0;
+  OK(kk_fence());
+  const unsigned long before = waits();
+  OK(kk_deep_copy_fill_async(kk_instance_default(), a, &three));
+  OK(kk_deep_copy_async(kk_instance_default(), b, a));
+  ck_assert_msg(waits() == before, "the copy and fill queued on the default instance waited %lu times",
+                waits() - before);
+  OK(kk_fence());
+  ck_assert(waits() > before);
+  kk_view_t *m = NULL;
+  OK(kk_view_create_mirror(b, &m));
+  const unsigned long sync0 = waits();
+  OK(kk_deep_copy(m, b)); /* synchronous: complete on return */
+  ck_assert(waits() > sync0);
+  for (int64_t i = 0; i < n; i++)
+    ck_assert(((double *)kk_view_data(m))[i] == 3.0);
+  kk_view_release(m), kk_view_release(a), kk_view_release(b);
+  dlclose(h);
+}
+END_TEST
+
 int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
+  if (argc > 2 && strcmp(argv[2], "async-fake") == 0) {
+    g_plugin_path = getenv("KOKKOS_PLUGIN_PATH") ? strdup(getenv("KOKKOS_PLUGIN_PATH")) : NULL;
+    tu_clear_env();
+    int rc = tu_probe_backend(g_backend, g_plugin_path);
+    if (rc == 0) {
+      Suite *s = suite_create(g_backend);
+      TCase *tc = tcase_create("async-fake");
+      tcase_add_checked_fixture(tc, setup, teardown);
+      tcase_add_test(tc, async_on_default_instance);
+      suite_add_tcase(s, tc);
+      rc = tu_run(s);
+    }
+    free(g_plugin_path);
+    return rc;
+  }
   if (argc > 2 && strcmp(argv[2], "bounds-fake") == 0) {
     g_plugin_path = getenv("KOKKOS_PLUGIN_PATH") ? strdup(getenv("KOKKOS_PLUGIN_PATH")) : NULL;
     tu_clear_env();

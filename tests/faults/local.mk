@@ -54,7 +54,7 @@ tests_faults_faults_LDADD = $(FAULTS_KERNELS) libkk.la $(CHECK_LIBS) $(PTHREAD_C
 EXTRA_tests_faults_faults_DEPENDENCIES = $(FAULTS_KERNELS)
 FAULTS_TESTS = tests/faults/serial.sh tests/faults/threads.sh tests/faults/openmp.sh tests/faults/opencl.sh \
 	tests/faults/conformance-bounds.sh tests/faults/device-fault-fake.sh tests/faults/bounds-fake.sh \
-	tests/faults/remap-fake.sh
+	tests/faults/remap-fake.sh tests/faults/async-fake.sh
 TESTS += $(FAULTS_TESTS)
 
 # A fake libcuda whose 'bad_write' kernel leaves a sticky fault: device-fault-fake.sh runs
