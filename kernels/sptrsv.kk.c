@@ -5,6 +5,20 @@
 #include "solvers_args.h"
 #include "scalar.h"
 
+/* A sync-free team's ticket (drawn as it starts, in the level order) and
+ * the slots [K0, K1) it gives; the team drawing the last ticket sets the
+ * counter back to zero for the next solve. */
+#define KKK_SF_TICKET(team, K0, K1)                                                                              \
+  int64_t kkk_t;                                                                                                \
+  KK_SINGLE_TEAM_BROADCAST(team, kkk_t) {                                                                       \
+    int64_t *kkk_ctr = KK_DATA(args->ctr, int64_t);                                                             \
+    kkk_t = kk_atomic_fetch_add(kkk_ctr, (int64_t)1);                                                           \
+    if (kkk_t == args->nteams - 1)                                                                              \
+      kk_atomic_sub(kkk_ctr, args->nteams);                                                                     \
+  }                                                                                                             \
+  const int64_t K0 = kkk_t * args->rows_per_team;                                                               \
+  const int64_t K1 = K0 + args->rows_per_team < args->end ? K0 + args->rows_per_team : args->end
+
 /* How the sync-free solve (sptrsv_sfg) waits for a row and publishes one.
  * CUDA images for compute capability 7.0 and up: a lane polls its
  * dependency's flag with relaxed loads at device scope (ld.relaxed.gpu:

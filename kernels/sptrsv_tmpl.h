@@ -104,15 +104,7 @@ KKK_TEAM_FOR(KN(sptrsv_sf), struct kkk_sptrsv_args, team) {
   int32_t *ready = KK_DATA(args->ready, int32_t);
   const int32_t gen = args->gen;
   const int lower = args->lower, unit = args->unit;
-  int64_t t;
-  KK_SINGLE_TEAM_BROADCAST(team, t) {
-    int64_t *ctr = KK_DATA(args->ctr, int64_t);
-    t = kk_atomic_fetch_add(ctr, (int64_t)1);
-    if (t == args->nteams - 1)
-      kk_atomic_sub(ctr, args->nteams);
-  }
-  const int64_t k0 = t * args->rows_per_team;
-  const int64_t k1 = k0 + args->rows_per_team < args->end ? k0 + args->rows_per_team : args->end;
+  KKK_SF_TICKET(team, k0, k1);
   for (int64_t k = k0 + KK_TEAM_RANK(team); k < k1; k += KK_TEAM_SIZE(team)) {
     const int64_t i = order[k], p0 = rp[i], p1 = rp[i + 1];
     SC s, d;
@@ -198,15 +190,7 @@ KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
   int32_t *ready = KK_DATA(args->ready, int32_t);
   const int32_t gen = args->gen, nap = args->nap_ns;
   const int lower = args->lower, unit = args->unit;
-  int64_t t;
-  KK_SINGLE_TEAM_BROADCAST(team, t) {
-    int64_t *ctr = KK_DATA(args->ctr, int64_t);
-    t = kk_atomic_fetch_add(ctr, (int64_t)1);
-    if (t == args->nteams - 1)
-      kk_atomic_sub(ctr, args->nteams);
-  }
-  const int64_t k0 = t * args->rows_per_team;
-  const int64_t k1 = k0 + args->rows_per_team < args->end ? k0 + args->rows_per_team : args->end;
+  KKK_SF_TICKET(team, k0, k1);
   (void)nap; /* (read by KKK_SF_WAIT on CUDA only) */
   for (int64_t k = k0 + KK_TEAM_RANK(team); k < k1; k += KK_TEAM_SIZE(team)) {
     const int64_t i = slot[k], p0 = span[2 * k], p1 = span[2 * k + 1];

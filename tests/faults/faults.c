@@ -700,39 +700,30 @@ START_TEST(async_on_default_instance) {
 }
 END_TEST
 
+/* One test in a case of its own on g_backend (the fake driver's modes). */
+static int run_one(const char *name, SFun su, SFun td, const TTest *test) {
+  g_plugin_path = getenv("KOKKOS_PLUGIN_PATH") ? strdup(getenv("KOKKOS_PLUGIN_PATH")) : NULL;
+  tu_clear_env();
+  int rc = tu_probe_backend(g_backend, g_plugin_path);
+  if (rc == 0) {
+    Suite *s = suite_create(g_backend);
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, su, td);
+    tcase_add_test(tc, test);
+    suite_add_tcase(s, tc);
+    rc = tu_run(s);
+  }
+  free(g_plugin_path);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
-  if (argc > 2 && strcmp(argv[2], "async-fake") == 0) {
-    g_plugin_path = getenv("KOKKOS_PLUGIN_PATH") ? strdup(getenv("KOKKOS_PLUGIN_PATH")) : NULL;
-    tu_clear_env();
-    int rc = tu_probe_backend(g_backend, g_plugin_path);
-    if (rc == 0) {
-      Suite *s = suite_create(g_backend);
-      TCase *tc = tcase_create("async-fake");
-      tcase_add_checked_fixture(tc, setup, teardown);
-      tcase_add_test(tc, async_on_default_instance);
-      suite_add_tcase(s, tc);
-      rc = tu_run(s);
-    }
-    free(g_plugin_path);
-    return rc;
-  }
-  if (argc > 2 && strcmp(argv[2], "bounds-fake") == 0) {
-    g_plugin_path = getenv("KOKKOS_PLUGIN_PATH") ? strdup(getenv("KOKKOS_PLUGIN_PATH")) : NULL;
-    tu_clear_env();
-    int rc = tu_probe_backend(g_backend, g_plugin_path);
-    if (rc == 0) {
-      Suite *s = suite_create(g_backend);
-      TCase *tc = tcase_create("bounds-fake");
-      tcase_add_checked_fixture(tc, bc_setup, bc_teardown);
-      tcase_add_test(tc, bounds_fake_driver);
-      suite_add_tcase(s, tc);
-      rc = tu_run(s);
-    }
-    free(g_plugin_path);
-    return rc;
-  }
+  if (argc > 2 && strcmp(argv[2], "async-fake") == 0)
+    return run_one("async-fake", setup, teardown, async_on_default_instance);
+  if (argc > 2 && strcmp(argv[2], "bounds-fake") == 0)
+    return run_one("bounds-fake", bc_setup, bc_teardown, bounds_fake_driver);
   if (argc > 2 && strncmp(argv[2], "device-fault", 12) == 0) { /* BACKEND device-fault[-several] NATIVE [TOOLS] */
     g_plugin_path = getenv("KOKKOS_PLUGIN_PATH") ? strdup(getenv("KOKKOS_PLUGIN_PATH")) : NULL;
     const char *native = argc > 3 ? argv[3] : "";
