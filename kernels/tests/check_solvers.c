@@ -98,6 +98,15 @@ static void hcsr_free(hcsr_t *h) {
   memset(h, 0, sizeof *h);
 }
 
+/* The values rounded to type t, so that the reference sees what kk sees. */
+static void hcsr_round(kk_type_t t, hcsr_t *h) {
+  for (int64_t p = 0; p < h->nnz; p++) {
+    unsigned char b[16];
+    put(t, b, 0, h->v[p]);
+    h->v[p] = get(t, b, 0);
+  }
+}
+
 /* Random n x m: about `per_row` off-diagonal entries a row, every 5th row
  * empty of them when `empty` (and without a diagonal too when diag is 2), a duplicate entry now and then, columns
  * unsorted; a diagonal of magnitude about per_row + 2 (dominant) where
@@ -127,12 +136,7 @@ static hcsr_t random_matrix(kk_type_t t, int64_t n, int64_t m, int per_row, int 
     }
     h.rp[i + 1] = h.nnz;
   }
-  /* rounded to the type, so that the reference sees what kk sees */
-  for (int64_t p = 0; p < h.nnz; p++) {
-    unsigned char b[16];
-    put(t, b, 0, h.v[p]);
-    h.v[p] = get(t, b, 0);
-  }
+  hcsr_round(t, &h);
   return h;
 }
 
@@ -335,11 +339,7 @@ START_TEST(sptrsv_algorithms) {
           }
           h.rp[i + 1] = h.nnz;
         }
-        for (int64_t p = 0; p < h.nnz; p++) { /* rounded to the type */
-          unsigned char buf[16];
-          put(t, buf, 0, h.v[p]);
-          h.v[p] = get(t, buf, 0);
-        }
+        hcsr_round(t, &h);
       }
       kk_crs_t *A = to_crs(t, &h, "T");
       cplx *b = malloc(sizeof(cplx) * (size_t)n), *xr = malloc(sizeof(cplx) * (size_t)n);
@@ -418,11 +418,7 @@ START_TEST(sptrsv_syncfree_mappings) {
             }
         h.rp[i + 1] = h.nnz;
       }
-    for (int64_t p = 0; p < h.nnz; p++) { /* rounded to the type */
-      unsigned char buf[16];
-      put(t, buf, 0, h.v[p]);
-      h.v[p] = get(t, buf, 0);
-    }
+    hcsr_round(t, &h);
     kk_crs_t *A = to_crs(t, &h, "grid");
     cplx *b = malloc(sizeof(cplx) * (size_t)n), *xr = malloc(sizeof(cplx) * (size_t)n);
     for (int64_t i = 0; i < n; i++)
