@@ -321,12 +321,13 @@ static void bench_cg_graph(const char *backend, int nt, int64_t n, int iters, in
   kk_view_release(c.beta);
 }
 
-void bench_graph(const char *backend, int nt, int reps, const char *cases, int quick) {
+void bench_graph(const char *backend, int nt, int reps, const char *cases, int quick, int smoke) {
   if (bench_wants(cases, "graph"))
-    bench_chain(backend, nt, reps ? reps : quick ? 3 : 10);
+    bench_chain(backend, nt, reps ? reps : quick || smoke ? 3 : 10);
   if (bench_wants(cases, "cggraph") && !quick) {
     const int rounds = reps ? reps : 4;
-    bench_cg_graph(backend, nt, 20, 50, 2 * rounds);
-    bench_cg_graph(backend, nt, 100, 50, rounds);
+    bench_cg_graph(backend, nt, 20, smoke ? 10 : 50, 2 * rounds);
+    if (!smoke)
+      bench_cg_graph(backend, nt, 100, 50, rounds);
   }
 }

@@ -5,6 +5,6 @@
 
 /* Graphs: a chain of small kernels as a graph and one by one, CG with its
  * iteration as a graph (kk-bench-graph.c). */
-void bench_graph(const char *backend, int nt, int reps, const char *cases, int quick);
+void bench_graph(const char *backend, int nt, int reps, const char *cases, int quick, int smoke);
 
 #endif

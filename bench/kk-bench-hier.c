@@ -1,5 +1,6 @@
 /* bench/kk-bench-hier.c -- the Kokkos 3 paper's benchmarks (Tables 1-5) against hand-written OpenMP, in kk-bench. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,8 +346,8 @@ static void native_min_sum(const double *x, int64_t n, int nt, double *mn, doubl
 /* Calls per timed run of the min/sum rows on host backends (see DUEL_BURST). */
 #define MINSUM_BURST 20
 
-static void bench_minsum(const char *backend, int nt, int reps) {
-  const int64_t n = 1000000;
+static void bench_minsum(const char *backend, int nt, int reps, int64_t n) {
+  const char *size = n == 1000000 ? "10^6" : "10^5";
   kk_view_t *x = view("x", KK_DOUBLE, 1, &n), *hx;
   CHECK(kk_view_create_mirror_view(x, &hx));
   double *px = kk_view_data(hx), *nx = dalloc((size_t)n);
@@ -363,11 +364,11 @@ static void bench_minsum(const char *backend, int nt, int reps) {
     DUEL_BURST(hreps, MINSUM_BURST, tk, tn,
                CHECK(kk_parallel_reduce("min", KK_RANGE(0, n), KK_KERNEL(red_min), KK_ARGS(a), KK_RESULT(mk))),
                mn = native_min(nx, n, nt));
-    bench_record("min", backend, "10^6", tk * 1e6, tn * 1e6, "us", 1);
+    bench_record("min", backend, size, tk * 1e6, tn * 1e6, "us", 1);
     DUEL_BURST(hreps, MINSUM_BURST, tk, tn,
                CHECK(kk_parallel_reduce("sum", KK_RANGE(0, n), KK_KERNEL(red_sum), KK_ARGS(a), KK_RESULT(sk))),
                sn = native_sum(nx, n, nt));
-    bench_record("sum", backend, "10^6", tk * 1e6, tn * 1e6, "us", 1);
+    bench_record("sum", backend, size, tk * 1e6, tn * 1e6, "us", 1);
     DUEL_BURST(hreps, MINSUM_BURST, tk, tn, ({
                  CHECK(kk_parallel_reduce("min", KK_RANGE(0, n), KK_KERNEL(red_min), KK_ARGS(a), KK_RESULT(mk)));
                  CHECK(kk_parallel_reduce("sum", KK_RANGE(0, n), KK_KERNEL(red_sum), KK_ARGS(a), KK_RESULT(sk)));
@@ -376,7 +377,7 @@ static void bench_minsum(const char *backend, int nt, int reps) {
                  mn = native_min(nx, n, nt);
                  sn = native_sum(nx, n, nt);
                }));
-    bench_record("min+sum (2 launches)", backend, "10^6", tk * 1e6, tn * 1e6, "us", 1);
+    bench_record("min+sum (2 launches)", backend, size, tk * 1e6, tn * 1e6, "us", 1);
   }
   if (ON_GPU(backend))
     DUEL_GPU(reps, tk, tn,
@@ -387,7 +388,7 @@ static void bench_minsum(const char *backend, int nt, int reps) {
         hreps, MINSUM_BURST, tk, tn,
         CHECK(kk_parallel_reduce("min/sum", KK_RANGE(0, n), KK_KERNEL(red_min_sum), KK_ARGS(a), KK_RESULT(both))),
         native_min_sum(nx, n, nt, &mn, &sn));
-  bench_record("min/sum (1 launch)", backend, "10^6", tk * 1e6, tn * 1e6, "us", 1);
+  bench_record("min/sum (1 launch)", backend, size, tk * 1e6, tn * 1e6, "us", 1);
   if (both.mn != mn || fabs(both.sum - sn) > 1e-6 * fabs(sn) + 1e-6 || (!ON_GPU(backend) && mk != mn))
     fprintf(stderr, "kk-bench: min/sum results differ: kk (%g, %g) native (%g, %g)\n", both.mn, both.sum, mn, sn);
   free(nx);
@@ -491,8 +492,8 @@ static void bench_batched(const char *backend, int nt, int reps) {
 
 /* ---- Table 5: CG with the team SpMV --------------------------------------------------------- */
 
-static void bench_cg(const char *backend, int nt, int iters, int rounds) {
-  const int64_t n = 100, N = n * n * n;
+static void bench_cg(const char *backend, int nt, int64_t n, int iters, int rounds) {
+  const int64_t N = n * n * n;
   int64_t *rp, nnz;
   int32_t *ci;
   double *va;
@@ -560,24 +561,26 @@ static void bench_cg(const char *backend, int nt, int iters, int rounds) {
   if (fabs(rr_k - rr_n) > 1e-6 * fabs(rr_n))
     fprintf(stderr, "kk-bench: CG residuals differ: kk %.17g native %.17g\n", rr_k, rr_n);
   const double bytes = (double)nnz * 12.0 + (double)N * 8.0 * 3 + (double)N * 8.0 * (2 + 1 + 3 * 3);
-  bench_record("CG (team SpMV)", backend, "100^3", bytes * iters / tk * 1e-9, bytes * iters / tn * 1e-9, "GB/s", 0);
+  char size[32];
+  snprintf(size, sizeof size, "%" PRId64 "^3", n);
+  bench_record("CG (team SpMV)", backend, size, bytes * iters / tk * 1e-9, bytes * iters / tn * 1e-9, "GB/s", 0);
   free(rp), free(ci), free(va), free(nxv), free(nr), free(np), free(nap);
   kk_view_release(row_ptr), kk_view_release(cols), kk_view_release(vals);
   kk_view_release(x), kk_view_release(r), kk_view_release(p), kk_view_release(Ap);
 }
 
-void bench_hier(const char *backend, int nt, int reps, const char *cases, int quick) {
+void bench_hier(const char *backend, int nt, int reps, const char *cases, int quick, int smoke) {
   int r = reps ? reps : 10;
   /* The short cases get more runs: a batched run takes about 5 ms on the
    * host, and its best of 20 still moved by 0.1-0.2 between processes. */
   if (bench_wants(cases, "tensor"))
     bench_tensor(backend, nt, reps ? reps : 2 * r);
   if (bench_wants(cases, "atomics"))
-    bench_scatter(backend, nt, r, quick ? 100000 : 10000000);
+    bench_scatter(backend, nt, r, quick || smoke ? 100000 : 10000000);
   if (bench_wants(cases, "minsum"))
-    bench_minsum(backend, nt, r);
+    bench_minsum(backend, nt, r, smoke ? 100000 : 1000000);
   if (bench_wants(cases, "batched"))
     bench_batched(backend, nt, reps ? reps : 4 * r);
   if (bench_wants(cases, "cg") && !quick)
-    bench_cg(backend, nt, 50, reps ? 2 * ((reps + 1) / 2) : 8);
+    bench_cg(backend, nt, smoke ? 20 : 100, smoke ? 10 : 50, reps ? 2 * ((reps + 1) / 2) : 8);
 }

@@ -4,6 +4,6 @@
 #define KK_BENCH_HIER_CASES_H
 
 /* The MDRange, atomics, ScatterView, reduction, team and CG cases (kk-bench-hier.c). */
-void bench_hier(const char *backend, int nt, int reps, const char *cases, int quick);
+void bench_hier(const char *backend, int nt, int reps, const char *cases, int quick, int smoke);
 
 #endif
