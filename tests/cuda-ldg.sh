@@ -4,16 +4,8 @@
 set -u
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
-# nvcc: the one the tree's cuda recipe names, else $NVCC, else the CUDA toolkit's, else PATH's
-nvcc=$(sed -n 's/.*"NVCC": *"\([^"]*\)".*/\1/p' "$top_builddir/targets/cuda.json" 2>/dev/null | head -1)
-for c in "$nvcc" "${NVCC:-}" /usr/local/cuda/bin/nvcc "$(command -v nvcc 2>/dev/null)"; do
-  if [ -n "$c" ] && [ -x "$c" ]; then nvcc=$c; break; fi
-  nvcc=
-done
-if [ -z "$nvcc" ]; then
-  echo "SKIP: no nvcc"
-  exit 77
-fi
+. "$top_srcdir/tests/find-nvcc.sh"
+kk_find_nvcc
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/ldg.kk.c" <<'KERNEL'

@@ -11,18 +11,8 @@
 # needed; skipped without nvcc.
 srcdir=${top_srcdir:-.}
 builddir=${top_builddir:-.}
-nvcc=${NVCC:-}
-if [ -z "$nvcc" ]; then
-  nvcc=$(command -v nvcc 2>/dev/null) || nvcc=/usr/local/cuda/bin/nvcc
-fi
-if [ ! -x "$nvcc" ]; then
-  echo "SKIP: no nvcc"
-  exit 77
-fi
-if ! "$nvcc" --list-gpu-arch 2>/dev/null | grep -qx compute_90; then
-  echo "SKIP: $nvcc does not build sm_90"
-  exit 77
-fi
+. "$srcdir/tests/find-nvcc.sh"
+kk_find_nvcc compute_90
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
