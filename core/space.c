@@ -310,6 +310,51 @@ kk_status_t kk_instance_fence(kk_instance_t *instance) {
   return KK_OK;
 }
 
+kk_status_t kk_instance_wait(kk_instance_t *waiter, kk_instance_t *waited) {
+  KK__REQUIRE_INIT("kk_instance_wait");
+  kk_instance_t *a = waiter ? waiter : kk_instance_default(), *w = waited ? waited : kk_instance_default();
+  if (kk__stale(a->gen) || kk__stale(w->gen))
+    return kk__stale_error("kk_instance_wait", kk__stale(a->gen) ? "the waiting instance" : "the waited-for instance",
+                           NULL);
+  kk__backend_t *b = w->backend;
+  if (a->backend != b)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT,
+                     "kk_instance_wait: the waiting instance is of backend %s, the waited-for one of %s: only "
+                     "instances of one backend can be ordered (fence the waited-for one instead)",
+                     a->backend->name, b->name);
+  if (KK__UNLIKELY(kk__capturing(a) || kk__capturing(w)))
+    return kk__error(KK_ERROR_CAPTURE,
+                     "kk_instance_wait: the %s instance is capturing a graph: its work is recorded, not run (order "
+                     "captured work by the graph's dependencies, or end the capture first)",
+                     kk__capturing(a) ? "waiting" : "waited-for");
+  if (a == w)
+    return KK_OK;
+  kk_status_t st = KK_ERROR_UNSUPPORTED;
+  if (KK_PLUGIN_HAS(&b->ops, instance_wait)) {
+    kk_clear_error();
+    st = b->ops.instance_wait(b->ctx, a->plugin_inst, w->plugin_inst);
+    if (st != KK_OK && st != KK_ERROR_UNSUPPORTED)
+      return kk__error(st, "kk_instance_wait: backend %s: %s", b->name,
+                       kk_last_status() != KK_OK ? kk_last_error() : kk_status_str(st));
+  }
+  if (st == KK_OK)
+    return KK_OK;
+  /* the backend cannot order its queues on the device (a host backend, one
+   * without the member, or KK_ERROR_UNSUPPORTED from it): waiting for
+   * `waited` on the host gives the same order, and is a fence for tools */
+  uint64_t h = 0;
+  bool traced = KK__UNLIKELY(kk__tools.active);
+  if (traced)
+    kk__tools_begin_fence("kk_instance_wait: Unnamed Instance Fence", kk__tools_instance_device_id(w), &h);
+  kk_clear_error();
+  st = b->ops.instance_fence(b->ctx, w->plugin_inst);
+  if (traced)
+    kk__tools_end_fence(h);
+  if (st != KK_OK)
+    return kk__error(st, "kk_instance_wait: waiting for the instance on backend %s: %s", b->name, kk_last_error());
+  return KK_OK;
+}
+
 kk_status_t kk_fence(void) { return kk_fence_named(NULL); }
 
 kk_status_t kk_fence_named(const char *name) {

@@ -392,6 +392,27 @@ kk_status_t kk_instance_destroy(kk_instance_t *instance);
 /* Waits until all work submitted to the instance has completed.  Thread-safe. */
 kk_status_t kk_instance_fence(kk_instance_t *instance);
 
+/* Orders two instances of one backend without waiting on the host where the
+ * backend can: work submitted to `waiter` after this call starts only once
+ * everything submitted to `waited` before the call has completed (a kernel
+ * that reads what `waited` wrote, a copy of it to the host).  Work submitted
+ * to `waited` afterwards is not ordered, nor is `waiter`'s earlier work.
+ * NULL stands for kk_instance_default(); an instance waiting for itself is
+ * a no-op.  On cuda and hip the order is kept on the device (an event
+ * recorded on waited's stream, which waiter's stream waits for) and the
+ * call returns at once; on a backend that cannot order queues on the device
+ * (the host backends, opencl, levelzero, plugins older than plugin ABI 1.9)
+ * it fences `waited`, which gives the same order.  Kokkos Tools see a fence
+ * only in the second case ("kk_instance_wait: Unnamed Instance Fence"): an
+ * order kept on the device is not a fence.  KK_ERROR_INVALID_ARGUMENT for
+ * instances of two backends, KK_ERROR_CAPTURE when either is capturing a
+ * graph (kk_graph_begin_capture: order captured work by the graph's
+ * dependencies instead), KK_ERROR_NOT_INITIALIZED for an instance from
+ * before kk_finalize.  Thread-safe; when several threads order after the
+ * same `waited` at once, each waits at least for what the contract says
+ * (possibly for a little more of waited's work). */
+kk_status_t kk_instance_wait(kk_instance_t *waiter, kk_instance_t *waited);
+
 /* Name of the backend an instance belongs to; NULL for NULL and for an
  * instance from before kk_finalize. */
 const char *kk_instance_backend(const kk_instance_t *instance);

@@ -229,7 +229,7 @@ static kk_status_t collective_nccl(kk_mpi_comm_t *c, kk_mpi_what_t *what, sig_t 
                                    int out_is_read, const nccl_args_t *na) {
   const kk_mpi_path_t dev = KK_MPI_PATH_GPU_AWARE; /* device buffers, no pinned copies */
   kk_status_t st = KK_OK;
-  /* every use of the buffers is queued on out's stream (in's is fenced below when it differs) */
+  /* every use of the buffers is queued on out's stream (in's is ordered before it below when it differs) */
   c->ordered_on = in && in->inst != out->inst ? NULL : out->inst;
   if (in)
     st = kk_mpi__stage_out(c, what, in->inst, in->v, &in->plan, dev, &in->ptr, &in->mbuf, NULL);
@@ -238,9 +238,12 @@ static kk_status_t collective_nccl(kk_mpi_comm_t *c, kk_mpi_what_t *what, sig_t 
   else if (st == KK_OK)
     st = kk_mpi__stage_in(c, what, out->inst, out->v, &out->plan, dev, &out->ptr, &out->mbuf);
   c->ordered_on = NULL;
-  /* one stream carries the operation: work on another instance is waited for */
-  if (st == KK_OK && in && in->inst != out->inst)
-    st = kk_mpi__fence(c, in->inst, what);
+  /* one stream carries the operation: it is ordered after the packing on
+   * in's instance on the device (kk_instance_wait), and the wait at the end
+   * covers both */
+  if (st == KK_OK && in && in->inst != out->inst && (st = kk_instance_wait(out->inst, in->inst)) != KK_OK)
+    st = kk_set_error(st, "%s: ordering the operation after the send view's instance: %s", kk_mpi__what(what),
+                      kk_last_error());
   g.v[SIG_NCCL] = 1;
   if ((st = agree(c, what, g, st)) != KK_OK)
     goto done;
@@ -258,6 +261,9 @@ static kk_status_t collective_nccl(kk_mpi_comm_t *c, kk_mpi_what_t *what, sig_t 
   out->mbuf = NULL; /* finish_in returned it */
   if (st == KK_OK)
     st = kk_mpi__nccl_sync(c, what, out->inst);
+  /* out's stream waited for in's work queued so far: done too */
+  if (st == KK_OK && in && in->inst != out->inst)
+    kk_mpi__bufs_done(c, in->inst);
 done:
   /* queued work may still use the buffers until the instance is fenced */
   kk_mpi__buf_put(out->mbuf, out->inst);

@@ -648,11 +648,15 @@ kk_status_t kk_mpi__fence(kk_mpi_comm_t *c, kk_instance_t *inst, kk_mpi_what_t *
   kk_status_t st = kk_instance_fence(inst);
   if (st != KK_OK)
     return kk_set_error(st, "%s: waiting for the instance: %s", kk_mpi__what(what), kk_last_error());
+  kk_mpi__bufs_done(c, inst);
+  return KK_OK;
+}
+
+void kk_mpi__bufs_done(kk_mpi_comm_t *c, kk_instance_t *inst) {
   /* what was queued on it is done: its buffers are free again */
   for (int i = 0; i < c->nbufs; i++)
     if (c->bufs[i]->pending == inst)
       c->bufs[i]->pending = NULL;
-  return KK_OK;
 }
 
 void kk_mpi__buf_put(mpi_buf_t *b, kk_instance_t *pending) {

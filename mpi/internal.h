@@ -186,6 +186,9 @@ void kk_mpi__buf_put(mpi_buf_t *b, kk_instance_t *pending);
 
 /* Fences `inst` and frees the buffers pending on it; errors name `what`. */
 kk_status_t kk_mpi__fence(kk_mpi_comm_t *c, kk_instance_t *inst, kk_mpi_what_t *what);
+/* Frees the buffers pending on `inst`, whose queued work the caller knows
+ * to be complete (kk_mpi__fence does this after its fence). */
+void kk_mpi__bufs_done(kk_mpi_comm_t *c, kk_instance_t *inst);
 
 /* Prints one KK_MPI_DEBUG line ("kk[mpi]: rank R: ..."). */
 void kk_mpi__debug(const kk_mpi_comm_t *c, const char *fmt, ...) KK_MPI__PRINTF(2, 3);

@@ -342,6 +342,11 @@ START_TEST(every_event_in_order) {
   add(&e, "end_deep_copy");
   OK(kk_instance_fence(inst));
   expect_fence(&e, "kk_instance_fence: Unnamed Instance Fence", devid(g_backend, dev, 2));
+  /* an order between instances: a fence of the waited-for one where the
+   * backend cannot keep it on the device; no event on cuda and hip */
+  OK(kk_instance_wait(inst, inst2));
+  if (strcmp(g_backend, "cuda") != 0 && strcmp(g_backend, "hip") != 0)
+    expect_fence(&e, "kk_instance_wait: Unnamed Instance Fence", devid(g_backend, dev, 3));
   OK(kk_instance_destroy(inst2));
   OK(kk_instance_destroy(inst));
   OK(kk_profiling_mark_event("recorder: fence"));

@@ -225,8 +225,10 @@ kk_status_t kk_mpi_comm_get_stats(const kk_mpi_comm_t *c, kk_mpi_stats_t *stats)
  * backend and kept by c until kk_mpi_comm_destroy (never destroy it
  * yourself).  Post sends and receives on it to run an exchange beside
  * compute queued on other instances, as a halo travels while the interior
- * of a stencil is computed; fence it before work on another instance reads
- * what arrived (instances are ordered only by fences).  On cuda its stream
+ * of a stencil is computed; order work on another instance that reads what
+ * arrived after it with kk_instance_wait(other, instance) (on cuda the host
+ * does not wait), and the exchange after work elsewhere that wrote what it
+ * sends with kk_instance_wait(instance, other).  On cuda its stream
  * has the device's highest priority: as a long kernel's blocks finish, the
  * device schedules the exchange's packing, NCCL's transfer kernels and the
  * unpacking first, instead of after the long kernel's remaining blocks.

@@ -50,7 +50,7 @@ extern "C" {
  * another major is refused, minors only append (docs/plugin-abi.md).
  * MAKE builds a version, MAJOR_OF and MINOR_OF take one apart. */
 #define KK_PLUGIN_ABI_MAJOR 1
-#define KK_PLUGIN_ABI_MINOR 8
+#define KK_PLUGIN_ABI_MINOR 9
 #define KK_PLUGIN_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | (uint32_t)(minor)))
 #define KK_PLUGIN_ABI_VERSION KK_PLUGIN_ABI_MAKE(KK_PLUGIN_ABI_MAJOR, KK_PLUGIN_ABI_MINOR)
 #define KK_PLUGIN_ABI_MAJOR_OF(v) ((uint32_t)(v) >> 16)
@@ -519,6 +519,19 @@ typedef struct kk_plugin_ops {
    * other instance.  Launches and fences on the default instance still
    * pass NULL.  Without it such copies and fills complete on return. */
   void *(*instance_default)(void *ctx);
+
+  /* ---- ABI 1.9: ordering instances on the device (optional) ---- */
+
+  /* Work queued on `waiter` after the call starts only once everything
+   * queued on `waited` before the call has completed (kk_instance_wait);
+   * NULL handles are the default instance, and the two differ.  Keep the
+   * order on the device (an event recorded on waited's queue that waiter's
+   * queue waits for) and return without waiting; no allocation or
+   * formatting on the way (make what it needs with the instance).
+   * KK_ERROR_UNSUPPORTED (quietly, no hs->error) where this plugin cannot
+   * order these two on the device: the core then fences `waited`, as it
+   * does for a plugin without the member. */
+  kk_status_t (*instance_wait)(void *ctx, void *waiter, void *waited);
 } kk_plugin_ops_t;
 
 /* True when the (core's zeroed copy of the) table has `member`: the one gate

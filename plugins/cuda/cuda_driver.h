@@ -11,7 +11,8 @@
   "cuMemAlloc_v2 cuMemAllocManaged cuMemHostAlloc cuMemHostGetDevicePointer_v2 cuMemFree_v2 cuMemFreeHost "   \
   "cuMemsetD8Async cuMemsetD16Async cuMemsetD32Async cuStreamCreate cuStreamDestroy_v2 cuStreamSynchronize "  \
   "cuStreamQuery cuCtxSynchronize cuModuleLoadData cuModuleUnload cuModuleGetFunction cuModuleGetGlobal_v2 "  \
-  "cuFuncGetAttribute cuOccupancyMaxActiveBlocksPerMultiprocessor cuLaunchKernel"
+  "cuFuncGetAttribute cuOccupancyMaxActiveBlocksPerMultiprocessor cuLaunchKernel cuEventCreate cuEventDestroy_v2 " \
+  "cuEventRecord cuStreamWaitEvent"
 
 /* The graph calls of the GPU layer (kks_graph_api_t's, in its order); optional.  The capture info and
  * dependency update of CUDA 11.3-12.2 (without edge data), which newer drivers keep. */

@@ -135,7 +135,7 @@ KKG_SIMT_VENDOR(cuda, .code_type = "CUresult", .simt_syms = CUDA_SIMT_SYMS, .str
                 .capture_set = CU_STREAM_SET_CAPTURE_DEPENDENCIES,
                 .native_kind = KK_NATIVE_CUDA, .native_context = cuda_native_context, .lost_codes = cuda_lost,
                 .remap = kks_remap, .remap_image = cuda_remap_image,
-                .remap_release = kks_remap_release)
+                .remap_release = kks_remap_release, .event_flags = CU_EVENT_DISABLE_TIMING)
 
 static const char *const cuda_image_formats[] = {"cuda-fatbin", NULL};
 

@@ -268,6 +268,10 @@ static kk_status_t inst_init(kkg_ctx_t *c, kkg_inst_t *in) {
   atomic_init(&in->epoch, 1);
   atomic_init(&in->shared, in->borrowed);
   kk_status_t st = in->borrowed && !v->queue_wraps ? KK_OK : v->queue_create(c, in);
+  /* the event kk_instance_wait records here, made now so that the call
+   * itself allocates nothing (a graph's own instance is never waited for) */
+  if (st == KK_OK && v->mark_create && !in->recording)
+    st = v->mark_create(c, in);
   if (st == KK_OK)
     st = v->alloc(c, KKG_MEM_DEVICE, KKG_SMALL_BYTES, (void **)&in->small);
   if (in->recording) { /* a graph's failure record is the default instance's, which kk_fence reads */
@@ -315,6 +319,8 @@ static void inst_free(kkg_ctx_t *c, kkg_inst_t *in) {
     in->queue = NULL;
   }
   v->queue_destroy(c, in);
+  if (in->mark)
+    v->mark_destroy(c, in);
   kkg_buf_t *bufs[] = {&in->partials, &in->partials2, &in->status, &in->scratch1};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
     if (bufs[i]->ptr)
@@ -564,6 +570,25 @@ kk_status_t kkg_instance_fence(void *ctx, void *inst) {
   if (st != KK_OK && atomic_load(&c->lost_state))
     return kkg_lost(c);
   return st != KK_OK ? st : check_failed(c, in);
+}
+
+/* kk_instance_wait: the vendor queues the order on the device; a vendor
+ * that cannot answers KK_ERROR_UNSUPPORTED, quietly, and the core fences
+ * `waited` instead. */
+kk_status_t kkg_instance_wait(void *ctx, void *waiter, void *waited) {
+  kkg_ctx_t *c = ctx;
+  kkg_inst_t *a = kkg_inst_of(c, waiter), *w = kkg_inst_of(c, waited);
+  if (!c->v->order || !w->mark)
+    return KK_ERROR_UNSUPPORTED;
+  if (a == w)
+    return KK_OK;
+  KKG_BIND(c);
+  if (atomic_load_explicit(&c->lost_state, memory_order_relaxed))
+    return kkg_lost(c);
+  kk_status_t st = c->v->order(c, a, w);
+  if (st != KK_OK && atomic_load(&c->lost_state))
+    return kkg_lost(c);
+  return st;
 }
 
 kk_status_t kkg_fence_all(void *ctx) {

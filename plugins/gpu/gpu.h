@@ -95,6 +95,8 @@ typedef struct kkg_buf {
 
 typedef struct kkg_inst {
   void *queue;                      /* the vendor's stream or queue, where it is one handle */
+  void *mark;                       /* the vendor's event that ordering another instance after this one records
+                                       on queue (vendor order; made with the instance, NULL where none) */
   pthread_mutex_t lock;             /* recursive: growth, launch slots, the vendor's queue where not thread-safe */
   kkg_buf_t partials, partials2, status, scratch1;
   unsigned char *small;             /* KKG_SMALL_BYTES of device memory */
@@ -176,7 +178,9 @@ typedef struct kkg_space {
   X(func_attribute, (int *value, int attribute, void *fn))                                                      \
   X(occupancy, (int *blocks, void *fn, int threads, size_t smem))                                               \
   X(launch, (void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,             \
-             unsigned smem, void *stream, void **params, void **extra))
+             unsigned smem, void *stream, void **params, void **extra))                                           \
+  X(event_create, (void **event, unsigned flags)) X(event_destroy, (void *event))                                \
+  X(event_record, (void *event, void *stream)) X(stream_wait_event, (void *stream, void *event, unsigned flags))
 typedef struct kks_api {
 #define KKS_MEMBER(name, params) int(*name) params;
   KKS_CALLS(KKS_MEMBER)
@@ -283,6 +287,14 @@ typedef struct kkg_vendor {
   kk_status_t (*remap)(kkg_ctx_t *c, kkg_inst_t *in, const kk_plugin_remap_t *r);
   const void *remap_image;
   void (*remap_release)(kkg_ctx_t *c); /* unloads what remap loaded (at finalize, the device still open) */
+  /* ordering one instance after another on the device (plugin ABI 1.9 instance_wait; NULL: the core fences
+   * instead): mark_create makes in->mark when the instance is made, mark_destroy frees it; order queues on
+   * waiter's queue a wait for everything queued on waited's so far, without waiting on the host; SIMT:
+   * events made with event_flags (no timing) */
+  kk_status_t (*mark_create)(kkg_ctx_t *c, kkg_inst_t *in);
+  void (*mark_destroy)(kkg_ctx_t *c, kkg_inst_t *in);
+  kk_status_t (*order)(kkg_ctx_t *c, kkg_inst_t *waiter, kkg_inst_t *waited);
+  unsigned event_flags;
 } kkg_vendor_t;
 
 struct kkg_ctx {
@@ -324,7 +336,7 @@ struct kkg_ctx {
 typedef struct kks_ctx {
   kkg_ctx_t g;
   kks_api_t api;
-  char sym[512];                    /* simt_syms, split: the name of each call for messages */
+  char sym[640];                    /* simt_syms, split: the name of each call for messages */
   const char *name[KKS_N];
   kks_graph_api_t gapi;             /* resolved when graphs[0] is '\0'; else graphs says why not */
   char gsym[512];
@@ -490,6 +502,9 @@ void kks_queue_destroy(kkg_ctx_t *c, kkg_inst_t *in);
 kk_status_t kks_queue_sync(kkg_ctx_t *c, kkg_inst_t *in);
 kk_status_t kks_queue_query(kkg_ctx_t *c, kkg_inst_t *in, bool *done);
 kk_status_t kks_device_sync(kkg_ctx_t *c);
+kk_status_t kks_mark_create(kkg_ctx_t *c, kkg_inst_t *in);
+void kks_mark_destroy(kkg_ctx_t *c, kkg_inst_t *in);
+kk_status_t kks_order(kkg_ctx_t *c, kkg_inst_t *waiter, kkg_inst_t *waited);
 int kks_module_unload(kkg_ctx_t *c, void *handle);
 kk_status_t kks_function(kkg_ctx_t *c, void *handle, const char *name, bool quiet, void **fn, int *max_threads,
                          int *pref);
@@ -508,7 +523,8 @@ kk_status_t kks_module_load(kkg_ctx_t *c, const kk_module_t *m, const void *imag
       .queue_destroy = kks_queue_destroy, .queue_sync = kks_queue_sync, .queue_query = kks_queue_query,         \
       .device_sync = kks_device_sync, .module_load = P##_module_load, .module_unload = kks_module_unload,       \
       .function = kks_function, .kernel_get = kkg_simt_kernel_get, .launch = kkg_simt_launch,                   \
-      .team_size_query = kkg_simt_team_size_query, __VA_ARGS__};
+      .team_size_query = kkg_simt_team_size_query, .mark_create = kks_mark_create,                             \
+      .mark_destroy = kks_mark_destroy, .order = kks_order, __VA_ARGS__};
 #define KKG_SPIRV_VENDOR(P, ...)                                                                                \
   static const kkg_vendor_t P##_vendor = {                                                                      \
       .ctx_size = sizeof(P##_ctx_t), .inst_size = sizeof(P##_inst_t), .dev_size = sizeof(P##_dev_t),            \
@@ -564,6 +580,7 @@ kk_status_t kkg_instance_create(void *ctx, void **inst);
 void *kkg_instance_default(void *ctx);
 kk_status_t kkg_instance_destroy(void *ctx, void *inst);
 kk_status_t kkg_instance_fence(void *ctx, void *inst);
+kk_status_t kkg_instance_wait(void *ctx, void *waiter, void *waited);
 kk_status_t kkg_instance_native(void *ctx, void *inst, kk_native_queue_t *out);
 kk_status_t kkg_instance_create_native(void *ctx, const kk_native_queue_t *q, void **inst);
 kk_status_t kkg_fence_all(void *ctx);
@@ -593,6 +610,7 @@ const kk_plugin_ops_t *kkg_entry(uint32_t core_abi, const kk_host_services_t *hs
       .graph_destroy = kkg_graph_destroy,                                                                       \
       .instance_native = kkg_instance_native, .instance_create_native = kkg_instance_create_native,             \
       .mem_remap = kkg_mem_remap, .instance_default = kkg_instance_default,                                     \
+      .instance_wait = kkg_instance_wait,                                                                       \
   };                                                                                                            \
   KK_PLUGIN_EXPORT const kk_plugin_ops_t *kk_plugin_##NAME##_entry(uint32_t core_abi, const kk_host_services_t *hs) { \
     return kkg_entry(core_abi, hs, &NAME##_ops);                                                                \

@@ -188,6 +188,26 @@ kk_status_t kks_queue_query(kkg_ctx_t *c, kkg_inst_t *in, bool *done) {
   return KK_OK;
 }
 
+kk_status_t kks_mark_create(kkg_ctx_t *c, kkg_inst_t *in) {
+  KKS_TRY(c, event_create, (&in->mark, c->v->event_flags), "(flags %u)", c->v->event_flags);
+  return KK_OK;
+}
+
+void kks_mark_destroy(kkg_ctx_t *c, kkg_inst_t *in) {
+  (void)kks(c)->api.event_destroy(in->mark); /* released by the runtime once a pending record completes */
+  in->mark = NULL;
+}
+
+/* waited's event recorded after what is queued on it, and waiter's stream
+ * waiting for that record.  Two threads ordering after one instance at once
+ * may each wait for the other's (later) record: a little more of waited's
+ * work, never less. */
+kk_status_t kks_order(kkg_ctx_t *c, kkg_inst_t *waiter, kkg_inst_t *waited) {
+  KKS_TRY(c, event_record, (waited->mark, waited->queue), "%s", "");
+  KKS_TRY(c, stream_wait_event, (waiter->queue, waited->mark, 0u), "%s", "");
+  return KK_OK;
+}
+
 kk_status_t kks_device_sync(kkg_ctx_t *c) {
   KKS_TRY(c, device_sync, (), "%s", "");
   return KK_OK;

@@ -11,7 +11,7 @@
   "hipMemsetD16Async hipMemsetD32Async hipStreamCreateWithFlags hipStreamDestroy hipStreamSynchronize "         \
   "hipStreamQuery hipDeviceSynchronize hipModuleLoadData hipModuleUnload hipModuleGetFunction "                 \
   "hipModuleGetGlobal hipFuncGetAttribute hipModuleOccupancyMaxActiveBlocksPerMultiprocessor "                  \
-  "hipModuleLaunchKernel"
+  "hipModuleLaunchKernel hipEventCreateWithFlags hipEventDestroy hipEventRecord hipStreamWaitEvent"
 
 /* The graph calls of the GPU layer (kks_graph_api_t's, in its order); optional. */
 #define HIP_GRAPH_SYMS                                                                                          \

@@ -127,7 +127,8 @@ KKG_SIMT_VENDOR(hip, .code_type = "hipError_t", .simt_syms = HIP_SIMT_SYMS, .str
                 .graph_syms = HIP_GRAPH_SYMS, .capture_relaxed = hipStreamCaptureModeRelaxed,
                 .capture_set = hipStreamSetCaptureDependencies,
                 .native_kind = KK_NATIVE_HIP, .lost_codes = hip_lost, .remap = kks_remap,
-                .remap_image = hip_remap_image, .remap_release = kks_remap_release)
+                .remap_image = hip_remap_image, .remap_release = kks_remap_release,
+                .event_flags = hipEventDisableTiming)
 
 static const char *const hip_image_formats[] = {"hip-codeobject", NULL};
 

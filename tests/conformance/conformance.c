@@ -1612,6 +1612,69 @@ START_TEST(instances_from_two_threads) {
 }
 END_TEST
 
+/* kk_instance_wait: work on one instance reads what another wrote, ordered
+ * by the call alone (only the reader is fenced before the host looks);
+ * NULL is the default instance; an instance waiting for itself is a no-op;
+ * two backends are refused. */
+START_TEST(instances_ordered_by_wait) {
+  const int64_t n = 1 << 18;
+  const int rounds = 20;
+  kk_instance_t *wr = NULL, *rd = NULL;
+  OK(kk_instance_create(NULL, &wr));
+  OK(kk_instance_create(NULL, &rd));
+  kk_view_t *one = view1("one", KK_DOUBLE, n), *x = view1("x", KK_DOUBLE, n), *z = view1("z", KK_DOUBLE, n);
+  kk_view_t *v = view1("v", KK_DOUBLE, n), *hz = NULL, *hv = NULL;
+  OK(kk_view_create_mirror(z, &hz));
+  OK(kk_view_create_mirror(v, &hv));
+  const double d1 = 1.0, d0 = 0.0;
+  OK(kk_deep_copy_fill(one, &d1));
+  for (int pass = 0; pass < 3; pass++) {
+    /* the writer: x = rounds + 1 after many launches */
+    OK(kk_deep_copy_fill_async(wr, x, &d1));
+    struct axpy_args up = {1.0, kk_view_bind(one), kk_view_bind(x)};
+    for (int r = 0; r < rounds; r++)
+      OK(kk_parallel_for("wait_writer", KK_RANGE_ON(wr, 0, n), KK_KERNEL(axpy), KK_ARGS(up)));
+    /* the reader: z = 0 may run before the wait; z += 2 x after it */
+    OK(kk_deep_copy_fill_async(rd, z, &d0));
+    OK(kk_instance_wait(rd, wr));
+    struct axpy_args rdx = {2.0, kk_view_bind(x), kk_view_bind(z)};
+    OK(kk_parallel_for("wait_reader", KK_RANGE_ON(rd, 0, n), KK_KERNEL(axpy), KK_ARGS(rdx)));
+    /* the default instance after the reader (NULL), v = z + 1 */
+    OK(kk_deep_copy_fill_async(kk_instance_default(), v, &d1));
+    OK(kk_instance_wait(NULL, rd));
+    struct axpy_args dv = {1.0, kk_view_bind(z), kk_view_bind(v)};
+    OK(kk_parallel_for("wait_default", KK_RANGE(0, n), KK_KERNEL(axpy), KK_ARGS(dv)));
+    OK(kk_deep_copy_async(kk_instance_default(), hv, v));
+    /* and the reader's own copy after the default instance's work (NULL as waited) */
+    OK(kk_instance_wait(rd, NULL));
+    OK(kk_deep_copy_async(rd, hz, z));
+    OK(kk_instance_fence(rd)); /* the host looks only after fencing rd: z, hz and v's copy are done */
+    const double *pz = kk_view_data(hz), *pv = kk_view_data(hv);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; i++)
+      bad += pz[i] != 2.0 * (rounds + 1) || pv[i] != 2.0 * (rounds + 1) + 1.0;
+    ck_assert_msg(bad == 0, "pass %d: %lld of %lld elements not ordered (z[0] = %g, v[0] = %g)", pass, (long long)bad,
+                  (long long)n, pz[0], pv[0]);
+  }
+  /* no-ops and refusals */
+  OK(kk_instance_wait(wr, wr));
+  OK(kk_instance_wait(NULL, NULL));
+  OK(kk_instance_wait(kk_instance_default(), NULL));
+  kk_instance_t *host = kk_instance_host();
+  if (strcmp(kk_instance_backend(host), g_backend) != 0) {
+    ck_assert_int_eq(kk_instance_wait(host, wr), KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_contains(kk_last_error(), "only instances of one backend can be ordered");
+    ck_assert_int_eq(kk_instance_wait(NULL, host), KK_ERROR_INVALID_ARGUMENT);
+  } else {
+    OK(kk_instance_wait(host, wr));
+  }
+  OK(kk_instance_destroy(wr));
+  OK(kk_instance_destroy(rd));
+  kk_view_release(hv), kk_view_release(hz), kk_view_release(v), kk_view_release(z), kk_view_release(x);
+  kk_view_release(one);
+}
+END_TEST
+
 /* ---- suite ------------------------------------------------------------------------------------- */
 
 static Suite *conformance_suite(void) {
@@ -1627,6 +1690,7 @@ static Suite *conformance_suite(void) {
   tcase_add_test(tc, launch_mismatches_refused);
   tcase_add_test(tc, kernel_lookup);
   tcase_add_test(tc, instances_from_two_threads);
+  tcase_add_test(tc, instances_ordered_by_wait);
   suite_add_tcase(s, tc);
   tc = tcase_create("reducers");
   tcase_add_checked_fixture(tc, conf_setup, conf_teardown);

@@ -162,6 +162,35 @@ int cuCtxSynchronize(void) {
   g_waits++;
   return g_sticky;
 }
+/* Events: a record and a stream's wait for it are queued work, not waits
+ * of the host; counted apart (kk_fake_cuda_orders: the streams made to wait
+ * for an event) for the async-fake test's case of kk_instance_wait. */
+static _Atomic unsigned long g_orders;
+unsigned long kk_fake_cuda_orders(void);
+unsigned long kk_fake_cuda_orders(void) { return g_orders; }
+int cuEventCreate(void **e, unsigned flags) {
+  (void)flags;
+  STICKY();
+  *e = malloc(1);
+  return *e ? 0 : 2;
+}
+int cuEventDestroy_v2(void *e) {
+  free(e);
+  return g_sticky;
+}
+int cuEventRecord(void *e, void *s) {
+  (void)s;
+  STICKY();
+  return e ? 0 : 400; /* CUDA_ERROR_INVALID_HANDLE */
+}
+int cuStreamWaitEvent(void *s, void *e, unsigned flags) {
+  (void)s, (void)flags;
+  STICKY();
+  if (!e)
+    return 400;
+  g_orders++;
+  return 0;
+}
 /* With KK_FAKE_CUDA_NO_REMAP set, the image of the GPU layer's
  * copy-between-layouts kernels does not load, as on a GPU it has no code
  * for: a fatbin (magic, version, header size, then its size) naming them. */

@@ -700,8 +700,45 @@ START_TEST(async_on_default_instance) {
 }
 END_TEST
 
-/* One test in a case of its own on g_backend (the fake driver's modes). */
-static int run_one(const char *name, SFun su, SFun td, const TTest *test) {
+/* cuda with the fake driver (async-fake.sh): kk_instance_wait keeps the
+ * order on the device (plugin ABI 1.9): a stream made to wait for an event,
+ * no wait of the host; an instance waiting for itself queues nothing; the
+ * data written before the wait are there after the waiter's fence. */
+START_TEST(instance_wait_on_device) {
+  const char *lib = getenv("KK_CUDA_DRIVER_LIBRARY");
+  void *h = lib ? dlopen(lib, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  ck_assert_msg(h, "the fake driver '%s' is not loaded", lib ? lib : "(KK_CUDA_DRIVER_LIBRARY unset)");
+  unsigned long (*waits)(void) = NULL, (*orders)(void) = NULL;
+  *(void **)&waits = dlsym(h, "kk_fake_cuda_waits");
+  *(void **)&orders = dlsym(h, "kk_fake_cuda_orders");
+  ck_assert_msg(waits && orders, "the driver '%s' counts no waits or orders: not the fake one", lib);
+  const int64_t n = 1000;
+  kk_instance_t *x = NULL;
+  OK(kk_instance_create(NULL, &x));
+  kk_view_t *a = view("a", KK_DOUBLE, 1, n, 0, 0), *b = view("b", KK_DOUBLE, 1, n, 0, 0), *m = NULL;
+  OK(kk_view_create_mirror(b, &m));
+  const double five = 5.0;
+  OK(kk_fence());
+  const unsigned long w0 = waits(), o0 = orders();
+  OK(kk_deep_copy_fill_async(kk_instance_default(), a, &five));
+  OK(kk_instance_wait(x, NULL));
+  OK(kk_deep_copy_async(x, b, a));
+  OK(kk_instance_wait(NULL, x));
+  OK(kk_deep_copy_async(kk_instance_default(), m, b));
+  OK(kk_instance_wait(x, x));
+  ck_assert_msg(waits() == w0, "kk_instance_wait waited on the host %lu times", waits() - w0);
+  ck_assert_msg(orders() == o0 + 2, "%lu streams were made to wait, not 2", orders() - o0);
+  OK(kk_instance_fence(kk_instance_default()));
+  for (int64_t i = 0; i < n; i++)
+    ck_assert(((double *)kk_view_data(m))[i] == 5.0);
+  OK(kk_instance_destroy(x));
+  kk_view_release(m), kk_view_release(a), kk_view_release(b);
+  dlclose(h);
+}
+END_TEST
+
+/* One or two tests in a case of their own on g_backend (the fake driver's modes). */
+static int run_one(const char *name, SFun su, SFun td, const TTest *test, const TTest *test2) {
   g_plugin_path = getenv("KOKKOS_PLUGIN_PATH") ? strdup(getenv("KOKKOS_PLUGIN_PATH")) : NULL;
   tu_clear_env();
   int rc = tu_probe_backend(g_backend, g_plugin_path);
@@ -710,6 +747,8 @@ static int run_one(const char *name, SFun su, SFun td, const TTest *test) {
     TCase *tc = tcase_create(name);
     tcase_add_checked_fixture(tc, su, td);
     tcase_add_test(tc, test);
+    if (test2)
+      tcase_add_test(tc, test2);
     suite_add_tcase(s, tc);
     rc = tu_run(s);
   }
@@ -721,9 +760,9 @@ int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
   if (argc > 2 && strcmp(argv[2], "async-fake") == 0)
-    return run_one("async-fake", setup, teardown, async_on_default_instance);
+    return run_one("async-fake", setup, teardown, async_on_default_instance, instance_wait_on_device);
   if (argc > 2 && strcmp(argv[2], "bounds-fake") == 0)
-    return run_one("bounds-fake", bc_setup, bc_teardown, bounds_fake_driver);
+    return run_one("bounds-fake", bc_setup, bc_teardown, bounds_fake_driver, NULL);
   if (argc > 2 && strncmp(argv[2], "device-fault", 12) == 0) { /* BACKEND device-fault[-several] NATIVE [TOOLS] */
     g_plugin_path = getenv("KOKKOS_PLUGIN_PATH") ? strdup(getenv("KOKKOS_PLUGIN_PATH")) : NULL;
     const char *native = argc > 3 ? argv[3] : "";

@@ -897,7 +897,8 @@ static void instance_ordering(void) {
 /* The communicator's exchange instance: made once and kept, refused without
  * an out pointer, on cuda a stream of the highest priority; a halo posted on
  * it arrives while a kernel on the default instance writes another view,
- * and both are right once each instance is fenced. */
+ * and both are right once each instance is fenced; and an exchange ordered
+ * with the default instance by kk_instance_wait on both sides. */
 static void exchange_instance(void) {
   kk_instance_t *xi = NULL, *again = NULL;
   const char *how = NULL, *how2 = NULL;
@@ -948,6 +949,33 @@ static void exchange_instance(void) {
         CHECK(0, "round %d: element %lld of the kernel's view is %g", round, (long long)i, pb[i]);
       }
     kk_view_release(hr), kk_view_release(hb);
+  }
+  /* the same ordered by kk_instance_wait alone (on cuda on the device): the
+   * send after a slow fill on the default instance, the scale of what
+   * arrived on the default instance after the exchange, one fence */
+  for (int round = 3; round < 6; round++) {
+    struct fill_args fs = {kk_view_bind(s), 1000.0 * g_rank + round, 300};
+    OK(kk_parallel_for("slow fill s", KK_RANGE(0, m), KK_KERNEL(mpi_test_fill), KK_ARGS(fs)));
+    OK(kk_instance_wait(xi, NULL));
+    kk_mpi_request_t *req[2];
+    OK(kk_mpi_irecv(g_c, xi, r, prev_rank(), 60 + round, &req[0]));
+    OK(kk_mpi_isend(g_c, xi, s, next_rank(), 60 + round, &req[1]));
+    OK(kk_mpi_waitall(2, req, NULL));
+    OK(kk_instance_wait(NULL, xi));
+    struct scale_args sc = {kk_view_bind(r), 2.0};
+    OK(kk_parallel_for("scale r", KK_RANGE(0, m), KK_KERNEL(mpi_test_scale), KK_ARGS(sc)));
+    OK(kk_instance_fence(kk_instance_default()));
+    kk_view_t *hr = NULL;
+    OK(kk_view_create_mirror(r, &hr));
+    OK(kk_deep_copy(hr, r));
+    const double *pr = kk_view_data(hr);
+    int bad = 0;
+    for (int64_t i = 0; i < m && bad < 3; i++)
+      if (pr[i] != 2.0 * (1000.0 * prev_rank() + round + (double)i)) {
+        bad++;
+        CHECK(0, "round %d, ordered by kk_instance_wait: element %lld is %g", round, (long long)i, pr[i]);
+      }
+    kk_view_release(hr);
   }
   kk_view_release(big), kk_view_release(s), kk_view_release(r);
 }
