@@ -14,9 +14,10 @@
  * solves), nteams the league size.  sptrsv_sfg, the same with a row per
  * team thread, takes order as the padded slots of the levels (-1: none)
  * and span (int64, two per slot) as the entries of each slot's row to
- * read; sptrsv_sfv (float and double), the same mapping, publishes each
+ * read; sptrsv_sfv (float, double, complex float), the same mapping, publishes each
  * row's x in val (a word per row and solve: int32 or int64) instead of a
- * flag, at vcur + i this solve and vnext + i the next. */
+ * flag, at vcur + i this solve and vnext + i the next (int64 for complex
+ * float). */
 struct kkk_sptrsv_args {
   kk_view_strided row_ptr, col_idx, vals, order, b, x;
   kk_view_strided ready, ctr;  /* sptrsv_sf, sptrsv_sfg */
@@ -45,9 +46,10 @@ struct kkk_ilu_args {
 };
 
 /* sptrsv_sfv: the bits of a word of val whose row is not solved yet (a
- * signalling NaN of float, of double) */
+ * signalling NaN of float, of double; complex float: that float twice) */
 #define KKK_SFV_NONE_s ((int32_t)0x7FA5A5A5)
 #define KKK_SFV_NONE_d ((int64_t)0x7FF4A5A5A5A5A5A5)
+#define KKK_SFV_NONE_c ((int64_t)0x7FA5A5A57FA5A5A5)
 
 #define KKK_SOLVERS_DECL4(op)        \
   KK_DECLARE_KERNEL(kkk_##op##_s);   \
@@ -62,6 +64,7 @@ KKK_SOLVERS_DECL4(sptrsv_sf);
 KKK_SOLVERS_DECL4(sptrsv_sfg);
 KK_DECLARE_KERNEL(kkk_sptrsv_sfv_s);
 KK_DECLARE_KERNEL(kkk_sptrsv_sfv_d);
+KK_DECLARE_KERNEL(kkk_sptrsv_sfv_c);
 /* ilu.kk.c */
 KKK_SOLVERS_DECL4(ilu_load);
 KKK_SOLVERS_DECL4(ilu_row);

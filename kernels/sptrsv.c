@@ -8,7 +8,8 @@
 
 static const kk_kernel_t *const k_sptrsv[4] = KKK_K4(sptrsv), *const k_sptrsv_team[4] = KKK_K4(sptrsv_team),
                          *const k_sptrsv_sf[4] = KKK_K4(sptrsv_sf), *const k_sptrsv_sfg[4] = KKK_K4(sptrsv_sfg),
-                         *const k_sptrsv_sfv[2] = {KK_KERNEL(kkk_sptrsv_sfv_s), KK_KERNEL(kkk_sptrsv_sfv_d)};
+                         *const k_sptrsv_sfv[3] = {KK_KERNEL(kkk_sptrsv_sfv_s), KK_KERNEL(kkk_sptrsv_sfv_d),
+                                                   KK_KERNEL(kkk_sptrsv_sfv_c)};
 
 struct kk_sptrsv {
   const kk_crs_t *A;    /* borrowed */
@@ -29,7 +30,7 @@ struct kk_sptrsv {
   /* the sync-free solve's mapping, chosen by its first solve (sf_setup) */
   int sf_ready;         /* chosen */
   int sf_warp;          /* KK_SPTRSV_SYNCFREE=warp: sptrsv_sf, a warp per row; else sptrsv_sfg or sptrsv_sfv */
-  int sf_value;         /* sptrsv_sfv: x published in words of its own (float, double; not KK_SPTRSV_SYNCFREE=flag) */
+  int sf_value;         /* sptrsv_sfv: x published in words of its own (not complex double, not KK_SPTRSV_SYNCFREE=flag) */
   kk_view_t *sf_val;    /* sptrsv_sfv: two words a row (int32 or int64), this solve's half and the next's */
   int sf_half;          /* sptrsv_sfv: the half of sf_val the next solve reads */
   kk_view_t *sf_slot, *sf_span; /* sptrsv_sfg: the padded level order (int32) and each slot's entries (int64 pairs) */
@@ -279,9 +280,10 @@ static void sf_slots(const kk_sptrsv_t *h, const int64_t *rp, const int32_t *ci,
  *     (rows of one thread run in order, so it may wait on its own).
  * Each slot's entries are its row's triangle where the columns are sorted
  * (the matrix may hold both factors: the other half is not read), else the
- * whole row.  Float and double publish each row's x in a word of its own
- * (sptrsv_sfv: a waiting lane polls that word and has x when it stops);
- * complex types, and any type under KK_SPTRSV_SYNCFREE=flag, a flag per
+ * whole row.  Float, double and complex float publish each row's x in a
+ * word of its own (sptrsv_sfv: a waiting lane polls that word and has x
+ * when it stops); complex double (16 bytes), and any type under
+ * KK_SPTRSV_SYNCFREE=flag, a flag per
  * row beside x (sptrsv_sfg: a poll, an acquire fence and a load of x per
  * dependency).  KK_SPTRSV_SYNCFREE=warp picks the earliest mapping instead
  * (sptrsv_sf: a warp per row, two rows of a ticket one after the other),
@@ -384,7 +386,7 @@ static kk_status_t sf_setup(const kkk_call_t *c, kk_sptrsv_t *h) {
     h->sf_lanes = lanes;
     h->sf_team = team;
     h->sf_per_thread = per;
-    h->sf_value = !flag && (c->t == 0 || c->t == 1);
+    h->sf_value = !flag && c->t <= 2;
     h->sf_ready = 1;
   }
   free(rp);
@@ -436,11 +438,11 @@ static kk_status_t run_syncfree(const kkk_call_t *c, kk_sptrsv_t *h, struct kkk_
     h->sf_gen = 0;
   }
   if (h->sf_dirty) {
-    const int64_t zero = 0, none_d = KKK_SFV_NONE_d;
+    const int64_t zero = 0, none_w = c->t == 2 ? KKK_SFV_NONE_c : KKK_SFV_NONE_d;
     const int32_t none_s = KKK_SFV_NONE_s;
     st = kk_deep_copy_fill_async(c->inst, h->ctr, &zero);
     if (st == KK_OK && h->sf_val)
-      st = kk_deep_copy_fill_async(c->inst, h->sf_val, c->t == 0 ? (const void *)&none_s : (const void *)&none_d);
+      st = kk_deep_copy_fill_async(c->inst, h->sf_val, c->t == 0 ? (const void *)&none_s : (const void *)&none_w);
     if (st != KK_OK)
       return st;
     h->sf_half = 0;

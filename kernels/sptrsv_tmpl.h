@@ -165,8 +165,8 @@ KKK_REDUCER_JOIN(KN(sv2sum), struct KN(sv2), d, s) {
 }
 
 /* The row loop of the sync-free solves with a row per team thread
- * (sptrsv_sfg, sptrsv_sfv) (sptrsv.c's sync-free
- * setup): slot k of the padded level order holds row order[k] (-1 for a
+ * (sptrsv_sfg, sptrsv_sfv; sptrsv.c's sync-free setup): slot k of the
+ * padded level order holds row order[k] (-1 for a
  * slot that pads a level to a whole number of teams) and, in span[2k] and
  * span[2k + 1], the entries of the row's triangle (its diagonal included;
  * the whole row where its columns are not sorted).  A team draws a ticket
@@ -176,8 +176,9 @@ KKK_REDUCER_JOIN(KN(sv2sum), struct KN(sv2), d, s) {
  * that the rows of a warp wait at the same time.  One pass over the row:
  * a lane reads an entry's column and value, waits for the column's row
  * (DEP), and adds the product; the diagonal is summed in the same pass
- * and the same reduction; one lane stores x and publishes the row (PUB).  No team thread waits on its own team on
- * GPUs (the slots of a ticket there are of one level), and a ticket's
+ * and the same reduction; one lane stores x and publishes the row (PUB).
+ * No team thread waits on its own team on GPUs (the slots of a ticket
+ * there are of one level), and a ticket's
  * earlier slots are of levels no later than its later ones, so the rows a
  * team thread waits on belong to earlier tickets or, on the host (a team
  * of one thread), to its own earlier slots. */
@@ -263,9 +264,9 @@ KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
   KKK_SF_ROWS(KKK_SF_DEP_FLAG, KKK_SF_PUB_FLAG)
 }
 
-#if !CPLX
-/* sptrsv_sfv (float and double): the rows' x published in words of their
- * own, val (int32 or int64), that read KKK_SFV_NONE until the row is
+#if KKK_CAT(KKK_SFV_HAS_, SFX)
+/* sptrsv_sfv (float, double, complex float): the rows' x published in
+ * words of their own, val (int32 or int64), that read KKK_SFV_NONE until the row is
  * solved: this solve's are val[vcur, vcur + rows), the next solve's
  * val[vnext, vnext + rows), set to NONE as the rows are solved (nothing
  * reads them in this launch), so that no launch but the first resets

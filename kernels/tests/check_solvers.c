@@ -11,7 +11,7 @@
 #include <kk/linalg.h>
 
 #include "../../tests/testutil.h"
-#include "../solvers_args.h" /* KKK_SFV_NONE_s, KKK_SFV_NONE_d */
+#include "../solvers_args.h" /* KKK_SFV_NONE_s, _d, _c */
 
 /*
  * Usage: check_solvers BACKEND.  Matrices are random (a fixed seed) CRS
@@ -513,15 +513,15 @@ START_TEST(sptrsv_syncfree_mappings) {
 }
 END_TEST
 
-/* The sync-free solve of float and double publishes each row's x in a
- * word that reads a signalling NaN (KKK_SFV_NONE) until the row is
- * solved: a b holding that NaN's very bits must not stall the rows that
- * depend on it (they come out NaN, the arithmetic quieting it, or the
- * publication where arithmetic would not) nor the others (they come out
- * right).
- * Chains of 50 rows (x(i) = (b(i) - x(i - 1)) / 2), the first starting
- * at the NaN; three solves with one handle (the words of one solve are
- * reset by the one before it), with the words and with flags. */
+/* The sync-free solve of float, double and complex float publishes each
+ * row's x in a word that reads a signalling NaN (KKK_SFV_NONE) until the
+ * row is solved: a b holding that NaN's very bits must not stall the rows
+ * that depend on it (they come out NaN, the arithmetic quieting it, or
+ * the publication where arithmetic would not) nor the others (they come
+ * out right).  Chains of 50 rows (x(i) = (b(i) - x(i - 1)) / 2), the
+ * first starting at the NaN; three solves with one handle (the words of
+ * one solve are reset by the one before it), with the words and with
+ * flags. */
 START_TEST(sptrsv_syncfree_nan) {
   const int64_t n = 200, chain = 50;
   const char *saved = getenv("KK_SPTRSV_SYNCFREE");
@@ -539,16 +539,17 @@ START_TEST(sptrsv_syncfree_nan) {
     h.v[h.nnz++] = 2.0;
     h.rp[i + 1] = h.nnz;
   }
-  for (int ti = 0; ti < 2; ti++) {
-    const kk_type_t t = ti ? KK_DOUBLE : KK_FLOAT;
+  static const kk_type_t types[3] = {KK_FLOAT, KK_DOUBLE, KK_COMPLEX_FLOAT};
+  for (int ti = 0; ti < 3; ti++) {
+    const kk_type_t t = types[ti];
     kk_crs_t *A = to_crs(t, &h, "chains");
     /* b: ones, b(0) the bits of NONE */
     void *hb = malloc(esize(t) * (size_t)n);
     for (int64_t i = 0; i < n; i++)
       put(t, hb, i, 1.0);
     const int32_t none_s = KKK_SFV_NONE_s;
-    const int64_t none_d = KKK_SFV_NONE_d;
-    memcpy(hb, ti ? (const void *)&none_d : (const void *)&none_s, esize(t));
+    const int64_t none_d = KKK_SFV_NONE_d, none_c = KKK_SFV_NONE_c;
+    memcpy(hb, ti == 0 ? (const void *)&none_s : ti == 1 ? (const void *)&none_d : (const void *)&none_c, esize(t));
     kk_view_t *vb = vec(t, n, NULL);
     OK(kk_space_copy(kk_view_space(vb), kk_view_data(vb), NULL, hb, esize(t) * (size_t)n, NULL));
     for (int m = 0; m < 2; m++) {
@@ -571,7 +572,7 @@ START_TEST(sptrsv_syncfree_nan) {
             ck_assert_msg(isnan(creal(x[i])), "%s mode %s rep %d: x[%lld] = %g, want NaN", kk_type_name(t),
                           m ? "flag" : "auto", rep, (long long)i, creal(x[i]));
           else
-            ck_assert_msg(fabs(creal(x[i]) - want) <= 4 * eps_of(t), "%s mode %s rep %d: x[%lld] = %g, want %g",
+            ck_assert_msg(cabs(x[i] - want) <= 4 * eps_of(t), "%s mode %s rep %d: x[%lld] = %g, want %g",
                           kk_type_name(t), m ? "flag" : "auto", rep, (long long)i, creal(x[i]), want);
         }
         free(x);
