@@ -30,7 +30,7 @@ struct kk_sptrsv {
   /* the sync-free solve's mapping, chosen by its first solve (sf_setup) */
   int sf_ready;         /* chosen */
   int sf_warp;          /* KK_SPTRSV_SYNCFREE=warp: sptrsv_sf, a warp per row; else sptrsv_sfg or sptrsv_sfv */
-  int sf_value;         /* sptrsv_sfv: x published in words of its own (not complex double, not KK_SPTRSV_SYNCFREE=flag) */
+  int sf_value;         /* sptrsv_sfv: x published in words of its own (not complex double nor =flag) */
   kk_view_t *sf_val;    /* sptrsv_sfv: two words a row (int32 or int64), this solve's half and the next's */
   int sf_half;          /* sptrsv_sfv: the half of sf_val the next solve reads */
   kk_view_t *sf_slot, *sf_span; /* sptrsv_sfg: the padded level order (int32) and each slot's entries (int64 pairs) */
@@ -432,8 +432,8 @@ static kk_status_t run_syncfree(const kkk_call_t *c, kk_sptrsv_t *h, struct kkk_
     if (st != KK_OK) {
       kk_view_release(h->ctr);
       h->ctr = NULL;
-      return kkk_err(st, "%s: matrix '%s': the sync-free solve's flags: %s", c->op, kkk_crs_label(h->A),
-                     kk_last_error());
+      return kkk_err(st, "%s: matrix '%s': the sync-free solve's row words or flags: %s", c->op,
+                     kkk_crs_label(h->A), kk_last_error());
     }
     h->sf_gen = 0;
   }

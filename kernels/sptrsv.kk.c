@@ -84,12 +84,15 @@ KK__FN uint32_t kkk_sf_nap(uint32_t ns, uint32_t cap) {
     asm volatile("ld.relaxed.gpu.global." B " %0, [%1];" : "=" C(v) : "l"(p));                                  \
     return v;                                                                                                   \
   }                                                                                                             \
-  KK__FN void kkk_sfv_st_##SFX(W *p, W v) { asm volatile("st.relaxed.gpu.global." B " [%0], %1;" ::"l"(p), C(v) : "memory"); }
+  KK__FN void kkk_sfv_st_##SFX(W *p, W v) {                                                                    \
+    asm volatile("st.relaxed.gpu.global." B " [%0], %1;" ::"l"(p), C(v) : "memory");                           \
+  }
 KKK_SFV_LDST(s, int32_t, "b32", "r")
 KKK_SFV_LDST(d, int64_t, "b64", "l")
 KKK_SFV_LDST(c, int64_t, "b64", "l")
-#define KKK_SFV_WAIT_(SFX, w, p, nap)                                                                                  \
-  for (uint32_t kkk_ns = 0; ((w) = kkk_sfv_ld_##SFX(p)) == KKK_SFV_NONE_##SFX; kkk_ns = kkk_sf_nap(kkk_ns, (uint32_t)(nap))) \
+#define KKK_SFV_WAIT_(SFX, w, p, nap)                                                   \
+  for (uint32_t kkk_ns = 0; ((w) = kkk_sfv_ld_##SFX(p)) == KKK_SFV_NONE_##SFX;           \
+       kkk_ns = kkk_sf_nap(kkk_ns, (uint32_t)(nap)))                                     \
     ;
 #define KKK_SFV_PUT_(SFX, p, w) kkk_sfv_st_##SFX((p), (w))
 #else

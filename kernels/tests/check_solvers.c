@@ -344,7 +344,8 @@ START_TEST(sptrsv_algorithms) {
         hcsr_round(t, &h);
       }
       kk_crs_t *A = to_crs(t, &h, "T");
-      cplx *b = malloc(sizeof(cplx) * (size_t)n), *xr = malloc(sizeof(cplx) * (size_t)n), *bk = malloc(sizeof(cplx) * (size_t)n);
+      cplx *b = malloc(sizeof(cplx) * (size_t)n), *xr = malloc(sizeof(cplx) * (size_t)n),
+           *bk = malloc(sizeof(cplx) * (size_t)n);
       for (int64_t i = 0; i < n; i++)
         b[i] = rndv(t);
       for (int lower = 0; lower < 2; lower++)
