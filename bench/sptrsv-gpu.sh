@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/sptrsv-gpu.sh -- kk's sync-free SpTRSV on a CUDA machine, before and after in one run, from a built tree (configure with cuda on, `make`): check_solvers on cuda (cuSPARSE off, so kk's own kernels run, then on); kk-bench-solvers on cuda (SpTRSV on the ILU(0) factors against cusparseSpSV) alternating the sync-free mapping kk picks (a row per team thread) and KK_SPTRSV_SYNCFREE=warp (a warp per row, the mapping before it): three runs each on the Laplacian alone, one each with the irregular matrix, then one on the Laplacian with 8 and one with 32 lanes a row, and two with polls that pause (KK_SPTRSV_SYNCFREE_NAP=256, 1024); the SASS of the double kernel's polls, fences and flag stores where cuobjdump is installed.  Every step is bounded by a timeout and the whole run by a deadline (DEADLINE seconds, default 145: steps that would start later are skipped and say so); logs go to $OUT; the last lines are a summary.
+# bench/sptrsv-gpu.sh -- kk's sync-free SpTRSV on a CUDA machine, before and after in one run, from a built tree (configure with cuda on, `make`): check_solvers on cuda (cuSPARSE off, so kk's own kernels run, then on); kk-bench-solvers on cuda (SpTRSV on the ILU(0) factors against cusparseSpSV) alternating the sync-free mapping kk picks (a row per team thread, x published in a word per row: sptrsv_sfv) and KK_SPTRSV_SYNCFREE=flag (the same with a flag per row, the mapping before it: sptrsv_sfg): three runs each on the Laplacian alone, one each with the irregular matrix, then one on the Laplacian with KK_SPTRSV_SYNCFREE=warp (the earliest mapping) and one with polls that pause (KK_SPTRSV_SYNCFREE_NAP=256); the SASS of the double kernels' polls, fences and stores where cuobjdump is installed.  Every step is bounded by a timeout and the whole run by a deadline (DEADLINE seconds, default 145: steps that would start later are skipped and say so); logs go to $OUT; the last lines are a summary.
 #   usage: bench/sptrsv-gpu.sh [LAPLACIAN_N [IRREGULAR_ROWS]]   (defaults 64 and 200000; run from the build tree)
 #   OUT: where the logs go (default /tmp/kk-sptrsv-gpu); REPS: kk-bench-solvers --reps on the Laplacian (default 20)
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -42,16 +42,14 @@ bench() {
 # the Laplacian alone first (--rows=2: the irregular matrix is two rows), alternating the mappings
 for run in 1 2 3; do
   bench auto "lap$run" 2 "$REPS" 15
-  bench warp "lap$run" 2 "$REPS" 15
+  bench flag "lap$run" 2 "$REPS" 15
 done
 # the irregular matrix once each (its ILU(0) numeric phase takes seconds a repetition: 3 of them)
 bench auto irr "$R" 3 25
-bench warp irr "$R" 3 25
-bench 8 lap 2 "$REPS" 15
-bench 32 lap 2 "$REPS" 15
+bench flag irr "$R" 3 25
+bench warp lap 2 "$REPS" 15
 # polls that pause (KK_SPTRSV_SYNCFREE_NAP, ns), with the mapping kk picks
 KK_SPTRSV_SYNCFREE_NAP=256 bench auto nap256 2 "$REPS" 15
-KK_SPTRSV_SYNCFREE_NAP=1024 bench auto nap1024 2 "$REPS" 15
 if left 25 "check_solvers cuda, cuSPARSE on"; then
   step "check_solvers cuda, cuSPARSE on"
   CK_FORK=no timeout 25 kernels/tests/check_solvers cuda >"$OUT/solvers-cuda.log" 2>&1
@@ -60,22 +58,25 @@ if left 25 "check_solvers cuda, cuSPARSE on"; then
 fi
 CUOBJDUMP=$(command -v cuobjdump || echo "${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump")
 NVCC=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
-if [ -x "$CUOBJDUMP" ] && [ -x "$NVCC" ] && left 10 "SASS of sptrsv_sfg_d"; then
-  step "SASS of kkk_sptrsv_sfg_d (sm_90): polls, fences, flag stores"
+if [ -x "$CUOBJDUMP" ] && [ -x "$NVCC" ] && left 10 "SASS of sptrsv_sfv_d, sptrsv_sfg_d"; then
+  step "SASS of kkk_sptrsv_sfv_d and kkk_sptrsv_sfg_d (sm_90): polls, fences, stores"
   S=$(dirname "$0")/..
   if timeout 10 "$NVCC" -x cu -O3 -std=c++17 -cubin -arch=sm_90 -DKK_TARGET_CUDA -I"$S/include" -I"$S/kernels" \
     -Iinclude "$S/kernels/sptrsv.kk.c" -o "$OUT/sptrsv.cubin" >"$OUT/sass.log" 2>&1; then
-    "$CUOBJDUMP" -sass -fun kk_k_kkk_sptrsv_sfg_d "$OUT/sptrsv.cubin" >"$OUT/sass-sfg-d.txt" 2>&1
-    grep -E "MEMBAR|FENCE|CCTL|ERRBAR|STRONG|\.SYS|\.GPU" "$OUT/sass-sfg-d.txt" | tee "$OUT/sass-sfg-d-sync.txt"
-    note "SASS of sptrsv_sfg_d" 0
+    for k in sfv sfg; do
+      "$CUOBJDUMP" -sass -fun kk_k_kkk_sptrsv_${k}_d "$OUT/sptrsv.cubin" >"$OUT/sass-$k-d.txt" 2>&1
+      echo "kkk_sptrsv_${k}_d:"
+      grep -E "MEMBAR|FENCE|CCTL|ERRBAR|STRONG|\.SYS|\.GPU" "$OUT/sass-$k-d.txt" | tee "$OUT/sass-$k-d-sync.txt"
+    done
+    note "SASS of sptrsv_sfv_d, sptrsv_sfg_d" 0
   else
     tail -5 "$OUT/sass.log"
-    note "SASS of sptrsv_sfg_d" 1
+    note "SASS of sptrsv_sfv_d, sptrsv_sfg_d" 1
   fi
 fi
 step "summary (logs in $OUT)"
 {
-  echo "SpTRSV rows (auto: a row per team thread; warp: the earlier mapping; 8, 32: lanes a row):"
+  echo "SpTRSV rows (auto: a row per team thread, x in a word per row; flag: the same with flags, as before; warp: the earliest mapping):"
   cat "$OUT/sptrsv-rows.txt" 2>/dev/null
   printf "%s" "$summary"
 } | tee "$OUT/summary.txt"

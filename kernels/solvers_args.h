@@ -14,14 +14,19 @@
  * solves), nteams the league size.  sptrsv_sfg, the same with a row per
  * team thread, takes order as the padded slots of the levels (-1: none)
  * and span (int64, two per slot) as the entries of each slot's row to
- * read. */
+ * read; sptrsv_sfv (float, double, complex float), the same mapping, publishes each
+ * row's x in val (a word per row and solve: int32 or int64) instead of a
+ * flag, at vcur + i this solve and vnext + i the next (int64 for complex
+ * float). */
 struct kkk_sptrsv_args {
   kk_view_strided row_ptr, col_idx, vals, order, b, x;
   kk_view_strided ready, ctr;  /* sptrsv_sf, sptrsv_sfg */
-  kk_view_strided span;        /* sptrsv_sfg */
+  kk_view_strided span;        /* sptrsv_sfg, sptrsv_sfv */
+  kk_view_strided val;         /* sptrsv_sfv */
   int64_t begin, end;      /* sptrsv_team: the level's range of order (sptrsv_sf: 0 and the rows; sptrsv_sfg: 0 and the slots) */
   int64_t rows_per_team;   /* sptrsv_team: rows a team takes (one per team thread); sptrsv_sf: per ticket */
   int64_t nteams;          /* sptrsv_sf: the league size */
+  int64_t vcur, vnext;     /* sptrsv_sfv: where this solve's words of val start, and the next solve's */
   int32_t gen;             /* sptrsv_sf: this solve's flag value (never 0) */
   int32_t nap_ns;          /* sptrsv_sfg on CUDA: the longest pause between two polls of a flag, ns (0: none) */
   int32_t lower;  /* 1: the strict lower triangle is the off-diagonal part read; 0: the strict upper */
@@ -40,6 +45,12 @@ struct kkk_ilu_args {
   int64_t rows;
 };
 
+/* sptrsv_sfv: the bits of a word of val whose row is not solved yet (a
+ * signalling NaN of float, of double; complex float: that float twice) */
+#define KKK_SFV_NONE_s ((int32_t)0x7FA5A5A5)
+#define KKK_SFV_NONE_d ((int64_t)0x7FF4A5A5A5A5A5A5)
+#define KKK_SFV_NONE_c ((int64_t)0x7FA5A5A57FA5A5A5)
+
 #define KKK_SOLVERS_DECL4(op)        \
   KK_DECLARE_KERNEL(kkk_##op##_s);   \
   KK_DECLARE_KERNEL(kkk_##op##_d);   \
@@ -51,6 +62,9 @@ KKK_SOLVERS_DECL4(sptrsv);
 KKK_SOLVERS_DECL4(sptrsv_team);
 KKK_SOLVERS_DECL4(sptrsv_sf);
 KKK_SOLVERS_DECL4(sptrsv_sfg);
+KK_DECLARE_KERNEL(kkk_sptrsv_sfv_s);
+KK_DECLARE_KERNEL(kkk_sptrsv_sfv_d);
+KK_DECLARE_KERNEL(kkk_sptrsv_sfv_c);
 /* ilu.kk.c */
 KKK_SOLVERS_DECL4(ilu_load);
 KKK_SOLVERS_DECL4(ilu_row);

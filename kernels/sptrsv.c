@@ -7,7 +7,9 @@
 #include "solvers_internal.h"
 
 static const kk_kernel_t *const k_sptrsv[4] = KKK_K4(sptrsv), *const k_sptrsv_team[4] = KKK_K4(sptrsv_team),
-                         *const k_sptrsv_sf[4] = KKK_K4(sptrsv_sf), *const k_sptrsv_sfg[4] = KKK_K4(sptrsv_sfg);
+                         *const k_sptrsv_sf[4] = KKK_K4(sptrsv_sf), *const k_sptrsv_sfg[4] = KKK_K4(sptrsv_sfg),
+                         *const k_sptrsv_sfv[3] = {KK_KERNEL(kkk_sptrsv_sfv_s), KK_KERNEL(kkk_sptrsv_sfv_d),
+                                                   KK_KERNEL(kkk_sptrsv_sfv_c)};
 
 struct kk_sptrsv {
   const kk_crs_t *A;    /* borrowed */
@@ -27,7 +29,10 @@ struct kk_sptrsv {
   int sf_dirty;         /* a sync-free launch failed: the counter may not be 0 */
   /* the sync-free solve's mapping, chosen by its first solve (sf_setup) */
   int sf_ready;         /* chosen */
-  int sf_warp;          /* KK_SPTRSV_SYNCFREE=warp: sptrsv_sf, a warp per row; else sptrsv_sfg */
+  int sf_warp;          /* KK_SPTRSV_SYNCFREE=warp: sptrsv_sf, a warp per row; else sptrsv_sfg or sptrsv_sfv */
+  int sf_value;         /* sptrsv_sfv: x published in words of its own (not complex double nor =flag) */
+  kk_view_t *sf_val;    /* sptrsv_sfv: two words a row (int32 or int64), this solve's half and the next's */
+  int sf_half;          /* sptrsv_sfv: the half of sf_val the next solve reads */
   kk_view_t *sf_slot, *sf_span; /* sptrsv_sfg: the padded level order (int32) and each slot's entries (int64 pairs) */
   int64_t sf_slots;     /* slots of sf_slot */
   int32_t sf_lanes, sf_team, sf_per_thread; /* vector length, team size, slots per team thread and ticket */
@@ -275,7 +280,12 @@ static void sf_slots(const kk_sptrsv_t *h, const int64_t *rp, const int32_t *ci,
  *     (rows of one thread run in order, so it may wait on its own).
  * Each slot's entries are its row's triangle where the columns are sorted
  * (the matrix may hold both factors: the other half is not read), else the
- * whole row.  KK_SPTRSV_SYNCFREE=warp picks the earlier mapping instead
+ * whole row.  Float, double and complex float publish each row's x in a
+ * word of its own (sptrsv_sfv: a waiting lane polls that word and has x
+ * when it stops); complex double (16 bytes), and any type under
+ * KK_SPTRSV_SYNCFREE=flag, a flag per
+ * row beside x (sptrsv_sfg: a poll, an acquire fence and a load of x per
+ * dependency).  KK_SPTRSV_SYNCFREE=warp picks the earliest mapping instead
  * (sptrsv_sf: a warp per row, two rows of a ticket one after the other),
  * =2..32 the lanes a row takes on CUDA and HIP; KK_SPTRSV_SYNCFREE_NAP=NS
  * lets a failed poll pause (16 ns doubling up to NS) on CUDA.  Both are
@@ -292,18 +302,23 @@ static kk_status_t sf_setup(const kkk_call_t *c, kk_sptrsv_t *h) {
   }
   const char *env = getenv("KK_SPTRSV_SYNCFREE");
   int32_t lanes = 0;
+  int flag = 0;
   if (env && *env && strcmp(env, "auto") != 0) {
     if (strcmp(env, "warp") == 0) {
       h->sf_warp = 1;
       h->sf_ready = 1;
       return KK_OK;
     }
-    char *e;
-    const long v = strtol(env, &e, 10);
-    if (*e || (v != 2 && v != 4 && v != 8 && v != 16 && v != 32))
-      return kkk_err(KK_ERROR_INVALID_ARGUMENT,
-                     "%s: KK_SPTRSV_SYNCFREE='%s' is none of auto, warp, 2, 4, 8, 16, 32", c->op, env);
-    lanes = (int32_t)v;
+    if (strcmp(env, "flag") == 0) {
+      flag = 1;
+    } else {
+      char *e;
+      const long v = strtol(env, &e, 10);
+      if (*e || (v != 2 && v != 4 && v != 8 && v != 16 && v != 32))
+        return kkk_err(KK_ERROR_INVALID_ARGUMENT,
+                       "%s: KK_SPTRSV_SYNCFREE='%s' is none of auto, flag, warp, 2, 4, 8, 16, 32", c->op, env);
+      lanes = (int32_t)v;
+    }
   }
   const int64_t n = h->rows;
   int64_t *rp = NULL, *span = NULL, slots = 0;
@@ -371,6 +386,7 @@ static kk_status_t sf_setup(const kkk_call_t *c, kk_sptrsv_t *h) {
     h->sf_lanes = lanes;
     h->sf_team = team;
     h->sf_per_thread = per;
+    h->sf_value = !flag && c->t <= 2;
     h->sf_ready = 1;
   }
   free(rp);
@@ -381,44 +397,58 @@ static kk_status_t sf_setup(const kkk_call_t *c, kk_sptrsv_t *h) {
   return st;
 }
 
-/* The sync-free solve: one launch (sf_setup says how). */
+/* The sync-free solve: one launch (sf_setup says how).  Its row flags
+ * (ready) or words (sf_val) and ticket counter are made by the first
+ * solve; the words are set to KKK_SFV_NONE by the first solve and after a
+ * failed launch (a solve sets the next one's as it goes). */
 static kk_status_t run_syncfree(const kkk_call_t *c, kk_sptrsv_t *h, struct kkk_sptrsv_args *s) {
   kk_status_t st = KK_OK;
-  if (!h->ready) {
+  if (!h->sf_ready && (st = sf_setup(c, h)) != KK_OK)
+    return st;
+  if (!h->ctr) {
     char label[256];
     kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
     spec.label = label;
     spec.rank = 1;
     spec.layout = KK_LAYOUT_RIGHT;
     spec.space = kk_crs_space(h->A);
-    snprintf(label, sizeof label, "%s.sptrsv_ready", kkk_crs_label(h->A));
-    spec.type = KK_INT32;
-    spec.extents[0] = h->rows;
-    st = kk_view_create(&spec, &h->ready);
-    if (st == KK_OK) {
-      snprintf(label, sizeof label, "%s.sptrsv_tickets", kkk_crs_label(h->A));
-      spec.type = KK_INT64;
-      spec.extents[0] = 1;
-      st = kk_view_create(&spec, &h->ctr);
+    snprintf(label, sizeof label, "%s.sptrsv_tickets", kkk_crs_label(h->A));
+    spec.type = KK_INT64;
+    spec.extents[0] = 1;
+    st = kk_view_create(&spec, &h->ctr);
+    if (st == KK_OK && h->sf_value) {
+      snprintf(label, sizeof label, "%s.sptrsv_values", kkk_crs_label(h->A));
+      spec.type = c->t == 0 ? KK_INT32 : KK_INT64;
+      spec.extents[0] = 2 * h->rows;
+      spec.flags = KK_VIEW_NO_INIT;
+      st = kk_view_create(&spec, &h->sf_val);
+      h->sf_dirty = 1; /* set them to NONE below */
+    } else if (st == KK_OK) {
+      snprintf(label, sizeof label, "%s.sptrsv_ready", kkk_crs_label(h->A));
+      spec.type = KK_INT32;
+      spec.extents[0] = h->rows;
+      st = kk_view_create(&spec, &h->ready);
     }
     if (st != KK_OK) {
-      kk_view_release(h->ready);
-      h->ready = NULL;
-      return kkk_err(st, "%s: matrix '%s': the sync-free solve's flags: %s", c->op, kkk_crs_label(h->A),
-                     kk_last_error());
+      kk_view_release(h->ctr);
+      h->ctr = NULL;
+      return kkk_err(st, "%s: matrix '%s': the sync-free solve's row words or flags: %s", c->op,
+                     kkk_crs_label(h->A), kk_last_error());
     }
     h->sf_gen = 0;
   }
-  if (!h->sf_ready && (st = sf_setup(c, h)) != KK_OK)
-    return st;
   if (h->sf_dirty) {
-    const int64_t zero = 0;
+    const int64_t zero = 0, none_w = c->t == 2 ? KKK_SFV_NONE_c : KKK_SFV_NONE_d;
+    const int32_t none_s = KKK_SFV_NONE_s;
     st = kk_deep_copy_fill_async(c->inst, h->ctr, &zero);
+    if (st == KK_OK && h->sf_val)
+      st = kk_deep_copy_fill_async(c->inst, h->sf_val, c->t == 0 ? (const void *)&none_s : (const void *)&none_w);
     if (st != KK_OK)
       return st;
+    h->sf_half = 0;
     h->sf_dirty = 0;
   }
-  if (h->sf_gen == INT32_MAX) { /* flags of old solves could read as this one's: clear them */
+  if (h->ready && h->sf_gen == INT32_MAX) { /* flags of old solves could read as this one's: clear them */
     const int32_t zero = 0;
     st = kk_deep_copy_fill_async(c->inst, h->ready, &zero);
     if (st != KK_OK)
@@ -426,7 +456,8 @@ static kk_status_t run_syncfree(const kkk_call_t *c, kk_sptrsv_t *h, struct kkk_
     h->sf_gen = 0;
   }
   s->gen = ++h->sf_gen;
-  s->ready = kkk_desc(h->ready);
+  if (h->ready)
+    s->ready = kkk_desc(h->ready);
   s->ctr = kkk_desc(h->ctr);
   s->begin = 0;
   kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
@@ -440,9 +471,16 @@ static kk_status_t run_syncfree(const kkk_call_t *c, kk_sptrsv_t *h, struct kkk_
     s->rows_per_team = (int64_t)h->sf_team * h->sf_per_thread;
     p.league_size = (h->sf_slots + s->rows_per_team - 1) / s->rows_per_team;
     s->nteams = p.league_size;
-    st = kk_parallel_for_team(c->op, &p, k_sptrsv_sfg[c->t], s, sizeof *s);
+    if (h->sf_value) {
+      s->val = kkk_desc(h->sf_val);
+      s->vcur = h->sf_half ? h->rows : 0;
+      s->vnext = h->rows - s->vcur;
+    }
+    st = kk_parallel_for_team(c->op, &p, h->sf_value ? k_sptrsv_sfv[c->t] : k_sptrsv_sfg[c->t], s, sizeof *s);
     if (st != KK_OK)
       h->sf_dirty = 1;
+    else
+      h->sf_half ^= 1;
     return st;
   }
   /* KK_SPTRSV_SYNCFREE=warp: a warp per row, the rows of a ticket one after the other */
@@ -575,6 +613,7 @@ void kk_sptrsv_destroy(kk_sptrsv_t *h) {
   kk_view_release(h->ctr);
   kk_view_release(h->sf_slot);
   kk_view_release(h->sf_span);
+  kk_view_release(h->sf_val);
   free(h->lvl);
   free(h);
 }

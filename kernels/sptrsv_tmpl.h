@@ -164,8 +164,9 @@ KKK_REDUCER_JOIN(KN(sv2sum), struct KN(sv2), d, s) {
   d->d = S(add)(d->d, s->d);
 }
 
-/* The sync-free solve with a row per team thread (sptrsv.c's sync-free
- * setup): slot k of the padded level order holds row order[k] (-1 for a
+/* The row loop of the sync-free solves with a row per team thread
+ * (sptrsv_sfg, sptrsv_sfv; sptrsv.c's sync-free setup): slot k of the
+ * padded level order holds row order[k] (-1 for a
  * slot that pads a level to a whole number of teams) and, in span[2k] and
  * span[2k + 1], the entries of the row's triangle (its diagonal included;
  * the whole row where its columns are not sorted).  A team draws a ticket
@@ -173,72 +174,108 @@ KKK_REDUCER_JOIN(KN(sv2sum), struct KN(sv2), d, s) {
  * team thread q the slots q, q + T, ... of them (T the team size; one slot
  * each on GPUs, where R = T), its vector lanes over the row's entries, so
  * that the rows of a warp wait at the same time.  One pass over the row:
- * a lane reads an entry's column and value, waits for the column's flag
- * (KKK_SF_WAIT), acquires (KKK_SF_ACQUIRE: the loads before it stay
- * before it, only x's is after), and adds the product; the diagonal is
- * summed in the same pass and the same reduction; one lane stores x and
- * publishes the row's flag.  No team thread waits on its own team on
- * GPUs (the slots of a ticket there are of one level), and a ticket's
+ * a lane reads an entry's column and value, waits for the column's row
+ * (DEP), and adds the product; the diagonal is summed in the same pass
+ * and the same reduction; one lane stores x and publishes the row (PUB).
+ * No team thread waits on its own team on GPUs (the slots of a ticket
+ * there are of one level), and a ticket's
  * earlier slots are of levels no later than its later ones, so the rows a
  * team thread waits on belong to earlier tickets or, on the host (a team
  * of one thread), to its own earlier slots. */
-KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
-  const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);
-  const SC *restrict av = KK_DATA(args->vals, SC);
-  const int32_t *restrict slot = KK_DATA(args->order, int32_t);
-  const int64_t *restrict span = KK_DATA(args->span, int64_t);
-  int32_t *ready = KK_DATA(args->ready, int32_t);
-  const int32_t gen = args->gen, nap = args->nap_ns;
-  const int lower = args->lower, unit = args->unit;
-  KKK_SF_TICKET(team, k0, k1);
-  (void)nap; /* (read by KKK_SF_WAIT on CUDA only) */
-  for (int64_t k = k0 + KK_TEAM_RANK(team); k < k1; k += KK_TEAM_SIZE(team)) {
-    const int64_t i = slot[k], p0 = span[2 * k], p1 = span[2 * k + 1];
-    if (i < 0)
-      continue;
-    SC r = KK_AT(args->b, SC, i);
-    if (unit) {
-      SC s;
 #if CPLX
-      KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(svsum), s) {
-        const int64_t j = ci[p];
-        const SC a = av[p];
-        if (lower ? j < i : j > i) {
-          KKK_SF_WAIT(&ready[j], gen, nap)
-          KKK_SF_ACQUIRE();
-          s = S(fma)(a, KK_AT(args->x, SC, j), s);
-        }
-      }
+#define KKK_SF_SUM1(p, p0, p1, s) KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(svsum), s)
 #else
-      KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s) {
-        const int64_t j = ci[p];
-        const SC a = av[p];
-        if (lower ? j < i : j > i) {
-          KKK_SF_WAIT(&ready[j], gen, nap)
-          KKK_SF_ACQUIRE();
-          s += a * KK_AT(args->x, SC, j);
-        }
-      }
+#define KKK_SF_SUM1(p, p0, p1, s) KKK_THREAD_VECTOR_REDUCE(team, p, p0, p1, RT, KK_SUM, s)
 #endif
-      r = S(sub)(r, s);
-    } else {
-      struct KN(sv2) sd;
-      KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(sv2sum), sd) {
-        const int64_t j = ci[p];
-        const SC a = av[p];
-        if (lower ? j < i : j > i) {
-          KKK_SF_WAIT(&ready[j], gen, nap)
-          KKK_SF_ACQUIRE();
-          sd.s = S(fma)(a, KK_AT(args->x, SC, j), sd.s);
-        } else if (j == i) {
-          sd.d = S(add)(sd.d, a);
-        }
-      }
-      r = S(div)(S(sub)(r, sd.s), sd.d);
-    }
-    KK_SINGLE_THREAD(team) {
-      KK_AT(args->x, SC, i) = r;
-      KKK_SF_PUBLISH(&ready[i], gen);
-    }
+#ifndef KKK_SF_ROWS
+#define KKK_SF_ROWS(DEP, PUB)                                                        \
+  for (int64_t k = k0 + KK_TEAM_RANK(team); k < k1; k += KK_TEAM_SIZE(team)) {       \
+    const int64_t i = slot[k], p0 = span[2 * k], p1 = span[2 * k + 1];                \
+    if (i < 0)                                                                        \
+      continue;                                                                       \
+    SC r = KK_AT(args->b, SC, i);                                                     \
+    if (unit) {                                                                       \
+      SC s;                                                                           \
+      KKK_SF_SUM1(p, p0, p1, s) {                                                     \
+        const int64_t j = ci[p];                                                      \
+        const SC a = av[p];                                                           \
+        if (lower ? j < i : j > i) {                                                  \
+          DEP(j, xj)                                                                  \
+          s = S(fma)(a, xj, s);                                                       \
+        }                                                                             \
+      }                                                                               \
+      r = S(sub)(r, s);                                                               \
+    } else {                                                                          \
+      struct KN(sv2) sd;                                                              \
+      KKK_THREAD_VECTOR_REDUCE_CUSTOM(team, p, p0, p1, KN(sv2sum), sd) {              \
+        const int64_t j = ci[p];                                                      \
+        const SC a = av[p];                                                           \
+        if (lower ? j < i : j > i) {                                                  \
+          DEP(j, xj)                                                                  \
+          sd.s = S(fma)(a, xj, sd.s);                                                 \
+        } else if (j == i) {                                                          \
+          sd.d = S(add)(sd.d, a);                                                     \
+        }                                                                             \
+      }                                                                               \
+      r = S(div)(S(sub)(r, sd.s), sd.d);                                              \
+    }                                                                                 \
+    KK_SINGLE_THREAD(team) {                                                          \
+      KK_AT(args->x, SC, i) = r;                                                      \
+      PUB(i, r)                                                                       \
+    }                                                                                 \
   }
+/* sptrsv_sfg's wait: the flag reads gen (KKK_SF_WAIT), then an acquire
+ * (KKK_SF_ACQUIRE: the loads before it stay before it, only x's is
+ * after); its publication: a release of the row's flag */
+#define KKK_SF_DEP_FLAG(j, xj)        \
+  KKK_SF_WAIT(&ready[j], gen, nap)    \
+  KKK_SF_ACQUIRE();                   \
+  const SC xj = KK_AT(args->x, SC, j);
+#define KKK_SF_PUB_FLAG(i, r) KKK_SF_PUBLISH(&ready[i], gen);
+/* sptrsv_sfv's: the row's word holds a value (KKK_SFV_WAIT, in sptrsv.kk.c);
+ * its word this solve, and NONE into its word of the next */
+#define KKK_SF_DEP_VAL(j, xj)                 \
+  KKK_CAT(kkk_sfv_w_, SFX) xj##_w;            \
+  KKK_SFV_WAIT(SFX, xj##_w, &vcur[j], nap)    \
+  const SC xj = KKK_CAT(kkk_sfv_val_, SFX)(xj##_w);
+#define KKK_SF_PUB_VAL(i, r)                                  \
+  KKK_SFV_PUT(SFX, &vcur[i], KKK_CAT(kkk_sfv_bits_, SFX)(r)); \
+  vnext[i] = KKK_SFV_NONE(SFX);
+#endif
+
+/* Both solves start alike: the matrix, the slots, their spans, and a
+ * ticket (KKK_SF_TICKET) giving the slots [k0, k1). */
+#define KKK_SF_START                                                   \
+  const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);        \
+  const SC *restrict av = KK_DATA(args->vals, SC);                     \
+  const int32_t *restrict slot = KK_DATA(args->order, int32_t);        \
+  const int64_t *restrict span = KK_DATA(args->span, int64_t);         \
+  const int32_t nap = args->nap_ns;                                    \
+  const int lower = args->lower, unit = args->unit;                    \
+  KKK_SF_TICKET(team, k0, k1);                                         \
+  (void)nap /* (read by the waits on CUDA only) */
+
+/* sptrsv_sfg: a flag per row (ready, int32) that reads gen once the row's
+ * x is stored. */
+KKK_TEAM_FOR(KN(sptrsv_sfg), struct kkk_sptrsv_args, team) {
+  KKK_SF_START;
+  int32_t *ready = KK_DATA(args->ready, int32_t);
+  const int32_t gen = args->gen;
+  KKK_SF_ROWS(KKK_SF_DEP_FLAG, KKK_SF_PUB_FLAG)
 }
+
+#if KKK_CAT(KKK_SFV_HAS_, SFX)
+/* sptrsv_sfv (float, double, complex float): the rows' x published in
+ * words of their own, val (int32 or int64), that read KKK_SFV_NONE until the row is
+ * solved: this solve's are val[vcur, vcur + rows), the next solve's
+ * val[vnext, vnext + rows), set to NONE as the rows are solved (nothing
+ * reads them in this launch), so that no launch but the first resets
+ * them. */
+KKK_TEAM_FOR(KN(sptrsv_sfv), struct kkk_sptrsv_args, team) {
+  KKK_SF_START;
+  KKK_CAT(kkk_sfv_w_, SFX) *vcur = KK_DATA(args->val, KKK_CAT(kkk_sfv_w_, SFX)) + args->vcur;
+  KKK_CAT(kkk_sfv_w_, SFX) *vnext = KK_DATA(args->val, KKK_CAT(kkk_sfv_w_, SFX)) + args->vnext;
+  KKK_SF_ROWS(KKK_SF_DEP_VAL, KKK_SF_PUB_VAL)
+}
+#endif
+#undef KKK_SF_SUM1

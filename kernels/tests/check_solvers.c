@@ -11,6 +11,7 @@
 #include <kk/linalg.h>
 
 #include "../../tests/testutil.h"
+#include "../solvers_args.h" /* KKK_SFV_NONE_s, _d, _c */
 
 /*
  * Usage: check_solvers BACKEND.  Matrices are random (a fixed seed) CRS
@@ -292,8 +293,9 @@ static void ref_trsv_sparse(const hcsr_t *h, int lower, int unit, const cplx *b,
  * reads it while it is being solved unless it waits), rows far
  * longer than a warp (every 97th row reads every row on its side of the
  * diagonal: a long row waits on many flags) amid short random ones, and a
- * random matrix of a few dozen levels; each solve repeated (the sync-free
- * flags of one solve must not pass for the next's) and in place. */
+ * random matrix of a few dozen levels; each solve repeated with b times
+ * 1, 2, 3 (the sync-free flags or words of one solve must not pass for
+ * the next's) and in place. */
 START_TEST(sptrsv_algorithms) {
   const int64_t n = g_small ? 700 : 3000;
   for (int shape = 0; shape < 3; shape++)
@@ -342,7 +344,8 @@ START_TEST(sptrsv_algorithms) {
         hcsr_round(t, &h);
       }
       kk_crs_t *A = to_crs(t, &h, "T");
-      cplx *b = malloc(sizeof(cplx) * (size_t)n), *xr = malloc(sizeof(cplx) * (size_t)n);
+      cplx *b = malloc(sizeof(cplx) * (size_t)n), *xr = malloc(sizeof(cplx) * (size_t)n),
+           *bk = malloc(sizeof(cplx) * (size_t)n);
       for (int64_t i = 0; i < n; i++)
         b[i] = rndv(t);
       for (int lower = 0; lower < 2; lower++)
@@ -362,14 +365,16 @@ START_TEST(sptrsv_algorithms) {
             ck_assert_int_eq(kk_sptrsv_algorithm(S), algo);
             for (int rep = 0; rep < 3; rep++) {
               const int inplace = rep == 2;
-              kk_view_t *vb = vec(t, n, b), *vx = vec(t, n, NULL);
+              for (int64_t i = 0; i < n; i++)
+                bk[i] = b[i] * (rep + 1);
+              kk_view_t *vb = vec(t, n, bk), *vx = vec(t, n, NULL);
               OK(kk_sptrsv_solve(NULL, S, vb, inplace ? vb : vx));
               cplx *x = fetch(t, inplace ? vb : vx);
               for (int64_t i = 0; i < n; i++)
-                ck_assert_msg(cabs(x[i] - xr[i]) <= 1e2 * sqrt((double)n) * eps_of(t) * scale,
+                ck_assert_msg(cabs(x[i] - xr[i] * (rep + 1)) <= 1e2 * sqrt((double)n) * eps_of(t) * scale * (rep + 1),
                               "%s shape %d lower %d unit %d algo %d rep %d: x[%lld] = %g%+gi, want %g%+gi",
                               kk_type_name(t), shape, lower, unit, algo, rep, (long long)i, creal(x[i]),
-                              cimag(x[i]), creal(xr[i]), cimag(xr[i]));
+                              cimag(x[i]), creal(xr[i]) * (rep + 1), cimag(xr[i]) * (rep + 1));
               free(x);
               kk_view_release(vb);
               kk_view_release(vx);
@@ -377,25 +382,36 @@ START_TEST(sptrsv_algorithms) {
           }
           kk_sptrsv_destroy(S);
         }
-      free(b), free(xr);
+      free(b), free(xr), free(bk);
       kk_crs_destroy(A);
       hcsr_free(&h);
     }
 }
 END_TEST
 
+/* Sets variable `name` back to `keep` (a copy of its value the test
+ * saved, freed here; NULL: it was unset). */
+static void env_restore(const char *name, char *keep) {
+  if (keep)
+    setenv(name, keep, 1);
+  else
+    unsetenv(name);
+  free(keep);
+}
+
 /* The sync-free solve's mappings (KK_SPTRSV_SYNCFREE, read once per
  * handle): a matrix holding both triangles with sorted columns (a 9-point
  * grid: the solve reads only its triangle's part of each row), whose
  * levels grow from one row to g and shrink back (padded to whole teams on
- * the device backends), solved by every mapping, twice each, half of them
+ * the device backends), solved by every mapping (float and double publish
+ * x in words of their own unless KK_SPTRSV_SYNCFREE=flag), twice each, half of them
  * with polls that pause (KK_SPTRSV_SYNCFREE_NAP); a value of either
  * variable that names none is refused, naming the variable, and x keeps
  * its values. */
 START_TEST(sptrsv_syncfree_mappings) {
   const int64_t g = g_small ? 12 : 28, n = g * g;
   const kk_type_t types[2] = {KK_DOUBLE, KK_COMPLEX_FLOAT};
-  static const char *const modes[] = {NULL, "auto", "warp", "2", "4", "8", "16", "32"};
+  static const char *const modes[] = {NULL, "auto", "warp", "2", "4", "8", "16", "32", "flag"};
   const char *saved = getenv("KK_SPTRSV_SYNCFREE");
   char *keep = saved ? strdup(saved) : NULL;
   const char *saved_nap = getenv("KK_SPTRSV_SYNCFREE_NAP");
@@ -493,15 +509,85 @@ START_TEST(sptrsv_syncfree_mappings) {
     hcsr_free(&h);
   }
   OK(kk_kernels_set_tpl("cusparse", saved_cusparse && *saved_cusparse ? saved_cusparse : "auto"));
-  if (keep)
-    setenv("KK_SPTRSV_SYNCFREE", keep, 1);
-  else
-    unsetenv("KK_SPTRSV_SYNCFREE");
-  if (keep_nap)
-    setenv("KK_SPTRSV_SYNCFREE_NAP", keep_nap, 1);
-  else
-    unsetenv("KK_SPTRSV_SYNCFREE_NAP");
-  free(keep), free(keep_nap);
+  env_restore("KK_SPTRSV_SYNCFREE", keep);
+  env_restore("KK_SPTRSV_SYNCFREE_NAP", keep_nap);
+}
+END_TEST
+
+/* The sync-free solve of float, double and complex float publishes each
+ * row's x in a word that reads a signalling NaN (KKK_SFV_NONE) until the
+ * row is solved: a b holding that NaN's very bits must not stall the rows
+ * that depend on it (they come out NaN, the arithmetic quieting it, or
+ * the publication where arithmetic would not) nor the others (they come
+ * out right).  Chains of 50 rows (x(i) = (b(i) - x(i - 1)) / 2), the
+ * first starting at the NaN; three solves with one handle (the words of
+ * one solve are reset by the one before it), with the words and with
+ * flags. */
+START_TEST(sptrsv_syncfree_nan) {
+  const int64_t n = 200, chain = 50;
+  const char *saved = getenv("KK_SPTRSV_SYNCFREE");
+  char *keep = saved ? strdup(saved) : NULL;
+  const char *saved_cusparse = getenv("KK_KERNELS_CUSPARSE");
+  OK(kk_kernels_set_tpl("cusparse", "off"));
+  hcsr_t h = {n, n, 0, calloc((size_t)n + 1, sizeof(int64_t)), malloc(sizeof(int64_t) * (size_t)(2 * n)),
+              malloc(sizeof(cplx) * (size_t)(2 * n))};
+  for (int64_t i = 0; i < n; i++) {
+    if (i % chain) {
+      h.ci[h.nnz] = i - 1;
+      h.v[h.nnz++] = 1.0;
+    }
+    h.ci[h.nnz] = i;
+    h.v[h.nnz++] = 2.0;
+    h.rp[i + 1] = h.nnz;
+  }
+  static const kk_type_t types[3] = {KK_FLOAT, KK_DOUBLE, KK_COMPLEX_FLOAT};
+  for (int ti = 0; ti < 3; ti++) {
+    const kk_type_t t = types[ti];
+    kk_crs_t *A = to_crs(t, &h, "chains");
+    /* b: ones, b(0) the bits of NONE */
+    void *hb = malloc(esize(t) * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+      put(t, hb, i, 1.0);
+    const int32_t none_s = KKK_SFV_NONE_s;
+    const int64_t none_d = KKK_SFV_NONE_d, none_c = KKK_SFV_NONE_c;
+    memcpy(hb, ti == 0 ? (const void *)&none_s : ti == 1 ? (const void *)&none_d : (const void *)&none_c, esize(t));
+    kk_view_t *vb = vec(t, n, NULL);
+    OK(kk_space_copy(kk_view_space(vb), kk_view_data(vb), NULL, hb, esize(t) * (size_t)n, NULL));
+    for (int m = 0; m < 2; m++) {
+      if (m)
+        setenv("KK_SPTRSV_SYNCFREE", "flag", 1);
+      else
+        unsetenv("KK_SPTRSV_SYNCFREE");
+      kk_sptrsv_t *S = NULL;
+      OK(kk_sptrsv_symbolic(A, KK_LOWER, KK_DIAG_NONUNIT, &S));
+      ck_assert_int_eq(kk_sptrsv_levels(S), chain);
+      OK(kk_sptrsv_set_algorithm(S, KK_SPTRSV_SYNCFREE));
+      for (int rep = 0; rep < 3; rep++) {
+        kk_view_t *vx = vec(t, n, NULL);
+        OK(kk_sptrsv_solve(NULL, S, vb, vx));
+        cplx *x = fetch(t, vx);
+        double want = 0;
+        for (int64_t i = 0; i < n; i++) {
+          want = (1.0 - (i % chain ? want : 0)) / 2;
+          if (i < chain)
+            ck_assert_msg(isnan(creal(x[i])), "%s mode %s rep %d: x[%lld] = %g, want NaN", kk_type_name(t),
+                          m ? "flag" : "auto", rep, (long long)i, creal(x[i]));
+          else
+            ck_assert_msg(cabs(x[i] - want) <= 4 * eps_of(t), "%s mode %s rep %d: x[%lld] = %g, want %g",
+                          kk_type_name(t), m ? "flag" : "auto", rep, (long long)i, creal(x[i]), want);
+        }
+        free(x);
+        kk_view_release(vx);
+      }
+      kk_sptrsv_destroy(S);
+    }
+    kk_view_release(vb);
+    free(hb);
+    kk_crs_destroy(A);
+  }
+  hcsr_free(&h);
+  OK(kk_kernels_set_tpl("cusparse", saved_cusparse && *saved_cusparse ? saved_cusparse : "auto"));
+  env_restore("KK_SPTRSV_SYNCFREE", keep);
 }
 END_TEST
 
@@ -1025,6 +1111,7 @@ static Suite *solvers_suite(void) {
   tcase_add_test(tc, sptrsv_against_reference);
   tcase_add_test(tc, sptrsv_algorithms);
   tcase_add_test(tc, sptrsv_syncfree_mappings);
+  tcase_add_test(tc, sptrsv_syncfree_nan);
   tcase_add_test(tc, sptrsv_refuses_bad_input);
   tcase_add_test(tc, spiluk_against_reference);
   tcase_add_test(tc, spiluk_refuses_bad_input);
