@@ -17,7 +17,8 @@
 # form).  With ncu on the PATH and KK_SORT_RUN_NCU=1 it also
 # profiles, for each of those forms, the histogram and pass kernels of one
 # sort_u32 and one pairs_u32 sort of 2^24 keys (the sections of
-# docs/algorithms.md's profile) into OUT/ncu-K.txt.  The exit status says
+# docs/algorithms.md's profile) into OUT/ncu-K.txt, then CUB's into
+# OUT/ncu-cub.txt.  The exit status says
 # whether the suite passed and every run completed; no timing is judged
 # here.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -79,20 +80,27 @@ for i in 1 2 3; do
   done
 done
 
+# ncu NAME FILTER LABEL: the sections of docs/algorithms.md's profile for the
+# kernels FILTER matches, from the sixth on (the first, untimed sort_u32's
+# five are skipped: its timed one, then pairs_u32's first), into OUT/ncu-NAME.txt
+ncu_run() {
+  local l
+  l=$(limit)
+  [ "$l" -gt 0 ] || { echo "   ncu, $3: not run (budget)"; return; }
+  step "ncu of the histogram and passes of one sort_u32 and one pairs_u32 sort of 2^24 keys, $3 (log: $OUT/ncu-$1.txt)"
+  timeout "$l" ncu -k regex:"$2" --launch-skip 5 --launch-count 10 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+    --section MemoryWorkloadAnalysis \
+    bench/kk-bench-algorithms --backends=cuda --rows=sort_u32,pairs_u32 --scale=2 --reps=1 >"$OUT/ncu-$1.txt" 2>&1 ||
+    echo "   ncu, $3: FAIL"
+  grep -E '^  kk_k_kka_g(pass|hist)|^  void cub|^    Duration|Registers Per|Achieved Occ|Theoretical Occ|Memory Throughput' \
+    "$OUT/ncu-$1.txt" | cut -c1-110 | head -80
+}
 if [ "${KK_SORT_RUN_NCU:-0}" = 1 ] && command -v ncu >/dev/null 2>&1; then
   for k in $KERNELS; do
-    l=$(limit)
-    [ "$l" -gt 0 ] || { echo "   ncu, kernel $k: not run (budget)"; continue; }
-    # the first (untimed) sort_u32 skipped: its timed sort, then pairs_u32's first
-    step "ncu of the histogram and passes of one sort_u32 and one pairs_u32 sort of 2^24 keys, kernel $k (log: $OUT/ncu-$k.txt)"
-    KK_SORT_GPU_KERNEL=$k timeout "$l" ncu -k regex:'kka_gpass|kka_ghist' --launch-skip 5 --launch-count 10 \
-      --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
-      --section MemoryWorkloadAnalysis \
-      bench/kk-bench-algorithms --backends=cuda --rows=sort_u32,pairs_u32 --scale=2 --reps=1 >"$OUT/ncu-$k.txt" 2>&1 ||
-      echo "   ncu, kernel $k: FAIL"
-    grep -E '^  kk_k_kka_g(pass|hist)|^    Duration|Registers Per|Achieved Occ|Theoretical Occ|Memory Throughput|Local' \
-      "$OUT/ncu-$k.txt" | head -80
+    KK_SORT_GPU_KERNEL=$k ncu_run "$k" 'kka_gpass|kka_ghist' "kk's kernels, form $k"
   done
+  ncu_run cub 'DeviceRadixSort(Onesweep|Histogram)' "CUB's"
 fi
 
 step "summary: each run's rows (kk / native: CUB, cuRAND)"
