@@ -121,6 +121,22 @@ struct kka_hsort_args {
 #define KKA_ST_EPOCH(e) ((uint64_t)(e) << KKA_ST_EPOCH_SHIFT)
 #define KKA_ST_EPOCH_OF(x) ((int)(((x) >> KKA_ST_EPOCH_SHIFT) & 63u))
 #define KKA_ST_VALUE ((1ul << KKA_ST_EPOCH_SHIFT) - 1)
+/* The second kernels (the default; sort_gpu.c): 32-bit look-back words,
+ * the flags in the top two bits, the pass's parity bit below them, a count
+ * in the 29 bits left (so they sort fewer than 2^29 keys; the first kernels
+ * take more).  Every pass writes every word, so when a pass starts each
+ * word holds the previous pass's parity (or zero, before the first pass,
+ * whose parity is 1): a word of the other parity is one this pass has not
+ * written yet.  Their histogram kernel keeps KKA_HIST2_PARTS(key bytes)
+ * copies of its counters (16 KiB for 4- and 8-byte keys: eight teams of
+ * 256 still fit in a multiprocessor). */
+#define KKA_SW_AGG (1u << 30)
+#define KKA_SW_INCL (2u << 30)
+#define KKA_SW_PARITY(e) ((uint32_t)(e) << 29)
+#define KKA_SW_PARITY_OF(x) ((int)(((x) >> 29) & 1u))
+#define KKA_SW_VALUE ((1u << 29) - 1)
+#define KKA_SW_MAXN ((int64_t)1 << 29)
+#define KKA_HIST2_PARTS(ksize) ((ksize) <= 4 ? 4 : 2)
 
 /* the histogram of every pass's digits: hist[pass * 256 + digit]; each team
  * counts keys [l * per, (l + 1) * per) */
@@ -140,11 +156,11 @@ struct kka_gsort_args {
   const void *kin, *vin;
   void *kout, *vout;
   const int64_t *offsets;               /* this pass's digit starts */
-  uint64_t *status;                     /* look-back words [tile][digit] */
+  void *status;                         /* look-back words [tile][digit] (64 or 32 bits) */
   uint32_t *counter;                    /* this pass's tile counter */
   int64_t n;
   int32_t shift, kind, desc;
-  int32_t epoch;                        /* this pass's in the look-back words */
+  int32_t epoch;                        /* this pass's in the look-back words (its parity: 32-bit words) */
 };
 
 /* ---- standard algorithms (std_tmpl.h; kk__alg_args: in, in2, out, n, cap, flags) ------------------ */

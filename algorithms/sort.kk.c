@@ -146,7 +146,8 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 }
 
 /* one pass kernel per key width and value (none, 4 or 8 bytes), one
- * histogram kernel per key width */
+ * histogram kernel per key width, in two forms (KKA_V2, sort_pass_tmpl.h;
+ * sort_gpu.c picks one) */
 #define KEY_T uint8_t
 #define ORD u8
 #define IT KKA_GPU_IT_1
@@ -167,6 +168,25 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #include "sort_pass_tmpl.h"
 #undef VAL_T
 #undef PASS
+#define KKA_V2
+#define HIST kka_ghist2_1
+#define VAL_NONE
+#define PASS kka_gpass2_1_0
+#include "sort_pass_tmpl.h"
+#undef HIST
+#undef VAL_NONE
+#undef PASS
+#define VAL_T uint32_t
+#define PASS kka_gpass2_1_4
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#define VAL_T uint64_t
+#define PASS kka_gpass2_1_8
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#undef KKA_V2
 #undef KEY_T
 #undef ORD
 #undef IT
@@ -191,6 +211,25 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #include "sort_pass_tmpl.h"
 #undef VAL_T
 #undef PASS
+#define KKA_V2
+#define HIST kka_ghist2_2
+#define VAL_NONE
+#define PASS kka_gpass2_2_0
+#include "sort_pass_tmpl.h"
+#undef HIST
+#undef VAL_NONE
+#undef PASS
+#define VAL_T uint32_t
+#define PASS kka_gpass2_2_4
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#define VAL_T uint64_t
+#define PASS kka_gpass2_2_8
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#undef KKA_V2
 #undef KEY_T
 #undef ORD
 #undef IT
@@ -215,6 +254,25 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #include "sort_pass_tmpl.h"
 #undef VAL_T
 #undef PASS
+#define KKA_V2
+#define HIST kka_ghist2_4
+#define VAL_NONE
+#define PASS kka_gpass2_4_0
+#include "sort_pass_tmpl.h"
+#undef HIST
+#undef VAL_NONE
+#undef PASS
+#define VAL_T uint32_t
+#define PASS kka_gpass2_4_4
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#define VAL_T uint64_t
+#define PASS kka_gpass2_4_8
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#undef KKA_V2
 #undef KEY_T
 #undef ORD
 #undef IT
@@ -239,6 +297,25 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #include "sort_pass_tmpl.h"
 #undef VAL_T
 #undef PASS
+#define KKA_V2
+#define HIST kka_ghist2_8
+#define VAL_NONE
+#define PASS kka_gpass2_8_0
+#include "sort_pass_tmpl.h"
+#undef HIST
+#undef VAL_NONE
+#undef PASS
+#define VAL_T uint32_t
+#define PASS kka_gpass2_8_4
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#define VAL_T uint64_t
+#define PASS kka_gpass2_8_8
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#undef KKA_V2
 #undef KEY_T
 #undef ORD
 #undef IT

@@ -1,5 +1,6 @@
 /* algorithms/sort_gpu.c -- the GPU radix sort's launches: the histogram of every digit, its scan, one one-sweep pass per digit. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sort_gpu.h"
@@ -8,7 +9,11 @@
   KK_DECLARE_KERNEL(kka_ghist_##w);        \
   KK_DECLARE_KERNEL(kka_gpass_##w##_0);    \
   KK_DECLARE_KERNEL(kka_gpass_##w##_4);    \
-  KK_DECLARE_KERNEL(kka_gpass_##w##_8)
+  KK_DECLARE_KERNEL(kka_gpass_##w##_8);    \
+  KK_DECLARE_KERNEL(kka_ghist2_##w);       \
+  KK_DECLARE_KERNEL(kka_gpass2_##w##_0);   \
+  KK_DECLARE_KERNEL(kka_gpass2_##w##_4);   \
+  KK_DECLARE_KERNEL(kka_gpass2_##w##_8)
 DECL_W(1);
 DECL_W(2);
 DECL_W(4);
@@ -26,6 +31,15 @@ static uint64_t pass_scratch(int ksize, int vsize) {
   return kk_scratch_size(1, KKA_GS_BYTES(tile, (int64_t)ksize, (int64_t)vsize));
 }
 
+/* Which kernels sort n keys (args.h): the second (32-bit look-back words,
+ * the histogram's counters in copies) unless KK_SORT_GPU_KERNEL=1 asks for
+ * the first, or the keys are too many for a 32-bit word's count. */
+static int second_kernels(int64_t n) {
+  const char *e = getenv("KK_SORT_GPU_KERNEL");
+  return n < KKA_SW_MAXN && !(e && e[0] == '1' && e[1] == 0);
+}
+
+/* (the first kernels' 64-bit words: enough for either) */
 size_t kka_radix_gpu_state_bytes(int64_t n, int ksize) {
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
   return (size_t)ksize * KKA_RADIX * 8 + 64 + (size_t)ntiles * KKA_RADIX * 8;
@@ -33,16 +47,21 @@ size_t kka_radix_gpu_state_bytes(int64_t n, int ksize) {
 
 kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int64_t n, int ksize, int vsize, int kind,
                           int desc, int *cur) {
-  static const kk_kernel_t *const hist_k[4] = {KK_KERNEL(kka_ghist_1), KK_KERNEL(kka_ghist_2), KK_KERNEL(kka_ghist_4),
-                                               KK_KERNEL(kka_ghist_8)};
-  static const kk_kernel_t *const pass_k[4][3] = {
-      {KK_KERNEL(kka_gpass_1_0), KK_KERNEL(kka_gpass_1_4), KK_KERNEL(kka_gpass_1_8)},
-      {KK_KERNEL(kka_gpass_2_0), KK_KERNEL(kka_gpass_2_4), KK_KERNEL(kka_gpass_2_8)},
-      {KK_KERNEL(kka_gpass_4_0), KK_KERNEL(kka_gpass_4_4), KK_KERNEL(kka_gpass_4_8)},
-      {KK_KERNEL(kka_gpass_8_0), KK_KERNEL(kka_gpass_8_4), KK_KERNEL(kka_gpass_8_8)}};
+  static const kk_kernel_t *const hist_k[2][4] = {
+      {KK_KERNEL(kka_ghist_1), KK_KERNEL(kka_ghist_2), KK_KERNEL(kka_ghist_4), KK_KERNEL(kka_ghist_8)},
+      {KK_KERNEL(kka_ghist2_1), KK_KERNEL(kka_ghist2_2), KK_KERNEL(kka_ghist2_4), KK_KERNEL(kka_ghist2_8)}};
+  static const kk_kernel_t *const pass_k[2][4][3] = {
+      {{KK_KERNEL(kka_gpass_1_0), KK_KERNEL(kka_gpass_1_4), KK_KERNEL(kka_gpass_1_8)},
+       {KK_KERNEL(kka_gpass_2_0), KK_KERNEL(kka_gpass_2_4), KK_KERNEL(kka_gpass_2_8)},
+       {KK_KERNEL(kka_gpass_4_0), KK_KERNEL(kka_gpass_4_4), KK_KERNEL(kka_gpass_4_8)},
+       {KK_KERNEL(kka_gpass_8_0), KK_KERNEL(kka_gpass_8_4), KK_KERNEL(kka_gpass_8_8)}},
+      {{KK_KERNEL(kka_gpass2_1_0), KK_KERNEL(kka_gpass2_1_4), KK_KERNEL(kka_gpass2_1_8)},
+       {KK_KERNEL(kka_gpass2_2_0), KK_KERNEL(kka_gpass2_2_4), KK_KERNEL(kka_gpass2_2_8)},
+       {KK_KERNEL(kka_gpass2_4_0), KK_KERNEL(kka_gpass2_4_4), KK_KERNEL(kka_gpass2_4_8)},
+       {KK_KERNEL(kka_gpass2_8_0), KK_KERNEL(kka_gpass2_8_4), KK_KERNEL(kka_gpass2_8_8)}}};
   const int w = ksize == 1 ? 0 : ksize == 2 ? 1 : ksize == 4 ? 2 : 3;
   const int v = vsize == 0 ? 0 : vsize == 4 ? 1 : 2;
-  const int passes = ksize;
+  const int passes = ksize, v2 = second_kernels(n), parts = v2 ? KKA_HIST2_PARTS(ksize) : 1;
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
   const uint64_t scratch = pass_scratch(ksize, vsize);
   if (KKA_UNLIKELY(scratch > kka_scratch_max(c)))
@@ -50,15 +69,16 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
                    (unsigned long long)scratch, kk_instance_backend(c->inst),
                    (unsigned long long)kka_scratch_max(c));
   /* one allocation, zeroed: histograms (become digit starts), tile
-   * counters, the look-back words (each pass writes its epoch in them, so
-   * that no pass clears them for the next) */
-  const size_t hist_b = (size_t)passes * KKA_RADIX * 8, cnt_b = 64, st_b = (size_t)ntiles * KKA_RADIX * 8;
+   * counters, the look-back words (each pass writes its epoch, or its
+   * parity, in them, so that no pass clears them for the next) */
+  const size_t hist_b = (size_t)passes * KKA_RADIX * 8, cnt_b = 64;
+  const size_t st_b = (size_t)ntiles * KKA_RADIX * (v2 ? 4 : 8);
   char *mem = kka_tmp(c, "radix sort state", hist_b + cnt_b + st_b);
   if (!mem)
     return kk_last_status();
   uint64_t *hist = (uint64_t *)mem;
   uint32_t *counters = (uint32_t *)(mem + hist_b);
-  uint64_t *status = (uint64_t *)(mem + hist_b + cnt_b);
+  void *status = mem + hist_b + cnt_b;
   kk_status_t st = kka_zero(c, mem, hist_b + cnt_b + st_b);
 
   /* the histogram: each team a contiguous share, about as many teams as run at once */
@@ -78,7 +98,8 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
       teams = 1;
     h.per = (n + teams - 1) / teams;
     teams = (n + h.per - 1) / h.per;
-    st = kka_team(c, hist_k[w], &h, sizeof h, teams, KKA_GPU_TS, kk_scratch_size(4, (int64_t)KKA_RADIX * passes));
+    st = kka_team(c, hist_k[v2][w], &h, sizeof h, teams, KKA_GPU_TS,
+                  kk_scratch_size(4, (int64_t)KKA_RADIX * passes * parts));
   }
   if (st == KK_OK) {
     struct kka_gscan_args s = {hist};
@@ -93,13 +114,13 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
     a.vout = vals[!*cur];
     a.offsets = (const int64_t *)hist + p * KKA_RADIX;
     a.status = status;
-    a.epoch = p + 1;
+    a.epoch = v2 ? (p + 1) & 1 : p + 1;
     a.counter = counters + p;
     a.n = n;
     a.shift = p * KKA_RADIX_BITS;
     a.kind = kind;
     a.desc = desc;
-    st = kka_team(c, pass_k[w][v], &a, sizeof a, ntiles, KKA_GPU_TS, scratch);
+    st = kka_team(c, pass_k[v2][w][v], &a, sizeof a, ntiles, KKA_GPU_TS, scratch);
     if (st == KK_OK)
       *cur = !*cur;
   }

@@ -69,13 +69,16 @@ KK__FN kk__lanes_t kka_match(int valid, unsigned d) {
   }
   return m;
 }
-/* A look-back word (sort_pass_tmpl.h): flag and count in one 64-bit word,
+/* A look-back word (sort_pass_tmpl.h): flag and count in one word,
  * written and read whole, so the loads need no fence (one each would cost
  * more than the load); volatile, so they go past this SM's L1 to where the
  * other blocks' stores are, as the targets' own scan look-back reads its
  * status words. */
 KK__FN uint64_t kka_word_load(const uint64_t *p) { return *(const volatile uint64_t *)p; }
 KK__FN void kka_word_store(uint64_t *p, uint64_t v) { *(volatile uint64_t *)p = v; }
+/* the same for the second kernel's 32-bit words */
+KK__FN uint32_t kka_word_load32(const uint32_t *p) { return *(const volatile uint32_t *)p; }
+KK__FN void kka_word_store32(uint32_t *p, uint32_t v) { *(volatile uint32_t *)p = v; }
 #else
 #define KKA_SIMT 0
 #endif

@@ -8,6 +8,9 @@
  *   IT             keys per thread in a tile (KKA_GPU_IT_<ksize>)
  *   PASS, HIST     the names of the pass kernel and (once per key width, when
  *                  HIST is defined) of the histogram kernel
+ *   KKA_V2         defined: the second kernels (args.h): 32-bit look-back
+ *                  words; the histogram in KKA_HIST2_PARTS(sizeof(KEY_T))
+ *                  copies, lane l counting into copy l % parts
  *
  * A pass (the one-sweep of Adinets and Merrill, 2022): each team takes the
  * next tile of KKA_GPU_TS * IT keys (tile numbers come from an atomic
@@ -30,19 +33,49 @@
 #define KKA_VSZ ((int)sizeof(VAL_T))
 #endif
 #define KKA_ORDF KKA_CAT(kka_ord_, ORD)
+/* the look-back word, its flags, epoch and count */
+#ifdef KKA_V2
+#define KKA_SWT uint32_t
+#define KKA_SWA KKA_SW_AGG
+#define KKA_SWI KKA_SW_INCL
+#define KKA_SWE(e) KKA_SW_PARITY(e)
+#define KKA_SWE_OF(x) KKA_SW_PARITY_OF(x)
+#define KKA_SWV KKA_SW_VALUE
+#define KKA_WLOAD kka_word_load32
+#define KKA_WSTORE kka_word_store32
+#else
+#define KKA_SWT uint64_t
+#define KKA_SWA KKA_ST_AGG
+#define KKA_SWI KKA_ST_INCL
+#define KKA_SWE(e) KKA_ST_EPOCH(e)
+#define KKA_SWE_OF(x) KKA_ST_EPOCH_OF(x)
+#define KKA_SWV KKA_ST_VALUE
+#define KKA_WLOAD kka_word_load
+#define KKA_WSTORE kka_word_store
+#endif
 #define KKA_ORDMF KKA_CAT(kka_ordm_, ORD)
 
 #ifdef HIST
+#ifdef KKA_V2
+#define KKA_HP KKA_HIST2_PARTS((int)sizeof(KEY_T))
+#else
+#define KKA_HP 1
+#endif
 /* Counts every digit of every pass in one read of the keys: each team its
  * contiguous share, in team scratch, then into the global counts.  A
  * thread loads KKA_HIST_UNROLL keys before it counts any (that many loads
- * in flight, where one at a time left the loop waiting on each). */
+ * in flight, where one at a time left the loop waiting on each).  The
+ * counters of a digit are KKA_HP copies side by side, thread t counting
+ * into copy t % KKA_HP: the lanes of a warp that count one digit at once
+ * hit as many addresses (in as many banks), so fewer of their atomics
+ * wait for each other. */
 KKA_TEAM_FOR(HIST, struct kka_ghist_args, team) {
   const int64_t t = KK_TEAM_RANK(team), ts = KK_TEAM_SIZE(team);
   const int np = (int)sizeof(KEY_T);
-  uint32_t *cnt = KK_TEAM_SCRATCH(team, 0, uint32_t, KKA_RADIX * sizeof(KEY_T));
-  for (int64_t e = t; e < KKA_RADIX * np; e += ts)
+  uint32_t *cnt = KK_TEAM_SCRATCH(team, 0, uint32_t, KKA_RADIX * sizeof(KEY_T) * KKA_HP);
+  for (int64_t e = t; e < KKA_RADIX * np * KKA_HP; e += ts)
     cnt[e] = 0u;
+  uint32_t *const mine = cnt + t % KKA_HP;
   KK_TEAM_BARRIER(team);
   const KEY_T *keys = (const KEY_T *)args->kin;
   const int64_t lo = KK_LEAGUE_RANK(team) * args->per;
@@ -56,19 +89,24 @@ KKA_TEAM_FOR(HIST, struct kka_ghist_args, team) {
     for (int u = 0; u < KKA_HIST_UNROLL; u++) {
       const KEY_T o = KKA_ORDMF(k[u], xm, fm);
       for (int p = 0; p < np; p++)
-        kk_atomic_add(&cnt[p * KKA_RADIX + KKA_DIGIT(ORD, o, p * KKA_RADIX_BITS)], 1u);
+        kk_atomic_add(&mine[(p * KKA_RADIX + KKA_DIGIT(ORD, o, p * KKA_RADIX_BITS)) * KKA_HP], 1u);
     }
   }
   for (; i < hi; i += ts) {
     const KEY_T o = KKA_ORDMF(keys[i], xm, fm);
     for (int p = 0; p < np; p++)
-      kk_atomic_add(&cnt[p * KKA_RADIX + KKA_DIGIT(ORD, o, p * KKA_RADIX_BITS)], 1u);
+      kk_atomic_add(&mine[(p * KKA_RADIX + KKA_DIGIT(ORD, o, p * KKA_RADIX_BITS)) * KKA_HP], 1u);
   }
   KK_TEAM_BARRIER(team);
-  for (int64_t e = t; e < KKA_RADIX * np; e += ts)
-    if (cnt[e])
-      kk_atomic_add(&args->hist[e], (uint64_t)cnt[e]);
+  for (int64_t e = t; e < KKA_RADIX * np; e += ts) {
+    uint32_t c = 0;
+    for (int q = 0; q < KKA_HP; q++)
+      c += cnt[e * KKA_HP + q];
+    if (c)
+      kk_atomic_add(&args->hist[e], (uint64_t)c);
+  }
 }
+#undef KKA_HP
 #endif
 
 /* teams resident per multiprocessor the pass is compiled for (registers
@@ -95,6 +133,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
 #ifndef VAL_NONE
   VAL_T *const vbuf = (VAL_T *)(sm + KKA_GS_VBUF(KKA_TILE, (int)sizeof(KEY_T)));
 #endif
+  KKA_SWT *const stw = (KKA_SWT *)args->status;
 
   /* the tile: the next number of the counter */
   if (t == 0)
@@ -184,8 +223,8 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   }
   /* this tile's count of digit t, for the tiles after it, as early as it is known */
   const int ep = args->epoch;
-  uint64_t *const st = args->status + tile * KKA_RADIX + t;
-  kka_word_store(st, (tile == 0 ? KKA_ST_INCL : KKA_ST_AGG) | KKA_ST_EPOCH(ep) | (uint64_t)tcount);
+  KKA_SWT *const st = stw + tile * KKA_RADIX + t;
+  KKA_WSTORE(st, (tile == 0 ? KKA_SWI : KKA_SWA) | KKA_SWE(ep) | (KKA_SWT)tcount);
   KK_TEAM_BARRIER(team);
   /* the keys sorted by digit into scratch (and their digits), while the
    * tiles before publish; the values (loaded only now, when the ranking's
@@ -206,22 +245,22 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
     if (nvalid == KKA_TILE || wbase + k * ws < nvalid)
       vbuf[R[k]] = vin[wbase + k * ws];
 #endif
-  /* look back for digit t's count in the tiles before (one 64-bit word of
-   * flag and count each: loads past L1, no fence) */
+  /* look back for digit t's count in the tiles before (one word of flag,
+   * epoch and count each: loads past L1, no fence) */
   {
     const int d = t;
     uint64_t prefix = 0;
     if (tile > 0) {
       for (int64_t j = tile - 1; j >= 0; j--) {
-        uint64_t x;
+        KKA_SWT x;
         do
-          x = kka_word_load(args->status + j * KKA_RADIX + d);
-        while (KKA_ST_EPOCH_OF(x) != ep);
-        prefix += x & KKA_ST_VALUE;
-        if (x & KKA_ST_INCL)
+          x = KKA_WLOAD(stw + j * KKA_RADIX + d);
+        while (KKA_SWE_OF(x) != ep);
+        prefix += x & KKA_SWV;
+        if (x & KKA_SWI)
           break;
       }
-      kka_word_store(st, KKA_ST_INCL | KKA_ST_EPOCH(ep) | (prefix + tcount));
+      KKA_WSTORE(st, KKA_SWI | KKA_SWE(ep) | (KKA_SWT)(prefix + tcount));
     }
     gs[d] = args->offsets[d] + (int64_t)prefix - (int64_t)tds[d];
   }
@@ -288,24 +327,24 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
 
   /* publish this tile's count of each digit, look back for the tiles before */
   for (int d = t; d < KKA_RADIX; d += (int)KK_TEAM_SIZE(team)) {
-    const uint64_t count = (uint64_t)(tds[d + 1] - tds[d]);
-    uint64_t *st = args->status + tile * KKA_RADIX + d;
+    const KKA_SWT count = (KKA_SWT)(tds[d + 1] - tds[d]);
+    KKA_SWT *st = stw + tile * KKA_RADIX + d;
     uint64_t prefix = 0;
-    const uint64_t ep = KKA_ST_EPOCH(args->epoch);
+    const KKA_SWT ep = KKA_SWE(args->epoch);
     if (tile == 0) {
-      kk_atomic_store(st, KKA_ST_INCL | ep | count);
+      kk_atomic_store(st, KKA_SWI | ep | count);
     } else {
-      kk_atomic_store(st, KKA_ST_AGG | ep | count);
+      kk_atomic_store(st, KKA_SWA | ep | count);
       for (int64_t j = tile - 1; j >= 0; j--) {
-        uint64_t x;
+        KKA_SWT x;
         do
-          x = kk_atomic_load(args->status + j * KKA_RADIX + d);
-        while (KKA_ST_EPOCH_OF(x) != args->epoch);
-        prefix += x & KKA_ST_VALUE;
-        if (x & KKA_ST_INCL)
+          x = kk_atomic_load(stw + j * KKA_RADIX + d);
+        while (KKA_SWE_OF(x) != args->epoch);
+        prefix += x & KKA_SWV;
+        if (x & KKA_SWI)
           break;
       }
-      kk_atomic_store(st, KKA_ST_INCL | ep | (prefix + count));
+      kk_atomic_store(st, KKA_SWI | ep | (KKA_SWT)(prefix + count));
     }
     gs[d] = args->offsets[d] + (int64_t)prefix - (int64_t)tds[d];
   }
@@ -340,3 +379,11 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
 #undef KKA_VSZ
 #undef KKA_ORDF
 #undef KKA_ORDMF
+#undef KKA_SWT
+#undef KKA_SWA
+#undef KKA_SWI
+#undef KKA_SWE
+#undef KKA_SWE_OF
+#undef KKA_SWV
+#undef KKA_WLOAD
+#undef KKA_WSTORE
