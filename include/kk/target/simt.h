@@ -255,11 +255,24 @@ template <class VT, class RED> KK__FN VT kk__block_reduce(VT v, unsigned tid, un
   return v;
 }
 
-/* The end of every reduce kernel: block partial, then the last block combines. */
+/* The end of every reduce kernel: block partial, then the last block combines.
+ * A grid of one block (a small reduction, where latency is all there is)
+ * writes its value at once: no partial, no counter, and one system fence
+ * (before the host's flag) instead of two. */
 template <class VT, class RED>
 __device__ void kk__reduce_finish(VT v, const kk_gpu_launch &L, unsigned tid, unsigned n, unsigned nblocks,
                                   unsigned block) {
   v = kk__block_reduce<VT, RED>(v, tid, n, 0);
+  if (nblocks == 1) {
+    if (tid == 0) {
+      *(VT *)L.result = v;
+      if (L.result_flag) {
+        __threadfence_system(); /* the body's writes and the value before the word the host waits for */
+        kk__flag_store(L.result_flag, L.result_seq);
+      }
+    }
+    return;
+  }
   __shared__ bool kk__last;
   if (tid == 0) {
     ((VT *)L.partials)[block] = v;
