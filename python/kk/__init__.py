@@ -370,7 +370,7 @@ def _as_view(v, what, keep):
 
 class Instance:
     """An execution instance (a CUDA stream, a host worker): Instance(backend=None).  fence() waits for
-    its work; close() (or the with statement) destroys it."""
+    its work; wait(other) orders it after another instance; close() (or the with statement) destroys it."""
 
     def __init__(self, backend=None, _handle=None):
         _need_init()
@@ -392,6 +392,12 @@ class Instance:
 
     def fence(self):
         _check(_c.kk_instance_fence(self._h), "kk.Instance.fence")
+
+    def wait(self, other=None):
+        """Orders this instance after `other` (an Instance of the same backend; None: the default one):
+        work queued here from now on starts once everything queued on `other` so far has completed,
+        without the host waiting where the backend can keep the order on the device (kk_instance_wait)."""
+        _check(_c.kk_instance_wait(self._h, other._h if other is not None else None), "kk.Instance.wait")
 
     def close(self):
         if self._owned and self._h:

@@ -87,6 +87,9 @@ def test_instances_fences_regions():
     with kk.Instance() as inst:
         inst.fence()
         assert inst.backend == DEVICE
+        inst.wait()  # ordered after the default instance,
+        kk.Instance.default().wait(inst)  # the default one after it,
+        inst.wait(inst)  # and after itself: nothing to do
     kk.fence()
     with kk.profile_region("python"):
         pass
