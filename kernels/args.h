@@ -35,6 +35,9 @@
 #define KKK_MERGE_TILE 1024
 #define KKK_MERGE_TEAM 128
 #define KKK_MERGE_K (KKK_MERGE_TILE / KKK_MERGE_TEAM)
+/* spmv_merge: a thread's row ends of the tile loaded with its products
+ * (the rest after them): 1 covers tiles of up to KKK_MERGE_TEAM rows */
+#define KKK_MERGE_ENDS 1
 /* gemm tiles: KKK_GEMM_TILE x KKK_GEMM_TILE elements of C per team (complex
  * double: KKK_GEMM_TILE_Z), with A's and B's tiles staged in scratch */
 #define KKK_GEMM_TILE 32
