@@ -79,9 +79,7 @@
 #define KKK_BGEMM_RB 4
 /* batched staging on GPUs: elements of A and of B a lane loads before it stores them */
 #define KKK_STAGE_U 4
-/* batched gemm on GPUs, the pipelined form (bgemm_p): elements of A and of
- * B a thread stages (its registers for the next matrix), matrices per team */
-#define KKK_BGEMM_PU 8
+/* batched gemm on GPUs, the pipelined forms (bgemm_p, bgemm_p4): matrices per team */
 #define KKK_BGEMM_GROUP 4
 
 /* flags */
@@ -238,6 +236,7 @@ KKK_DECL4(spmv);
 KKK_DECL4(spmvt);
 KKK_DECL4(spmv_vec);
 KKK_DECL4(spmv_merge);
+KKK_DECL4(bgemm_p4);
 KKK_DECL4(jacobi);
 
 #endif

@@ -745,12 +745,14 @@ static const int64_t k_batches[] = {0, 1, 7};
 START_TEST(batched_gemm_gemv) {
   use_tpl(_i);
   /* 34 x 33 (k 32): GPU backends keep four rows of C per lane (the last
-   * block partial, the lanes taking a second column) */
-  static const int64_t sizes[][3] = {{1, 1, 1}, {5, 3, 4}, {16, 16, 16}, {3, 4, 0}, {34, 33, 32}};
+   * block partial, the lanes taking a second column), or 4 x 4 blocks per
+   * thread in the pipelined form (bgemm_p4), as at 32^3, which it takes
+   * with constant sizes */
+  static const int64_t sizes[][3] = {{1, 1, 1}, {5, 3, 4}, {16, 16, 16}, {3, 4, 0}, {34, 33, 32}, {32, 32, 32}};
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
     for (int bi = 0; bi < 3; bi++)
-      for (int zi = 0; zi < 5; zi++)
+      for (int zi = 0; zi < 6; zi++)
         for (int kind = 0; kind < K_NKINDS; kind++) {
           const int64_t nb = k_batches[bi], m = sizes[zi][0], n = sizes[zi][1], k = sizes[zi][2];
           if (g_small && (m > 8 || kind > 1))
