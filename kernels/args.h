@@ -137,6 +137,13 @@ struct kkk_gemv_args {
 #define KKK_GPU_GEMV_MIN_CHUNK 256
 /* gemv_split: columns whose elements a thread loads before adding any */
 #define KKK_GPU_GEMV_STEP 16
+/* gemv_cblk: rows of a slice (a thread's vector lanes: a warp), the
+ * slices of a team (KK_KERNELS_GEMV_SLICES overrides it: 1, 2, 4 or 8),
+ * and the most threads of a team (slices x column blocks; CUDA's most per
+ * block is 1024 = 32 x 32 lanes): more blocks go to gemv_split */
+#define KKK_GPU_GEMV_TEAM_ROWS 32
+#define KKK_GPU_GEMV_TEAM_SLICES 1
+#define KKK_GPU_GEMV_TEAM_THREADS 32
 
 /* C = a MA MB + b C with MA = op(A) (m x k) and MB = op(B) (k x n) as
  * descriptors; C is tiled in tiles of `tile` x `tile`. */
@@ -222,12 +229,14 @@ KK_DECLARE_KERNEL(kkk_sqrt_d);
 KKK_DECL4(gemv_rows);
 KKK_DECL4(gemv_cols);
 KKK_DECL4(gemv_split);
+KKK_DECL4(gemv_cblk);
 KKK_DECL4(gemm);
 KK_DECLARE_KERNEL(kkk_gemm_rb_s);
 KK_DECLARE_KERNEL(kkk_gemm_rb_d);
 /* batched.kk.c */
 KKK_DECL4(bgemm);
 KKK_DECL4(bgemm_p);
+KKK_DECL4(bgemm_p4);
 KKK_DECL4(bgemv);
 KKK_DECL4(btrsm);
 KKK_DECL4(blu);
@@ -236,7 +245,6 @@ KKK_DECL4(spmv);
 KKK_DECL4(spmvt);
 KKK_DECL4(spmv_vec);
 KKK_DECL4(spmv_merge);
-KKK_DECL4(bgemm_p4);
 KKK_DECL4(jacobi);
 
 #endif
