@@ -129,6 +129,9 @@ step "summary (this GPU; kk own / native per run; targets: gemv >= 0.97, batched
     n=$(basename "$f" .txt)
     grep 'kk own' "$f" | awk -v n="${n#bench-}" '{ printf "%-14s %s\n", n, $0 }'
   done
+  for f in "$OUT"/ncu-*-short.txt; do
+    [ -s "$f" ] && { echo "$(basename "$f" -short.txt):"; cat "$f"; }
+  done
   [ -s "$OUT/ptxas-own.txt" ] && cat "$OUT/ptxas-own.txt"
 } | tee "$OUT/summary.txt"
 step "done (logs in $OUT)"
