@@ -35,6 +35,9 @@
 #define KKK_MERGE_TILE 1024
 #define KKK_MERGE_TEAM 128
 #define KKK_MERGE_K (KKK_MERGE_TILE / KKK_MERGE_TEAM)
+/* spmv_merge: a thread's row ends of the tile loaded with its products
+ * (the rest after them): 1 covers tiles of up to KKK_MERGE_TEAM rows */
+#define KKK_MERGE_ENDS 1
 /* gemm tiles: KKK_GEMM_TILE x KKK_GEMM_TILE elements of C per team (complex
  * double: KKK_GEMM_TILE_Z), with A's and B's tiles staged in scratch */
 #define KKK_GEMM_TILE 32
@@ -76,9 +79,7 @@
 #define KKK_BGEMM_RB 4
 /* batched staging on GPUs: elements of A and of B a lane loads before it stores them */
 #define KKK_STAGE_U 4
-/* batched gemm on GPUs, the pipelined form (bgemm_p): elements of A and of
- * B a thread stages (its registers for the next matrix), matrices per team */
-#define KKK_BGEMM_PU 8
+/* batched gemm on GPUs, the pipelined forms (bgemm_p, bgemm_p4): matrices per team */
 #define KKK_BGEMM_GROUP 4
 
 /* flags */
@@ -136,6 +137,13 @@ struct kkk_gemv_args {
 #define KKK_GPU_GEMV_MIN_CHUNK 256
 /* gemv_split: columns whose elements a thread loads before adding any */
 #define KKK_GPU_GEMV_STEP 16
+/* gemv_cblk: rows of a slice (a thread's vector lanes: a warp), the
+ * slices of a team (KK_KERNELS_GEMV_SLICES overrides it: 1, 2, 4 or 8),
+ * and the most threads of a team (slices x column blocks; CUDA's most per
+ * block is 1024 = 32 x 32 lanes): more blocks go to gemv_split */
+#define KKK_GPU_GEMV_TEAM_ROWS 32
+#define KKK_GPU_GEMV_TEAM_SLICES 1
+#define KKK_GPU_GEMV_TEAM_THREADS 32
 
 /* C = a MA MB + b C with MA = op(A) (m x k) and MB = op(B) (k x n) as
  * descriptors; C is tiled in tiles of `tile` x `tile`. */
@@ -221,12 +229,14 @@ KK_DECLARE_KERNEL(kkk_sqrt_d);
 KKK_DECL4(gemv_rows);
 KKK_DECL4(gemv_cols);
 KKK_DECL4(gemv_split);
+KKK_DECL4(gemv_cblk);
 KKK_DECL4(gemm);
 KK_DECLARE_KERNEL(kkk_gemm_rb_s);
 KK_DECLARE_KERNEL(kkk_gemm_rb_d);
 /* batched.kk.c */
 KKK_DECL4(bgemm);
 KKK_DECL4(bgemm_p);
+KKK_DECL4(bgemm_p4);
 KKK_DECL4(bgemv);
 KKK_DECL4(btrsm);
 KKK_DECL4(blu);

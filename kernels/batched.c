@@ -1,11 +1,13 @@
 /* kernels/batched.c -- batched gemm, gemv, trsm and LU: checks, team shapes and scratch, then kk's own kernels (batched.kk.c). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
 static const kk_kernel_t *const k_bgemm[4] = KKK_K4(bgemm), *const k_bgemv[4] = KKK_K4(bgemv);
-static const kk_kernel_t *const k_bgemm_p[4] = KKK_K4(bgemm_p);
+static const kk_kernel_t *const k_bgemm_p[4] = KKK_K4(bgemm_p), *const k_bgemm_p4[4] = KKK_K4(bgemm_p4);
 static const kk_kernel_t *const k_btrsm[4] = KKK_K4(btrsm), *const k_blu[4] = KKK_K4(blu);
 
 static kk_complex_double cd(kk_scalar_t s) { return kk_cdouble(s.re, s.im); }
@@ -52,6 +54,20 @@ static kk_status_t launch(const kkk_call_t *c, const kk_kernel_t *k, struct kkk_
   if (p.team_size > rows && rows > 0)
     p.team_size = (int32_t)rows;
   return kk_parallel_for_team(c->op, &p, k, a, sizeof *a);
+}
+
+/* KK_KERNELS_BGEMM=4x2: the pipelined batched gemm in 4 x 2 blocks of C
+ * at every size (the form before 4 x 4 blocks); anything else: the
+ * default.  Read once. */
+static int bgemm_4x2(void) {
+  static _Atomic int v = -1;
+  int r = atomic_load_explicit(&v, memory_order_relaxed);
+  if (r < 0) {
+    const char *e = getenv("KK_KERNELS_BGEMM");
+    r = e && strcmp(e, "4x2") == 0;
+    atomic_store_explicit(&v, r, memory_order_relaxed);
+  }
+  return r;
 }
 
 static kk_view_strided op_desc3(kk_view_t *A, kk_op_t op) {
@@ -108,22 +124,26 @@ kk_status_t kk_batched_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b,
    * rows); below that, an element per lane (16^3 ran at 1.09 of cuBLAS so) */
   g.rblock = !c.host && m >= 32 && n >= 32 ? KKK_BGEMM_RB : 1;
   /* GPUs, real types: the pipelined form where a team of one thread per
-   * 4 x 2 block of C covers it at once (at most KKK_BGEMM_PU elements of A
-   * and of B per thread): 32^3 in teams of 128, 16^3 of 32.  Complex types
+   * 4 x NC block of C covers it at once (at most 4 NC elements of A and of
+   * B per thread): 4 x 4 blocks (bgemm_p4) from 32 rows and columns up,
+   * 32^3 in teams of 64, else 4 x 2 (bgemm_p), 16^3 in teams of 32.
+   * KK_KERNELS_BGEMM=4x2 keeps 4 x 2 blocks at every size.  Complex types
    * keep the general form: twice the registers per element left the
    * pipelined one two teams per SM (242 registers for double complex) */
-  const int64_t ts = (m + 3) / 4 * ((n + 1) / 2);
-  if (!c.host && !cplx && !is_zero(a) && ts <= 256 && m * k <= KKK_BGEMM_PU * ts && k * n <= KKK_BGEMM_PU * ts) {
-    g.group = KKK_BGEMM_GROUP;
-    g.nbatch = kk_view_extent(C, 0);
-    if (g.nbatch == 0)
-      return KK_OK;
-    const int64_t al[] = {m * (k + 1), k * n, -1};
-    const size_t bytes = scratch_bytes(&c, al);
-    if (bytes <= kkk_scratch_max(&c)) {
-      kk_team_policy_t p = {sizeof p, (g.nbatch + g.group - 1) / g.group, (int32_t)ts, 1, {bytes, 0}, {0, 0}, 0,
-                            KK_SCHEDULE_STATIC, c.inst};
-      return kk_parallel_for_team(c.op, &p, k_bgemm_p[c.t], &g, sizeof g);
+  for (int nc = m >= 32 && n >= 32 && !bgemm_4x2() ? 4 : 2; nc >= 2 && !c.host && !cplx && !is_zero(a); nc -= 2) {
+    const int64_t ts = (m + 3) / 4 * ((n + nc - 1) / nc), pu = 4 * nc;
+    if (ts <= 256 && m * k <= pu * ts && k * n <= pu * ts) {
+      g.group = KKK_BGEMM_GROUP;
+      g.nbatch = kk_view_extent(C, 0);
+      if (g.nbatch == 0)
+        return KK_OK;
+      const int64_t al[] = {m * (k + 1), k * n, -1};
+      const size_t bytes = scratch_bytes(&c, al);
+      if (bytes <= kkk_scratch_max(&c)) {
+        kk_team_policy_t p = {sizeof p, (g.nbatch + g.group - 1) / g.group, (int32_t)ts, 1, {bytes, 0}, {0, 0}, 0,
+                              KK_SCHEDULE_STATIC, c.inst};
+        return kk_parallel_for_team(c.op, &p, nc == 4 ? k_bgemm_p4[c.t] : k_bgemm_p[c.t], &g, sizeof g);
+      }
     }
   }
   return launch(&c, k_bgemm[c.t], &g, kk_view_extent(C, 0), allocs, (m + g.rblock - 1) / g.rblock, n);

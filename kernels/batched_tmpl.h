@@ -173,31 +173,35 @@ KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
 
 /* C[bi] = a A[bi] B[bi] + b C[bi] on GPUs, the form the launch picks when
  * it fits (kk_batched_gemm): a team takes args->group matrices one after
- * the other and each of its threads (vector length 1) one 4 x 2 block of
- * C, rows 4 ib .. 4 ib + 3 and columns l and l + ncl (ncl = (n + 1) / 2),
- * consecutive threads on consecutive columns, so that the team covers C
- * once.  A and B are staged in scratch, A's rows padded to k + 1 elements
- * (a warp's threads read rows four apart: unpadded, the same bank); each
- * thread loads its at most 8 elements of the next matrix's A and B into
- * registers while the team computes the current one, so that a team waits
- * for memory once, not once per matrix (H100, 2026-11-28: 4096 x 32^3
- * dgemm at 1.01 of cuBLAS with 4 matrices per team, 0.93 with one, and
- * 0.88-0.91 in the general form above).  MM, KB, NB and LDA are
- * constants for 32^3 and 16^3.  No scratch or barrier sits inside a vector
- * loop: SPIR-V targets run a thread's lanes as a loop of one work-item. */
-#define KKK_BP_LOAD(bb, MM, KB, NB)                                                                         \
+ * the other and each of its threads (vector length 1) one 4 x NC block of
+ * C, rows 4 ib .. 4 ib + 3 and columns l + ncl c (c < NC, ncl = (n + NC -
+ * 1) / NC), consecutive threads on consecutive columns, so that the team
+ * covers C once.  A and B are staged in scratch, A's rows padded to k + 1
+ * elements (a warp's threads read rows four apart: unpadded, the same
+ * bank); each thread loads its at most PU = 4 NC elements of the next
+ * matrix's A and B into registers while the team computes the current
+ * one, so that a team waits for memory once, not once per matrix (H100,
+ * 2026-11-28: 4096 x 32^3 dgemm at 1.01 of cuBLAS with 4 matrices per
+ * team, 0.93 with one, and 0.88-0.91 in the general form above).  bgemm_p
+ * takes 4 x 2 blocks (NC 2), bgemm_p4 4 x 4 (NC 4: each B(kk, j) and
+ * A(i, kk) read from scratch feeds four multiply-adds, where 4 x 2 reads
+ * six values for eight; half the threads, twice the registers).  MM, KB,
+ * NB and LDA are constants for 32^3 and 16^3.  No scratch or barrier sits
+ * inside a vector loop: SPIR-V targets run a thread's lanes as a loop of
+ * one work-item. */
+#define KKK_BP_LOAD(bb, MM, KB, NB, PU)                                                                     \
   do {                                                                                                      \
     const SC *const ap_ = KK_DATA(args->A, SC) + (bb) * KK_STRIDE(args->A, 0);                              \
     const SC *const bp_ = KK_DATA(args->B, SC) + (bb) * KK_STRIDE(args->B, 0);                              \
-    for (int u_ = 0; u_ < KKK_BGEMM_PU; u_++) {                                                             \
+    for (int u_ = 0; u_ < (PU); u_++) {                                                                     \
       const int e_ = me + u_ * nl;                                                                          \
       va[u_] = e_ >= mk ? S(zero)() : KKK_EL(args->A, ap_, ad, bb, e_, MM, KB, aif);                          \
       vb[u_] = e_ >= kn ? S(zero)() : KKK_EL(args->B, bp_, bd, bb, e_, KB, NB, bif);                          \
     }                                                                                                       \
   } while (0)
-#define KKK_BP_ALL(MM, KB, NB, LDA)                                                                         \
+#define KKK_BP_ALL(MM, KB, NB, LDA, NC)                                                                     \
   do {                                                                                                      \
-    const int mk = (MM) * (KB), kn = (KB) * (NB), ncl = ((NB) + 1) / 2;                                     \
+    const int mk = (MM) * (KB), kn = (KB) * (NB), ncl = ((NB) + (NC) - 1) / (NC);                           \
     const int aif = KK_STRIDE(args->A, 1) == 1, bif = KK_STRIDE(args->B, 1) == 1;                           \
     const int ad = KKK_DENSE(args->A, MM, KB, aif), bd = KKK_DENSE(args->B, KB, NB, bif);                     \
     KK_TEAM_THREAD_FOR(team, me64, 0, nl) {                                                                 \
@@ -205,12 +209,14 @@ KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
       const int i0 = ib * 4, nr = (MM) - i0 < 4 ? (MM) - i0 : 4;                                            \
       const SC *a0 = As + i0 * (LDA), *a1 = a0 + (nr > 1 ? (LDA) : 0), *a2 = a0 + (nr > 2 ? 2 * (LDA) : 0),  \
                *a3 = a0 + (nr > 3 ? 3 * (LDA) : 0); /* rows past m read row i0 again, and are not stored */ \
-      const int j1 = l + ncl < (NB) ? l + ncl : (NB) - 1;                                                   \
-      SC va[KKK_BGEMM_PU], vb[KKK_BGEMM_PU];                                                                \
-      KKK_BP_LOAD(g0, MM, KB, NB);                                                                          \
+      int jc[NC]; /* the thread's columns, those past n read as column n - 1 and not stored */              \
+      for (int c = 0; c < (NC); c++)                                                                        \
+        jc[c] = l + ncl * c < (NB) ? l + ncl * c : (NB) - 1;                                                \
+      SC va[4 * (NC)], vb[4 * (NC)];                                                                        \
+      KKK_BP_LOAD(g0, MM, KB, NB, 4 * (NC));                                                                \
       for (int64_t bi = g0; bi < g1; bi++) {                                                                \
         KK_TEAM_BARRIER(team); /* the previous matrix is no longer read */                                  \
-        for (int u_ = 0; u_ < KKK_BGEMM_PU; u_++) {                                                         \
+        for (int u_ = 0; u_ < 4 * (NC); u_++) {                                                             \
           const int e_ = me + u_ * nl;                                                                      \
           if (e_ < mk)                                                                                      \
             As[aif ? (e_ % (MM)) * (LDA) + e_ / (MM) : (e_ / (KB)) * (LDA) + e_ % (KB)] = S(cj)(va[u_], cja); \
@@ -219,20 +225,21 @@ KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
         }                                                                                                   \
         KK_TEAM_BARRIER(team);                                                                              \
         if (bi + 1 < g1)                                                                                    \
-          KKK_BP_LOAD(bi + 1, MM, KB, NB);                                                                  \
-        SC c00 = S(zero)(), c10 = S(zero)(), c20 = S(zero)(), c30 = S(zero)();                              \
-        SC c01 = S(zero)(), c11 = S(zero)(), c21 = S(zero)(), c31 = S(zero)();                              \
-        for (int kk = 0; kk < (KB); kk++) {                                                                 \
-          const SC b0 = Bs[kk * (NB) + l], b1 = Bs[kk * (NB) + j1];                                         \
-          const SC x0 = a0[kk], x1 = a1[kk], x2 = a2[kk], x3 = a3[kk];                                      \
-          c00 = S(fma)(x0, b0, c00), c01 = S(fma)(x0, b1, c01);                                             \
-          c10 = S(fma)(x1, b0, c10), c11 = S(fma)(x1, b1, c11);                                             \
-          c20 = S(fma)(x2, b0, c20), c21 = S(fma)(x2, b1, c21);                                             \
-          c30 = S(fma)(x3, b0, c30), c31 = S(fma)(x3, b1, c31);                                             \
-        }                                                                                                   \
-        const SC cc[4][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};                               \
+          KKK_BP_LOAD(bi + 1, MM, KB, NB, 4 * (NC));                                                        \
+        SC cc[4][NC];                                                                                       \
         for (int r = 0; r < 4; r++)                                                                         \
-          for (int c = 0; c < 2; c++)                                                                       \
+          for (int c = 0; c < (NC); c++)                                                                    \
+            cc[r][c] = S(zero)();                                                                           \
+        for (int kk = 0; kk < (KB); kk++) {                                                                 \
+          const SC x[4] = {a0[kk], a1[kk], a2[kk], a3[kk]};                                                 \
+          for (int c = 0; c < (NC); c++) {                                                                  \
+            const SC bv = Bs[kk * (NB) + jc[c]];                                                            \
+            for (int r = 0; r < 4; r++)                                                                     \
+              cc[r][c] = S(fma)(x[r], bv, cc[r][c]);                                                        \
+          }                                                                                                 \
+        }                                                                                                   \
+        for (int r = 0; r < 4; r++)                                                                         \
+          for (int c = 0; c < (NC); c++)                                                                    \
             if (r < nr && l + ncl * c < (NB)) {                                                             \
               SC v = S(mul)(a, cc[r][c]);                                                                   \
               if (!(args->flags & KKK_B_ZERO))                                                              \
@@ -242,24 +249,38 @@ KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
       }                                                                                                     \
     }                                                                                                       \
   } while (0)
+/* what bgemm_p and bgemm_p4 share before their blocks */
+#define KKK_BP_BEGIN                                                                                        \
+  const SC a = S(from)(args->a), bsc = S(from)(args->b);                                                    \
+  const int m = (int)args->m, n = (int)args->n, k = (int)args->k;                                           \
+  const int cja = (args->flags & KKK_CONJ_A) != 0, cjb = (args->flags & KKK_CONJ_B) != 0;                   \
+  const int nl = (int)KK_TEAM_SIZE(team);                                                                   \
+  const int64_t g0 = KK_LEAGUE_RANK(team) * args->group;                                                    \
+  const int64_t g1 = g0 + args->group < args->nbatch ? g0 + args->group : args->nbatch;                     \
+  SC *As = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)m * (k + 1));                                              \
+  SC *Bs = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)k * n)
 KKK_TEAM_FOR(KN(bgemm_p), struct kkk_batched_args, team) {
 #if !KKK_HOST
-  const SC a = S(from)(args->a), bsc = S(from)(args->b);
-  const int m = (int)args->m, n = (int)args->n, k = (int)args->k;
-  const int cja = (args->flags & KKK_CONJ_A) != 0, cjb = (args->flags & KKK_CONJ_B) != 0;
-  const int nl = (int)KK_TEAM_SIZE(team);
-  const int64_t g0 = KK_LEAGUE_RANK(team) * args->group;
-  const int64_t g1 = g0 + args->group < args->nbatch ? g0 + args->group : args->nbatch;
-  SC *As = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)m * (k + 1));
-  SC *Bs = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)k * n);
+  KKK_BP_BEGIN;
   if (m == 32 && k == 32 && n == 32)
-    KKK_BP_ALL(32, 32, 32, 33);
+    KKK_BP_ALL(32, 32, 32, 33, 2);
   else if (m == 16 && k == 16 && n == 16)
-    KKK_BP_ALL(16, 16, 16, 17);
+    KKK_BP_ALL(16, 16, 16, 17, 2);
   else
-    KKK_BP_ALL(m, k, n, k + 1);
+    KKK_BP_ALL(m, k, n, k + 1, 2);
 #endif
 }
+KKK_TEAM_FOR(KN(bgemm_p4), struct kkk_batched_args, team) {
+#if !KKK_HOST && !CPLX /* launched for real types only */
+  KKK_BP_BEGIN;
+  if (m == 32 && k == 32 && n == 32)
+    KKK_BP_ALL(32, 32, 32, 33, 4);
+  else
+    KKK_BP_ALL(m, k, n, k + 1, 4);
+#endif
+}
+
+#undef KKK_BP_BEGIN
 #undef KKK_BP_ALL
 #undef KKK_BP_LOAD
 #undef KKK_BT_ALL

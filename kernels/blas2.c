@@ -1,11 +1,13 @@
 /* kernels/blas2.c -- gemv and gemm: checks, the vendor-library offer, then kk's own kernels (blas2.kk.c). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
 static const kk_kernel_t *const k_gemv_rows[4] = KKK_K4(gemv_rows), *const k_gemv_cols[4] = KKK_K4(gemv_cols);
-static const kk_kernel_t *const k_gemv_split[4] = KKK_K4(gemv_split);
+static const kk_kernel_t *const k_gemv_split[4] = KKK_K4(gemv_split), *const k_gemv_cblk[4] = KKK_K4(gemv_cblk);
 static const kk_kernel_t *const k_gemm[4] = KKK_K4(gemm);
 static const kk_kernel_t *const k_gemm_rb[2] = {KK_KERNEL(kkk_gemm_rb_s), KK_KERNEL(kkk_gemm_rb_d)};
 
@@ -16,6 +18,29 @@ static int is_zero(kk_scalar_t s) { return s.re == 0.0 && s.im == 0.0; }
 static kk_view_strided op_desc(kk_view_t *A, kk_op_t op) {
   kk_view_strided d = kkk_desc(A);
   return op == KK_OP_N ? d : kkk_desc_swap(d, 0, 1);
+}
+
+/* KK_KERNELS_GEMV: which kernel takes M's contiguous columns split into
+ * blocks.  "auto" (or unset): gemv_cblk on GPUs where the blocks fit in
+ * one team; "split": gemv_split always (y = b y, then atomic additions);
+ * "cblk": gemv_cblk wherever the blocks fit, host backends included.
+ * KK_KERNELS_GEMV_SLICES: gemv_cblk's row slices per team (1, 2, 4, 8).
+ * Read once; other values are taken as unset. */
+enum { GEMV_AUTO, GEMV_SPLIT, GEMV_CBLK };
+static _Atomic int g_gemv_choice = -1, g_gemv_slices = -1;
+static void gemv_settings(int *choice, int *slices) {
+  int v = atomic_load_explicit(&g_gemv_choice, memory_order_relaxed);
+  int w = atomic_load_explicit(&g_gemv_slices, memory_order_relaxed);
+  if (v < 0 || w < 0) {
+    const char *e = getenv("KK_KERNELS_GEMV"), *f = getenv("KK_KERNELS_GEMV_SLICES");
+    v = e && strcmp(e, "split") == 0 ? GEMV_SPLIT : e && strcmp(e, "cblk") == 0 ? GEMV_CBLK : GEMV_AUTO;
+    w = f ? atoi(f) : 0;
+    w = w == 1 || w == 2 || w == 4 || w == 8 ? w : KKK_GPU_GEMV_TEAM_SLICES;
+    atomic_store_explicit(&g_gemv_choice, v, memory_order_relaxed);
+    atomic_store_explicit(&g_gemv_slices, w, memory_order_relaxed);
+  }
+  *choice = v;
+  *slices = w;
 }
 
 static const char *op_name(kk_op_t op) { return op == KK_OP_N ? "op N" : op == KK_OP_T ? "op T" : "op C"; }
@@ -72,7 +97,10 @@ kk_status_t kk_blas_gemv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, kk_
   g.flags = (is_zero(b) ? KKK_B_ZERO : 0) | (op == KK_OP_C && kkk_is_complex(c.type) ? KKK_CONJ_A : 0);
   const int64_t rs = g.A.d.stride[0], cs = g.A.d.stride[1];
   const int cols_contiguous = !(cs == 1 || n == 1) && rs == 1;
-  if (cols_contiguous && c.host) {
+  int choice = GEMV_AUTO, slices = KKK_GPU_GEMV_TEAM_SLICES;
+  if (cols_contiguous)
+    gemv_settings(&choice, &slices);
+  if (cols_contiguous && c.host && choice != GEMV_CBLK) {
     /* a block of rows per index, accumulated column after column */
     g.row_blocks = g.col_blocks = 1;
     g.col_chunk = n;
@@ -98,8 +126,26 @@ kk_status_t kk_blas_gemv(kk_instance_t *instance, kk_op_t op, kk_scalar_t a, kk_
     const int64_t most = (n + KKK_GPU_GEMV_MIN_CHUNK - 1) / KKK_GPU_GEMV_MIN_CHUNK;
     g.col_blocks = want < most ? want : most;
   }
+  if (cols_contiguous && c.host) /* KK_KERNELS_GEMV=cblk on a host backend: blocks as a GPU would take them */
+    g.col_blocks = (n + KKK_GPU_GEMV_MIN_CHUNK - 1) / KKK_GPU_GEMV_MIN_CHUNK;
+  if (cols_contiguous && choice != GEMV_SPLIT && slices > 1 && g.col_blocks * slices > KKK_GPU_GEMV_TEAM_THREADS)
+    g.col_blocks = KKK_GPU_GEMV_TEAM_THREADS / slices; /* larger slices asked for: fewer blocks, so that they fit */
   g.col_chunk = (n + g.col_blocks - 1) / g.col_blocks;
   g.col_blocks = (n + g.col_chunk - 1) / g.col_chunk; /* no empty block */
+  if (cols_contiguous && g.col_blocks > 1 && g.col_blocks * slices <= KKK_GPU_GEMV_TEAM_THREADS &&
+      choice != GEMV_SPLIT) {
+    /* the blocks in one team, their sums added in scratch: one launch, no atomics */
+    g.rows_per_team = (int64_t)slices * KKK_GPU_GEMV_TEAM_ROWS;
+    kk_team_policy_t pt = {sizeof pt, (m + g.rows_per_team - 1) / g.rows_per_team, (int32_t)(g.col_blocks * slices),
+                           c.host ? 1 : KKK_GPU_GEMV_TEAM_ROWS,
+                           {kk_scratch_size(kkk_elem_size(c.type), g.col_blocks * g.rows_per_team), 0}, {0, 0}, 0,
+                           KK_SCHEDULE_STATIC, c.inst};
+    int most = 1; /* fewer threads than slices x blocks: a thread takes several (host teams, smaller devices) */
+    if (kk_team_size_max(k_gemv_cblk[c.t], &pt, &most) != KK_OK || most < 1)
+      most = 1;
+    pt.team_size = pt.team_size < most ? pt.team_size : most;
+    return kk_parallel_for_team(c.op, &pt, k_gemv_cblk[c.t], &g, sizeof g);
+  }
   if (g.col_blocks > 1) {
     /* the blocks add into y: y = b y first (queued before, on the same instance) */
     g.flags |= KKK_SPLIT;

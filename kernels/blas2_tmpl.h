@@ -79,48 +79,98 @@ KKK_TEAM_FOR(KN(gemv_rows), struct kkk_gemv_args, team) {
 #endif
 }
 
+/* S_OUT = the sum of M(r, j) x(j) over j in [J0, J1), M's columns
+ * contiguous (element (r, j) at AR[j * CS], AR row r's start, x(j) at
+ * XP[j * XS]): KKK_GPU_GEMV_STEP columns' elements (and x's) loaded before
+ * any is added, so that they are in flight together (four at a time, each
+ * added as it came, kept the H100 at 0.90-0.94 of cuBLAS; sixteen reached
+ * 0.97-0.98, 2026-11-28). */
+#define KKK_GEMV_COLSUM(AR, CS, XP, XS, J0, J1, S_OUT)                                                        \
+  do {                                                                                                        \
+    SC s0_ = S(zero)(), s1_ = S(zero)(), s2_ = S(zero)(), s3_ = S(zero)();                                    \
+    int64_t j_ = (J0);                                                                                        \
+    for (; j_ + KKK_GPU_GEMV_STEP <= (J1); j_ += KKK_GPU_GEMV_STEP) {                                         \
+      SC va_[KKK_GPU_GEMV_STEP], vx_[KKK_GPU_GEMV_STEP];                                                      \
+      for (int u_ = 0; u_ < KKK_GPU_GEMV_STEP; u_++) {                                                        \
+        va_[u_] = (AR)[(j_ + u_) * (CS)];                                                                     \
+        vx_[u_] = (XP)[(j_ + u_) * (XS)];                                                                     \
+      }                                                                                                       \
+      for (int u_ = 0; u_ < KKK_GPU_GEMV_STEP; u_ += 4) {                                                     \
+        s0_ = S(fma)(S(cj)(va_[u_], conj_a), vx_[u_], s0_);                                                   \
+        s1_ = S(fma)(S(cj)(va_[u_ + 1], conj_a), vx_[u_ + 1], s1_);                                           \
+        s2_ = S(fma)(S(cj)(va_[u_ + 2], conj_a), vx_[u_ + 2], s2_);                                           \
+        s3_ = S(fma)(S(cj)(va_[u_ + 3], conj_a), vx_[u_ + 3], s3_);                                           \
+      }                                                                                                       \
+    }                                                                                                         \
+    for (; j_ < (J1); j_++)                                                                                   \
+      s0_ = S(fma)(S(cj)((AR)[j_ * (CS)], conj_a), (XP)[j_ * (XS)], s0_);                                     \
+    S_OUT = S(add)(S(add)(s0_, s1_), S(add)(s2_, s3_));                                                       \
+  } while (0)
+
 /* y = a M x + b y, M's columns contiguous, on GPUs (left-layout op N,
  * right-layout op T): index e is row r = e % m of column block q = e / m,
  * so that consecutive threads read consecutive elements of a column
- * (coalesced) and m x col_blocks threads share the matrix, not m.  A
- * thread loads KKK_GPU_GEMV_STEP columns' elements (and x's) before it
- * adds any, so that they are in flight together (four at a time, each
- * added as it came, kept the H100 at 0.90-0.94 of cuBLAS; sixteen reached
- * 0.97-0.98, 2026-11-28).  One column block stores y = a s + b y; several
- * add a s into y atomically (y scaled by b before the launch). */
+ * (coalesced) and m x col_blocks threads share the matrix, not m.  One
+ * column block stores y = a s + b y; several add a s into y atomically (y
+ * scaled by b before the launch).  The launch takes gemv_cblk instead
+ * when the column blocks fit in one team. */
 KKK_FOR(KN(gemv_split), struct kkk_gemv_args, e) {
   const SC a = S(from)(args->a), b = S(from)(args->b);
   const int conj_a = (args->flags & KKK_CONJ_A) != 0;
   const int64_t q = e / args->m, r = e - q * args->m;
   const int64_t j0 = q * args->col_chunk, j1 = j0 + args->col_chunk < args->n ? j0 + args->col_chunk : args->n;
   const SC *const ar = KK_DATA(args->A, SC) + r * KK_STRIDE(args->A, 0), *const xp = KK_DATA(args->x, SC);
-  const int64_t cs = KK_STRIDE(args->A, 1), xs = KK_STRIDE(args->x, 0);
-  SC s0 = S(zero)(), s1 = S(zero)(), s2 = S(zero)(), s3 = S(zero)();
-  int64_t j = j0;
-  for (; j + KKK_GPU_GEMV_STEP <= j1; j += KKK_GPU_GEMV_STEP) {
-    SC va[KKK_GPU_GEMV_STEP], vx[KKK_GPU_GEMV_STEP];
-    for (int u = 0; u < KKK_GPU_GEMV_STEP; u++) {
-      va[u] = ar[(j + u) * cs];
-      vx[u] = xp[(j + u) * xs];
-    }
-    for (int u = 0; u < KKK_GPU_GEMV_STEP; u += 4) {
-      s0 = S(fma)(S(cj)(va[u], conj_a), vx[u], s0);
-      s1 = S(fma)(S(cj)(va[u + 1], conj_a), vx[u + 1], s1);
-      s2 = S(fma)(S(cj)(va[u + 2], conj_a), vx[u + 2], s2);
-      s3 = S(fma)(S(cj)(va[u + 3], conj_a), vx[u + 3], s3);
-    }
-  }
-  for (; j < j1; j++)
-    s0 = S(fma)(S(cj)(ar[j * cs], conj_a), xp[j * xs], s0);
-  const SC s = S(add)(S(add)(s0, s1), S(add)(s2, s3));
+  SC s;
+  KKK_GEMV_COLSUM(ar, KK_STRIDE(args->A, 1), xp, KK_STRIDE(args->x, 0), j0, j1, s);
   if (args->flags & KKK_SPLIT)
     kk_atomic_add(&YV(r), S(mul)(a, s));
   else
     KKK_GEMV_STORE(r, s);
 }
 
+/* y = a M x + b y, M's columns contiguous, the columns split into
+ * col_blocks blocks within one team: a league rank takes rows_per_team
+ * consecutive rows, in slices of KKK_GPU_GEMV_TEAM_ROWS (a slice over a
+ * thread's vector lanes, so that a warp reads consecutive elements of a
+ * column); team thread t takes slice t % slices of column block t /
+ * slices.  The threads' sums meet in team scratch and the team's first
+ * lanes store y = a s + b y.  One launch and no atomics, where gemv_split
+ * with several blocks needs y = b y launched before it and an atomic
+ * addition per row and block.  Written for every target (host backends
+ * run it only when KK_KERNELS_GEMV=cblk asks, so that the host tests
+ * cover it). */
+KKK_TEAM_FOR(KN(gemv_cblk), struct kkk_gemv_args, team) {
+  const SC a = S(from)(args->a), b = S(from)(args->b);
+  const int conj_a = (args->flags & KKK_CONJ_A) != 0;
+  const int64_t nb = args->col_blocks, rt = args->rows_per_team, sl = rt / KKK_GPU_GEMV_TEAM_ROWS;
+  const int64_t r0 = KK_LEAGUE_RANK(team) * rt;
+  const int64_t cs = KK_STRIDE(args->A, 1), xs = KK_STRIDE(args->x, 0), rs = KK_STRIDE(args->A, 0);
+  const SC *const xp = KK_DATA(args->x, SC);
+  SC *part = KK_TEAM_SCRATCH(team, 0, SC, nb * rt);
+  KK_TEAM_THREAD_FOR(team, t, 0, nb * sl) {
+    const int64_t q = t / sl, i0 = (t - q * sl) * KKK_GPU_GEMV_TEAM_ROWS;
+    const int64_t j0 = q * args->col_chunk, j1 = j0 + args->col_chunk < args->n ? j0 + args->col_chunk : args->n;
+    KK_THREAD_VECTOR_FOR(team, l, i0, i0 + KKK_GPU_GEMV_TEAM_ROWS) {
+      SC s = S(zero)();
+      if (r0 + l < args->m)
+        KKK_GEMV_COLSUM(KK_DATA(args->A, SC) + (r0 + l) * rs, cs, xp, xs, j0, j1, s);
+      part[q * rt + l] = s;
+    }
+  }
+  KK_TEAM_BARRIER(team);
+  KK_TEAM_VECTOR_FOR(team, l, 0, rt) {
+    if (r0 + l < args->m) {
+      SC s = part[l];
+      for (int64_t q = 1; q < nb; q++)
+        s = S(add)(s, part[q * rt + l]);
+      KKK_GEMV_STORE(r0 + l, s);
+    }
+  }
+}
+#undef KKK_GEMV_COLSUM
+
 /* y = a M x + b y, M's columns contiguous, on host backends (GPUs launch
- * gemv_split): index ib is a block of KKK_HOST_GEMV_RB rows, accumulated
+ * gemv_split or gemv_cblk): index ib is a block of KKK_HOST_GEMV_RB rows, accumulated
  * column after column (contiguous, vectorizable).  The device form (a row
  * per index) is what gemv_split does with one column block. */
 KKK_FOR(KN(gemv_cols), struct kkk_gemv_args, ib) {

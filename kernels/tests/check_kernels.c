@@ -537,13 +537,16 @@ static cplx opel(const tv_t *A, kk_op_t op, int64_t i, int64_t j, int64_t batch)
 START_TEST(gemv) {
   use_tpl(_i);
   const uint64_t calls0 = tpl_calls(blas_lib(), NULL);
-  /* the last two: few rows and many columns, which GPU backends split into
-   * column blocks added atomically (KKK_GPU_GEMV_MIN_CHUNK 256: 3 blocks),
-   * whichever layout op(A) has */
-  static const int64_t sizes[][2] = {{0, 0}, {0, 3}, {3, 0}, {1, 5}, {7, 13}, {37, 20}, {5, 700}, {700, 3}};
+  /* the last three: few rows and many columns, which GPU backends split
+   * into column blocks (KKK_GPU_GEMV_MIN_CHUNK 256: 3 blocks), whichever
+   * layout op(A) has; where op(A)'s columns are contiguous the blocks of
+   * 32 rows share a team (gemv_cblk: 70 rows are three teams, the last
+   * partial), else they add into y atomically.  kernels-gemv-cblk.sh runs
+   * this case with gemv_cblk on host backends too. */
+  static const int64_t sizes[][2] = {{0, 0}, {0, 3}, {3, 0}, {1, 5}, {7, 13}, {37, 20}, {5, 700}, {700, 3}, {70, 600}};
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
-    for (int zi = 0; zi < 8; zi++)
+    for (int zi = 0; zi < 9; zi++)
       for (int op = 0; op < 3; op++)
         for (int kind = 0; kind < K_NKINDS; kind++) {
           const int64_t M = sizes[zi][0], N = sizes[zi][1]; /* A is M x N */
@@ -745,12 +748,14 @@ static const int64_t k_batches[] = {0, 1, 7};
 START_TEST(batched_gemm_gemv) {
   use_tpl(_i);
   /* 34 x 33 (k 32): GPU backends keep four rows of C per lane (the last
-   * block partial, the lanes taking a second column) */
-  static const int64_t sizes[][3] = {{1, 1, 1}, {5, 3, 4}, {16, 16, 16}, {3, 4, 0}, {34, 33, 32}};
+   * block partial, the lanes taking a second column), or 4 x 4 blocks per
+   * thread in the pipelined form (bgemm_p4), as at 32^3, which it takes
+   * with constant sizes */
+  static const int64_t sizes[][3] = {{1, 1, 1}, {5, 3, 4}, {16, 16, 16}, {3, 4, 0}, {34, 33, 32}, {32, 32, 32}};
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
     for (int bi = 0; bi < 3; bi++)
-      for (int zi = 0; zi < 5; zi++)
+      for (int zi = 0; zi < 6; zi++)
         for (int kind = 0; kind < K_NKINDS; kind++) {
           const int64_t nb = k_batches[bi], m = sizes[zi][0], n = sizes[zi][1], k = sizes[zi][2];
           if (g_small && (m > 8 || kind > 1))
@@ -1676,7 +1681,6 @@ static Suite *kernels_suite(void) {
   tcase_add_test(tc, tpl_switches_and_report);
   tcase_add_loop_test(tc, blas1_elementwise, 0, 2);
   tcase_add_loop_test(tc, blas1_reductions, 0, 2);
-  tcase_add_loop_test(tc, gemv, 0, 2);
   tcase_add_loop_test(tc, batched_gemm_gemv, 0, 1);
   tcase_add_test(tc, batched_gemm_beyond_scratch);
   tcase_add_loop_test(tc, batched_trsm, 0, 1);
@@ -1696,6 +1700,13 @@ static Suite *kernels_suite(void) {
   tcase_add_loop_test(tg, gemm, 0, 2);
   tcase_add_test(tg, gemm_blocked);
   suite_add_tcase(s, tg);
+  /* gemv on its own too: kernels-gemv-cblk.sh runs CK_RUN_CASE=gemv with
+   * KK_KERNELS_GEMV=cblk */
+  TCase *tv = tcase_create("gemv");
+  tcase_add_checked_fixture(tv, setup, teardown);
+  tcase_set_timeout(tv, 900);
+  tcase_add_loop_test(tv, gemv, 0, 2);
+  suite_add_tcase(s, tv);
   return s;
 }
 

@@ -1,0 +1,138 @@
+#!/bin/bash
+# bench/kk-bench-kernels-own-gpu.sh -- kk-kernels' own gemv, batched dgemm and SpMV on a CUDA machine, each form the library can select: registers, the suite's cases for them on cuda, the rows three times with the default forms, the earlier forms (KK_KERNELS_GEMV=split, KK_KERNELS_BGEMM=4x2) and gemv_cblk's row slices, and Nsight Compute's DRAM throughput and duration of the gemv kernels against cuBLAS's; a summary at the end.
+#
+# usage: bench/kk-bench-kernels-own-gpu.sh [BUILDDIR]   (default: the current directory)
+# BUILDDIR is a tree configured with cuda and built (`make`, then `make
+# kernels/tests/check_kernels`).  Logs go to $OUT (default
+# /tmp/kk-bench-kernels-own-gpu).  Every step is bounded by timeout, and
+# together by KK_OWN_BUDGET (default 145 s).  Run it with nothing else on
+# the GPU.
+# No timing is judged: the exit status says whether the cases passed and
+# every run ran.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+set -u -o pipefail
+B=$(cd "${1:-.}" && pwd)
+OUT=${OUT:-/tmp/kk-bench-kernels-own-gpu}
+mkdir -p "$OUT"
+rc=0
+# shellcheck source=bench/run-common.sh
+. "$(dirname "$0")/run-common.sh" # step, note, $summary
+export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1
+for f in kernels/tests/check_kernels bench/kk-bench-kernels; do
+  [ -x "$B/$f" ] || { echo "kk-bench-kernels-own-gpu: $B/$f is not built (make it first)"; exit 2; }
+done
+BENCH=$B/bench/kk-bench-kernels
+[ -x "$B/bench/.libs/kk-bench-kernels" ] && BENCH=$B/bench/.libs/kk-bench-kernels # the binary itself, for ncu
+export LD_LIBRARY_PATH=$B/.libs:$B/kernels/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+step "device"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
+
+step "registers and spills of the kernels (ptxas -v, sm_90), compiled in the background (two cores, at most 125 s)"
+NVCC=$(sed -n 's/.*"NVCC": "\(.*\)".*/\1/p' "$B/targets/cuda.json")
+SRC=$(cd "$B" && sed -n 's/^srcdir = //p' Makefile)
+SRC=$(cd "$B" && cd "$SRC" && pwd)
+ptxas_pid=
+if [ -x "$NVCC" ]; then
+  for f in blas2 batched; do
+    timeout 125 "$NVCC" -x cu -O3 -std=c++17 --cubin -gencode=arch=compute_90,code=sm_90 -Xptxas -v -DKK_TARGET_CUDA \
+      -I"$SRC/include" -I"$B/include" -I"$SRC/kernels" "$SRC/kernels/$f.kk.c" -o "$OUT/$f.cubin" >"$OUT/ptxas-$f.log" 2>&1 &
+    ptxas_pid="$ptxas_pid $!"
+  done
+else
+  echo "  (nvcc not found at '$NVCC': skipped)"
+fi
+
+# Every step's timeout is its own bound or the time left of the run's
+# KK_OWN_BUDGET seconds (default 145), whichever is less; a step with less
+# than 5 s left is skipped (noted SKIP).  Steps in the order of need.
+BUDGET=${KK_OWN_BUDGET:-145}
+# tmo N: the timeout for a step bounded by N seconds (0: none left)
+tmo() {
+  local left=$((BUDGET - ($(date +%s) - T0)))
+  [ "$left" -lt 5 ] && { echo 0; return; }
+  echo $(($1 < left ? $1 : left))
+}
+# go LABEL BOUND LOG VAR=VALUE... COMMAND...: a step; COMMAND with the
+# variables set, its output in LOG (stderr in LOG.err), the result noted;
+# fails when it did not run or did not pass
+go() {
+  local label=$1 t log=$3
+  t=$(tmo "$2")
+  shift 3
+  if [ "$t" = 0 ]; then note "$label" 77; return 1; fi
+  step "$label"
+  timeout "$t" env "$@" >"$log" 2>"$log.err"
+  local s=$?
+  note "$label" $s
+  return $s
+}
+# check NAME BOUND CASE [VAR=VALUE...]: check_kernels cuda, one case
+check() {
+  local name=$1 bound=$2 case=$3
+  shift 3
+  go "check_kernels cuda $case${*:+ $*}: $name" "$bound" "$OUT/check-$name.log" CK_FORK=no CK_RUN_CASE="$case" "$@" \
+    "$B/kernels/tests/check_kernels" cuda || rc=1
+  tail -n 2 "$OUT/check-$name.log"
+}
+# bench NAME BOUND CASES [VAR=VALUE...]: one kk-bench-kernels run, best of 20
+bench() {
+  local name=$1 bound=$2 cases=$3
+  shift 3
+  go "bench $cases ${*:-(default forms)}: $name" "$bound" "$OUT/bench-$name.txt" "$@" \
+    "$BENCH" --backends=cuda --full --cases="$cases" --reps=20 || rc=1
+  grep -E '^case|kk own' "$OUT/bench-$name.txt"
+  grep -i -E 'mismatch|error|kk-bench-kernels: .* on cuda' "$OUT/bench-$name.txt.err"
+}
+# prof NAME [VAR=VALUE...]: ncu of kk-bench-kernels' gemv case, the gemv kernels' (and y = b y's) duration and DRAM
+NCU_M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum
+NCU_M=$NCU_M,launch__registers_per_thread,launch__grid_size,launch__block_size,sm__warps_active.avg.pct_of_peak_sustained_active
+prof() {
+  local name=$1
+  shift
+  if ! command -v ncu >/dev/null 2>&1; then note "ncu $name (not installed)" 77; return; fi
+  go "ncu gemv kernels ${*:-(default forms)} against cuBLAS's: $name" 25 "$OUT/ncu-$name.txt" "$@" \
+    ncu --kernel-name regex:'gemv|scal' --launch-count 6 --metrics "$NCU_M" \
+    "$BENCH" --backends=cuda --cases=gemv --full --reps=1
+  grep -E '^  [A-Za-z_].*\(|gpu__time_duration|dram__throughput|dram__bytes_read|registers|grid_size|block_size|warps_active' \
+    "$OUT/ncu-$name.txt" | head -n 48 | sed 's/^/    /' | tee "$OUT/ncu-$name-short.txt"
+}
+
+check gemv 15 gemv
+for r in 1 2 3; do
+  bench "new-$r" 20 gemv,batched,spmv
+done
+prof gemv-cblk
+bench old-1 12 gemv,batched KK_KERNELS_GEMV=split KK_KERNELS_BGEMM=4x2
+prof gemv-split KK_KERNELS_GEMV=split
+bench old-2 12 gemv,batched KK_KERNELS_GEMV=split KK_KERNELS_BGEMM=4x2
+bench gemv-slices2 8 gemv KK_KERNELS_GEMV_SLICES=2
+bench gemv-slices4 8 gemv KK_KERNELS_GEMV_SLICES=4
+# last, with what is left: kk-bench-kernels compares every result with the
+# vendor's already (a mismatch is printed above); these also cover the
+# edge sizes of bgemm_p4 and the SpMV matrices of the tests
+check kernels 40 kernels
+check gemv-split 10 gemv KK_KERNELS_GEMV=split
+
+if [ -n "$ptxas_pid" ]; then
+  # shellcheck disable=SC2086
+  wait $ptxas_pid
+  cat "$OUT"/ptxas-blas2.log "$OUT"/ptxas-batched.log |
+    grep -A3 -E "entry function 'kk_k_kkk_(gemv_(cblk|split)|bgemm_p4?)_d'" |
+    grep -E 'entry function|registers|spill' | sed 's/^ptxas info *: *//' >"$OUT/ptxas-own.txt"
+fi
+
+step "summary (this GPU; kk own / native per run; targets: gemv >= 0.97, batched 32^3 >= 0.95, SpMV irregular >= 0.95)"
+{
+  echo "$summary"
+  for f in "$OUT"/bench-*.txt; do
+    n=$(basename "$f" .txt)
+    grep 'kk own' "$f" | awk -v n="${n#bench-}" '{ printf "%-14s %s\n", n, $0 }'
+  done
+  for f in "$OUT"/ncu-*-short.txt; do
+    [ -s "$f" ] && { echo "$(basename "$f" -short.txt):"; cat "$f"; }
+  done
+  [ -s "$OUT/ptxas-own.txt" ] && cat "$OUT/ptxas-own.txt"
+} | tee "$OUT/summary.txt"
+step "done (logs in $OUT)"
+exit $rc
