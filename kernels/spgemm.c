@@ -43,8 +43,10 @@ struct kk_spgemm_handle {
 
 /* ---- shared with color.c and gs.c ---------------------------------------------------- */
 
-kk_status_t kkk_work_view(const char *op, const char *what, kk_space_t *space, kk_type_t type, int64_t n,
-                          kk_view_t **out) {
+/* A new rank-1 work view (kkk_work_view; `flags` the view's, e.g.
+ * KK_VIEW_NO_INIT). */
+static kk_status_t work_view(const char *op, const char *what, kk_space_t *space, kk_type_t type, int64_t n,
+                             uint32_t flags, kk_view_t **out) {
   char label[128];
   snprintf(label, sizeof label, "%s.%s", op, what);
   kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
@@ -54,12 +56,17 @@ kk_status_t kkk_work_view(const char *op, const char *what, kk_space_t *space, k
   spec.extents[0] = n;
   spec.layout = KK_LAYOUT_RIGHT;
   spec.space = space;
-  spec.flags = KK_VIEW_NO_INIT;
+  spec.flags = flags;
   *out = NULL;
   kk_status_t st = kk_view_create(&spec, out);
   if (st != KK_OK)
     return kkk_err(st, "%s: work array %s of %lld elements: %s", op, what, (long long)n, kk_last_error());
   return KK_OK;
+}
+
+kk_status_t kkk_work_view(const char *op, const char *what, kk_space_t *space, kk_type_t type, int64_t n,
+                          kk_view_t **out) {
+  return work_view(op, what, space, type, n, KK_VIEW_NO_INIT, out);
 }
 
 kk_status_t kkk_begin_crs(kkk_call_t *c, const char *op, kk_instance_t *inst, const kk_crs_t *A, const kk_crs_t *B,
@@ -344,18 +351,8 @@ static kk_status_t dense_count(const kkk_call_t *c, kk_spgemm_handle_t *h, struc
  * bins' counts (zeroed: bin_rows counts up from zero and back down). */
 static kk_status_t bin_views(const char *op, kk_spgemm_handle_t *h) {
   kk_status_t st = kkk_work_view(op, "bin_list", h->space, KK_INT32, h->m, &h->list);
-  if (st != KK_OK)
-    return st;
-  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
-  spec.label = "kk_sparse_spgemm.bin_count";
-  spec.type = KK_INT64;
-  spec.rank = 1;
-  spec.extents[0] = KKK_SG_NBIN;
-  spec.layout = KK_LAYOUT_RIGHT;
-  spec.space = h->space;
-  st = kk_view_create(&spec, &h->bcnt);
-  if (st != KK_OK)
-    st = kkk_err(st, "%s: work array bin_count: %s", op, kk_last_error());
+  if (st == KK_OK)
+    st = work_view(op, "bin_count", h->space, KK_INT64, KKK_SG_NBIN, 0, &h->bcnt);
   return st;
 }
 
@@ -414,16 +411,9 @@ static kk_status_t onepass(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_
    * sizes, table offsets; the bins' counts (zero); the bin list (int32) */
   const int64_t o_srp = 0, o_cnt = m + 1, o_tsz = 2 * m + 1, o_gofs = 3 * m + 1, o_bcnt = 4 * m + 1,
                 o_list = o_bcnt + KKK_SG_NBIN, nrows = o_list + (m + 1) / 2;
-  kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
-  spec.label = "kk_sparse_spgemm.row_arrays";
-  spec.type = KK_INT64;
-  spec.rank = 1;
-  spec.extents[0] = nrows;
-  spec.layout = KK_LAYOUT_RIGHT;
-  spec.space = h->space;
-  kk_status_t st = kk_view_create(&spec, &rows);
+  kk_status_t st = work_view(op, "row_arrays", h->space, KK_INT64, nrows, 0, &rows);
   if (st != KK_OK)
-    return kkk_err(st, "%s: work array row_arrays of %lld elements: %s", op, (long long)nrows, kk_last_error());
+    return st;
   base_args(&a, h, A, B);
   a.crp = sub_desc(rows, o_srp, m + 1, KK_INT64);
   a.cnt = sub_desc(rows, o_cnt, m, KK_INT64);
