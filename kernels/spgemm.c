@@ -375,11 +375,11 @@ static int onepass_setting(const char *op, kk_status_t *st) {
   return 0;
 }
 
-/* Elements [off, off + n) of a rank-1 view (any element type) as a
- * descriptor of n elements of `type` from byte off * its element size. */
-static kk_view_strided sub_desc(kk_view_t *v, int64_t off, int64_t n, kk_type_t type) {
+/* Part of a rank-1 view (any element type) as a descriptor of n elements
+ * of `type` from byte `at` on. */
+static kk_view_strided sub_desc(kk_view_t *v, int64_t at, int64_t n, kk_type_t type) {
   kk_view_strided d = kkk_desc(v);
-  d.d.data = (char *)d.d.data + (size_t)off * d.d.elem_size;
+  d.d.data = (char *)d.d.data + at;
   d.d.extent[0] = n;
   d.d.stride[0] = 1;
   d.d.elem_size = (uint32_t)kkk_elem_size(type);
@@ -394,8 +394,8 @@ static kk_view_strided sub_desc(kk_view_t *v, int64_t off, int64_t n, kk_type_t 
  * (sparse_ops_args.h).  The symbolic count's pass over B goes; the cost
  * is the scratch rows, 4 + sizeof(value) bytes per term.  Allocations
  * cost tens of microseconds each on GPUs, so the per-row arrays are one
- * view, the global tables' keys and values another, the scratch rows'
- * a third (then C's offsets, columns and values).  *C is left NULL (and
+ * view, the global tables and the scratch rows another (then C's
+ * offsets, columns and values).  *C is left NULL (and
  * KK_OK returned) where the product is not for this path: auto and more
  * terms than ONEPASS_MAX_RATIO times the inputs' entries (a product of
  * few columns from many terms, as the 27-point matrix squared: 729 terms
@@ -404,7 +404,7 @@ static kk_status_t onepass(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_
                            int setting, kk_crs_t **C) {
   const char *op = c->op;
   const int64_t m = h->m, es = (int64_t)kkk_elem_size(h->type);
-  kk_view_t *rows = NULL, *tab = NULL, *scr = NULL, *crp = NULL;
+  kk_view_t *rows = NULL, *scr = NULL, *crp = NULL;
   struct kkk_sg_args a;
   int64_t ubtotal = 0, nnz = 0;
   /* per row, int64: the scratch rows' offsets (m + 1), counts, table
@@ -415,12 +415,12 @@ static kk_status_t onepass(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_
   if (st != KK_OK)
     return st;
   base_args(&a, h, A, B);
-  a.crp = sub_desc(rows, o_srp, m + 1, KK_INT64);
-  a.cnt = sub_desc(rows, o_cnt, m, KK_INT64);
-  a.tsz = sub_desc(rows, o_tsz, m, KK_INT64);
-  a.gofs = sub_desc(rows, o_gofs, m, KK_INT64);
-  a.bcnt = sub_desc(rows, o_bcnt, KKK_SG_NBIN, KK_INT64);
-  a.list = sub_desc(rows, o_list, m, KK_INT32);
+  a.crp = sub_desc(rows, 8 * o_srp, m + 1, KK_INT64);
+  a.cnt = sub_desc(rows, 8 * o_cnt, m, KK_INT64);
+  a.tsz = sub_desc(rows, 8 * o_tsz, m, KK_INT64);
+  a.gofs = sub_desc(rows, 8 * o_gofs, m, KK_INT64);
+  a.bcnt = sub_desc(rows, 8 * o_bcnt, KKK_SG_NBIN, KK_INT64);
+  a.list = sub_desc(rows, 8 * o_list, m, KK_INT32);
   /* the tables from the rows' terms (numeric tables: keys and values),
    * the terms into cnt, scanned into the scratch rows' offsets */
   a.flags |= KKK_SG_UBOUT;
@@ -430,26 +430,26 @@ static kk_status_t onepass(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_
     st = kk_parallel_scan(op, KK_RANGE_ON(c->inst, 0, m), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &ubtotal,
                           sizeof ubtotal);
   a.flags &= ~KKK_SG_UBOUT;
-  /* the scratch rows: values, then columns (int32, in value-sized elements) */
+  /* one view for the global tables and the scratch rows: their values
+   * (gtotal, then ubtotal), then their keys and columns (int32, in
+   * value-sized elements) */
+  const int64_t gt = h->gtotal, nv = gt + ubtotal;
   int go = st == KK_OK && (setting == 1 || ubtotal <= ONEPASS_MAX_RATIO * (h->annz + h->bnnz));
   if (go) /* scratch that cannot be had: the two phases instead (they need less) */
-    go = kkk_work_view(op, "scratch_rows", h->space, h->type, ubtotal + (4 * ubtotal + es - 1) / es, &scr) == KK_OK;
+    go = kkk_work_view(op, "scratch", h->space, h->type, nv + (4 * nv + es - 1) / es, &scr) == KK_OK;
   if (go) {
-    st = kkk_work_view(op, "tables", h->space, h->type, h->gtotal + (4 * h->gtotal + es - 1) / es, &tab);
-    if (st == KK_OK) {
-      a.gvals = sub_desc(tab, 0, h->gtotal, h->type);
-      a.gkeys = sub_desc(tab, h->gtotal, h->gtotal, KK_INT32);
-      a.cv = sub_desc(scr, 0, ubtotal, h->type);
-      a.cci = sub_desc(scr, ubtotal, ubtotal, KK_INT32);
-      a.fa = kk_cdouble(1, 0);
-      a.flags |= KKK_SG_ONEPASS;
-      if (c->host) {
-        st = launch(c, h, k_fill[c->t], &a, 1);
-      } else {
-        st = bin_rows(c, h, &a, h->boff);
-        if (st == KK_OK)
-          st = launch_bins(c, h, k_fill[c->t], k_fill_team[c->t], &a, 1, h->boff);
-      }
+    a.gvals = sub_desc(scr, 0, gt, h->type);
+    a.cv = sub_desc(scr, es * gt, ubtotal, h->type);
+    a.gkeys = sub_desc(scr, es * nv, gt, KK_INT32);
+    a.cci = sub_desc(scr, es * nv + 4 * gt, ubtotal, KK_INT32);
+    a.fa = kk_cdouble(1, 0);
+    a.flags |= KKK_SG_ONEPASS;
+    if (c->host) {
+      st = launch(c, h, k_fill[c->t], &a, 1);
+    } else {
+      st = bin_rows(c, h, &a, h->boff);
+      if (st == KK_OK)
+        st = launch_bins(c, h, k_fill[c->t], k_fill_team[c->t], &a, 1, h->boff);
     }
     if (st == KK_OK)
       st = kkk_work_view(op, "C.row_ptr", h->space, KK_INT64, m + 1, &crp);
@@ -462,7 +462,7 @@ static kk_status_t onepass(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_
     if (st == KK_OK)
       st = kkk_crs_make(op, h->space, "C", h->type, m, h->n, nnz, crp, &out);
     if (st == KK_OK) {
-      a.srp = sub_desc(rows, o_srp, m + 1, KK_INT64);
+      a.srp = sub_desc(rows, 8 * o_srp, m + 1, KK_INT64);
       a.sv = a.cv;
       a.sci = a.cci;
       a.cci = kkk_desc(kk_crs_col_idx(out));
@@ -490,7 +490,6 @@ static kk_status_t onepass(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_
   }
   kk_view_release(crp);
   kk_view_release(scr);
-  kk_view_release(tab);
   kk_view_release(rows);
   return st;
 }
