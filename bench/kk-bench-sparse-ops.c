@@ -17,16 +17,20 @@
 #endif
 
 /*
- * Usage: kk-bench-sparse-ops [--full] [--reps=N] [--case=spgemm|spadd|graph] [--kokkos-device=B ...]
+ * Usage: kk-bench-sparse-ops [--full] [--reps=N] [--case=spgemm|spgemm-irregular|spadd|graph]
+ *                            [--kokkos-device=B ...]
  *
- * --case runs that case alone (graph: color and mis2); all of them by
- * default.
+ * --case runs that case alone (graph: color and mis2; spgemm-irregular:
+ * SpGEMM on the irregular matrix only, e.g. under a profiler); all of them
+ * by default.
  *
  * Cases (double):
  *   spgemm    C = A A: the 27-point matrix of g^3 (g 30, --full 100) and an
  *             irregular matrix (row lengths heavy-tailed, 1 to 300 entries;
- *             2 10^4 rows, --full 2 10^5).  kk: symbolic + numeric, and
- *             the numeric phase alone (the handle reused).  native: an
+ *             2 10^4 rows, --full 2 10^5).  kk: symbolic + numeric (and
+ *             the symbolic phase's part of it), the numeric phase alone
+ *             (the handle reused), and the one call kk_sparse_spgemm (the
+ *             handle not kept: what a single product costs).  native: an
  *             OpenMP Gustavson SpGEMM with a dense accumulator per thread
  *             (host backends), cusparseSpGEMM (cuda: work estimation,
  *             compute and copy, the whole product).
@@ -260,7 +264,7 @@ static int same_sum(const kk_crs_t *C, const int64_t *rrp, const int32_t *rci, c
 
 static void bench_product(const char *kcase, const char *size, const csr_t *A, const csr_t *B, int add) {
   kk_crs_t *dA = upload(A, "A"), *dB = upload(B, "B"), *C = NULL;
-  double best_all = 1e30, best_num = 1e30, best_native = 0, best_native_num = 0;
+  double best_all = 1e30, best_sym = 1e30, best_num = 1e30, best_one = 1e30, best_native = 0, best_native_num = 0;
   int64_t nnz = 0;
   for (int r = 0; r < g_reps; r++) {
     kk_spgemm_handle_t *h = NULL;
@@ -273,6 +277,8 @@ static void bench_product(const char *kcase, const char *size, const csr_t *A, c
       CHECK(kk_sparse_spadd_numeric(NULL, h, KK_REAL(1), dA, KK_REAL(1), dB, &C));
     } else {
       CHECK(kk_sparse_spgemm_symbolic(NULL, dA, dB, 0, &h, &nnz));
+      const double ts = bench_now() - t0; /* the symbolic phase is synchronous */
+      best_sym = ts < best_sym ? ts : best_sym;
       CHECK(kk_sparse_spgemm_numeric(NULL, h, dA, dB, &C));
     }
     CHECK(kk_fence());
@@ -286,6 +292,19 @@ static void bench_product(const char *kcase, const char *size, const csr_t *A, c
     best_all = t1 - t0 < best_all ? t1 - t0 : best_all;
     best_num = t2 - t1 < best_num ? t2 - t1 : best_num;
     kk_sparse_spgemm_destroy(h);
+    if (!add) { /* the one call: both phases, the handle not kept (one pass where kk takes it) */
+      kk_crs_t *C1 = NULL;
+      CHECK(kk_fence());
+      const double t3 = bench_now();
+      CHECK(kk_sparse_spgemm(NULL, dA, dB, 0, &C1));
+      CHECK(kk_fence());
+      const double t = bench_now() - t3;
+      best_one = t < best_one ? t : best_one;
+      if (kk_crs_nnz(C1) != nnz)
+        fprintf(stderr, "kk-bench-sparse-ops: %s %s: kk_sparse_spgemm's C has %lld entries, the two phases' %lld\n",
+                kcase, size, (long long)kk_crs_nnz(C1), (long long)nnz);
+      kk_crs_destroy(C1);
+    }
   }
   const int host = strcmp(kk_backend_default(), kk_backend_host()) == 0;
   int64_t native_nnz = -1;
@@ -330,7 +349,10 @@ static void bench_product(const char *kcase, const char *size, const csr_t *A, c
   char note[128];
   snprintf(note, sizeof note, "nnz(C) %lld %s", (long long)nnz, native_name);
   row(kcase, size, "symbolic+numeric ms", best_all, best_native, note);
+  row(kcase, size, "symbolic ms", best_sym, 0, "the symbolic phase of the row above");
   row(kcase, size, "numeric (reused) ms", best_num, best_native_num, "");
+  if (!add)
+    row(kcase, size, "one call ms", best_one, best_native, "kk_sparse_spgemm (handle not kept)");
   if (host) {
     char why[256] = "";
     int64_t grb_nnz = -1;
@@ -390,10 +412,11 @@ static void bench_graph(const char *size, const csr_t *A) {
   kk_crs_destroy(dA);
 }
 
-/* --case=: one of the three cases into *(const char **)to, else 0. */
+/* --case=: one of the cases into *(const char **)to, else 0. */
 static int take_case(const char *arg, const char *value, void *to) {
   (void)arg;
-  if (strcmp(value, "spgemm") != 0 && strcmp(value, "spadd") != 0 && strcmp(value, "graph") != 0)
+  if (strcmp(value, "spgemm") != 0 && strcmp(value, "spgemm-irregular") != 0 && strcmp(value, "spadd") != 0 &&
+      strcmp(value, "graph") != 0)
     return 0;
   *(const char **)to = value;
   return 1;
@@ -410,7 +433,7 @@ int main(int argc, char **argv) {
       {0},
   };
   if (!bench_options(argc, argv, options, 0)) { /* kk_initialize took the --kokkos-* out of argv */
-    fprintf(stderr, "usage: kk-bench-sparse-ops [--full] [--reps=N] [--case=spgemm|spadd|graph] "
+    fprintf(stderr, "usage: kk-bench-sparse-ops [--full] [--reps=N] [--case=spgemm|spgemm-irregular|spadd|graph] "
                     "[--kokkos-device=BACKEND]\n");
     kk_finalize();
     return 2;
@@ -419,14 +442,15 @@ int main(int argc, char **argv) {
          kk_num_threads(), g_reps);
   printf("%-10s %-18s %-22s %12s %12s %8s  %s\n", "case", "size", "what", "kk ms", "native ms", "speed", "note");
   const int64_t g = full ? 100 : 30, rows = full ? 200000 : 20000;
-  const int spgemm = !only || strcmp(only, "spgemm") == 0, spadd = !only || strcmp(only, "spadd") == 0,
+  const int irr_only = only && strcmp(only, "spgemm-irregular") == 0;
+  const int spgemm = !only || strcmp(only, "spgemm") == 0 || irr_only, spadd = !only || strcmp(only, "spadd") == 0,
             graph = !only || strcmp(only, "graph") == 0;
   char size[32];
   /* the matrices are made in the same order whatever runs: the same inputs */
   csr_t L = matrix_27pt(g);
   csr_t R = matrix_irregular(rows, 300), R2 = matrix_irregular(rows, 300);
   snprintf(size, sizeof size, "27pt %lld^3", (long long)g);
-  if (spgemm)
+  if (spgemm && !irr_only)
     bench_product("spgemm", size, &L, &L, 0);
   snprintf(size, sizeof size, "irregular %lld", (long long)rows);
   if (spgemm)

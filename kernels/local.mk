@@ -189,6 +189,7 @@ endif
 # ---- bench/kk-bench-sparse-ops: SpGEMM, SpAdd, coloring, MIS-2 against native versions (OpenMP; cuSPARSE on cuda;
 # SuiteSparse:GraphBLAS on the host, opened at run time) ----
 EXTRA_DIST += bench/sparse_ops_native_cuda.cu bench/kk-bench-sparse-ops.sh bench/sparse-host.sh
+EXTRA_DIST += bench/spgemm-gpu.sh
 if KK_BUILD_KERNELS
 noinst_PROGRAMS += bench/kk-bench-sparse-ops
 bench_kk_bench_sparse_ops_SOURCES = bench/kk-bench-sparse-ops.c bench/sparse_ops_native_cuda.h \

@@ -43,6 +43,19 @@
 #define KKK_SG_SORT 16u
 #define KKK_SG_FROMCNT 32u /* sg_size: size the tables from cnt (the numeric phase's) */
 #define KKK_SG_LIST 64u    /* the launch's rows are list[list_off + r] for r in [0, rows) (GPUs: one bin) */
+#define KKK_SG_UBOUT 128u  /* sg_size: each row's upper bound (its terms) also into cnt */
+#define KKK_SG_ONEPASS 256u /* sg_fill: each row's entries counted into cnt (the one-pass product, below) */
+
+/*
+ * The one-pass product (kk_sparse_spgemm, when its scratch is small
+ * enough: spgemm.c) takes no symbolic count: sg_size with KKK_SG_UBOUT
+ * sizes the tables from the rows' terms and leaves the terms in cnt,
+ * sg_offsets scans them into scratch row offsets (srp, rows + 1), sg_fill
+ * with KKK_SG_ONEPASS writes each row of C at srp(i) (room for all its
+ * terms) and its entry count into cnt, sg_offsets scans the counts into
+ * C's row offsets and sg_compact (typed) copies each row from srp(i) to
+ * crp(i): from sci and sv at srp(i) into cci and cv at crp(i).
+ */
 
 /*
  * Host backends, when C's columns allow (spgemm.c: dense_ok), take a dense
@@ -82,6 +95,7 @@ struct kkk_sg_args {
   kk_view_strided crp, cci, cv;  /* C */
   kk_view_strided list, bcnt;    /* GPUs: the rows in bin order (int32); rows per bin (int64, KKK_SG_NBIN) */
   kk_view_strided work;          /* host, dense: per row (int64) the work of the rows before it (sg_work) */
+  kk_view_strided srp, sci, sv;  /* one-pass product: scratch row offsets (int64, rows + 1), columns, values */
   kk_complex_double fa, fb;
   int64_t rows;
   int64_t rows_per_team;
@@ -179,6 +193,7 @@ KKK_DECL4(sa_fill);
 KK_DECLARE_KERNEL(kkk_sg_work);
 KK_DECLARE_KERNEL(kkk_sg_count_dense);
 KKK_DECL4(sg_fill_dense);
+KKK_DECL4(sg_compact);
 /* color.kk.c */
 KK_DECLARE_KERNEL(kkk_col_pick);
 KK_DECLARE_KERNEL(kkk_col_resolve);

@@ -8,6 +8,7 @@
 static const kk_kernel_t *const k_fill[4] = KKK_K4(sg_fill), *const k_fill_team[4] = KKK_K4(sg_fill_team);
 static const kk_kernel_t *const k_merge[4] = KKK_K4(sa_fill);
 static const kk_kernel_t *const k_fill_dense[4] = KKK_K4(sg_fill_dense);
+static const kk_kernel_t *const k_compact[4] = KKK_K4(sg_compact);
 
 /* Host backends' dense accumulator: C's columns at most (an int32 a column
  * in each thread's level-1 scratch: 16 MiB a thread at the limit). */
@@ -42,8 +43,10 @@ struct kk_spgemm_handle {
 
 /* ---- shared with color.c and gs.c ---------------------------------------------------- */
 
-kk_status_t kkk_work_view(const char *op, const char *what, kk_space_t *space, kk_type_t type, int64_t n,
-                          kk_view_t **out) {
+/* A new rank-1 work view (kkk_work_view; `flags` the view's, e.g.
+ * KK_VIEW_NO_INIT). */
+static kk_status_t work_view(const char *op, const char *what, kk_space_t *space, kk_type_t type, int64_t n,
+                             uint32_t flags, kk_view_t **out) {
   char label[128];
   snprintf(label, sizeof label, "%s.%s", op, what);
   kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
@@ -53,12 +56,17 @@ kk_status_t kkk_work_view(const char *op, const char *what, kk_space_t *space, k
   spec.extents[0] = n;
   spec.layout = KK_LAYOUT_RIGHT;
   spec.space = space;
-  spec.flags = KK_VIEW_NO_INIT;
+  spec.flags = flags;
   *out = NULL;
   kk_status_t st = kk_view_create(&spec, out);
   if (st != KK_OK)
     return kkk_err(st, "%s: work array %s of %lld elements: %s", op, what, (long long)n, kk_last_error());
   return KK_OK;
+}
+
+kk_status_t kkk_work_view(const char *op, const char *what, kk_space_t *space, kk_type_t type, int64_t n,
+                          kk_view_t **out) {
+  return work_view(op, what, space, type, n, KK_VIEW_NO_INIT, out);
 }
 
 kk_status_t kkk_begin_crs(kkk_call_t *c, const char *op, kk_instance_t *inst, const kk_crs_t *A, const kk_crs_t *B,
@@ -160,8 +168,6 @@ static kk_status_t launch_dense(const kkk_call_t *c, const kk_spgemm_handle_t *h
 static kk_status_t bin_rows(const kkk_call_t *c, kk_spgemm_handle_t *h, const struct kkk_sg_args *a0,
                             int64_t *off) {
   struct kkk_sg_args a = *a0;
-  a.list = kkk_desc(h->list);
-  a.bcnt = kkk_desc(h->bcnt);
   int64_t cnt[KKK_SG_NBIN];
   kk_team_policy_t p = {sizeof p, 0, 128, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
   a.rows = h->m;
@@ -172,7 +178,7 @@ static kk_status_t bin_rows(const kkk_call_t *c, kk_spgemm_handle_t *h, const st
   if (st == KK_OK)
     st = kk_instance_fence(c->inst);
   if (st == KK_OK)
-    st = kk_space_copy(NULL, cnt, h->space, kk_view_data(h->bcnt), sizeof cnt, NULL);
+    st = kk_space_copy(NULL, cnt, h->space, a.bcnt.d.data, sizeof cnt, NULL);
   if (st != KK_OK)
     return st;
   off[0] = 0;
@@ -205,7 +211,6 @@ static kk_status_t launch_bins(const kkk_call_t *c, const kk_spgemm_handle_t *h,
     if (n == 0)
       continue;
     struct kkk_sg_args a = *a0;
-    a.list = kkk_desc(h->list);
     a.flags |= KKK_SG_LIST;
     a.list_off = off[b];
     a.rows = n;
@@ -257,6 +262,10 @@ static void base_args(struct kkk_sg_args *a, const kk_spgemm_handle_t *h, const 
     a->gvals = kkk_desc(h->gvals);
   if (h->work)
     a->work = kkk_desc(h->work);
+  if (h->list)
+    a->list = kkk_desc(h->list);
+  if (h->bcnt)
+    a->bcnt = kkk_desc(h->bcnt);
   a->ncols = h->n;
   a->wtotal = h->wtotal;
   a->rows = h->m;
@@ -336,11 +345,162 @@ static kk_status_t dense_count(const kkk_call_t *c, kk_spgemm_handle_t *h, struc
   return st;
 }
 
+/* ---- the one-pass product (kk_sparse_spgemm) ------------------------------------------- */
+
+/* Makes the bins' work views of a GPU handle: the rows' list and the
+ * bins' counts (zeroed: bin_rows counts up from zero and back down). */
+static kk_status_t bin_views(const char *op, kk_spgemm_handle_t *h) {
+  kk_status_t st = kkk_work_view(op, "bin_list", h->space, KK_INT32, h->m, &h->list);
+  if (st == KK_OK)
+    st = work_view(op, "bin_count", h->space, KK_INT64, KKK_SG_NBIN, 0, &h->bcnt);
+  return st;
+}
+
+/* The one-pass product's choice: KK_SPGEMM_ONE_PASS=yes|no|auto (auto,
+ * the default: on GPUs, when the products of A B number at most
+ * ONEPASS_MAX_RATIO times the entries of A and B; never on host
+ * backends, whose dense accumulator takes the product).  1 yes, 0 no,
+ * -1 auto; *st an error for another setting. */
+#define ONEPASS_MAX_RATIO 8
+static int onepass_setting(const char *op, kk_status_t *st) {
+  const char *env = getenv("KK_SPGEMM_ONE_PASS");
+  *st = KK_OK;
+  if (!env || !*env || strcmp(env, "auto") == 0)
+    return -1;
+  if (strcmp(env, "yes") == 0)
+    return 1;
+  if (strcmp(env, "no") == 0)
+    return 0;
+  *st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: KK_SPGEMM_ONE_PASS is '%s'; it takes yes, no or auto", op, env);
+  return 0;
+}
+
+/* Part of a rank-1 view (any element type) as a descriptor of n elements
+ * of `type` from byte `at` on. */
+static kk_view_strided sub_desc(kk_view_t *v, int64_t at, int64_t n, kk_type_t type) {
+  kk_view_strided d = kkk_desc(v);
+  d.d.data = (char *)d.d.data + at;
+  d.d.extent[0] = n;
+  d.d.stride[0] = 1;
+  d.d.elem_size = (uint32_t)kkk_elem_size(type);
+  d.d.type = (uint32_t)type;
+  return d;
+}
+
+/* C = A B in one pass over B, for kk_sparse_spgemm (the handle not kept):
+ * each row's table sized from its terms, C's rows accumulated once, with
+ * their values, into scratch rows with room for all their terms, counted,
+ * the counts scanned into C's row offsets, and the rows copied into C
+ * (sparse_ops_args.h).  The symbolic count's pass over B goes; the cost
+ * is the scratch rows, 4 + sizeof(value) bytes per term.  Allocations
+ * cost tens of microseconds each on GPUs, so the per-row arrays are one
+ * view, the global tables and the scratch rows another (then C's
+ * offsets, columns and values).  *C is left NULL (and
+ * KK_OK returned) where the product is not for this path: auto and more
+ * terms than ONEPASS_MAX_RATIO times the inputs' entries (a product of
+ * few columns from many terms, as the 27-point matrix squared: 729 terms
+ * a row for 125 columns), or scratch that cannot be allocated. */
+static kk_status_t onepass(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_crs_t *A, const kk_crs_t *B,
+                           int setting, kk_crs_t **C) {
+  const char *op = c->op;
+  const int64_t m = h->m, es = (int64_t)kkk_elem_size(h->type);
+  kk_view_t *rows = NULL, *scr = NULL, *crp = NULL;
+  struct kkk_sg_args a;
+  int64_t ubtotal = 0, nnz = 0;
+  /* per row, int64: the scratch rows' offsets (m + 1), counts, table
+   * sizes, table offsets; the bins' counts (zero); the bin list (int32) */
+  const int64_t o_srp = 0, o_cnt = m + 1, o_tsz = 2 * m + 1, o_gofs = 3 * m + 1, o_bcnt = 4 * m + 1,
+                o_list = o_bcnt + KKK_SG_NBIN, nrows = o_list + (m + 1) / 2;
+  kk_status_t st = work_view(op, "row_arrays", h->space, KK_INT64, nrows, 0, &rows);
+  if (st != KK_OK)
+    return st;
+  base_args(&a, h, A, B);
+  a.crp = sub_desc(rows, 8 * o_srp, m + 1, KK_INT64);
+  a.cnt = sub_desc(rows, 8 * o_cnt, m, KK_INT64);
+  a.tsz = sub_desc(rows, 8 * o_tsz, m, KK_INT64);
+  a.gofs = sub_desc(rows, 8 * o_gofs, m, KK_INT64);
+  a.bcnt = sub_desc(rows, 8 * o_bcnt, KKK_SG_NBIN, KK_INT64);
+  a.list = sub_desc(rows, 8 * o_list, m, KK_INT32);
+  /* the tables from the rows' terms (numeric tables: keys and values),
+   * the terms into cnt, scanned into the scratch rows' offsets */
+  a.flags |= KKK_SG_UBOUT;
+  st = kk_parallel_scan(op, KK_RANGE_ON(c->inst, 0, m), KK_KERNEL(kkk_sg_size), &a, sizeof a, &h->gtotal,
+                        sizeof h->gtotal);
+  if (st == KK_OK)
+    st = kk_parallel_scan(op, KK_RANGE_ON(c->inst, 0, m), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &ubtotal,
+                          sizeof ubtotal);
+  a.flags &= ~KKK_SG_UBOUT;
+  /* one view for the global tables and the scratch rows: their values
+   * (gtotal, then ubtotal), then their keys and columns (int32, in
+   * value-sized elements) */
+  const int64_t gt = h->gtotal, nv = gt + ubtotal;
+  int go = st == KK_OK && (setting == 1 || ubtotal <= ONEPASS_MAX_RATIO * (h->annz + h->bnnz));
+  if (go) /* scratch that cannot be had: the two phases instead (they need less) */
+    go = kkk_work_view(op, "scratch", h->space, h->type, nv + (4 * nv + es - 1) / es, &scr) == KK_OK;
+  if (go) {
+    a.gvals = sub_desc(scr, 0, gt, h->type);
+    a.cv = sub_desc(scr, es * gt, ubtotal, h->type);
+    a.gkeys = sub_desc(scr, es * nv, gt, KK_INT32);
+    a.cci = sub_desc(scr, es * nv + 4 * gt, ubtotal, KK_INT32);
+    a.fa = kk_cdouble(1, 0);
+    a.flags |= KKK_SG_ONEPASS;
+    if (c->host) {
+      st = launch(c, h, k_fill[c->t], &a, 1);
+    } else {
+      st = bin_rows(c, h, &a, h->boff);
+      if (st == KK_OK)
+        st = launch_bins(c, h, k_fill[c->t], k_fill_team[c->t], &a, 1, h->boff);
+    }
+    if (st == KK_OK)
+      st = kkk_work_view(op, "C.row_ptr", h->space, KK_INT64, m + 1, &crp);
+    if (st == KK_OK) {
+      a.crp = kkk_desc(crp);
+      st = kk_parallel_scan(op, KK_RANGE_ON(c->inst, 0, m), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &nnz,
+                            sizeof nnz);
+    }
+    kk_crs_t *out = NULL;
+    if (st == KK_OK)
+      st = kkk_crs_make(op, h->space, "C", h->type, m, h->n, nnz, crp, &out);
+    if (st == KK_OK) {
+      a.srp = sub_desc(rows, 8 * o_srp, m + 1, KK_INT64);
+      a.sv = a.cv;
+      a.sci = a.cci;
+      a.cci = kkk_desc(kk_crs_col_idx(out));
+      a.cv = kkk_desc(kk_crs_values(out));
+      kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
+      const char *be = kk_instance_backend(c->inst);
+      if (be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0)) { /* a warp per row, 8 rows a team */
+        p.team_size = 8;
+        p.vector_length = 32;
+      } else if (!c->host) {
+        p.team_size = 32;
+      }
+      a.rows = m;
+      a.rows_per_team = c->host ? 64 : p.team_size;
+      p.league_size = (m + a.rows_per_team - 1) / a.rows_per_team;
+      st = kk_parallel_for_team(op, &p, k_compact[c->t], &a, sizeof a);
+    }
+    /* the scratch goes when the copy is done */
+    if (st == KK_OK)
+      st = kk_instance_fence(c->inst);
+    if (st == KK_OK)
+      *C = out;
+    else
+      kk_crs_destroy(out);
+  }
+  kk_view_release(crp);
+  kk_view_release(scr);
+  kk_view_release(rows);
+  return st;
+}
+
 /* ---- symbolic ------------------------------------------------------------------------- */
 
+/* The symbolic phase; with C1 (kk_sparse_spgemm) the product in one pass
+ * where that path takes it (*C1 set, the handle of no further use). */
 static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, const kk_crs_t *B, int flags,
-                            kk_spgemm_handle_t **out, int64_t *nnz) {
-  const char *op = kind_name[kind];
+                            kk_spgemm_handle_t **out, int64_t *nnz, kk_crs_t **C1) {
+  const char *op = C1 ? "kk_sparse_spgemm" : kind_name[kind];
   if (out)
     *out = NULL;
   kkk_call_t c;
@@ -381,6 +541,19 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
   h->annz = kk_crs_nnz(A);
   h->bnnz = kk_crs_nnz(B);
   shape(&c, h, B);
+  if (C1 && am > 0) {
+    const int setting = onepass_setting(op, &st);
+    if (st == KK_OK && (setting == 1 || (setting == -1 && !c.host)))
+      st = onepass(&c, h, A, B, setting, C1);
+    if (st != KK_OK) {
+      kk_sparse_spgemm_destroy(h);
+      return st;
+    }
+    if (*C1) {
+      *out = h;
+      return KK_OK;
+    }
+  }
   kk_view_t *cnt = NULL;
   struct kkk_sg_args a;
   /* C's row offsets: made here, on the device, and kept for the numeric
@@ -431,22 +604,8 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
     st = kkk_work_view(op, "table_size", h->space, KK_INT64, am, &h->tsz);
   if (st == KK_OK && !h->merge && !h->dense)
     st = kkk_work_view(op, "table_offset", h->space, KK_INT64, am, &h->gofs);
-  if (st == KK_OK && !h->merge && !c.host && am > 0) {
-    st = kkk_work_view(op, "bin_list", h->space, KK_INT32, am, &h->list);
-    if (st == KK_OK) {
-      /* zeroed: bin_rows counts up from zero and back down to it */
-      kk_view_spec_t spec = KK_VIEW_SPEC_INIT;
-      spec.label = "kk_sparse_spgemm.bin_count";
-      spec.type = KK_INT64;
-      spec.rank = 1;
-      spec.extents[0] = KKK_SG_NBIN;
-      spec.layout = KK_LAYOUT_RIGHT;
-      spec.space = h->space;
-      st = kk_view_create(&spec, &h->bcnt);
-      if (st != KK_OK)
-        st = kkk_err(st, "%s: work array bin_count: %s", op, kk_last_error());
-    }
-  }
+  if (st == KK_OK && !h->merge && !c.host && am > 0)
+    st = bin_views(op, h);
   if (st == KK_OK && am > 0 && h->dense) {
     /* host, dense accumulator: the rows' work and chunks, each row's
      * columns counted, the counts scanned into C's offsets; the fence as
@@ -513,12 +672,12 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
 
 kk_status_t kk_sparse_spgemm_symbolic(kk_instance_t *instance, const kk_crs_t *A, const kk_crs_t *B, int flags,
                                       kk_spgemm_handle_t **handle, int64_t *nnz) {
-  return symbolic(flags & KK_SPGEMM_JACOBI ? KIND_JACOBI : KIND_PRODUCT, instance, A, B, flags, handle, nnz);
+  return symbolic(flags & KK_SPGEMM_JACOBI ? KIND_JACOBI : KIND_PRODUCT, instance, A, B, flags, handle, nnz, NULL);
 }
 
 kk_status_t kk_sparse_spadd_symbolic(kk_instance_t *instance, const kk_crs_t *A, const kk_crs_t *B, int flags,
                                      kk_spgemm_handle_t **handle, int64_t *nnz) {
-  return symbolic(KIND_ADD, instance, A, B, flags, handle, nnz);
+  return symbolic(KIND_ADD, instance, A, B, flags, handle, nnz, NULL);
 }
 
 /* ---- numeric ---------------------------------------------------------------------------- */
@@ -631,8 +790,8 @@ kk_status_t kk_sparse_spgemm(kk_instance_t *instance, const kk_crs_t *A, const k
     return kkk_err(KK_ERROR_INVALID_ARGUMENT,
                    "kk_sparse_spgemm: KK_SPGEMM_JACOBI needs the phases apart (kk_sparse_spgemm_jacobi_numeric)");
   kk_spgemm_handle_t *h = NULL;
-  kk_status_t st = kk_sparse_spgemm_symbolic(instance, A, B, flags, &h, NULL);
-  if (st == KK_OK)
+  kk_status_t st = symbolic(KIND_PRODUCT, instance, A, B, flags, &h, NULL, C);
+  if (st == KK_OK && !*C)
     st = kk_sparse_spgemm_numeric(instance, h, A, B, C);
   kk_sparse_spgemm_destroy(h);
   return st;

@@ -53,7 +53,8 @@ KK__FN int64_t kkk_sg_ub(const struct kkk_sg_args *args, int64_t i) {
  * the symbolic phase's count of them), its table's size (a power of two
  * at least twice that, at least 8), and where the table lives:
  * scratch (gofs -1) when it fits in cap slots, else at an offset in the
- * global tables (the scan's total is their size). */
+ * global tables (the scan's total is their size).  With KKK_SG_UBOUT the
+ * bound also goes into cnt (the one-pass product's scratch rows). */
 KK_SCAN(kkk_sg_size, struct kkk_sg_args, int64_t, i, part, final) {
   const int64_t ub = kkk_sg_ub(args, i);
   int64_t ts = 8;
@@ -63,6 +64,8 @@ KK_SCAN(kkk_sg_size, struct kkk_sg_args, int64_t, i, part, final) {
   if (final) {
     KK_DATA(args->tsz, int64_t)[i] = ts;
     KK_DATA(args->gofs, int64_t)[i] = spill ? *part : -1;
+    if (args->flags & KKK_SG_UBOUT)
+      KK_DATA(args->cnt, int64_t)[i] = ub;
   }
   if (spill)
     *part += ts;

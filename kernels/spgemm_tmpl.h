@@ -89,6 +89,8 @@ KKK_TEAM_FOR(KN(sg_fill), struct kkk_sg_args, team) {
       }
     if (args->flags & KKK_SG_SORT)
       KN(sg_sort)(cci, cv, o0, o);
+    if (args->flags & KKK_SG_ONEPASS)
+      KK_DATA(args->cnt, int64_t)[i] = o - o0;
   }
 }
 #undef KKK_SG_PUT
@@ -154,9 +156,39 @@ KKK_TEAM_FOR(KN(sg_fill_team), struct kkk_sg_args, team) {
     }
     part += in;
   }
-  if (args->flags & KKK_SG_SORT) {
+  if (args->flags & (KKK_SG_SORT | KKK_SG_ONEPASS)) {
+    /* the entries stored: the row's keys, at most the row's room */
+    int64_t n;
+    KK_TEAM_VECTOR_REDUCE(team, s, 0, ts, int64_t, KK_SUM, n) { n += keys[s] >= 0; }
+    const int64_t o = o0 + n < o1 ? o0 + n : o1;
     KK_TEAM_BARRIER(team);
-    KK_SINGLE_TEAM(team) { KN(sg_sort)(cci, cv, o0, o1); }
+    KK_SINGLE_TEAM(team) {
+      if (args->flags & KKK_SG_SORT)
+        KN(sg_sort)(cci, cv, o0, o);
+      if (args->flags & KKK_SG_ONEPASS)
+        KK_DATA(args->cnt, int64_t)[i] = o - o0;
+    }
+  }
+}
+
+/* The one-pass product's last step: each row of C copied from the
+ * scratch rows (sci, sv at srp(i)) to its place (cci, cv at crp(i)),
+ * crp(i+1) - crp(i) entries; rows_per_team rows a team, a row per team
+ * thread, its entries over the thread's lanes. */
+KKK_TEAM_FOR(KN(sg_compact), struct kkk_sg_args, team) {
+  const int64_t r0 = KK_LEAGUE_RANK(team) * args->rows_per_team;
+  const int64_t r1 = r0 + args->rows_per_team < args->rows ? r0 + args->rows_per_team : args->rows;
+  const int64_t *srp = KK_DATA(args->srp, int64_t), *crp = KK_DATA(args->crp, int64_t);
+  const int32_t *sci = KK_DATA(args->sci, int32_t);
+  const SC *sv = KK_DATA(args->sv, SC);
+  int32_t *cci = KK_DATA(args->cci, int32_t);
+  SC *cv = KK_DATA(args->cv, SC);
+  KK_TEAM_THREAD_FOR(team, i, r0, r1) {
+    const int64_t s0 = srp[i], o0 = crp[i];
+    KK_THREAD_VECTOR_FOR(team, u, 0, crp[i + 1] - o0) {
+      cci[o0 + u] = sci[s0 + u];
+      cv[o0 + u] = sv[s0 + u];
+    }
   }
 }
 

@@ -77,7 +77,11 @@ kk_status_t kk_sparse_spgemm_jacobi_numeric(kk_instance_t *instance, kk_spgemm_h
                                             kk_view_t *dinv, const kk_crs_t *A, const kk_crs_t *B, kk_crs_t **C);
 
 /* Both phases at once: *C = A B, a new matrix (flags as for the symbolic
- * phase, without KK_SPGEMM_JACOBI).  Synchronous up to the numeric phase. */
+ * phase, without KK_SPGEMM_JACOBI).  Synchronous up to the numeric phase.
+ * On GPUs, where A B has few enough terms (at most 8 times the entries of
+ * A and B), in one pass with no symbolic count, and synchronous; the
+ * setting KK_SPGEMM_ONE_PASS (auto, yes, no) overrides the choice
+ * (docs/kernels.md). */
 kk_status_t kk_sparse_spgemm(kk_instance_t *instance, const kk_crs_t *A, const kk_crs_t *B, int flags, kk_crs_t **C);
 
 /* The symbolic phase of C = a A + b B, A and B of the same shape and type:

@@ -317,6 +317,24 @@ START_TEST(spgemm_against_reference) {
       snprintf(what, sizeof what, "spgemm shape %zu%s (%s)", s, sorted ? " sorted" : "", acc);
       compare(what, t, &C, sorted, prod_row, &ctx, A.rows > 0 ? A.nnz : 0);
       hfree(&C);
+      /* the one call, in one pass (forced: on every backend) and, on
+       * devices, as chosen (host backends choose the two phases above) */
+      for (int one = is_host_backend() ? 1 : 0; one < 2; one++) {
+        if (one)
+          setenv("KK_SPGEMM_ONE_PASS", "yes", 1);
+        else
+          unsetenv("KK_SPGEMM_ONE_PASS");
+        kk_crs_t *dC1 = NULL;
+        OK(kk_sparse_spgemm(NULL, dA, dB, sorted ? KK_SPARSE_SORTED : 0, &dC1));
+        ck_assert_int_eq(kk_crs_nnz(dC1), nnz);
+        C = download(dC1);
+        char what1[96];
+        snprintf(what1, sizeof what1, "%s, one call%s", what, one ? " (one pass)" : "");
+        compare(what1, t, &C, sorted, prod_row, &ctx, A.rows > 0 ? A.nnz : 0);
+        hfree(&C);
+        kk_crs_destroy(dC1);
+      }
+      unsetenv("KK_SPGEMM_ONE_PASS");
       /* numeric again with new values (the structure kept), into the same C */
       for (int64_t p = 0; p < A.nnz; p++)
         A.v[p] = is_cplx(t) ? rnd() + I * rnd() : rnd();
@@ -450,7 +468,8 @@ START_TEST(spgemm_wide_b) {
 END_TEST
 
 /* A KK_SPGEMM_HOST_ACCUMULATOR that is none of hash, dense, auto is
- * refused, with its name, by host backends (and ignored by others). */
+ * refused, with its name, by host backends (and ignored by others); a
+ * KK_SPGEMM_ONE_PASS that is none of yes, no, auto by kk_sparse_spgemm. */
 START_TEST(host_accumulator_setting) {
   hmat_t A = hrandom(KK_DOUBLE, 4, 4, 0.5, -1);
   kk_crs_t *dA = upload(KK_DOUBLE, &A, "A");
@@ -470,6 +489,16 @@ START_TEST(host_accumulator_setting) {
   OK(kk_sparse_spgemm_symbolic(NULL, dA, dA, 0, &h, NULL));
   unsetenv("KK_SPGEMM_HOST_ACCUMULATOR");
   kk_sparse_spgemm_destroy(h);
+  /* KK_SPGEMM_ONE_PASS (kk_sparse_spgemm, every backend): yes, no, auto */
+  kk_crs_t *dC = NULL;
+  setenv("KK_SPGEMM_ONE_PASS", "always", 1);
+  ck_assert_int_eq(kk_sparse_spgemm(NULL, dA, dA, 0, &dC), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(dC);
+  ck_assert_contains(kk_last_error(), "KK_SPGEMM_ONE_PASS is 'always'; it takes yes, no or auto");
+  setenv("KK_SPGEMM_ONE_PASS", "no", 1);
+  OK(kk_sparse_spgemm(NULL, dA, dA, 0, &dC));
+  unsetenv("KK_SPGEMM_ONE_PASS");
+  kk_crs_destroy(dC);
   kk_crs_destroy(dA);
   hfree(&A);
 }
