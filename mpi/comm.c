@@ -387,7 +387,8 @@ kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
   if (comm == MPI_COMM_NULL)
     return kk_set_error(KK_ERROR_INVALID_ARGUMENT, "kk_mpi_comm_create: MPI_COMM_NULL");
   int aware = kk_mpi__env_bool("KK_MPI_GPU_AWARE"), debug = kk_mpi__env_bool("KK_MPI_DEBUG"),
-      check = kk_mpi__env_bool("KK_MPI_CHECK"), nccl = kk_mpi__env_bool("KK_MPI_NCCL");
+      check = kk_mpi__env_bool("KK_MPI_CHECK"), nccl = kk_mpi__env_bool("KK_MPI_NCCL"),
+      cumem = kk_mpi__env_bool("KK_MPI_NCCL_CUMEM");
   kk_mpi_comm_t *c = calloc(1, sizeof *c);
   if (!c)
     return kk_set_error(KK_ERROR_OUT_OF_MEMORY, "kk_mpi_comm_create: out of memory");
@@ -415,6 +416,7 @@ kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
                     : debug == -2 ? "KK_MPI_DEBUG"
                     : check == -2 ? "KK_MPI_CHECK"
                     : nccl == -2  ? "KK_MPI_NCCL"
+                    : cumem == -2 ? "KK_MPI_NCCL_CUMEM"
                                   : NULL;
   /* KK_MPI_NCCL: 1 on any rank forces the path, 0 on any rank turns it off; both at once is refused */
   int mine[4] = {bad != NULL, check != 0, nccl == 1, nccl == 0}, all[4] = {0, 1, 0, 0};
@@ -429,8 +431,8 @@ kk_status_t kk_mpi_comm_create(MPI_Comm comm, kk_mpi_comm_t **out) {
       return kk_set_error(KK_ERROR_CONFIG, "kk_mpi_comm_create: KK_MPI_NCCL is 1 on some ranks and 0 on others; "
                                            "every rank refuses");
     return kk_set_error(KK_ERROR_CONFIG,
-                        "kk_mpi_comm_create: another rank's KK_MPI_GPU_AWARE, KK_MPI_DEBUG, KK_MPI_CHECK or KK_MPI_NCCL "
-                        "is neither 0 nor 1 (its kk_last_error() names it); every rank refuses");
+                        "kk_mpi_comm_create: another rank's KK_MPI_GPU_AWARE, KK_MPI_DEBUG, KK_MPI_CHECK, KK_MPI_NCCL "
+                        "or KK_MPI_NCCL_CUMEM is neither 0 nor 1 (its kk_last_error() names it); every rank refuses");
   }
   c->check = all[1];
   probe_errors(c);

@@ -320,6 +320,22 @@ kk_status_t kk_mpi__nccl_setup(kk_mpi_comm_t *c, int want) {
                           ok != 0 ? "this rank cannot use NCCL: " : "", c->nccl_how);
     return KK_OK; /* the MPI path, and nccl_how says why */
   }
+  /* NCCL reads its settings from the environment once, when the process
+   * first uses it (rank 0's ncclGetUniqueId below): kk passes two of its own
+   * on, each unless the program set NCCL's variable itself.
+   * KK_MPI_NCCL_P2P_CHANNELS (1 to 64) becomes NCCL_MAX_P2P_NCHANNELS;
+   * KK_MPI_NCCL_CUMEM (0 or 1, default 0) becomes NCCL_CUMEM_ENABLE: with
+   * NCCL's buffers in cuMem allocations (NCCL's default) the host spent
+   * 0.5-0.7 ms inside ncclGroupEnd for each halo exchange of cg-mpi on two
+   * H200s, with them in cudaMalloc memory about 0.1 (docs/mpi.md). */
+  const char *pc = getenv("KK_MPI_NCCL_P2P_CHANNELS");
+  char *pend = NULL;
+  const long pcn = pc && *pc ? strtol(pc, &pend, 10) : 0;
+  const int p2p_set = pcn >= 1 && pcn <= 64 && pend && *pend == '\0' && !getenv("NCCL_MAX_P2P_NCHANNELS") &&
+                      setenv("NCCL_MAX_P2P_NCHANNELS", pc, 0) == 0;
+  const char *cm = getenv("KK_MPI_NCCL_CUMEM");
+  cm = cm && (strcmp(cm, "0") == 0 || strcmp(cm, "1") == 0) ? cm : "0";
+  const int cumem_set = !getenv("NCCL_CUMEM_ENABLE") && setenv("NCCL_CUMEM_ENABLE", cm, 0) == 0;
   /* rank 0 makes the unique id; its status travels with it */
   struct { int st; ncclUniqueId id; } msg;
   memset(&msg, 0, sizeof msg);
@@ -330,14 +346,6 @@ kk_status_t kk_mpi__nccl_setup(kk_mpi_comm_t *c, int want) {
   ncclResult_t r = (ncclResult_t)msg.st;
   const char *fn = "ncclGetUniqueId (on rank 0)";
   ncclComm_t nc = NULL;
-  /* NCCL reads its settings from the environment when it makes its first
-   * communicator: KK_MPI_NCCL_P2P_CHANNELS passes a point-to-point channel
-   * count on, unless the program set NCCL's own variable */
-  const char *pc = getenv("KK_MPI_NCCL_P2P_CHANNELS");
-  char *pend = NULL;
-  const long pcn = pc && *pc ? strtol(pc, &pend, 10) : 0;
-  const int p2p_set = pcn >= 1 && pcn <= 64 && pend && *pend == '\0' && !getenv("NCCL_MAX_P2P_NCHANNELS") &&
-                      setenv("NCCL_MAX_P2P_NCHANNELS", pc, 0) == 0;
   if (r == ncclSuccess) {
     fn = "ncclCommInitRank";
     N.ctx_set_current(c->nccl_ctx);
@@ -359,8 +367,10 @@ kk_status_t kk_mpi__nccl_setup(kk_mpi_comm_t *c, int want) {
   c->nccl_on = 1;
   char v[32];
   kk_mpi__nccl_version_text(g_lib.version, v, sizeof v);
-  snprintf(c->nccl_how, sizeof c->nccl_how, "NCCL %s (%s), device %d%s%s%s", v, g_lib.path, c->nccl_device,
-           want == 1 ? ", KK_MPI_NCCL=1" : "", p2p_set ? ", NCCL_MAX_P2P_NCHANNELS=" : "", p2p_set ? pc : "");
+  const char *ce = getenv("NCCL_CUMEM_ENABLE");
+  snprintf(c->nccl_how, sizeof c->nccl_how, "NCCL %s (%s), device %d%s%s%s, NCCL_CUMEM_ENABLE=%s%s", v, g_lib.path,
+           c->nccl_device, want == 1 ? ", KK_MPI_NCCL=1" : "", p2p_set ? ", NCCL_MAX_P2P_NCHANNELS=" : "",
+           p2p_set ? pc : "", ce ? ce : "(unset)", cumem_set ? " (set by kk)" : "");
   return KK_OK;
 }
 

@@ -113,7 +113,10 @@ typedef struct kk_mpi_comm kk_mpi_comm_t;
  * taken as the default, 600), and KK_MPI_NCCL_P2P_CHANNELS (1 to 64: set
  * as NCCL_MAX_P2P_NCHANNELS before the NCCL communicator is made, unless
  * that is set; NCCL reads it once per process, at its first communicator;
- * another value is ignored); a value other than 0 or 1 on any rank, or
+ * another value is ignored) and KK_MPI_NCCL_CUMEM (0 or 1, default 0: set as
+ * NCCL_CUMEM_ENABLE before NCCL is first used, unless that is set; with 0
+ * NCCL's buffers are cudaMalloc memory, which cut the host's time in each
+ * halo exchange several-fold on two H200s, docs/mpi.md); a value other than 0 or 1 on any rank, or
  * KK_MPI_NCCL 1 on some ranks and 0 on others, makes every rank return
  * KK_ERROR_CONFIG; KK_MPI_NCCL=1 where a rank cannot use NCCL makes every
  * rank return KK_ERROR_UNSUPPORTED.  Errors: KK_ERROR_NOT_INITIALIZED when MPI or kk is not
