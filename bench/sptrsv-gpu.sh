@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/sptrsv-gpu.sh -- kk's sync-free SpTRSV on a CUDA machine, before and after in one run, from a built tree (configure with cuda on, `make`): check_solvers on cuda (cuSPARSE off, so kk's own kernels run, then on); kk-bench-solvers on cuda (SpTRSV on the ILU(0) factors against cusparseSpSV) alternating the sync-free mapping kk picks (a row per team thread, x published in a word per row: sptrsv_sfv) and KK_SPTRSV_SYNCFREE=flag (the same with a flag per row, the mapping before it: sptrsv_sfg): three runs each on the Laplacian alone, one each with the irregular matrix, then one on the Laplacian with KK_SPTRSV_SYNCFREE=warp (the earliest mapping) and one with polls that pause (KK_SPTRSV_SYNCFREE_NAP=256); the SASS of the double kernels' polls, fences and stores where cuobjdump is installed.  Every step is bounded by a timeout and the whole run by a deadline (DEADLINE seconds, default 145: steps that would start later are skipped and say so); logs go to $OUT; the last lines are a summary.
+# bench/sptrsv-gpu.sh -- kk's sync-free SpTRSV on a CUDA machine, before and after in one run, from a built tree (configure with cuda on, `make`): check_solvers on cuda (cuSPARSE off, so kk's own kernels run, then on); kk-bench-solvers on cuda (SpTRSV on the ILU(0) factors against cusparseSpSV) alternating the sync-free mapping kk picks (a row per team thread, x published in a word per row: sptrsv_sfv; a non-unit row's diagonal loaded beside its strict triangle) and the same with KK_SPTRSV_SYNCFREE_DIAG=sum (the diagonal summed with the row, the form before it): three runs each on the Laplacian alone, one each with the irregular matrix, then one on the Laplacian with KK_SPTRSV_SYNCFREE=flag (a flag per row: sptrsv_sfg) and one with KK_SPTRSV_SYNCFREE=warp (the earliest mapping); the SASS of the double kernels' polls, fences and stores where cuobjdump is installed.  Every step is bounded by a timeout and the whole run by a deadline (DEADLINE seconds, default 145: steps that would start later are skipped and say so); logs go to $OUT; the last lines are a summary.
 #   usage: bench/sptrsv-gpu.sh [LAPLACIAN_N [IRREGULAR_ROWS]]   (defaults 64 and 200000; run from the build tree)
 #   OUT: where the logs go (default /tmp/kk-sptrsv-gpu); REPS: kk-bench-solvers --reps on the Laplacian (default 20)
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -39,17 +39,18 @@ bench() {
   note "kk-bench-solvers KK_SPTRSV_SYNCFREE=$1 run $2" $?
   grep -i -e "sptrsv" -e "ilu(0)" "$f" | sed "s/^/[$1 #$2] /" | tee -a "$OUT/sptrsv-rows.txt"
 }
-# the Laplacian alone first (--rows=2: the irregular matrix is two rows), alternating the mappings
+# the Laplacian alone first (--rows=2: the irregular matrix is two rows), alternating the diagonal's forms of the
+# mapping kk picks: loaded beside the strict triangle (auto, lapN) and summed with the row
+# (KK_SPTRSV_SYNCFREE_DIAG=sum, sumN)
 for run in 1 2 3; do
   bench auto "lap$run" 2 "$REPS" 15
-  bench flag "lap$run" 2 "$REPS" 15
+  KK_SPTRSV_SYNCFREE_DIAG=sum bench auto "sum$run" 2 "$REPS" 15
 done
+bench flag lap1 2 "$REPS" 15
 # the irregular matrix once each (its ILU(0) numeric phase takes seconds a repetition: 3 of them)
 bench auto irr "$R" 3 25
-bench flag irr "$R" 3 25
+KK_SPTRSV_SYNCFREE_DIAG=sum bench auto irrsum "$R" 3 25
 bench warp lap 2 "$REPS" 15
-# polls that pause (KK_SPTRSV_SYNCFREE_NAP, ns), with the mapping kk picks
-KK_SPTRSV_SYNCFREE_NAP=256 bench auto nap256 2 "$REPS" 15
 if left 25 "check_solvers cuda, cuSPARSE on"; then
   step "check_solvers cuda, cuSPARSE on"
   CK_FORK=no timeout 25 kernels/tests/check_solvers cuda >"$OUT/solvers-cuda.log" 2>&1
@@ -76,7 +77,7 @@ if [ -x "$CUOBJDUMP" ] && [ -x "$NVCC" ] && left 10 "SASS of sptrsv_sfv_d, sptrs
 fi
 step "summary (logs in $OUT)"
 {
-  echo "SpTRSV rows (auto: a row per team thread, x in a word per row; flag: the same with flags, as before; warp: the earliest mapping):"
+  echo "SpTRSV rows (auto: a row per team thread, x in a word per row; #sumN, #irrsum: the same with KK_SPTRSV_SYNCFREE_DIAG=sum, as before; flag: the same with flags; warp: the earliest mapping):"
   cat "$OUT/sptrsv-rows.txt" 2>/dev/null
   printf "%s" "$summary"
 } | tee "$OUT/summary.txt"

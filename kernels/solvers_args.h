@@ -31,6 +31,9 @@ struct kkk_sptrsv_args {
   int32_t nap_ns;          /* sptrsv_sfg on CUDA: the longest pause between two polls of a flag, ns (0: none) */
   int32_t lower;  /* 1: the strict lower triangle is the off-diagonal part read; 0: the strict upper */
   int32_t unit;   /* 1: the diagonal is one (not read) */
+  int32_t strict; /* sptrsv_sfg, sptrsv_sfv: every span is its row's strict triangle (columns sorted), the diagonal
+                     the entry just before it (upper) or just after it (lower); 0: spans as above, the diagonal
+                     found by its column */
 };
 
 /* ILU(k) numeric phase over the factors' pattern LU (row offsets int64,

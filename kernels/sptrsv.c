@@ -37,6 +37,7 @@ struct kk_sptrsv {
   int64_t sf_slots;     /* slots of sf_slot */
   int32_t sf_lanes, sf_team, sf_per_thread; /* vector length, team size, slots per team thread and ticket */
   int32_t sf_nap;       /* KK_SPTRSV_SYNCFREE_NAP: the longest pause between polls on CUDA, ns */
+  int32_t sf_strict;    /* sptrsv_sfg/sfv: spans are the strict triangles, the diagonal beside them (sorted columns) */
 };
 
 kk_status_t kkk_crs_host(const char *op, const kk_crs_t *A, int64_t **rp, int32_t **ci, void **vals) {
@@ -225,10 +226,13 @@ kk_status_t kk_sptrsv_symbolic(const kk_crs_t *A, kk_uplo_t uplo, kk_diag_t diag
 
 /* The padded level order (slot, -1 for none) and each slot's entries
  * (span, pairs) of a triangle whose levels are lvl / order, for teams of
- * `team` rows; host arrays of *slots slots, NULL when out of memory. */
+ * `team` rows; host arrays of *slots slots, NULL when out of memory.
+ * Where the columns are sorted a span is the row's triangle, without its
+ * diagonal when `strict` (the diagonal, if any, is then the entry just
+ * before the span of an upper row, just after that of a lower one). */
 static void sf_slots(const kk_sptrsv_t *h, const int64_t *rp, const int32_t *ci, const int32_t *order, int32_t team,
-                     int32_t **slot, int64_t **span, int64_t *slots) {
-  const int lower = h->uplo == KK_LOWER, sorted = h->vendor_ok;
+                     int strict, int32_t **slot, int64_t **span, int64_t *slots) {
+  const int lower = h->uplo == KK_LOWER, sorted = h->vendor_ok, dg = strict ? 0 : 1;
   int64_t m = 0;
   for (int64_t l = 0; l < h->nlev; l++)
     m += (h->lvl[l + 1] - h->lvl[l] + team - 1) / team * team;
@@ -246,12 +250,12 @@ static void sf_slots(const kk_sptrsv_t *h, const int64_t *rp, const int32_t *ci,
     for (int64_t o = h->lvl[l]; o < h->lvl[l + 1]; o++, k++) {
       const int64_t i = order[o];
       int64_t b = rp[i], e = rp[i + 1];
-      if (sorted) { /* lower: the entries up to the diagonal; upper: from it */
+      if (sorted) { /* lower: the entries up to the diagonal; upper: from it (dg: the diagonal included) */
         if (lower)
-          while (e > b && ci[e - 1] > i)
+          while (e > b && ci[e - 1] >= i + dg)
             e--;
         else
-          while (b < e && ci[b] < i)
+          while (b < e && ci[b] <= i - dg)
             b++;
       }
       (*slot)[k] = (int32_t)i;
@@ -288,8 +292,12 @@ static void sf_slots(const kk_sptrsv_t *h, const int64_t *rp, const int32_t *ci,
  * dependency).  KK_SPTRSV_SYNCFREE=warp picks the earliest mapping instead
  * (sptrsv_sf: a warp per row, two rows of a ticket one after the other),
  * =2..32 the lanes a row takes on CUDA and HIP; KK_SPTRSV_SYNCFREE_NAP=NS
- * lets a failed poll pause (16 ns doubling up to NS) on CUDA.  Both are
- * read here, once per handle. */
+ * lets a failed poll pause (16 ns doubling up to NS) on CUDA.  Where the
+ * columns are sorted a span is the strict triangle and a non-unit solve
+ * loads the diagonal beside it (one load, then a reduction of the
+ * off-diagonal sum alone); KK_SPTRSV_SYNCFREE_DIAG=sum keeps the diagonal
+ * in the span and sums it in the same reduction, as unsorted rows do.
+ * All three are read here, once per handle. */
 static kk_status_t sf_setup(const kkk_call_t *c, kk_sptrsv_t *h) {
   const char *nap = getenv("KK_SPTRSV_SYNCFREE_NAP");
   if (nap && *nap) {
@@ -299,6 +307,14 @@ static kk_status_t sf_setup(const kkk_call_t *c, kk_sptrsv_t *h) {
       return kkk_err(KK_ERROR_INVALID_ARGUMENT,
                      "%s: KK_SPTRSV_SYNCFREE_NAP='%s' is not a pause in nanoseconds from 0 to 1000000", c->op, nap);
     h->sf_nap = (int32_t)v;
+  }
+  const char *dm = getenv("KK_SPTRSV_SYNCFREE_DIAG");
+  int strict = h->vendor_ok;
+  if (dm && *dm && strcmp(dm, "load") != 0) {
+    if (strcmp(dm, "sum") != 0)
+      return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: KK_SPTRSV_SYNCFREE_DIAG='%s' is neither load nor sum", c->op,
+                     dm);
+    strict = 0;
   }
   const char *env = getenv("KK_SPTRSV_SYNCFREE");
   int32_t lanes = 0;
@@ -349,7 +365,7 @@ static kk_status_t sf_setup(const kkk_call_t *c, kk_sptrsv_t *h) {
     lanes = 1; /* a loop in the host thread */
   }
   if (st == KK_OK) {
-    sf_slots(h, rp, ci, order, team, &slot, &span, &slots);
+    sf_slots(h, rp, ci, order, team, strict, &slot, &span, &slots);
     if (!slot)
       st = kkk_err(KK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", c->op);
   }
@@ -387,6 +403,7 @@ static kk_status_t sf_setup(const kkk_call_t *c, kk_sptrsv_t *h) {
     h->sf_team = team;
     h->sf_per_thread = per;
     h->sf_value = !flag && c->t <= 2;
+    h->sf_strict = strict;
     h->sf_ready = 1;
   }
   free(rp);
@@ -466,6 +483,7 @@ static kk_status_t run_syncfree(const kkk_call_t *c, kk_sptrsv_t *h, struct kkk_
     s->span = kkk_desc(h->sf_span);
     s->end = h->sf_slots;
     s->nap_ns = h->sf_nap;
+    s->strict = h->sf_strict;
     p.team_size = h->sf_team;
     p.vector_length = h->sf_lanes;
     s->rows_per_team = (int64_t)h->sf_team * h->sf_per_thread;

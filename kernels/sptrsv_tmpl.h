@@ -175,8 +175,12 @@ KKK_REDUCER_JOIN(KN(sv2sum), struct KN(sv2), d, s) {
  * each on GPUs, where R = T), its vector lanes over the row's entries, so
  * that the rows of a warp wait at the same time.  One pass over the row:
  * a lane reads an entry's column and value, waits for the column's row
- * (DEP), and adds the product; the diagonal is summed in the same pass
- * and the same reduction; one lane stores x and publishes the row (PUB).
+ * (DEP), and adds the product; one lane stores x and publishes the row
+ * (PUB).  Where the spans are strict triangles (args->strict: columns
+ * sorted) every entry is a dependency and a non-unit row's diagonal is
+ * the entry beside its span, loaded before the pass by every lane; else
+ * the entries are told apart by column, and a non-unit row sums its
+ * diagonal in the same pass and reduction (sv2).
  * No team thread waits on its own team on GPUs (the slots of a ticket
  * there are of one level), and a ticket's
  * earlier slots are of levels no later than its later ones, so the rows a
@@ -194,7 +198,20 @@ KKK_REDUCER_JOIN(KN(sv2sum), struct KN(sv2), d, s) {
     if (i < 0)                                                                        \
       continue;                                                                       \
     SC r = KK_AT(args->b, SC, i);                                                     \
-    if (unit) {                                                                       \
+    if (strict) {                                                                     \
+      SC d = S(zero)(), s;                                                            \
+      if (!unit)                                                                      \
+        d = av[lower ? p1 : p0 - 1];                                                  \
+      KKK_SF_SUM1(p, p0, p1, s) {                                                     \
+        const int64_t j = ci[p];                                                      \
+        const SC a = av[p];                                                           \
+        DEP(j, xj)                                                                    \
+        s = S(fma)(a, xj, s);                                                         \
+      }                                                                               \
+      r = S(sub)(r, s);                                                               \
+      if (!unit)                                                                      \
+        r = S(div)(r, d);                                                             \
+    } else if (unit) {                                                                \
       SC s;                                                                           \
       KKK_SF_SUM1(p, p0, p1, s) {                                                     \
         const int64_t j = ci[p];                                                      \
@@ -252,6 +269,7 @@ KKK_REDUCER_JOIN(KN(sv2sum), struct KN(sv2), d, s) {
   const int64_t *restrict span = KK_DATA(args->span, int64_t);         \
   const int32_t nap = args->nap_ns;                                    \
   const int lower = args->lower, unit = args->unit;                    \
+  const int strict = args->strict;                                     \
   KKK_SF_TICKET(team, k0, k1);                                         \
   (void)nap /* (read by the waits on CUDA only) */
 

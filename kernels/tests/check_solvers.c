@@ -405,9 +405,10 @@ static void env_restore(const char *name, char *keep) {
  * levels grow from one row to g and shrink back (padded to whole teams on
  * the device backends), solved by every mapping (float and double publish
  * x in words of their own unless KK_SPTRSV_SYNCFREE=flag), twice each, half of them
- * with polls that pause (KK_SPTRSV_SYNCFREE_NAP); a value of either
- * variable that names none is refused, naming the variable, and x keeps
- * its values. */
+ * with polls that pause (KK_SPTRSV_SYNCFREE_NAP), two with the diagonal
+ * summed with the row (KK_SPTRSV_SYNCFREE_DIAG=sum) instead of loaded
+ * beside the strict triangle; a value of any of the three variables that
+ * names none is refused, naming the variable, and x keeps its values. */
 START_TEST(sptrsv_syncfree_mappings) {
   const int64_t g = g_small ? 12 : 28, n = g * g;
   const kk_type_t types[2] = {KK_DOUBLE, KK_COMPLEX_FLOAT};
@@ -416,6 +417,8 @@ START_TEST(sptrsv_syncfree_mappings) {
   char *keep = saved ? strdup(saved) : NULL;
   const char *saved_nap = getenv("KK_SPTRSV_SYNCFREE_NAP");
   char *keep_nap = saved_nap ? strdup(saved_nap) : NULL;
+  const char *saved_diag = getenv("KK_SPTRSV_SYNCFREE_DIAG");
+  char *keep_diag = saved_diag ? strdup(saved_diag) : NULL;
   /* kk's own kernels: where cuSPARSE is loaded it would take these solves */
   const char *saved_cusparse = getenv("KK_KERNELS_CUSPARSE");
   OK(kk_kernels_set_tpl("cusparse", "off"));
@@ -454,6 +457,12 @@ START_TEST(sptrsv_syncfree_mappings) {
             setenv("KK_SPTRSV_SYNCFREE_NAP", m == 7 ? "1" : "200", 1);
           else
             unsetenv("KK_SPTRSV_SYNCFREE_NAP");
+          if (m == 1 || m == 8) /* the diagonal summed with the row, as unsorted rows do */
+            setenv("KK_SPTRSV_SYNCFREE_DIAG", "sum", 1);
+          else if (m == 4)
+            setenv("KK_SPTRSV_SYNCFREE_DIAG", "load", 1);
+          else
+            unsetenv("KK_SPTRSV_SYNCFREE_DIAG");
           kk_sptrsv_t *S = NULL;
           OK(kk_sptrsv_symbolic(A, lower ? KK_LOWER : KK_UPPER, unit ? KK_DIAG_UNIT : KK_DIAG_NONUNIT, &S));
           ck_assert_int_eq(kk_sptrsv_levels(S), 3 * (g - 1) + 1);
@@ -464,9 +473,10 @@ START_TEST(sptrsv_syncfree_mappings) {
             cplx *x = fetch(t, vx);
             for (int64_t i = 0; i < n; i++)
               ck_assert_msg(cabs(x[i] - xr[i]) <= 1e2 * sqrt((double)n) * eps_of(t) * scale,
-                            "%s lower %d unit %d KK_SPTRSV_SYNCFREE=%s (nap %d) rep %d: x[%lld] = %g%+gi, want "
-                            "%g%+gi",
-                            kk_type_name(t), lower, unit, modes[m] ? modes[m] : "(unset)", (int)(m % 2), rep,
+                            "%s lower %d unit %d KK_SPTRSV_SYNCFREE=%s (nap %d, diag %s) rep %d: x[%lld] = "
+                            "%g%+gi, want %g%+gi",
+                            kk_type_name(t), lower, unit, modes[m] ? modes[m] : "(unset)", (int)(m % 2),
+                            m == 1 || m == 8 ? "sum" : "load", rep,
                             (long long)i,
                             creal(x[i]), cimag(x[i]), creal(xr[i]), cimag(xr[i]));
             free(x);
@@ -477,14 +487,18 @@ START_TEST(sptrsv_syncfree_mappings) {
         }
       }
     /* refused: the variable is read by a handle's first sync-free solve */
-    static const char *const bad[] = {"3", "64", "warpx", "16 ", "-1", "2000000", "10ns"};
-    for (int k = 0; k < 7; k++) {
-      if (k < 4) { /* mappings, then pauses */
+    static const char *const bad[] = {"3", "64", "warpx", "16 ", "-1", "2000000", "10ns", "loads", "Sum"};
+    unsetenv("KK_SPTRSV_SYNCFREE_DIAG");
+    for (int k = 0; k < 9; k++) {
+      if (k < 4) { /* mappings, then pauses, then the diagonal's form */
         setenv("KK_SPTRSV_SYNCFREE", bad[k], 1);
         unsetenv("KK_SPTRSV_SYNCFREE_NAP");
-      } else {
+      } else if (k < 7) {
         unsetenv("KK_SPTRSV_SYNCFREE");
         setenv("KK_SPTRSV_SYNCFREE_NAP", bad[k], 1);
+      } else {
+        unsetenv("KK_SPTRSV_SYNCFREE_NAP");
+        setenv("KK_SPTRSV_SYNCFREE_DIAG", bad[k], 1);
       }
       kk_sptrsv_t *S = NULL;
       OK(kk_sptrsv_symbolic(A, KK_LOWER, KK_DIAG_NONUNIT, &S));
@@ -495,7 +509,9 @@ START_TEST(sptrsv_syncfree_mappings) {
         sv[i] = sev[0];
       kk_view_t *vb = vec(t, n, b), *vx = vec(t, n, sv);
       ck_assert_int_eq(kk_sptrsv_solve(NULL, S, vb, vx), KK_ERROR_INVALID_ARGUMENT);
-      ck_assert_contains(kk_last_error(), k < 4 ? "KK_SPTRSV_SYNCFREE=" : "KK_SPTRSV_SYNCFREE_NAP=");
+      ck_assert_contains(kk_last_error(), k < 4   ? "KK_SPTRSV_SYNCFREE="
+                                          : k < 7 ? "KK_SPTRSV_SYNCFREE_NAP="
+                                                  : "KK_SPTRSV_SYNCFREE_DIAG=");
       cplx *x = fetch(t, vx);
       for (int64_t i = 0; i < n; i++)
         ck_assert(x[i] == 7);
@@ -511,6 +527,7 @@ START_TEST(sptrsv_syncfree_mappings) {
   OK(kk_kernels_set_tpl("cusparse", saved_cusparse && *saved_cusparse ? saved_cusparse : "auto"));
   env_restore("KK_SPTRSV_SYNCFREE", keep);
   env_restore("KK_SPTRSV_SYNCFREE_NAP", keep_nap);
+  env_restore("KK_SPTRSV_SYNCFREE_DIAG", keep_diag);
 }
 END_TEST
 
