@@ -91,6 +91,8 @@
 #define KKK_UNIT 32u    /* every vector of a BLAS 1 call has unit stride: the kernel indexes
                            the data pointers directly, which host compilers vectorize */
 #define KKK_SPLIT 64u   /* gemv: partial sums added into y atomically (y already scaled by b) */
+#define KKK_ENDS_EARLY 128u /* spmv_merge: the tile's row ends stored as loaded, before the
+                               products (KK_KERNELS_SPMV_MERGE=early) */
 
 /* BLAS 1 on vectors (rank-1 descriptors) or multivectors (rank 2). */
 struct kkk_v_args {

@@ -56,18 +56,40 @@ static kk_status_t launch(const kkk_call_t *c, const kk_kernel_t *k, struct kkk_
   return kk_parallel_for_team(c->op, &p, k, a, sizeof *a);
 }
 
-/* KK_KERNELS_BGEMM=4x2: the pipelined batched gemm in 4 x 2 blocks of C
- * at every size (the form before 4 x 4 blocks); anything else: the
- * default.  Read once. */
-static int bgemm_4x2(void) {
-  static _Atomic int v = -1;
-  int r = atomic_load_explicit(&v, memory_order_relaxed);
+int kkk_env_once(_Atomic int *cache, const char *var, const char *const *values, int n) {
+  int r = atomic_load_explicit(cache, memory_order_relaxed);
   if (r < 0) {
-    const char *e = getenv("KK_KERNELS_BGEMM");
-    r = e && strcmp(e, "4x2") == 0;
-    atomic_store_explicit(&v, r, memory_order_relaxed);
+    const char *e = getenv(var);
+    r = 0;
+    for (int i = 0; e && values && i < n && !r; i++)
+      r = strcmp(e, values[i]) == 0 ? i + 1 : 0;
+    if (e && !values) {
+      char *end;
+      const long v = strtol(e, &end, 10);
+      r = end != e && *end == '\0' && v >= 1 && v <= n ? (int)v : 0;
+    }
+    atomic_store_explicit(cache, r, memory_order_relaxed);
   }
   return r;
+}
+
+/* KK_KERNELS_BGEMM=4x4: the pipelined batched gemm in 4 x 4 blocks of C
+ * from 32 x 32 up (bgemm_p4); anything else: the default, 4 x 2 blocks at
+ * every size. */
+static int bgemm_4x4(void) {
+  static _Atomic int v = -1;
+  static const char *const values[] = {"4x4"};
+  return kkk_env_once(&v, "KK_KERNELS_BGEMM", values, 1) == 1;
+}
+
+/* KK_KERNELS_BGEMM_GROUP=N (1 to 64): the pipelined forms' matrices per
+ * team; anything else: KKK_BGEMM_GROUP.  For measuring how the count of
+ * teams against the teams a GPU holds at once (the last wave's share)
+ * and the pipeline's depth weigh. */
+static int bgemm_group(void) {
+  static _Atomic int v = -1;
+  const int g = kkk_env_once(&v, "KK_KERNELS_BGEMM_GROUP", NULL, 64);
+  return g > 0 ? g : KKK_BGEMM_GROUP;
 }
 
 static kk_view_strided op_desc3(kk_view_t *A, kk_op_t op) {
@@ -125,15 +147,18 @@ kk_status_t kk_batched_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b,
   g.rblock = !c.host && m >= 32 && n >= 32 ? KKK_BGEMM_RB : 1;
   /* GPUs, real types: the pipelined form where a team of one thread per
    * 4 x NC block of C covers it at once (at most 4 NC elements of A and of
-   * B per thread): 4 x 4 blocks (bgemm_p4) from 32 rows and columns up,
-   * 32^3 in teams of 64, else 4 x 2 (bgemm_p), 16^3 in teams of 32.
-   * KK_KERNELS_BGEMM=4x2 keeps 4 x 2 blocks at every size.  Complex types
-   * keep the general form: twice the registers per element left the
-   * pipelined one two teams per SM (242 registers for double complex) */
-  for (int nc = m >= 32 && n >= 32 && !bgemm_4x2() ? 4 : 2; nc >= 2 && !c.host && !cplx && !is_zero(a); nc -= 2) {
+   * B per thread): 4 x 2 blocks (bgemm_p), 32^3 in teams of 128, 16^3 in
+   * teams of 32.  KK_KERNELS_BGEMM=4x4 takes 4 x 4 blocks (bgemm_p4) from
+   * 32 rows and columns up, 32^3 in teams of 64: fewer scratch reads per
+   * multiply-add, but 249 registers a thread against 167, and on an H200
+   * 0.80-0.84 of cuBLAS at 4096 x 32^3 where 4 x 2 read 0.84-0.85.
+   * Complex types keep the general form: twice the registers per element
+   * left the pipelined one two teams per SM (242 registers for double
+   * complex) */
+  for (int nc = m >= 32 && n >= 32 && bgemm_4x4() ? 4 : 2; nc >= 2 && !c.host && !cplx && !is_zero(a); nc -= 2) {
     const int64_t ts = (m + 3) / 4 * ((n + nc - 1) / nc), pu = 4 * nc;
     if (ts <= 256 && m * k <= pu * ts && k * n <= pu * ts) {
-      g.group = KKK_BGEMM_GROUP;
+      g.group = bgemm_group();
       g.nbatch = kk_view_extent(C, 0);
       if (g.nbatch == 0)
         return KK_OK;

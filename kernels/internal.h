@@ -3,6 +3,7 @@
 #ifndef KKK_INTERNAL_H
 #define KKK_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include <kk/linalg.h>
@@ -16,6 +17,13 @@
 #define KKK_PRINTF(a, b)
 #define KKK_UNLIKELY(x) (x)
 #endif
+
+/* A kernel-form setting (KK_KERNELS_BGEMM*, KK_KERNELS_SPMV_MERGE): the
+ * environment variable VAR read once into *CACHE (initially -1) and later
+ * taken from there.  With VALUES, 1 + the index of the one of its N
+ * strings VAR equals; without (NULL), VAR as a whole number in [1, N]; 0
+ * where VAR is unset or anything else.  In batched.c. */
+int kkk_env_once(_Atomic int *cache, const char *var, const char *const *values, int n);
 
 /* Index of an element type in the per-type kernel tables: 0 float, 1
  * double, 2 complex float, 3 complex double; -1 for any other type. */

@@ -51,6 +51,16 @@ static int use_merge(const kk_crs_t *A) {
   return kkk_crs_max_row(A) > 16 * avg_row(kk_crs_rows(A), kk_crs_nnz(A));
 }
 
+/* KK_KERNELS_SPMV_MERGE=early: spmv_merge stores a tile's row ends as it
+ * loads them, before the products' loads (the form before a thread's
+ * first row end was loaded with its products), for a comparison in one
+ * run; anything else: the default.  Read once. */
+static uint32_t merge_ends_early(void) {
+  static _Atomic int v = -1;
+  static const char *const values[] = {"early"};
+  return kkk_env_once(&v, "KK_KERNELS_SPMV_MERGE", values, 1) == 1 ? KKK_ENDS_EARLY : 0;
+}
+
 kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_crs_t *A, kk_view_t *x, kk_scalar_t b,
                      kk_view_t *y) {
   const int64_t rows = kk_crs_rows(A);
@@ -102,6 +112,7 @@ kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_cr
     s.tiles = kkk_desc(kkk_crs_tiles(A, &ntiles));
     const size_t es = kkk_elem_size(c->type);
     s.merge_tile = KKK_MERGE_TILE;
+    s.flags |= merge_ends_early();
     p.team_size = KKK_MERGE_TEAM;
     p.scratch_team[0] = kk_scratch_size(sizeof(int32_t), KKK_MERGE_TILE) + kk_scratch_size(es, KKK_MERGE_TILE) +
                         2 * (kk_scratch_size(sizeof(int32_t), KKK_MERGE_TEAM) + kk_scratch_size(es, KKK_MERGE_TEAM));

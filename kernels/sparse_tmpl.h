@@ -248,17 +248,24 @@ KKK_TEAM_FOR(KN(spmv_merge), struct kkk_spmv_args, team) {
        * that might alias it), one memory latency more per tile.  Held
        * in registers, 2 row ends took the kernel from 70 to 80 registers
        * a thread and 8 to 91 (sm_90, nvcc 13.0): fewer teams per
-       * multiprocessor; 1 keeps 70. */
+       * multiprocessor; 1 keeps 70 (72 with the KKK_ENDS_EARLY branch
+       * below, still 7 teams of 128 per multiprocessor by registers).
+       * KKK_ENDS_EARLY (the earlier form, for comparison): all stored at
+       * once, before the products, leaving none for after them */
+      int ke = (int)t;
+      if (args->flags & KKK_ENDS_EARLY)
+        for (; ke < nr; ke += tm)
+          s_end[ke] = (int32_t)(rp[r0 + ke + 1] - p0);
       int32_t re_[KKK_MERGE_ENDS];
       for (int u = 0; u < KKK_MERGE_ENDS; u++) {
-        const int k = (int)t + u * tm;
+        const int k = ke + u * tm;
         re_[u] = k < nr ? (int32_t)(rp[r0 + k + 1] - p0) : 0;
       }
       KKK_MERGE_PRODUCTS(t, np, s_prod[k] = v);
       for (int u = 0; u < KKK_MERGE_ENDS; u++)
-        if ((int)t + u * tm < nr)
-          s_end[(int)t + u * tm] = re_[u];
-      for (int k = (int)t + KKK_MERGE_ENDS * tm; k < nr; k += tm) /* tiles of more, shorter rows */
+        if (ke + u * tm < nr)
+          s_end[ke + u * tm] = re_[u];
+      for (int k = ke + KKK_MERGE_ENDS * tm; k < nr; k += tm) /* tiles of more, shorter rows */
         s_end[k] = (int32_t)(rp[r0 + k + 1] - p0);
     }
     KK_TEAM_BARRIER(team);

@@ -748,9 +748,10 @@ static const int64_t k_batches[] = {0, 1, 7};
 START_TEST(batched_gemm_gemv) {
   use_tpl(_i);
   /* 34 x 33 (k 32): GPU backends keep four rows of C per lane (the last
-   * block partial, the lanes taking a second column), or 4 x 4 blocks per
-   * thread in the pipelined form (bgemm_p4), as at 32^3, which it takes
-   * with constant sizes */
+   * block partial, the lanes taking a second column), or 4 x 2 blocks per
+   * thread in the pipelined form (bgemm_p; 4 x 4, bgemm_p4, under
+   * KK_KERNELS_BGEMM=4x4), as at 32^3, which it takes with constant
+   * sizes */
   static const int64_t sizes[][3] = {{1, 1, 1}, {5, 3, 4}, {16, 16, 16}, {3, 4, 0}, {34, 33, 32}, {32, 32, 32}};
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
