@@ -99,6 +99,10 @@ struct kka_hsort_args {
  * thread), keys alone and key-value pairs */
 #define KKA_GPU_TEAMS_KEYS 4
 #define KKA_GPU_TEAMS_PAIRS 3
+/* the fourth form's pass of 4-byte keys and values (sort_gpu.c): its team
+ * scratch, about 49 KB, lets 4 teams share an SM, where 3 leave a quarter
+ * of the SM's warps idle (and nvcc spills some of the 64 registers) */
+#define KKA_GPU_TEAMS_PAIRS4 4
 /* the histogram kernel: keys each thread loads before it counts them */
 #define KKA_HIST_UNROLL 8
 /* the byte offsets of a pass team's scratch (sort_pass_tmpl.h) for tiles

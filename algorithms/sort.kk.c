@@ -147,7 +147,9 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 
 /* one pass kernel per key width and value (none, 4 or 8 bytes), one
  * histogram kernel per key width, in two forms (KKA_V2, sort_pass_tmpl.h;
- * sort_gpu.c picks one) */
+ * sort_gpu.c picks one), and for 4-byte keys a third form of the pass
+ * (KKA_V3, with the second's histogram) and a fourth of its pairs of
+ * 4-byte values (KKA_V3_PAIRS4) */
 #define KEY_T uint8_t
 #define ORD u8
 #define IT KKA_GPU_IT_1
@@ -272,6 +274,30 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #include "sort_pass_tmpl.h"
 #undef VAL_T
 #undef PASS
+#define KKA_V3
+#define VAL_NONE
+#define PASS kka_gpass3_4_0
+#include "sort_pass_tmpl.h"
+#undef VAL_NONE
+#undef PASS
+#define VAL_T uint32_t
+#define PASS kka_gpass3_4_4
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#define VAL_T uint64_t
+#define PASS kka_gpass3_4_8
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#define KKA_V3_PAIRS4
+#define VAL_T uint32_t
+#define PASS kka_gpass4_4_4
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#undef KKA_V3_PAIRS4
+#undef KKA_V3
 #undef KKA_V2
 #undef KEY_T
 #undef ORD

@@ -18,6 +18,10 @@ DECL_W(1);
 DECL_W(2);
 DECL_W(4);
 DECL_W(8);
+KK_DECLARE_KERNEL(kka_gpass3_4_0);
+KK_DECLARE_KERNEL(kka_gpass3_4_4);
+KK_DECLARE_KERNEL(kka_gpass3_4_8);
+KK_DECLARE_KERNEL(kka_gpass4_4_4);
 KK_DECLARE_KERNEL(kka_gscan);
 
 /* keys per thread of a tile, by key size */
@@ -31,12 +35,18 @@ static uint64_t pass_scratch(int ksize, int vsize) {
   return kk_scratch_size(1, KKA_GS_BYTES(tile, (int64_t)ksize, (int64_t)vsize));
 }
 
-/* Which kernels sort n keys (args.h): the second (32-bit look-back words,
- * the histogram's counters in copies) unless KK_SORT_GPU_KERNEL=1 asks for
- * the first, or the keys are too many for a 32-bit word's count. */
-static int second_kernels(int64_t n) {
+/* Which kernels sort n keys (args.h): 1 the first, 2 the second (32-bit
+ * look-back words, the histogram's counters in copies), 3 the second's
+ * histogram with the third pass, 4 the third with its pass of 4-byte
+ * values for four teams an SM (forms 3 and 4 have passes of 4-byte keys
+ * only: other keys take form 2's).  The second unless KK_SORT_GPU_KERNEL
+ * (1, 3 or 4) asks for another; the first where the keys are too many for
+ * a 32-bit word's count. */
+static int kernel_form(int64_t n) {
   const char *e = getenv("KK_SORT_GPU_KERNEL");
-  return n < KKA_SW_MAXN && !(e && e[0] == '1' && e[1] == 0);
+  if (n >= KKA_SW_MAXN || (e && e[0] == '1' && e[1] == 0))
+    return 1;
+  return e && (e[0] == '3' || e[0] == '4') && e[1] == 0 ? e[0] - '0' : 2;
 }
 
 /* (the first kernels' 64-bit words: enough for either) */
@@ -50,7 +60,7 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
   static const kk_kernel_t *const hist_k[2][4] = {
       {KK_KERNEL(kka_ghist_1), KK_KERNEL(kka_ghist_2), KK_KERNEL(kka_ghist_4), KK_KERNEL(kka_ghist_8)},
       {KK_KERNEL(kka_ghist2_1), KK_KERNEL(kka_ghist2_2), KK_KERNEL(kka_ghist2_4), KK_KERNEL(kka_ghist2_8)}};
-  static const kk_kernel_t *const pass_k[2][4][3] = {
+  static const kk_kernel_t *const pass_k[4][4][3] = {
       {{KK_KERNEL(kka_gpass_1_0), KK_KERNEL(kka_gpass_1_4), KK_KERNEL(kka_gpass_1_8)},
        {KK_KERNEL(kka_gpass_2_0), KK_KERNEL(kka_gpass_2_4), KK_KERNEL(kka_gpass_2_8)},
        {KK_KERNEL(kka_gpass_4_0), KK_KERNEL(kka_gpass_4_4), KK_KERNEL(kka_gpass_4_8)},
@@ -58,10 +68,14 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
       {{KK_KERNEL(kka_gpass2_1_0), KK_KERNEL(kka_gpass2_1_4), KK_KERNEL(kka_gpass2_1_8)},
        {KK_KERNEL(kka_gpass2_2_0), KK_KERNEL(kka_gpass2_2_4), KK_KERNEL(kka_gpass2_2_8)},
        {KK_KERNEL(kka_gpass2_4_0), KK_KERNEL(kka_gpass2_4_4), KK_KERNEL(kka_gpass2_4_8)},
-       {KK_KERNEL(kka_gpass2_8_0), KK_KERNEL(kka_gpass2_8_4), KK_KERNEL(kka_gpass2_8_8)}}};
+       {KK_KERNEL(kka_gpass2_8_0), KK_KERNEL(kka_gpass2_8_4), KK_KERNEL(kka_gpass2_8_8)}},
+      {{0, 0, 0}, {0, 0, 0}, {KK_KERNEL(kka_gpass3_4_0), KK_KERNEL(kka_gpass3_4_4), KK_KERNEL(kka_gpass3_4_8)}, {0, 0, 0}},
+      {{0, 0, 0}, {0, 0, 0}, {KK_KERNEL(kka_gpass3_4_0), KK_KERNEL(kka_gpass4_4_4), KK_KERNEL(kka_gpass3_4_8)}, {0, 0, 0}}};
   const int w = ksize == 1 ? 0 : ksize == 2 ? 1 : ksize == 4 ? 2 : 3;
   const int v = vsize == 0 ? 0 : vsize == 4 ? 1 : 2;
-  const int passes = ksize, v2 = second_kernels(n), parts = v2 ? KKA_HIST2_PARTS(ksize) : 1;
+  const int form = kernel_form(n), v2 = form >= 2;
+  const int passes = ksize, parts = v2 ? KKA_HIST2_PARTS(ksize) : 1;
+  const kk_kernel_t *const pass = pass_k[form - 1][w][v] ? pass_k[form - 1][w][v] : pass_k[1][w][v];
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
   const uint64_t scratch = pass_scratch(ksize, vsize);
   if (KKA_UNLIKELY(scratch > kka_scratch_max(c)))
@@ -120,7 +134,7 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
     a.shift = p * KKA_RADIX_BITS;
     a.kind = kind;
     a.desc = desc;
-    st = kka_team(c, pass_k[v2][w][v], &a, sizeof a, ntiles, KKA_GPU_TS, scratch);
+    st = kka_team(c, pass, &a, sizeof a, ntiles, KKA_GPU_TS, scratch);
     if (st == KK_OK)
       *cur = !*cur;
   }

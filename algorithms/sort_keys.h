@@ -69,6 +69,17 @@ KK__FN kk__lanes_t kka_match(int valid, unsigned d) {
   }
   return m;
 }
+/* the same where every lane of the warp holds a digit (the warp's lanes
+ * alone: a mask wider than the warp keeps its upper bits clear) */
+KK__FN kk__lanes_t kka_match_full(unsigned d) {
+  kk__lanes_t m = KKA_WS >= 8 * (int)sizeof(kk__lanes_t) ? ~(kk__lanes_t)0 : ((kk__lanes_t)1 << (KKA_WS % (8 * sizeof(kk__lanes_t)))) - 1;
+#pragma unroll
+  for (int b = 0; b < KKA_RADIX_BITS; b++) {
+    const kk__lanes_t v = kk__ballot(((d >> b) & 1u) != 0);
+    m &= ((d >> b) & 1u) ? v : ~v;
+  }
+  return m;
+}
 /* A look-back word (sort_pass_tmpl.h): flag and count in one word,
  * written and read whole, so the loads need no fence (one each would cost
  * more than the load); volatile, so they go past this SM's L1 to where the

@@ -11,10 +11,9 @@
 # KK_SORT_RUN_ROWS picks other rows (default: the four sorts, copy_if and
 # fill, whose Philox row is against cuRAND's Philox); KK_SORT_RUN_CASES the
 # suite's cases (default: all of it; e.g. "sort binsort", each a run).
-# KK_SORT_RUN_KERNELS="1 2" runs every benchmark run once with each form
-# of the radix sort's kernels (KK_SORT_GPU_KERNEL, docs/algorithms.md), in
-# turn (the suite runs with the default form); default "2" (the default
-# form).  With ncu on the PATH and KK_SORT_RUN_NCU=1 it also
+# KK_SORT_RUN_KERNELS="1 2" runs the suite and every benchmark run once
+# with each form of the radix sort's kernels (KK_SORT_GPU_KERNEL,
+# docs/algorithms.md), in turn; default "2" (the default form).  With ncu on the PATH and KK_SORT_RUN_NCU=1 it also
 # profiles, for each of those forms, the histogram and pass kernels of one
 # sort_u32 and one pairs_u32 sort of 2^24 keys (the sections of
 # docs/algorithms.md's profile) into OUT/ncu-K.txt, then CUB's into
@@ -55,19 +54,23 @@ suite() {
   local name=$1 log=$2 l r
   l=$(limit)
   [ "$l" -gt 0 ] || { echo "   suite $name: not run (budget)"; status=1; return; }
-  step "kk-algorithms suite on cuda${CK_RUN_CASE:+, case $CK_RUN_CASE} (log: $log)"
+  step "kk-algorithms suite on cuda${CK_RUN_CASE:+, case $CK_RUN_CASE}, kernel ${KK_SORT_GPU_KERNEL:-2} (log: $log)"
   CK_FORK=no timeout "$l" algorithms/tests/check_algorithms cuda >"$log" 2>&1
   r=$?
   tail -3 "$log"
   case $r in 0) echo "   suite $name: PASS" ;; 77) echo "   suite $name: SKIP (no cuda backend?)"; status=1 ;; *) echo "   suite $name: FAIL (rc=$r)"; status=1 ;; esac
 }
-if [ -z "$CASES" ]; then
-  suite all "$OUT/check.txt"
-else
-  for c in $CASES; do
-    CK_RUN_CASE=$c suite "$c" "$OUT/check-$c.txt"
-  done
-fi
+for k in $KERNELS; do
+  export KK_SORT_GPU_KERNEL=$k
+  if [ -z "$CASES" ]; then
+    suite "all, kernel $k" "$OUT/check-k$k.txt"
+  else
+    for c in $CASES; do
+      CK_RUN_CASE=$c suite "$c, kernel $k" "$OUT/check-$c-k$k.txt"
+    done
+  fi
+  unset KK_SORT_GPU_KERNEL
+done
 
 for i in 1 2 3; do
   for k in $KERNELS; do
