@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/spgemm-gpu.sh -- SpGEMM on cuda in under 150 s, from a built tree (configure with cuda on, `make`): check_sparse_ops on cuda (every bin of the GPU kernels, the two phases and the one call), kk-bench-sparse-ops --full --case=spgemm three times (the 27-point 100^3 and the irregular 200,000-row products against cusparseSpGEMM: symbolic + numeric, the symbolic phase alone, the numeric phase reused, the one call kk_sparse_spgemm), a kk-kernel-logger --times trace of the irregular product (each kernel's and allocation's time, the two phases and the one call) and an ncu of its symbolic phase's kernels.  Every step is bounded by timeout and by what is left of the 150 s; logs go to $OUT; the last lines are a summary.
+# bench/spgemm-gpu.sh -- SpGEMM on cuda in under 150 s, from a built tree (configure with cuda on, `make`): check_sparse_ops on cuda (every bin of the GPU kernels, the two phases and the one call), kk-bench-sparse-ops --full --case=spgemm four times, the GPU bins' kernels side by side (the default) and one after the other (KK_SPGEMM_BINS=sequential) alternately (the 27-point 100^3 and the irregular 200,000-row products against cusparseSpGEMM: symbolic + numeric, the symbolic phase alone, the numeric phase reused, the one call kk_sparse_spgemm; summary lines start with the order), and a kk-kernel-logger --times trace of the irregular product (each kernel's and allocation's time, the two phases and the one call).  Every step is bounded by timeout and by what is left of the 150 s; logs go to $OUT; the last lines are a summary.
 #   usage: bench/spgemm-gpu.sh   (run from the build tree)
 #   OUT: where the logs go (default /tmp/kk-spgemm-gpu)
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -24,11 +24,14 @@ step "check_sparse_ops cuda"
 CK_FORK=no timeout "$(left 55)" kernels/tests/check_sparse_ops cuda >"$OUT/sparse-ops-cuda.log" 2>&1
 note "check_sparse_ops cuda" $?
 tail -4 "$OUT/sparse-ops-cuda.log"
-for r in 1 2 3; do
-  step "kk-bench-sparse-ops cuda --full --case=spgemm, run $r"
-  timeout "$(left 20)" bench/kk-bench-sparse-ops --kokkos-device=cuda --full --case=spgemm --reps=5 2>&1 |
-    tee "$OUT/bench-spgemm-$r.txt"
-  note "kk-bench-sparse-ops spgemm run $r" $?
+# the bins side by side (the default) and one after the other (KK_SPGEMM_BINS=sequential), alternating
+for r in 1 2 3 4; do
+  mode=concurrent
+  [ $((r % 2)) -eq 0 ] && mode=sequential
+  step "kk-bench-sparse-ops cuda --full --case=spgemm, run $r, bins $mode"
+  KK_SPGEMM_BINS=$mode timeout "$(left 18)" bench/kk-bench-sparse-ops --kokkos-device=cuda --full --case=spgemm \
+    --reps=5 2>&1 | tee "$OUT/bench-spgemm-$r-$mode.txt"
+  note "kk-bench-sparse-ops spgemm run $r ($mode)" $?
 done
 step "kk-kernel-logger --times: the irregular product, once"
 timeout "$(left 15)" bench/kk-bench-sparse-ops --kokkos-device=cuda --full --case=spgemm-irregular --reps=1 \
@@ -36,20 +39,11 @@ timeout "$(left 15)" bench/kk-bench-sparse-ops --kokkos-device=cuda --full --cas
   >"$OUT/logger-irregular.txt" 2>&1
 note "kernel logger, irregular" $?
 grep -c "kk-logger" "$OUT/logger-irregular.txt"
-step "ncu: the symbolic phase's kernels of the irregular product (sizes, bins, counts, offsets)"
-if command -v ncu >/dev/null; then
-  timeout "$(left 40)" ncu --kernel-name 'regex:sg_(size|hist|place|count|offsets)' --launch-count 30 \
-    --section SpeedOfLight --section LaunchStats \
-    --section Occupancy --csv --page details \
-    bench/kk-bench-sparse-ops --kokkos-device=cuda --full --case=spgemm-irregular --reps=1 >"$OUT/ncu-irregular.csv" \
-    2>"$OUT/ncu-irregular.err"
-  note "ncu, irregular" $?
-  tail -3 "$OUT/ncu-irregular.err"
-else
-  note "ncu (not found)" 77
-fi
 step "summary (logs in $OUT)"
-grep -h "^spgemm" "$OUT"/bench-spgemm-*.txt | tee "$OUT/summary.txt"
+for f in "$OUT"/bench-spgemm-*.txt; do
+  m=${f##*-}
+  grep "^spgemm" "$f" | sed "s/^/${m%.txt} /"
+done | tee "$OUT/summary.txt"
 printf "%s" "$summary" | tee -a "$OUT/summary.txt"
 grep -q -e FAIL -e TIMEOUT "$OUT/summary.txt" && exit 1
 exit 0

@@ -14,6 +14,10 @@ static const kk_kernel_t *const k_compact[4] = KKK_K4(sg_compact);
  * in each thread's level-1 scratch: 16 MiB a thread at the limit). */
 #define DENSE_MAX_COLS ((int64_t)1 << 22)
 
+/* GPUs: the bins' kernels run side by side on the caller's instance and up
+ * to SIDE_QUEUES more of its backend (launch_bins). */
+#define SIDE_QUEUES 7
+
 enum { KIND_PRODUCT = 0, KIND_JACOBI = 1, KIND_ADD = 2 };
 static const char *const kind_name[] = {"kk_sparse_spgemm_symbolic", "kk_sparse_spgemm_symbolic (KK_SPGEMM_JACOBI)",
                                         "kk_sparse_spadd_symbolic"};
@@ -39,6 +43,8 @@ struct kk_spgemm_handle {
   kk_view_t *work;           /* dense: per row, the work of the rows before it */
   int64_t wtotal, chunks;    /* dense: the work in all; chunks of rows a launch */
   const kk_crs_t *made;      /* the C the numeric phase made */
+  kk_instance_t *side[SIDE_QUEUES]; /* GPUs: the bins' other queues (made at the first launch that needs them) */
+  int nside;
 };
 
 /* ---- shared with color.c and gs.c ---------------------------------------------------- */
@@ -188,6 +194,44 @@ static kk_status_t bin_rows(const kkk_call_t *c, kk_spgemm_handle_t *h, const st
   return kk_parallel_for_team(c->op, &p, KK_KERNEL(kkk_sg_place), &a, sizeof a);
 }
 
+/* The bins' order: KK_SPGEMM_BINS=concurrent|sequential (concurrent, the
+ * default: on cuda and hip the bins' kernels side by side, largest bins
+ * first; sequential: one after the other on the caller's instance, bin 0
+ * first, as on every other backend).  1 concurrent, 0 sequential; *st an
+ * error for another setting. */
+static int bins_setting(const char *op, kk_status_t *st) {
+  const char *env = getenv("KK_SPGEMM_BINS");
+  *st = KK_OK;
+  if (!env || !*env || strcmp(env, "concurrent") == 0)
+    return 1;
+  if (strcmp(env, "sequential") == 0)
+    return 0;
+  *st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: KK_SPGEMM_BINS is '%s'; it takes concurrent or sequential", op, env);
+  return 0;
+}
+
+/* The queues for nq bins side by side: q[0] the caller's instance, q[1..]
+ * the handle's side instances (made once, kept until the handle goes),
+ * each ordered after the caller's earlier work (kept on the device: an
+ * event).  Returns how many queues there are (1 when side instances
+ * cannot be had, or the caller's instance cannot be ordered, as while it
+ * captures a graph: then the bins go one after the other). */
+static int bin_queues(const kkk_call_t *c, kk_spgemm_handle_t *h, int nq, kk_instance_t **q) {
+  q[0] = c->inst;
+  if (nq > SIDE_QUEUES + 1)
+    nq = SIDE_QUEUES + 1;
+  while (h->nside < nq - 1 && kk_instance_create(kk_instance_backend(c->inst), &h->side[h->nside]) == KK_OK)
+    h->nside++;
+  if (nq > h->nside + 1)
+    nq = h->nside + 1;
+  for (int i = 1; i < nq; i++) {
+    q[i] = h->side[i - 1];
+    if (kk_instance_wait(q[i], c->inst) != KK_OK)
+      return 1;
+  }
+  return nq;
+}
+
 /* GPUs: a launch per non-empty bin (Kokkos Kernels' work units by row
  * size).  Bin 0 (tables of at most KKK_SG_THREAD_SLOTS slots): a row per
  * team thread, 64 threads a team, one lane each, the table in thread
@@ -196,8 +240,13 @@ static kk_status_t bin_rows(const kkk_call_t *c, kk_spgemm_handle_t *h, const st
  * scratch): a team per row, 32 to 256 lanes (a quarter of the table's
  * slots), vlen lanes per thread, the team scratch just the bin's table.
  * Bin 15 (over cap): a team of 256 lanes per row, the table in the global
- * tables. */
-static kk_status_t launch_bins(const kkk_call_t *c, const kk_spgemm_handle_t *h, const kk_kernel_t *kthr,
+ * tables.  On cuda and hip (bins_setting) the bins run side by side, a
+ * bin a queue (bin_queues), largest first so that the small ones fill in
+ * around them: a bin of few rows fills only part of the GPU, and the
+ * bins write distinct rows of distinct results.  The caller's instance is
+ * ordered after every side queue before this returns (on the device: no
+ * host wait), so what follows on it sees all the bins' rows. */
+static kk_status_t launch_bins(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_kernel_t *kthr,
                                const kk_kernel_t *kteam, const struct kkk_sg_args *a0, int with_values,
                                const int64_t *off) {
   const size_t es = with_values ? kkk_elem_size(h->type) : 0;
@@ -206,15 +255,35 @@ static kk_status_t launch_bins(const kkk_call_t *c, const kk_spgemm_handle_t *h,
    * PoCL does, and a CPU gains nothing from wider teams or lanes) */
   const char *be = kk_instance_backend(c->inst);
   const int gpu = be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0);
-  for (int b = 0; b < KKK_SG_NBIN; b++) {
+  int bins[KKK_SG_NBIN], nb = 0;
+  for (int b = 0; b < KKK_SG_NBIN; b++)
+    if (off[b + 1] > off[b])
+      bins[nb++] = b;
+  kk_instance_t *q[SIDE_QUEUES + 1] = {c->inst};
+  int nq = 1;
+  if (gpu) {
+    kk_status_t st;
+    const int conc = bins_setting(c->op, &st);
+    if (st != KK_OK)
+      return st;
+    if (conc && nb > 1) {
+      nq = bin_queues(c, h, nb, q);
+      for (int i = 0; i < nb / 2; i++) { /* largest first */
+        const int t = bins[i];
+        bins[i] = bins[nb - 1 - i];
+        bins[nb - 1 - i] = t;
+      }
+    }
+  }
+  kk_status_t st = KK_OK;
+  for (int i = 0; i < nb && st == KK_OK; i++) {
+    const int b = bins[i];
     const int64_t n = off[b + 1] - off[b];
-    if (n == 0)
-      continue;
     struct kkk_sg_args a = *a0;
     a.flags |= KKK_SG_LIST;
     a.list_off = off[b];
     a.rows = n;
-    kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
+    kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, q[i % nq]};
     const kk_kernel_t *k = kteam;
     if (b == 0) {
       k = kthr;
@@ -237,11 +306,16 @@ static kk_status_t launch_bins(const kkk_call_t *c, const kk_spgemm_handle_t *h,
       a.rows_per_team = 1;
       p.league_size = n;
     }
-    kk_status_t st = kk_parallel_for_team(c->op, &p, k, &a, sizeof a);
-    if (st != KK_OK)
-      return st;
+    st = kk_parallel_for_team(c->op, &p, k, &a, sizeof a);
   }
-  return KK_OK;
+  /* the caller's instance after every side queue, also after an error
+   * (what was launched completes before the caller's next work) */
+  for (int i = 1; i < nq && i < nb; i++) {
+    const kk_status_t sw = kk_instance_wait(c->inst, q[i]);
+    if (st == KK_OK)
+      st = sw;
+  }
+  return st;
 }
 
 static void base_args(struct kkk_sg_args *a, const kk_spgemm_handle_t *h, const kk_crs_t *A, const kk_crs_t *B) {
@@ -289,6 +363,8 @@ void kk_sparse_spgemm_destroy(kk_spgemm_handle_t *h) {
   kk_view_release(h->bcnt);
   kk_view_release(h->crp);
   kk_view_release(h->work);
+  for (int i = 0; i < h->nside; i++)
+    kk_instance_destroy(h->side[i]);
   free(h);
 }
 

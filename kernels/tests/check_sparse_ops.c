@@ -318,18 +318,24 @@ START_TEST(spgemm_against_reference) {
       compare(what, t, &C, sorted, prod_row, &ctx, A.rows > 0 ? A.nnz : 0);
       hfree(&C);
       /* the one call, in one pass (forced: on every backend) and, on
-       * devices, as chosen (host backends choose the two phases above) */
-      for (int one = is_host_backend() ? 1 : 0; one < 2; one++) {
+       * devices, as chosen (host backends choose the two phases above)
+       * and in one pass with the bins one after the other (cuda and hip
+       * run them side by side otherwise) */
+      for (int one = is_host_backend() ? 1 : 0; one < (is_host_backend() ? 2 : 3); one++) {
         if (one)
           setenv("KK_SPGEMM_ONE_PASS", "yes", 1);
         else
           unsetenv("KK_SPGEMM_ONE_PASS");
+        if (one == 2)
+          setenv("KK_SPGEMM_BINS", "sequential", 1);
         kk_crs_t *dC1 = NULL;
         OK(kk_sparse_spgemm(NULL, dA, dB, sorted ? KK_SPARSE_SORTED : 0, &dC1));
+        unsetenv("KK_SPGEMM_BINS");
         ck_assert_int_eq(kk_crs_nnz(dC1), nnz);
         C = download(dC1);
-        char what1[96];
-        snprintf(what1, sizeof what1, "%s, one call%s", what, one ? " (one pass)" : "");
+        char what1[128];
+        snprintf(what1, sizeof what1, "%s, one call%s", what, one == 2 ? " (one pass, bins in sequence)"
+                                                              : one ? " (one pass)" : "");
         compare(what1, t, &C, sorted, prod_row, &ctx, A.rows > 0 ? A.nnz : 0);
         hfree(&C);
         kk_crs_destroy(dC1);
@@ -469,7 +475,8 @@ END_TEST
 
 /* A KK_SPGEMM_HOST_ACCUMULATOR that is none of hash, dense, auto is
  * refused, with its name, by host backends (and ignored by others); a
- * KK_SPGEMM_ONE_PASS that is none of yes, no, auto by kk_sparse_spgemm. */
+ * KK_SPGEMM_ONE_PASS that is none of yes, no, auto by kk_sparse_spgemm; a
+ * KK_SPGEMM_BINS that is none of concurrent, sequential by cuda and hip. */
 START_TEST(host_accumulator_setting) {
   hmat_t A = hrandom(KK_DOUBLE, 4, 4, 0.5, -1);
   kk_crs_t *dA = upload(KK_DOUBLE, &A, "A");
@@ -498,6 +505,31 @@ START_TEST(host_accumulator_setting) {
   setenv("KK_SPGEMM_ONE_PASS", "no", 1);
   OK(kk_sparse_spgemm(NULL, dA, dA, 0, &dC));
   unsetenv("KK_SPGEMM_ONE_PASS");
+  kk_crs_destroy(dC);
+  /* KK_SPGEMM_BINS (cuda and hip's binned launches; ignored elsewhere):
+   * concurrent, sequential */
+  const char *be = kk_instance_backend(kk_instance_default());
+  const int gpu = be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0);
+  dC = NULL;
+  setenv("KK_SPGEMM_BINS", "interleaved", 1);
+  const kk_status_t sb = kk_sparse_spgemm_symbolic(NULL, dA, dA, 0, &h, NULL);
+  unsetenv("KK_SPGEMM_BINS");
+  if (gpu && A.nnz > 0) {
+    ck_assert_int_eq(sb, KK_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_null(h);
+    ck_assert_contains(kk_last_error(), "KK_SPGEMM_BINS is 'interleaved'; it takes concurrent or sequential");
+  } else {
+    OK(sb);
+  }
+  kk_sparse_spgemm_destroy(h);
+  h = NULL;
+  setenv("KK_SPGEMM_BINS", "sequential", 1);
+  OK(kk_sparse_spgemm(NULL, dA, dA, 0, &dC));
+  setenv("KK_SPGEMM_BINS", "concurrent", 1);
+  kk_crs_destroy(dC);
+  dC = NULL;
+  OK(kk_sparse_spgemm(NULL, dA, dA, 0, &dC));
+  unsetenv("KK_SPGEMM_BINS");
   kk_crs_destroy(dC);
   kk_crs_destroy(dA);
   hfree(&A);
