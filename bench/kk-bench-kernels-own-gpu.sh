@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/kk-bench-kernels-own-gpu.sh -- kk-kernels' own batched dgemm and SpMV on a CUDA machine, each form the library can select: registers, the rows three times with the default forms and the other forms taking turns (KK_KERNELS_BGEMM=4x4 with KK_KERNELS_SPMV_MERGE=early, and KK_KERNELS_BGEMM_GROUP=11), other matrices per team once, Nsight Compute's view of the batched kernels against cuBLAS's, the suite's kernels case on cuda in both forms; a summary at the end.
+# bench/kk-bench-kernels-own-gpu.sh -- kk-kernels' own batched dgemm and SpMV on a CUDA machine, each form the library can select: registers, the rows three times with the default forms and the other forms taking turns (KK_KERNELS_BGEMM=4x4 with KK_KERNELS_SPMV_MERGE=late, and KK_KERNELS_BGEMM_GROUP=11), other matrices per team once, Nsight Compute's view of the batched kernels against cuBLAS's, the suite's kernels case on cuda in both forms; a summary at the end.
 #
 # usage: bench/kk-bench-kernels-own-gpu.sh [BUILDDIR]   (default: the current directory)
 # BUILDDIR is a tree configured with cuda and built (`make`, then `make
@@ -108,7 +108,7 @@ prof() {
 # tile's first row end loaded with its products), the other forms, and
 # 11 matrices per team (one round of teams on 132 multiprocessors at 3
 # teams each)
-ALT="KK_KERNELS_BGEMM=4x4 KK_KERNELS_SPMV_MERGE=early"
+ALT="KK_KERNELS_BGEMM=4x4 KK_KERNELS_SPMV_MERGE=late"
 for r in 1 2 3; do
   bench "default-$r" 15 batched,spmv
   # shellcheck disable=SC2086
