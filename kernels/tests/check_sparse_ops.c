@@ -27,7 +27,8 @@ typedef double complex cplx;
 
 static const char *g_backend = "serial";
 static char *g_plugin_path;
-/* under valgrind (CI sets KK_TEST_UNDER_VALGRIND=1) the largest shape is left out */
+/* under valgrind (CI sets KK_TEST_UNDER_VALGRIND=1) the largest shape is left out, and SpGEMM's
+ * reference case runs half its type and accumulator pairs (spgemm_against_reference) */
 static int g_small;
 static const kk_type_t k_types[4] = {KK_FLOAT, KK_DOUBLE, KK_COMPLEX_FLOAT, KK_COMPLEX_DOUBLE};
 
@@ -295,6 +296,12 @@ static const struct {
 #define NSHAPES (sizeof k_shapes / sizeof k_shapes[0] - (g_small ? 1 : 0))
 
 START_TEST(spgemm_against_reference) {
+  /* under valgrind (where only the two forced host accumulators run, and
+   * each pass of this case took about a minute) each accumulator takes two
+   * of the four types, so that every type runs once: double and complex
+   * double with the first, float and complex float with the second */
+  if (g_small && (_i / 4 + _i % 4) % 2)
+    return;
   const kk_type_t t = k_types[_i % 4];
   const char *acc = set_acc(_i);
   for (size_t s = 0; s < NSHAPES; s++)
