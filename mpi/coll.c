@@ -206,12 +206,12 @@ typedef struct nccl_args {
 } nccl_args_t;
 
 static int is_cuda(kk_instance_t *inst) {
-  const char *b = inst ? kk_instance_backend(inst) : NULL;
-  return b && strcmp(b, "cuda") == 0;
+  return inst && kk_mpi__nccl_serves(kk_instance_backend(inst));
 }
 
 /* Whether this collective goes through NCCL: c has an NCCL communicator,
- * every view is device memory of the cuda backend, and NCCL has the
+ * every view is device memory of the backend it serves (cuda; hip for
+ * RCCL), and NCCL has the
  * reduction.  The ranks compare the answer in the collective check. */
 static int use_nccl(const kk_mpi_comm_t *c, const side_t *in, const side_t *out, const nccl_args_t *na) {
   if (!c->nccl_on || !na || out->path == KK_MPI_PATH_HOST || !is_cuda(out->inst))

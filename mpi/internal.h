@@ -83,6 +83,7 @@ struct kk_mpi_comm {
    * made one (cuda), and what it is */
   kk_instance_t *xinst;
   void *xstream, *xctx;
+  int xdev, xhip;           /* the stream's device, and whether it is a hip stream (else cuda) */
   char xhow[400];
 };
 

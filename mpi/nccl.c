@@ -1,4 +1,4 @@
-/* mpi/nccl.c -- NCCL opened at run time, and the device-direct collectives of kk-mpi on it (docs/mpi.md). */
+/* mpi/nccl.c -- NCCL (or RCCL on hip) opened at run time, and the device-direct collectives of kk-mpi on it (docs/mpi.md). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
@@ -24,6 +24,14 @@
  * carries its own CUDA runtime and opens libcuda itself; kk opens libcuda
  * too, for the context NCCL must see current (the primary context the cuda
  * plugin uses) and for polling the stream under a time limit.
+ *
+ * Where the default backend is hip the same code drives RCCL (librccl.so.1),
+ * AMD's port of NCCL, which exports NCCL's functions under NCCL's names with
+ * the same types, enum values and 128-byte unique id (ROCm/rccl,
+ * src/rccl.h.in); the HIP runtime (libamdhip64, as the hip plugin opens it)
+ * takes libcuda's part.  The few calls in which the two differ go through
+ * the vendor functions below (make_current); the rest does not know which
+ * library it drives.
  */
 
 /* ---- NCCL's ABI (nccl.h.in, 2.18) ------------------------------------------------- */
@@ -73,16 +81,23 @@ static struct nccl_fns {
   ncclResult_t (*all_gather)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, cudaStream_t);
   /* optional (2.13): the last error's text, more than the result's name */
   const char *(*get_last_error)(ncclComm_t);
-  /* libcuda */
-  int (*ctx_set_current)(void *);
-  int (*stream_query)(void *);
+} N;
+
+/* The device runtime beside the library: libcuda for NCCL, the HIP runtime
+ * for RCCL (RT[0], RT[1]), each opened once, when first needed. */
+typedef struct vendor_rt {
+  int (*ctx_set_current)(void *); /* cuda: cuCtxSetCurrent */
+  int (*set_device)(int);         /* hip: hipSetDevice (KK_NATIVE_HIP's context is NULL) */
+  int (*stream_query)(void *);    /* 0 done, 600 not ready on both (CUDA_ERROR_NOT_READY, hipErrorNotReady) */
   /* optional: the exchange instance's stream (kk_mpi_comm_instance) */
   int (*prio_range)(int *, int *);
-  int (*stream_create_prio)(void **, unsigned, int);
+  int (*stream_create_prio)(void **, unsigned, int); /* flag 0x1: CU_STREAM_NON_BLOCKING, hipStreamNonBlocking */
   int (*stream_destroy)(void *);
-  int cuda_found;
-  char cuda_why[300];
-} N;
+  int found;
+  char why[300];
+} vendor_rt_t;
+static vendor_rt_t RT[2];
+static vendor_rt_t *V = &RT[0]; /* the runtime of the library opened (g_lib.hip) */
 
 #define NCCL_SYMS(X)                                                                                               \
   X(get_version, "ncclGetVersion") X(get_unique_id, "ncclGetUniqueId") X(comm_init_rank, "ncclCommInitRank")      \
@@ -92,7 +107,7 @@ static struct nccl_fns {
   X(all_reduce, "ncclAllReduce") X(broadcast, "ncclBroadcast") X(all_gather, "ncclAllGather")
 
 static mpi_nccl_lib_t g_lib;
-static pthread_once_t g_once = PTHREAD_ONCE_INIT, g_cuda_once = PTHREAD_ONCE_INIT;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT, g_rt_once[2] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
 
 /* Opens `file` and resolves every function: 0, or -1 with why. */
 static int try_open(const char *file, char *why, size_t why_size) {
@@ -103,9 +118,10 @@ static int try_open(const char *file, char *why, size_t why_size) {
     snprintf(why, why_size, "%s", e ? e : "dlopen failed");
     return -1;
   }
+  const char *family = g_lib.name; /* NCCL or RCCL */
 #define RESOLVE(field, name)                                                                                       \
   if (!(*(void **)&N.field = dlsym(h, name))) {                                                                    \
-    snprintf(why, why_size, "%s has no %s (not NCCL 2.7 or later)", file, name);                                   \
+    snprintf(why, why_size, "%s has no %s (not %s 2.7 or later)", file, name, family);                            \
     memset(&N, 0, offsetof(struct nccl_fns, get_last_error));                                                        \
     dlclose(h);                                                                                                    \
     return -1;                                                                                                     \
@@ -152,27 +168,75 @@ static int try_python(char *path, size_t path_size, char *why, size_t why_size) 
 }
 
 static void open_cuda(void) {
+  vendor_rt_t *R = &RT[0];
   dlerror();
   void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *e = dlerror();
-    snprintf(N.cuda_why, sizeof N.cuda_why, "%s", e ? e : "libcuda.so.1: dlopen failed");
+    snprintf(R->why, sizeof R->why, "%s", e ? e : "libcuda.so.1: dlopen failed");
     return;
   }
-  *(void **)&N.ctx_set_current = dlsym(h, "cuCtxSetCurrent");
-  *(void **)&N.stream_query = dlsym(h, "cuStreamQuery");
-  *(void **)&N.prio_range = dlsym(h, "cuCtxGetStreamPriorityRange");
-  *(void **)&N.stream_create_prio = dlsym(h, "cuStreamCreateWithPriority");
-  *(void **)&N.stream_destroy = dlsym(h, "cuStreamDestroy_v2");
-  if (!N.ctx_set_current || !N.stream_query) {
-    snprintf(N.cuda_why, sizeof N.cuda_why, "libcuda.so.1 lacks cuCtxSetCurrent or cuStreamQuery");
+  *(void **)&R->ctx_set_current = dlsym(h, "cuCtxSetCurrent");
+  *(void **)&R->stream_query = dlsym(h, "cuStreamQuery");
+  *(void **)&R->prio_range = dlsym(h, "cuCtxGetStreamPriorityRange");
+  *(void **)&R->stream_create_prio = dlsym(h, "cuStreamCreateWithPriority");
+  *(void **)&R->stream_destroy = dlsym(h, "cuStreamDestroy_v2");
+  if (!R->ctx_set_current || !R->stream_query) {
+    snprintf(R->why, sizeof R->why, "libcuda.so.1 lacks cuCtxSetCurrent or cuStreamQuery");
     return;
   }
-  N.cuda_found = 1;
+  R->found = 1;
+}
+
+/* The HIP runtime the hip plugin runs on: the file KK_HIP_LIBRARY names,
+ * else libamdhip64.so.5, else libamdhip64.so, as the plugin looks; the
+ * loader hands back the plugin's copy when it is the same file. */
+static void open_hip(void) {
+  vendor_rt_t *R = &RT[1];
+  const char *set = getenv("KK_HIP_LIBRARY");
+  const char *names[] = {set && *set ? set : "libamdhip64.so.5", set && *set ? NULL : "libamdhip64.so", NULL};
+  void *h = NULL;
+  for (int i = 0; !h && names[i]; i++) {
+    dlerror();
+    if (!(h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL))) {
+      const char *e = dlerror();
+      snprintf(R->why, sizeof R->why, "%s", e ? e : "the HIP runtime: dlopen failed");
+    }
+  }
+  if (!h)
+    return;
+  *(void **)&R->set_device = dlsym(h, "hipSetDevice");
+  *(void **)&R->stream_query = dlsym(h, "hipStreamQuery");
+  *(void **)&R->prio_range = dlsym(h, "hipDeviceGetStreamPriorityRange");
+  *(void **)&R->stream_create_prio = dlsym(h, "hipStreamCreateWithPriority");
+  *(void **)&R->stream_destroy = dlsym(h, "hipStreamDestroy");
+  if (!R->set_device || !R->stream_query) {
+    snprintf(R->why, sizeof R->why, "the HIP runtime lacks hipSetDevice or hipStreamQuery");
+    return;
+  }
+  R->found = 1;
+}
+
+/* The runtime of one family (0 cuda, 1 hip), opened at the first question. */
+static vendor_rt_t *vendor_rt(int hip) {
+  pthread_once(&g_rt_once[hip], hip ? open_hip : open_cuda);
+  return &RT[hip];
+}
+
+/* Makes the library's device current in this thread: the CUcontext on cuda,
+ * the device on hip. */
+static int make_current(const vendor_rt_t *R, void *ctx, int dev) {
+  return R->set_device ? R->set_device(dev) : R->ctx_set_current(ctx);
 }
 
 static void load_once(void) {
   mpi_nccl_lib_t *L = &g_lib;
+  /* the family follows the default backend of this first use */
+  const char *b = kk_backend_default();
+  L->hip = b && strcmp(b, "hip") == 0;
+  L->name = L->hip ? "RCCL" : "NCCL";
+  L->backend = L->hip ? "hip" : "cuda";
+  snprintf(L->chosen_by, sizeof L->chosen_by, "%s", b ? b : "none (kk was not initialized)");
   const char *setting = getenv("KK_NCCL_LIBRARY");
   char why[460] = ""; /* two of them and the text around fit L->why (1024) */
   if (setting && *setting) {
@@ -182,6 +246,18 @@ static void load_once(void) {
       L->found = 1;
     } else
       snprintf(L->why, sizeof L->why, "KK_NCCL_LIBRARY=%s: %s", setting, why);
+  } else if (L->hip) {
+    L->setting = "search";
+    char why2[460] = "";
+    if (try_open("librccl.so.1", why, sizeof why) == 0) {
+      snprintf(L->path, sizeof L->path, "librccl.so.1");
+      L->found = 1;
+    } else if (try_open("/opt/rocm/lib/librccl.so.1", why2, sizeof why2) == 0) {
+      snprintf(L->path, sizeof L->path, "/opt/rocm/lib/librccl.so.1");
+      L->found = 1;
+    } else
+      snprintf(L->why, sizeof L->why, "no RCCL found (KK_NCCL_LIBRARY, the loader's path, /opt/rocm/lib): %s; %s",
+               why, why2);
   } else {
     L->setting = "search";
     char why2[460] = "";
@@ -197,12 +273,16 @@ static void load_once(void) {
   if (L->found && N.get_version(&L->version) != ncclSuccess)
     L->version = 0;
   if (L->found)
-    pthread_once(&g_cuda_once, open_cuda);
+    V = vendor_rt(L->hip);
 }
 
 const mpi_nccl_lib_t *kk_mpi__nccl_lib(void) {
   pthread_once(&g_once, load_once);
   return &g_lib;
+}
+
+int kk_mpi__nccl_serves(const char *backend) {
+  return backend && strcmp(backend, kk_mpi__nccl_lib()->backend) == 0;
 }
 
 void kk_mpi__nccl_version_text(int code, char *buf, size_t size) {
@@ -232,26 +312,34 @@ static double now_s(void) {
 
 /* ---- the communicator ------------------------------------------------------------- */
 
-/* This rank's answer to "can my device views go through NCCL?": 0, or -1
- * with why; *dev and *ctx the device and context of the default instance. */
+/* This rank's answer to "can my device views go through NCCL (RCCL)?": 0,
+ * or -1 with why; c->nccl_device and c->nccl_ctx the device and context of
+ * the default instance (the context NULL on hip). */
 static int local_ok(kk_mpi_comm_t *c, char *why, size_t why_size) {
   const char *b = kk_backend_default();
-  if (strcmp(b, "cuda") != 0) {
-    snprintf(why, why_size, "the default backend is %s; NCCL serves the cuda backend", b);
+  if (strcmp(b, "cuda") != 0 && strcmp(b, "hip") != 0) {
+    snprintf(why, why_size, "the default backend is %s; NCCL serves the cuda backend, RCCL the hip backend", b);
     return -1;
   }
   const mpi_nccl_lib_t *L = kk_mpi__nccl_lib();
+  if (strcmp(b, L->backend) != 0) {
+    snprintf(why, why_size, "the default backend is %s, but this process chose %s for the %s backend at its first "
+             "use (default backend then: %s), and the library is opened once per process", b, L->name,
+             L->backend, L->chosen_by);
+    return -1;
+  }
   if (!L->found) {
     snprintf(why, why_size, "%s", L->why);
     return -1;
   }
-  if (!N.cuda_found) {
-    snprintf(why, why_size, "NCCL found but not the CUDA driver: %s", N.cuda_why);
+  if (!V->found) {
+    snprintf(why, why_size, "%s found but not the %s: %s", L->name, L->hip ? "HIP runtime" : "CUDA driver", V->why);
     return -1;
   }
   kk_native_queue_t q;
-  if (kk_instance_native_queue(kk_instance_default(), &q) != KK_OK || q.kind != KK_NATIVE_CUDA) {
-    snprintf(why, why_size, "the cuda instance has no native stream: %s", kk_last_error());
+  if (kk_instance_native_queue(kk_instance_default(), &q) != KK_OK ||
+      q.kind != (L->hip ? KK_NATIVE_HIP : KK_NATIVE_CUDA)) {
+    snprintf(why, why_size, "the %s instance has no native stream: %s", b, kk_last_error());
     return -1;
   }
   c->nccl_ctx = q.context;
@@ -348,7 +436,7 @@ kk_status_t kk_mpi__nccl_setup(kk_mpi_comm_t *c, int want) {
   ncclComm_t nc = NULL;
   if (r == ncclSuccess) {
     fn = "ncclCommInitRank";
-    N.ctx_set_current(c->nccl_ctx);
+    make_current(V, c->nccl_ctx, c->nccl_device);
     r = N.comm_init_rank(&nc, c->size, msg.id, c->rank);
   }
   int good = r == ncclSuccess, all_good = 0;
@@ -368,8 +456,8 @@ kk_status_t kk_mpi__nccl_setup(kk_mpi_comm_t *c, int want) {
   char v[32];
   kk_mpi__nccl_version_text(g_lib.version, v, sizeof v);
   const char *ce = getenv("NCCL_CUMEM_ENABLE");
-  snprintf(c->nccl_how, sizeof c->nccl_how, "NCCL %s (%s), device %d%s%s%s, NCCL_CUMEM_ENABLE=%s%s", v, g_lib.path,
-           c->nccl_device, want == 1 ? ", KK_MPI_NCCL=1" : "", p2p_set ? ", NCCL_MAX_P2P_NCHANNELS=" : "",
+  snprintf(c->nccl_how, sizeof c->nccl_how, "%s %s (%s), device %d%s%s%s, NCCL_CUMEM_ENABLE=%s%s", g_lib.name, v,
+           g_lib.path, c->nccl_device, want == 1 ? ", KK_MPI_NCCL=1" : "", p2p_set ? ", NCCL_MAX_P2P_NCHANNELS=" : "",
            p2p_set ? pc : "", ce ? ce : "(unset)", cumem_set ? " (set by kk)" : "");
   return KK_OK;
 }
@@ -377,7 +465,7 @@ kk_status_t kk_mpi__nccl_setup(kk_mpi_comm_t *c, int want) {
 kk_status_t kk_mpi__nccl_teardown(kk_mpi_comm_t *c) {
   if (!c->nccl_comm)
     return KK_OK;
-  N.ctx_set_current(c->nccl_ctx);
+  make_current(V, c->nccl_ctx, c->nccl_device);
   ncclResult_t r = N.comm_destroy((ncclComm_t)c->nccl_comm);
   c->nccl_comm = NULL;
   c->nccl_on = 0;
@@ -428,7 +516,7 @@ kk_status_t kk_mpi__nccl_coll(kk_mpi_comm_t *c, kk_mpi_what_t *what, kk_instance
   kk_status_t st = kk_instance_native_queue(inst, &q);
   if (st != KK_OK)
     return st;
-  N.ctx_set_current(c->nccl_ctx);
+  make_current(V, c->nccl_ctx, c->nccl_device);
   ncclResult_t r;
   const char *fn;
   if (coll == KK_MPI_NCCL_ALLREDUCE) {
@@ -461,14 +549,14 @@ kk_status_t kk_mpi__nccl_sync(kk_mpi_comm_t *c, kk_mpi_what_t *what, kk_instance
     return st;
   if (!c->nccl_comm)
     return kk_mpi__fence(c, inst, what);
-  N.ctx_set_current(c->nccl_ctx);
+  make_current(V, c->nccl_ctx, c->nccl_device);
   const double t0 = now_s();
   for (unsigned spin = 0;; spin++) {
-    int cr = N.stream_query(q.queue);
+    int cr = V->stream_query(q.queue);
     if (cr == 0)
       break;
-    if (cr != 600) /* CUDA_ERROR_NOT_READY */
-      return kk_mpi__fence(c, inst, what); /* the instance's fence reports the CUDA error */
+    if (cr != 600) /* CUDA_ERROR_NOT_READY, hipErrorNotReady */
+      return kk_mpi__fence(c, inst, what); /* the instance's fence reports the CUDA or HIP error */
     ncclResult_t ar = ncclSuccess;
     N.comm_get_async_error((ncclComm_t)c->nccl_comm, &ar);
     if (ar != ncclSuccess && ar != ncclInProgress) {
@@ -540,7 +628,7 @@ kk_status_t kk_mpi__nccl_flush(kk_mpi_comm_t *c) {
   const char *fn = "ncclGroupStart";
   int started = 0;
   if (st == KK_OK) {
-    N.ctx_set_current(c->nccl_ctx);
+    make_current(V, c->nccl_ctx, c->nccl_device);
     r = N.group_start();
     started = r == ncclSuccess;
   }
@@ -575,29 +663,34 @@ kk_status_t kk_mpi__xinst_create(kk_mpi_comm_t *c) {
   const char *be = kk_backend_default();
   const char *why = "the default backend has no stream priorities kk sets";
   kk_native_queue_t q;
-  if (be && strcmp(be, "cuda") == 0 && kk_instance_native_queue(kk_instance_default(), &q) == KK_OK &&
-      q.kind == KK_NATIVE_CUDA) {
-    pthread_once(&g_cuda_once, open_cuda);
+  const int hip = be && strcmp(be, "hip") == 0;
+  if (be && (hip || strcmp(be, "cuda") == 0) && kk_instance_native_queue(kk_instance_default(), &q) == KK_OK &&
+      q.kind == (hip ? KK_NATIVE_HIP : KK_NATIVE_CUDA)) {
+    const vendor_rt_t *R = vendor_rt(hip);
     int least = 0, greatest = 0;
     void *s = NULL;
-    if (!N.cuda_found)
-      why = N.cuda_why;
-    else if (!N.prio_range || !N.stream_create_prio || !N.stream_destroy)
-      why = "libcuda.so.1 lacks cuCtxGetStreamPriorityRange, cuStreamCreateWithPriority or cuStreamDestroy_v2";
-    else if (N.ctx_set_current(q.context) != 0 || N.prio_range(&least, &greatest) != 0 ||
-             N.stream_create_prio(&s, 0x1 /* CU_STREAM_NON_BLOCKING */, greatest) != 0)
-      why = "cuStreamCreateWithPriority failed";
+    if (!R->found)
+      why = R->why;
+    else if (!R->prio_range || !R->stream_create_prio || !R->stream_destroy)
+      why = hip ? "the HIP runtime lacks hipDeviceGetStreamPriorityRange, hipStreamCreateWithPriority or "
+                  "hipStreamDestroy"
+                : "libcuda.so.1 lacks cuCtxGetStreamPriorityRange, cuStreamCreateWithPriority or cuStreamDestroy_v2";
+    else if (make_current(R, q.context, q.device) != 0 || R->prio_range(&least, &greatest) != 0 ||
+             R->stream_create_prio(&s, 0x1 /* CU_STREAM_NON_BLOCKING, hipStreamNonBlocking */, greatest) != 0)
+      why = hip ? "hipStreamCreateWithPriority failed" : "cuStreamCreateWithPriority failed";
     else {
       kk_native_queue_t mine = q;
       mine.queue = s;
       kk_status_t st = kk_instance_create_native(be, &mine, &c->xinst);
       if (st != KK_OK) {
-        N.stream_destroy(s);
+        R->stream_destroy(s);
         return st;
       }
       c->xstream = s;
       c->xctx = q.context;
-      snprintf(c->xhow, sizeof c->xhow, "cuda stream of priority %d (the device's highest; lowest %d)", greatest,
+      c->xdev = q.device;
+      c->xhip = hip;
+      snprintf(c->xhow, sizeof c->xhow, "%s stream of priority %d (the device's highest; lowest %d)", be, greatest,
                least);
       return KK_OK;
     }
@@ -614,9 +707,11 @@ kk_status_t kk_mpi__xinst_destroy(kk_mpi_comm_t *c, int kk_alive) {
   kk_status_t st = kk_instance_destroy(c->xinst); /* fences it first */
   c->xinst = NULL;
   if (c->xstream && kk_alive) {
-    N.ctx_set_current(c->xctx);
-    if (N.stream_destroy(c->xstream) != 0 && st == KK_OK)
-      st = kk_set_error(KK_ERROR_BACKEND, "kk_mpi_comm_destroy: cuStreamDestroy of the exchange instance's stream failed");
+    const vendor_rt_t *R = &RT[c->xhip]; /* opened by kk_mpi__xinst_create */
+    make_current(R, c->xctx, c->xdev);
+    if (R->stream_destroy(c->xstream) != 0 && st == KK_OK)
+      st = kk_set_error(KK_ERROR_BACKEND, "kk_mpi_comm_destroy: %s of the exchange instance's stream failed",
+                        c->xhip ? "hipStreamDestroy" : "cuStreamDestroy");
   }
   c->xstream = NULL;
   return st;

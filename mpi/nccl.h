@@ -10,18 +10,30 @@
 struct kk_mpi_comm;
 struct kk_mpi_what;
 
-/* What the process found of NCCL (opened once, at the first question). */
+/* What the process found of NCCL, or of RCCL where the default backend was
+ * hip at the first question (opened once, at the first question). */
 typedef struct mpi_nccl_lib {
-  int found;          /* libnccl opened and every function needed resolved */
-  int version;        /* ncclGetVersion's code (21805 for 2.18.5), 0 when not found */
+  int found;          /* libnccl (librccl) opened and every function needed resolved */
+  int hip;            /* RCCL for the hip backend, else NCCL for cuda */
+  const char *name;   /* "NCCL" or "RCCL" */
+  const char *backend;/* "cuda" or "hip": the backend it serves */
+  char chosen_by[64]; /* the default backend at the first question ("cuda", "serial", ...) */
+  int version;        /* ncclGetVersion's code (21805 for 2.18.5; RCCL's follows NCCL's), 0 when not found */
   char path[512];     /* the file opened */
   char why[1024];     /* why not (when !found) */
   const char *setting;/* "KK_NCCL_LIBRARY" when it named the file, else "search" */
 } mpi_nccl_lib_t;
 
 /* Opens NCCL (KK_NCCL_LIBRARY, else the loader's path, else the nvidia-nccl
- * Python package's lib directory) once per process; thread-safe. */
+ * Python package's lib directory) once per process; thread-safe.  Where the
+ * default backend is hip at the first call it opens RCCL instead
+ * (KK_NCCL_LIBRARY, else librccl.so.1 on the loader's path, else
+ * /opt/rocm/lib/librccl.so.1), for the rest of the process. */
 const mpi_nccl_lib_t *kk_mpi__nccl_lib(void);
+
+/* Whether the library opened serves views of `backend` ("cuda" for NCCL,
+ * "hip" for RCCL); 0 for NULL. */
+int kk_mpi__nccl_serves(const char *backend);
 
 /* "2.18.5" from a version code. */
 void kk_mpi__nccl_version_text(int code, char *buf, size_t size);
@@ -38,8 +50,9 @@ kk_status_t kk_mpi__nccl_setup(struct kk_mpi_comm *c, int want);
 /* Destroys c's NCCL communicator (if any). */
 kk_status_t kk_mpi__nccl_teardown(struct kk_mpi_comm *c);
 
-/* Makes c->xinst (kk_mpi_comm_instance): on cuda an instance on a stream of
- * the device's highest priority, else a plain one; c->xhow says which. */
+/* Makes c->xinst (kk_mpi_comm_instance): on cuda and hip an instance on a
+ * stream of the device's highest priority, else a plain one; c->xhow says
+ * which. */
 kk_status_t kk_mpi__xinst_create(struct kk_mpi_comm *c);
 
 /* Destroys c->xinst and the stream under it (the stream only while kk is

@@ -84,7 +84,7 @@ static kk_status_t prepare(kk_mpi_comm_t *c, kk_instance_t *given, kk_view_t *v,
   r->path = kk_mpi__path(c, v);
   if (c->nccl_on && r->path != KK_MPI_PATH_HOST && peer != MPI_PROC_NULL) {
     const char *ib = kk_instance_backend(inst);
-    if (ib && strcmp(ib, "cuda") == 0)
+    if (kk_mpi__nccl_serves(ib))
       r->path = KK_MPI_PATH_NCCL;
     if (r->path == KK_MPI_PATH_NCCL && peer == MPI_ANY_SOURCE) {
       req_free(r);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "nccl.h"
 
 kk_status_t kk_mpi__plan(kk_mpi_what_t *what, kk_view_t *v, mpi_plan_t *p) {
   memset(p, 0, sizeof *p);
@@ -450,7 +451,7 @@ kk_status_t kk_mpi_view_path(const kk_mpi_comm_t *c, kk_view_t *view, kk_mpi_pat
   if ((st = kk_mpi__plan(&w, view, &p)) != KK_OK)
     return st;
   *path = kk_mpi__path(c, view);
-  if (c->nccl_on && *path != KK_MPI_PATH_HOST && strcmp(kk_space_backend(kk_view_space(view)), "cuda") == 0)
+  if (c->nccl_on && *path != KK_MPI_PATH_HOST && kk_mpi__nccl_serves(kk_space_backend(kk_view_space(view))))
     *path = KK_MPI_PATH_NCCL;
   if (packed)
     *packed = !p.contiguous;

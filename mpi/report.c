@@ -73,8 +73,9 @@ static void space_path(const facts_t *f, kk_space_t *s, char *buf, size_t size) 
     snprintf(buf, size, "host (MPI reads and writes it)");
     return;
   }
-  if (f->nccl && strcmp(kk_space_backend(s), "cuda") == 0) {
-    snprintf(buf, size, "nccl (NCCL on the instance's stream; MPI for what NCCL lacks: %s)",
+  if (f->nccl && kk_mpi__nccl_serves(kk_space_backend(s))) {
+    const char *name = kk_mpi__nccl_lib()->name;
+    snprintf(buf, size, "nccl (%s on the instance's stream; MPI for what %s lacks: %s)", name, name,
              f->be[0].aware ? "gpu-aware" : "staged");
     return;
   }
@@ -129,10 +130,10 @@ kk_status_t kk_mpi_print_configuration(const kk_mpi_comm_t *c, FILE *out) {
   char v[32];
   kk_mpi__nccl_version_text(L->version, v, sizeof v);
   if (L->found)
-    fprintf(out, "  NCCL:             %s (%s%s)\n", v, L->path,
+    fprintf(out, "  %s:             %s (%s%s)\n", L->name, v, L->path,
             strcmp(L->setting, "KK_NCCL_LIBRARY") == 0 ? ", from KK_NCCL_LIBRARY" : "");
   else
-    fprintf(out, "  NCCL:             not found: %s\n", L->why);
+    fprintf(out, "  %s:             not found: %s\n", L->name, L->why);
   const int want = kk_mpi__env_bool("KK_MPI_NCCL");
   fprintf(out, "  KK_MPI_NCCL:      %s\n",
           want == -1  ? "unset (device collectives on NCCL where it is found and each rank has its own GPU)"
@@ -199,7 +200,7 @@ kk_status_t kk_mpi_print_configuration_json(const kk_mpi_comm_t *c, FILE *out) {
       for (int k = 0; k < f.nbe; k++)
         if (strcmp(f.be[k].name, kk_space_backend(s)) == 0 && f.be[k].aware)
           path = "gpu-aware";
-      if (f.nccl && strcmp(kk_space_backend(s), "cuda") == 0)
+      if (f.nccl && kk_mpi__nccl_serves(kk_space_backend(s)))
         path = "nccl";
     }
     fprintf(out, "%s{\"name\": ", i ? ", " : "");

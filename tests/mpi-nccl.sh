@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/mpi-nccl.sh -- kk-mpi's NCCL loader (found, version, why not) and the NCCL path's refusals where it cannot run: forced, it fails on every rank with the reason; automatic, it falls back to MPI and says why.
+# RCCL (the same code, where the default backend is hip) needs a usable hip backend to be chosen: not checked here beyond the reason naming it.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_builddir:=.}"
@@ -32,7 +33,7 @@ fi
 
 # automatic: the host backend's views never need NCCL; the report says why the MPI path serves
 KK_NCCL_LIBRARY=$fake mpi_run 2 "$info" --mpi >"$tmp/ranks" 2>"$tmp/err" || fail "kk-info --mpi, automatic: $(cat "$tmp/err")"
-[ "$(grep -c '^  device collectives: mpi (the default backend is [a-z]*; NCCL serves the cuda backend)' "$tmp/ranks")" = 2 ] ||
+[ "$(grep -c '^  device collectives: mpi (the default backend is [a-z]*; NCCL serves the cuda backend, RCCL the hip backend)' "$tmp/ranks")" = 2 ] ||
   fail "the ranks do not say why NCCL is not used: $(grep -i nccl "$tmp/ranks")"
 KK_MPI_NCCL=0 mpi_run 2 "$info" --mpi >"$tmp/ranks" 2>"$tmp/err" || fail "kk-info --mpi, KK_MPI_NCCL=0: $(cat "$tmp/err")"
 [ "$(grep -c '^  device collectives: mpi (KK_MPI_NCCL=0)' "$tmp/ranks")" = 2 ] || fail "KK_MPI_NCCL=0 is not the reason: $(grep -i nccl "$tmp/ranks")"
@@ -41,7 +42,7 @@ KK_MPI_NCCL=0 mpi_run 2 "$info" --mpi >"$tmp/ranks" 2>"$tmp/err" || fail "kk-inf
 if KK_MPI_NCCL=1 KK_NCCL_LIBRARY=$fake mpi_run 2 "$info" --mpi >"$tmp/ranks" 2>"$tmp/err"; then
   fail "KK_MPI_NCCL=1 on the serial backend succeeded"
 fi
-[ "$(grep -c 'kk-info: kk_mpi_comm_create: KK_MPI_NCCL=1 but this rank cannot use NCCL: the default backend is [a-z]*; NCCL serves the cuda backend' "$tmp/err")" = 2 ] ||
+[ "$(grep -c 'kk-info: kk_mpi_comm_create: KK_MPI_NCCL=1 but this rank cannot use NCCL: the default backend is [a-z]*; NCCL serves the cuda backend, RCCL the hip backend$' "$tmp/err")" = 2 ] ||
   fail "not every rank refused KK_MPI_NCCL=1 with the reason: $(cat "$tmp/err")"
 if KK_MPI_NCCL=1 KK_NCCL_LIBRARY=$tmp/no-such-libnccl.so.2 mpi_run 2 "$info" --mpi --kokkos-device=serial >"$tmp/ranks" 2>"$tmp/err"; then
   fail "KK_MPI_NCCL=1 without NCCL succeeded"

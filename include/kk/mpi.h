@@ -200,9 +200,15 @@ int kk_mpi_gpu_aware(const kk_mpi_comm_t *c, const char *backend, const char **h
  * (ncclCommGetAsyncError), aborts the NCCL communicator (ncclCommAbort), so
  * that the other ranks' operations fail instead of waiting for a dead
  * rank, and returns KK_ERROR_COMM; later device collectives on `c` then
- * fail at once.  Returns 1 when c's device collectives go through NCCL,
- * else 0; *how (may be NULL) is a string owned by `c` saying what NCCL
- * serves ("NCCL 2.18.5 (libnccl.so.2), device 1") or why not. */
+ * fail at once.  Where the default backend is hip, the same holds for
+ * RCCL (AMD's NCCL, with NCCL's functions) and the hip backend's views:
+ * KK_NCCL_LIBRARY, else librccl.so.1 on the loader's path, else
+ * /opt/rocm/lib/librccl.so.1; which of the two a process opens is decided
+ * at its first use, from the default backend then, for the whole process.
+ * Returns 1 when c's device collectives go through NCCL (RCCL), else 0;
+ * *how (may be NULL) is a string owned by `c` saying what serves ("NCCL
+ * 2.18.5 (libnccl.so.2), device 1", "RCCL 2.x.y (librccl.so.1), device 0")
+ * or why not. */
 int kk_mpi_nccl(const kk_mpi_comm_t *c, const char **how);
 
 /* What the comm object has done so far: one counter per kind of work,
