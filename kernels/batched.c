@@ -1,7 +1,5 @@
 /* kernels/batched.c -- batched gemm, gemv, trsm and LU: checks, team shapes and scratch, then kk's own kernels (batched.kk.c). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -54,23 +52,6 @@ static kk_status_t launch(const kkk_call_t *c, const kk_kernel_t *k, struct kkk_
   if (p.team_size > rows && rows > 0)
     p.team_size = (int32_t)rows;
   return kk_parallel_for_team(c->op, &p, k, a, sizeof *a);
-}
-
-int kkk_env_once(_Atomic int *cache, const char *var, const char *const *values, int n) {
-  int r = atomic_load_explicit(cache, memory_order_relaxed);
-  if (r < 0) {
-    const char *e = getenv(var);
-    r = 0;
-    for (int i = 0; e && values && i < n && !r; i++)
-      r = strcmp(e, values[i]) == 0 ? i + 1 : 0;
-    if (e && !values) {
-      char *end;
-      const long v = strtol(e, &end, 10);
-      r = end != e && *end == '\0' && v >= 1 && v <= n ? (int)v : 0;
-    }
-    atomic_store_explicit(cache, r, memory_order_relaxed);
-  }
-  return r;
 }
 
 /* KK_KERNELS_BGEMM=4x4: the pipelined batched gemm in 4 x 4 blocks of C

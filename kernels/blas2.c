@@ -1,7 +1,5 @@
 /* kernels/blas2.c -- gemv and gemm: checks, the vendor-library offer, then kk's own kernels (blas2.kk.c). */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -27,20 +25,12 @@ static kk_view_strided op_desc(kk_view_t *A, kk_op_t op) {
  * KK_KERNELS_GEMV_SLICES: gemv_cblk's row slices per team (1, 2, 4, 8).
  * Read once; other values are taken as unset. */
 enum { GEMV_AUTO, GEMV_SPLIT, GEMV_CBLK };
-static _Atomic int g_gemv_choice = -1, g_gemv_slices = -1;
 static void gemv_settings(int *choice, int *slices) {
-  int v = atomic_load_explicit(&g_gemv_choice, memory_order_relaxed);
-  int w = atomic_load_explicit(&g_gemv_slices, memory_order_relaxed);
-  if (v < 0 || w < 0) {
-    const char *e = getenv("KK_KERNELS_GEMV"), *f = getenv("KK_KERNELS_GEMV_SLICES");
-    v = e && strcmp(e, "split") == 0 ? GEMV_SPLIT : e && strcmp(e, "cblk") == 0 ? GEMV_CBLK : GEMV_AUTO;
-    w = f ? atoi(f) : 0;
-    w = w == 1 || w == 2 || w == 4 || w == 8 ? w : KKK_GPU_GEMV_TEAM_SLICES;
-    atomic_store_explicit(&g_gemv_choice, v, memory_order_relaxed);
-    atomic_store_explicit(&g_gemv_slices, w, memory_order_relaxed);
-  }
-  *choice = v;
-  *slices = w;
+  static _Atomic int v = -1, w = -1;
+  static const char *const forms[] = {"split", "cblk"}; /* GEMV_SPLIT, GEMV_CBLK */
+  *choice = kkk_env_once(&v, "KK_KERNELS_GEMV", forms, 2);
+  const int s = kkk_env_once(&w, "KK_KERNELS_GEMV_SLICES", NULL, 8);
+  *slices = s == 1 || s == 2 || s == 4 || s == 8 ? s : KKK_GPU_GEMV_TEAM_SLICES;
 }
 
 static const char *op_name(kk_op_t op) { return op == KK_OP_N ? "op N" : op == KK_OP_T ? "op T" : "op C"; }

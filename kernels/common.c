@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -228,4 +229,21 @@ size_t kkk_scratch_max(const kkk_call_t *c) {
 int64_t kkk_concurrency(const kkk_call_t *c) {
   kk_device_info_t info;
   return device_info(c, &info) && info.concurrency >= 1 ? info.concurrency : 1;
+}
+
+int kkk_env_once(_Atomic int *cache, const char *var, const char *const *values, int n) {
+  int r = atomic_load_explicit(cache, memory_order_relaxed);
+  if (r < 0) {
+    const char *e = getenv(var);
+    r = 0;
+    for (int i = 0; e && values && i < n && !r; i++)
+      r = strcmp(e, values[i]) == 0 ? i + 1 : 0;
+    if (e && !values) {
+      char *end;
+      const long v = strtol(e, &end, 10);
+      r = end != e && *end == '\0' && v >= 1 && v <= n ? (int)v : 0;
+    }
+    atomic_store_explicit(cache, r, memory_order_relaxed);
+  }
+  return r;
 }

@@ -22,7 +22,7 @@
  * environment variable VAR read once into *CACHE (initially -1) and later
  * taken from there.  With VALUES, 1 + the index of the one of its N
  * strings VAR equals; without (NULL), VAR as a whole number in [1, N]; 0
- * where VAR is unset or anything else.  In batched.c. */
+ * where VAR is unset or anything else. */
 int kkk_env_once(_Atomic int *cache, const char *var, const char *const *values, int n);
 
 /* Index of an element type in the per-type kernel tables: 0 float, 1
