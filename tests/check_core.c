@@ -145,6 +145,14 @@ START_TEST(space_memory) {
   ck_assert_int_eq(kk_space_alloc(host, "a", 1000 * sizeof(double), (void **)&a), KK_OK);
   ck_assert_int_eq(kk_space_alloc(host, "b", 1000 * sizeof(double), (void **)&b), KK_OK);
   ck_assert_uint_eq((uintptr_t)a % 64, 0);
+  /* 2 MiB and more start on a huge-page boundary (docs/backends.md) */
+  unsigned char *big;
+  size_t big_bytes = ((size_t)3 << 20) + 5;
+  ck_assert_int_eq(kk_space_alloc(host, "big", big_bytes, (void **)&big), KK_OK);
+  ck_assert_uint_eq((uintptr_t)big % ((size_t)2 << 20), 0);
+  big[0] = 1, big[big_bytes - 1] = 2;
+  ck_assert_int_eq(big[0] + big[big_bytes - 1], 3);
+  ck_assert_int_eq(kk_space_free(host, big), KK_OK);
   for (int i = 0; i < 1000; i++)
     a[i] = i * 0.5;
   ck_assert_int_eq(kk_space_copy(host, b, host, a, 1000 * sizeof(double), NULL), KK_OK);
