@@ -11,7 +11,8 @@
 #             would start past it is skipped, and none runs past it
 #   KINDS     "scan onepass": instead of the above, the suite's std case with
 #             KK_COPY_IF_KERNEL=onepass, the copy_if row three times with each
-#             value of KK_COPY_IF_KERNEL in KINDS in turn, and an Nsight Compute
+#             value of KK_COPY_IF_KERNEL in KINDS in turn, once at 2^20 doubles
+#             (where a call's fixed costs show), and an Nsight Compute
 #             profile (launch statistics, speed of light, memory workload) of one
 #             copy_if with each against CUB's DeviceSelect ("scan": the default
 #             kernel, the variable's other values as docs/algorithms.md says)
@@ -58,15 +59,19 @@ if [ -n "$KINDS" ]; then
       LIM=20 run "bench-$v$i" env KK_COPY_IF_KERNEL="$v" bench/kk-bench-algorithms --backends=cuda --rows=copy_if --full
     done
   done
-  # one timed copy_if (--reps=1: an untimed one before it) and CUB's select after them, per kernel
+  # 2^20 doubles, where what a call costs besides its kernel (temporaries, launches) shows
+  for v in $KINDS; do
+    LIM=15 run "small-$v" env KK_COPY_IF_KERNEL="$v" bench/kk-bench-algorithms --backends=cuda --rows=copy_if --scale=6 --reps=20
+  done
+  # the timed copy_if (--reps=1: the untimed one before it is skipped) and CUB's select after it, per kernel
   for v in $KINDS; do
     if ! command -v ncu >/dev/null 2>&1; then
       say "ncu-$v: SKIP (not on the PATH)"
       continue
     fi
-    LIM=35 run "ncu-$v" env KK_COPY_IF_KERNEL="$v" ncu --section LaunchStats --section SpeedOfLight \
+    LIM=40 run "ncu-$v" env KK_COPY_IF_KERNEL="$v" ncu --section LaunchStats --section SpeedOfLight \
       --section MemoryWorkloadAnalysis --metrics smsp__inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-      -k "regex:compact|select_f64|DeviceSelectSweep" --launch-count 3 \
+      -k "regex:compact|select_f64|DeviceSelectSweep" --launch-skip 1 --launch-count 2 \
       bench/kk-bench-algorithms --backends=cuda --rows=copy_if --full --reps=1
   done
   say "-- summary ($(($(date +%s) - T0)) s)"
@@ -74,6 +79,9 @@ if [ -n "$KINDS" ]; then
     for v in $KINDS; do
       [ -f "$OUT/bench-$v$i.log" ] && grep -hE "^copy_if" "$OUT/bench-$v$i.log" | sed "s/^/$v: /" | tee -a "$OUT/summary.txt"
     done
+  done
+  for v in $KINDS; do
+    [ -f "$OUT/small-$v.log" ] && grep -hE "^copy_if" "$OUT/small-$v.log" | sed "s/^/$v, 2^20: /" | tee -a "$OUT/summary.txt"
   done
   for v in $KINDS; do
     [ -f "$OUT/ncu-$v.log" ] || continue
