@@ -159,6 +159,123 @@ KKA_SCAN(KN(compact32), struct kka_band_args, int32_t, i, part, fin) {
     *part += 1;
   }
 }
+/* The band's compaction in one pass, for GPUs (KK_COPY_IF_KERNEL=onepass;
+ * args.h's struct kka_sel_args): each team takes the next tile, reads it
+ * once into registers, compares each element once, counts the tile's kept
+ * elements, publishes the count and looks back for the tiles before it
+ * (kka_sel_lookback), then writes its kept elements from the registers;
+ * the team of the last tile contributes the total.  SIMT targets: warp w
+ * holds elements [w * WARP * IT, (w + 1) * WARP * IT) of the tile,
+ * warp-striped (lane l: l, l + WARP, ...), so that each load instruction
+ * reads consecutive addresses and a full tile's (every one but the last)
+ * are one base and constant offsets, without a test per element; a ballot
+ * per item gives a kept element its place among the warp's, so that each
+ * store instruction writes consecutive places.  Other targets (SPIR-V):
+ * thread t holds a run of IT consecutive elements, the runs' counts are
+ * scanned by one work-item. */
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_SEL_TS, KKA_SEL_TEAMS)
+KKA_TEAM_REDUCE(KN(select), struct kka_sel_args, int32_t, KK_SUM, team, acc) {
+  const int t = (int)KK_TEAM_RANK(team);
+  uint32_t *const sm = KK_TEAM_SCRATCH(team, 0, uint32_t, KKA_SEL_WORDS);
+  if (t == 0)
+    sm[0] = kk_atomic_fetch_add(args->counter, 1u);
+  KK_TEAM_BARRIER(team);
+  const int32_t tile = (int32_t)sm[0], n = (int32_t)args->b.h.n, cap = (int32_t)args->b.h.cap;
+  const int32_t first = tile * KKA_SEL_TILE, here = n - first < KKA_SEL_TILE ? n - first : KKA_SEL_TILE;
+  const T lo = KN(val)(args->b.lo), hi = KN(val)(args->b.hi);
+  const int inv = args->b.inv;
+  const T *const in = KK_DATA(args->b.h.in, T) + first;
+  T *const out = KK_DATA(args->b.h.out, T);
+  T x[KKA_SEL_IT];
+  uint32_t fl = 0; /* bit k: item k is kept */
+#if KKA_SEL_SIMT
+  const int lane = t % KK__WARP, w = t / KK__WARP;
+  const int wb = w * (KK__WARP * KKA_SEL_IT) + lane;
+  if (here == KKA_SEL_TILE) {
+#pragma unroll
+    for (int k = 0; k < KKA_SEL_IT; k++)
+      x[k] = in[wb + k * KK__WARP];
+#pragma unroll
+    for (int k = 0; k < KKA_SEL_IT; k++)
+      fl |= (uint32_t)(((x[k] >= lo) & (x[k] <= hi)) ^ inv) << k;
+  } else {
+#pragma unroll
+    for (int k = 0; k < KKA_SEL_IT; k++) {
+      const int s = wb + k * KK__WARP;
+      x[k] = s < here ? in[s] : lo;
+      fl |= (uint32_t)((((x[k] >= lo) & (x[k] <= hi)) ^ inv) & (s < here)) << k;
+    }
+  }
+  int32_t wn = 0;
+#pragma unroll
+  for (int k = 0; k < KKA_SEL_IT; k++)
+    wn += kka_sel_popc(kk__ballot((fl >> k) & 1u));
+  if (lane == 0)
+    sm[2 + w] = (uint32_t)wn;
+  KK_TEAM_BARRIER(team);
+  int32_t pos = 0, agg = 0; /* the kept elements of the warps before this one, of the tile */
+#pragma unroll
+  for (int u = 0; u < KKA_SEL_TS / KK__WARP; u++) {
+    const int32_t c = (int32_t)sm[2 + u];
+    pos += u < w ? c : 0;
+    agg += c;
+  }
+  if (w == 0) {
+    const int32_t prefix = kka_sel_lookback(args->status, tile, agg, lane);
+    if (lane == 0) {
+      sm[1] = (uint32_t)prefix;
+      if (first + here == n)
+        *acc += prefix + agg;
+    }
+  }
+  KK_TEAM_BARRIER(team);
+  pos += (int32_t)sm[1];
+  const kk__lanes_t below = ((kk__lanes_t)1 << lane) - 1;
+#pragma unroll
+  for (int k = 0; k < KKA_SEL_IT; k++) {
+    const uint32_t f = (fl >> k) & 1u;
+    const kk__lanes_t m = kk__ballot(f);
+    const int32_t at = pos + kka_sel_popc(m & below);
+    if (f && at < cap)
+      out[at] = x[k];
+    pos += kka_sel_popc(m);
+  }
+#else
+  int32_t cnt = 0;
+  for (int k = 0; k < KKA_SEL_IT; k++) {
+    const int s = t * KKA_SEL_IT + k;
+    x[k] = s < here ? in[s] : lo;
+    const uint32_t f = (uint32_t)((((x[k] >= lo) & (x[k] <= hi)) ^ inv) & (s < here));
+    fl |= f << k;
+    cnt += (int32_t)f;
+  }
+  sm[2 + t] = (uint32_t)cnt;
+  KK_TEAM_BARRIER(team);
+  if (t == 0) { /* the runs' counts into their exclusive prefixes, then the tiles before */
+    int32_t run = 0;
+    for (int u = 0; u < KKA_SEL_TS; u++) {
+      const int32_t c = (int32_t)sm[2 + u];
+      sm[2 + u] = (uint32_t)run;
+      run += c;
+    }
+    const int32_t prefix = kka_sel_lookback(args->status, tile, run);
+    sm[1] = (uint32_t)prefix;
+    if (first + here == n)
+      *acc += prefix + run;
+  }
+  KK_TEAM_BARRIER(team);
+  int32_t pos = (int32_t)(sm[1] + sm[2 + t]);
+  for (int k = 0; k < KKA_SEL_IT; k++)
+    if ((fl >> k) & 1u) {
+      if (pos < cap)
+        out[pos] = x[k];
+      pos++;
+    }
+#endif
+}
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS
 /* unique: the first of each run of equal elements */
 KKA_SCAN(KN(unique), struct kka_red_args, int64_t, i, part, fin) {
   const T x = X(i);
