@@ -13,7 +13,9 @@
 # suite's cases (default: all of it; e.g. "sort binsort", each a run).
 # KK_SORT_RUN_KERNELS="1 2" runs the suite and every benchmark run once
 # with each form of the radix sort's kernels (KK_SORT_GPU_KERNEL,
-# docs/algorithms.md), in turn; default "4" (the default form).  With ncu on the PATH and KK_SORT_RUN_NCU=1 it also
+# docs/algorithms.md), in turn; default "4" (the default form);
+# KK_SORT_RUN_SUITE_KERNELS picks the forms the suite runs with (default:
+# those of KK_SORT_RUN_KERNELS; "" none).  With ncu on the PATH and KK_SORT_RUN_NCU=1 it also
 # profiles, for each of those forms, the histogram and pass kernels of one
 # sort_u32 and one pairs_u32 sort of 2^24 keys (the sections of
 # docs/algorithms.md's profile) into OUT/ncu-K.txt, then CUB's into
@@ -27,6 +29,7 @@ OUT=${OUT:-/tmp/kk-sort-run}
 T=${KK_SORT_RUN_TIMEOUT:-300}
 ROWS=${KK_SORT_RUN_ROWS:-sort_u32,sort_i64,pairs_u32,pairs_i64,copy_if,fill}
 KERNELS=${KK_SORT_RUN_KERNELS:-4}
+SUITE_KERNELS=${KK_SORT_RUN_SUITE_KERNELS-$KERNELS}
 CASES=${KK_SORT_RUN_CASES:-}
 BUDGET=${KK_SORT_RUN_BUDGET:-0}
 mkdir -p "$OUT"
@@ -60,7 +63,7 @@ suite() {
   tail -3 "$log"
   case $r in 0) echo "   suite $name: PASS" ;; 77) echo "   suite $name: SKIP (no cuda backend?)"; status=1 ;; *) echo "   suite $name: FAIL (rc=$r)"; status=1 ;; esac
 }
-for k in $KERNELS; do
+for k in $SUITE_KERNELS; do
   export KK_SORT_GPU_KERNEL=$k
   if [ -z "$CASES" ]; then
     suite "all, kernel $k" "$OUT/check-k$k.txt"
