@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/kk-bench-kernels-own-gpu.sh -- kk-kernels' own batched dgemm and SpMV on a CUDA machine, each form the library can select: registers, the rows three times with the default forms and the other forms taking turns (KK_KERNELS_BGEMM=4x4 with KK_KERNELS_SPMV_MERGE=late, and KK_KERNELS_BGEMM_GROUP=11), other matrices per team once, Nsight Compute's view of the batched kernels against cuBLAS's, the suite's kernels case on cuda in both forms; a summary at the end.
+# bench/kk-bench-kernels-own-gpu.sh -- kk-kernels' own batched dgemm on a CUDA machine, each form the library can select: registers, the batched rows three times with the forms taking turns (the default, KK_KERNELS_BGEMM=bound and vec, with 4 and 8 matrices per team), other forms once, Nsight Compute's view (speed of light, occupancy, launch statistics) of kk's batched kernel against cuBLAS's, the suite's kernels case on cuda with each form forced; a summary at the end.
 #
 # usage: bench/kk-bench-kernels-own-gpu.sh [BUILDDIR]   (default: the current directory)
 # BUILDDIR is a tree configured with cuda and built (`make`, then `make
@@ -28,17 +28,16 @@ export LD_LIBRARY_PATH=$B/.libs:$B/kernels/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_
 step "device"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
 
-step "registers and spills of the kernels (ptxas -v, sm_90), compiled in the background (two cores, at most 125 s)"
+step "registers and spills of the kernels (ptxas -v, sm_90), compiled in the background (at most 125 s)"
 NVCC=$(sed -n 's/.*"NVCC": "\(.*\)".*/\1/p' "$B/targets/cuda.json")
 SRC=$(cd "$B" && sed -n 's/^srcdir = //p' Makefile)
 SRC=$(cd "$B" && cd "$SRC" && pwd)
 ptxas_pid=
 if [ -x "$NVCC" ]; then
-  for f in sparse batched; do
-    timeout 125 "$NVCC" -x cu -O3 -std=c++17 --cubin -gencode=arch=compute_90,code=sm_90 -Xptxas -v -DKK_TARGET_CUDA \
-      -I"$SRC/include" -I"$B/include" -I"$SRC/kernels" "$SRC/kernels/$f.kk.c" -o "$OUT/$f.cubin" >"$OUT/ptxas-$f.log" 2>&1 &
-    ptxas_pid="$ptxas_pid $!"
-  done
+  timeout 125 "$NVCC" -x cu -O3 -std=c++17 --cubin -gencode=arch=compute_90,code=sm_90 -Xptxas -v -DKK_TARGET_CUDA \
+    -I"$SRC/include" -I"$B/include" -I"$SRC/kernels" "$SRC/kernels/batched.kk.c" -o "$OUT/batched.cubin" \
+    >"$OUT/ptxas-batched.log" 2>&1 &
+  ptxas_pid=$!
 else
   echo "  (nvcc not found at '$NVCC': skipped)"
 fi
@@ -85,57 +84,51 @@ bench() {
   grep -i -E 'mismatch|error|kk-bench-kernels: .* on cuda' "$OUT/bench-$name.txt.err"
 }
 # prof NAME [VAR=VALUE...]: ncu of kk-bench-kernels' batched case (16^3 and 32^3), kk's batched kernels and
-# cuBLAS's (any kernel named *gemm*, any case; 16 launches: both sizes, each side's warm-up): duration, DRAM,
-# occupancy and its limits, scratch (shared memory)
-NCU_M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum
-NCU_M=$NCU_M,dram__bytes_write.sum,launch__registers_per_thread,launch__grid_size,launch__block_size
-NCU_M=$NCU_M,sm__warps_active.avg.pct_of_peak_sustained_active,launch__waves_per_multiprocessor
-NCU_M=$NCU_M,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,launch__shared_mem_per_block_dynamic
-NCU_M=$NCU_M,launch__shared_mem_per_block_static,sm__throughput.avg.pct_of_peak_sustained_elapsed
-NCU_M=$NCU_M,smsp__inst_executed.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
+# cuBLAS's (any kernel named *gemm*, any case; 16 launches: both sizes, each side's warm-up): speed of light,
+# occupancy and its limits, launch statistics (registers, scratch, waves per multiprocessor)
 prof() {
   local name=$1
   shift
   if ! command -v ncu >/dev/null 2>&1; then note "ncu $name (not installed)" 77; return; fi
-  go "ncu batched kernels ${*:-(default forms)} against cuBLAS's: $name" 30 "$OUT/ncu-$name.txt" "$@" \
-    ncu --kernel-name regex:'[Gg][Ee][Mm][Mm]' --launch-count 16 --metrics "$NCU_M" \
-    "$BENCH" --backends=cuda --cases=batched --full --reps=1
-  grep -E '^  [A-Za-z_].*\(|gpu__|dram__|launch__|warps_active|sm__throughput|inst_executed|wavefronts' \
+  go "ncu batched kernels ${*:-(default forms)} against cuBLAS's: $name" 40 "$OUT/ncu-$name.txt" "$@" \
+    ncu --kernel-name regex:'[Gg][Ee][Mm][Mm]' --launch-count 16 --section SpeedOfLight --section Occupancy \
+    --section LaunchStats "$BENCH" --backends=cuda --cases=batched --full --reps=1
+  grep -E '^  [A-Za-z_].*\(|Duration|DRAM Throughput|Memory Throughput|Compute \(SM\) Throughput|Registers Per|Grid Size|Block Size|Waves Per SM|Theoretical Occupancy|Achieved Occupancy|Block Limit (Registers|Shared Mem)|Dynamic Shared' \
     "$OUT/ncu-$name.txt" | head -n 330 | sed 's/^/    /' | tee "$OUT/ncu-$name-short.txt"
 }
 
-# the forms taking turns, three rounds: the default (4 x 2 blocks, a
-# tile's first row end loaded with its products), the other forms, and
-# 11 matrices per team (one round of teams on 132 multiprocessors at 3
-# teams each)
-ALT="KK_KERNELS_BGEMM=4x4 KK_KERNELS_SPMV_MERGE=late"
+# the forms taking turns, three rounds: the default (bgemm_p, 4 matrices
+# a team: 1024 teams, 2.6 rounds of 3 teams of 128 per multiprocessor on
+# 132), bgemm_pb and bgemm_pv (128 registers a thread: 4 teams per
+# multiprocessor, 1.9 rounds), and both with 8 matrices a team (512
+# teams: one round of 528)
 for r in 1 2 3; do
-  bench "default-$r" 15 batched,spmv
-  # shellcheck disable=SC2086
-  bench "alt-$r" 15 batched,spmv $ALT
-  bench "group11-$r" 8 batched KK_KERNELS_BGEMM_GROUP=11
+  bench "default-$r" 8 batched
+  bench "bound-$r" 8 batched KK_KERNELS_BGEMM=bound
+  bench "vec-$r" 8 batched KK_KERNELS_BGEMM=vec
+  bench "bound-g8-$r" 8 batched KK_KERNELS_BGEMM=bound KK_KERNELS_BGEMM_GROUP=8
+  bench "vec-g8-$r" 8 batched KK_KERNELS_BGEMM=vec KK_KERNELS_BGEMM_GROUP=8
 done
+# kk-bench-kernels compares every result with the vendor's already (a
+# mismatch is printed above); the suite's case also covers the edge sizes
+# and layouts of the pipelined batched forms (a group of 3 leaves a team
+# one matrix of the batch of 7)
+check kernels-vec 35 kernels KK_KERNELS_BGEMM=vec KK_KERNELS_BGEMM_GROUP=3
 prof batched
-bench group1 8 batched KK_KERNELS_BGEMM_GROUP=1
-bench group2 8 batched KK_KERNELS_BGEMM_GROUP=2
-prof batched-4x4 KK_KERNELS_BGEMM=4x4
-# last, with what is left: kk-bench-kernels compares every result with the
-# vendor's already (a mismatch is printed above); these also cover the
-# edge sizes of the pipelined batched forms (a group of 3 leaves a team
-# one matrix of the batch of 7) and the SpMV matrices of the tests
-check kernels 40 kernels
-# shellcheck disable=SC2086
-check kernels-alt 40 kernels $ALT KK_KERNELS_BGEMM_GROUP=3
+prof batched-vec KK_KERNELS_BGEMM=vec
+check kernels-bound 35 kernels KK_KERNELS_BGEMM=bound KK_KERNELS_SPMV_MERGE=late
+# last, with what is left
+bench group11 8 batched KK_KERNELS_BGEMM_GROUP=11
+check kernels 35 kernels
 
 if [ -n "$ptxas_pid" ]; then
   # shellcheck disable=SC2086
   wait $ptxas_pid
-  cat "$OUT"/ptxas-sparse.log "$OUT"/ptxas-batched.log |
-    grep -A3 -E "entry function 'kk_k_kkk_(spmv_merge|bgemm_p4?)_d'" |
+  grep -A3 -E "entry function 'kk_k_kkk_bgemm_p[4bv]?_d'" "$OUT"/ptxas-batched.log |
     grep -E 'entry function|registers|spill' | sed 's/^ptxas info *: *//' >"$OUT/ptxas-own.txt"
 fi
 
-step "summary (this GPU; kk own / native per run; targets: batched 32^3 >= 0.95, SpMV irregular >= 0.95)"
+step "summary (this GPU; kk own / native per run; target: batched 32^3 >= 0.95)"
 {
   echo "$summary"
   for f in "$OUT"/bench-*.txt; do

@@ -7,6 +7,13 @@
 static const kk_kernel_t *const k_bgemm[4] = KKK_K4(bgemm), *const k_bgemv[4] = KKK_K4(bgemv);
 static const kk_kernel_t *const k_bgemm_p[4] = KKK_K4(bgemm_p), *const k_bgemm_p4[4] = KKK_K4(bgemm_p4);
 static const kk_kernel_t *const k_btrsm[4] = KKK_K4(btrsm), *const k_blu[4] = KKK_K4(blu);
+/* the pipelined form's variants, real types only (batched_tmpl.h) */
+KK_DECLARE_KERNEL(kkk_bgemm_pb_s);
+KK_DECLARE_KERNEL(kkk_bgemm_pb_d);
+KK_DECLARE_KERNEL(kkk_bgemm_pv_s);
+KK_DECLARE_KERNEL(kkk_bgemm_pv_d);
+static const kk_kernel_t *const k_bgemm_pb[2] = {KK_KERNEL(kkk_bgemm_pb_s), KK_KERNEL(kkk_bgemm_pb_d)};
+static const kk_kernel_t *const k_bgemm_pv[2] = {KK_KERNEL(kkk_bgemm_pv_s), KK_KERNEL(kkk_bgemm_pv_d)};
 
 static kk_complex_double cd(kk_scalar_t s) { return kk_cdouble(s.re, s.im); }
 static int is_zero(kk_scalar_t s) { return s.re == 0.0 && s.im == 0.0; }
@@ -54,13 +61,17 @@ static kk_status_t launch(const kkk_call_t *c, const kk_kernel_t *k, struct kkk_
   return kk_parallel_for_team(c->op, &p, k, a, sizeof *a);
 }
 
-/* KK_KERNELS_BGEMM=4x4: the pipelined batched gemm in 4 x 4 blocks of C
- * from 32 x 32 up (bgemm_p4); anything else: the default, 4 x 2 blocks at
- * every size. */
-static int bgemm_4x4(void) {
+/* KK_KERNELS_BGEMM: the form of the pipelined batched gemm on GPUs, real
+ * types, from 32 x 32 up.  4x4 (1): 4 x 4 blocks of C (bgemm_p4); bound
+ * (2): bgemm_p held to 128 registers a thread for 4 teams of 128 per
+ * multiprocessor (bgemm_pb); vec (3): scratch read as 16-byte pairs, n and
+ * k even, also 4 teams of 128 (bgemm_pv); anything else (0): the default,
+ * 4 x 2 blocks at every size (bgemm_p). */
+enum { BG_DEFAULT, BG_4X4, BG_BOUND, BG_VEC };
+static int bgemm_form(void) {
   static _Atomic int v = -1;
-  static const char *const values[] = {"4x4"};
-  return kkk_env_once(&v, "KK_KERNELS_BGEMM", values, 1) == 1;
+  static const char *const values[] = {"4x4", "bound", "vec"};
+  return kkk_env_once(&v, "KK_KERNELS_BGEMM", values, 3);
 }
 
 /* KK_KERNELS_BGEMM_GROUP=N (1 to 64): the pipelined forms' matrices per
@@ -136,19 +147,30 @@ kk_status_t kk_batched_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b,
    * Complex types keep the general form: twice the registers per element
    * left the pipelined one two teams per SM (242 registers for double
    * complex) */
-  for (int nc = m >= 32 && n >= 32 && bgemm_4x4() ? 4 : 2; nc >= 2 && !c.host && !cplx && !is_zero(a); nc -= 2) {
+  const int form = c.host || cplx ? BG_DEFAULT : bgemm_form();
+  for (int nc = m >= 32 && n >= 32 && form == BG_4X4 ? 4 : 2; nc >= 2 && !c.host && !cplx && !is_zero(a); nc -= 2) {
     const int64_t ts = (m + 3) / 4 * ((n + nc - 1) / nc), pu = 4 * nc;
     if (ts <= 256 && m * k <= pu * ts && k * n <= pu * ts) {
       g.group = bgemm_group();
       g.nbatch = kk_view_extent(C, 0);
       if (g.nbatch == 0)
         return KK_OK;
-      const int64_t al[] = {m * (k + 1), k * n, -1};
+      /* the variants of 4 x 2 blocks, from 32 rows and columns up: teams of
+       * at most 128 threads (their launch bounds); bgemm_pv reads pairs of k
+       * and of columns (A's rows padded to k + 2) */
+      const int big = nc == 2 && m >= 32 && n >= 32 && ts <= 128;
+      const int vec = big && form == BG_VEC && n % 2 == 0 && k % 2 == 0;
+      const int bound = big && form == BG_BOUND;
+      const int64_t al[] = {m * (k + (vec ? 2 : 1)), k * n, -1};
       const size_t bytes = scratch_bytes(&c, al);
       if (bytes <= kkk_scratch_max(&c)) {
         kk_team_policy_t p = {sizeof p, (g.nbatch + g.group - 1) / g.group, (int32_t)ts, 1, {bytes, 0}, {0, 0}, 0,
                               KK_SCHEDULE_STATIC, c.inst};
-        return kk_parallel_for_team(c.op, &p, nc == 4 ? k_bgemm_p4[c.t] : k_bgemm_p[c.t], &g, sizeof g);
+        const kk_kernel_t *kp = nc == 4 ? k_bgemm_p4[c.t]
+                                : vec   ? k_bgemm_pv[c.t]
+                                : bound ? k_bgemm_pb[c.t]
+                                        : k_bgemm_p[c.t];
+        return kk_parallel_for_team(c.op, &p, kp, &g, sizeof g);
       }
     }
   }

@@ -199,7 +199,29 @@ KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
       vb[u_] = e_ >= kn ? S(zero)() : KKK_EL(args->B, bp_, bd, bb, e_, KB, NB, bif);                          \
     }                                                                                                       \
   } while (0)
-#define KKK_BP_ALL(MM, KB, NB, LDA, NC)                                                                     \
+/* the columns of C of a thread's block: l, l + ncl, ... (bgemm_p,
+ * bgemm_p4) */
+#define KKK_BP_COL(c) (l + ncl * (c))
+/* the k loop of bgemm_p and bgemm_p4: a step of k reads A's 4 elements
+ * and B's NC from scratch, one at a time */
+#define KKK_BP_KLOOP(KB, NB, NC)                                                                            \
+  do {                                                                                                      \
+    int jc[NC]; /* the thread's columns, those past n read as column n - 1 and not stored */                \
+    for (int c = 0; c < (NC); c++)                                                                          \
+      jc[c] = KKK_BP_COL(c) < (NB) ? KKK_BP_COL(c) : (NB) - 1;                                              \
+    for (int kk = 0; kk < (KB); kk++) {                                                                     \
+      const SC x[4] = {a0[kk], a1[kk], a2[kk], a3[kk]};                                                     \
+      for (int c = 0; c < (NC); c++) {                                                                      \
+        const SC bv = Bs[kk * (NB) + jc[c]];                                                                \
+        for (int r = 0; r < 4; r++)                                                                         \
+          cc[r][c] = S(fma)(x[r], bv, cc[r][c]);                                                            \
+      }                                                                                                     \
+    }                                                                                                       \
+  } while (0)
+/* The pipelined form: MM x KB times KB x NB, A's rows LDA apart in
+ * scratch, blocks of 4 x NC, the thread's columns COL(c), the k loop
+ * KLOOP(KB, NB, NC) (accumulating into cc from a0 .. a3 and Bs). */
+#define KKK_BP_ALL(MM, KB, NB, LDA, NC, COL, KLOOP)                                                         \
   do {                                                                                                      \
     const int mk = (MM) * (KB), kn = (KB) * (NB), ncl = ((NB) + (NC) - 1) / (NC);                           \
     const int aif = KK_STRIDE(args->A, 1) == 1, bif = KK_STRIDE(args->B, 1) == 1;                           \
@@ -209,9 +231,6 @@ KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
       const int i0 = ib * 4, nr = (MM) - i0 < 4 ? (MM) - i0 : 4;                                            \
       const SC *a0 = As + i0 * (LDA), *a1 = a0 + (nr > 1 ? (LDA) : 0), *a2 = a0 + (nr > 2 ? 2 * (LDA) : 0),  \
                *a3 = a0 + (nr > 3 ? 3 * (LDA) : 0); /* rows past m read row i0 again, and are not stored */ \
-      int jc[NC]; /* the thread's columns, those past n read as column n - 1 and not stored */              \
-      for (int c = 0; c < (NC); c++)                                                                        \
-        jc[c] = l + ncl * c < (NB) ? l + ncl * c : (NB) - 1;                                                \
       SC va[4 * (NC)], vb[4 * (NC)];                                                                        \
       KKK_BP_LOAD(g0, MM, KB, NB, 4 * (NC));                                                                \
       for (int64_t bi = g0; bi < g1; bi++) {                                                                \
@@ -230,58 +249,119 @@ KKK_TEAM_FOR(KN(bgemm), struct kkk_batched_args, team) {
         for (int r = 0; r < 4; r++)                                                                         \
           for (int c = 0; c < (NC); c++)                                                                    \
             cc[r][c] = S(zero)();                                                                           \
-        for (int kk = 0; kk < (KB); kk++) {                                                                 \
-          const SC x[4] = {a0[kk], a1[kk], a2[kk], a3[kk]};                                                 \
-          for (int c = 0; c < (NC); c++) {                                                                  \
-            const SC bv = Bs[kk * (NB) + jc[c]];                                                            \
-            for (int r = 0; r < 4; r++)                                                                     \
-              cc[r][c] = S(fma)(x[r], bv, cc[r][c]);                                                        \
-          }                                                                                                 \
-        }                                                                                                   \
+        KLOOP(KB, NB, NC);                                                                                  \
         for (int r = 0; r < 4; r++)                                                                         \
           for (int c = 0; c < (NC); c++)                                                                    \
-            if (r < nr && l + ncl * c < (NB)) {                                                             \
+            if (r < nr && COL(c) < (NB)) {                                                                  \
               SC v = S(mul)(a, cc[r][c]);                                                                   \
               if (!(args->flags & KKK_B_ZERO))                                                              \
-                v = S(fma)(bsc, KK_AT(args->C, SC, bi, i0 + r, l + ncl * c), v);                            \
-              KK_AT(args->C, SC, bi, i0 + r, l + ncl * c) = v;                                              \
+                v = S(fma)(bsc, KK_AT(args->C, SC, bi, i0 + r, COL(c)), v);                                 \
+              KK_AT(args->C, SC, bi, i0 + r, COL(c)) = v;                                                   \
             }                                                                                               \
       }                                                                                                     \
     }                                                                                                       \
   } while (0)
-/* what bgemm_p and bgemm_p4 share before their blocks */
-#define KKK_BP_BEGIN                                                                                        \
+/* what the pipelined kernels share before their blocks (A's rows padded
+ * by PAD elements) */
+#define KKK_BP_BEGIN(PAD)                                                                                   \
   const SC a = S(from)(args->a), bsc = S(from)(args->b);                                                    \
   const int m = (int)args->m, n = (int)args->n, k = (int)args->k;                                           \
   const int cja = (args->flags & KKK_CONJ_A) != 0, cjb = (args->flags & KKK_CONJ_B) != 0;                   \
   const int nl = (int)KK_TEAM_SIZE(team);                                                                   \
   const int64_t g0 = KK_LEAGUE_RANK(team) * args->group;                                                    \
   const int64_t g1 = g0 + args->group < args->nbatch ? g0 + args->group : args->nbatch;                     \
-  SC *As = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)m * (k + 1));                                              \
+  SC *As = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)m * (k + (PAD)));                                          \
   SC *Bs = KK_TEAM_SCRATCH(team, 0, SC, (int64_t)k * n)
 KKK_TEAM_FOR(KN(bgemm_p), struct kkk_batched_args, team) {
 #if !KKK_HOST
-  KKK_BP_BEGIN;
+  KKK_BP_BEGIN(1);
   if (m == 32 && k == 32 && n == 32)
-    KKK_BP_ALL(32, 32, 32, 33, 2);
+    KKK_BP_ALL(32, 32, 32, 33, 2, KKK_BP_COL, KKK_BP_KLOOP);
   else if (m == 16 && k == 16 && n == 16)
-    KKK_BP_ALL(16, 16, 16, 17, 2);
+    KKK_BP_ALL(16, 16, 16, 17, 2, KKK_BP_COL, KKK_BP_KLOOP);
   else
-    KKK_BP_ALL(m, k, n, k + 1, 2);
+    KKK_BP_ALL(m, k, n, k + 1, 2, KKK_BP_COL, KKK_BP_KLOOP);
 #endif
 }
 KKK_TEAM_FOR(KN(bgemm_p4), struct kkk_batched_args, team) {
 #if !KKK_HOST && !CPLX /* launched for real types only */
-  KKK_BP_BEGIN;
+  KKK_BP_BEGIN(1);
   if (m == 32 && k == 32 && n == 32)
-    KKK_BP_ALL(32, 32, 32, 33, 4);
+    KKK_BP_ALL(32, 32, 32, 33, 4, KKK_BP_COL, KKK_BP_KLOOP);
   else
-    KKK_BP_ALL(m, k, n, k + 1, 4);
+    KKK_BP_ALL(m, k, n, k + 1, 4, KKK_BP_COL, KKK_BP_KLOOP);
 #endif
 }
 
+/* The pipelined form's variants (KK_KERNELS_BGEMM, kk_batched_gemm), real
+ * types only, launched from 32 rows and columns up with at most 128
+ * threads a team (smaller sizes keep bgemm_p and its constant 16^3 form:
+ * with it, both variants spilled 300-400 bytes at 128 registers).  bgemm_pb:
+ * bgemm_p compiled with launch bounds of 128 threads and 4 teams wished
+ * per multiprocessor, so that ptxas keeps it in 128 registers a thread
+ * (without: 167 for double on sm_90, which leaves room for 3 teams of 128
+ * per multiprocessor; held to 96 it spills; nvcc 13.0).  bgemm_pv: the
+ * same pipeline and bounds, scratch read as pairs of elements (16 bytes
+ * for double): A's rows padded to k + 2 elements, so that every row
+ * starts on a pair and rows four apart fall in other banks, and a
+ * thread's two columns of C adjacent (2 l and 2 l + 1, ncl = n / 2
+ * threads a row of blocks), so that one read of a row of B serves both;
+ * per two steps of k a thread reads 4 pairs of A and 2 of B (six reads
+ * where bgemm_p makes twelve) for 16 multiply-adds, in the same order of
+ * k.  n and k even.  Held to 128 registers, ptxas spills 36 bytes of it
+ * for double (174 registers without bounds). */
+#if !CPLX
+typedef struct KK_ALIGNED(2 * sizeof(SC)) {
+  SC v[2];
+} KN(bpair);
+#define KKK_BV_PAIR(p) (*(const KN(bpair) *)(const void *)(p))
+/* bgemm_pv's columns of C: 2 l, 2 l + 1 */
+#define KKK_BV_COL(c) (2 * l + (c))
+/* bgemm_pv's k loop: two steps of k read A's 4 rows and B's two rows as
+ * pairs (NC 2) */
+#define KKK_BV_KLOOP(KB, NB, NC)                                                                            \
+  do {                                                                                                      \
+    const SC *const bc = Bs + 2 * l;                                                                        \
+    for (int kk = 0; kk < (KB); kk += 2) {                                                                  \
+      const KN(bpair) x[4] = {KKK_BV_PAIR(a0 + kk), KKK_BV_PAIR(a1 + kk), KKK_BV_PAIR(a2 + kk),             \
+                              KKK_BV_PAIR(a3 + kk)};                                                        \
+      const KN(bpair) b0 = KKK_BV_PAIR(bc + kk * (NB)), b1 = KKK_BV_PAIR(bc + (kk + 1) * (NB));              \
+      for (int r = 0; r < 4; r++)                                                                           \
+        for (int c = 0; c < (NC); c++)                                                                      \
+          cc[r][c] = S(fma)(x[r].v[1], b1.v[c], S(fma)(x[r].v[0], b0.v[c], cc[r][c]));                       \
+    }                                                                                                       \
+  } while (0)
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(128, 4)
+KKK_TEAM_FOR(KN(bgemm_pb), struct kkk_batched_args, team) {
+#if !KKK_HOST
+  KKK_BP_BEGIN(1);
+  if (m == 32 && k == 32 && n == 32)
+    KKK_BP_ALL(32, 32, 32, 33, 2, KKK_BP_COL, KKK_BP_KLOOP);
+  else
+    KKK_BP_ALL(m, k, n, k + 1, 2, KKK_BP_COL, KKK_BP_KLOOP);
+#endif
+}
+KKK_TEAM_FOR(KN(bgemm_pv), struct kkk_batched_args, team) {
+#if !KKK_HOST
+  KKK_BP_BEGIN(2);
+  if (m == 32 && k == 32 && n == 32)
+    KKK_BP_ALL(32, 32, 32, 34, 2, KKK_BV_COL, KKK_BV_KLOOP);
+  else
+    KKK_BP_ALL(m, k, n, k + 2, 2, KKK_BV_COL, KKK_BV_KLOOP);
+#endif
+}
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS
+#undef KKK_BV_KLOOP
+#undef KKK_BV_COL
+#undef KKK_BV_PAIR
+#endif
+
 #undef KKK_BP_BEGIN
 #undef KKK_BP_ALL
+#undef KKK_BP_KLOOP
+#undef KKK_BP_COL
 #undef KKK_BP_LOAD
 #undef KKK_BT_ALL
 

@@ -751,12 +751,15 @@ START_TEST(batched_gemm_gemv) {
    * block partial, the lanes taking a second column), or 4 x 2 blocks per
    * thread in the pipelined form (bgemm_p; 4 x 4, bgemm_p4, under
    * KK_KERNELS_BGEMM=4x4), as at 32^3, which it takes with constant
-   * sizes */
-  static const int64_t sizes[][3] = {{1, 1, 1}, {5, 3, 4}, {16, 16, 16}, {3, 4, 0}, {34, 33, 32}, {32, 32, 32}};
+   * sizes; 32 x 32 (k 24): the pipelined forms' general sizes where
+   * KK_KERNELS_BGEMM=vec takes bgemm_pv (n and k even) */
+  static const int64_t sizes[][3] = {{1, 1, 1},    {5, 3, 4},    {16, 16, 16}, {3, 4, 0},
+                                     {34, 33, 32}, {32, 32, 32}, {32, 32, 24}};
+  const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
   for (int ti = 0; ti < 4; ti++) {
     const kk_type_t T = k_types[ti];
     for (int bi = 0; bi < 3; bi++)
-      for (int zi = 0; zi < 6; zi++)
+      for (int zi = 0; zi < nsizes; zi++)
         for (int kind = 0; kind < K_NKINDS; kind++) {
           const int64_t nb = k_batches[bi], m = sizes[zi][0], n = sizes[zi][1], k = sizes[zi][2];
           if (g_small && (m > 8 || kind > 1))
