@@ -53,7 +53,7 @@ kernels/ilu.kk.o: kernels/scalar.h kernels/each_type.h kernels/solvers_args.h ke
 # the binary itself, so that the valgrind run of CI watches it ----
 EXTRA_DIST += kernels/tests/kernels-env.sh kernels/gpu-run.sh
 dist_check_SCRIPTS += kernels/tests/kernels-threads.sh kernels/tests/kernels-openmp.sh kernels/tests/kernels-opencl.sh \
-	kernels/tests/kernels-kk-info.sh kernels/tests/kernels-gemv-cblk.sh
+	kernels/tests/kernels-kk-info.sh kernels/tests/kernels-gemv-cblk.sh kernels/tests/kernels-spmv-pipe.sh
 if KK_BUILD_KERNELS
 if KK_HAVE_CHECK
 check_PROGRAMS += kernels/tests/check_kernels
@@ -62,7 +62,7 @@ kernels_tests_check_kernels_CPPFLAGS = $(TEST_CPPFLAGS)
 kernels_tests_check_kernels_CFLAGS = $(TEST_CFLAGS)
 kernels_tests_check_kernels_LDADD = libkk-kernels.la libkk.la $(CHECK_LIBS) -lm
 TESTS += kernels/tests/check_kernels kernels/tests/kernels-threads.sh kernels/tests/kernels-openmp.sh \
-	kernels/tests/kernels-opencl.sh kernels/tests/kernels-kk-info.sh kernels/tests/kernels-gemv-cblk.sh
+	kernels/tests/kernels-opencl.sh kernels/tests/kernels-kk-info.sh kernels/tests/kernels-gemv-cblk.sh kernels/tests/kernels-spmv-pipe.sh
 endif
 endif
 
