@@ -16,7 +16,7 @@ OUT=${OUT:-/tmp/kk-bench-kernels-own-gpu}
 mkdir -p "$OUT"
 rc=0
 # shellcheck source=bench/run-common.sh
-. "$(dirname "$0")/run-common.sh" # step, note, $summary
+. "$(dirname "$0")/run-common.sh" # step, note, $summary, go, own_summary
 export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1
 for f in kernels/tests/check_kernels bench/kk-bench-kernels; do
   [ -x "$B/$f" ] || { echo "kk-bench-kernels-own-gpu: $B/$f is not built (make it first)"; exit 2; }
@@ -47,26 +47,6 @@ fi
 # KK_OWN_BUDGET seconds (default 145), whichever is less; a step with less
 # than 5 s left is skipped (noted SKIP).  Steps in the order of need.
 BUDGET=${KK_OWN_BUDGET:-145}
-# tmo N: the timeout for a step bounded by N seconds (0: none left)
-tmo() {
-  local left=$((BUDGET - ($(date +%s) - T0)))
-  [ "$left" -lt 5 ] && { echo 0; return; }
-  echo $(($1 < left ? $1 : left))
-}
-# go LABEL BOUND LOG VAR=VALUE... COMMAND...: a step; COMMAND with the
-# variables set, its output in LOG (stderr in LOG.err), the result noted;
-# fails when it did not run or did not pass
-go() {
-  local label=$1 t log=$3
-  t=$(tmo "$2")
-  shift 3
-  if [ "$t" = 0 ]; then note "$label" 77; return 1; fi
-  step "$label"
-  timeout "$t" env "$@" >"$log" 2>"$log.err"
-  local s=$?
-  note "$label" $s
-  return $s
-}
 # check NAME BOUND CASE [VAR=VALUE...]: check_kernels cuda, one case
 check() {
   local name=$1 bound=$2 case=$3
@@ -124,8 +104,11 @@ prof batched-4x4 KK_KERNELS_BGEMM=4x4
 # edge sizes of the pipelined batched forms (a group of 3 leaves a team
 # one matrix of the batch of 7) and the SpMV matrices of the tests
 check kernels 40 kernels
+check spmv 20 spmv # the matrices of irregular rows, which take the merge path
 # shellcheck disable=SC2086
 check kernels-alt 40 kernels $ALT KK_KERNELS_BGEMM_GROUP=3
+# shellcheck disable=SC2086
+check spmv-alt 20 spmv $ALT
 
 if [ -n "$ptxas_pid" ]; then
   # shellcheck disable=SC2086
@@ -136,16 +119,6 @@ if [ -n "$ptxas_pid" ]; then
 fi
 
 step "summary (this GPU; kk own / native per run; targets: batched 32^3 >= 0.95, SpMV irregular >= 0.95)"
-{
-  echo "$summary"
-  for f in "$OUT"/bench-*.txt; do
-    n=$(basename "$f" .txt)
-    grep 'kk own' "$f" | awk -v n="${n#bench-}" '{ printf "%-14s %s\n", n, $0 }'
-  done
-  for f in "$OUT"/ncu-*-short.txt; do
-    [ -s "$f" ] && { echo "$(basename "$f" -short.txt):"; cat "$f"; }
-  done
-  [ -s "$OUT/ptxas-own.txt" ] && cat "$OUT/ptxas-own.txt"
-} | tee "$OUT/summary.txt"
+own_summary 14 "$OUT/ptxas-own.txt"
 step "done (logs in $OUT)"
 exit $rc

@@ -112,7 +112,7 @@ endif
 
 # ---- bench/kk-bench-kernels: kk-kernels against OpenBLAS (host backends) and cuBLAS / cuSPARSE (cuda) ----
 EXTRA_DIST += bench/kernels_native_cuda.cu bench/bench_cuda.cuh bench/kk-bench-kernels-gpu.sh bench/dgemm-tc-gpu.sh bench/host-gemm-gpu.sh \
-	bench/kk-bench-kernels-own-gpu.sh
+	bench/kk-bench-kernels-own-gpu.sh bench/spmv-own-gpu.sh
 if KK_BUILD_KERNELS
 noinst_PROGRAMS += bench/kk-bench-kernels
 bench_kk_bench_kernels_SOURCES = bench/kk-bench-kernels.c bench/kernels_native_cuda.h $(BENCH_BASE)
