@@ -16,45 +16,15 @@ OUT=${OUT:-/tmp/kk-bench-kernels-own-gpu}
 mkdir -p "$OUT"
 rc=0
 # shellcheck source=bench/run-common.sh
-. "$(dirname "$0")/run-common.sh" # step, note, $summary, go, own_summary
-export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1
-for f in kernels/tests/check_kernels bench/kk-bench-kernels; do
-  [ -x "$B/$f" ] || { echo "kk-bench-kernels-own-gpu: $B/$f is not built (make it first)"; exit 2; }
-done
-BENCH=$B/bench/kk-bench-kernels
-[ -x "$B/bench/.libs/kk-bench-kernels" ] && BENCH=$B/bench/.libs/kk-bench-kernels # the binary itself, for ncu
-export LD_LIBRARY_PATH=$B/.libs:$B/kernels/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/run-common.sh" # step, note, $summary, go, check, own_setup, own_ptxas, own_summary
+own_setup kk-bench-kernels-own-gpu
 
-step "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
-
-step "registers and spills of the kernels (ptxas -v, sm_90), compiled in the background (two cores, at most 125 s)"
-NVCC=$(sed -n 's/.*"NVCC": "\(.*\)".*/\1/p' "$B/targets/cuda.json")
-SRC=$(cd "$B" && sed -n 's/^srcdir = //p' Makefile)
-SRC=$(cd "$B" && cd "$SRC" && pwd)
-ptxas_pid=
-if [ -x "$NVCC" ]; then
-  for f in sparse batched; do
-    timeout 125 "$NVCC" -x cu -O3 -std=c++17 --cubin -gencode=arch=compute_90,code=sm_90 -Xptxas -v -DKK_TARGET_CUDA \
-      -I"$SRC/include" -I"$B/include" -I"$SRC/kernels" "$SRC/kernels/$f.kk.c" -o "$OUT/$f.cubin" >"$OUT/ptxas-$f.log" 2>&1 &
-    ptxas_pid="$ptxas_pid $!"
-  done
-else
-  echo "  (nvcc not found at '$NVCC': skipped)"
-fi
+own_ptxas 125 sparse batched
 
 # Every step's timeout is its own bound or the time left of the run's
 # KK_OWN_BUDGET seconds (default 145), whichever is less; a step with less
 # than 5 s left is skipped (noted SKIP).  Steps in the order of need.
 BUDGET=${KK_OWN_BUDGET:-145}
-# check NAME BOUND CASE [VAR=VALUE...]: check_kernels cuda, one case
-check() {
-  local name=$1 bound=$2 case=$3
-  shift 3
-  go "check_kernels cuda $case${*:+ $*}: $name" "$bound" "$OUT/check-$name.log" CK_FORK=no CK_RUN_CASE="$case" "$@" \
-    "$B/kernels/tests/check_kernels" cuda || rc=1
-  tail -n 2 "$OUT/check-$name.log"
-}
 # bench NAME BOUND CASES [VAR=VALUE...]: one kk-bench-kernels run, best of 20
 bench() {
   local name=$1 bound=$2 cases=$3

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/spmv-own-gpu.sh -- kk-kernels' own SpMV (and gemv) on a CUDA machine, each merge-path form side by side: registers, kk-bench-kernels' spmv and gemv rows three times with the default form and each KK_KERNELS_SPMV form taking turns, Nsight Compute's speed of light, memory workload and launch statistics of kk's irregular-row SpMV kernels against cuSPARSE's, the suite's kernels case on cuda with each form; a summary at the end.
+# bench/spmv-own-gpu.sh -- kk-kernels' own SpMV (and gemv) on a CUDA machine, each merge-path form side by side: registers, kk-bench-kernels' spmv and gemv rows three times with the default form and KK_KERNELS_SPMV=pipe taking turns (16 tiles per team once), the suite's spmv and kernels cases on cuda with the pipeline, Nsight Compute's speed of light, memory workload and launch statistics of kk's irregular-row SpMV kernels against cuSPARSE's; a summary at the end.
 #
 # usage: bench/spmv-own-gpu.sh [BUILDDIR]   (default: the current directory)
 # BUILDDIR is a tree configured with cuda and built (`make`, then `make
@@ -15,38 +15,17 @@ OUT=${OUT:-/tmp/spmv-own-gpu}
 mkdir -p "$OUT"
 rc=0
 # shellcheck source=bench/run-common.sh
-. "$(dirname "$0")/run-common.sh" # step, note, $summary, go, own_summary
-export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1
-for f in kernels/tests/check_kernels bench/kk-bench-kernels; do
-  [ -x "$B/$f" ] || { echo "spmv-own-gpu: $B/$f is not built (make it first)"; exit 2; }
-done
-BENCH=$B/bench/kk-bench-kernels
-[ -x "$B/bench/.libs/kk-bench-kernels" ] && BENCH=$B/bench/.libs/kk-bench-kernels # the binary itself, for ncu
-export LD_LIBRARY_PATH=$B/.libs:$B/kernels/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/run-common.sh" # step, note, $summary, go, check, own_setup, own_ptxas, own_summary
+own_setup spmv-own-gpu
 BUDGET=${KK_SPMV_BUDGET:-145}
 
-step "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
-
-step "registers and spills of the SpMV kernels (ptxas -v, sm_90), compiled in the background"
-NVCC=$(sed -n 's/.*"NVCC": "\(.*\)".*/\1/p' "$B/targets/cuda.json")
-SRC=$(cd "$B" && sed -n 's/^srcdir = //p' Makefile)
-SRC=$(cd "$B" && cd "$SRC" && pwd)
-ptxas_pid=
-if [ -x "$NVCC" ]; then
-  timeout $((BUDGET - 20)) "$NVCC" -x cu -O3 -std=c++17 --cubin -gencode=arch=compute_90,code=sm_90 -Xptxas -v \
-    -DKK_TARGET_CUDA -I"$SRC/include" -I"$B/include" -I"$SRC/kernels" "$SRC/kernels/sparse.kk.c" \
-    -o "$OUT/sparse.cubin" >"$OUT/ptxas-sparse.log" 2>&1 &
-  ptxas_pid=$!
-else
-  echo "  (nvcc not found at '$NVCC': skipped)"
-fi
+own_ptxas 120 sparse
 
 # bench NAME VAR=VALUE...: one kk-bench-kernels run of spmv and gemv, best of 20
 bench() {
   local name=$1
   shift
-  go "bench spmv,gemv ${*:-(default form)}: $name" 14 "$OUT/bench-$name.txt" "$@" \
+  go "bench spmv,gemv ${*:-(default form)}: $name" 18 "$OUT/bench-$name.txt" "$@" \
     "$BENCH" --backends=cuda --full --cases=spmv,gemv --reps=20 || rc=1
   grep -E '^case|kk own' "$OUT/bench-$name.txt"
   grep -i -E 'mismatch|error|kk-bench-kernels: .* on cuda' "$OUT/bench-$name.txt.err"
@@ -59,43 +38,42 @@ prof() {
   shift 2
   if ! command -v ncu >/dev/null 2>&1; then note "ncu $name (not installed)" 77; return; fi
   go "ncu spmv kernels ${*:-(default form)}: $name" 45 "$OUT/ncu-$name.txt" "$@" \
-    ncu --kernel-name-base demangled --kernel-name "regex:$re" --launch-count 12 \
+    ncu --kernel-name-base demangled --kernel-name "regex:$re" --launch-count 14 \
     --section SpeedOfLight --section MemoryWorkloadAnalysis \
     --section LaunchStats --section Occupancy "$BENCH" --backends=cuda --cases=spmv --full --reps=1
   grep -E '^  [A-Za-z_].*\(|Duration|DRAM Through|Memory Through|L1/TEX Hit|L2 Hit|L2 Cache Through|Compute \(SM\)|Registers Per|Achieved Occ|Theoretical Occ|Grid Size|Block Size|Shared Memory Config|Dynamic Shared|Mem Busy|Max Bandwidth|Waves Per' \
     "$OUT/ncu-$name.txt" | head -n 400 | sed 's/^/    /' >"$OUT/ncu-$name-short.txt"
 }
 
-# the forms taking turns, three rounds: spmv_merge (the default), the
-# pipeline with 4 tiles per team (KK_KERNELS_SPMV=pipe) and with 16
+PIPE="KK_KERNELS_SPMV=pipe KK_KERNELS_SPMV_GROUP=3"
+
+# the forms taking turns, three rounds: spmv_merge (the default) and the
+# pipeline with 4 tiles per team (KK_KERNELS_SPMV=pipe); then 16 tiles
+# per team once
 for r in 1 2 3; do
   bench "default-$r"
   bench "pipe-$r" KK_KERNELS_SPMV=pipe
-  bench "pipe16-$r" KK_KERNELS_SPMV=pipe KK_KERNELS_SPMV_GROUP=16
 done
+bench "pipe16" KK_KERNELS_SPMV=pipe KK_KERNELS_SPMV_GROUP=16
+# check_kernels on cuda with the pipeline, 3 tiles per team: its spmv case
+# (the matrices of irregular rows: tiles of one long row, of many empty
+# rows, of short rows) and its kernels case (BLAS, the other SpMV
+# matrices, CG), cuSPARSE off and on as the cases run them
+# shellcheck disable=SC2086
+check spmv-pipe 30 spmv $PIPE
+# shellcheck disable=SC2086
+check kernels-pipe 30 kernels $PIPE
 # kk's merge kernel and cuSPARSE's (any kernel in namespace cusparse; the
 # 27-point matrix's two native calls come first, kk's own runs spmv_vec
 # there; kk's vendor side runs kk's own kernels here, so that fewer
 # kernels are profiled), then the pipeline's kernel alone
 prof default 'spmv_merge|cusparse|csrmv' KK_KERNELS_CUSPARSE=off
 prof pipe 'spmv_mpipe' KK_KERNELS_SPMV=pipe KK_KERNELS_CUSPARSE=off
-# last: check_kernels on cuda with each form, its spmv case (the matrices
-# of irregular rows that take the merge path: tiles of one long row, of
-# many empty rows, of short rows) and its kernels case (BLAS, the other
-# SpMV matrices, CG), cuSPARSE off and on as the cases run them
-for f in default pipe; do
-  v=
-  [ "$f" = pipe ] && v="KK_KERNELS_SPMV=pipe KK_KERNELS_SPMV_GROUP=3"
-  for c in spmv kernels; do
-    # shellcheck disable=SC2086
-    go "check_kernels cuda $c ${v:-(default form)}" 30 "$OUT/check-$c-$f.log" CK_FORK=no CK_RUN_CASE="$c" $v \
-      "$B/kernels/tests/check_kernels" cuda || rc=1
-    tail -n 2 "$OUT/check-$c-$f.log"
-  done
-done
+check spmv-default 30 spmv
 
 if [ -n "$ptxas_pid" ]; then
-  wait "$ptxas_pid"
+  # shellcheck disable=SC2086
+  wait $ptxas_pid
   grep -A3 -E "entry function 'kk_k_kkk_spmv_(merge|mpipe|vec)_d'" "$OUT/ptxas-sparse.log" |
     grep -E 'entry function|registers|spill' | sed 's/^ptxas info *: *//' >"$OUT/ptxas-spmv.txt"
 fi
