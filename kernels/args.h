@@ -249,6 +249,7 @@ KKK_DECL4(spmvt);
 KKK_DECL4(spmv_vec);
 KKK_DECL4(spmv_merge);
 KKK_DECL4(spmv_mpipe);
+KKK_DECL4(spmv_mpipe6);
 KKK_DECL4(jacobi);
 
 #endif

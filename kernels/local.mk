@@ -12,7 +12,7 @@ KERNELS_KK_LOS = $(KERNELS_KK_OBJS:.kk.o=.kk.lo)
 KERNELS_TMPL = kernels/args.h kernels/scalar.h kernels/each_type.h
 
 EXTRA_DIST += kernels/each_type.h kernels/blas1.kk.c kernels/blas1_tmpl.h kernels/blas2.kk.c kernels/blas2_tmpl.h kernels/gemm_tmpl.h kernels/batched.kk.c \
-	kernels/batched_tmpl.h kernels/sparse.kk.c kernels/sparse_tmpl.h kernels/kk-kernels.pc.in \
+	kernels/batched_tmpl.h kernels/sparse.kk.c kernels/sparse_tmpl.h kernels/sparse_mpipe.h kernels/kk-kernels.pc.in \
 	kernels/sptrsv.kk.c kernels/sptrsv_tmpl.h kernels/ilu.kk.c kernels/ilu_tmpl.h kernels/solvers_args.h
 CLEANFILES += $(KERNELS_KK_OBJS) $(KERNELS_KK_LOS)
 
@@ -45,7 +45,7 @@ kernels/%.kk.lo: kernels/%.kk.o
 		'$(@F)' '$(<F)' '$(<F)' > $@
 kernels/blas2.kk.o: $(KERNELS_TMPL) kernels/blas2_tmpl.h kernels/gemm_tmpl.h
 kernels/batched.kk.o: $(KERNELS_TMPL) kernels/batched_tmpl.h
-kernels/sparse.kk.o: $(KERNELS_TMPL) kernels/sparse_tmpl.h
+kernels/sparse.kk.o: $(KERNELS_TMPL) kernels/sparse_tmpl.h kernels/sparse_mpipe.h
 kernels/sptrsv.kk.o: kernels/scalar.h kernels/each_type.h kernels/solvers_args.h kernels/sptrsv_tmpl.h
 kernels/ilu.kk.o: kernels/scalar.h kernels/each_type.h kernels/solvers_args.h kernels/ilu_tmpl.h
 
