@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/spmv-own-gpu.sh -- kk-kernels' own SpMV (and gemv) on a CUDA machine, each merge-path form side by side: registers, kk-bench-kernels' spmv and gemv rows three times with the default form and KK_KERNELS_SPMV=pipe taking turns (16 tiles per team once), the suite's spmv and kernels cases on cuda with the pipeline, Nsight Compute's speed of light, memory workload and launch statistics of kk's irregular-row SpMV kernels against cuSPARSE's; a summary at the end.
+# bench/spmv-own-gpu.sh -- kk-kernels' own SpMV (and gemv) on a CUDA machine, each merge-path form side by side: registers, kk-bench-kernels' spmv and gemv rows three times with the default form and KK_KERNELS_SPMV=pipe and pipe6 taking turns (16 tiles per team once), the suite's spmv and kernels cases on cuda with the pipelines, Nsight Compute's speed of light, memory workload and launch statistics of kk's irregular-row SpMV kernels against cuSPARSE's; a summary at the end.
 #
 # usage: bench/spmv-own-gpu.sh [BUILDDIR]   (default: the current directory)
 # BUILDDIR is a tree configured with cuda and built (`make`, then `make
@@ -47,34 +47,39 @@ prof() {
 
 PIPE="KK_KERNELS_SPMV=pipe KK_KERNELS_SPMV_GROUP=3"
 
-# the forms taking turns, three rounds: spmv_merge (the default) and the
-# pipeline with 4 tiles per team (KK_KERNELS_SPMV=pipe); then 16 tiles
-# per team once
+# in the order of need, as far as the budget goes: the forms taking turns,
+# three rounds: spmv_merge (the default), the pipeline with 4 tiles per
+# team (KK_KERNELS_SPMV=pipe) and the same bound to 6 teams per
+# multiprocessor (pipe6)
 for r in 1 2 3; do
   bench "default-$r"
   bench "pipe-$r" KK_KERNELS_SPMV=pipe
+  bench "pipe6-$r" KK_KERNELS_SPMV=pipe6
 done
-bench "pipe16" KK_KERNELS_SPMV=pipe KK_KERNELS_SPMV_GROUP=16
-# check_kernels on cuda with the pipeline, 3 tiles per team: its spmv case
+# check_kernels' spmv case on cuda with each pipeline, 3 tiles per team
 # (the matrices of irregular rows: tiles of one long row, of many empty
-# rows, of short rows) and its kernels case (BLAS, the other SpMV
-# matrices, CG), cuSPARSE off and on as the cases run them
+# rows, of short rows; cuSPARSE off, then on)
 # shellcheck disable=SC2086
 check spmv-pipe 30 spmv $PIPE
-# shellcheck disable=SC2086
-check kernels-pipe 30 kernels $PIPE
+check spmv-pipe6 30 spmv KK_KERNELS_SPMV=pipe6 KK_KERNELS_SPMV_GROUP=3
 # kk's merge kernel and cuSPARSE's (any kernel in namespace cusparse; the
 # 27-point matrix's two native calls come first, kk's own runs spmv_vec
 # there; kk's vendor side runs kk's own kernels here, so that fewer
-# kernels are profiled), then the pipeline's kernel alone
+# kernels are profiled)
 prof default 'spmv_merge|cusparse|csrmv' KK_KERNELS_CUSPARSE=off
+# the kernels case with the pipeline (BLAS, the other SpMV matrices, CG)
+# shellcheck disable=SC2086
+check kernels-pipe 30 kernels $PIPE
+# the pipelines' kernels alone; 16 tiles per team; the default's spmv case
 prof pipe 'spmv_mpipe' KK_KERNELS_SPMV=pipe KK_KERNELS_CUSPARSE=off
+prof pipe6 'spmv_mpipe6' KK_KERNELS_SPMV=pipe6 KK_KERNELS_CUSPARSE=off
+bench "pipe16" KK_KERNELS_SPMV=pipe KK_KERNELS_SPMV_GROUP=16
 check spmv-default 30 spmv
 
 if [ -n "$ptxas_pid" ]; then
   # shellcheck disable=SC2086
   wait $ptxas_pid
-  grep -A3 -E "entry function 'kk_k_kkk_spmv_(merge|mpipe|vec)_d'" "$OUT/ptxas-sparse.log" |
+  grep -A3 -E "entry function 'kk_k_kkk_spmv_(merge|mpipe|mpipe6|vec)_d'" "$OUT/ptxas-sparse.log" |
     grep -E 'entry function|registers|spill' | sed 's/^ptxas info *: *//' >"$OUT/ptxas-spmv.txt"
 fi
 
