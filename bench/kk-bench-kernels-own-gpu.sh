@@ -16,64 +16,15 @@ OUT=${OUT:-/tmp/kk-bench-kernels-own-gpu}
 mkdir -p "$OUT"
 rc=0
 # shellcheck source=bench/run-common.sh
-. "$(dirname "$0")/run-common.sh" # step, note, $summary
-export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1
-for f in kernels/tests/check_kernels bench/kk-bench-kernels; do
-  [ -x "$B/$f" ] || { echo "kk-bench-kernels-own-gpu: $B/$f is not built (make it first)"; exit 2; }
-done
-BENCH=$B/bench/kk-bench-kernels
-[ -x "$B/bench/.libs/kk-bench-kernels" ] && BENCH=$B/bench/.libs/kk-bench-kernels # the binary itself, for ncu
-export LD_LIBRARY_PATH=$B/.libs:$B/kernels/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/run-common.sh" # step, note, $summary, go, check, own_setup, own_ptxas, own_summary
+own_setup kk-bench-kernels-own-gpu
 
-step "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
-
-step "registers and spills of the kernels (ptxas -v, sm_90), compiled in the background (at most 125 s)"
-NVCC=$(sed -n 's/.*"NVCC": "\(.*\)".*/\1/p' "$B/targets/cuda.json")
-SRC=$(cd "$B" && sed -n 's/^srcdir = //p' Makefile)
-SRC=$(cd "$B" && cd "$SRC" && pwd)
-ptxas_pid=
-if [ -x "$NVCC" ]; then
-  timeout 125 "$NVCC" -x cu -O3 -std=c++17 --cubin -gencode=arch=compute_90,code=sm_90 -Xptxas -v -DKK_TARGET_CUDA \
-    -I"$SRC/include" -I"$B/include" -I"$SRC/kernels" "$SRC/kernels/batched.kk.c" -o "$OUT/batched.cubin" \
-    >"$OUT/ptxas-batched.log" 2>&1 &
-  ptxas_pid=$!
-else
-  echo "  (nvcc not found at '$NVCC': skipped)"
-fi
+own_ptxas 125 batched
 
 # Every step's timeout is its own bound or the time left of the run's
 # KK_OWN_BUDGET seconds (default 145), whichever is less; a step with less
 # than 5 s left is skipped (noted SKIP).  Steps in the order of need.
 BUDGET=${KK_OWN_BUDGET:-145}
-# tmo N: the timeout for a step bounded by N seconds (0: none left)
-tmo() {
-  local left=$((BUDGET - ($(date +%s) - T0)))
-  [ "$left" -lt 5 ] && { echo 0; return; }
-  echo $(($1 < left ? $1 : left))
-}
-# go LABEL BOUND LOG VAR=VALUE... COMMAND...: a step; COMMAND with the
-# variables set, its output in LOG (stderr in LOG.err), the result noted;
-# fails when it did not run or did not pass
-go() {
-  local label=$1 t log=$3
-  t=$(tmo "$2")
-  shift 3
-  if [ "$t" = 0 ]; then note "$label" 77; return 1; fi
-  step "$label"
-  timeout "$t" env "$@" >"$log" 2>"$log.err"
-  local s=$?
-  note "$label" $s
-  return $s
-}
-# check NAME BOUND CASE [VAR=VALUE...]: check_kernels cuda, one case
-check() {
-  local name=$1 bound=$2 case=$3
-  shift 3
-  go "check_kernels cuda $case${*:+ $*}: $name" "$bound" "$OUT/check-$name.log" CK_FORK=no CK_RUN_CASE="$case" "$@" \
-    "$B/kernels/tests/check_kernels" cuda || rc=1
-  tail -n 2 "$OUT/check-$name.log"
-}
 # bench NAME BOUND CASES [VAR=VALUE...]: one kk-bench-kernels run, best of 20
 bench() {
   local name=$1 bound=$2 cases=$3
@@ -129,16 +80,6 @@ if [ -n "$ptxas_pid" ]; then
 fi
 
 step "summary (this GPU; kk own / native per run; target: batched 32^3 >= 0.95)"
-{
-  echo "$summary"
-  for f in "$OUT"/bench-*.txt; do
-    n=$(basename "$f" .txt)
-    grep 'kk own' "$f" | awk -v n="${n#bench-}" '{ printf "%-14s %s\n", n, $0 }'
-  done
-  for f in "$OUT"/ncu-*-short.txt; do
-    [ -s "$f" ] && { echo "$(basename "$f" -short.txt):"; cat "$f"; }
-  done
-  [ -s "$OUT/ptxas-own.txt" ] && cat "$OUT/ptxas-own.txt"
-} | tee "$OUT/summary.txt"
+own_summary 14 "$OUT/ptxas-own.txt"
 step "done (logs in $OUT)"
 exit $rc

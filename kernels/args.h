@@ -92,7 +92,7 @@
                            the data pointers directly, which host compilers vectorize */
 #define KKK_SPLIT 64u   /* gemv: partial sums added into y atomically (y already scaled by b) */
 #define KKK_ENDS_EARLY 128u /* spmv_merge: the tile's row ends stored as loaded, before the
-                               products (KK_KERNELS_SPMV_MERGE=early) */
+                               products (the default; KK_KERNELS_SPMV_MERGE=late clears it) */
 
 /* BLAS 1 on vectors (rank-1 descriptors) or multivectors (rank 2). */
 struct kkk_v_args {
@@ -181,6 +181,7 @@ struct kkk_spmv_args {
   kk_view_strided row_ptr, col_idx, vals, x, y;
   kk_view_strided tiles;    /* spmv_merge: the tiles (kkk_crs_tiles) */
   int64_t merge_tile;       /* spmv_merge: at most this many items per tile (KKK_MERGE_TILE) */
+  int64_t ntiles;           /* spmv_mpipe: the tiles, taken in turn by the league's teams */
   kk_complex_double a, b;
   int64_t rows;
   int64_t nvec;             /* columns of x and y */
@@ -247,6 +248,8 @@ KKK_DECL4(spmv);
 KKK_DECL4(spmvt);
 KKK_DECL4(spmv_vec);
 KKK_DECL4(spmv_merge);
+KKK_DECL4(spmv_mpipe);
+KKK_DECL4(spmv_mpipe6);
 KKK_DECL4(jacobi);
 
 #endif

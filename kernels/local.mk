@@ -12,7 +12,7 @@ KERNELS_KK_LOS = $(KERNELS_KK_OBJS:.kk.o=.kk.lo)
 KERNELS_TMPL = kernels/args.h kernels/scalar.h kernels/each_type.h
 
 EXTRA_DIST += kernels/each_type.h kernels/blas1.kk.c kernels/blas1_tmpl.h kernels/blas2.kk.c kernels/blas2_tmpl.h kernels/gemm_tmpl.h kernels/batched.kk.c \
-	kernels/batched_tmpl.h kernels/sparse.kk.c kernels/sparse_tmpl.h kernels/kk-kernels.pc.in \
+	kernels/batched_tmpl.h kernels/sparse.kk.c kernels/sparse_tmpl.h kernels/sparse_mpipe.h kernels/kk-kernels.pc.in \
 	kernels/sptrsv.kk.c kernels/sptrsv_tmpl.h kernels/ilu.kk.c kernels/ilu_tmpl.h kernels/solvers_args.h
 CLEANFILES += $(KERNELS_KK_OBJS) $(KERNELS_KK_LOS)
 
@@ -45,7 +45,7 @@ kernels/%.kk.lo: kernels/%.kk.o
 		'$(@F)' '$(<F)' '$(<F)' > $@
 kernels/blas2.kk.o: $(KERNELS_TMPL) kernels/blas2_tmpl.h kernels/gemm_tmpl.h
 kernels/batched.kk.o: $(KERNELS_TMPL) kernels/batched_tmpl.h
-kernels/sparse.kk.o: $(KERNELS_TMPL) kernels/sparse_tmpl.h
+kernels/sparse.kk.o: $(KERNELS_TMPL) kernels/sparse_tmpl.h kernels/sparse_mpipe.h
 kernels/sptrsv.kk.o: kernels/scalar.h kernels/each_type.h kernels/solvers_args.h kernels/sptrsv_tmpl.h
 kernels/ilu.kk.o: kernels/scalar.h kernels/each_type.h kernels/solvers_args.h kernels/ilu_tmpl.h
 
@@ -53,7 +53,7 @@ kernels/ilu.kk.o: kernels/scalar.h kernels/each_type.h kernels/solvers_args.h ke
 # the binary itself, so that the valgrind run of CI watches it ----
 EXTRA_DIST += kernels/tests/kernels-env.sh kernels/gpu-run.sh
 dist_check_SCRIPTS += kernels/tests/kernels-threads.sh kernels/tests/kernels-openmp.sh kernels/tests/kernels-opencl.sh \
-	kernels/tests/kernels-kk-info.sh kernels/tests/kernels-gemv-cblk.sh
+	kernels/tests/kernels-kk-info.sh kernels/tests/kernels-gemv-cblk.sh kernels/tests/kernels-spmv-pipe.sh
 if KK_BUILD_KERNELS
 if KK_HAVE_CHECK
 check_PROGRAMS += kernels/tests/check_kernels
@@ -62,7 +62,7 @@ kernels_tests_check_kernels_CPPFLAGS = $(TEST_CPPFLAGS)
 kernels_tests_check_kernels_CFLAGS = $(TEST_CFLAGS)
 kernels_tests_check_kernels_LDADD = libkk-kernels.la libkk.la $(CHECK_LIBS) -lm
 TESTS += kernels/tests/check_kernels kernels/tests/kernels-threads.sh kernels/tests/kernels-openmp.sh \
-	kernels/tests/kernels-opencl.sh kernels/tests/kernels-kk-info.sh kernels/tests/kernels-gemv-cblk.sh
+	kernels/tests/kernels-opencl.sh kernels/tests/kernels-kk-info.sh kernels/tests/kernels-gemv-cblk.sh kernels/tests/kernels-spmv-pipe.sh
 endif
 endif
 
@@ -112,7 +112,7 @@ endif
 
 # ---- bench/kk-bench-kernels: kk-kernels against OpenBLAS (host backends) and cuBLAS / cuSPARSE (cuda) ----
 EXTRA_DIST += bench/kernels_native_cuda.cu bench/bench_cuda.cuh bench/kk-bench-kernels-gpu.sh bench/dgemm-tc-gpu.sh bench/host-gemm-gpu.sh \
-	bench/kk-bench-kernels-own-gpu.sh
+	bench/kk-bench-kernels-own-gpu.sh bench/spmv-own-gpu.sh
 if KK_BUILD_KERNELS
 noinst_PROGRAMS += bench/kk-bench-kernels
 bench_kk_bench_kernels_SOURCES = bench/kk-bench-kernels.c bench/kernels_native_cuda.h $(BENCH_BASE)

@@ -7,6 +7,7 @@
 
 static const kk_kernel_t *const k_spmv[4] = KKK_K4(spmv), *const k_spmvt[4] = KKK_K4(spmvt);
 static const kk_kernel_t *const k_spmv_vec[4] = KKK_K4(spmv_vec), *const k_spmv_merge[4] = KKK_K4(spmv_merge);
+static const kk_kernel_t *const k_spmv_mpipe[4] = KKK_K4(spmv_mpipe), *const k_spmv_mpipe6[4] = KKK_K4(spmv_mpipe6);
 
 static kk_complex_double cd(kk_scalar_t s) { return kk_cdouble(s.re, s.im); }
 static int is_zero(kk_scalar_t s) { return s.re == 0.0 && s.im == 0.0; }
@@ -60,6 +61,25 @@ static uint32_t merge_ends_early(void) {
   static _Atomic int v = -1;
   static const char *const values[] = {"late"};
   return kkk_env_once(&v, "KK_KERNELS_SPMV_MERGE", values, 1) == 1 ? 0 : KKK_ENDS_EARLY;
+}
+
+/* KK_KERNELS_SPMV=pipe: the merge-path SpMV as a pipeline (spmv_mpipe: a
+ * team takes tiles in turn, the next tile's loads in flight while it walks
+ * one), for a comparison in one run with spmv_merge, the default; pipe6:
+ * the same kernel bound to 6 teams per multiprocessor (spmv_mpipe6);
+ * anything else: the default.  0, 1 (pipe) or 2 (pipe6); read once. */
+static int merge_pipe(void) {
+  static _Atomic int v = -1;
+  static const char *const values[] = {"pipe", "pipe6"};
+  return kkk_env_once(&v, "KK_KERNELS_SPMV", values, 2);
+}
+
+/* spmv_mpipe's tiles per team: KK_KERNELS_SPMV_GROUP, 1 to 64 (default
+ * 4).  Read once. */
+static int64_t merge_pipe_group(void) {
+  static _Atomic int v = -1;
+  const int g = kkk_env_once(&v, "KK_KERNELS_SPMV_GROUP", NULL, 64);
+  return g > 0 ? g : 4;
 }
 
 kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_crs_t *A, kk_view_t *x, kk_scalar_t b,
@@ -118,6 +138,13 @@ kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_cr
     p.scratch_team[0] = kk_scratch_size(sizeof(int32_t), KKK_MERGE_TILE) + kk_scratch_size(es, KKK_MERGE_TILE) +
                         2 * (kk_scratch_size(sizeof(int32_t), KKK_MERGE_TEAM) + kk_scratch_size(es, KKK_MERGE_TEAM));
     p.league_size = ntiles;
+    const int pipe = merge_pipe();
+    if (pipe && ntiles > 0) {
+      const int64_t g = merge_pipe_group();
+      s.ntiles = ntiles;
+      p.league_size = (ntiles + g - 1) / g;
+      return kk_parallel_for_team(c->op, &p, (pipe == 2 ? k_spmv_mpipe6 : k_spmv_mpipe)[c->t], &s, sizeof s);
+    }
     return kk_parallel_for_team(c->op, &p, k_spmv_merge[c->t], &s, sizeof s);
   } else {
     kkk_spmv_shape(rows, kk_crs_nnz(A), &p.team_size, &p.vector_length, &s.rows_per_team, &s.long_row);

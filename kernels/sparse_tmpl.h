@@ -171,43 +171,17 @@ KKK_TEAM_FOR(KN(spmv_vec), struct kkk_spmv_args, team) {
   }
 }
 
-/* y = a A x + b y for one vector, on GPUs, for rows of irregular length:
- * the merge-path SpMV (Merrill and Garland, SC'16; CUB's and Kokkos
- * Kernels' merge SpMV).  The matrix's rows come cut into tiles of whole
- * rows (kkk_crs_tiles), a tile per team, at most KKK_MERGE_TILE items of
- * rows' entries and ends.  The team loads the tile's products a_ij x_j
- * into scratch (every thread's loads in flight together, adjacent threads
- * on adjacent entries), then each thread walks KKK_MERGE_K items of the
- * merge of row ends and entries: equal work per thread whatever the
- * rows' lengths.  A row a thread ends is stored at once, save its first,
- * which may have begun in the threads before it: that one waits for the
- * partial sums the threads before left (one barrier).  A row longer than
- * a tile is a tile of its own, reduced by the whole team. */
-KKK_TEAM_FOR(KN(spmv_merge), struct kkk_spmv_args, team) {
-  /* the tile's items and the team's threads come from the launch
-   * (KKK_MERGE_TILE, KKK_MERGE_TEAM): with them constants here, nvcc 13
-   * kept fewer of a thread's loads in flight (42 registers against 70)
-   * and the H100 ran the irregular matrix 1.5 times slower */
-  const int tn = (int)args->merge_tile, tm = (int)KK_TEAM_SIZE(team);
-  const SC a = S(from)(args->a), b = S(from)(args->b);
-  const int64_t *restrict rp = KK_DATA(args->row_ptr, int64_t);
-  const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);
-  const SC *restrict av = KK_DATA(args->vals, SC);
-  const SC *restrict x = KK_DATA(args->x, SC);
-  SC *restrict y = KK_DATA(args->y, SC);
-  const int64_t xs = KK_STRIDE(args->x, 0), ys = KK_STRIDE(args->y, 0);
-  const int64_t *restrict tile = KK_DATA(args->tiles, int64_t) + 4 * KK_LEAGUE_RANK(team);
-  const int64_t r0 = tile[0], p0 = tile[2], np64 = tile[3] - p0;
-  const int nr = (int)(tile[1] - r0);
-  int32_t *s_end = KK_TEAM_SCRATCH(team, 0, int32_t, tn);   /* row ends, from p0 */
-  SC *s_prod = KK_TEAM_SCRATCH(team, 0, SC, tn);            /* the tile's products */
-  int32_t *s_crow = KK_TEAM_SCRATCH(team, 0, int32_t, tm);  /* each thread's last row, */
-  SC *s_cval = KK_TEAM_SCRATCH(team, 0, SC, tm);            /* its part of it */
-  int32_t *s_frow = KK_TEAM_SCRATCH(team, 0, int32_t, tm);  /* the first row it ends (or -1), */
-  SC *s_fval = KK_TEAM_SCRATCH(team, 0, SC, tm);            /* its part of that */
-  /* this thread's products of entries p0 + Q + u tm (u < KKK_MERGE_K)
-   * below N, each given to BODY as (k, v): every load issued before a
-   * product is used */
+/* The merge-path SpMV's steps, shared by spmv_merge and spmv_mpipe below;
+ * each is used inside one of those kernels, whose variables it names: the
+ * tile's first row r0, its nr rows, its first entry p0 and its np64
+ * entries; the team's tm threads, the tile's tn items; the scratch arrays
+ * s_end (row ends, from p0), s_prod (the tile's products), s_crow and
+ * s_cval (each thread's last row and its part of it), s_frow and s_fval
+ * (the first row it ends, or -1, and its part of that). */
+
+/* this thread's products of entries p0 + Q + u tm (u < KKK_MERGE_K)
+ * below N, each given to BODY as (k, v): every load issued before a
+ * product is used */
 #define KKK_MERGE_PRODUCTS(Q, N, BODY)                                                         \
   do {                                                                                         \
     int32_t c_[KKK_MERGE_K];                                                                   \
@@ -226,6 +200,115 @@ KKK_TEAM_FOR(KN(spmv_merge), struct kkk_spmv_args, team) {
         BODY;                                                                                  \
     }                                                                                          \
   } while (0)
+
+/* thread T's items [d, e) of the merge of the tile's np row ends and
+ * entries (in scratch): where its path starts (rows li ended, entries lj
+ * taken, li + lj = d), by bisection; then its walk, a row it ends stored
+ * at once, save its first, which may have begun in the threads before it:
+ * that one and its last row's part are left in scratch */
+#define KKK_MERGE_WALK(T, NP)                                                                  \
+  do {                                                                                         \
+    const int np_ = (NP), items = nr + np_;                                                    \
+    const int d = (int)(T) * KKK_MERGE_K < items ? (int)(T) * KKK_MERGE_K : items;             \
+    const int e = d + KKK_MERGE_K < items ? d + KKK_MERGE_K : items;                           \
+    int lo = d > np_ ? d - np_ : 0, hi = d < nr ? d : nr;                                      \
+    while (lo < hi) {                                                                          \
+      const int mid = (lo + hi) / 2;                                                           \
+      if (s_end[mid] <= d - mid - 1)                                                           \
+        lo = mid + 1;                                                                          \
+      else                                                                                     \
+        hi = mid;                                                                              \
+    }                                                                                          \
+    int li = lo, lj = d - lo, frow = -1;                                                       \
+    int end = li < nr ? s_end[li] : np_; /* row li's end */                                    \
+    SC sum = S(zero)(), fval = S(zero)();                                                      \
+    for (int q = d; q < e; q++) {                                                              \
+      if (lj < end) { /* an entry of row li */                                                 \
+        sum = S(add)(sum, s_prod[lj]);                                                         \
+        lj++;                                                                                  \
+      } else { /* row li ends */                                                               \
+        if (frow < 0) {                                                                        \
+          frow = li;                                                                           \
+          fval = sum;                                                                          \
+        } else {                                                                               \
+          KKK_SPMV_PUT(r0 + li, sum);                                                          \
+        }                                                                                      \
+        sum = S(zero)();                                                                       \
+        li++;                                                                                  \
+        end = li < nr ? s_end[li] : np_;                                                       \
+      }                                                                                        \
+    }                                                                                          \
+    s_crow[T] = li;                                                                            \
+    s_cval[T] = sum;                                                                           \
+    s_frow[T] = frow;                                                                          \
+    s_fval[T] = fval;                                                                          \
+  } while (0)
+
+/* the first row thread T ends, with the parts the threads before it took:
+ * threads [u0, T), whose last row it is (their last rows do not decrease:
+ * u0 by bisection), their parts loaded four at a time */
+#define KKK_MERGE_FIX(T)                                                                       \
+  do {                                                                                         \
+    const int frow = s_frow[T];                                                                \
+    if (frow >= 0) {                                                                           \
+      SC v = s_fval[T];                                                                        \
+      int u0 = 0, u1 = (int)(T);                                                               \
+      for (int hi = u1; u0 < hi;) {                                                            \
+        const int mid = (u0 + hi) / 2;                                                         \
+        if (s_crow[mid] < frow)                                                                \
+          u0 = mid + 1;                                                                        \
+        else                                                                                   \
+          hi = mid;                                                                            \
+      }                                                                                        \
+      for (; u0 + 4 <= u1; u0 += 4)                                                            \
+        v = S(add)(v, S(add)(S(add)(s_cval[u0], s_cval[u0 + 1]), S(add)(s_cval[u0 + 2], s_cval[u0 + 3]))); \
+      for (; u0 < u1; u0++)                                                                    \
+        v = S(add)(v, s_cval[u0]);                                                             \
+      KKK_SPMV_PUT(r0 + frow, v);                                                              \
+    }                                                                                          \
+  } while (0)
+
+/* the declarations both merge kernels begin with: the scalars and the
+ * arrays (KKK_MERGE_ARRAYS), the team's scratch (KKK_MERGE_SCRATCH) */
+#define KKK_MERGE_ARRAYS()                                                                     \
+  const int tn = (int)args->merge_tile, tm = (int)KK_TEAM_SIZE(team);                          \
+  const SC a = S(from)(args->a), b = S(from)(args->b);                                         \
+  const int64_t *restrict rp = KK_DATA(args->row_ptr, int64_t);                                \
+  const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);                                \
+  const SC *restrict av = KK_DATA(args->vals, SC);                                             \
+  const SC *restrict x = KK_DATA(args->x, SC);                                                 \
+  SC *restrict y = KK_DATA(args->y, SC);                                                       \
+  const int64_t xs = KK_STRIDE(args->x, 0), ys = KK_STRIDE(args->y, 0)
+#define KKK_MERGE_SCRATCH()                                                                    \
+  int32_t *s_end = KK_TEAM_SCRATCH(team, 0, int32_t, tn);                                      \
+  SC *s_prod = KK_TEAM_SCRATCH(team, 0, SC, tn);                                               \
+  int32_t *s_crow = KK_TEAM_SCRATCH(team, 0, int32_t, tm);                                     \
+  SC *s_cval = KK_TEAM_SCRATCH(team, 0, SC, tm);                                               \
+  int32_t *s_frow = KK_TEAM_SCRATCH(team, 0, int32_t, tm);                                     \
+  SC *s_fval = KK_TEAM_SCRATCH(team, 0, SC, tm)
+
+/* y = a A x + b y for one vector, on GPUs, for rows of irregular length:
+ * the merge-path SpMV (Merrill and Garland, SC'16; CUB's and Kokkos
+ * Kernels' merge SpMV).  The matrix's rows come cut into tiles of whole
+ * rows (kkk_crs_tiles), a tile per team, at most KKK_MERGE_TILE items of
+ * rows' entries and ends.  The team loads the tile's products a_ij x_j
+ * into scratch (every thread's loads in flight together, adjacent threads
+ * on adjacent entries), then each thread walks KKK_MERGE_K items of the
+ * merge of row ends and entries: equal work per thread whatever the
+ * rows' lengths.  A row a thread ends is stored at once, save its first,
+ * which may have begun in the threads before it: that one waits for the
+ * partial sums the threads before left (one barrier).  A row longer than
+ * a tile is a tile of its own, reduced by the whole team. */
+KKK_TEAM_FOR(KN(spmv_merge), struct kkk_spmv_args, team) {
+  /* the tile's items and the team's threads come from the launch
+   * (KKK_MERGE_TILE, KKK_MERGE_TEAM): with them constants here, nvcc 13
+   * kept fewer of a thread's loads in flight (42 registers against 70)
+   * and the H100 ran the irregular matrix 1.5 times slower */
+  KKK_MERGE_ARRAYS();
+  const int64_t *restrict tile = KK_DATA(args->tiles, int64_t) + 4 * KK_LEAGUE_RANK(team);
+  const int64_t r0 = tile[0], p0 = tile[2], np64 = tile[3] - p0;
+  const int nr = (int)(tile[1] - r0);
+  KKK_MERGE_SCRATCH();
   if (np64 + nr > tn) {
     /* one long row: each thread's part, KKK_MERGE_K entries at a time, then the team's sum */
     KK_TEAM_THREAD_FOR(team, t, 0, tm) {
@@ -250,8 +333,8 @@ KKK_TEAM_FOR(KN(spmv_merge), struct kkk_spmv_args, team) {
        * a thread and 8 to 91 (sm_90, nvcc 13.0): fewer teams per
        * multiprocessor; 1 keeps 70 (72 with the KKK_ENDS_EARLY branch
        * below, still 7 teams of 128 per multiprocessor by registers).
-       * KKK_ENDS_EARLY (the earlier form, for comparison): all stored at
-       * once, before the products, leaving none for after them */
+       * KKK_ENDS_EARLY (the default): all stored at once, before the
+       * products, leaving none for after them */
       int ke = (int)t;
       if (args->flags & KKK_ENDS_EARLY)
         for (; ke < nr; ke += tm)
@@ -269,71 +352,31 @@ KKK_TEAM_FOR(KN(spmv_merge), struct kkk_spmv_args, team) {
         s_end[k] = (int32_t)(rp[r0 + k + 1] - p0);
     }
     KK_TEAM_BARRIER(team);
-    KK_TEAM_THREAD_FOR(team, t, 0, tm) {
-      /* this thread's items [d, e) of the merge: where its path starts
-       * (rows li ended, entries lj taken, li + lj = d), by bisection */
-      const int items = nr + np;
-      const int d = (int)t * KKK_MERGE_K < items ? (int)t * KKK_MERGE_K : items;
-      const int e = d + KKK_MERGE_K < items ? d + KKK_MERGE_K : items;
-      int lo = d > np ? d - np : 0, hi = d < nr ? d : nr;
-      while (lo < hi) {
-        const int mid = (lo + hi) / 2;
-        if (s_end[mid] <= d - mid - 1)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      int li = lo, lj = d - lo, frow = -1;
-      int end = li < nr ? s_end[li] : np; /* row li's end */
-      SC sum = S(zero)(), fval = S(zero)();
-      for (int q = d; q < e; q++) {
-        if (lj < end) { /* an entry of row li */
-          sum = S(add)(sum, s_prod[lj]);
-          lj++;
-        } else { /* row li ends */
-          if (frow < 0) {
-            frow = li;
-            fval = sum;
-          } else {
-            KKK_SPMV_PUT(r0 + li, sum);
-          }
-          sum = S(zero)();
-          li++;
-          end = li < nr ? s_end[li] : np;
-        }
-      }
-      s_crow[t] = li;
-      s_cval[t] = sum;
-      s_frow[t] = frow;
-      s_fval[t] = fval;
-    }
+    KK_TEAM_THREAD_FOR(team, t, 0, tm) { KKK_MERGE_WALK(t, np); }
     KK_TEAM_BARRIER(team);
-    KK_TEAM_THREAD_FOR(team, t, 0, tm) {
-      /* the first row this thread ends, with the parts the threads before
-       * it took: threads [u0, t), whose last row it is (their last rows
-       * do not decrease: u0 by bisection), their parts loaded four at a
-       * time */
-      const int frow = s_frow[t];
-      if (frow >= 0) {
-        SC v = s_fval[t];
-        int u0 = 0, u1 = (int)t;
-        for (int hi = u1; u0 < hi;) {
-          const int mid = (u0 + hi) / 2;
-          if (s_crow[mid] < frow)
-            u0 = mid + 1;
-          else
-            hi = mid;
-        }
-        for (; u0 + 4 <= u1; u0 += 4)
-          v = S(add)(v, S(add)(S(add)(s_cval[u0], s_cval[u0 + 1]), S(add)(s_cval[u0 + 2], s_cval[u0 + 3])));
-        for (; u0 < u1; u0++)
-          v = S(add)(v, s_cval[u0]);
-        KKK_SPMV_PUT(r0 + frow, v);
-      }
-    }
+    KK_TEAM_THREAD_FOR(team, t, 0, tm) { KKK_MERGE_FIX(t); }
   }
-#undef KKK_MERGE_PRODUCTS
 }
+
+/* spmv_mpipe (sparse_mpipe.h), and spmv_mpipe6, the same kernel bound to
+ * 6 teams of KKK_MERGE_TEAM per multiprocessor (KK_KERNELS_SPMV=pipe6:
+ * nvcc 13 then gives double 80 registers a thread, no spills, against
+ * 96 and 5 teams) */
+#define KKK_MPIPE spmv_mpipe
+#include "sparse_mpipe.h"
+#undef KKK_MPIPE
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKK_MERGE_TEAM, 6)
+#define KKK_MPIPE spmv_mpipe6
+#include "sparse_mpipe.h"
+#undef KKK_MPIPE
+#undef KK_TEAM_BOUNDS
+#define KK_TEAM_BOUNDS
+#undef KKK_MERGE_SCRATCH
+#undef KKK_MERGE_ARRAYS
+#undef KKK_MERGE_FIX
+#undef KKK_MERGE_WALK
+#undef KKK_MERGE_PRODUCTS
 #undef KKK_TEAM_SUM
 #undef KKK_SPMV_PUT
 #undef KKK_SPMV_STORE

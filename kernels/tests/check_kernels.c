@@ -1690,7 +1690,6 @@ static Suite *kernels_suite(void) {
   tcase_add_loop_test(tc, batched_trsm, 0, 1);
   tcase_add_loop_test(tc, batched_lu, 0, 1);
   tcase_add_loop_test(tc, sparse_spmv, 0, 2);
-  tcase_add_loop_test(tc, sparse_spmv_row_lengths, 0, 2);
   tcase_add_loop_test(tc, crs_bad_input, 0, 1);
   tcase_add_loop_test(tc, sparse_cg, 0, 2);
   tcase_add_loop_test(tc, errors_refused_before_launch, 0, 2);
@@ -1711,6 +1710,13 @@ static Suite *kernels_suite(void) {
   tcase_set_timeout(tv, 900);
   tcase_add_loop_test(tv, gemv, 0, 2);
   suite_add_tcase(s, tv);
+  /* the matrices of every GPU SpMV kernel on their own:
+   * kernels-spmv-pipe.sh runs CK_RUN_CASE=spmv with KK_KERNELS_SPMV=pipe */
+  TCase *ts = tcase_create("spmv");
+  tcase_add_checked_fixture(ts, setup, teardown);
+  tcase_set_timeout(ts, 900);
+  tcase_add_loop_test(ts, sparse_spmv_row_lengths, 0, 2);
+  suite_add_tcase(s, ts);
   return s;
 }
 
