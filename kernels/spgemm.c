@@ -80,18 +80,24 @@ typedef struct sg_res {
 
 static _Atomic(sg_res_t *) res_slots[RES_SLOTS];
 
+/* A setting of two values, read at each call: 1 for `on`, 0 for `off`,
+ * `dflt` when unset or empty; *st an error for another value. */
+static int two_way(const char *op, const char *var, const char *on, const char *off, int dflt, kk_status_t *st) {
+  const char *env = getenv(var);
+  *st = KK_OK;
+  if (!env || !*env)
+    return dflt;
+  if (strcmp(env, on) == 0 || strcmp(env, off) == 0)
+    return strcmp(env, on) == 0;
+  *st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: %s is '%s'; it takes %s or %s", op, var, env, on, off);
+  return dflt;
+}
+
 /* KK_SPGEMM_CACHE=yes|no (no, the default: each handle and each
  * kk_sparse_spgemm makes its own queues and temporaries).  1 yes, 0 no;
  * *st an error for another setting. */
 static int cache_setting(const char *op, kk_status_t *st) {
-  const char *env = getenv("KK_SPGEMM_CACHE");
-  *st = KK_OK;
-  if (!env || !*env || strcmp(env, "no") == 0)
-    return 0;
-  if (strcmp(env, "yes") == 0)
-    return 1;
-  *st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: KK_SPGEMM_CACHE is '%s'; it takes yes or no", op, env);
-  return 0;
+  return two_way(op, "KK_SPGEMM_CACHE", "yes", "no", 0, st);
 }
 
 static int is_gpu(const char *be) { return be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0); }
@@ -346,14 +352,7 @@ static kk_status_t bin_rows(const kkk_call_t *c, kk_spgemm_handle_t *h, const st
  * first, as on every other backend).  1 concurrent, 0 sequential; *st an
  * error for another setting. */
 static int bins_setting(const char *op, kk_status_t *st) {
-  const char *env = getenv("KK_SPGEMM_BINS");
-  *st = KK_OK;
-  if (!env || !*env || strcmp(env, "concurrent") == 0)
-    return 1;
-  if (strcmp(env, "sequential") == 0)
-    return 0;
-  *st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: KK_SPGEMM_BINS is '%s'; it takes concurrent or sequential", op, env);
-  return 0;
+  return two_way(op, "KK_SPGEMM_BINS", "concurrent", "sequential", 1, st);
 }
 
 /* The queues for nq bins side by side: q[0] the caller's instance, q[1..]
