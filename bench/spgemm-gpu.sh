@@ -27,7 +27,7 @@ timeout "$(left 20)" gcc -O2 -shared -fPIC -I"$cuda/include" -I"$cuda/extras/CUP
   -Wl,-rpath,"$cuda/extras/CUPTI/lib64" >"$OUT/cupti-build.log" 2>&1
 note "cupti-trace.so" $?
 step "check_sparse_ops cuda"
-CK_FORK=no timeout "$(left 40)" kernels/tests/check_sparse_ops cuda >"$OUT/sparse-ops-cuda.log" 2>&1
+CK_FORK=no timeout "$(left 45)" kernels/tests/check_sparse_ops cuda >"$OUT/sparse-ops-cuda.log" 2>&1
 note "check_sparse_ops cuda" $?
 tail -4 "$OUT/sparse-ops-cuda.log"
 # the timeline: --reps=2, so that the last one call reuses what the first kept (with the setting); the last
