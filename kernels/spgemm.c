@@ -1,5 +1,7 @@
 /* kernels/spgemm.c -- SpGEMM (C = A B and the Jacobi-fused C = (I - w D^-1 A) B) and SpAdd (C = a A + b B), each a symbolic and a numeric phase over a handle. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,9 +45,141 @@ struct kk_spgemm_handle {
   kk_view_t *work;           /* dense: per row, the work of the rows before it */
   int64_t wtotal, chunks;    /* dense: the work in all; chunks of rows a launch */
   const kk_crs_t *made;      /* the C the numeric phase made */
+  struct sg_res *res;        /* the bins' other queues, the one pass's workspace (res_take; NULL until needed) */
+};
+
+/* ---- what a call keeps for later calls (KK_SPGEMM_CACHE) ------------------------------ */
+
+/* What a handle borrows for its launches: the bins' side queues (GPUs),
+ * on cuda and hip a home queue that orders the workspace between calls
+ * (it waits, on the device, for the end of the last call that used it),
+ * and the one-pass product's workspace: one view, its bins' counts first
+ * (kept zero between calls: bin_rows counts them back down), grown when a
+ * call needs more.  With KK_SPGEMM_CACHE=yes a handle takes one from a
+ * few process-wide slots and gives it back when it goes, so that later
+ * calls on the same backend reuse its queues and workspace; otherwise a
+ * handle makes its own and ends it (the earlier behaviour).  A taken
+ * entry belongs to one handle, so concurrent callers never share one (a
+ * caller that finds the slots empty makes its own).  kk_finalize ends
+ * the queues and frees the workspace like every instance and view kk
+ * holds; the records left are freed by the first call after the next
+ * kk_initialize (their initialization id differs). */
+#define RES_SLOTS 4
+typedef struct sg_res {
+  uint64_t init;                    /* kk_initialization_id() when made */
+  char backend[32];
+  int cached;                       /* from the slots (goes back there) */
   kk_instance_t *side[SIDE_QUEUES]; /* GPUs: the bins' other queues (made at the first launch that needs them) */
   int nside;
-};
+  kk_instance_t *home;              /* cuda, hip, cached: orders the workspace between calls */
+  int home_used;                    /* home waits for the last call that used the workspace */
+  kk_view_t *ws;                    /* the workspace (int64 elements, in space wsp), ws_bytes long */
+  kk_space_t *wsp;
+  int64_t ws_bytes, want;           /* want: the bytes the last call would have used */
+} sg_res_t;
+
+static _Atomic(sg_res_t *) res_slots[RES_SLOTS];
+
+/* A setting of two values, read at each call: 1 for `on`, 0 for `off`,
+ * `dflt` when unset or empty; *st an error for another value. */
+static int two_way(const char *op, const char *var, const char *on, const char *off, int dflt, kk_status_t *st) {
+  const char *env = getenv(var);
+  *st = KK_OK;
+  if (!env || !*env)
+    return dflt;
+  if (strcmp(env, on) == 0 || strcmp(env, off) == 0)
+    return strcmp(env, on) == 0;
+  *st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: %s is '%s'; it takes %s or %s", op, var, env, on, off);
+  return dflt;
+}
+
+/* KK_SPGEMM_CACHE=yes|no (no, the default: each handle and each
+ * kk_sparse_spgemm makes its own queues and temporaries).  1 yes, 0 no;
+ * *st an error for another setting. */
+static int cache_setting(const char *op, kk_status_t *st) {
+  return two_way(op, "KK_SPGEMM_CACHE", "yes", "no", 0, st);
+}
+
+static int is_gpu(const char *be) { return be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0); }
+
+/* Ends r: the queues (each fenced first: home's fence waits for the last
+ * call that used the workspace), then the workspace.  Of an entry from
+ * before kk_finalize only the records are left to free. */
+static void res_free(sg_res_t *r) {
+  if (!r)
+    return;
+  if (r->home)
+    kk_instance_destroy(r->home);
+  for (int i = 0; i < r->nside; i++)
+    kk_instance_destroy(r->side[i]);
+  kk_view_release(r->ws);
+  free(r);
+}
+
+/* Drops r's workspace once no call uses it. */
+static void ws_drop(sg_res_t *r) {
+  if (r->home_used)
+    kk_instance_fence(r->home);
+  r->home_used = 0;
+  kk_view_release(r->ws);
+  r->ws = NULL;
+  r->ws_bytes = 0;
+}
+
+/* Puts r in a free slot (cached and of this initialization), else ends it. */
+static void res_give(sg_res_t *r) {
+  if (!r)
+    return;
+  if (r->cached && r->init == kk_initialization_id())
+    for (int i = 0; i < RES_SLOTS; i++) {
+      sg_res_t *none = NULL;
+      if (atomic_compare_exchange_strong(&res_slots[i], &none, r))
+        return;
+    }
+  res_free(r);
+}
+
+/* The handle's resources, taken once (from the slots with KK_SPGEMM_CACHE
+ * =yes, else new); NULL with *st KK_OK when there is no memory for the
+ * record (the caller then goes without: one queue, temporaries of its
+ * own). */
+static sg_res_t *res_take(const kkk_call_t *c, kk_spgemm_handle_t *h, kk_status_t *st) {
+  if (h->res)
+    return *st = KK_OK, h->res;
+  const int cache = cache_setting(c->op, st);
+  if (*st != KK_OK)
+    return NULL;
+  const char *be = kk_instance_backend(c->inst);
+  const uint64_t id = kk_initialization_id();
+  if (!be || strlen(be) >= sizeof h->res->backend)
+    return NULL;
+  for (int i = 0; cache && i < RES_SLOTS && !h->res; i++) {
+    sg_res_t *r = atomic_exchange(&res_slots[i], NULL);
+    if (!r)
+      continue;
+    if (r->init == id && strcmp(r->backend, be) == 0) {
+      h->res = r;
+    } else if (r->init != id) {
+      res_free(r);
+    } else { /* another backend's: back to its slot, or ended when the slot was taken meanwhile */
+      sg_res_t *none = NULL;
+      if (!atomic_compare_exchange_strong(&res_slots[i], &none, r))
+        res_free(r);
+    }
+  }
+  if (!h->res) {
+    sg_res_t *r = calloc(1, sizeof *r);
+    if (!r)
+      return NULL;
+    r->init = id;
+    r->cached = cache;
+    snprintf(r->backend, sizeof r->backend, "%s", be);
+    if (cache && is_gpu(be) && kk_instance_create(be, &r->home) != KK_OK)
+      r->home = NULL;
+    h->res = r;
+  }
+  return h->res;
+}
 
 /* ---- shared with color.c and gs.c ---------------------------------------------------- */
 
@@ -169,29 +303,47 @@ static kk_status_t launch_dense(const kkk_call_t *c, const kk_spgemm_handle_t *h
 /* GPUs: sorts the rows into bins by their tables' sizes (tsz, as sg_size
  * left it for tables of up to a->cap slots in scratch): list holds bin 0's
  * rows, then bin 1's, ...; off[b] is where bin b starts (off[KKK_SG_NBIN]
- * the rows).  One fence: the bins' counts come to the host.  Teams of 128
- * threads take 2048 rows each, counting in team scratch. */
-static kk_status_t bin_rows(const kkk_call_t *c, kk_spgemm_handle_t *h, const struct kkk_sg_args *a0,
-                            int64_t *off) {
-  struct kkk_sg_args a = *a0;
-  int64_t cnt[KKK_SG_NBIN];
+ * the rows).  Two kernels: bin_count counts each bin's rows into bcnt
+ * and brings the counts to the host (one fence); bin_place places the
+ * rows (counting bcnt back down to zero).  Teams of 128 threads take
+ * 2048 rows each, counting in team scratch. */
+static kk_team_policy_t bin_policy(const kkk_call_t *c, const kk_spgemm_handle_t *h, struct kkk_sg_args *a) {
   kk_team_policy_t p = {sizeof p, 0, 128, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
-  a.rows = h->m;
-  a.rows_per_team = 2048;
-  p.league_size = (h->m + a.rows_per_team - 1) / a.rows_per_team;
+  a->rows = h->m;
+  a->rows_per_team = 2048;
+  p.league_size = (h->m + a->rows_per_team - 1) / a->rows_per_team;
   p.scratch_team[0] = kk_scratch_size(sizeof(int32_t), KKK_SG_NBIN) + kk_scratch_size(sizeof(int64_t), KKK_SG_NBIN);
+  return p;
+}
+
+static kk_status_t bin_count(const kkk_call_t *c, const kk_spgemm_handle_t *h, const struct kkk_sg_args *a0,
+                             int64_t *cnt) {
+  struct kkk_sg_args a = *a0;
+  const kk_team_policy_t p = bin_policy(c, h, &a);
   kk_status_t st = kk_parallel_for_team(c->op, &p, KK_KERNEL(kkk_sg_hist), &a, sizeof a);
   if (st == KK_OK)
     st = kk_instance_fence(c->inst);
   if (st == KK_OK)
-    st = kk_space_copy(NULL, cnt, h->space, a.bcnt.d.data, sizeof cnt, NULL);
-  if (st != KK_OK)
-    return st;
+    st = kk_space_copy(NULL, cnt, h->space, a.bcnt.d.data, sizeof(int64_t) * KKK_SG_NBIN, NULL);
+  return st;
+}
+
+static kk_status_t bin_place(const kkk_call_t *c, const kk_spgemm_handle_t *h, const struct kkk_sg_args *a0,
+                             const int64_t *cnt, int64_t *off) {
+  struct kkk_sg_args a = *a0;
+  const kk_team_policy_t p = bin_policy(c, h, &a);
   off[0] = 0;
   for (int b = 0; b < KKK_SG_NBIN; b++)
     off[b + 1] = off[b] + cnt[b];
   memcpy(a.boff, off, sizeof a.boff);
   return kk_parallel_for_team(c->op, &p, KK_KERNEL(kkk_sg_place), &a, sizeof a);
+}
+
+static kk_status_t bin_rows(const kkk_call_t *c, kk_spgemm_handle_t *h, const struct kkk_sg_args *a0,
+                            int64_t *off) {
+  int64_t cnt[KKK_SG_NBIN];
+  kk_status_t st = bin_count(c, h, a0, cnt);
+  return st == KK_OK ? bin_place(c, h, a0, cnt, off) : st;
 }
 
 /* The bins' order: KK_SPGEMM_BINS=concurrent|sequential (concurrent, the
@@ -200,14 +352,7 @@ static kk_status_t bin_rows(const kkk_call_t *c, kk_spgemm_handle_t *h, const st
  * first, as on every other backend).  1 concurrent, 0 sequential; *st an
  * error for another setting. */
 static int bins_setting(const char *op, kk_status_t *st) {
-  const char *env = getenv("KK_SPGEMM_BINS");
-  *st = KK_OK;
-  if (!env || !*env || strcmp(env, "concurrent") == 0)
-    return 1;
-  if (strcmp(env, "sequential") == 0)
-    return 0;
-  *st = kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: KK_SPGEMM_BINS is '%s'; it takes concurrent or sequential", op, env);
-  return 0;
+  return two_way(op, "KK_SPGEMM_BINS", "concurrent", "sequential", 1, st);
 }
 
 /* The queues for nq bins side by side: q[0] the caller's instance, q[1..]
@@ -216,16 +361,18 @@ static int bins_setting(const char *op, kk_status_t *st) {
  * event).  Returns how many queues there are (1 when side instances
  * cannot be had, or the caller's instance cannot be ordered, as while it
  * captures a graph: then the bins go one after the other). */
-static int bin_queues(const kkk_call_t *c, kk_spgemm_handle_t *h, int nq, kk_instance_t **q) {
+static int bin_queues(const kkk_call_t *c, sg_res_t *r, int nq, kk_instance_t **q) {
   q[0] = c->inst;
+  if (!r)
+    return 1;
   if (nq > SIDE_QUEUES + 1)
     nq = SIDE_QUEUES + 1;
-  while (h->nside < nq - 1 && kk_instance_create(kk_instance_backend(c->inst), &h->side[h->nside]) == KK_OK)
-    h->nside++;
-  if (nq > h->nside + 1)
-    nq = h->nside + 1;
+  while (r->nside < nq - 1 && kk_instance_create(kk_instance_backend(c->inst), &r->side[r->nside]) == KK_OK)
+    r->nside++;
+  if (nq > r->nside + 1)
+    nq = r->nside + 1;
   for (int i = 1; i < nq; i++) {
-    q[i] = h->side[i - 1];
+    q[i] = r->side[i - 1];
     if (kk_instance_wait(q[i], c->inst) != KK_OK)
       return 1;
   }
@@ -254,7 +401,7 @@ static kk_status_t launch_bins(const kkk_call_t *c, kk_spgemm_handle_t *h, const
    * OpenCL implementation may compile a kernel once per work-group size;
    * PoCL does, and a CPU gains nothing from wider teams or lanes) */
   const char *be = kk_instance_backend(c->inst);
-  const int gpu = be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0);
+  const int gpu = is_gpu(be);
   int bins[KKK_SG_NBIN], nb = 0;
   for (int b = 0; b < KKK_SG_NBIN; b++)
     if (off[b + 1] > off[b])
@@ -267,7 +414,10 @@ static kk_status_t launch_bins(const kkk_call_t *c, kk_spgemm_handle_t *h, const
     if (st != KK_OK)
       return st;
     if (conc && nb > 1) {
-      nq = bin_queues(c, h, nb, q);
+      sg_res_t *r = res_take(c, h, &st);
+      if (st != KK_OK)
+        return st;
+      nq = bin_queues(c, r, nb, q);
       for (int i = 0; i < nb / 2; i++) { /* largest first */
         const int t = bins[i];
         bins[i] = bins[nb - 1 - i];
@@ -363,8 +513,7 @@ void kk_sparse_spgemm_destroy(kk_spgemm_handle_t *h) {
   kk_view_release(h->bcnt);
   kk_view_release(h->crp);
   kk_view_release(h->work);
-  for (int i = 0; i < h->nside; i++)
-    kk_instance_destroy(h->side[i]);
+  res_give(h->res);
   free(h);
 }
 
@@ -463,6 +612,25 @@ static kk_view_strided sub_desc(kk_view_t *v, int64_t at, int64_t n, kk_type_t t
   return d;
 }
 
+/* With KK_SPGEMM_CACHE=yes: r's workspace in `space` with room for
+ * `bytes` (a larger one made, zeroed, in place of a smaller one), and the
+ * caller's instance ordered after the calls that used it before. */
+static kk_status_t ws_reserve(const kkk_call_t *c, sg_res_t *r, kk_space_t *space, int64_t bytes) {
+  if (r->ws && (r->wsp != space || r->ws_bytes < bytes))
+    ws_drop(r);
+  if (!r->ws) {
+    const int64_t n = (bytes + 7) / 8;
+    kk_status_t st = work_view(c->op, "workspace", space, KK_INT64, n, 0, &r->ws);
+    if (st != KK_OK)
+      return st;
+    r->wsp = space;
+    r->ws_bytes = 8 * n;
+  }
+  if (r->home_used && kk_instance_wait(c->inst, r->home) != KK_OK)
+    return kk_instance_fence(r->home);
+  return KK_OK;
+}
+
 /* C = A B in one pass over B, for kk_sparse_spgemm (the handle not kept):
  * each row's table sized from its terms, C's rows accumulated once, with
  * their values, into scratch rows with room for all their terms, counted,
@@ -471,7 +639,12 @@ static kk_view_strided sub_desc(kk_view_t *v, int64_t at, int64_t n, kk_type_t t
  * is the scratch rows, 4 + sizeof(value) bytes per term.  Allocations
  * cost tens of microseconds each on GPUs, so the per-row arrays are one
  * view, the global tables and the scratch rows another (then C's
- * offsets, columns and values).  *C is left NULL (and
+ * offsets, columns and values); with KK_SPGEMM_CACHE=yes both are parts
+ * of the workspace kept between calls (res_take), when it is large
+ * enough (else the scratch is a view of its own, and the next call makes
+ * the workspace large enough for both), and on cuda and hip the call
+ * ends with the copy into C queued, its end recorded on the home queue
+ * rather than waited for.  *C is left NULL (and
  * KK_OK returned) where the product is not for this path: auto and more
  * terms than ONEPASS_MAX_RATIO times the inputs' entries (a product of
  * few columns from many terms, as the 27-point matrix squared: 729 terms
@@ -483,13 +656,29 @@ static kk_status_t onepass(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_
   kk_view_t *rows = NULL, *scr = NULL, *crp = NULL;
   struct kkk_sg_args a;
   int64_t ubtotal = 0, nnz = 0;
-  /* per row, int64: the scratch rows' offsets (m + 1), counts, table
-   * sizes, table offsets; the bins' counts (zero); the bin list (int32) */
-  const int64_t o_srp = 0, o_cnt = m + 1, o_tsz = 2 * m + 1, o_gofs = 3 * m + 1, o_bcnt = 4 * m + 1,
-                o_list = o_bcnt + KKK_SG_NBIN, nrows = o_list + (m + 1) / 2;
-  kk_status_t st = work_view(op, "row_arrays", h->space, KK_INT64, nrows, 0, &rows);
+  /* int64: the bins' counts (zero); per row, the scratch rows' offsets
+   * (m + 1), counts, table sizes, table offsets; the bin list (int32);
+   * rows_bytes a multiple of 16 (the scratch's values may follow) */
+  const int64_t o_bcnt = 0, o_srp = KKK_SG_NBIN, o_cnt = o_srp + m + 1, o_tsz = o_cnt + m, o_gofs = o_tsz + m,
+                o_list = o_gofs + m, nrows = o_list + (m + 1) / 2, rows_bytes = (8 * nrows + 15) / 16 * 16;
+  kk_status_t st = KK_OK;
+  sg_res_t *r = cache_setting(op, &st) ? res_take(c, h, &st) : NULL;
   if (st != KK_OK)
     return st;
+  if (r && !r->cached)
+    r = NULL;
+  if (r) {
+    st = ws_reserve(c, r, h->space, rows_bytes + r->want);
+    if (st != KK_OK) {
+      ws_drop(r);
+      return st;
+    }
+    rows = r->ws;
+  } else {
+    st = work_view(op, "row_arrays", h->space, KK_INT64, nrows, 0, &rows);
+    if (st != KK_OK)
+      return st;
+  }
   base_args(&a, h, A, B);
   a.crp = sub_desc(rows, 8 * o_srp, m + 1, KK_INT64);
   a.cnt = sub_desc(rows, 8 * o_cnt, m, KK_INT64);
@@ -502,28 +691,47 @@ static kk_status_t onepass(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_
   a.flags |= KKK_SG_UBOUT;
   st = kk_parallel_scan(op, KK_RANGE_ON(c->inst, 0, m), KK_KERNEL(kkk_sg_size), &a, sizeof a, &h->gtotal,
                         sizeof h->gtotal);
+  /* with the workspace kept, GPUs: the bins counted before the terms'
+   * total has come, which then comes with their counts (one host wait
+   * for both; it is the scratch rows' last offset) */
+  const int early = r && !c->host;
+  int64_t bins[KKK_SG_NBIN];
   if (st == KK_OK)
-    st = kk_parallel_scan(op, KK_RANGE_ON(c->inst, 0, m), KK_KERNEL(kkk_sg_offsets), &a, sizeof a, &ubtotal,
-                          sizeof ubtotal);
+    st = kk_parallel_scan(op, KK_RANGE_ON(c->inst, 0, m), KK_KERNEL(kkk_sg_offsets), &a, sizeof a,
+                          early ? NULL : &ubtotal, sizeof ubtotal);
   a.flags &= ~KKK_SG_UBOUT;
+  if (st == KK_OK && early)
+    st = bin_count(c, h, &a, bins);
+  if (st == KK_OK && early)
+    st = kk_space_copy(NULL, &ubtotal, h->space, (char *)kk_view_data(rows) + 8 * (o_srp + m), sizeof ubtotal,
+                       NULL);
   /* one view for the global tables and the scratch rows: their values
    * (gtotal, then ubtotal), then their keys and columns (int32, in
-   * value-sized elements) */
-  const int64_t gt = h->gtotal, nv = gt + ubtotal;
+   * value-sized elements), from byte `at` of it (the workspace's: after
+   * the per-row arrays) */
+  const int64_t gt = h->gtotal, nv = gt + ubtotal, scr_n = nv + (4 * nv + es - 1) / es;
+  int64_t at = 0;
   int go = st == KK_OK && (setting == 1 || ubtotal <= ONEPASS_MAX_RATIO * (h->annz + h->bnnz));
-  if (go) /* scratch that cannot be had: the two phases instead (they need less) */
-    go = kkk_work_view(op, "scratch", h->space, h->type, nv + (4 * nv + es - 1) / es, &scr) == KK_OK;
+  if (go && r) {
+    r->want = es * scr_n;
+    if (rows_bytes + r->want <= r->ws_bytes) {
+      scr = r->ws;
+      at = rows_bytes;
+    }
+  }
+  if (go && !scr) /* scratch that cannot be had: the two phases instead (they need less) */
+    go = kkk_work_view(op, "scratch", h->space, h->type, scr_n, &scr) == KK_OK;
   if (go) {
-    a.gvals = sub_desc(scr, 0, gt, h->type);
-    a.cv = sub_desc(scr, es * gt, ubtotal, h->type);
-    a.gkeys = sub_desc(scr, es * nv, gt, KK_INT32);
-    a.cci = sub_desc(scr, es * nv + 4 * gt, ubtotal, KK_INT32);
+    a.gvals = sub_desc(scr, at, gt, h->type);
+    a.cv = sub_desc(scr, at + es * gt, ubtotal, h->type);
+    a.gkeys = sub_desc(scr, at + es * nv, gt, KK_INT32);
+    a.cci = sub_desc(scr, at + es * nv + 4 * gt, ubtotal, KK_INT32);
     a.fa = kk_cdouble(1, 0);
     a.flags |= KKK_SG_ONEPASS;
     if (c->host) {
       st = launch(c, h, k_fill[c->t], &a, 1);
     } else {
-      st = bin_rows(c, h, &a, h->boff);
+      st = early ? bin_place(c, h, &a, bins, h->boff) : bin_rows(c, h, &a, h->boff);
       if (st == KK_OK)
         st = launch_bins(c, h, k_fill[c->t], k_fill_team[c->t], &a, 1, h->boff);
     }
@@ -544,8 +752,7 @@ static kk_status_t onepass(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_
       a.cci = kkk_desc(kk_crs_col_idx(out));
       a.cv = kkk_desc(kk_crs_values(out));
       kk_team_policy_t p = {sizeof p, 0, 1, 1, {0, 0}, {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
-      const char *be = kk_instance_backend(c->inst);
-      if (be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0)) { /* a warp per row, 8 rows a team */
+      if (is_gpu(kk_instance_backend(c->inst))) { /* a warp per row, 8 rows a team */
         p.team_size = 8;
         p.vector_length = 32;
       } else if (!c->host) {
@@ -556,17 +763,29 @@ static kk_status_t onepass(const kkk_call_t *c, kk_spgemm_handle_t *h, const kk_
       p.league_size = (m + a.rows_per_team - 1) / a.rows_per_team;
       st = kk_parallel_for_team(op, &p, k_compact[c->t], &a, sizeof a);
     }
-    /* the scratch goes when the copy is done */
-    if (st == KK_OK)
+    /* scratch of its own goes when the copy is done; the workspace
+     * stays, its use recorded on the home queue where there is one */
+    if (st == KK_OK && r && scr == r->ws && r->home && kk_instance_wait(r->home, c->inst) == KK_OK)
+      r->home_used = 1;
+    else if (st == KK_OK)
       st = kk_instance_fence(c->inst);
     if (st == KK_OK)
       *C = out;
     else
       kk_crs_destroy(out);
+  } else if (st == KK_OK && early) { /* counted, not placed: the bins' counts back to zero */
+    static const int64_t zero[KKK_SG_NBIN];
+    st = kk_space_copy(h->space, (char *)kk_view_data(rows) + 8 * o_bcnt, NULL, zero, sizeof zero, NULL);
   }
   kk_view_release(crp);
-  kk_view_release(scr);
-  kk_view_release(rows);
+  if (!r || scr != r->ws)
+    kk_view_release(scr);
+  if (!r)
+    kk_view_release(rows);
+  if (st != KK_OK && r) { /* the bins' counts may not be zero: the workspace goes */
+    kk_instance_fence(c->inst);
+    ws_drop(r);
+  }
   return st;
 }
 
@@ -589,6 +808,9 @@ static kk_status_t symbolic(int kind, kk_instance_t *inst, const kk_crs_t *A, co
   if (flags & ~allowed)
     return kkk_err(KK_ERROR_INVALID_ARGUMENT, "%s: flags 0x%x has unknown bits (this routine takes 0x%x)", op,
                    (unsigned)flags, (unsigned)allowed);
+  cache_setting(op, &st); /* a setting none of yes, no is refused before anything runs */
+  if (st != KK_OK)
+    return st;
   const int64_t am = kk_crs_rows(A), ak = kk_crs_cols(A), bk = kk_crs_rows(B), bn = kk_crs_cols(B);
   if (kind == KIND_ADD) {
     if (am != bk || ak != bn)

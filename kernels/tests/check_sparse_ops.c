@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <kk/linalg.h>
+#include <kk/tools.h>
 
 #include "../../tests/testutil.h"
 
@@ -335,9 +336,14 @@ START_TEST(spgemm_against_reference) {
           unsetenv("KK_SPGEMM_ONE_PASS");
         if (one == 2)
           setenv("KK_SPGEMM_BINS", "sequential", 1);
+        /* every other shape with the queues and the workspace kept
+         * between calls (growing it from shape to shape) */
+        if (s % 2)
+          setenv("KK_SPGEMM_CACHE", "yes", 1);
         kk_crs_t *dC1 = NULL;
         OK(kk_sparse_spgemm(NULL, dA, dB, sorted ? KK_SPARSE_SORTED : 0, &dC1));
         unsetenv("KK_SPGEMM_BINS");
+        unsetenv("KK_SPGEMM_CACHE");
         ck_assert_int_eq(kk_crs_nnz(dC1), nnz);
         C = download(dC1);
         char what1[128];
@@ -513,6 +519,15 @@ START_TEST(host_accumulator_setting) {
   OK(kk_sparse_spgemm(NULL, dA, dA, 0, &dC));
   unsetenv("KK_SPGEMM_ONE_PASS");
   kk_crs_destroy(dC);
+  /* KK_SPGEMM_CACHE (every backend): yes, no */
+  dC = NULL;
+  setenv("KK_SPGEMM_CACHE", "always", 1);
+  ck_assert_int_eq(kk_sparse_spgemm(NULL, dA, dA, 0, &dC), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(dC);
+  ck_assert_contains(kk_last_error(), "KK_SPGEMM_CACHE is 'always'; it takes yes or no");
+  ck_assert_int_eq(kk_sparse_spgemm_symbolic(NULL, dA, dA, 0, &h, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(h);
+  unsetenv("KK_SPGEMM_CACHE");
   /* KK_SPGEMM_BINS (cuda and hip's binned launches; ignored elsewhere):
    * concurrent, sequential */
   const char *be = kk_instance_backend(kk_instance_default());
@@ -538,6 +553,110 @@ START_TEST(host_accumulator_setting) {
   OK(kk_sparse_spgemm(NULL, dA, dA, 0, &dC));
   unsetenv("KK_SPGEMM_BINS");
   kk_crs_destroy(dC);
+  kk_crs_destroy(dA);
+  hfree(&A);
+}
+END_TEST
+
+/* What the Kokkos Tools callbacks saw during one kk_sparse_spgemm: the
+ * allocations and frees of its temporaries (labels "kk_sparse_spgemm.*"
+ * but C's, "kk_sparse_spgemm.C.*" and "C.*"), every allocation, fences,
+ * copies. */
+static struct {
+  int tmp_alloc, tmp_free, alloc, fence, copy;
+} g_seen;
+static int is_tmp(const char *label) {
+  return label && strncmp(label, "kk_sparse_spgemm.", 17) == 0 && strncmp(label + 17, "C.", 2) != 0;
+}
+static void seen_alloc(const struct Kokkos_Profiling_SpaceHandle s, const char *label, const void *p,
+                       const uint64_t n) {
+  (void)s, (void)p, (void)n;
+  g_seen.tmp_alloc += is_tmp(label);
+  g_seen.alloc++;
+}
+static void seen_free(const struct Kokkos_Profiling_SpaceHandle s, const char *label, const void *p,
+                      const uint64_t n) {
+  (void)s, (void)p, (void)n;
+  g_seen.tmp_free += is_tmp(label);
+}
+static void seen_fence(const char *name, const uint32_t dev, uint64_t *id) {
+  (void)name, (void)dev;
+  *id = 0;
+  g_seen.fence++;
+}
+static void seen_copy(struct Kokkos_Profiling_SpaceHandle ds, const char *dl, const void *dp,
+                      struct Kokkos_Profiling_SpaceHandle ss, const char *sl, const void *sp, uint64_t n) {
+  (void)ds, (void)dl, (void)dp, (void)ss, (void)sl, (void)sp, (void)n;
+  g_seen.copy++;
+}
+
+/* KK_SPGEMM_CACHE=yes: a kk_sparse_spgemm after two of a product no
+ * smaller makes and frees no temporaries (its queues and
+ * workspace are the earlier call's), allocates only C (offsets, columns,
+ * values), and waits on the host no more often than without the setting
+ * (on cuda and hip once less: the copy into C is not waited for); both
+ * results match the reference.  Counted through the Kokkos Tools
+ * callbacks (in one pass, forced, so that every backend takes that path). */
+START_TEST(spgemm_cache_reuses) {
+  hmat_t A = hrandom(KK_DOUBLE, 300, 300, 0.02, 7);
+  kk_crs_t *dA = upload(KK_DOUBLE, &A, "A");
+  const char *be = kk_instance_backend(kk_instance_default());
+  const int gpu = be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0);
+  setenv("KK_SPGEMM_ONE_PASS", "yes", 1);
+  int tmp_alloc[2], tmp_free[2], alloc[2], fence[2], copy[2];
+  hmat_t C[2];
+  for (int cache = 0; cache < 2; cache++) {
+    setenv("KK_SPGEMM_CACHE", cache ? "yes" : "no", 1);
+    kk_crs_t *dC0 = NULL, *dC1 = NULL;
+    /* the first call makes the workspace for its per-row arrays (its
+     * scratch a view of its own), the second one large enough for both */
+    OK(kk_sparse_spgemm(NULL, dA, dA, 0, &dC0));
+    kk_crs_destroy(dC0);
+    dC0 = NULL;
+    OK(kk_sparse_spgemm(NULL, dA, dA, 0, &dC0));
+    OK(kk_fence());
+    struct Kokkos_Profiling_EventSet ev;
+    memset(&ev, 0, sizeof ev);
+    ev.allocate_data = seen_alloc;
+    ev.deallocate_data = seen_free;
+    ev.begin_fence = seen_fence;
+    ev.begin_deep_copy = seen_copy;
+    memset(&g_seen, 0, sizeof g_seen);
+    kk_tools_set_callbacks(&ev);
+    const kk_status_t st = kk_sparse_spgemm(NULL, dA, dA, 0, &dC1);
+    kk_tools_set_callbacks(NULL);
+    OK(st);
+    tmp_alloc[cache] = g_seen.tmp_alloc;
+    tmp_free[cache] = g_seen.tmp_free;
+    alloc[cache] = g_seen.alloc;
+    fence[cache] = g_seen.fence;
+    copy[cache] = g_seen.copy;
+    C[cache] = download(dC1);
+    hmat_t C0 = download(dC0);
+    prod_ctx_t ctx = {&A, &A, NULL, 0, 0, 0};
+    compare(cache ? "one call, cached, first" : "one call, first", KK_DOUBLE, &C0, 0, prod_row, &ctx, A.nnz);
+    compare(cache ? "one call, cached, second" : "one call, second", KK_DOUBLE, &C[cache], 0, prod_row, &ctx, A.nnz);
+    hfree(&C0);
+    kk_crs_destroy(dC0);
+    kk_crs_destroy(dC1);
+  }
+  unsetenv("KK_SPGEMM_CACHE");
+  unsetenv("KK_SPGEMM_ONE_PASS");
+  ck_assert_int_eq(C[0].nnz, C[1].nnz);
+  ck_assert_mem_eq(C[0].rp, C[1].rp, sizeof(int64_t) * (size_t)(A.rows + 1));
+  /* without the setting: the per-row arrays and the scratch, made and freed */
+  ck_assert_int_eq(tmp_alloc[0], 2);
+  ck_assert_int_eq(tmp_free[0], 2);
+  ck_assert_int_eq(tmp_alloc[1], 0);
+  ck_assert_int_eq(tmp_free[1], 0);
+  ck_assert_int_eq(alloc[1], alloc[0] - 2);
+  ck_assert_int_le(copy[1], copy[0]);
+  if (gpu)
+    ck_assert_int_lt(fence[1], fence[0]);
+  else
+    ck_assert_int_le(fence[1], fence[0]);
+  hfree(&C[0]);
+  hfree(&C[1]);
   kk_crs_destroy(dA);
   hfree(&A);
 }
@@ -1111,6 +1230,12 @@ static Suite *ops_suite(void) {
   tcase_add_loop_test(tc, gs_reduces_residual, 0, 16);
   tcase_add_test(tc, gs_needs_diagonal);
   suite_add_tcase(s, tc);
+  /* what KK_SPGEMM_CACHE keeps (CK_RUN_CASE=spgemm_cache runs it alone) */
+  TCase *tcc = tcase_create("spgemm_cache");
+  tcase_add_checked_fixture(tcc, setup, teardown);
+  tcase_set_timeout(tcc, 900);
+  tcase_add_test(tcc, spgemm_cache_reuses);
+  suite_add_tcase(s, tcc);
   return s;
 }
 
