@@ -207,30 +207,6 @@ struct kka_band_args {
   uint64_t lo, hi;
   int32_t inv, pad;
 };
-/* The one-pass compaction of a band on GPUs (std_tmpl.h's select, chosen by
- * KK_COPY_IF_KERNEL=onepass; std.c): teams of KKA_SEL_TS threads take
- * tiles of KKA_SEL_TS * KKA_SEL_IT elements in the order of an atomic
- * counter; each publishes its count of kept elements in a 32-bit look-back
- * word (a flag in the top two bits, the count in the 30 below, so views of
- * fewer than KKA_SEL_MAXN elements); counter and words zeroed by the host.
- * Team scratch: KKA_SEL_WORDS 32-bit words (the tile's number and prefix,
- * then a count per warp or per thread). */
-struct kka_sel_args {
-  struct kka_band_args b;
-  uint32_t *counter; /* the next tile's number */
-  uint32_t *status;  /* a look-back word per tile */
-};
-#define KKA_SEL_TS 256
-#define KKA_SEL_IT 16
-#define KKA_SEL_TILE (KKA_SEL_TS * KKA_SEL_IT)
-#define KKA_SEL_WORDS (2 + KKA_SEL_TS)
-#define KKA_SEL_AGG (1u << 30)
-#define KKA_SEL_INCL (2u << 30)
-#define KKA_SEL_VALUE ((1u << 30) - 1)
-#define KKA_SEL_MAXN ((int64_t)1 << 30)
-/* CUDA: teams resident per multiprocessor the kernel is compiled for (64
- * registers: a thread holds its 16 elements in registers) */
-#define KKA_SEL_TEAMS 4
 /* Host backends count a built-in predicate's matches KKA_HOST_CB elements
  * per iteration, a plain loop per comparison (no masks per element); GPUs
  * one element per iteration. */

@@ -1,7 +1,6 @@
 /* algorithms/std.c -- the standard algorithms on views: checks, the built-in and kernel-language predicates and transforms, compactions through temporaries. */
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -20,7 +19,6 @@ KKA_TABLE(count)
 KKA_TABLE(find)
 KKA_TABLE(compact)
 KKA_TABLE(compact32)
-KKA_TABLE(select)
 KKA_TABLE(unique)
 KKA_TABLE(sum)
 KKA_TABLE(prod)
@@ -323,46 +321,11 @@ static void band_args(int t, kk_pred_t p, int negate, size_t es, struct kka_band
   b->inv = (p.cmp == KK_CMP_NE) ^ (negate != 0);
 }
 
-/* KK_COPY_IF_KERNEL=onepass (read at every call): GPU backends compact a
- * band of fewer than KKA_SEL_MAXN elements with the one-pass kernel
- * (std_tmpl.h's select) instead of the scan. */
-static int onepass_wanted(const kka_call_t *c, int64_t n) {
-  if (c->host || n <= 0 || n >= KKA_SEL_MAXN)
-    return 0;
-  const char *e = getenv("KK_COPY_IF_KERNEL");
-  return e && strcmp(e, "onepass") == 0;
-}
-
-/* The one-pass compaction of band b (type index t): a tile counter and a
- * look-back word per tile, zeroed, in one temporary; the count comes back
- * as the launch's team reduction. */
-static kk_status_t select_onepass(const kka_call_t *c, const struct kka_band_args *b, int t, int32_t *kept) {
-  const int64_t ntiles = (b->h.n + KKA_SEL_TILE - 1) / KKA_SEL_TILE;
-  const size_t bytes = (size_t)(1 + ntiles) * sizeof(uint32_t);
-  uint32_t *mem = kka_tmp(c, "compaction state", bytes);
-  if (!mem)
-    return kk_last_status();
-  struct kka_sel_args a;
-  memset(&a, 0, sizeof a);
-  a.b = *b;
-  a.counter = mem;
-  a.status = mem + 1;
-  kk_status_t st = kka_zero(c, mem, bytes);
-  if (st == KK_OK) {
-    const kk_team_policy_t p = {sizeof p, ntiles, KKA_SEL_TS, 1, {kk_scratch_size(sizeof(uint32_t), KKA_SEL_WORDS), 0},
-                                {0, 0}, 0, KK_SCHEDULE_STATIC, c->inst};
-    st = kk_parallel_reduce_team(c->op, &p, select_k[t], &a, sizeof a, kept, sizeof *kept);
-  }
-  kka_tmp_free(c, mem);
-  return st;
-}
-
 /* Compaction of src into dst (capacity its extent) with the predicate (or
  * its negation); *count the number kept.  A built-in comparison on
  * unit-stride views of fewer than 2^31 elements runs the compact32 kernel
- * (an int32_t count, direct indexing, the comparison as a band), or on GPU
- * backends with KK_COPY_IF_KERNEL=onepass the one-pass kernel; the rest the
- * general one. */
+ * (an int32_t count, direct indexing, the comparison as a band); the rest
+ * the general one. */
 static kk_status_t compact(const kka_call_t *c, kk_view_t *src, kk_view_t *dst, kk_pred_t p, int negate, int64_t *count) {
   pred_launch_t L;
   const kk__alg_args h = header(src, NULL, dst, len(src));
@@ -378,9 +341,7 @@ static kk_status_t compact(const kka_call_t *c, kk_view_t *src, kk_view_t *dst, 
     const int t = kka_tidx(kk_view_type(src));
     band_args(t, p, negate, kk_view_elem_size(src), &b);
     int32_t kept = 0;
-    st = onepass_wanted(c, h.n) ? select_onepass(c, &b, t, &kept)
-                                : kka_scan(c, compact32_k[t], &b, sizeof b, h.n, &kept, sizeof kept);
-    if (st == KK_OK)
+    if ((st = kka_scan(c, compact32_k[t], &b, sizeof b, h.n, &kept, sizeof kept)) == KK_OK)
       *count = kept;
     return st;
   }

@@ -450,11 +450,8 @@ static void bench_backend(const char *backend, const char *cases) {
 #endif
     if (nchk >= 0)
       compare("copy_if", backend, (double)c.result, nchk, 1e-9);
-    /* GPU backends: the kernel KK_COPY_IF_KERNEL chose (docs/algorithms.md) */
-    const char *kern = getenv("KK_COPY_IF_KERNEL");
-    const int onepass = !host && kern && strcmp(kern, "onepass") == 0;
-    add_row("copy_if", host ? "vs OpenMP" : cuda ? (onepass ? "vs CUB, onepass" : "vs CUB select") : "kk only", backend,
-            size, gb / tk, tn > 0 ? gb / tn : 0, "GB/s");
+    add_row("copy_if", host ? "vs OpenMP" : cuda ? "vs CUB select" : "kk only", backend, size, gb / tk,
+            tn > 0 ? gb / tn : 0, "GB/s");
     kk_view_release(c.a);
     kk_view_release(c.b);
     free(hx);

@@ -1,21 +1,11 @@
 #!/bin/bash
-# maint/gpu-copyif.sh -- copy_if and the scans on a CUDA machine, from a built tree: kk-algorithms' std cases and the conformance scan cases on cuda, kk-bench-algorithms' copy_if and fill rows three times, the plain scan rows once, an Nsight Compute count of the compaction kernels, and the SASS instruction counts of the compaction and scan kernels, with a summary; or (KINDS) copy_if's GPU kernels side by side.
+# maint/gpu-copyif.sh -- copy_if and the scans on a CUDA machine, from a built tree: kk-algorithms' std cases and the conformance scan cases on cuda, kk-bench-algorithms' copy_if and fill rows three times, the plain scan rows once, an Nsight Compute count of the compaction kernels, and the SASS instruction counts of the compaction and scan kernels, with a summary.
 #
 # usage: maint/gpu-copyif.sh [BUILDDIR]
 #   BUILDDIR  a tree configured with --enable-cuda=yes and built (default: .), with
 #             make algorithms/tests/check_algorithms tests/conformance/conformance
-#             (KINDS: make algorithms/tests/check_algorithms bench/kk-bench-algorithms)
 #   OUT       the logs (default /tmp/kk-gpu-copyif); summary.txt has the summary
 #   T         seconds each step may take (default 60)
-#   BUDGET    seconds the whole run may take (default: no bound); a step that
-#             would start past it is skipped, and none runs past it
-#   KINDS     "scan onepass": instead of the above, the suite's std case with
-#             KK_COPY_IF_KERNEL=onepass, the copy_if row three times with each
-#             value of KK_COPY_IF_KERNEL in KINDS in turn, once at 2^20 doubles
-#             (where a call's fixed costs show), and an Nsight Compute
-#             profile (launch statistics, speed of light, memory workload) of one
-#             copy_if with each against CUB's DeviceSelect ("scan": the default
-#             kernel, the variable's other values as docs/algorithms.md says)
 # Every step is bounded by timeout and prints PASS, FAIL or SKIP; no timing is
 # judged here: the rows and counts are for docs/algorithms.md.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -24,26 +14,15 @@ B=$(cd "${1:-.}" && pwd) || exit 2
 S=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp/kk-gpu-copyif}
 T=${T:-60}
-BUDGET=${BUDGET:-0}
-KINDS=${KINDS:-}
 mkdir -p "$OUT"
 : >"$OUT/summary.txt"
-T0=$(date +%s)
 status=0
 say() { echo "$*" | tee -a "$OUT/summary.txt"; }
-run() { # name command...: logs to $OUT/name.log and notes the result (77: skipped); LIM: this step's limit
-  local name=$1 lim=${LIM:-$T} left
+run() { # name command...: logs to $OUT/name.log and notes the result (77: skipped)
+  local name=$1
   shift
-  if [ "$BUDGET" -gt 0 ]; then
-    left=$((BUDGET - ($(date +%s) - T0)))
-    if [ "$left" -lt 5 ]; then
-      say "$name: SKIP (the budget of $BUDGET s is spent)"
-      return
-    fi
-    [ "$lim" -gt "$left" ] && lim=$left
-  fi
-  echo "== $(date -u +%H:%M:%S) (+$(($(date +%s) - T0)) s) $name"
-  timeout -k 5 "$lim" "$@" >"$OUT/$name.log" 2>&1
+  echo "== $(date -u +%H:%M:%S) $name"
+  timeout -k 5 "$T" "$@" >"$OUT/$name.log" 2>&1
   local r=$?
   case $r in 0) say "$name: PASS" ;; 77) say "$name: SKIP" ;; *) say "$name: FAIL (rc=$r)"; status=1 ;; esac
   tail -2 "$OUT/$name.log"
@@ -51,46 +30,6 @@ run() { # name command...: logs to $OUT/name.log and notes the result (77: skipp
 cd "$B" || exit 2
 export KOKKOS_PLUGIN_PATH=$B/plugins/.libs KK_PLUGIN_PATH_NO_DEFAULT=1 top_builddir=$B top_srcdir=$S CK_FORK=no
 say "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
-
-if [ -n "$KINDS" ]; then
-  LIM=45 run suite-std-onepass env KK_COPY_IF_KERNEL=onepass CK_RUN_CASE=std algorithms/tests/check_algorithms cuda
-  for i in 1 2 3; do
-    for v in $KINDS; do
-      LIM=20 run "bench-$v$i" env KK_COPY_IF_KERNEL="$v" bench/kk-bench-algorithms --backends=cuda --rows=copy_if --full
-    done
-  done
-  # 2^20 doubles, where what a call costs besides its kernel (temporaries, launches) shows
-  for v in $KINDS; do
-    LIM=15 run "small-$v" env KK_COPY_IF_KERNEL="$v" bench/kk-bench-algorithms --backends=cuda --rows=copy_if --scale=6 --reps=20
-  done
-  # the timed copy_if (--reps=1: the untimed one before it is skipped) and CUB's select after it, per kernel
-  for v in $KINDS; do
-    if ! command -v ncu >/dev/null 2>&1; then
-      say "ncu-$v: SKIP (not on the PATH)"
-      continue
-    fi
-    LIM=40 run "ncu-$v" env KK_COPY_IF_KERNEL="$v" ncu --section LaunchStats --section SpeedOfLight \
-      --section MemoryWorkloadAnalysis --metrics smsp__inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-      -k "regex:compact|select_f64|DeviceSelectSweep" --launch-skip 1 --launch-count 2 \
-      bench/kk-bench-algorithms --backends=cuda --rows=copy_if --full --reps=1
-  done
-  say "-- summary ($(($(date +%s) - T0)) s)"
-  for i in 1 2 3; do
-    for v in $KINDS; do
-      [ -f "$OUT/bench-$v$i.log" ] && grep -hE "^copy_if" "$OUT/bench-$v$i.log" | sed "s/^/$v: /" | tee -a "$OUT/summary.txt"
-    done
-  done
-  for v in $KINDS; do
-    [ -f "$OUT/small-$v.log" ] && grep -hE "^copy_if" "$OUT/small-$v.log" | sed "s/^/$v, 2^20: /" | tee -a "$OUT/summary.txt"
-  done
-  for v in $KINDS; do
-    [ -f "$OUT/ncu-$v.log" ] || continue
-    say "ncu, $v:"
-    grep -E "^  [A-Za-z_].*\(|Duration|DRAM Throughput|Memory Throughput|Registers Per Thread|Grid Size|Block Size|L2 Hit Rate|dram__bytes|smsp__inst_executed" \
-      "$OUT/ncu-$v.log" | tee -a "$OUT/summary.txt"
-  done
-  exit $status
-fi
 
 run suite-std env CK_RUN_CASE=std algorithms/tests/check_algorithms cuda
 run conformance-scans env CK_RUN_CASE=scans tests/conformance/conformance cuda

@@ -1575,24 +1575,10 @@ static int edge_values(kk_type_t t, unsigned char e[16][8]) {
  * count and the comparison as a band of values) against a strided
  * destination (the general kernel, a 64-bit count) and loops here, over one
  * tile, a tile and one element, and several tiles; a short destination
- * gets what fits and the count of all.  Half of the comparisons run with
- * KK_COPY_IF_KERNEL=onepass (GPU backends: the one-pass kernel, whose tiles
- * are 4096 elements too), the others as the environment says. */
-static void copy_if_kernel(int onepass, const char *outer) {
-  if (onepass)
-    EXPECT1(setenv("KK_COPY_IF_KERNEL", "onepass", 1) == 0);
-  else if (outer)
-    EXPECT1(setenv("KK_COPY_IF_KERNEL", outer, 1) == 0);
-  else
-    EXPECT1(unsetenv("KK_COPY_IF_KERNEL") == 0);
-}
+ * gets what fits and the count of all. */
 START_TEST(std_compact_band) {
   const kk_type_t t = k_types[_i];
   const size_t es = tsize(t);
-  char outer_buf[64] = "";
-  const char *env = getenv("KK_COPY_IF_KERNEL"), *outer = env ? outer_buf : NULL; /* as the environment had it */
-  if (env)
-    snprintf(outer_buf, sizeof outer_buf, "%s", env);
   unsigned char e[16][8];
   const int ne = edge_values(t, e);
   static const int64_t sizes[] = {0, 1, 4096, 4097, 20000};
@@ -1609,7 +1595,6 @@ START_TEST(std_compact_band) {
       for (int c = KK_CMP_LT; c <= KK_CMP_NE; c++) {
         const kk_pred_t p = kk_pred_cmp((kk_cmp_t)c, e[vi]);
         int64_t keep = 0, cnt = -1, cnts = -1;
-        copy_if_kernel((vi + c) % 2, outer);
         for (int64_t i = 0; i < n; i++)
           if (ref_cmp(t, a + (size_t)i * es, e[vi], (kk_cmp_t)c))
             memcpy(w + (size_t)keep++ * es, a + (size_t)i * es, es);
@@ -1665,7 +1650,6 @@ START_TEST(std_compact_band) {
     free(g);
     free(w);
   }
-  copy_if_kernel(0, outer);
 }
 END_TEST
 
