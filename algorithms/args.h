@@ -115,25 +115,6 @@ struct kka_hsort_args {
 #define KKA_GS_KBUF(tile) (KKA_GS_DIG + ((tile) + 15) / 16 * 16)
 #define KKA_GS_VBUF(tile, ksize) (KKA_GS_KBUF(tile) + ((tile) * (ksize) + 15) / 16 * 16)
 #define KKA_GS_BYTES(tile, ksize, vsize) (KKA_GS_VBUF(tile, ksize) + (tile) * (vsize))
-/* The fifth form (sort_gpu.c): teams of KKA_GPU5_TS threads (twelve warps
- * of 32 lanes, threads 0..255 owning a digit each) taking tiles of
- * KKA_GPU5_TS * KKA_GPU5_IT(key bytes, value bytes) keys, compiled for two
- * resident teams an SM (85 registers); its scratch is laid out as above
- * with a first region of KKA_GS5_WCB(tile) bytes (the warps' counters, or
- * the 16-bit ranks of the work-item that ranks a tile on SPIR-V) */
-#define KKA_GPU5_TS 384
-#define KKA_GPU5_NWMAX (KKA_GPU5_TS / 32)
-#define KKA_GPU5_TEAMS 2
-#define KKA_GPU5_IT(ksize, vsize) ((ksize) == 8 || (vsize) == 8 ? 12 : 20)
-#define KKA_GS5_WCB(tile)                                                                                      \
-  ((KKA_GPU5_NWMAX * KKA_RADIX * 4 > (tile) * 2 ? KKA_GPU5_NWMAX * KKA_RADIX * 4 : (tile) * 2) + 15) / 16 * 16
-#define KKA_GS5_TDS(tile) KKA_GS5_WCB(tile)
-#define KKA_GS5_GS(tile) (KKA_GS5_TDS(tile) + ((KKA_RADIX + 1) * 4 + 15) / 16 * 16)
-#define KKA_GS5_MISC(tile) (KKA_GS5_GS(tile) + KKA_RADIX * 8)
-#define KKA_GS5_DIG(tile) (KKA_GS5_MISC(tile) + KKA_GPU_MISC * 4)
-#define KKA_GS5_KBUF(tile) (KKA_GS5_DIG(tile) + ((tile) + 15) / 16 * 16)
-#define KKA_GS5_VBUF(tile, ksize) (KKA_GS5_KBUF(tile) + ((tile) * (ksize) + 15) / 16 * 16)
-#define KKA_GS5_BYTES(tile, ksize, vsize) (KKA_GS5_VBUF(tile, ksize) + (tile) * (vsize))
 /* look-back words, one array for every pass of a sort (zeroed once): a
  * flag in the top two bits, the pass's epoch (1 + its number) in the six
  * below, a count in the rest; a word of another epoch is one this pass has

@@ -301,11 +301,6 @@ uint64_t kka_scratch_max(const kka_call_t *c) {
   return device_info(c, &info) ? (uint64_t)info.scratch_max[0] : 0;
 }
 
-int kka_team_max(const kka_call_t *c) {
-  kk_device_info_t info;
-  return device_info(c, &info) ? info.max_team_size : 0;
-}
-
 /* ---- shared pieces ---------------------------------------------------------------- */
 
 static const kk_kernel_t *copy_kernel(uint32_t esize) {

@@ -135,8 +135,6 @@ int kka_host_threads(const kka_call_t *c);
 int64_t kka_concurrency(const kka_call_t *c);
 /* Level-0 scratch per team the instance's device allows. */
 uint64_t kka_scratch_max(const kka_call_t *c);
-/* The most threads a team of the instance's device may have (0: unknown). */
-int kka_team_max(const kka_call_t *c);
 
 /* ---- shared pieces ---------------------------------------------------------------- */
 

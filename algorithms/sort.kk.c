@@ -149,8 +149,7 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
  * histogram kernel per key width, in two forms (KKA_V2, sort_pass_tmpl.h;
  * sort_gpu.c picks one), and for 4-byte keys a third form of the pass
  * (KKA_V3, with the second's histogram) and a fourth of its pairs of
- * 4-byte values (KKA_V3_PAIRS4); the fifth form's passes (KKA_V5, every
- * key width and value) at the end */
+ * 4-byte values (KKA_V3_PAIRS4) */
 #define KEY_T uint8_t
 #define ORD u8
 #define IT KKA_GPU_IT_1
@@ -346,89 +345,3 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #undef KEY_T
 #undef ORD
 #undef IT
-
-/* the fifth form: teams of KKA_GPU5_TS, KKA_GPU5_IT keys each (with the second form's histogram) */
-#define KKA_V2
-#define KKA_V3
-#define KKA_V5
-#define IT KKA_GPU5_IT((int)sizeof(KEY_T), KKA_VSZ)
-#define KEY_T uint8_t
-#define ORD u8
-#define VAL_NONE
-#define PASS kka_gpass5_1_0
-#include "sort_pass_tmpl.h"
-#undef VAL_NONE
-#undef PASS
-#define VAL_T uint32_t
-#define PASS kka_gpass5_1_4
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#define VAL_T uint64_t
-#define PASS kka_gpass5_1_8
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#undef KEY_T
-#undef ORD
-#define KEY_T uint16_t
-#define ORD u16
-#define VAL_NONE
-#define PASS kka_gpass5_2_0
-#include "sort_pass_tmpl.h"
-#undef VAL_NONE
-#undef PASS
-#define VAL_T uint32_t
-#define PASS kka_gpass5_2_4
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#define VAL_T uint64_t
-#define PASS kka_gpass5_2_8
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#undef KEY_T
-#undef ORD
-#define KEY_T uint32_t
-#define ORD u32
-#define VAL_NONE
-#define PASS kka_gpass5_4_0
-#include "sort_pass_tmpl.h"
-#undef VAL_NONE
-#undef PASS
-#define VAL_T uint32_t
-#define PASS kka_gpass5_4_4
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#define VAL_T uint64_t
-#define PASS kka_gpass5_4_8
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#undef KEY_T
-#undef ORD
-#define KEY_T uint64_t
-#define ORD u64
-#define VAL_NONE
-#define PASS kka_gpass5_8_0
-#include "sort_pass_tmpl.h"
-#undef VAL_NONE
-#undef PASS
-#define VAL_T uint32_t
-#define PASS kka_gpass5_8_4
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#define VAL_T uint64_t
-#define PASS kka_gpass5_8_8
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#undef KEY_T
-#undef ORD
-#undef IT
-#undef KKA_V5
-#undef KKA_V3
-#undef KKA_V2

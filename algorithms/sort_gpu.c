@@ -13,10 +13,7 @@
   KK_DECLARE_KERNEL(kka_ghist2_##w);       \
   KK_DECLARE_KERNEL(kka_gpass2_##w##_0);   \
   KK_DECLARE_KERNEL(kka_gpass2_##w##_4);   \
-  KK_DECLARE_KERNEL(kka_gpass2_##w##_8);   \
-  KK_DECLARE_KERNEL(kka_gpass5_##w##_0);   \
-  KK_DECLARE_KERNEL(kka_gpass5_##w##_4);   \
-  KK_DECLARE_KERNEL(kka_gpass5_##w##_8)
+  KK_DECLARE_KERNEL(kka_gpass2_##w##_8)
 DECL_W(1);
 DECL_W(2);
 DECL_W(4);
@@ -32,38 +29,28 @@ static int items(int ksize) {
   return ksize == 1 ? KKA_GPU_IT_1 : ksize == 2 ? KKA_GPU_IT_2 : ksize == 4 ? KKA_GPU_IT_4 : KKA_GPU_IT_8;
 }
 
-/* A pass team's threads and keys per tile under a form. */
-static int pass_ts(int form) { return form == 5 ? KKA_GPU5_TS : KKA_GPU_TS; }
-static int64_t pass_tile(int form, int ksize, int vsize) {
-  return form == 5 ? (int64_t)KKA_GPU5_TS * KKA_GPU5_IT(ksize, vsize) : (int64_t)KKA_GPU_TS * items(ksize);
-}
-
 /* Level-0 scratch of a pass team, as sort_pass_tmpl.h takes it. */
-static uint64_t pass_scratch(int form, int ksize, int vsize) {
-  const int64_t tile = pass_tile(form, ksize, vsize);
-  return kk_scratch_size(1, form == 5 ? KKA_GS5_BYTES(tile, (int64_t)ksize, (int64_t)vsize)
-                                      : KKA_GS_BYTES(tile, (int64_t)ksize, (int64_t)vsize));
+static uint64_t pass_scratch(int ksize, int vsize) {
+  const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize);
+  return kk_scratch_size(1, KKA_GS_BYTES(tile, (int64_t)ksize, (int64_t)vsize));
 }
 
 /* Which kernels sort n keys (args.h): 1 the first, 2 the second (32-bit
  * look-back words, the histogram's counters in copies), 3 the second's
  * histogram with the third pass, 4 the third with its pass of 4-byte
  * values for four teams an SM (forms 3 and 4 have passes of 4-byte keys
- * only: other keys take form 2's), 5 the second's histogram with the
- * fifth pass (teams of 384, tiles of 7680 keys, 4608 with 8-byte keys or
- * values; every key width and value).  The fourth (the fastest on an H200:
+ * only: other keys take form 2's).  The fourth (the fastest on an H200:
  * 0.82 of CUB on uint32 keys, 0.72 on uint32 pairs, against 0.80 and 0.68
- * with the second) unless KK_SORT_GPU_KERNEL (1, 2, 3 or 5) asks for
- * another; the first where the keys are too many for a 32-bit word's
- * count. */
+ * with the second) unless KK_SORT_GPU_KERNEL (1, 2 or 3) asks for another;
+ * the first where the keys are too many for a 32-bit word's count. */
 static int kernel_form(int64_t n) {
   const char *e = getenv("KK_SORT_GPU_KERNEL");
   if (n >= KKA_SW_MAXN || (e && e[0] == '1' && e[1] == 0))
     return 1;
-  return e && (e[0] == '2' || e[0] == '3' || e[0] == '5') && e[1] == 0 ? e[0] - '0' : 4;
+  return e && (e[0] == '2' || e[0] == '3') && e[1] == 0 ? e[0] - '0' : 4;
 }
 
-/* (the first kernels' 64-bit words and tiles, the smallest: enough for any form) */
+/* (the first kernels' 64-bit words: enough for either) */
 size_t kka_radix_gpu_state_bytes(int64_t n, int ksize) {
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
   return (size_t)ksize * KKA_RADIX * 8 + 64 + (size_t)ntiles * KKA_RADIX * 8;
@@ -74,7 +61,7 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
   static const kk_kernel_t *const hist_k[2][4] = {
       {KK_KERNEL(kka_ghist_1), KK_KERNEL(kka_ghist_2), KK_KERNEL(kka_ghist_4), KK_KERNEL(kka_ghist_8)},
       {KK_KERNEL(kka_ghist2_1), KK_KERNEL(kka_ghist2_2), KK_KERNEL(kka_ghist2_4), KK_KERNEL(kka_ghist2_8)}};
-  static const kk_kernel_t *const pass_k[5][4][3] = {
+  static const kk_kernel_t *const pass_k[4][4][3] = {
       {{KK_KERNEL(kka_gpass_1_0), KK_KERNEL(kka_gpass_1_4), KK_KERNEL(kka_gpass_1_8)},
        {KK_KERNEL(kka_gpass_2_0), KK_KERNEL(kka_gpass_2_4), KK_KERNEL(kka_gpass_2_8)},
        {KK_KERNEL(kka_gpass_4_0), KK_KERNEL(kka_gpass_4_4), KK_KERNEL(kka_gpass_4_8)},
@@ -84,23 +71,14 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
        {KK_KERNEL(kka_gpass2_4_0), KK_KERNEL(kka_gpass2_4_4), KK_KERNEL(kka_gpass2_4_8)},
        {KK_KERNEL(kka_gpass2_8_0), KK_KERNEL(kka_gpass2_8_4), KK_KERNEL(kka_gpass2_8_8)}},
       {{0, 0, 0}, {0, 0, 0}, {KK_KERNEL(kka_gpass3_4_0), KK_KERNEL(kka_gpass3_4_4), KK_KERNEL(kka_gpass3_4_8)}, {0, 0, 0}},
-      {{0, 0, 0}, {0, 0, 0}, {KK_KERNEL(kka_gpass3_4_0), KK_KERNEL(kka_gpass4_4_4), KK_KERNEL(kka_gpass3_4_8)}, {0, 0, 0}},
-      {{KK_KERNEL(kka_gpass5_1_0), KK_KERNEL(kka_gpass5_1_4), KK_KERNEL(kka_gpass5_1_8)},
-       {KK_KERNEL(kka_gpass5_2_0), KK_KERNEL(kka_gpass5_2_4), KK_KERNEL(kka_gpass5_2_8)},
-       {KK_KERNEL(kka_gpass5_4_0), KK_KERNEL(kka_gpass5_4_4), KK_KERNEL(kka_gpass5_4_8)},
-       {KK_KERNEL(kka_gpass5_8_0), KK_KERNEL(kka_gpass5_8_4), KK_KERNEL(kka_gpass5_8_8)}}};
+      {{0, 0, 0}, {0, 0, 0}, {KK_KERNEL(kka_gpass3_4_0), KK_KERNEL(kka_gpass4_4_4), KK_KERNEL(kka_gpass3_4_8)}, {0, 0, 0}}};
   const int w = ksize == 1 ? 0 : ksize == 2 ? 1 : ksize == 4 ? 2 : 3;
   const int v = vsize == 0 ? 0 : vsize == 4 ? 1 : 2;
-  int form = kernel_form(n);
-  /* the fifth form's bigger teams and tiles where the device takes them, else the default */
-  if (form == 5 && (kka_team_max(c) < KKA_GPU5_TS || pass_scratch(5, ksize, vsize) > kka_scratch_max(c)))
-    form = 4;
-  const int v2 = form >= 2;
+  const int form = kernel_form(n), v2 = form >= 2;
   const int passes = ksize, parts = v2 ? KKA_HIST2_PARTS(ksize) : 1;
   const kk_kernel_t *const pass = pass_k[form - 1][w][v] ? pass_k[form - 1][w][v] : pass_k[1][w][v];
-  const int ts = pass_ts(form);
-  const int64_t tile = pass_tile(form, ksize, vsize), ntiles = (n + tile - 1) / tile;
-  const uint64_t scratch = pass_scratch(form, ksize, vsize);
+  const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
+  const uint64_t scratch = pass_scratch(ksize, vsize);
   if (KKA_UNLIKELY(scratch > kka_scratch_max(c)))
     return kka_err(KK_ERROR_LIMIT, "%s: the radix sort needs %llu bytes of team scratch, backend %s allows %llu", c->op,
                    (unsigned long long)scratch, kk_instance_backend(c->inst),
@@ -157,7 +135,7 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
     a.shift = p * KKA_RADIX_BITS;
     a.kind = kind;
     a.desc = desc;
-    st = kka_team(c, pass, &a, sizeof a, ntiles, ts, scratch);
+    st = kka_team(c, pass, &a, sizeof a, ntiles, KKA_GPU_TS, scratch);
     if (st == KK_OK)
       *cur = !*cur;
   }

@@ -16,15 +16,9 @@
  *                  (no ballot of which lanes hold a key)
  *   KKA_V3_PAIRS4  defined (with KKA_V3, for values): the pass compiled
  *                  for KKA_GPU_TEAMS_PAIRS4 teams a multiprocessor
- *   KKA_V5         defined (with KKA_V2 and KKA_V3): the fifth pass
- *                  kernels: teams of KKA_GPU5_TS threads (threads 0..255
- *                  own the digits; the others rank, scatter and write out
- *                  keys only), IT = KKA_GPU5_IT(key bytes, value bytes),
- *                  the scratch of args.h's KKA_GS5_* layout, launch bounds
- *                  for KKA_GPU5_TEAMS teams an SM
  *
  * A pass (the one-sweep of Adinets and Merrill, 2022): each team takes the
- * next tile of KKA_PTS * IT keys (tile numbers come from an atomic
+ * next tile of KKA_GPU_TS * IT keys (tile numbers come from an atomic
  * counter, so every tile a team waits for belongs to a team that runs),
  * ranks its keys by digit, stably, in the tile; publishes its count of each
  * digit and looks back over the tiles before it for the count of that digit
@@ -37,38 +31,12 @@
  * targets (SPIR-V) one work-item walks the tile.
  */
 
+#define KKA_TILE (KKA_GPU_TS * IT)
 #ifdef VAL_NONE
 #define KKA_VSZ 0
 #else
 #define KKA_VSZ ((int)sizeof(VAL_T))
 #endif
-/* the pass team's size, its most warps (of 32 lanes), its tile and the
- * byte offsets of its scratch */
-#ifdef KKA_V5
-#define KKA_PTS KKA_GPU5_TS
-#define KKA_PNW KKA_GPU5_NWMAX
-#define KKA_TILE (KKA_PTS * IT)
-#define KKA_P_TDS KKA_GS5_TDS(KKA_TILE)
-#define KKA_P_GS KKA_GS5_GS(KKA_TILE)
-#define KKA_P_MISC KKA_GS5_MISC(KKA_TILE)
-#define KKA_P_DIG KKA_GS5_DIG(KKA_TILE)
-#define KKA_P_KBUF KKA_GS5_KBUF(KKA_TILE)
-#define KKA_P_VBUF KKA_GS5_VBUF(KKA_TILE, (int)sizeof(KEY_T))
-#define KKA_P_BYTES KKA_GS5_BYTES(KKA_TILE, (int)sizeof(KEY_T), KKA_VSZ)
-#else
-#define KKA_PTS KKA_GPU_TS
-#define KKA_PNW KKA_GPU_NWMAX
-#define KKA_TILE (KKA_PTS * IT)
-#define KKA_P_TDS KKA_GS_TDS
-#define KKA_P_GS KKA_GS_GS
-#define KKA_P_MISC KKA_GS_MISC
-#define KKA_P_DIG KKA_GS_DIG
-#define KKA_P_KBUF KKA_GS_KBUF(KKA_TILE)
-#define KKA_P_VBUF KKA_GS_VBUF(KKA_TILE, (int)sizeof(KEY_T))
-#define KKA_P_BYTES KKA_GS_BYTES(KKA_TILE, (int)sizeof(KEY_T), KKA_VSZ)
-#endif
-/* whether thread t owns digit t (a constant 1 where the team is 256) */
-#define KKA_OWNER (KKA_PTS == KKA_RADIX || t < KKA_RADIX)
 #define KKA_ORDF KKA_CAT(kka_ord_, ORD)
 /* the look-back word, its flags, epoch and count */
 #ifdef KKA_V2
@@ -149,9 +117,7 @@ KKA_TEAM_FOR(HIST, struct kka_ghist_args, team) {
 /* teams resident per multiprocessor the pass is compiled for (registers
  * per thread: 64 for 4 of 256 threads) */
 #undef KK_TEAM_BOUNDS
-#ifdef KKA_V5
-#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU5_TS, KKA_GPU5_TEAMS)
-#elif defined(VAL_NONE)
+#ifdef VAL_NONE
 #define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU_TS, KKA_GPU_TEAMS_KEYS)
 #elif defined(KKA_V3_PAIRS4)
 #define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU_TS, KKA_GPU_TEAMS_PAIRS4)
@@ -164,15 +130,15 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
    * digit counters, the tile's digit starts (and its length at [256]), the
    * digits' global starts, team words, the digits of the sorted tile, the
    * tile's keys, its values */
-  unsigned char *sm = KK_TEAM_SCRATCH(team, 0, unsigned char, KKA_P_BYTES);
-  uint32_t *const wc = (uint32_t *)sm;
-  uint32_t *const tds = (uint32_t *)(sm + KKA_P_TDS);
-  int64_t *const gs = (int64_t *)(sm + KKA_P_GS);
-  uint32_t *const misc = (uint32_t *)(sm + KKA_P_MISC);
-  uint8_t *const dig = sm + KKA_P_DIG;
-  KEY_T *const kbuf = (KEY_T *)(sm + KKA_P_KBUF);
+  unsigned char *sm = KK_TEAM_SCRATCH(team, 0, unsigned char, KKA_GS_BYTES(KKA_TILE, (int)sizeof(KEY_T), KKA_VSZ));
+  uint32_t *const wc = (uint32_t *)(sm + KKA_GS_WC);
+  uint32_t *const tds = (uint32_t *)(sm + KKA_GS_TDS);
+  int64_t *const gs = (int64_t *)(sm + KKA_GS_GS);
+  uint32_t *const misc = (uint32_t *)(sm + KKA_GS_MISC);
+  uint8_t *const dig = sm + KKA_GS_DIG;
+  KEY_T *const kbuf = (KEY_T *)(sm + KKA_GS_KBUF(KKA_TILE));
 #ifndef VAL_NONE
-  VAL_T *const vbuf = (VAL_T *)(sm + KKA_P_VBUF);
+  VAL_T *const vbuf = (VAL_T *)(sm + KKA_GS_VBUF(KKA_TILE, (int)sizeof(KEY_T)));
 #endif
   KKA_SWT *const stw = (KKA_SWT *)args->status;
 
@@ -180,7 +146,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   if (t == 0)
     misc[0] = kk_atomic_fetch_add(args->counter, 1u);
 #if KKA_SIMT
-  for (int e = t; e < KKA_PNW * KKA_RADIX; e += KKA_PTS)
+  for (int e = t; e < KKA_GPU_NWMAX * KKA_RADIX; e += KKA_GPU_TS)
     wc[e] = 0u;
 #endif
   KK_TEAM_BARRIER(team);
@@ -257,31 +223,31 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   KK_TEAM_BARRIER(team);
   /* thread t owns digit t: its count in each warp becomes the warps'
    * exclusive prefix, its tile count goes into a block scan */
-  uint32_t tcount = 0, excl = 0;
-  if (KKA_OWNER) { /* whole warps: the team's first 256 threads */
+  uint32_t tcount;
+  {
     uint32_t run = 0;
 #pragma unroll
-    for (int ww = 0; ww < KKA_PTS / KKA_WS; ww++) {
+    for (int ww = 0; ww < KKA_GPU_TS / KKA_WS; ww++) {
       const uint32_t c = wc[ww * KKA_RADIX + t];
       wc[ww * KKA_RADIX + t] = run;
       run += c;
     }
     tcount = run;
+    uint32_t excl;
     const uint32_t incl = kk__warp_scan<uint32_t, kk__bjoin<KK_SUM, uint32_t> >(run, (unsigned)lane, &excl);
     if (lane == ws - 1)
       misc[2 + w] = incl;
-  }
-  KK_TEAM_BARRIER(team);
-  /* this tile's count of digit t, for the tiles after it, as early as it is known */
-  const int ep = args->epoch;
-  if (KKA_OWNER) {
+    KK_TEAM_BARRIER(team);
     uint32_t before = 0;
 #pragma unroll
-    for (int ww = 0; ww < KKA_RADIX / KKA_WS; ww++)
+    for (int ww = 0; ww < KKA_GPU_TS / KKA_WS; ww++)
       before += ww < w ? misc[2 + ww] : 0u;
     tds[t] = before + excl;
-    KKA_WSTORE(stw + tile * KKA_RADIX + t, (tile == 0 ? KKA_SWI : KKA_SWA) | KKA_SWE(ep) | (KKA_SWT)tcount);
   }
+  /* this tile's count of digit t, for the tiles after it, as early as it is known */
+  const int ep = args->epoch;
+  KKA_SWT *const st = stw + tile * KKA_RADIX + t;
+  KKA_WSTORE(st, (tile == 0 ? KKA_SWI : KKA_SWA) | KKA_SWE(ep) | (KKA_SWT)tcount);
   KK_TEAM_BARRIER(team);
   /* the keys sorted by digit into scratch (and their digits), while the
    * tiles before publish; the values (loaded only now, when the ranking's
@@ -304,7 +270,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
 #endif
   /* look back for digit t's count in the tiles before (one word of flag,
    * epoch and count each: loads past L1, no fence) */
-  if (KKA_OWNER) {
+  {
     const int d = t;
     uint64_t prefix = 0;
     if (tile > 0) {
@@ -317,7 +283,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
         if (x & KKA_SWI)
           break;
       }
-      KKA_WSTORE(stw + tile * KKA_RADIX + t, KKA_SWI | KKA_SWE(ep) | (KKA_SWT)(prefix + tcount));
+      KKA_WSTORE(st, KKA_SWI | KKA_SWE(ep) | (KKA_SWT)(prefix + tcount));
     }
     gs[d] = args->offsets[d] + (int64_t)prefix - (int64_t)tds[d];
   }
@@ -327,7 +293,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   if (nvalid == KKA_TILE) {
 #pragma unroll 4
     for (int k = 0; k < IT; k++) {
-      const int s = k * KKA_PTS + t;
+      const int s = k * KKA_GPU_TS + t;
       const int64_t at = gs[dig[s]] + s;
       kout[at] = kbuf[s];
 #ifndef VAL_NONE
@@ -335,7 +301,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
 #endif
     }
   } else {
-    for (int s = t; s < nvalid; s += KKA_PTS) {
+    for (int s = t; s < nvalid; s += KKA_GPU_TS) {
       const int64_t at = gs[dig[s]] + s;
       kout[at] = kbuf[s];
 #ifndef VAL_NONE
@@ -345,7 +311,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   }
 #else
   /* one work-item ranks the tile: blocked items, the keys in order in kbuf */
-  uint16_t *rank = (uint16_t *)wc; /* KKA_TILE 16-bit ranks fit the first region (args.h) */
+  uint16_t *rank = (uint16_t *)wc; /* KKA_TILE <= 2 * KKA_GPU_NWMAX * KKA_RADIX */
 #ifndef VAL_NONE
   VAL_T V[IT];
 #endif
@@ -432,16 +398,6 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
 
 #undef KK_TEAM_BOUNDS
 #define KK_TEAM_BOUNDS
-#undef KKA_PTS
-#undef KKA_PNW
-#undef KKA_P_TDS
-#undef KKA_P_GS
-#undef KKA_P_MISC
-#undef KKA_P_DIG
-#undef KKA_P_KBUF
-#undef KKA_P_VBUF
-#undef KKA_P_BYTES
-#undef KKA_OWNER
 #undef KKA_TILE
 #undef KKA_VSZ
 #undef KKA_ORDF
