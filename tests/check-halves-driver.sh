@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -u
 : "${top_srcdir:=.}"
-drv="$top_srcdir/tests/check-halves.sh"
+drv="$(cd "$top_srcdir" && pwd)/tests/check-halves.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kk-halves-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 status=0
@@ -27,6 +27,11 @@ run 0 0; rc=$?
 [ "$rc" -eq 0 ] || fail "both halves passed: status $rc, not 0"
 grep -q '^ran include=half$' "$tmp/out" && grep -q '^ran exclude=half$' "$tmp/out" ||
   fail "both halves passed: the output lacks one of them: $(cat "$tmp/out")"
+
+# automake names a test of the build tree ./NAME: the driver splits it too
+(cd "$tmp" && RC_INCLUDE=0 RC_EXCLUDE=0 KK_CHECK_HALVES="prog" sh "$drv" env ./prog) >"$tmp/out" 2>&1
+grep -q '^ran include=half$' "$tmp/out" && grep -q '^ran exclude=half$' "$tmp/out" ||
+  fail "a test named ./prog was not split as prog: $(cat "$tmp/out")"
 
 run 0 1; rc=$?
 [ "$rc" -eq 1 ] || fail "the second half failed with 1: status $rc, not 1"

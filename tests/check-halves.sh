@@ -21,6 +21,7 @@ set -u
 
 [ $# -ge 1 ] || { echo "usage: check-halves.sh [WRAPPER...] TEST" >&2; exit 99; }
 eval "test_name=\${$#}"
+test_name=${test_name#./}   # automake runs a test of the build tree as ./NAME
 
 split=no
 case " ${KK_CHECK_HALVES:-} " in
