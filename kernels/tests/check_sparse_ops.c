@@ -1209,33 +1209,51 @@ START_TEST(gs_needs_diagonal) {
 }
 END_TEST
 
-static Suite *ops_suite(void) {
-  Suite *s = suite_create(g_backend);
-  TCase *tc = tcase_create("sparse_ops");
+/* A test case of the suite, its tests checked one by one with a fresh kk
+ * (setup, teardown).  TAGS "half" puts it in the half of the cases that
+ * CI's valgrind step runs beside the others (tests/check-halves.sh): half
+ * of SpGEMM's reference passes and SpAdd's against the other half and
+ * everything else, about as long under memcheck. */
+static TCase *ops_case(Suite *s, const char *name, const char *tags) {
+  TCase *tc = tcase_create(name);
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_set_timeout(tc, 900);
+  if (tags)
+    tcase_set_tags(tc, tags);
+  suite_add_tcase(s, tc);
+  return tc;
+}
+
+static Suite *ops_suite(void) {
+  Suite *s = suite_create(g_backend);
   /* under valgrind the two forced accumulators only (the automatic
    * choice is one of them): memcheck runs each path once */
   const int nacc = is_host_backend() ? 3 : 1, acc0 = is_host_backend() && g_small ? 1 : 0;
-  tcase_add_loop_test(tc, spgemm_against_reference, 4 * acc0, 4 * nacc);
+  /* SpGEMM against the reference, the longest by far, in two cases of
+   * half its passes each (the same passes as one loop) */
+  const int mid = (4 * acc0 + 4 * nacc) / 2;
+  TCase *tc = ops_case(s, "spgemm", "half");
+  tcase_add_loop_test(tc, spgemm_against_reference, 4 * acc0, mid);
+  tc = ops_case(s, "spgemm_2", NULL);
+  tcase_add_loop_test(tc, spgemm_against_reference, mid, 4 * nacc);
+  tc = ops_case(s, "spgemm_jacobi", NULL);
   tcase_add_loop_test(tc, spgemm_jacobi, 4 * acc0, 4 * nacc);
+  tc = ops_case(s, "spadd", "half");
   tcase_add_loop_test(tc, spadd_against_reference, 4 * acc0, 4 * nacc);
+  tc = ops_case(s, "spgemm_more", NULL);
   tcase_add_loop_test(tc, spgemm_wide_b, acc0, nacc);
   tcase_add_test(tc, host_accumulator_setting);
   tcase_add_loop_test(tc, spadd_sorted_inputs, 0, 4);
   tcase_add_loop_test(tc, results_in_spmv, 0, 3);
   tcase_add_test(tc, mismatched_shapes_refused);
+  tc = ops_case(s, "graphs", NULL);
   tcase_add_loop_test(tc, coloring_is_valid, 0, 3);
   tcase_add_test(tc, mis2_is_valid);
   tcase_add_loop_test(tc, gs_reduces_residual, 0, 16);
   tcase_add_test(tc, gs_needs_diagonal);
-  suite_add_tcase(s, tc);
   /* what KK_SPGEMM_CACHE keeps (CK_RUN_CASE=spgemm_cache runs it alone) */
-  TCase *tcc = tcase_create("spgemm_cache");
-  tcase_add_checked_fixture(tcc, setup, teardown);
-  tcase_set_timeout(tcc, 900);
-  tcase_add_test(tcc, spgemm_cache_reuses);
-  suite_add_tcase(s, tcc);
+  tc = ops_case(s, "spgemm_cache", NULL);
+  tcase_add_test(tc, spgemm_cache_reuses);
   return s;
 }
 
