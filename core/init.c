@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -413,9 +414,53 @@ kk_status_t kk_initialize_with_settings(const kk_settings_t *settings) {
   return kk_initialize_ex(NULL, NULL, settings);
 }
 
+/* kk_push_finalize_hook's stack (its own lock: a hook may push another). */
+typedef struct {
+  void (*fn)(void *);
+  void *arg;
+} finalize_hook_t;
+static pthread_mutex_t g_hooks_lock = PTHREAD_MUTEX_INITIALIZER;
+static finalize_hook_t *g_hooks;
+static size_t g_nhooks, g_hooks_cap;
+
+kk_status_t kk_push_finalize_hook(void (*hook)(void *arg), void *arg) {
+  if (!hook)
+    return kk__error(KK_ERROR_INVALID_ARGUMENT, "kk_push_finalize_hook: the hook is NULL");
+  pthread_mutex_lock(&g_hooks_lock);
+  if (g_nhooks == g_hooks_cap) {
+    size_t cap = g_hooks_cap ? 2 * g_hooks_cap : 8;
+    finalize_hook_t *h = realloc(g_hooks, cap * sizeof *h);
+    if (!h) {
+      pthread_mutex_unlock(&g_hooks_lock);
+      return kk__error(KK_ERROR_OUT_OF_MEMORY, "kk_push_finalize_hook: no memory for %zu hooks", cap);
+    }
+    g_hooks = h, g_hooks_cap = cap;
+  }
+  g_hooks[g_nhooks++] = (finalize_hook_t){hook, arg};
+  pthread_mutex_unlock(&g_hooks_lock);
+  return KK_OK;
+}
+
+/* Runs the pushed hooks, the last first, until none is left. */
+static void run_finalize_hooks(void) {
+  for (;;) {
+    pthread_mutex_lock(&g_hooks_lock);
+    if (g_nhooks == 0) {
+      free(g_hooks);
+      g_hooks = NULL, g_hooks_cap = 0;
+      pthread_mutex_unlock(&g_hooks_lock);
+      return;
+    }
+    finalize_hook_t h = g_hooks[--g_nhooks];
+    pthread_mutex_unlock(&g_hooks_lock);
+    h.fn(h.arg);
+  }
+}
+
 static kk_status_t finalize_locked(void) {
   if (!kk__g.initialized)
     return kk__error(KK_ERROR_NOT_INITIALIZED, "kk_finalize: kk is not initialized");
+  run_finalize_hooks(); /* libraries release what they keep, while kk still runs */
   kk__graphs_release_all(); /* ends captures, so that the fence is not refused */
   kk_status_t st = kk_fence_named("kk_finalize: fence before finalizing");
   kk__modules_detach_all();

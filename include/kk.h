@@ -206,6 +206,18 @@ int kk_is_initialized(void);
  * kk_finalize").  Thread-safe; one atomic load. */
 uint64_t kk_initialization_id(void);
 
+/* A function of a library built on kk (or of the program) that the next
+ * kk_finalize calls first, while kk is still initialized, with `arg`: to
+ * release views, instances and the like that the library keeps from call to
+ * call (a cache), before kk releases what is left and warns of it.  Hooks
+ * run in the reverse order of their pushing, each once (Kokkos'
+ * push_finalize_hook); a hook may push another, which then runs too.  A
+ * library that keeps something across initializations pushes its hook again
+ * after each kk_initialize (kk_initialization_id tells it when).  Any time,
+ * thread-safe; KK_ERROR_INVALID_ARGUMENT for a NULL hook,
+ * KK_ERROR_OUT_OF_MEMORY when there is no memory to record it. */
+kk_status_t kk_push_finalize_hook(void (*hook)(void *arg), void *arg);
+
 /* For programs: calls kk_initialize(argc, argv) and exits the program when it
  * does not succeed: status 0 after --kokkos-help, else status 1 with the
  * reason on stderr.  It lives in the application (inline), since libkk itself

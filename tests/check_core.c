@@ -57,6 +57,41 @@ START_TEST(unbalanced_calls_are_errors) {
 }
 END_TEST
 
+/* kk_push_finalize_hook: the hooks run at kk_finalize, last pushed first,
+ * while kk is initialized, each once; a hook may push another */
+static char g_hook_order[8];
+static int g_hook_n;
+static kk_view_t *g_hook_view;
+static void hook_pushed(void *arg) { g_hook_order[g_hook_n++] = *(const char *)arg; }
+static void hook_releases(void *arg) {
+  g_hook_order[g_hook_n++] = *(const char *)arg;
+  ck_assert(kk_is_initialized());
+  kk_view_release(g_hook_view); /* what a library's cache keeps: released before kk warns of it */
+  g_hook_view = NULL;
+  static const char c = 'c';
+  ck_assert_int_eq(kk_push_finalize_hook(hook_pushed, (void *)&c), KK_OK);
+}
+START_TEST(finalize_hooks) {
+  static const char a = 'a', b = 'b';
+  ck_assert_int_eq(kk_push_finalize_hook(NULL, NULL), KK_ERROR_INVALID_ARGUMENT);
+  ck_assert_contains(kk_last_error(), "kk_push_finalize_hook");
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  const int64_t ten = 10;
+  ck_assert_int_eq(kk_view_alloc(&g_hook_view, "cached", KK_DOUBLE, 1, &ten), KK_OK);
+  ck_assert_int_eq(kk_push_finalize_hook(hook_pushed, (void *)&a), KK_OK);
+  ck_assert_int_eq(kk_push_finalize_hook(hook_releases, (void *)&b), KK_OK);
+  g_hook_n = 0;
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+  ck_assert_int_eq(g_hook_n, 3);
+  ck_assert_int_eq(memcmp(g_hook_order, "bca", 3), 0);
+  ck_assert_ptr_null(g_hook_view);
+  /* each once: the next initialization's finalize runs none */
+  ck_assert_int_eq(init_quiet(), KK_OK);
+  ck_assert_int_eq(kk_finalize(), KK_OK);
+  ck_assert_int_eq(g_hook_n, 3);
+}
+END_TEST
+
 START_TEST(calls_before_initialize) {
   void *p;
   ck_assert_int_eq(kk_fence(), KK_ERROR_NOT_INITIALIZED);
@@ -744,6 +779,7 @@ static Suite *core_suite(void) {
   TCase *tc = tcase_create("lifecycle");
   tcase_add_test(tc, status_table_complete);
   tcase_add_test(tc, unbalanced_calls_are_errors);
+  tcase_add_test(tc, finalize_hooks);
   tcase_add_test(tc, calls_before_initialize);
   tcase_add_test(tc, error_handler_and_clear);
   tcase_add_test(tc, set_error_from_a_library);
