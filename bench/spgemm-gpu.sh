@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/spgemm-gpu.sh -- SpGEMM on cuda in under 150 s, from a built tree (configure with cuda on, `make`): check_sparse_ops on cuda (every bin of the GPU kernels, the two phases and the one call, the queues and workspace kept between calls), a CUPTI timeline of the one call kk_sparse_spgemm on the irregular 200,000-row product against cusparseSpGEMM's whole product (bench/cupti-trace.c, loaded by the CUDA driver through CUDA_INJECTION64_PATH), once with KK_SPGEMM_CACHE=yes and once without, then kk-bench-sparse-ops --full --case=spgemm six times, KK_SPGEMM_CACHE=no (the default) and yes alternately (the 27-point 100^3 and the irregular products against cusparseSpGEMM: symbolic + numeric, the symbolic phase alone, the numeric phase reused, the one call; summary lines start with the setting).  Every step is bounded by timeout and by what is left of the 150 s; logs go to $OUT; the last lines are a summary.
+# bench/spgemm-gpu.sh -- SpGEMM on cuda in under 150 s, from a built tree (configure with cuda on, `make`): check_sparse_ops on cuda (every bin of the GPU kernels, the two phases and the one call, the queues and workspace kept between calls), a CUPTI timeline of the one call kk_sparse_spgemm on the irregular 200,000-row product against cusparseSpGEMM's whole product (bench/cupti-trace.c, loaded by the CUDA driver through CUDA_INJECTION64_PATH), once with KK_SPGEMM_CACHE=yes and once without, then kk-bench-sparse-ops --full --case=spgemm six times, KK_SPGEMM_CACHE=no and yes (the default) alternately (the 27-point 100^3 and the irregular products against cusparseSpGEMM: symbolic + numeric, the symbolic phase alone, the numeric phase reused, the one call; summary lines start with the setting).  Every step is bounded by timeout and by what is left of the 150 s; logs go to $OUT; the last lines are a summary.
 #   usage: bench/spgemm-gpu.sh   (run from the build tree)
 #   OUT: where the logs go (default /tmp/kk-spgemm-gpu)
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -42,7 +42,7 @@ if [ -f "$OUT/cupti-trace.so" ]; then
     grep "one call" "$OUT/cupti-bench-cache-$c.txt"
   done
 fi
-# KK_SPGEMM_CACHE=no (the default) and yes, alternating, three runs each
+# KK_SPGEMM_CACHE=no and yes (the default), alternating, three runs each
 for r in 1 2 3 4 5 6; do
   c=no
   [ $((r % 2)) -eq 0 ] && c=yes

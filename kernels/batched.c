@@ -65,23 +65,23 @@ static kk_status_t launch(const kkk_call_t *c, const kk_kernel_t *k, struct kkk_
  * types, from 32 x 32 up.  4x4 (1): 4 x 4 blocks of C (bgemm_p4); bound
  * (2): bgemm_p held to 128 registers a thread for 4 teams of 128 per
  * multiprocessor (bgemm_pb); vec (3): scratch read as 16-byte pairs, n and
- * k even, also 4 teams of 128 (bgemm_pv); anything else (0): the default,
- * 4 x 2 blocks at every size (bgemm_p). */
-enum { BG_DEFAULT, BG_4X4, BG_BOUND, BG_VEC };
+ * k even, also 4 teams of 128 (bgemm_pv); plain (4): 4 x 2 blocks at every
+ * size (bgemm_p); unset (0): vec for double where it applies, else plain. */
+enum { BG_DEFAULT, BG_4X4, BG_BOUND, BG_VEC, BG_PLAIN };
 static int bgemm_form(void) {
   static _Atomic int v = -1;
-  static const char *const values[] = {"4x4", "bound", "vec"};
-  return kkk_env_once(&v, "KK_KERNELS_BGEMM", values, 3);
+  static const char *const values[] = {"4x4", "bound", "vec", "plain"};
+  return kkk_env_once(&v, "KK_KERNELS_BGEMM", values, 4);
 }
 
 /* KK_KERNELS_BGEMM_GROUP=N (1 to 64): the pipelined forms' matrices per
- * team; anything else: KKK_BGEMM_GROUP.  For measuring how the count of
+ * team; unset or anything else: `dflt`.  For measuring how the count of
  * teams against the teams a GPU holds at once (the last wave's share)
  * and the pipeline's depth weigh. */
-static int bgemm_group(void) {
+static int bgemm_group(int dflt) {
   static _Atomic int v = -1;
   const int g = kkk_env_once(&v, "KK_KERNELS_BGEMM_GROUP", NULL, 64);
-  return g > 0 ? g : KKK_BGEMM_GROUP;
+  return g > 0 ? g : dflt;
 }
 
 static kk_view_strided op_desc3(kk_view_t *A, kk_op_t op) {
@@ -151,16 +151,19 @@ kk_status_t kk_batched_gemm(kk_instance_t *instance, kk_op_t op_a, kk_op_t op_b,
   for (int nc = m >= 32 && n >= 32 && form == BG_4X4 ? 4 : 2; nc >= 2 && !c.host && !cplx && !is_zero(a); nc -= 2) {
     const int64_t ts = (m + 3) / 4 * ((n + nc - 1) / nc), pu = 4 * nc;
     if (ts <= 256 && m * k <= pu * ts && k * n <= pu * ts) {
-      g.group = bgemm_group();
       g.nbatch = kk_view_extent(C, 0);
       if (g.nbatch == 0)
         return KK_OK;
       /* the variants of 4 x 2 blocks, from 32 rows and columns up: teams of
        * at most 128 threads (their launch bounds); bgemm_pv reads pairs of k
-       * and of columns (A's rows padded to k + 2) */
+       * and of columns (A's rows padded to k + 2).  By default double takes
+       * bgemm_pv with 8 matrices a team where it applies: on an H200 at
+       * 4096 x 32^3, 0.987-0.998 of cuBLAS against bgemm_p's 0.833-0.886
+       * with 4 (docs/kernels.md); float keeps bgemm_p, not measured there */
       const int big = nc == 2 && m >= 32 && n >= 32 && ts <= 128;
-      const int vec = big && form == BG_VEC && n % 2 == 0 && k % 2 == 0;
+      const int vec = big && (form == BG_VEC || (form == BG_DEFAULT && c.t == 1)) && n % 2 == 0 && k % 2 == 0;
       const int bound = big && form == BG_BOUND;
+      g.group = bgemm_group(vec && form == BG_DEFAULT ? 8 : KKK_BGEMM_GROUP);
       const int64_t al[] = {m * (k + (vec ? 2 : 1)), k * n, -1};
       const size_t bytes = scratch_bytes(&c, al);
       if (bytes <= kkk_scratch_max(&c)) {

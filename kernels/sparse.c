@@ -65,14 +65,23 @@ static uint32_t merge_ends_early(void) {
 
 /* KK_KERNELS_SPMV=pipe: the merge-path SpMV as a pipeline (spmv_mpipe: a
  * team takes tiles in turn, the next tile's loads in flight while it walks
- * one), for a comparison in one run with spmv_merge, the default; pipe6:
- * the same kernel bound to 6 teams per multiprocessor (spmv_mpipe6);
- * anything else: the default.  0, 1 (pipe) or 2 (pipe6); read once. */
+ * one); pipe6: the same kernel bound to 6 teams per multiprocessor
+ * (spmv_mpipe6); merge: a team per tile (spmv_merge); unset or anything
+ * else (0): pipe6 where the matrix has KKK_MERGE_PIPE_TILES tiles or more,
+ * else merge.  0, 1 (pipe), 2 (pipe6) or 3 (merge); read once. */
 static int merge_pipe(void) {
   static _Atomic int v = -1;
-  static const char *const values[] = {"pipe", "pipe6"};
-  return kkk_env_once(&v, "KK_KERNELS_SPMV", values, 2);
+  static const char *const values[] = {"pipe", "pipe6", "merge"};
+  return kkk_env_once(&v, "KK_KERNELS_SPMV", values, 3);
 }
+
+/* The tiles from which the merge path is pipelined by default: a team
+ * takes 4 of them, and below 1024 teams a GPU of 100-odd multiprocessors
+ * holding 6 each would be left partly idle (a small matrix keeps a team
+ * per tile, the shortest launch).  On an H200, 10^6 rows of 16 entries on
+ * average (16,600 tiles): 0.922-0.930 of cuSPARSE pipelined, 0.879-0.890
+ * a team per tile (docs/kernels.md). */
+#define KKK_MERGE_PIPE_TILES 4096
 
 /* spmv_mpipe's tiles per team: KK_KERNELS_SPMV_GROUP, 1 to 64 (default
  * 4).  Read once. */
@@ -138,8 +147,10 @@ kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_cr
     p.scratch_team[0] = kk_scratch_size(sizeof(int32_t), KKK_MERGE_TILE) + kk_scratch_size(es, KKK_MERGE_TILE) +
                         2 * (kk_scratch_size(sizeof(int32_t), KKK_MERGE_TEAM) + kk_scratch_size(es, KKK_MERGE_TEAM));
     p.league_size = ntiles;
-    const int pipe = merge_pipe();
-    if (pipe && ntiles > 0) {
+    int pipe = merge_pipe();
+    if (pipe == 0)
+      pipe = ntiles >= KKK_MERGE_PIPE_TILES ? 2 : 3;
+    if (pipe != 3 && ntiles > 0) {
       const int64_t g = merge_pipe_group();
       s.ntiles = ntiles;
       p.league_size = (ntiles + g - 1) / g;

@@ -60,10 +60,12 @@ struct kk_spgemm_handle {
  * calls on the same backend reuse its queues and workspace; otherwise a
  * handle makes its own and ends it (the earlier behaviour).  A taken
  * entry belongs to one handle, so concurrent callers never share one (a
- * caller that finds the slots empty makes its own).  kk_finalize ends
- * the queues and frees the workspace like every instance and view kk
- * holds; the records left are freed by the first call after the next
- * kk_initialize (their initialization id differs). */
+ * caller that finds the slots empty makes its own).  A finalize hook
+ * (kk_push_finalize_hook, pushed when the first entry goes into a slot)
+ * ends the slots' entries at kk_finalize, before kk looks for views and
+ * instances still held; an entry from an earlier initialization (one the
+ * hook could not be pushed for is never put in a slot) is freed by the
+ * first call that finds it. */
 #define RES_SLOTS 4
 typedef struct sg_res {
   uint64_t init;                    /* kk_initialization_id() when made */
@@ -93,11 +95,11 @@ static int two_way(const char *op, const char *var, const char *on, const char *
   return dflt;
 }
 
-/* KK_SPGEMM_CACHE=yes|no (no, the default: each handle and each
+/* KK_SPGEMM_CACHE=yes|no (yes, the default; no: each handle and each
  * kk_sparse_spgemm makes its own queues and temporaries).  1 yes, 0 no;
  * *st an error for another setting. */
 static int cache_setting(const char *op, kk_status_t *st) {
-  return two_way(op, "KK_SPGEMM_CACHE", "yes", "no", 0, st);
+  return two_way(op, "KK_SPGEMM_CACHE", "yes", "no", 1, st);
 }
 
 static int is_gpu(const char *be) { return be && (strcmp(be, "cuda") == 0 || strcmp(be, "hip") == 0); }
@@ -126,11 +128,36 @@ static void ws_drop(sg_res_t *r) {
   r->ws_bytes = 0;
 }
 
+/* The initialization whose kk_finalize ends the slots' entries (a hook
+ * pushed at the first entry put in a slot), 0 when none. */
+static _Atomic uint64_t res_hook_init;
+
+/* The finalize hook: ends every entry in the slots while kk still runs. */
+static void res_drain(void *arg) {
+  (void)arg;
+  for (int i = 0; i < RES_SLOTS; i++)
+    res_free(atomic_exchange(&res_slots[i], NULL));
+}
+
+/* 1 when this initialization's kk_finalize will end the slots' entries
+ * (the hook pushed now if it was not), else 0. */
+static int res_hooked(uint64_t id) {
+  uint64_t seen = atomic_load(&res_hook_init);
+  if (seen == id)
+    return 1;
+  if (!atomic_compare_exchange_strong(&res_hook_init, &seen, id))
+    return seen == id;
+  if (kk_push_finalize_hook(res_drain, NULL) == KK_OK)
+    return 1;
+  atomic_store(&res_hook_init, 0);
+  return 0;
+}
+
 /* Puts r in a free slot (cached and of this initialization), else ends it. */
 static void res_give(sg_res_t *r) {
   if (!r)
     return;
-  if (r->cached && r->init == kk_initialization_id())
+  if (r->cached && r->init == kk_initialization_id() && res_hooked(r->init))
     for (int i = 0; i < RES_SLOTS; i++) {
       sg_res_t *none = NULL;
       if (atomic_compare_exchange_strong(&res_slots[i], &none, r))

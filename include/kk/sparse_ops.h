@@ -81,12 +81,13 @@ kk_status_t kk_sparse_spgemm_jacobi_numeric(kk_instance_t *instance, kk_spgemm_h
  * On GPUs, where A B has few enough terms (at most 8 times the entries of
  * A and B), in one pass with no symbolic count, and synchronous; the
  * setting KK_SPGEMM_ONE_PASS (auto, yes, no) overrides the choice
- * (docs/kernels.md).  With the setting KK_SPGEMM_CACHE=yes a call reuses
- * the extra queues and the one pass's work memory of an earlier call on
- * the same backend (kept from call to call, freed by kk_finalize; each
- * concurrent caller gets its own), and on cuda and hip the one pass
- * returns with the last copy into C queued on the instance, as the
- * numeric phase does (asynchronous). */
+ * (docs/kernels.md).  A call reuses the extra queues and the one pass's
+ * work memory of an earlier call on the same backend (kept from call to
+ * call, released by a finalize hook at kk_finalize; each concurrent caller
+ * gets its own), and on cuda and hip the one pass returns with the last
+ * copy into C queued on the instance, as the numeric phase does
+ * (asynchronous); the setting KK_SPGEMM_CACHE=no makes and ends them in
+ * each call, with a fence at its end. */
 kk_status_t kk_sparse_spgemm(kk_instance_t *instance, const kk_crs_t *A, const kk_crs_t *B, int flags, kk_crs_t **C);
 
 /* The symbolic phase of C = a A + b B, A and B of the same shape and type:

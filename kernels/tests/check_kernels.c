@@ -1711,7 +1711,7 @@ static Suite *kernels_suite(void) {
   tcase_add_loop_test(tv, gemv, 0, 2);
   suite_add_tcase(s, tv);
   /* the matrices of every GPU SpMV kernel on their own:
-   * kernels-spmv-pipe.sh runs CK_RUN_CASE=spmv with KK_KERNELS_SPMV=pipe */
+   * kernels-spmv-pipe.sh runs CK_RUN_CASE=spmv with KK_KERNELS_SPMV=pipe6 */
   TCase *ts = tcase_create("spmv");
   tcase_add_checked_fixture(ts, setup, teardown);
   tcase_set_timeout(ts, 900);

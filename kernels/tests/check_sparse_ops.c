@@ -337,9 +337,9 @@ START_TEST(spgemm_against_reference) {
         if (one == 2)
           setenv("KK_SPGEMM_BINS", "sequential", 1);
         /* every other shape with the queues and the workspace kept
-         * between calls (growing it from shape to shape) */
-        if (s % 2)
-          setenv("KK_SPGEMM_CACHE", "yes", 1);
+         * between calls (the default; growing it from shape to shape),
+         * the others without */
+        setenv("KK_SPGEMM_CACHE", s % 2 ? "yes" : "no", 1);
         kk_crs_t *dC1 = NULL;
         OK(kk_sparse_spgemm(NULL, dA, dB, sorted ? KK_SPARSE_SORTED : 0, &dC1));
         unsetenv("KK_SPGEMM_BINS");
