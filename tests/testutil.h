@@ -58,6 +58,16 @@ static inline void tu_link_fake(const char *dir, const char *name) {
   ck_assert_msg(symlink(src, dst) == 0, "symlink %s failed", dst);
 }
 
+/* Whether a suite leaves out its largest sizes: under valgrind
+ * (KK_TEST_UNDER_VALGRIND=1, which CI's valgrind step sets) and under the
+ * sanitizers (KK_TEST_SMALL=1, which CI's ASan+UBSan step sets), where they
+ * cost minutes and reach no code the smaller sizes do not, bar the size
+ * thresholds each suite's comments name.  README's make check runs them all. */
+static inline int tu_small_sizes(void) {
+  const char *v = getenv("KK_TEST_UNDER_VALGRIND"), *s = getenv("KK_TEST_SMALL");
+  return (v && *v) || (s && *s && strcmp(s, "0") != 0);
+}
+
 /* Unsets every variable kk reads, so that each test starts clean. */
 static inline void tu_clear_env(void) {
   static const char *vars[] = {"KOKKOS_DEVICE", "KOKKOS_CONFIG", "KOKKOS_PLUGIN_PATH", "KOKKOS_NUM_THREADS",

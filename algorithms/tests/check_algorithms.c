@@ -24,7 +24,7 @@
  */
 
 static const char *g_backend = "serial";
-static int g_small; /* under valgrind: the largest sizes are left out */
+static int g_small; /* under valgrind and the sanitizers (tu_small_sizes): the largest sizes are left out */
 static char *g_plugin_path;
 
 /* Checks that pass quietly: Check's own ck_assert records every passing
@@ -2145,7 +2145,7 @@ static Suite *algorithms_suite(void) {
 int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
-  g_small = getenv("KK_TEST_UNDER_VALGRIND") != NULL;
+  g_small = tu_small_sizes();
   if (getenv("KOKKOS_PLUGIN_PATH"))
     g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH"));
   tu_clear_env();

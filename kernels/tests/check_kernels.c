@@ -30,7 +30,7 @@
 typedef double complex cplx;
 
 static const char *g_backend = "serial";
-/* under valgrind (CI sets KK_TEST_UNDER_VALGRIND=1) the largest sizes are left out */
+/* under valgrind and the sanitizers (tu_small_sizes) the largest sizes are left out */
 static int g_small;
 static char *g_plugin_path;
 static const kk_type_t k_types[4] = {KK_FLOAT, KK_DOUBLE, KK_COMPLEX_FLOAT, KK_COMPLEX_DOUBLE};
@@ -1723,7 +1723,7 @@ static Suite *kernels_suite(void) {
 int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
-  g_small = getenv("KK_TEST_UNDER_VALGRIND") != NULL;
+  g_small = tu_small_sizes();
   if (getenv("KOKKOS_PLUGIN_PATH"))
     g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH"));
   tu_clear_env();

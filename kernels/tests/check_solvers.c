@@ -25,7 +25,7 @@
 typedef double complex cplx;
 
 static const char *g_backend = "serial";
-static int g_small; /* under valgrind: smaller sizes */
+static int g_small; /* under valgrind and the sanitizers (tu_small_sizes): smaller sizes */
 static char *g_plugin_path;
 static const kk_type_t k_types[4] = {KK_FLOAT, KK_DOUBLE, KK_COMPLEX_FLOAT, KK_COMPLEX_DOUBLE};
 
@@ -1143,7 +1143,7 @@ static Suite *solvers_suite(void) {
 int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
-  g_small = getenv("KK_TEST_UNDER_VALGRIND") != NULL;
+  g_small = tu_small_sizes();
   if (getenv("KOKKOS_PLUGIN_PATH"))
     g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH"));
   tu_clear_env();

@@ -28,7 +28,7 @@ typedef double complex cplx;
 
 static const char *g_backend = "serial";
 static char *g_plugin_path;
-/* under valgrind (CI sets KK_TEST_UNDER_VALGRIND=1) the largest shape is left out, and SpGEMM's
+/* under valgrind and the sanitizers (tu_small_sizes) the largest shape is left out, and SpGEMM's
  * reference case runs half its type and accumulator pairs (spgemm_against_reference) */
 static int g_small;
 static const kk_type_t k_types[4] = {KK_FLOAT, KK_DOUBLE, KK_COMPLEX_FLOAT, KK_COMPLEX_DOUBLE};
@@ -1260,7 +1260,7 @@ static Suite *ops_suite(void) {
 int main(int argc, char **argv) {
   if (argc > 1)
     g_backend = argv[1];
-  g_small = getenv("KK_TEST_UNDER_VALGRIND") != NULL;
+  g_small = tu_small_sizes();
   if (getenv("KOKKOS_PLUGIN_PATH"))
     g_plugin_path = strdup(getenv("KOKKOS_PLUGIN_PATH"));
   tu_clear_env();
