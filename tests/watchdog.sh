@@ -5,9 +5,10 @@
 # the watchdog prints goes to standard error, so that a caller may take
 # COMMAND's standard output with $(...): a line starting "kk-watchdog:",
 # then every thread's stack as gdb reads it (when gdb is installed and may
-# attach), before COMMAND is killed with SIGKILL.  CI's sanitizer step
-# prints every test log that holds such a line, whether the test passed or
-# not, so that a hang is seen with its stacks.
+# attach), before COMMAND is killed with SIGKILL.  .ci/run prints every
+# test log that holds such a line after README command 2 and after the
+# ASan+UBSan step, whether the test passed or not, so that a hang is seen
+# with its stacks.
 kk_watchdog() {
   kk_wd_secs=$1
   shift
