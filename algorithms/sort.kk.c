@@ -149,7 +149,9 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
  * histogram kernel per key width, in two forms (KKA_V2, sort_pass_tmpl.h;
  * sort_gpu.c picks one), and for 4-byte keys a third form of the pass
  * (KKA_V3, with the second's histogram) and a fourth of its pairs of
- * 4-byte values (KKA_V3_PAIRS4) */
+ * 4-byte values (KKA_V3_PAIRS4); for 4- and 8-byte keys a fifth (KKA_V5,
+ * the tile's counts first), its pass of 4-byte keys and values also with
+ * the values sorted after the keys (KKA_V5_VAFTER, kka_gpass5a_4_4) */
 #define KEY_T uint8_t
 #define ORD u8
 #define IT KKA_GPU_IT_1
@@ -298,6 +300,34 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #undef PASS
 #undef KKA_V3_PAIRS4
 #undef KKA_V3
+#define KKA_V5
+#define VAL_NONE
+#define PASS kka_gpass5_4_0
+#include "sort_pass_tmpl.h"
+#undef VAL_NONE
+#undef PASS
+#define KKA_V3_PAIRS4
+#define VAL_T uint32_t
+#define PASS kka_gpass5_4_4
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#undef KKA_V3_PAIRS4
+#define VAL_T uint64_t
+#define PASS kka_gpass5_4_8
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#define KKA_V5_VAFTER
+#define KKA_V3_PAIRS4
+#define VAL_T uint32_t
+#define PASS kka_gpass5a_4_4
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#undef KKA_V3_PAIRS4
+#undef KKA_V5_VAFTER
+#undef KKA_V5
 #undef KKA_V2
 #undef KEY_T
 #undef ORD
@@ -341,6 +371,23 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #include "sort_pass_tmpl.h"
 #undef VAL_T
 #undef PASS
+#define KKA_V5
+#define VAL_NONE
+#define PASS kka_gpass5_8_0
+#include "sort_pass_tmpl.h"
+#undef VAL_NONE
+#undef PASS
+#define VAL_T uint32_t
+#define PASS kka_gpass5_8_4
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#define VAL_T uint64_t
+#define PASS kka_gpass5_8_8
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
+#undef KKA_V5
 #undef KKA_V2
 #undef KEY_T
 #undef ORD

@@ -22,6 +22,13 @@ KK_DECLARE_KERNEL(kka_gpass3_4_0);
 KK_DECLARE_KERNEL(kka_gpass3_4_4);
 KK_DECLARE_KERNEL(kka_gpass3_4_8);
 KK_DECLARE_KERNEL(kka_gpass4_4_4);
+KK_DECLARE_KERNEL(kka_gpass5_4_0);
+KK_DECLARE_KERNEL(kka_gpass5_4_4);
+KK_DECLARE_KERNEL(kka_gpass5_4_8);
+KK_DECLARE_KERNEL(kka_gpass5_8_0);
+KK_DECLARE_KERNEL(kka_gpass5_8_4);
+KK_DECLARE_KERNEL(kka_gpass5_8_8);
+KK_DECLARE_KERNEL(kka_gpass5a_4_4);
 KK_DECLARE_KERNEL(kka_gscan);
 
 /* keys per thread of a tile, by key size */
@@ -29,9 +36,22 @@ static int items(int ksize) {
   return ksize == 1 ? KKA_GPU_IT_1 : ksize == 2 ? KKA_GPU_IT_2 : ksize == 4 ? KKA_GPU_IT_4 : KKA_GPU_IT_8;
 }
 
+/* Whether the pass for these keys and values sorts the values after the
+ * keys, through the keys' buffer (sort_pass_tmpl.h, KKA_V5_VAFTER): form
+ * 5's of 4-byte keys and values, on the SIMT targets (cuda, hip), whose
+ * kernels take that path. */
+static int values_after(const kka_call_t *c, int form, int ksize, int vsize) {
+  if (form != 5 || ksize != 4 || vsize != 4)
+    return 0;
+  const char *b = kk_instance_backend(c->inst);
+  return b && (strcmp(b, "cuda") == 0 || strcmp(b, "hip") == 0);
+}
+
 /* Level-0 scratch of a pass team, as sort_pass_tmpl.h takes it. */
-static uint64_t pass_scratch(int ksize, int vsize) {
+static uint64_t pass_scratch(int ksize, int vsize, int after) {
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize);
+  if (after)
+    return kk_scratch_size(1, KKA_GS_BYTES(tile, (int64_t)(ksize > vsize ? ksize : vsize), (int64_t)0));
   return kk_scratch_size(1, KKA_GS_BYTES(tile, (int64_t)ksize, (int64_t)vsize));
 }
 
@@ -39,15 +59,19 @@ static uint64_t pass_scratch(int ksize, int vsize) {
  * look-back words, the histogram's counters in copies), 3 the second's
  * histogram with the third pass, 4 the third with its pass of 4-byte
  * values for four teams an SM (forms 3 and 4 have passes of 4-byte keys
- * only: other keys take form 2's).  The fourth (the fastest on an H200:
- * 0.82 of CUB on uint32 keys, 0.72 on uint32 pairs, against 0.80 and 0.68
- * with the second) unless KK_SORT_GPU_KERNEL (1, 2 or 3) asks for another;
- * the first where the keys are too many for a 32-bit word's count. */
+ * only: other keys take form 2's), 5 the second's histogram with the
+ * fifth pass: a tile's digits counted before its keys are ranked, the
+ * rank of a key its place in the sorted tile, and on SIMT GPUs pairs of
+ * 4-byte keys and values sorted keys first, then values (4- and 8-byte
+ * keys; others take form 2's).  The fifth (the fastest on an H200:
+ * docs/algorithms.md) unless KK_SORT_GPU_KERNEL (1, 2, 3 or 4) asks for
+ * another; the first where the keys are too many for a 32-bit word's
+ * count. */
 static int kernel_form(int64_t n) {
   const char *e = getenv("KK_SORT_GPU_KERNEL");
   if (n >= KKA_SW_MAXN || (e && e[0] == '1' && e[1] == 0))
     return 1;
-  return e && (e[0] == '2' || e[0] == '3') && e[1] == 0 ? e[0] - '0' : 4;
+  return e && e[0] >= '2' && e[0] <= '5' && e[1] == 0 ? e[0] - '0' : 5;
 }
 
 /* (the first kernels' 64-bit words: enough for either) */
@@ -61,7 +85,7 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
   static const kk_kernel_t *const hist_k[2][4] = {
       {KK_KERNEL(kka_ghist_1), KK_KERNEL(kka_ghist_2), KK_KERNEL(kka_ghist_4), KK_KERNEL(kka_ghist_8)},
       {KK_KERNEL(kka_ghist2_1), KK_KERNEL(kka_ghist2_2), KK_KERNEL(kka_ghist2_4), KK_KERNEL(kka_ghist2_8)}};
-  static const kk_kernel_t *const pass_k[4][4][3] = {
+  static const kk_kernel_t *const pass_k[5][4][3] = {
       {{KK_KERNEL(kka_gpass_1_0), KK_KERNEL(kka_gpass_1_4), KK_KERNEL(kka_gpass_1_8)},
        {KK_KERNEL(kka_gpass_2_0), KK_KERNEL(kka_gpass_2_4), KK_KERNEL(kka_gpass_2_8)},
        {KK_KERNEL(kka_gpass_4_0), KK_KERNEL(kka_gpass_4_4), KK_KERNEL(kka_gpass_4_8)},
@@ -71,14 +95,20 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
        {KK_KERNEL(kka_gpass2_4_0), KK_KERNEL(kka_gpass2_4_4), KK_KERNEL(kka_gpass2_4_8)},
        {KK_KERNEL(kka_gpass2_8_0), KK_KERNEL(kka_gpass2_8_4), KK_KERNEL(kka_gpass2_8_8)}},
       {{0, 0, 0}, {0, 0, 0}, {KK_KERNEL(kka_gpass3_4_0), KK_KERNEL(kka_gpass3_4_4), KK_KERNEL(kka_gpass3_4_8)}, {0, 0, 0}},
-      {{0, 0, 0}, {0, 0, 0}, {KK_KERNEL(kka_gpass3_4_0), KK_KERNEL(kka_gpass4_4_4), KK_KERNEL(kka_gpass3_4_8)}, {0, 0, 0}}};
+      {{0, 0, 0}, {0, 0, 0}, {KK_KERNEL(kka_gpass3_4_0), KK_KERNEL(kka_gpass4_4_4), KK_KERNEL(kka_gpass3_4_8)}, {0, 0, 0}},
+      {{0, 0, 0},
+       {0, 0, 0},
+       {KK_KERNEL(kka_gpass5_4_0), KK_KERNEL(kka_gpass5_4_4), KK_KERNEL(kka_gpass5_4_8)},
+       {KK_KERNEL(kka_gpass5_8_0), KK_KERNEL(kka_gpass5_8_4), KK_KERNEL(kka_gpass5_8_8)}}};
   const int w = ksize == 1 ? 0 : ksize == 2 ? 1 : ksize == 4 ? 2 : 3;
   const int v = vsize == 0 ? 0 : vsize == 4 ? 1 : 2;
   const int form = kernel_form(n), v2 = form >= 2;
   const int passes = ksize, parts = v2 ? KKA_HIST2_PARTS(ksize) : 1;
-  const kk_kernel_t *const pass = pass_k[form - 1][w][v] ? pass_k[form - 1][w][v] : pass_k[1][w][v];
+  const int after = values_after(c, form, ksize, vsize);
+  const kk_kernel_t *const pass =
+      after ? KK_KERNEL(kka_gpass5a_4_4) : pass_k[form - 1][w][v] ? pass_k[form - 1][w][v] : pass_k[1][w][v];
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
-  const uint64_t scratch = pass_scratch(ksize, vsize);
+  const uint64_t scratch = pass_scratch(ksize, vsize, after);
   if (KKA_UNLIKELY(scratch > kka_scratch_max(c)))
     return kka_err(KK_ERROR_LIMIT, "%s: the radix sort needs %llu bytes of team scratch, backend %s allows %llu", c->op,
                    (unsigned long long)scratch, kk_instance_backend(c->inst),

@@ -14,8 +14,17 @@
  *   KKA_V3         defined (with KKA_V2): the third pass kernels: a full
  *                  tile ranks its keys with eight ballots an item, not nine
  *                  (no ballot of which lanes hold a key)
- *   KKA_V3_PAIRS4  defined (with KKA_V3, for values): the pass compiled
- *                  for KKA_GPU_TEAMS_PAIRS4 teams a multiprocessor
+ *   KKA_V3_PAIRS4  defined (with KKA_V3 or KKA_V5, for values): the pass
+ *                  compiled for KKA_GPU_TEAMS_PAIRS4 teams a multiprocessor
+ *   KKA_V5         defined (with KKA_V2): the fifth pass kernels: on SIMT
+ *                  GPUs a tile's digits are counted (each warp's, by
+ *                  shared atomics) and published before its keys are
+ *                  ranked, and a key's rank is its place in the sorted
+ *                  tile (as CUB's early-counts ranking)
+ *   KKA_V5_VAFTER  defined (with KKA_V5, for values): on SIMT GPUs the
+ *                  values are loaded once the keys are out, and sorted
+ *                  through the keys' buffer (no buffer of their own: a
+ *                  smaller team scratch); elsewhere the kernel is KKA_V5's
  *
  * A pass (the one-sweep of Adinets and Merrill, 2022): each team takes the
  * next tile of KKA_GPU_TS * IT keys (tile numbers come from an atomic
@@ -31,6 +40,34 @@
  * targets (SPIR-V) one work-item walks the tile.
  */
 
+#if KKA_SIMT && !defined(KKA_TILE_SCAN)
+/* In a pass team on SIMT GPUs thread t owns digit t: its counts in the
+ * warps' counters (wc[w * KKA_RADIX + t]) become each warp's start within
+ * the digit's run, TC gets the tile's count of the digit, PUBLISH runs,
+ * then one block scan (a warp scan, the warps' totals in misc[2 + w], a
+ * team barrier) leaves the digit's exclusive start in the tile in START.
+ * It names the pass's own locals (wc, misc, t, w, lane, ws, team). */
+#define KKA_TILE_SCAN(TC, PUBLISH, START)                                                                     \
+  do {                                                                                                        \
+    uint32_t run_ = 0;                                                                                        \
+    _Pragma("unroll") for (int ww_ = 0; ww_ < KKA_GPU_TS / KKA_WS; ww_++) {                                   \
+      const uint32_t c_ = wc[ww_ * KKA_RADIX + t];                                                            \
+      wc[ww_ * KKA_RADIX + t] = run_;                                                                         \
+      run_ += c_;                                                                                             \
+    }                                                                                                         \
+    TC = run_;                                                                                                \
+    PUBLISH;                                                                                                  \
+    uint32_t excl_;                                                                                           \
+    const uint32_t incl_ = kk__warp_scan<uint32_t, kk__bjoin<KK_SUM, uint32_t> >(run_, (unsigned)lane, &excl_); \
+    if (lane == ws - 1)                                                                                       \
+      misc[2 + w] = incl_;                                                                                    \
+    KK_TEAM_BARRIER(team);                                                                                    \
+    uint32_t before_ = 0;                                                                                     \
+    _Pragma("unroll") for (int ww_ = 0; ww_ < KKA_GPU_TS / KKA_WS; ww_++) before_ +=                          \
+        ww_ < w ? misc[2 + ww_] : 0u;                                                                         \
+    START = before_ + excl_;                                                                                  \
+  } while (0)
+#endif
 #define KKA_TILE (KKA_GPU_TS * IT)
 #ifdef VAL_NONE
 #define KKA_VSZ 0
@@ -38,6 +75,13 @@
 #define KKA_VSZ ((int)sizeof(VAL_T))
 #endif
 #define KKA_ORDF KKA_CAT(kka_ord_, ORD)
+/* a pass team's scratch: KKA_V5_VAFTER sorts the values through the keys'
+ * buffer after the keys are out */
+#if defined(KKA_V5_VAFTER) && KKA_SIMT
+#define KKA_SCR_BYTES KKA_GS_BYTES(KKA_TILE, (int)(sizeof(KEY_T) > sizeof(VAL_T) ? sizeof(KEY_T) : sizeof(VAL_T)), 0)
+#else
+#define KKA_SCR_BYTES KKA_GS_BYTES(KKA_TILE, (int)sizeof(KEY_T), KKA_VSZ)
+#endif
 /* the look-back word, its flags, epoch and count */
 #ifdef KKA_V2
 #define KKA_SWT uint32_t
@@ -130,14 +174,16 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
    * digit counters, the tile's digit starts (and its length at [256]), the
    * digits' global starts, team words, the digits of the sorted tile, the
    * tile's keys, its values */
-  unsigned char *sm = KK_TEAM_SCRATCH(team, 0, unsigned char, KKA_GS_BYTES(KKA_TILE, (int)sizeof(KEY_T), KKA_VSZ));
+  unsigned char *sm = KK_TEAM_SCRATCH(team, 0, unsigned char, KKA_SCR_BYTES);
   uint32_t *const wc = (uint32_t *)(sm + KKA_GS_WC);
   uint32_t *const tds = (uint32_t *)(sm + KKA_GS_TDS);
   int64_t *const gs = (int64_t *)(sm + KKA_GS_GS);
   uint32_t *const misc = (uint32_t *)(sm + KKA_GS_MISC);
   uint8_t *const dig = sm + KKA_GS_DIG;
   KEY_T *const kbuf = (KEY_T *)(sm + KKA_GS_KBUF(KKA_TILE));
-#ifndef VAL_NONE
+#if defined(KKA_V5_VAFTER) && KKA_SIMT
+  VAL_T *const vbuf = (VAL_T *)kbuf; /* once the keys are out */
+#elif !defined(VAL_NONE)
   VAL_T *const vbuf = (VAL_T *)(sm + KKA_GS_VBUF(KKA_TILE, (int)sizeof(KEY_T)));
 #endif
   KKA_SWT *const stw = (KKA_SWT *)args->status;
@@ -188,6 +234,73 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
 #pragma unroll
   for (int k = 0; k < IT; k++)
     R[k] = wbase + k * ws < nvalid ? (uint32_t)KKA_DIGIT(ORD, KKA_ORDMF(K[k], xm, fm), sh) : 0u;
+#ifdef KKA_V5
+  /* the fifth form: the tile's counts first (each warp's count of each
+   * digit, a shared atomic a key), published before any key is ranked, so
+   * that the tiles after this one find them early; then each warp's start
+   * of each digit in the tile, so that ranking a key gives its place in
+   * the sorted tile at once: the lanes with the key's digit by ballots,
+   * the highest of them adding their number to the warp's counter of the
+   * digit, the counter's old value shuffled to the others */
+  uint32_t *const mywc = wc + w * KKA_RADIX;
+  if (nvalid == KKA_TILE) {
+#pragma unroll
+    for (int k = 0; k < IT; k++)
+      kk_atomic_add(&mywc[R[k]], 1u);
+  } else {
+#pragma unroll
+    for (int k = 0; k < IT; k++)
+      if (wbase + k * ws < nvalid)
+        kk_atomic_add(&mywc[R[k]], 1u);
+  }
+  KK_TEAM_BARRIER(team);
+  const int ep = args->epoch;
+  KKA_SWT *const st = stw + tile * KKA_RADIX + t;
+  /* the tile's count of digit t published, then each warp's start of it
+   * in the tile */
+  uint32_t tcount, start;
+  KKA_TILE_SCAN(tcount, KKA_WSTORE(st, (tile == 0 ? KKA_SWI : KKA_SWA) | KKA_SWE(ep) | (KKA_SWT)tcount), start);
+  tds[t] = start;
+#pragma unroll
+  for (int ww = 0; ww < KKA_GPU_TS / KKA_WS; ww++)
+    wc[ww * KKA_RADIX + t] += start;
+  KK_TEAM_BARRIER(team);
+  /* rank and place each key (and its digit) in scratch: the warp's item k
+   * before its item k + 1, lanes in order within an item (stable) */
+  {
+    const kk__lanes_t below = kka_lanes_below(lane), self = (kk__lanes_t)1 << lane;
+    if (nvalid == KKA_TILE) {
+#pragma unroll
+      for (int k = 0; k < IT; k++) {
+        const unsigned d = R[k];
+        const kk__lanes_t peers = kka_match_fast(d);
+        const int leader = kk__top_lane(peers);
+        uint32_t base = 0;
+        if (lane == leader)
+          base = kk_atomic_fetch_add(&mywc[d], kka_popc(peers));
+        R[k] = kka_shfl(base, leader) + kka_popc(peers & below);
+        kbuf[R[k]] = K[k];
+        dig[R[k]] = (uint8_t)d;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < IT; k++) {
+        const int valid = wbase + k * ws < nvalid;
+        const unsigned d = R[k];
+        const kk__lanes_t peers = kka_match_fast(d) & kk__ballot(valid != 0);
+        const int leader = kk__top_lane(peers | self); /* a lane without a key: itself */
+        uint32_t base = 0;
+        if (valid && lane == leader)
+          base = kk_atomic_fetch_add(&mywc[d], kka_popc(peers));
+        R[k] = kka_shfl(base, leader) + kka_popc(peers & below);
+        if (valid) {
+          kbuf[R[k]] = K[k];
+          dig[R[k]] = (uint8_t)d;
+        }
+      }
+    }
+  }
+#else
   /* each warp ranks its keys item by item: peers by ballots, a counter per
    * digit (a warp's own counters: no barrier before) */
   uint32_t *mywc = wc + w * KKA_RADIX;
@@ -221,29 +334,9 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
     R[k] = ((uint32_t)d << 16) | (base + below);
   }
   KK_TEAM_BARRIER(team);
-  /* thread t owns digit t: its count in each warp becomes the warps'
-   * exclusive prefix, its tile count goes into a block scan */
-  uint32_t tcount;
-  {
-    uint32_t run = 0;
-#pragma unroll
-    for (int ww = 0; ww < KKA_GPU_TS / KKA_WS; ww++) {
-      const uint32_t c = wc[ww * KKA_RADIX + t];
-      wc[ww * KKA_RADIX + t] = run;
-      run += c;
-    }
-    tcount = run;
-    uint32_t excl;
-    const uint32_t incl = kk__warp_scan<uint32_t, kk__bjoin<KK_SUM, uint32_t> >(run, (unsigned)lane, &excl);
-    if (lane == ws - 1)
-      misc[2 + w] = incl;
-    KK_TEAM_BARRIER(team);
-    uint32_t before = 0;
-#pragma unroll
-    for (int ww = 0; ww < KKA_GPU_TS / KKA_WS; ww++)
-      before += ww < w ? misc[2 + ww] : 0u;
-    tds[t] = before + excl;
-  }
+  uint32_t tcount, start;
+  KKA_TILE_SCAN(tcount, (void)0, start);
+  tds[t] = start;
   /* this tile's count of digit t, for the tiles after it, as early as it is known */
   const int ep = args->epoch;
   KKA_SWT *const st = stw + tile * KKA_RADIX + t;
@@ -262,7 +355,8 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
       dig[R[k]] = (uint8_t)d;
     }
   }
-#ifndef VAL_NONE
+#endif /* KKA_V5 */
+#if !defined(VAL_NONE) && !defined(KKA_V5_VAFTER)
 #pragma unroll
   for (int k = 0; k < IT; k++)
     if (nvalid == KKA_TILE || wbase + k * ws < nvalid)
@@ -290,25 +384,46 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   KK_TEAM_BARRIER(team);
   /* to their places: runs of one digit are consecutive addresses (a
    * value goes where its key goes) */
+#if !defined(VAL_NONE) && !defined(KKA_V5_VAFTER)
+#define KKA_VOUT(at, s) vout[at] = vbuf[s]
+#else
+#define KKA_VOUT(at, s) (void)0
+#endif
   if (nvalid == KKA_TILE) {
 #pragma unroll 4
     for (int k = 0; k < IT; k++) {
       const int s = k * KKA_GPU_TS + t;
       const int64_t at = gs[dig[s]] + s;
       kout[at] = kbuf[s];
-#ifndef VAL_NONE
-      vout[at] = vbuf[s];
-#endif
+      KKA_VOUT(at, s);
     }
   } else {
     for (int s = t; s < nvalid; s += KKA_GPU_TS) {
       const int64_t at = gs[dig[s]] + s;
       kout[at] = kbuf[s];
-#ifndef VAL_NONE
-      vout[at] = vbuf[s];
-#endif
+      KKA_VOUT(at, s);
     }
   }
+#undef KKA_VOUT
+#ifdef KKA_V5_VAFTER
+  /* the values: loaded now, sorted through the keys' buffer */
+  KK_TEAM_BARRIER(team);
+#pragma unroll
+  for (int k = 0; k < IT; k++)
+    if (nvalid == KKA_TILE || wbase + k * ws < nvalid)
+      vbuf[R[k]] = vin[wbase + k * ws];
+  KK_TEAM_BARRIER(team);
+  if (nvalid == KKA_TILE) {
+#pragma unroll 4
+    for (int k = 0; k < IT; k++) {
+      const int s = k * KKA_GPU_TS + t;
+      vout[gs[dig[s]] + s] = vbuf[s];
+    }
+  } else {
+    for (int s = t; s < nvalid; s += KKA_GPU_TS)
+      vout[gs[dig[s]] + s] = vbuf[s];
+  }
+#endif
 #else
   /* one work-item ranks the tile: blocked items, the keys in order in kbuf */
   uint16_t *rank = (uint16_t *)wc; /* KKA_TILE <= 2 * KKA_GPU_NWMAX * KKA_RADIX */
@@ -399,6 +514,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
 #undef KK_TEAM_BOUNDS
 #define KK_TEAM_BOUNDS
 #undef KKA_TILE
+#undef KKA_SCR_BYTES
 #undef KKA_VSZ
 #undef KKA_ORDF
 #undef KKA_ORDMF
