@@ -13,7 +13,7 @@
 # suite's cases (default: all of it; e.g. "sort binsort", each a run).
 # KK_SORT_RUN_KERNELS="1 2" runs the suite and every benchmark run once
 # with each form of the radix sort's kernels (KK_SORT_GPU_KERNEL,
-# docs/algorithms.md), in turn; default "4" (the default form);
+# docs/algorithms.md), in turn; default "5" (the default form);
 # KK_SORT_RUN_SUITE_KERNELS picks the forms the suite runs with (default:
 # those of KK_SORT_RUN_KERNELS; "" none).  With ncu on the PATH and KK_SORT_RUN_NCU=1 it also
 # profiles, for each of those forms, the histogram and pass kernels of one
@@ -28,7 +28,7 @@ B=$(cd "${1:-.}" && pwd) || exit 2
 OUT=${OUT:-/tmp/kk-sort-run}
 T=${KK_SORT_RUN_TIMEOUT:-300}
 ROWS=${KK_SORT_RUN_ROWS:-sort_u32,sort_i64,pairs_u32,pairs_i64,copy_if,fill}
-KERNELS=${KK_SORT_RUN_KERNELS:-4}
+KERNELS=${KK_SORT_RUN_KERNELS:-5}
 SUITE_KERNELS=${KK_SORT_RUN_SUITE_KERNELS-$KERNELS}
 CASES=${KK_SORT_RUN_CASES:-}
 BUDGET=${KK_SORT_RUN_BUDGET:-0}
@@ -57,7 +57,7 @@ suite() {
   local name=$1 log=$2 l r
   l=$(limit)
   [ "$l" -gt 0 ] || { echo "   suite $name: not run (budget)"; status=1; return; }
-  step "kk-algorithms suite on cuda${CK_RUN_CASE:+, case $CK_RUN_CASE}, kernel ${KK_SORT_GPU_KERNEL:-4} (log: $log)"
+  step "kk-algorithms suite on cuda${CK_RUN_CASE:+, case $CK_RUN_CASE}, kernel ${KK_SORT_GPU_KERNEL:-5} (log: $log)"
   CK_FORK=no timeout "$l" algorithms/tests/check_algorithms cuda >"$log" 2>&1
   r=$?
   tail -3 "$log"
