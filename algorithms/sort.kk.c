@@ -150,8 +150,9 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
  * sort_gpu.c picks one), and for 4-byte keys a third form of the pass
  * (KKA_V3, with the second's histogram) and a fourth of its pairs of
  * 4-byte values (KKA_V3_PAIRS4); for 4- and 8-byte keys a fifth (KKA_V5,
- * the tile's counts first), its pass of 4-byte keys and values also with
- * the values sorted after the keys (KKA_V5_VAFTER, kka_gpass5a_4_4) */
+ * the tile's counts first), its pass of 4-byte keys and values with the
+ * values sorted after the keys on SIMT GPUs (KKA_V5_VAFTER,
+ * kka_gpass5a_4_4) */
 #define KEY_T uint8_t
 #define ORD u8
 #define IT KKA_GPU_IT_1
@@ -306,18 +307,6 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #include "sort_pass_tmpl.h"
 #undef VAL_NONE
 #undef PASS
-#define KKA_V3_PAIRS4
-#define VAL_T uint32_t
-#define PASS kka_gpass5_4_4
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#undef KKA_V3_PAIRS4
-#define VAL_T uint64_t
-#define PASS kka_gpass5_4_8
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
 #define KKA_V5_VAFTER
 #define KKA_V3_PAIRS4
 #define VAL_T uint32_t
@@ -327,6 +316,11 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #undef PASS
 #undef KKA_V3_PAIRS4
 #undef KKA_V5_VAFTER
+#define VAL_T uint64_t
+#define PASS kka_gpass5_4_8
+#include "sort_pass_tmpl.h"
+#undef VAL_T
+#undef PASS
 #undef KKA_V5
 #undef KKA_V2
 #undef KEY_T

@@ -23,7 +23,6 @@ KK_DECLARE_KERNEL(kka_gpass3_4_4);
 KK_DECLARE_KERNEL(kka_gpass3_4_8);
 KK_DECLARE_KERNEL(kka_gpass4_4_4);
 KK_DECLARE_KERNEL(kka_gpass5_4_0);
-KK_DECLARE_KERNEL(kka_gpass5_4_4);
 KK_DECLARE_KERNEL(kka_gpass5_4_8);
 KK_DECLARE_KERNEL(kka_gpass5_8_0);
 KK_DECLARE_KERNEL(kka_gpass5_8_4);
@@ -37,9 +36,10 @@ static int items(int ksize) {
 }
 
 /* Whether the pass for these keys and values sorts the values after the
- * keys, through the keys' buffer (sort_pass_tmpl.h, KKA_V5_VAFTER): form
- * 5's of 4-byte keys and values, on the SIMT targets (cuda, hip), whose
- * kernels take that path. */
+ * keys, through the keys' buffer, and so takes the smaller team scratch
+ * (sort_pass_tmpl.h, KKA_V5_VAFTER): form 5's of 4-byte keys and values,
+ * on the SIMT targets (cuda, hip), whose kernels take that path; the same
+ * kernel compiled for other targets keeps a buffer for the values. */
 static int values_after(const kka_call_t *c, int form, int ksize, int vsize) {
   if (form != 5 || ksize != 4 || vsize != 4)
     return 0;
@@ -98,17 +98,15 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
       {{0, 0, 0}, {0, 0, 0}, {KK_KERNEL(kka_gpass3_4_0), KK_KERNEL(kka_gpass4_4_4), KK_KERNEL(kka_gpass3_4_8)}, {0, 0, 0}},
       {{0, 0, 0},
        {0, 0, 0},
-       {KK_KERNEL(kka_gpass5_4_0), KK_KERNEL(kka_gpass5_4_4), KK_KERNEL(kka_gpass5_4_8)},
+       {KK_KERNEL(kka_gpass5_4_0), KK_KERNEL(kka_gpass5a_4_4), KK_KERNEL(kka_gpass5_4_8)},
        {KK_KERNEL(kka_gpass5_8_0), KK_KERNEL(kka_gpass5_8_4), KK_KERNEL(kka_gpass5_8_8)}}};
   const int w = ksize == 1 ? 0 : ksize == 2 ? 1 : ksize == 4 ? 2 : 3;
   const int v = vsize == 0 ? 0 : vsize == 4 ? 1 : 2;
   const int form = kernel_form(n), v2 = form >= 2;
   const int passes = ksize, parts = v2 ? KKA_HIST2_PARTS(ksize) : 1;
-  const int after = values_after(c, form, ksize, vsize);
-  const kk_kernel_t *const pass =
-      after ? KK_KERNEL(kka_gpass5a_4_4) : pass_k[form - 1][w][v] ? pass_k[form - 1][w][v] : pass_k[1][w][v];
+  const kk_kernel_t *const pass = pass_k[form - 1][w][v] ? pass_k[form - 1][w][v] : pass_k[1][w][v];
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
-  const uint64_t scratch = pass_scratch(ksize, vsize, after);
+  const uint64_t scratch = pass_scratch(ksize, vsize, values_after(c, form, ksize, vsize));
   if (KKA_UNLIKELY(scratch > kka_scratch_max(c)))
     return kka_err(KK_ERROR_LIMIT, "%s: the radix sort needs %llu bytes of team scratch, backend %s allows %llu", c->op,
                    (unsigned long long)scratch, kk_instance_backend(c->inst),
