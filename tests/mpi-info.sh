@@ -7,7 +7,7 @@ set -u
 info="$top_builddir/tools/kk-info/kk-info"
 tmp=${TMPDIR:-/tmp}/kk-mpi-info-test.$$
 mkdir -p "$tmp"
-trap 'rm -rf "$tmp" "$mpi_lsan"' EXIT
+trap 'rm -rf "$tmp" "$mpi_lsan" "$mpi_hung"' EXIT
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 

@@ -10,7 +10,7 @@ fake="$top_builddir/tests/mpi/.libs/libfake-nccl.so"
 old="$top_builddir/tests/mpi/.libs/libfake-nccl-old.so"
 tmp=${TMPDIR:-/tmp}/kk-mpi-nccl-test.$$
 mkdir -p "$tmp"
-trap 'rm -rf "$tmp" "$mpi_lsan"' EXIT
+trap 'rm -rf "$tmp" "$mpi_lsan" "$mpi_hung"' EXIT
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 mpi_only_plugin serial

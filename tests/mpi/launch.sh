@@ -33,7 +33,7 @@ esac
 # frame pointers) let the patterns tell MPI's allocations from kk's.
 mpi_lsan=${TMPDIR:-/tmp}/kk-lsan-mpi.$$.supp
 cat "${top_srcdir:-.}/tests/lsan-mpi.supp" "${top_srcdir:-.}/tests/lsan-opencl.supp" >"$mpi_lsan" 2>/dev/null
-trap 'rm -f "$mpi_lsan"' EXIT
+trap 'rm -f "$mpi_lsan" "$mpi_hung"' EXIT
 LSAN_OPTIONS="suppressions=$mpi_lsan${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 ASAN_OPTIONS="fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export LSAN_OPTIONS ASAN_OPTIONS
@@ -46,8 +46,16 @@ mpi_threads() {
 # Idle OpenMP threads sleep instead of spinning on the cores the other ranks need.
 OMP_WAIT_POLICY=passive
 export OMP_WAIT_POLICY
-# A hung exchange fails the test after this many seconds instead of stalling CI.
-: "${KK_MPI_TEST_TIMEOUT:=300}"
+# A hung exchange fails the test after this many seconds instead of stalling
+# CI (a run takes seconds, under the sanitizers too): tests/watchdog.sh
+# prints the stacks of the launcher and of its ranks and ends them all, and
+# every later mpi_run of the same test fails at once, saying so, so that one
+# hang costs one timeout, not one a run (a file says so: mpi_run may run
+# in a subshell, as in out=$(mpi_run ...)).
+: "${KK_MPI_TEST_TIMEOUT:=180}"
+. "${top_srcdir:-.}/tests/watchdog.sh"
+mpi_hung=${TMPDIR:-/tmp}/kk-mpi-hung.$$
+rm -f "$mpi_hung"
 # In an AddressSanitizer build, LeakSanitizer's own tracer sometimes crashes
 # while it stops the threads of an exiting rank ("Tracer caught signal 11",
 # "LeakSanitizer has encountered a fatal error": a fault of the sanitizer with
@@ -58,11 +66,19 @@ export OMP_WAIT_POLICY
 mpi_run() {
   np=$1
   shift
+  if [ -s "$mpi_hung" ]; then
+    echo "mpi_run: not run, an earlier run of this test hung ($(cat "$mpi_hung")): $np rank(s) of $*" >&2
+    return 1
+  fi
   _mr_dir=$(mktemp -d "${TMPDIR:-/tmp}/kk-mpi-run.XXXXXX") || return 1
   for _mr_try in 1 2 3; do
-    KOKKOS_NUM_THREADS=$(mpi_threads "$np") timeout -k 10 "$KK_MPI_TEST_TIMEOUT" "$MPIEXEC" $mpi_np "$np" "$@" \
+    KOKKOS_NUM_THREADS=$(mpi_threads "$np") kk_watchdog "$KK_MPI_TEST_TIMEOUT" "$MPIEXEC" $mpi_np "$np" "$@" \
       >"$_mr_dir/out" 2>"$_mr_dir/err"
     _mr_rc=$?
+    if [ $_mr_rc -eq 137 ] && grep -q '^kk-watchdog:' "$_mr_dir/err"; then
+      echo "$np rank(s) of $1 did not end within $KK_MPI_TEST_TIMEOUT s" >"$mpi_hung"
+      break
+    fi
     [ $_mr_rc -ne 0 ] && [ $_mr_try != 3 ] && grep -q 'Tracer caught signal' "$_mr_dir/err" &&
       grep -q 'LeakSanitizer has encountered a fatal error' "$_mr_dir/err" || break
     echo "mpi_run: LeakSanitizer's tracer crashed at the exit of a rank (a sanitizer fault, not a leak): run $((_mr_try + 1)) of 3" >&2
