@@ -99,9 +99,9 @@ struct kka_hsort_args {
  * thread), keys alone and key-value pairs */
 #define KKA_GPU_TEAMS_KEYS 4
 #define KKA_GPU_TEAMS_PAIRS 3
-/* the fourth form's pass of 4-byte keys and values (sort_gpu.c): its team
- * scratch, about 49 KB, lets 4 teams share an SM, where 3 leave a quarter
- * of the SM's warps idle (and nvcc spills some of the 64 registers) */
+/* the fifth form's pass of 4-byte keys and values (values sorted after
+ * the keys, sort_gpu.c): its team scratch, 40 KB, lets 4 teams share an
+ * SM, where 3 leave a quarter of the SM's warps idle */
 #define KKA_GPU_TEAMS_PAIRS4 4
 /* the histogram kernel: keys each thread loads before it counts them */
 #define KKA_HIST_UNROLL 8

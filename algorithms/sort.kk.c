@@ -147,12 +147,12 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 
 /* one pass kernel per key width and value (none, 4 or 8 bytes), one
  * histogram kernel per key width, in two forms (KKA_V2, sort_pass_tmpl.h;
- * sort_gpu.c picks one), and for 4-byte keys a third form of the pass
- * (KKA_V3, with the second's histogram) and a fourth of its pairs of
- * 4-byte values (KKA_V3_PAIRS4); for 4- and 8-byte keys a fifth (KKA_V5,
- * the tile's counts first), its pass of 4-byte keys and values with the
- * values sorted after the keys on SIMT GPUs (KKA_V5_VAFTER,
- * kka_gpass5a_4_4) */
+ * sort_gpu.c picks one); for 4- and 8-byte keys a fifth form of the pass
+ * (KKA_V5, the tile's counts first, with the second's histogram), its pass
+ * of 4-byte keys and values with the values sorted after the keys on SIMT
+ * GPUs (KKA_V5_VAFTER, kka_gpass5a_4_4, compiled for KKA_GPU_TEAMS_PAIRS4
+ * teams a multiprocessor: KKA_PAIRS4).  (The third and fourth forms,
+ * superseded by the fifth, are no longer built: docs/algorithms.md.) */
 #define KEY_T uint8_t
 #define ORD u8
 #define IT KKA_GPU_IT_1
@@ -277,30 +277,6 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #include "sort_pass_tmpl.h"
 #undef VAL_T
 #undef PASS
-#define KKA_V3
-#define VAL_NONE
-#define PASS kka_gpass3_4_0
-#include "sort_pass_tmpl.h"
-#undef VAL_NONE
-#undef PASS
-#define VAL_T uint32_t
-#define PASS kka_gpass3_4_4
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#define VAL_T uint64_t
-#define PASS kka_gpass3_4_8
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#define KKA_V3_PAIRS4
-#define VAL_T uint32_t
-#define PASS kka_gpass4_4_4
-#include "sort_pass_tmpl.h"
-#undef VAL_T
-#undef PASS
-#undef KKA_V3_PAIRS4
-#undef KKA_V3
 #define KKA_V5
 #define VAL_NONE
 #define PASS kka_gpass5_4_0
@@ -308,13 +284,13 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #undef VAL_NONE
 #undef PASS
 #define KKA_V5_VAFTER
-#define KKA_V3_PAIRS4
+#define KKA_PAIRS4
 #define VAL_T uint32_t
 #define PASS kka_gpass5a_4_4
 #include "sort_pass_tmpl.h"
 #undef VAL_T
 #undef PASS
-#undef KKA_V3_PAIRS4
+#undef KKA_PAIRS4
 #undef KKA_V5_VAFTER
 #define VAL_T uint64_t
 #define PASS kka_gpass5_4_8

@@ -18,10 +18,6 @@ DECL_W(1);
 DECL_W(2);
 DECL_W(4);
 DECL_W(8);
-KK_DECLARE_KERNEL(kka_gpass3_4_0);
-KK_DECLARE_KERNEL(kka_gpass3_4_4);
-KK_DECLARE_KERNEL(kka_gpass3_4_8);
-KK_DECLARE_KERNEL(kka_gpass4_4_4);
 KK_DECLARE_KERNEL(kka_gpass5_4_0);
 KK_DECLARE_KERNEL(kka_gpass5_4_8);
 KK_DECLARE_KERNEL(kka_gpass5_8_0);
@@ -56,22 +52,20 @@ static uint64_t pass_scratch(int ksize, int vsize, int after) {
 }
 
 /* Which kernels sort n keys (args.h): 1 the first, 2 the second (32-bit
- * look-back words, the histogram's counters in copies), 3 the second's
- * histogram with the third pass, 4 the third with its pass of 4-byte
- * values for four teams an SM (forms 3 and 4 have passes of 4-byte keys
- * only: other keys take form 2's), 5 the second's histogram with the
- * fifth pass: a tile's digits counted before its keys are ranked, the
- * rank of a key its place in the sorted tile, and on SIMT GPUs pairs of
- * 4-byte keys and values sorted keys first, then values (4- and 8-byte
- * keys; others take form 2's).  The fifth (the fastest on an H200:
- * docs/algorithms.md) unless KK_SORT_GPU_KERNEL (1, 2, 3 or 4) asks for
+ * look-back words, the histogram's counters in copies), 5 the second's
+ * histogram with the fifth pass: a tile's digits counted before its keys
+ * are ranked, the rank of a key its place in the sorted tile, and on SIMT
+ * GPUs pairs of 4-byte keys and values sorted keys first, then values
+ * (4- and 8-byte keys; others take form 2's).  The fifth (the fastest on
+ * an H200: docs/algorithms.md) unless KK_SORT_GPU_KERNEL (1 or 2) asks for
  * another; the first where the keys are too many for a 32-bit word's
- * count. */
+ * count.  (Forms 3 and 4, which the fifth superseded, are no longer
+ * built; KK_SORT_GPU_KERNEL=3 or 4 gives the fifth.) */
 static int kernel_form(int64_t n) {
   const char *e = getenv("KK_SORT_GPU_KERNEL");
   if (n >= KKA_SW_MAXN || (e && e[0] == '1' && e[1] == 0))
     return 1;
-  return e && e[0] >= '2' && e[0] <= '5' && e[1] == 0 ? e[0] - '0' : 5;
+  return e && e[0] == '2' && e[1] == 0 ? 2 : 5;
 }
 
 /* (the first kernels' 64-bit words: enough for either) */
@@ -85,7 +79,7 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
   static const kk_kernel_t *const hist_k[2][4] = {
       {KK_KERNEL(kka_ghist_1), KK_KERNEL(kka_ghist_2), KK_KERNEL(kka_ghist_4), KK_KERNEL(kka_ghist_8)},
       {KK_KERNEL(kka_ghist2_1), KK_KERNEL(kka_ghist2_2), KK_KERNEL(kka_ghist2_4), KK_KERNEL(kka_ghist2_8)}};
-  static const kk_kernel_t *const pass_k[5][4][3] = {
+  static const kk_kernel_t *const pass_k[3][4][3] = {
       {{KK_KERNEL(kka_gpass_1_0), KK_KERNEL(kka_gpass_1_4), KK_KERNEL(kka_gpass_1_8)},
        {KK_KERNEL(kka_gpass_2_0), KK_KERNEL(kka_gpass_2_4), KK_KERNEL(kka_gpass_2_8)},
        {KK_KERNEL(kka_gpass_4_0), KK_KERNEL(kka_gpass_4_4), KK_KERNEL(kka_gpass_4_8)},
@@ -94,8 +88,6 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
        {KK_KERNEL(kka_gpass2_2_0), KK_KERNEL(kka_gpass2_2_4), KK_KERNEL(kka_gpass2_2_8)},
        {KK_KERNEL(kka_gpass2_4_0), KK_KERNEL(kka_gpass2_4_4), KK_KERNEL(kka_gpass2_4_8)},
        {KK_KERNEL(kka_gpass2_8_0), KK_KERNEL(kka_gpass2_8_4), KK_KERNEL(kka_gpass2_8_8)}},
-      {{0, 0, 0}, {0, 0, 0}, {KK_KERNEL(kka_gpass3_4_0), KK_KERNEL(kka_gpass3_4_4), KK_KERNEL(kka_gpass3_4_8)}, {0, 0, 0}},
-      {{0, 0, 0}, {0, 0, 0}, {KK_KERNEL(kka_gpass3_4_0), KK_KERNEL(kka_gpass4_4_4), KK_KERNEL(kka_gpass3_4_8)}, {0, 0, 0}},
       {{0, 0, 0},
        {0, 0, 0},
        {KK_KERNEL(kka_gpass5_4_0), KK_KERNEL(kka_gpass5a_4_4), KK_KERNEL(kka_gpass5_4_8)},
@@ -104,7 +96,8 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
   const int v = vsize == 0 ? 0 : vsize == 4 ? 1 : 2;
   const int form = kernel_form(n), v2 = form >= 2;
   const int passes = ksize, parts = v2 ? KKA_HIST2_PARTS(ksize) : 1;
-  const kk_kernel_t *const pass = pass_k[form - 1][w][v] ? pass_k[form - 1][w][v] : pass_k[1][w][v];
+  const int row = form == 5 ? 2 : form - 1; /* pass_k's rows: forms 1, 2 and 5 */
+  const kk_kernel_t *const pass = pass_k[row][w][v] ? pass_k[row][w][v] : pass_k[1][w][v];
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
   const uint64_t scratch = pass_scratch(ksize, vsize, values_after(c, form, ksize, vsize));
   if (KKA_UNLIKELY(scratch > kka_scratch_max(c)))

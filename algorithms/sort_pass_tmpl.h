@@ -11,11 +11,8 @@
  *   KKA_V2         defined: the second kernels (args.h): 32-bit look-back
  *                  words; the histogram in KKA_HIST2_PARTS(sizeof(KEY_T))
  *                  copies, lane l counting into copy l % parts
- *   KKA_V3         defined (with KKA_V2): the third pass kernels: a full
- *                  tile ranks its keys with eight ballots an item, not nine
- *                  (no ballot of which lanes hold a key)
- *   KKA_V3_PAIRS4  defined (with KKA_V3 or KKA_V5, for values): the pass
- *                  compiled for KKA_GPU_TEAMS_PAIRS4 teams a multiprocessor
+ *   KKA_PAIRS4     defined (with KKA_V5, for values): the pass compiled
+ *                  for KKA_GPU_TEAMS_PAIRS4 teams a multiprocessor
  *   KKA_V5         defined (with KKA_V2): the fifth pass kernels: on SIMT
  *                  GPUs a tile's digits are counted (each warp's, by
  *                  shared atomics) and published before its keys are
@@ -163,7 +160,7 @@ KKA_TEAM_FOR(HIST, struct kka_ghist_args, team) {
 #undef KK_TEAM_BOUNDS
 #ifdef VAL_NONE
 #define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU_TS, KKA_GPU_TEAMS_KEYS)
-#elif defined(KKA_V3_PAIRS4)
+#elif defined(KKA_PAIRS4)
 #define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU_TS, KKA_GPU_TEAMS_PAIRS4)
 #else
 #define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU_TS, KKA_GPU_TEAMS_PAIRS)
@@ -304,22 +301,6 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   /* each warp ranks its keys item by item: peers by ballots, a counter per
    * digit (a warp's own counters: no barrier before) */
   uint32_t *mywc = wc + w * KKA_RADIX;
-#ifdef KKA_V3
-  if (nvalid == KKA_TILE) { /* every lane holds a key: no ballot of which */
-#pragma unroll
-    for (int k = 0; k < IT; k++) {
-      const int d = (int)R[k];
-      const kk__lanes_t peers = kka_match_full((unsigned)d);
-      const uint32_t below = kka_popc(peers & kka_lanes_below(lane)), count = kka_popc(peers);
-      const uint32_t base = mywc[d];
-      kk__warp_sync();
-      if (below == count - 1u)
-        mywc[d] = base + count; /* the last of the peers */
-      kk__warp_sync();
-      R[k] = ((uint32_t)d << 16) | (base + below);
-    }
-  } else
-#endif
 #pragma unroll
   for (int k = 0; k < IT; k++) {
     const int valid = wbase + k * ws < nvalid;
