@@ -83,11 +83,19 @@ static kk_status_t go(kkg_ctx_t *c, kkg_inst_t *in, const kk_launch_t *l, bool f
 }
 
 /* Work-items per group for n items: the kernel's preferred group (at most
- * what it allows), less for short ranges. */
+ * what it allows), less for short ranges: the power of two from 8 up that
+ * holds them.  (Powers of two, not multiples of 8: an OpenCL or Level Zero
+ * compiler may build a kernel once per work-group size, as PoCL does on
+ * the CPU, and a program with ranges of many short lengths would pay a
+ * build for each; this way a kernel has at most six short sizes.) */
 static size_t group_for(const kkg_kernel_t *k, int64_t n) {
   size_t t = (size_t)k->pref_threads;
-  if (n < (int64_t)t)
-    t = n <= 8 ? 8 : (size_t)((n + 7) / 8) * 8;
+  if (n < (int64_t)t) {
+    size_t p = 8;
+    while ((int64_t)p < n)
+      p *= 2;
+    t = p < t ? p : t;
+  }
   if (t > (size_t)k->max_threads)
     t = (size_t)k->max_threads;
   return t ? t : 1;
