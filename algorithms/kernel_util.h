@@ -16,6 +16,15 @@
 #define KKA_REDUCER_JOIN(R, T, D, S) KK_REDUCER_JOIN(R, T, D, S)
 #define KKA_TEAM_FOR(N, A, T) KK_TEAM_FOR(N, A, T)
 
+/* A load from memory that no thread of the kernel writes: on CUDA through
+ * the read-only path (__ldg), which also lets the compiler issue it before
+ * the kernel's earlier stores, which it could otherwise not move it past. */
+#if defined(KK_TARGET_CUDA)
+#define KKA_RO_LOAD(p) kk__ldg(p)
+#else
+#define KKA_RO_LOAD(p) (*(p))
+#endif
+
 /* Element i of a view of any rank, in index order (the last index
  * fastest): its address; contig: the view is one contiguous run in that
  * order. */

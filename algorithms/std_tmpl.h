@@ -152,7 +152,7 @@ KKA_SCAN(KN(compact), struct kka_cmp_args, int64_t, i, part, fin) {
  * contributions through the scan, the comparison as a band (two compares),
  * and a capacity that the host clamped to n, so that it fits too. */
 KKA_SCAN(KN(compact32), struct kka_band_args, int32_t, i, part, fin) {
-  const T x = KK_DATA(args->h.in, T)[i];
+  const T x = KKA_RO_LOAD(KK_DATA(args->h.in, T) + i);
   if (((x >= KN(val)(args->lo)) & (x <= KN(val)(args->hi))) ^ args->inv) {
     if (fin && *part < (int32_t)args->h.cap)
       KK_DATA(args->h.out, T)[*part] = x;
