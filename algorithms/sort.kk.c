@@ -152,7 +152,9 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
  * of 4-byte keys and values with the values sorted after the keys on SIMT
  * GPUs (KKA_V5_VAFTER, kka_gpass5a_4_4, compiled for KKA_GPU_TEAMS_PAIRS4
  * teams a multiprocessor: KKA_PAIRS4).  (The third and fourth forms,
- * superseded by the fifth, are no longer built: docs/algorithms.md.) */
+ * superseded by the fifth, are no longer built: docs/algorithms.md.)  The
+ * fifth form's passes of keys alone look back two tiles a step
+ * (KKA_LB_STEP); those of pairs one, which measured faster for them. */
 #define KEY_T uint8_t
 #define ORD u8
 #define IT KKA_GPU_IT_1
@@ -279,8 +281,10 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #undef PASS
 #define KKA_V5
 #define VAL_NONE
+#define KKA_LB_STEP 2
 #define PASS kka_gpass5_4_0
 #include "sort_pass_tmpl.h"
+#undef KKA_LB_STEP
 #undef VAL_NONE
 #undef PASS
 #define KKA_V5_VAFTER
@@ -343,8 +347,10 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #undef PASS
 #define KKA_V5
 #define VAL_NONE
+#define KKA_LB_STEP 2
 #define PASS kka_gpass5_8_0
 #include "sort_pass_tmpl.h"
+#undef KKA_LB_STEP
 #undef VAL_NONE
 #undef PASS
 #define VAL_T uint32_t

@@ -18,6 +18,8 @@
  *                  shared atomics) and published before its keys are
  *                  ranked, and a key's rank is its place in the sorted
  *                  tile (as CUB's early-counts ranking)
+ *   KKA_LB_STEP    defined: on SIMT GPUs a thread's look-back loads this
+ *                  many tiles' words at once (undefined: one at a time)
  *   KKA_V5_VAFTER  defined (with KKA_V5, for values): on SIMT GPUs the
  *                  values are loaded once the keys are out, and sorted
  *                  through the keys' buffer (no buffer of their own: a
@@ -349,6 +351,43 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
     const int d = t;
     uint64_t prefix = 0;
     if (tile > 0) {
+#ifdef KKA_LB_STEP
+      /* KKA_LB_STEP tiles' words a step, their loads in flight together
+       * (one round trip to L2 where one a tile waited for each), folded
+       * nearest first until an inclusive count; a word not yet written
+       * ends the step, and is waited for alone (one load a try, so that
+       * waiting adds no traffic), and the next step starts past it.  Tile
+       * 0's word is inclusive, so the tiles past it (clamped to it) are
+       * never folded. */
+      for (int64_t j = tile - 1;;) {
+        KKA_SWT x[KKA_LB_STEP];
+#pragma unroll
+        for (int u = 0; u < KKA_LB_STEP; u++)
+          x[u] = KKA_WLOAD(stw + (j >= u ? j - u : 0) * KKA_RADIX + d);
+        int u = 0, done = 0;
+#pragma unroll
+        for (int q = 0; q < KKA_LB_STEP; q++) {
+          if (done || u < q || KKA_SWE_OF(x[q]) != ep)
+            continue;
+          prefix += x[q] & KKA_SWV;
+          u = q + 1;
+          done = (x[q] & KKA_SWI) != 0;
+        }
+        if (done)
+          break;
+        j -= u;
+        if (u < KKA_LB_STEP) { /* tile j has not published yet */
+          KKA_SWT y;
+          do
+            y = KKA_WLOAD(stw + j * KKA_RADIX + d);
+          while (KKA_SWE_OF(y) != ep);
+          prefix += y & KKA_SWV;
+          if (y & KKA_SWI)
+            break;
+          j--;
+        }
+      }
+#else
       for (int64_t j = tile - 1; j >= 0; j--) {
         KKA_SWT x;
         do
@@ -358,6 +397,7 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
         if (x & KKA_SWI)
           break;
       }
+#endif
       KKA_WSTORE(st, KKA_SWI | KKA_SWE(ep) | (KKA_SWT)(prefix + tcount));
     }
     gs[d] = args->offsets[d] + (int64_t)prefix - (int64_t)tds[d];
