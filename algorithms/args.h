@@ -100,9 +100,17 @@ struct kka_hsort_args {
 #define KKA_GPU_TEAMS_KEYS 4
 #define KKA_GPU_TEAMS_PAIRS 3
 /* the fifth form's pass of 4-byte keys and values (values sorted after
- * the keys, sort_gpu.c): its team scratch, 40 KB, lets 4 teams share an
- * SM, where 3 leave a quarter of the SM's warps idle */
+ * the keys, sort_gpu.c) on HIP: its team scratch, 40 KB, lets 4 teams share
+ * a multiprocessor, where 3 leave a quarter of its warps idle */
 #define KKA_GPU_TEAMS_PAIRS4 4
+/* CUDA: the fifth form's passes of key-value pairs of 4 and of 8 bytes
+ * each take larger tiles, KKA_GPU_TS * KKA_CUDA_IT_PAIRS_<bytes> pairs
+ * (the values sorted after the keys, through the keys' buffer), with
+ * KKA_CUDA_TEAMS_PAIRS teams an SM: longer runs of a digit a tile, and
+ * fewer tiles to look back over, for half the teams (docs/algorithms.md) */
+#define KKA_CUDA_IT_PAIRS_4 36
+#define KKA_CUDA_IT_PAIRS_8 24
+#define KKA_CUDA_TEAMS_PAIRS 2
 /* the histogram kernel: keys each thread loads before it counts them */
 #define KKA_HIST_UNROLL 8
 /* the byte offsets of a pass team's scratch (sort_pass_tmpl.h) for tiles

@@ -150,11 +150,15 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
  * sort_gpu.c picks one); for 4- and 8-byte keys a fifth form of the pass
  * (KKA_V5, the tile's counts first, with the second's histogram), its pass
  * of 4-byte keys and values with the values sorted after the keys on SIMT
- * GPUs (KKA_V5_VAFTER, kka_gpass5a_4_4, compiled for KKA_GPU_TEAMS_PAIRS4
- * teams a multiprocessor: KKA_PAIRS4).  (The third and fourth forms,
+ * GPUs (KKA_V5_VAFTER, kka_gpass5a_4_4).  (The third and fourth forms,
  * superseded by the fifth, are no longer built: docs/algorithms.md.)  The
  * fifth form's passes of keys alone look back two tiles a step
- * (KKA_LB_STEP); those of pairs one, which measured faster for them. */
+ * (KKA_LB_STEP).  On CUDA its passes of 4-byte and of 8-byte pairs take
+ * larger tiles for two teams an SM (args.h: KKA_CUDA_IT_PAIRS_<bytes>),
+ * sort the values after the keys, and the 4-byte one looks back two tiles
+ * a step; on HIP they keep the shape of the other passes (the 4-byte one
+ * for KKA_GPU_TEAMS_PAIRS4 teams a multiprocessor), which the HIP
+ * backend's 64 KB of team scratch holds. */
 #define KEY_T uint8_t
 #define ORD u8
 #define IT KKA_GPU_IT_1
@@ -288,13 +292,24 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #undef VAL_NONE
 #undef PASS
 #define KKA_V5_VAFTER
-#define KKA_PAIRS4
 #define VAL_T uint32_t
 #define PASS kka_gpass5a_4_4
+#undef IT
+#if defined(KK_TARGET_CUDA)
+#define IT KKA_CUDA_IT_PAIRS_4
+#define KKA_TEAMS KKA_CUDA_TEAMS_PAIRS
+#define KKA_LB_STEP 2
+#else
+#define IT KKA_GPU_IT_4
+#define KKA_TEAMS KKA_GPU_TEAMS_PAIRS4
+#endif
 #include "sort_pass_tmpl.h"
+#undef IT
+#define IT KKA_GPU_IT_4
+#undef KKA_LB_STEP
+#undef KKA_TEAMS
 #undef VAL_T
 #undef PASS
-#undef KKA_PAIRS4
 #undef KKA_V5_VAFTER
 #define VAL_T uint64_t
 #define PASS kka_gpass5_4_8
@@ -360,7 +375,17 @@ KK_TEAM_FOR(kka_gscan, struct kka_gscan_args, team) {
 #undef PASS
 #define VAL_T uint64_t
 #define PASS kka_gpass5_8_8
+#if defined(KK_TARGET_CUDA)
+#undef IT
+#define IT KKA_CUDA_IT_PAIRS_8
+#define KKA_TEAMS KKA_CUDA_TEAMS_PAIRS
+#define KKA_V5_VAFTER
+#endif
 #include "sort_pass_tmpl.h"
+#undef IT
+#define IT KKA_GPU_IT_8
+#undef KKA_TEAMS
+#undef KKA_V5_VAFTER
 #undef VAL_T
 #undef PASS
 #undef KKA_V5

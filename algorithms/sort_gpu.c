@@ -31,21 +31,42 @@ static int items(int ksize) {
   return ksize == 1 ? KKA_GPU_IT_1 : ksize == 2 ? KKA_GPU_IT_2 : ksize == 4 ? KKA_GPU_IT_4 : KKA_GPU_IT_8;
 }
 
-/* Whether the pass for these keys and values sorts the values after the
- * keys, through the keys' buffer, and so takes the smaller team scratch
- * (sort_pass_tmpl.h, KKA_V5_VAFTER): form 5's of 4-byte keys and values,
- * on the SIMT targets (cuda, hip), whose kernels take that path; the same
- * kernel compiled for other targets keeps a buffer for the values. */
-static int values_after(const kka_call_t *c, int form, int ksize, int vsize) {
-  if (form != 5 || ksize != 4 || vsize != 4)
-    return 0;
+/* Whether the backend is the one named. */
+static int backend_is(const kka_call_t *c, const char *name) {
   const char *b = kk_instance_backend(c->inst);
-  return b && (strcmp(b, "cuda") == 0 || strcmp(b, "hip") == 0);
+  return b && strcmp(b, name) == 0;
 }
 
-/* Level-0 scratch of a pass team, as sort_pass_tmpl.h takes it. */
-static uint64_t pass_scratch(int ksize, int vsize, int after) {
-  const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize);
+/* Whether form 5's pass of pairs of these sizes takes CUDA's shape on this
+ * backend (sort.kk.c: larger tiles, the values sorted after the keys):
+ * 4-byte and 8-byte keys with values of their size, on cuda. */
+static int cuda_pairs(const kka_call_t *c, int form, int ksize, int vsize) {
+  return form == 5 && ksize == vsize && (ksize == 4 || ksize == 8) && backend_is(c, "cuda");
+}
+
+/* Whether the pass for these keys and values sorts the values after the
+ * keys, through the keys' buffer, and so takes the smaller team scratch
+ * (sort_pass_tmpl.h, KKA_V5_VAFTER): form 5's of 4-byte keys and values
+ * on the SIMT targets (cuda, hip), and its of 8-byte ones on cuda, whose
+ * kernels take that path; the same kernels compiled for other targets
+ * keep a buffer for the values. */
+static int values_after(const kka_call_t *c, int form, int ksize, int vsize) {
+  if (cuda_pairs(c, form, ksize, vsize))
+    return 1;
+  return form == 5 && ksize == 4 && vsize == 4 && backend_is(c, "hip");
+}
+
+/* Keys per thread of a pass's tile (form 5's passes of pairs take larger
+ * tiles on cuda). */
+static int pass_items(const kka_call_t *c, int form, int ksize, int vsize) {
+  if (cuda_pairs(c, form, ksize, vsize))
+    return ksize == 4 ? KKA_CUDA_IT_PAIRS_4 : KKA_CUDA_IT_PAIRS_8;
+  return items(ksize);
+}
+
+/* Level-0 scratch of a pass team, as sort_pass_tmpl.h takes it, for tiles
+ * of `tile` keys. */
+static uint64_t pass_scratch(int ksize, int vsize, int after, int64_t tile) {
   if (after)
     return kk_scratch_size(1, KKA_GS_BYTES(tile, (int64_t)(ksize > vsize ? ksize : vsize), (int64_t)0));
   return kk_scratch_size(1, KKA_GS_BYTES(tile, (int64_t)ksize, (int64_t)vsize));
@@ -68,7 +89,8 @@ static int kernel_form(int64_t n) {
   return e && e[0] == '2' && e[1] == 0 ? 2 : 5;
 }
 
-/* (the first kernels' 64-bit words: enough for either) */
+/* (the first kernels' 64-bit words, and the smallest tiles: enough for
+ * any form) */
 size_t kka_radix_gpu_state_bytes(int64_t n, int ksize) {
   const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
   return (size_t)ksize * KKA_RADIX * 8 + 64 + (size_t)ntiles * KKA_RADIX * 8;
@@ -98,8 +120,8 @@ kk_status_t kka_radix_gpu(const kka_call_t *c, void *keys[2], void *vals[2], int
   const int passes = ksize, parts = v2 ? KKA_HIST2_PARTS(ksize) : 1;
   const int row = form == 5 ? 2 : form - 1; /* pass_k's rows: forms 1, 2 and 5 */
   const kk_kernel_t *const pass = pass_k[row][w][v] ? pass_k[row][w][v] : pass_k[1][w][v];
-  const int64_t tile = (int64_t)KKA_GPU_TS * items(ksize), ntiles = (n + tile - 1) / tile;
-  const uint64_t scratch = pass_scratch(ksize, vsize, values_after(c, form, ksize, vsize));
+  const int64_t tile = (int64_t)KKA_GPU_TS * pass_items(c, form, ksize, vsize), ntiles = (n + tile - 1) / tile;
+  const uint64_t scratch = pass_scratch(ksize, vsize, values_after(c, form, ksize, vsize), tile);
   if (KKA_UNLIKELY(scratch > kka_scratch_max(c)))
     return kka_err(KK_ERROR_LIMIT, "%s: the radix sort needs %llu bytes of team scratch, backend %s allows %llu", c->op,
                    (unsigned long long)scratch, kk_instance_backend(c->inst),

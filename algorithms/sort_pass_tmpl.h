@@ -11,8 +11,9 @@
  *   KKA_V2         defined: the second kernels (args.h): 32-bit look-back
  *                  words; the histogram in KKA_HIST2_PARTS(sizeof(KEY_T))
  *                  copies, lane l counting into copy l % parts
- *   KKA_PAIRS4     defined (with KKA_V5, for values): the pass compiled
- *                  for KKA_GPU_TEAMS_PAIRS4 teams a multiprocessor
+ *   KKA_TEAMS      defined: the teams resident a multiprocessor the pass
+ *                  is compiled for (undefined: KKA_GPU_TEAMS_KEYS for keys
+ *                  alone, KKA_GPU_TEAMS_PAIRS for pairs)
  *   KKA_V5         defined (with KKA_V2): the fifth pass kernels: on SIMT
  *                  GPUs a tile's digits are counted (each warp's, by
  *                  shared atomics) and published before its keys are
@@ -160,10 +161,10 @@ KKA_TEAM_FOR(HIST, struct kka_ghist_args, team) {
 /* teams resident per multiprocessor the pass is compiled for (registers
  * per thread: 64 for 4 of 256 threads) */
 #undef KK_TEAM_BOUNDS
-#ifdef VAL_NONE
+#ifdef KKA_TEAMS
+#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU_TS, KKA_TEAMS)
+#elif defined(VAL_NONE)
 #define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU_TS, KKA_GPU_TEAMS_KEYS)
-#elif defined(KKA_PAIRS4)
-#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU_TS, KKA_GPU_TEAMS_PAIRS4)
 #else
 #define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKA_GPU_TS, KKA_GPU_TEAMS_PAIRS)
 #endif
@@ -427,12 +428,20 @@ KKA_TEAM_FOR(PASS, struct kka_gsort_args, team) {
   }
 #undef KKA_VOUT
 #ifdef KKA_V5_VAFTER
-  /* the values: loaded now, sorted through the keys' buffer */
+  /* the values: loaded now, sorted through the keys' buffer.  A full
+   * tile's loads take no test each, so that they are issued together (one
+   * loop with a test a value left each load waited for before the next) */
   KK_TEAM_BARRIER(team);
+  if (nvalid == KKA_TILE) {
 #pragma unroll
-  for (int k = 0; k < IT; k++)
-    if (nvalid == KKA_TILE || wbase + k * ws < nvalid)
+    for (int k = 0; k < IT; k++)
       vbuf[R[k]] = vin[wbase + k * ws];
+  } else {
+#pragma unroll
+    for (int k = 0; k < IT; k++)
+      if (wbase + k * ws < nvalid)
+        vbuf[R[k]] = vin[wbase + k * ws];
+  }
   KK_TEAM_BARRIER(team);
   if (nvalid == KKA_TILE) {
 #pragma unroll 4
