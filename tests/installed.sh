@@ -18,13 +18,16 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-${MAKE:-make} -s -C "$top_builddir" install DESTDIR="$tmp/root" >"$tmp/install.log" 2>&1 ||
-  { cat "$tmp/install.log"; echo "FAIL: make install"; exit 1; }
-pc=$(find "$tmp/root" -name kk.pc | head -n 1)
+# kk as `make install DESTDIR=...` installs it: the staged install make check makes once, before the
+# tests start (tests/stage.stamp in Makefile.am), read here and never written
+root=$top_builddir/tests/stage
+[ -f "$top_builddir/tests/stage.stamp" ] ||
+  { echo "FAIL: no staged install in $root (make check makes it: make tests/stage.stamp)"; exit 1; }
+pc=$(find "$root" -name kk.pc | head -n 1)
 [ -n "$pc" ] || { echo "FAIL: kk.pc was not installed"; exit 1; }
-prefix=$tmp/root$(sed -n 's/^prefix=//p' "$pc")
+prefix=$root$(sed -n 's/^prefix=//p' "$pc")
 libdir=$(dirname "$(dirname "$pc")")
-bindir=$(dirname "$(find "$tmp/root" -name kk-info -type f | head -n 1)")
+bindir=$(dirname "$(find "$root" -name kk-info -type f | head -n 1)")
 cmakedir=$libdir/cmake/kk
 for f in "$cmakedir/kkConfig.cmake" "$cmakedir/kkConfigVersion.cmake" "$bindir/kkcc" "$libdir/libkk.so.0"; do
   [ -f "$f" ] || fail "make install did not install $f"
@@ -33,7 +36,8 @@ done
 # 1. The installed kk-info, on the installed libkk, with the build tree still there.
 LD_LIBRARY_PATH="$libdir" "$bindir/kk-info" >"$tmp/info" 2>&1 || { cat "$tmp/info"; fail "the installed kk-info failed"; }
 grep -qxF "  libkk $libdir/libkk.so.0" "$tmp/info" || { cat "$tmp/info"; fail "the installed kk-info did not run on the installed libkk"; }
-if grep -F -e "$tree" -e "(build tree)" "$tmp/info"; then
+# (the staged root is inside the tree: a path in it is the installed kk's)
+if grep -F -v "$root/" "$tmp/info" | grep -F -e "$tree" -e "(build tree)"; then
   fail "the installed libkk searches the build tree"
 fi
 
@@ -41,7 +45,7 @@ fi
 mkdir "$tmp/make"
 cp "$srcdir/examples/axpy/axpy.c" "$srcdir/examples/axpy/axpy.h" "$srcdir/examples/axpy/axpy.kk.c" \
   "$srcdir/examples/axpy/Makefile" "$tmp/make/"
-PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root" ${MAKE:-make} -s -C "$tmp/make" \
+PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$root" ${MAKE:-make} -s -C "$tmp/make" \
   KKCC="env KKCC_INCLUDEDIR=$prefix/include $bindir/kkcc --targets-dir=$prefix/share/kk/targets" \
   KKFLAGS=--targets=host CFLAGS="$cflags -Wall -Werror" LDFLAGS="$ldflags" >"$tmp/make.log" 2>&1 ||
   { cat "$tmp/make.log"; fail "examples/axpy/Makefile does not build against the installed kk"; }
@@ -61,7 +65,7 @@ have_kernels=no have_mpi=no have_algorithms=no
 if [ $have_kernels = yes ]; then
   mkdir "$tmp/poisson-make"
   cp "$srcdir/examples/poisson/poisson.c" "$srcdir/examples/poisson/Makefile" "$tmp/poisson-make/"
-  PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root" ${MAKE:-make} -s -C "$tmp/poisson-make" \
+  PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$root" ${MAKE:-make} -s -C "$tmp/poisson-make" \
     CFLAGS="$cflags -Wall -Werror" LDFLAGS="$ldflags" >"$tmp/poisson-make.log" 2>&1 ||
     { cat "$tmp/poisson-make.log"; fail "examples/poisson/Makefile does not build against the installed kk-kernels"; }
   out=$(LD_LIBRARY_PATH="$libdir" "$tmp/poisson-make/poisson" 200 2>&1) || { echo "$out"; fail "the make-built poisson failed"; }
@@ -72,7 +76,7 @@ fi
 # examples/fortran/cg.f90 against the installed module kk and libkk-fortran (pkg-config kk-fortran), where built
 if [ -f "$libdir/libkk-fortran.so" ]; then
   fc=$(sed -n 's/^Description: .*built for //p' "$libdir/pkgconfig/kk-fortran.pc")
-  fflags=$(PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root" pkg-config --cflags --libs kk-fortran) ||
+  fflags=$(PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$root" pkg-config --cflags --libs kk-fortran) ||
     fail "pkg-config kk-fortran"
   (cd "$tmp" && ${fc:-gfortran} -o "$tmp/cg-fortran" "$srcdir/examples/fortran/cg.f90" $fflags $ldflags) \
     >"$tmp/fortran.log" 2>&1 || { cat "$tmp/fortran.log"; fail "examples/fortran/cg.f90 does not build against the installed module kk"; }
@@ -187,7 +191,7 @@ for b in axpy axpy-host; do
   # (any backend: the configured prefix's plugins are found if kk was installed there; see part 2)
   echo "$out" | grep -q "^axpy on [a-z0-9_]*: n = 1000, correct" || { echo "$out"; fail "$b/axpy: no correct result"; }
   echo "$out" | grep -qxF "  libkk $libdir/libkk.so.0" || { echo "$out"; fail "$b/axpy does not run on the installed libkk"; }
-  if echo "$out" | grep -F -e "$tree" -e "(build tree)"; then
+  if echo "$out" | grep -F -v "$root/" | grep -F -e "$tree" -e "(build tree)"; then
     fail "$b/axpy, built against the installed kk, searches the build tree"
   fi
 done

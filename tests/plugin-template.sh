@@ -9,16 +9,18 @@ unset MAKEFLAGS MFLAGS  # the sub-makes below are independent builds
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kk-template.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# install kk into a staging root, as a package would
-${MAKE:-make} -s -C "$top_builddir" install DESTDIR="$tmp/root" >"$tmp/install.log" 2>&1 ||
-  { cat "$tmp/install.log"; echo "FAIL: make install"; exit 1; }
-pcdir=$(find "$tmp/root" -name kk.pc -exec dirname {} \; | head -n 1)
+# kk as `make install DESTDIR=...` installs it: the staged install make check makes once, before the
+# tests start (tests/stage.stamp in Makefile.am), read here and never written
+root=$top_builddir/tests/stage
+[ -f "$top_builddir/tests/stage.stamp" ] ||
+  { echo "FAIL: no staged install in $root (make check makes it: make tests/stage.stamp)"; exit 1; }
+pcdir=$(find "$root" -name kk.pc -exec dirname {} \; | head -n 1)
 [ -n "$pcdir" ] || { echo "FAIL: kk.pc was not installed"; exit 1; }
 
 # build the template the way a third party does: its own directory, pkg-config only
 mkdir "$tmp/build"
 cp "$top_srcdir/examples/plugin-template/template_plugin.c" "$top_srcdir/examples/plugin-template/Makefile" "$tmp/build/"
-PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$tmp/root" ${MAKE:-make} -s -C "$tmp/build" CFLAGS="-O2 -g -Werror" ||
+PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$root" ${MAKE:-make} -s -C "$tmp/build" CFLAGS="-O2 -g -Werror" ||
   { echo "FAIL: the template does not build against the installed headers"; exit 1; }
 
 syms=$($NM -D --defined-only "$tmp/build/kk_template.so" | awk '{print $NF}')

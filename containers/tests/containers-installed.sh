@@ -14,13 +14,16 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-${MAKE:-make} -s -C "$top_builddir" install DESTDIR="$tmp/root" >"$tmp/install.log" 2>&1 ||
-  { cat "$tmp/install.log"; echo "FAIL: make install"; exit 1; }
-pc=$(find "$tmp/root" -name kk-containers.pc | head -n 1)
+# kk as `make install DESTDIR=...` installs it: the staged install make check makes once, before the
+# tests start (tests/stage.stamp in Makefile.am), read here and never written
+root=$top_builddir/tests/stage
+[ -f "$top_builddir/tests/stage.stamp" ] ||
+  { echo "FAIL: no staged install in $root (make check makes it: make tests/stage.stamp)"; exit 1; }
+pc=$(find "$root" -name kk-containers.pc | head -n 1)
 [ -n "$pc" ] || { echo "FAIL: kk-containers.pc was not installed"; exit 1; }
-prefix=$tmp/root$(sed -n 's/^prefix=//p' "$pc")
+prefix=$root$(sed -n 's/^prefix=//p' "$pc")
 libdir=$(dirname "$(dirname "$pc")")
-bindir=$(dirname "$(find "$tmp/root" -name kkcc -type f | head -n 1)")
+bindir=$(dirname "$(find "$root" -name kkcc -type f | head -n 1)")
 for f in "$libdir/cmake/kk/kkConfig.cmake" "$libdir/libkk-containers.so.0" "$prefix/include/kk/containers.h" \
   "$prefix/include/kk/unordered_map.h" \
   "$prefix/include/kk/bitset.h" "$prefix/include/kk/unique_token.h" "$prefix/include/kk/dynamic_view.h" \
@@ -32,7 +35,7 @@ kkcc="env KKCC_INCLUDEDIR=$prefix/include $bindir/kkcc --targets-dir=$prefix/sha
 # 1. pkg-config, by hand: the kernel file with the installed kkcc, the program with the .pc's flags
 mkdir "$tmp/pc"
 cp "$srcdir/examples/unordered-map/umap.c" "$srcdir/examples/unordered-map/umap.h" "$srcdir/examples/unordered-map/umap.kk.c" "$tmp/pc/"
-export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root"
+export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$root"
 if (cd "$tmp/pc" && $kkcc --targets=host $cflags -c umap.kk.c -o umap.kk.o &&
   ${CC:-cc} $cflags -Wall -Werror $(pkg-config --cflags kk-containers) umap.c umap.kk.o \
     $(pkg-config --libs kk-containers) $ldflags -o umap) >"$tmp/pc.log" 2>&1; then
