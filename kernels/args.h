@@ -35,6 +35,13 @@
 #define KKK_MERGE_TILE 1024
 #define KKK_MERGE_TEAM 128
 #define KKK_MERGE_K (KKK_MERGE_TILE / KKK_MERGE_TEAM)
+/* the tile's products in scratch: product i at KKK_MERGE_PAD(i), a free
+ * slot after every 16, so that the threads of a warp walking 8 items each
+ * (product indices about 8 apart: for double, all in two banks without
+ * it) read distinct shared-memory banks, while 16 adjacent products,
+ * stored by a half-warp, stay in distinct banks */
+#define KKK_MERGE_PAD(i) ((i) + ((i) >> 4))
+#define KKK_MERGE_PADDED (KKK_MERGE_TILE + KKK_MERGE_TILE / 16)
 /* spmv_merge: a thread's row ends of the tile loaded with its products
  * (the rest after them): 1 covers tiles of up to KKK_MERGE_TEAM rows */
 #define KKK_MERGE_ENDS 1
@@ -180,6 +187,7 @@ struct kkk_batched_args {
 struct kkk_spmv_args {
   kk_view_strided row_ptr, col_idx, vals, x, y;
   kk_view_strided tiles;    /* spmv_merge: the tiles (kkk_crs_tiles) */
+  kk_view_strided ends;     /* spmv_merge: each row's end within its tile, uint16 (kkk_crs_tile_ends) */
   int64_t merge_tile;       /* spmv_merge: at most this many items per tile (KKK_MERGE_TILE) */
   int64_t ntiles;           /* spmv_mpipe: the tiles, taken in turn by the league's teams */
   kk_complex_double a, b;

@@ -17,6 +17,7 @@ struct kk_crs {
   int64_t max_row;       /* the most entries of a row (kkk_crs_max_row) */
   kk_view_t *row_ptr, *col_idx, *vals;
   kk_view_t *tiles;      /* the merge-path SpMV's tiles (kkk_crs_tiles): 4 numbers each */
+  kk_view_t *ends;       /* and each row's end within its tile, uint16 (kkk_crs_tile_ends) */
   int64_t ntiles;
   atomic_int shape_ready; /* max_row, tiles and ntiles are set: at creation from host arrays, else (a result of
                              SpGEMM or SpAdd, its offsets made on the device) at the first request (need_shape) */
@@ -68,6 +69,7 @@ void kk_crs_destroy(kk_crs_t *A) {
   kk_view_release(A->col_idx);
   kk_view_release(A->vals);
   kk_view_release(A->tiles);
+  kk_view_release(A->ends);
   kk_view_release(A->row_ptr32);
   if (A->tpl_cache && A->tpl_cache_free)
     A->tpl_cache_free(A->tpl_cache);
@@ -87,6 +89,12 @@ kk_view_t *kkk_crs_tiles(const kk_crs_t *A, int64_t *ntiles) {
     need_shape(A);
   *ntiles = A ? A->ntiles : 0;
   return A ? A->tiles : NULL;
+}
+
+kk_view_t *kkk_crs_tile_ends(const kk_crs_t *A) {
+  if (A)
+    need_shape(A);
+  return A ? A->ends : NULL;
 }
 
 void **kkk_crs_tpl_cache(const kk_crs_t *cA, void (*free_fn)(void *)) {
@@ -241,8 +249,16 @@ static int64_t cut_tiles(const int64_t *rp, int64_t rows, int64_t *t) {
   return n;
 }
 
+_Static_assert(KKK_MERGE_TILE <= UINT16_MAX, "a row's end within its tile is a uint16");
+
+/* The uint16 words of the row ends of n rows: int32 elements of a view. */
+static int64_t ends_elems(int64_t rows) { return rows / 2 + 1; }
+
 /* Sets A's longest row and makes its tiles view from the row offsets rp
- * (host, rows + 1). */
+ * (host, rows + 1), and the view of each row's end within its tile
+ * (rp[r + 1] - the tile's first entry, at most KKK_MERGE_TILE: a uint16,
+ * a quarter of the int64 offsets the merge-path SpMV would read instead;
+ * 0 for the row of a tile of one long row, whose end is the tile's). */
 static kk_status_t set_shape(kk_crs_t *A, const int64_t *rp) {
   A->max_row = 0;
   for (int64_t i = 0; i < A->rows; i++)
@@ -250,14 +266,27 @@ static kk_status_t set_shape(kk_crs_t *A, const int64_t *rp) {
       A->max_row = rp[i + 1] - rp[i];
   A->ntiles = cut_tiles(rp, A->rows, NULL);
   int64_t *tiles = malloc(sizeof(int64_t) * 4 * (size_t)(A->ntiles + 1));
-  kk_status_t st = tiles ? KK_OK : KK_ERROR_OUT_OF_MEMORY;
+  uint16_t *ends = calloc((size_t)ends_elems(A->rows), 2 * sizeof(uint16_t));
+  kk_status_t st = tiles && ends ? KK_OK : KK_ERROR_OUT_OF_MEMORY;
   if (st == KK_OK) {
     cut_tiles(rp, A->rows, tiles);
+    for (int64_t j = 0; j < A->ntiles; j++) {
+      const int64_t *t = tiles + 4 * j;
+      if (t[3] - t[2] + t[1] - t[0] <= KKK_MERGE_TILE)
+        for (int64_t r = t[0]; r < t[1]; r++)
+          ends[r] = (uint16_t)(rp[r + 1] - t[2]);
+    }
     A->tiles = new_view(A, "tiles", KK_INT64, 4 * A->ntiles, &st);
   }
+  if (st == KK_OK)
+    A->ends = new_view(A, "tile_ends", KK_INT32, ends_elems(A->rows), &st);
   if (st == KK_OK && A->ntiles > 0)
     st = kk_space_copy(A->space, kk_view_data(A->tiles), NULL, tiles, sizeof(int64_t) * 4 * (size_t)A->ntiles, NULL);
+  if (st == KK_OK)
+    st = kk_space_copy(A->space, kk_view_data(A->ends), NULL, ends, sizeof(int32_t) * (size_t)ends_elems(A->rows),
+                       NULL);
   free(tiles);
+  free(ends);
   if (st == KK_OK)
     atomic_store_explicit(&A->shape_ready, 1, memory_order_release);
   return st;
@@ -284,7 +313,9 @@ static void need_shape(const kk_crs_t *cA) {
       st = set_shape(A, rp);
     if (st != KK_OK) {
       kk_view_release(A->tiles);
+      kk_view_release(A->ends);
       A->tiles = NULL;
+      A->ends = NULL;
       A->ntiles = 0;
       A->max_row = 0;
       kk_clear_error();
@@ -494,6 +525,11 @@ kk_status_t kk_crs_copy(kk_space_t *space, const kk_crs_t *src, kk_crs_t **out) 
     A->tiles = new_view(A, "tiles", KK_INT64, 4 * A->ntiles, &st);
     if (st == KK_OK && src->tiles)
       st = kk_deep_copy(A->tiles, src->tiles);
+    if (st == KK_OK && src->ends) {
+      A->ends = new_view(A, "tile_ends", KK_INT32, ends_elems(A->rows), &st);
+      if (st == KK_OK)
+        st = kk_deep_copy(A->ends, src->ends);
+    }
     if (st == KK_OK)
       atomic_store_explicit(&A->shape_ready, 1, memory_order_relaxed);
   }

@@ -140,11 +140,12 @@ kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_cr
     /* rows of irregular length: the merge path over the matrix's tiles */
     int64_t ntiles = 0;
     s.tiles = kkk_desc(kkk_crs_tiles(A, &ntiles));
+    s.ends = kkk_desc(kkk_crs_tile_ends(A));
     const size_t es = kkk_elem_size(c->type);
     s.merge_tile = KKK_MERGE_TILE;
     s.flags |= merge_ends_early();
     p.team_size = KKK_MERGE_TEAM;
-    p.scratch_team[0] = kk_scratch_size(sizeof(int32_t), KKK_MERGE_TILE) + kk_scratch_size(es, KKK_MERGE_TILE) +
+    p.scratch_team[0] = kk_scratch_size(sizeof(int32_t), KKK_MERGE_TILE) + kk_scratch_size(es, KKK_MERGE_PADDED) +
                         2 * (kk_scratch_size(sizeof(int32_t), KKK_MERGE_TEAM) + kk_scratch_size(es, KKK_MERGE_TEAM));
     p.league_size = ntiles;
     int pipe = merge_pipe();

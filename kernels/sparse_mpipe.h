@@ -36,7 +36,7 @@ KKK_TEAM_FOR(KN(KKK_MPIPE), struct kkk_spmv_args, team) {
       c_[u] = k_ < (NP) ? ci[(P0) + k_] : 0;                                                   \
       v_[u] = k_ < (NP) ? av[(P0) + k_] : S(zero)();                                           \
     }                                                                                          \
-    re_ = th < (NR) ? (int32_t)(rp[(R0) + th + 1] - (P0)) : 0;                                 \
+    re_ = th < (NR) ? te[(R0) + th] : 0;                                                       \
   } while (0)
   int64_t j = KK_LEAGUE_RANK(team), r0, p0, np64, r0n, p0n, npn;
   int nr, nrn;
@@ -62,11 +62,11 @@ KKK_TEAM_FOR(KN(KKK_MPIPE), struct kkk_spmv_args, team) {
         x_[u] = th + u * tm < np ? x[c_[u] * xs] : S(zero)();
       for (int u = 0; u < KKK_MERGE_K; u++)
         if (th + u * tm < np)
-          s_prod[th + u * tm] = S(mul)(v_[u], x_[u]);
+          s_prod[KKK_MERGE_PAD(th + u * tm)] = S(mul)(v_[u], x_[u]);
       if (th < nr)
         s_end[th] = re_;
       for (int k = th + tm; k < nr; k += tm) /* tiles of more rows than threads */
-        s_end[k] = (int32_t)(rp[r0 + k + 1] - p0);
+        s_end[k] = te[r0 + k];
     }
     KK_TEAM_BARRIER(team);
     /* the next tile's loads, in flight during this one's walk */

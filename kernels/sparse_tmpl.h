@@ -224,7 +224,7 @@ KKK_TEAM_FOR(KN(spmv_vec), struct kkk_spmv_args, team) {
     SC sum = S(zero)(), fval = S(zero)();                                                      \
     for (int q = d; q < e; q++) {                                                              \
       if (lj < end) { /* an entry of row li */                                                 \
-        sum = S(add)(sum, s_prod[lj]);                                                         \
+        sum = S(add)(sum, s_prod[KKK_MERGE_PAD(lj)]);                                          \
         lj++;                                                                                  \
       } else { /* row li ends */                                                               \
         if (frow < 0) {                                                                        \
@@ -273,7 +273,7 @@ KKK_TEAM_FOR(KN(spmv_vec), struct kkk_spmv_args, team) {
 #define KKK_MERGE_ARRAYS()                                                                     \
   const int tn = (int)args->merge_tile, tm = (int)KK_TEAM_SIZE(team);                          \
   const SC a = S(from)(args->a), b = S(from)(args->b);                                         \
-  const int64_t *restrict rp = KK_DATA(args->row_ptr, int64_t);                                \
+  const uint16_t *restrict te = KK_DATA(args->ends, uint16_t); /* row ends in their tiles */   \
   const int32_t *restrict ci = KK_DATA(args->col_idx, int32_t);                                \
   const SC *restrict av = KK_DATA(args->vals, SC);                                             \
   const SC *restrict x = KK_DATA(args->x, SC);                                                 \
@@ -281,7 +281,7 @@ KKK_TEAM_FOR(KN(spmv_vec), struct kkk_spmv_args, team) {
   const int64_t xs = KK_STRIDE(args->x, 0), ys = KK_STRIDE(args->y, 0)
 #define KKK_MERGE_SCRATCH()                                                                    \
   int32_t *s_end = KK_TEAM_SCRATCH(team, 0, int32_t, tn);                                      \
-  SC *s_prod = KK_TEAM_SCRATCH(team, 0, SC, tn);                                               \
+  SC *s_prod = KK_TEAM_SCRATCH(team, 0, SC, tn + tn / 16);                                    \
   int32_t *s_crow = KK_TEAM_SCRATCH(team, 0, int32_t, tm);                                     \
   SC *s_cval = KK_TEAM_SCRATCH(team, 0, SC, tm);                                               \
   int32_t *s_frow = KK_TEAM_SCRATCH(team, 0, int32_t, tm);                                     \
@@ -338,18 +338,18 @@ KKK_TEAM_FOR(KN(spmv_merge), struct kkk_spmv_args, team) {
       int ke = (int)t;
       if (args->flags & KKK_ENDS_EARLY)
         for (; ke < nr; ke += tm)
-          s_end[ke] = (int32_t)(rp[r0 + ke + 1] - p0);
+          s_end[ke] = te[r0 + ke];
       int32_t re_[KKK_MERGE_ENDS];
       for (int u = 0; u < KKK_MERGE_ENDS; u++) {
         const int k = ke + u * tm;
-        re_[u] = k < nr ? (int32_t)(rp[r0 + k + 1] - p0) : 0;
+        re_[u] = k < nr ? te[r0 + k] : 0;
       }
-      KKK_MERGE_PRODUCTS(t, np, s_prod[k] = v);
+      KKK_MERGE_PRODUCTS(t, np, s_prod[KKK_MERGE_PAD(k)] = v);
       for (int u = 0; u < KKK_MERGE_ENDS; u++)
         if (ke + u * tm < nr)
           s_end[ke + u * tm] = re_[u];
       for (int k = ke + KKK_MERGE_ENDS * tm; k < nr; k += tm) /* tiles of more, shorter rows */
-        s_end[k] = (int32_t)(rp[r0 + k + 1] - p0);
+        s_end[k] = te[r0 + k];
     }
     KK_TEAM_BARRIER(team);
     KK_TEAM_THREAD_FOR(team, t, 0, tm) { KKK_MERGE_WALK(t, np); }
