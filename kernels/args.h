@@ -187,7 +187,7 @@ struct kkk_batched_args {
 struct kkk_spmv_args {
   kk_view_strided row_ptr, col_idx, vals, x, y;
   kk_view_strided tiles;    /* spmv_merge: the tiles (kkk_crs_tiles) */
-  kk_view_strided ends;     /* spmv_merge: each row's end within its tile, uint16 (kkk_crs_tile_ends) */
+  kk_view_strided ends;     /* spmv_merge: each row's end within its tile, uint16 (kkk_crs_tiles) */
   int64_t merge_tile;       /* spmv_merge: at most this many items per tile (KKK_MERGE_TILE) */
   int64_t ntiles;           /* spmv_mpipe: the tiles, taken in turn by the league's teams */
   kk_complex_double a, b;

@@ -17,7 +17,7 @@ struct kk_crs {
   int64_t max_row;       /* the most entries of a row (kkk_crs_max_row) */
   kk_view_t *row_ptr, *col_idx, *vals;
   kk_view_t *tiles;      /* the merge-path SpMV's tiles (kkk_crs_tiles): 4 numbers each */
-  kk_view_t *ends;       /* and each row's end within its tile, uint16 (kkk_crs_tile_ends) */
+  kk_view_t *ends;       /* and each row's end within its tile, uint16 (kkk_crs_tiles) */
   int64_t ntiles;
   atomic_int shape_ready; /* max_row, tiles and ntiles are set: at creation from host arrays, else (a result of
                              SpGEMM or SpAdd, its offsets made on the device) at the first request (need_shape) */
@@ -84,17 +84,12 @@ int64_t kkk_crs_max_row(const kk_crs_t *A) {
   return A->max_row;
 }
 const char *kkk_crs_label(const kk_crs_t *A) { return A ? A->label : "(NULL)"; }
-kk_view_t *kkk_crs_tiles(const kk_crs_t *A, int64_t *ntiles) {
+kk_view_t *kkk_crs_tiles(const kk_crs_t *A, int64_t *ntiles, kk_view_t **ends) {
   if (A)
     need_shape(A);
   *ntiles = A ? A->ntiles : 0;
+  *ends = A ? A->ends : NULL;
   return A ? A->tiles : NULL;
-}
-
-kk_view_t *kkk_crs_tile_ends(const kk_crs_t *A) {
-  if (A)
-    need_shape(A);
-  return A ? A->ends : NULL;
 }
 
 void **kkk_crs_tpl_cache(const kk_crs_t *cA, void (*free_fn)(void *)) {

@@ -283,11 +283,10 @@ const char *kkk_crs_label(const kk_crs_t *A);
  * *ntiles tiles, those of one row too long for a tile first.  Made with
  * the matrix (its structure does not change); for a result of SpGEMM or
  * SpAdd at the first request, as kkk_crs_max_row. */
-kk_view_t *kkk_crs_tiles(const kk_crs_t *A, int64_t *ntiles);
-/* With the tiles: each row's end within its tile (its row offset after
- * it less the tile's first entry; 0 in a tile of one long row), one
+/* *ends: with the tiles, each row's end within its tile (its row offset
+ * after it less the tile's first entry; 0 in a tile of one long row), one
  * uint16 per row, in a KK_INT32 view of rows / 2 + 1 elements. */
-kk_view_t *kkk_crs_tile_ends(const kk_crs_t *A);
+kk_view_t *kkk_crs_tiles(const kk_crs_t *A, int64_t *ntiles, kk_view_t **ends);
 
 /* The slot where a vendor library keeps its state for matrix A (cuSPARSE:
  * descriptors and buffer sizes), NULL until it stores something there;

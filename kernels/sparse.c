@@ -139,8 +139,9 @@ kk_status_t kkk_spmv(const kkk_call_t *c, kk_op_t op, kk_scalar_t a, const kk_cr
   } else if (use_merge(A)) {
     /* rows of irregular length: the merge path over the matrix's tiles */
     int64_t ntiles = 0;
-    s.tiles = kkk_desc(kkk_crs_tiles(A, &ntiles));
-    s.ends = kkk_desc(kkk_crs_tile_ends(A));
+    kk_view_t *ends = NULL;
+    s.tiles = kkk_desc(kkk_crs_tiles(A, &ntiles, &ends));
+    s.ends = kkk_desc(ends);
     const size_t es = kkk_elem_size(c->type);
     s.merge_tile = KKK_MERGE_TILE;
     s.flags |= merge_ends_early();

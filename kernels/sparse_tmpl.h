@@ -281,7 +281,7 @@ KKK_TEAM_FOR(KN(spmv_vec), struct kkk_spmv_args, team) {
   const int64_t xs = KK_STRIDE(args->x, 0), ys = KK_STRIDE(args->y, 0)
 #define KKK_MERGE_SCRATCH()                                                                    \
   int32_t *s_end = KK_TEAM_SCRATCH(team, 0, int32_t, tn);                                      \
-  SC *s_prod = KK_TEAM_SCRATCH(team, 0, SC, tn + tn / 16);                                    \
+  SC *s_prod = KK_TEAM_SCRATCH(team, 0, SC, KKK_MERGE_PAD(tn));                                \
   int32_t *s_crow = KK_TEAM_SCRATCH(team, 0, int32_t, tm);                                     \
   SC *s_cval = KK_TEAM_SCRATCH(team, 0, SC, tm);                                               \
   int32_t *s_frow = KK_TEAM_SCRATCH(team, 0, int32_t, tm);                                     \
