@@ -31,9 +31,13 @@
  * a tile of whole rows with at most KKK_MERGE_TILE items (a row's entries
  * and its end), KKK_MERGE_TILE / KKK_MERGE_TEAM items per thread; a row
  * with more items is a tile of its own.  kk_crs_t cuts its rows into such
- * tiles when it is made (kkk_crs_tiles). */
-#define KKK_MERGE_TILE 1024
-#define KKK_MERGE_TEAM 128
+ * tiles when it is made (kkk_crs_tiles).  512 items for teams of 64: on
+ * an H200, 12 such teams per multiprocessor (768 threads, as 6 teams of
+ * 128 with tiles of 1024) ran the pipelined kernel on 10^6 irregular rows
+ * in 146-147 us against 149, their barriers each waiting for two warps
+ * instead of four; tiles of 2048 for teams of 256 were slower. */
+#define KKK_MERGE_TILE 512
+#define KKK_MERGE_TEAM 64
 #define KKK_MERGE_K (KKK_MERGE_TILE / KKK_MERGE_TEAM)
 /* the tile's products in scratch: product i at KKK_MERGE_PAD(i), a free
  * slot after every 16, so that the threads of a warp walking 8 items each

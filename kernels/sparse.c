@@ -65,7 +65,7 @@ static uint32_t merge_ends_early(void) {
 
 /* KK_KERNELS_SPMV=pipe: the merge-path SpMV as a pipeline (spmv_mpipe: a
  * team takes tiles in turn, the next tile's loads in flight while it walks
- * one); pipe6: the same kernel bound to 6 teams per multiprocessor
+ * one); pipe6: the same kernel bound to 768 threads per multiprocessor
  * (spmv_mpipe6); merge: a team per tile (spmv_merge); unset or anything
  * else (0): pipe6 where the matrix has KKK_MERGE_PIPE_TILES tiles or more,
  * else merge.  0, 1 (pipe), 2 (pipe6) or 3 (merge); read once. */
@@ -76,12 +76,12 @@ static int merge_pipe(void) {
 }
 
 /* The tiles from which the merge path is pipelined by default: a team
- * takes 4 of them, and below 1024 teams a GPU of 100-odd multiprocessors
- * holding 6 each would be left partly idle (a small matrix keeps a team
+ * takes 4 of them, and below 2048 teams a GPU of 100-odd multiprocessors
+ * holding 12 each would be left partly idle (a small matrix keeps a team
  * per tile, the shortest launch).  On an H200, 10^6 rows of 16 entries on
- * average (16,600 tiles): 0.922-0.930 of cuSPARSE pipelined, 0.879-0.890
- * a team per tile (docs/kernels.md). */
-#define KKK_MERGE_PIPE_TILES 4096
+ * average (16,600 tiles of 1024 items then): 0.922-0.930 of cuSPARSE
+ * pipelined, 0.879-0.890 a team per tile (docs/kernels.md). */
+#define KKK_MERGE_PIPE_TILES 8192
 
 /* spmv_mpipe's tiles per team: KK_KERNELS_SPMV_GROUP, 1 to 64 (default
  * 4).  Read once. */

@@ -332,7 +332,7 @@ KKK_TEAM_FOR(KN(spmv_merge), struct kkk_spmv_args, team) {
        * in registers, 2 row ends took the kernel from 70 to 80 registers
        * a thread and 8 to 91 (sm_90, nvcc 13.0): fewer teams per
        * multiprocessor; 1 keeps 70 (72 with the KKK_ENDS_EARLY branch
-       * below, still 7 teams of 128 per multiprocessor by registers).
+       * below, still 896 threads per multiprocessor by registers).
        * KKK_ENDS_EARLY (the default): all stored at once, before the
        * products, leaving none for after them */
       int ke = (int)t;
@@ -359,14 +359,15 @@ KKK_TEAM_FOR(KN(spmv_merge), struct kkk_spmv_args, team) {
 }
 
 /* spmv_mpipe (sparse_mpipe.h), and spmv_mpipe6, the same kernel bound to
- * 6 teams of KKK_MERGE_TEAM per multiprocessor (KK_KERNELS_SPMV=pipe6:
- * nvcc 13 then gives double 80 registers a thread, no spills, against
- * 96 and 5 teams) */
+ * 768 threads per multiprocessor, 12 teams of KKK_MERGE_TEAM (the name
+ * is from teams of 128, 6 of them; KK_KERNELS_SPMV=pipe6: nvcc 13 then
+ * gives double 80 registers a thread, no spills, against 96 and 640
+ * threads; held to 64 registers, 1024 threads, it ran no faster) */
 #define KKK_MPIPE spmv_mpipe
 #include "sparse_mpipe.h"
 #undef KKK_MPIPE
 #undef KK_TEAM_BOUNDS
-#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKK_MERGE_TEAM, 6)
+#define KK_TEAM_BOUNDS KK_LAUNCH_BOUNDS(KKK_MERGE_TEAM, 12)
 #define KKK_MPIPE spmv_mpipe6
 #include "sparse_mpipe.h"
 #undef KKK_MPIPE
